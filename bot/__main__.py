@@ -1,0 +1,44 @@
+"""`python -m bot`: the bot (with DISCORD_TOKEN) and its offline tools, as argparse subcommands.
+
+Each subcommand lives in `bot/cli/<name>.py` and exposes `register(subparsers)`, which adds its
+parser and sets `func(args) -> int`. Modules are imported lazily so a tool never pays for the
+imports of another (the stage tools do not import discord.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = ("run", "console", "stage", "render", "bench", "db", "commands", "sync")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="rallybot: play-by-post Rallyman rallies")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"bot.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"bot.cli.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        default = "run" if "run" in parser._subparsers._group_actions[0].choices else None  # noqa: SLF001
+        if default is None:
+            parser.print_help()
+            return 0
+        args = parser.parse_args([default])
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Command-line subcommands of `python -m bot`; one module per subcommand, each with `register`."""

@@ -1,0 +1,61 @@
+"""What spectators are shown of a game: the contract between the engine and the renderer.
+
+The engine fills a `BoardView` from its state (`board_view(state)`); the renderer draws it over
+the stage. Nothing here knows about dice streams or rules, so either side can change freely.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PathStep(BaseModel):
+    """One die of the turn just played: where it took the car and what it showed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    space: int = Field(description="space id reached (FINISH = -2 when it crossed the line)")
+    die: str = Field(description="'1'..'5' for a gear die, 'W' for a white die")
+    hazard: bool = Field(description="the face showed ⚠")
+
+
+class CarView(BaseModel):
+    """One car as spectators see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    driver_id: str
+    name: str
+    initials: str
+    colour: int = Field(description="index into the colour-blind-safe palette, stable per seat")
+    space: int = Field(description="space id; START = -1 (behind the line), FINISH = -2")
+    pose: Literal["normal", "skid", "off_left", "off_right", "spun"] = "normal"
+    status: Literal["waiting", "racing", "finished", "out"] = "racing"
+    gear: int = 0
+    chrono_s: int = Field(0, description="sum of the chrono pile so far, seconds")
+    seconds_held: int = Field(0, description="second markers held (A18)")
+    hazards: int = Field(0, description="⚠ counted this turn (active driver) or last turn")
+    black_lost: int = 0
+    white_lost: int = Field(0, description="white dice lost to flats")
+    spare: bool = True
+    active: bool = False
+    place: int | None = Field(None, description="rank by chrono once finished")
+
+
+class BoardView(BaseModel):
+    """Everything the board image shows after a turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: str = Field(description="stage name, to find the stage and its cached static layer")
+    title: str
+    round: int = 0
+    cars: tuple[CarView, ...] = ()
+    path: tuple[PathStep, ...] = Field((), description="the dice of the turn just played, in order")
+    path_driver: str | None = Field(None, description="driver id of the car that drove `path`")
+    dirt: dict[int, int] = Field(default_factory=dict, description="corner id → dirt markers (A8.5)")
+    snow_zones: frozenset[str] = frozenset()
+    status: str = Field("", description="one line: whose turn, deadline, or the result")
+    finished: bool = False

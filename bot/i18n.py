@@ -1,0 +1,75 @@
+"""The message catalogue: every user-visible text, by key, from `data/i18n/<lang>/*.json`.
+
+Each part of the bot owns one file (engine.json, services.json, discord.json, ...); the files of a
+language merge into one catalogue, and a key defined twice is an error. Texts use `str.format`
+placeholders (`{gear}`); a placeholder the caller does not supply is an error naming the key, so a
+missing parameter shows up in tests, not in front of a user.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import RootModel, ValidationError
+
+from bot.engine.errors import DataError
+from bot.paths import data_dir
+
+DEFAULT_LANG = "en"
+
+
+class _CatalogueFile(RootModel[dict[str, str]]):
+    """One catalogue file: flat mapping of message key → text."""
+
+
+def _data_dir() -> Path:
+    return data_dir() / "i18n"
+
+
+@lru_cache(maxsize=8)
+def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
+    """All messages of `lang`, merged from its files; validated once and cached."""
+    folder = _data_dir() / lang
+    if not folder.is_dir():
+        raise DataError(str(folder), "language", f"no catalogue for language '{lang}'")
+    merged: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for path in sorted(folder.glob("*.json")):
+        source = f"data/i18n/{lang}/{path.name}"
+        try:
+            entries = _CatalogueFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).root
+        except json.JSONDecodeError as exc:
+            raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "(top)"
+            raise DataError(source, field, f"{err['msg']}; every entry maps a key to a text") from None
+        for key, text in entries.items():
+            if key in merged:
+                raise DataError(source, key, f"defined twice (also in {owner[key]})")
+            try:
+                list(string.Formatter().parse(text))
+            except ValueError as exc:
+                raise DataError(source, key, f"bad placeholder ({exc})") from None
+            merged[key] = text
+            owner[key] = source
+    return merged
+
+
+def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
+    """The text of `key` with `params` filled in."""
+    messages = catalogue(lang)
+    if key not in messages:
+        raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
+    try:
+        return messages[key].format(**params)
+    except KeyError as exc:
+        raise KeyError(f"message '{key}' needs parameter {exc}") from None
+
+
+def placeholders(key: str, lang: str = DEFAULT_LANG) -> set[str]:
+    """Names a message expects, for tests that check every caller supplies them."""
+    return {name for _, name, _, _ in string.Formatter().parse(catalogue(lang)[key]) if name}

@@ -1,0 +1,77 @@
+"""Actions a driver can take, and the events the engine reports back.
+
+Every action has a canonical text (`str(action)`) that `parse` reads back to the same action: the
+action log stores that text, so a stage replays from its seed and log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LINES = ("interior", "skid", "shortcut")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll dice one at a time, in order (A6.2–A6.3); `line` names the trajectory for the next
+    corner entered (A8); `end` takes the gear card after the last die if the turn is still on."""
+
+    dice: tuple[str, ...]
+    line: str | None = None
+    end: bool = False
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        words = ["roll", *self.dice]
+        if self.line:
+            words.append(self.line)
+        if self.end:
+            words.append("stop")
+        return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """End the turn and take the gear card (A6.4)."""
+
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Spare:
+    """Fit the spare tire at the start of the turn (A14.1)."""
+
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return "spare"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLine:
+    """Choose the trajectory for the next corner ahead, before rolling into it (A8)."""
+
+    line: str
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return f"line {self.line}"
+
+
+Action = Roll | Stop | Spare | ChooseLine
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a spectator should be told. `kind` is the message id suffix in data/i18n
+    (`event.<kind>`); `params` fill its placeholders."""
+
+    kind: str
+    driver: str | None = None
+    params: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "driver": self.driver, "params": dict(self.params)}

@@ -1,0 +1,55 @@
+"""From game state to what spectators see (`BoardView`), for the renderer and text boards."""
+
+from __future__ import annotations
+
+from bot.engine.classify import classification
+from bot.engine.state import FINISHED, OUT, WAITING, GameState
+from bot.engine.stage_model import SpaceKind
+from bot.engine.turn import format_time
+from bot.engine.view import BoardView, CarView, PathStep
+
+
+def initials(name: str) -> str:
+    parts = [p for p in name.replace("-", " ").split() if p]
+    if not parts:
+        return "?"
+    if len(parts) == 1:
+        return parts[0][:2].upper()
+    return (parts[0][0] + parts[-1][0]).upper()
+
+
+def _pose(state: GameState, car) -> str:
+    if car.pose != "normal":
+        return car.pose
+    if car.position >= 0 and state.stage.spaces[car.position].kind is SpaceKind.SKID:
+        return "skid"
+    return "normal"
+
+
+def board_view(state: GameState, status: str | None = None) -> BoardView:
+    """Everything the board image shows: cars, the last turn's dice, dirt, the status line."""
+    ranks = {row["driver"]: row["rank"] for row in classification(state) if row["status"] == FINISHED}
+    active = state.turn.car if state.turn else None
+    cars = []
+    for i, car in enumerate(state.cars):
+        hazards = state.turn.hazards if active == i else car.last_hazards
+        cars.append(CarView(
+            driver_id=car.id, name=car.name, initials=initials(car.name), colour=car.seat,
+            space=car.position, pose=_pose(state, car),
+            status={WAITING: "waiting", FINISHED: "finished", OUT: "out"}.get(car.status, "racing"),
+            gear=state.turn.gear if active == i else car.gear, chrono_s=car.time, seconds_held=car.seconds,
+            hazards=hazards, black_lost=car.lost_black, white_lost=min(car.flats, 2), spare=car.spare,
+            active=active == i, place=ranks.get(car.id)))
+    path = tuple(PathStep(space=s, die=d, hazard=bool(h)) for s, d, h in state.last_path)
+    driver = state.cars[state.last_driver].id if state.last_driver is not None else None
+    return BoardView(stage=state.stage.name, title=state.stage.title, round=state.round, cars=tuple(cars),
+                     path=path, path_driver=driver, dirt=dict(state.dirt), snow_zones=state.stage.snow_zones,
+                     status=status if status is not None else default_status(state), finished=state.finished)
+
+
+def default_status(state: GameState) -> str:
+    if state.turn is None:
+        best = next((r for r in classification(state) if r["status"] == FINISHED), None)
+        return f"Finished — fastest {best['name']} {format_time(best['time'])}" if best else "Finished"
+    car = state.cars[state.turn.car]
+    return f"Round {state.round} — {car.name} to drive"

@@ -1,0 +1,218 @@
+"""The engine's public face: start a special, list legal actions, apply one, replay a log.
+
+`apply(state, action)` returns a new state and the events to tell spectators; it never changes
+the state it is given, and a refusal raises a `RallyError` whose text is ready for the user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.actions import LINES, Action, ChooseLine, Event, Roll, Spare, Stop
+from bot.engine.dice import DiceSource, SeededDice
+from bot.engine.dice_rules import dice_allowed
+from bot.engine.errors import NotAllowed, RallyError
+from bot.engine.moves import resolve
+from bot.engine.order import consecutive_entry, next_turn
+from bot.engine.ruleset import Ruleset, load_ruleset
+from bot.engine.stage_loader import load_stage
+from bot.engine.stage_model import FINISH, Stage
+from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
+from bot.engine.turn import fit_spare, roll_one, stop
+from bot.i18n import t
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A driver in start order (A3): id (Discord user id or name), display name, tire choice."""
+
+    id: str
+    name: str
+    tires: str | None = None
+
+
+def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
+             modules: dict[str, bool] | None = None, dice: DiceSource | None = None) -> GameState:
+    """A special ready for its first turn: cars behind the start line in gear 0 (A4.1)."""
+    if not 1 <= len(seats) <= 4:
+        raise NotAllowed(t("game.seats", count=len(seats)))
+    if len({s.id for s in seats}) != len(seats):
+        raise NotAllowed(t("game.duplicate_driver"))
+    stage = load_stage(stage) if isinstance(stage, str) else stage
+    base = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    modules = dict(modules or {})
+    rules = base.with_modules(**modules) if modules else base
+    dice = dice or SeededDice(seed)
+    deck = dice.shuffle([kind for kind, n in rules.shortcut_deck.items() for _ in range(n)])
+    default_tires = _default_tires(stage)
+    cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or default_tires) for i, s in enumerate(seats)]
+    config = GameConfig(stage=stage.name, ruleset=base.name, seed=seed, modules=modules)
+    state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck)
+    if rules.stagger == "consecutive":
+        state.entry = consecutive_entry(len(cars))
+        state.round = 1
+    next_turn(state, [])
+    return state
+
+
+def _default_tires(stage: Stage) -> str:
+    """Snow tires when most of the stage is on snow, else asphalt (A20.2 choice made for the driver)."""
+    snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
+    return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """Play `action` for the driver whose turn it is; returns (new state, events)."""
+    ci = actor_index(state, action)
+    new = state.clone()
+    events: list[Event] = []
+    if isinstance(action, Roll):
+        if len(action.dice) > 1:
+            _dry_run(state, action)
+        _roll_all(new, ci, action, events)
+    elif isinstance(action, Stop):
+        stop(new, events)
+    elif isinstance(action, Spare):
+        fit_spare(new, events)
+    elif isinstance(action, ChooseLine):
+        _choose_line(new, ci, action.line, events)
+    else:  # pragma: no cover - the Action union is closed
+        raise TypeError(f"unknown action {action!r}")
+    new.moves += 1
+    return new, events
+
+
+def actor_index(state: GameState, action: Action) -> int:
+    if state.turn is None:
+        raise NotAllowed(t("turn.stage_over"))
+    active = state.cars[state.turn.car]
+    if action.driver is None or action.driver == active.id:
+        return state.turn.car
+    car = state.car_by_id(action.driver)
+    if car is None:
+        raise NotAllowed(t("turn.not_a_driver"))
+    if car.status == FINISHED:
+        raise NotAllowed(t("turn.already_finished", time=f"{car.time // 60}:{car.time % 60:02d}"))
+    if car.status == OUT:
+        raise NotAllowed(t("turn.knocked_out"))
+    raise NotAllowed(t("turn.not_your_turn", name=active.name))
+
+
+def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
+    """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
+    line = action.line
+    for i, die in enumerate(action.dice):
+        if state.turn is None or state.turn.car != ci:
+            events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": " ".join(action.dice[i:])}))
+            return
+        try:
+            move = roll_one(state, die, line, events)
+        except RallyError as exc:
+            if i == 0:
+                raise
+            events.append(Event("dice_stopped", state.cars[ci].id, {"reason": str(exc)}))
+            return
+        if move.line:
+            line = None
+    if action.end and state.turn is not None and state.turn.car == ci:
+        stop(state, events)
+
+
+class CleanDice:
+    """Dice that never show ⚠: a dry run finds refusals before any real die is rolled."""
+
+    def roll(self, die, faces, hazard_faces):
+        return False
+
+    def pick(self, kind, weights):
+        return next(iter(weights))
+
+    def shuffle(self, items):
+        return list(items)
+
+    def clone(self):
+        return self
+
+
+def _dry_run(state: GameState, action: Roll) -> None:
+    """Refuse a multi-die roll whose dice could not all be played even without ⚠ (like A18.2)."""
+    trial = state.clone()
+    trial.dice = CleanDice()
+    ci = trial.turn.car
+    line = action.line
+    for die in action.dice:
+        if trial.turn is None or trial.turn.car != ci:
+            return
+        move = roll_one(trial, die, line, [])
+        if move.line:
+            line = None
+    if action.end and trial.turn is not None and trial.turn.car == ci:
+        stop(trial, [])
+
+
+def _choose_line(state: GameState, ci: int, line: str, events: list[Event]) -> None:
+    corner = next_corner(state, ci)
+    if corner is None:
+        raise NotAllowed(t("line.no_corner"))
+    have = [name for name, ids in (("interior", corner.interior), ("skid", corner.skid),
+                                   ("shortcut", corner.shortcut)) if ids]
+    if line not in have:
+        raise NotAllowed(t("corner.no_such_line", line=line, lines=", ".join(have)))
+    state.cars[ci].line = line
+    events.append(Event("line", state.cars[ci].id, {"line": line, "corner": corner.id + 1}))
+
+
+def next_corner(state: GameState, ci: int):
+    """The next corner ahead of the car (not the one it is in), following the interior line."""
+    stage = state.stage
+    pos = state.cars[ci].position
+    here = stage.spaces[pos].corner if pos >= 0 else None
+    for _ in range(len(stage.spaces) + 1):
+        succ = stage.successors(pos)
+        if not succ or succ[0] == FINISH:
+            return None
+        pos = succ[0]
+        corner = stage.spaces[pos].corner
+        if corner is not None and corner != here:
+            return stage.corners[corner]
+        if corner is None:
+            here = None
+    return None
+
+
+def legal_actions(state: GameState, driver: str | None = None) -> list[Action]:
+    """Every action the driver may take now: each usable die (with each trajectory that changes
+    where it goes), stop, spare tire, trajectory choices. Feeds autocomplete, buttons, errors."""
+    if state.turn is None:
+        return []
+    car = state.cars[state.turn.car]
+    if driver is not None and driver != car.id:
+        return []
+    out: list[Action] = []
+    turn = state.turn
+    for die in dice_allowed(state, car, turn):
+        g = int(die) if die != "W" else turn.gear
+        seen: set[int] = set()
+        for line in (None, *LINES):
+            try:
+                move = resolve(state, turn.car, g, line, die != "W")
+            except NotAllowed:
+                continue
+            if move.target in seen:
+                continue
+            seen.add(move.target)
+            out.append(Roll((die,), line if line and move.line == line else None, driver=car.id))
+    if turn.started:
+        out.append(Stop(driver=car.id))
+    elif car.spare and car.flats and turn.gear <= 1:
+        out.append(Spare(driver=car.id))
+    return out
+
+
+def replay(config: GameConfig, seats: list[Seat], actions: list[Action]) -> GameState:
+    """Rebuild a special from its configuration and action log (the log is the truth)."""
+    state = new_game(config.stage, seats, seed=config.seed, ruleset=config.ruleset, modules=config.modules)
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+

@@ -1,0 +1,219 @@
+"""Where one die takes a car, and whether the rules allow it (RULES A7, A8, A10, A13).
+
+`resolve` is pure: it reads the state and returns a `Move` (normal, loss of control, knocked out)
+or raises `NotAllowed` with the reason in the user's words. It rolls nothing: the die is rolled
+only once the move is known to be legal, so a refused die never consumes randomness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.errors import NotAllowed
+from bot.engine.stage_model import FINISH, START, Space, SpaceKind
+from bot.engine.state import RACING, GameState
+from bot.i18n import t
+
+OK, LOC, KO = "ok", "loc", "ko"
+CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
+LINE_NAMES = {SpaceKind.INTERIOR: "interior", SpaceKind.SKID: "skid", SpaceKind.SHORTCUT: "shortcut"}
+
+
+@dataclass(slots=True)
+class Move:
+    target: int  # space reached, or FINISH
+    outcome: str = OK  # ok | loc | ko
+    reason: str = ""  # overspeed | bump
+    over: int = 0  # gears above the note (A8.6)
+    bump_risk: bool = False  # bump at N+1: loss of control if this die shows ⚠ (A10.1)
+    line: str | None = None  # trajectory entered
+    flown: int = 0  # spaces flown over by a bump jump
+
+
+def refuse(key: str, **params: object) -> NotAllowed:
+    return NotAllowed(t(key, **params))
+
+
+def effective_note(state: GameState, space: Space) -> int:
+    """Note of a space after dirt markers (A8.5): interior and skid notes drop, shortcut never."""
+    if space.kind in (SpaceKind.INTERIOR, SpaceKind.SKID):
+        return space.note - state.dirt.get(space.corner, 0)
+    return space.note
+
+
+def occupancy(state: GameState, space_id: int, moving: int) -> int:
+    """Cars on a road space, not counting the mover; off-road cars occupy nothing (A13.2)."""
+    return sum(1 for i, c in enumerate(state.cars)
+               if i != moving and c.position == space_id and c.status == RACING and c.on_road)
+
+
+def has_room(state: GameState, space_id: int, moving: int) -> bool:
+    if space_id == FINISH:
+        return True
+    return occupancy(state, space_id, moving) < state.stage.spaces[space_id].capacity
+
+
+def _blocked_by_spun_car(state: GameState, space: Space, moving: int) -> bool:
+    """Option `spun_car_blocks_corner` (A13.4): a spun car closes the corner's road lines."""
+    if not state.rules.spun_car_blocks_corner or space.kind is SpaceKind.SHORTCUT:
+        return False
+    stage = state.stage
+    return any(i != moving and c.pose == "spun" and c.position >= 0
+               and stage.spaces[c.position].corner == space.corner for i, c in enumerate(state.cars))
+
+
+def _fits(space: Space, note: int, g: int) -> bool:
+    """Gear `g` is allowed on a corner space with current note `note` (A8.1, A8.2, A8.4)."""
+    if note < 1:
+        return False
+    return g == note if space.kind is SpaceKind.SKID else g <= note
+
+
+def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool) -> Move:
+    """The move of a die of gear `g` for car `ci`; `line` is the trajectory asked for, if any."""
+    stage = state.stage
+    car = state.cars[ci]
+    pos = car.position
+    here = stage.spaces[pos] if pos >= 0 else None
+    if here is not None and here.kind is SpaceKind.SKID and gear_die and here.bailout is not None \
+            and g == effective_note(state, here) - 1:
+        return _inside(state, ci, stage.spaces[here.bailout], g, "interior")
+    succ = stage.successors(pos)
+    if not succ:
+        raise refuse("move.no_road")
+    if len(succ) == 1:
+        nxt = succ[0]
+        if nxt == FINISH:
+            return Move(FINISH)
+        space = stage.spaces[nxt]
+        if line and space.kind in CORNER_KINDS and LINE_NAMES[space.kind] != line and _entering(stage, pos, space):
+            raise refuse("corner.no_such_line", line=line, lines=LINE_NAMES[space.kind])
+        if space.kind is SpaceKind.BUMP and g >= space.note:
+            return _jump(state, ci, space, g, line)
+        if space.kind in CORNER_KINDS:
+            return _corner(state, ci, pos, succ, space, g, line) if _entering(stage, pos, space) \
+                else _inside(state, ci, space, g, LINE_NAMES[space.kind])
+        _need_room(state, space, ci)
+        return Move(nxt)
+    return _corner(state, ci, pos, succ, None, g, line)
+
+
+def _entering(stage, pos: int, space: Space) -> bool:
+    return pos == START or stage.spaces[pos].corner != space.corner
+
+
+def _need_room(state: GameState, space: Space, ci: int) -> None:
+    if not has_room(state, space.id, ci):
+        raise refuse("move.space_full", space=space.index or space.id, capacity=space.capacity)
+
+
+def _inside(state: GameState, ci: int, space: Space, g: int, line: str) -> Move:
+    """A move inside a corner: checked against the destination's note only (A8.6, second case)."""
+    note = effective_note(state, space)
+    if _fits(space, note, g):
+        _need_room(state, space, ci)
+        return Move(space.id, line=line)
+    if space.kind is SpaceKind.SKID and g < note:
+        raise refuse("corner.skid_exact", note=note, gear=g, bailout=note - 1)
+    _need_room(state, space, ci)
+    over = g - max(note, 0)
+    return Move(space.id, outcome=LOC if over <= 2 else KO, reason="overspeed", over=over, line=line)
+
+
+def _corner(state: GameState, ci: int, pos: int, succ: tuple[int, ...], only: Space | None, g: int,
+            line: str | None) -> Move:
+    """Entering a corner (A8.6, first case): against H, the highest open note enterable from here."""
+    stage = state.stage
+    options: dict[str, Space] = {}
+    for s in succ:
+        if s >= 0:
+            sp = stage.spaces[s]
+            options[LINE_NAMES.get(sp.kind, "road")] = sp
+    notes = {name: (effective_note(state, sp) if not _blocked_by_spun_car(state, sp, ci) else 0)
+             for name, sp in options.items()}
+    open_notes = [n for n in notes.values() if n >= 1]
+    high = max(open_notes) if open_notes else 0
+    car = state.cars[ci]
+    wanted = line or (car.line if car.line in options else None)
+    if wanted is not None and wanted not in options:
+        raise refuse("corner.no_such_line", line=wanted, lines=", ".join(options))
+    if wanted is None:
+        for name in ("interior", "skid"):
+            if name in options and _fits(options[name], notes[name], g) and has_room(state, options[name].id, ci):
+                wanted = name
+                break
+    if wanted is None:
+        if "shortcut" in options and _fits(options["shortcut"], notes["shortcut"], g) and g <= high:
+            raise refuse("corner.name_shortcut", gear=g, note=notes["shortcut"])
+        if g <= high:
+            raise refuse("corner.no_line_for_gear", gear=g, lines=_describe(options, notes))
+        wanted = next((n for n in ("interior", "skid", "shortcut") if n in options and notes[n] >= 1),
+                      next(iter(options)))
+    space = options[wanted]
+    note = notes[wanted]
+    if note < 1 and g <= high:
+        raise refuse("corner.closed", line=wanted)
+    if _fits(space, note, g):
+        _need_room(state, space, ci)
+        return Move(space.id, line=wanted)
+    reference = high if state.rules.overspeed_reference == "highest" else note
+    if g <= reference:
+        raise refuse("corner.not_allowed_here", gear=g, line=wanted, note=note, lines=_describe(options, notes))
+    _need_room(state, space, ci)
+    over = g - reference
+    return Move(space.id, outcome=LOC if over <= 2 else KO, reason="overspeed", over=over, line=wanted)
+
+
+def _describe(options: dict[str, Space], notes: dict[str, int]) -> str:
+    parts = []
+    for name, sp in options.items():
+        note = notes[name]
+        if note < 1:
+            parts.append(f"{name} closed")
+        elif sp.kind is SpaceKind.SKID:
+            parts.append(f"{name} exactly {note}")
+        elif sp.kind is SpaceKind.SHORTCUT:
+            parts.append(f"shortcut K{note}")
+        else:
+            parts.append(f"{name} up to {note}")
+    return ", ".join(parts)
+
+
+def _jump(state: GameState, ci: int, bump: Space, g: int, line: str | None) -> Move:
+    """A bump taken at its note or faster (A10): fly 1–3 spaces, land, maybe lose control."""
+    stage = state.stage
+    steps = g - bump.note
+    if steps >= 3 and state.rules.bump_beyond_n2 == "knocked_out":
+        return Move(bump.id, outcome=KO, reason="bump", over=steps)
+    land_after = min(steps, 2) + 1
+    prev, cur = bump.id, bump.id
+    for _ in range(land_after):
+        succ = stage.successors(cur)
+        if FINISH in succ:
+            return Move(FINISH, bump_risk=steps == 1, outcome=LOC if steps >= 2 else OK, reason="bump",
+                        flown=land_after)
+        prev, cur = cur, _flight_choice(stage, succ, line)
+    landing = stage.spaces[cur]
+    if not has_room(state, cur, ci):
+        raise refuse("bump.landing_full", space=landing.index or landing.id)
+    move = Move(cur, flown=land_after - 1)
+    if landing.kind in CORNER_KINDS:
+        move.line = LINE_NAMES[landing.kind]
+        if _entering(stage, prev, landing):
+            checked = _corner(state, ci, prev, stage.successors(prev), None, g, move.line)
+        else:
+            checked = _inside(state, ci, landing, g, move.line)
+        move.outcome, move.reason, move.over = checked.outcome, checked.reason, checked.over
+    if move.outcome == OK:
+        if steps >= 2:
+            move.outcome, move.reason = LOC, "bump"
+        elif steps == 1:
+            move.bump_risk = True
+    return move
+
+
+def _flight_choice(stage, succ: tuple[int, ...], line: str | None) -> int:
+    if len(succ) == 1:
+        return succ[0]
+    by_line = {LINE_NAMES.get(stage.spaces[s].kind): s for s in succ}
+    return by_line.get(line) or by_line.get("interior") or succ[0]

@@ -1,0 +1,98 @@
+"""The drivers' grammar: `3 white 4`, `3 w 4`, `2 gaz`, `4 weiss skid`, `stop`, `spare`, `cut`.
+
+English, French and German words for the white die, the lines and stopping (RULES D1), unique
+prefixes (`sk` = skid), and three kinds of error: cannot parse, not allowed now (saying what is
+allowed), ambiguous. `parse` checks the grammar and the first die against the dice rules;
+`apply` checks the road.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine.actions import Action, ChooseLine, Roll, Spare, Stop
+from bot.engine.dice_rules import describe_allowed, dice_allowed, gear_name
+from bot.engine.errors import Ambiguous, CannotParse, NotAllowed
+from bot.engine.state import GameState
+from bot.i18n import t
+
+WORDS: dict[str, tuple[str, ...]] = {
+    "W": ("w", "white", "whites", "blanc", "blanche", "gaz", "g", "weiss", "weiß", "gas", "gaswurfel"),
+    "interior": ("interior", "inside", "inner", "int", "i", "in", "ideal", "ideallinie", "tendue", "innen"),
+    "skid": ("skid", "drift", "driften", "derapage", "dérapage", "outside", "out"),
+    "shortcut": ("shortcut", "cut", "k", "corde", "abkurzung", "abkürzung"),
+    "stop": ("stop", "end", "done", "fin", "halt", "ende", "."),
+    "spare": ("spare", "tire", "tyre", "roue", "reserverad", "reserve"),
+}
+_EXACT = {alias: meaning for meaning, aliases in WORDS.items() for alias in aliases}
+_SPLIT = re.compile(r"[\s,;+>→]+|(?<=\d)-|-(?=\d)|(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)")
+_PREFIX = re.compile(r"^/?(roll|r|rouler|würfeln|wurfeln)\s+", re.IGNORECASE)
+MAX_DICE = 7
+
+
+def _meaning(word: str) -> str:
+    if re.fullmatch(r"[1-5]", word):
+        return word
+    if word in _EXACT:
+        return _EXACT[word]
+    if len(word) >= 2:
+        hits = sorted({m for alias, m in _EXACT.items() if len(alias) >= 3 and alias.startswith(word)})
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise Ambiguous(t("parse.ambiguous", word=word, options=" or ".join(hits)), tuple(hits))
+    raise CannotParse(t("parse.unknown", word=word))
+
+
+def tokens(text: str) -> list[str]:
+    body = _PREFIX.sub("", text.strip().lower())
+    return [w for w in _SPLIT.split(body) if w]
+
+
+def parse(text: str, state: GameState | None = None, driver: str | None = None) -> Action:
+    """Read a driver's command. With a state, also refuse a first die the dice rules forbid now."""
+    words = tokens(text)
+    if not words:
+        raise CannotParse(t("parse.empty"))
+    meanings = [_meaning(w) for w in words]
+    dice = tuple(m for m in meanings if m in ("1", "2", "3", "4", "5", "W"))
+    lines = sorted({m for m in meanings if m in ("interior", "skid", "shortcut")})
+    if len(lines) > 1:
+        raise Ambiguous(t("parse.two_lines", lines=" and ".join(lines)), tuple(lines))
+    line = lines[0] if lines else None
+    end = "stop" in meanings
+    if end and meanings[-1] != "stop":
+        raise CannotParse(t("parse.stop_not_last"))
+    if "spare" in meanings:
+        if len(meanings) > 1:
+            raise CannotParse(t("parse.spare_alone"))
+        return Spare(driver=driver)
+    if len(dice) > MAX_DICE:
+        raise CannotParse(t("parse.too_many_dice"))
+    if not dice:
+        if line and not end:
+            return ChooseLine(line, driver=driver)
+        if end and not line:
+            return Stop(driver=driver)
+        raise CannotParse(t("parse.line_alone"))
+    action = Roll(dice, line, end, driver=driver)
+    if state is not None:
+        _check_first_die(state, action)
+    return action
+
+
+def _check_first_die(state: GameState, action: Roll) -> None:
+    """A quick 'not allowed now' naming what is allowed; the road is checked by `apply`."""
+    if state.turn is None:
+        raise NotAllowed(t("turn.stage_over"))
+    car = state.cars[state.turn.car]
+    if action.driver is not None and action.driver != car.id:
+        return  # apply() says whose turn it is
+    allowed = dice_allowed(state, car, state.turn)
+    die = action.dice[0]
+    if die not in allowed:
+        if die != "W" and die in state.turn.used:
+            raise NotAllowed(t("dice.already_used", die="white" if die == "W" else die,
+                               allowed=describe_allowed(allowed)), tuple(allowed))
+        raise NotAllowed(t("dice.not_adjacent", die="white" if die == "W" else die,
+                           gear=gear_name(state.turn.gear), allowed=describe_allowed(allowed)), tuple(allowed))

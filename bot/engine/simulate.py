@@ -1,0 +1,35 @@
+"""Whole specials driven by the AI: demos, previews, benchmarks and par times."""
+
+from __future__ import annotations
+
+from bot.engine.ai import choose_action
+from bot.engine.board import board_view
+from bot.engine.game import Seat, apply, new_game
+from bot.engine.stage_model import Stage
+from bot.engine.view import BoardView
+
+AI_NAMES = ("Ada Vatanen", "Sébastien Roux", "Jürgen Kähler", "Ingrid Ødegaard")
+
+
+def ai_seats(count: int) -> list[Seat]:
+    return [Seat(f"ai{i + 1}", AI_NAMES[i % len(AI_NAMES)]) for i in range(count)]
+
+
+def play_stage(stage: Stage | str, drivers: int = 4, seed: int = 0, max_actions: int = 5000):
+    """Drive a whole special with AI drivers; returns (final state, number of actions)."""
+    state = new_game(stage, ai_seats(drivers), seed=seed)
+    actions = 0
+    while state.turn is not None and actions < max_actions:
+        state, _ = apply(state, choose_action(state))
+        actions += 1
+    return state, actions
+
+
+def board_after_turns(stage: Stage | str, seed: int, turns: int, drivers: int = 4) -> BoardView:
+    """The board after `turns` AI turns (the `render --turns` preview)."""
+    state = new_game(stage, ai_seats(drivers), seed=seed)
+    done = 0
+    while state.turn is not None and done < turns:
+        state, events = apply(state, choose_action(state))
+        done += sum(1 for e in events if e.kind in ("turn", "stage_over"))
+    return board_view(state)

@@ -1,0 +1,215 @@
+"""The game state of one special stage (RULES A24 "Driver state"), and its JSON form.
+
+`apply` never mutates the state it is given: it clones it, changes the clone and returns it, so
+a refused action (an exception) leaves the caller's state untouched. Cloning is hand-written
+because the AI and the benchmarks clone thousands of states per second.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.engine.dice import DiceSource, dice_from_dict
+from bot.engine.ruleset import Ruleset, load_ruleset
+from bot.engine.stage_model import START, Stage
+
+WAITING, RACING, FINISHED, OUT = "waiting", "racing", "finished", "out"
+
+
+@dataclass(slots=True)
+class Card:
+    """A card on a chrono pile: gear card (face up), loss of control (back), spare tire, no move."""
+
+    kind: str  # gear | loc | spare | nomove
+    gear: int  # the gear it leaves the car in (loss of control and spare: 0)
+    seconds: int
+    event: str | None = None  # loss of control: spin | off_left | off_right
+
+    def to_list(self) -> list:
+        return [self.kind, self.gear, self.seconds, self.event]
+
+
+@dataclass(slots=True)
+class Car:
+    id: str
+    name: str
+    seat: int
+    tires: str = "asphalt"
+    status: str = WAITING
+    position: int = START
+    pose: str = "normal"  # normal | spun | off_left | off_right
+    resume: int | None = None  # where the car goes back on the road (A11.6)
+    arrived: int = 0  # arrival stamp on its space (A5.2)
+    pile: list[Card] = field(default_factory=list)
+    lost_black: int = 0
+    flats: int = 0
+    spare: bool = True
+    sisu: bool = True
+    seconds: int = 0  # second markers held (A18, advanced module: always 0 for now)
+    line: str | None = None  # trajectory chosen ahead for the next corner
+    splits: list[list[int]] = field(default_factory=list)  # [space id, time] (A21)
+    finish_rank: int | None = None
+    out_reason: str | None = None
+    last_hazards: int = 0
+
+    @property
+    def gear(self) -> int:
+        """Current gear between turns: the gear of the top card of the chrono pile (RULES 0.2)."""
+        return self.pile[-1].gear if self.pile else 0
+
+    @property
+    def time(self) -> int:
+        """Stage time so far: chrono pile minus second markers (A15.2)."""
+        return sum(c.seconds for c in self.pile) - self.seconds
+
+    @property
+    def on_road(self) -> bool:
+        return self.pose not in ("off_left", "off_right")
+
+    def clone(self) -> "Car":
+        c = Car.__new__(Car)
+        for name in Car.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.pile = list(self.pile)  # cards are never mutated once on the pile
+        c.splits = list(self.splits)
+        return c
+
+    def to_dict(self) -> dict:
+        d = {name: getattr(self, name) for name in Car.__slots__}
+        d["pile"] = [card.to_list() for card in self.pile]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Car":
+        d = dict(d)
+        d["pile"] = [Card(*c) for c in d["pile"]]
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class TurnState:
+    """The turn being played: dice used, ⚠ counted, gear reached (A6)."""
+
+    car: int
+    gear: int  # current gear (A6.2): top card at start, then the last gear die used
+    used: list[str] = field(default_factory=list)  # dice in the order used ('1'..'5', 'W')
+    hazards: int = 0
+    snow_hazards: int = 0
+    whites: int = 0
+    whites_asphalt: int = 0
+    last_gear_die: int | None = None
+    sisu_active: bool = False
+    path: list[list] = field(default_factory=list)  # [space, die, hazard]
+
+    @property
+    def started(self) -> bool:
+        return bool(self.used)
+
+    @property
+    def black_used(self) -> int:
+        return len(self.used) - self.whites
+
+    def clone(self) -> "TurnState":
+        t = TurnState.__new__(TurnState)
+        for name in TurnState.__slots__:
+            setattr(t, name, getattr(self, name))
+        t.used = list(self.used)
+        t.path = list(self.path)
+        return t
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name) for name in TurnState.__slots__}
+
+
+@dataclass(slots=True)
+class GameConfig:
+    """What a special is set up with; together with the action log it rebuilds the state."""
+
+    stage: str
+    ruleset: str = "classic-en"
+    seed: int = 0
+    modules: dict[str, bool] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"stage": self.stage, "ruleset": self.ruleset, "seed": self.seed, "modules": dict(self.modules)}
+
+
+@dataclass(slots=True)
+class GameState:
+    stage: Stage
+    rules: Ruleset
+    config: GameConfig
+    cars: list[Car]
+    dice: DiceSource
+    deck: list[str]
+    dirt: dict[int, int] = field(default_factory=dict)  # corner id → markers (A8.5)
+    round: int = 0
+    queue: list[int] = field(default_factory=list)  # cars still to play this round, in order
+    entry: list[int] = field(default_factory=list)  # consecutive stagger: remaining entry turns (A4.2 FR)
+    turn: TurnState | None = None
+    arrival: int = 0
+    finishers: int = 0
+    last_path: list[list] = field(default_factory=list)
+    last_driver: int | None = None
+    moves: int = 0  # actions applied; also the version the engine knows
+
+    @property
+    def finished(self) -> bool:
+        return self.turn is None and all(c.status in (FINISHED, OUT) for c in self.cars)
+
+    @property
+    def active(self) -> Car | None:
+        return self.cars[self.turn.car] if self.turn else None
+
+    def car_by_id(self, driver_id: str) -> Car | None:
+        for car in self.cars:
+            if car.id == driver_id:
+                return car
+        return None
+
+    def clone(self) -> "GameState":
+        s = GameState.__new__(GameState)
+        s.stage, s.rules, s.config = self.stage, self.rules, self.config
+        s.cars = [c.clone() for c in self.cars]
+        s.dice = self.dice.clone()
+        s.deck = list(self.deck)
+        s.dirt = dict(self.dirt)
+        s.round, s.arrival, s.finishers, s.moves = self.round, self.arrival, self.finishers, self.moves
+        s.queue = list(self.queue)
+        s.entry = list(self.entry)
+        s.turn = self.turn.clone() if self.turn else None
+        s.last_path = self.last_path
+        s.last_driver = self.last_driver
+        return s
+
+    def to_dict(self) -> dict:
+        return {
+            "config": self.config.to_dict(),
+            "cars": [c.to_dict() for c in self.cars],
+            "dice": self.dice.to_dict(),
+            "deck": list(self.deck),
+            "dirt": {str(k): v for k, v in sorted(self.dirt.items())},
+            "round": self.round,
+            "queue": list(self.queue),
+            "entry": list(self.entry),
+            "turn": self.turn.to_dict() if self.turn else None,
+            "arrival": self.arrival,
+            "finishers": self.finishers,
+            "last_path": self.last_path,
+            "last_driver": self.last_driver,
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, stage: Stage | None = None, rules: Ruleset | None = None) -> "GameState":
+        from bot.engine.stage_loader import load_stage
+
+        config = GameConfig(**d["config"])
+        stage = stage or load_stage(config.stage)
+        rules = rules or load_ruleset(config.ruleset).with_modules(**config.modules)
+        turn = TurnState(**d["turn"]) if d["turn"] else None
+        return cls(stage=stage, rules=rules, config=config, cars=[Car.from_dict(c) for c in d["cars"]],
+                   dice=dice_from_dict(d["dice"]), deck=list(d["deck"]),
+                   dirt={int(k): v for k, v in d["dirt"].items()}, round=d["round"], queue=list(d["queue"]),
+                   entry=list(d["entry"]), turn=turn, arrival=d["arrival"], finishers=d["finishers"],
+                   last_path=d["last_path"], last_driver=d["last_driver"], moves=d["moves"])

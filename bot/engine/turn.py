@@ -1,0 +1,289 @@
+"""Playing a turn on a cloned state: one die, stop, spare tire, and what follows from them.
+
+Covers the die itself (A6, A7), shortcut cards (A9), bumps (A10), loss of control (A11), damage
+(A12), spare tire (A14) and finishing (A15). Functions mutate the clone they are given and
+append events; `game.apply` clones first, so a refusal never leaks into the caller's state.
+"""
+
+from __future__ import annotations
+
+from bot.engine.actions import Event
+from bot.engine.dice_rules import black_cap, describe_allowed, dice_allowed, gear_name, white_cap
+from bot.engine.moves import KO, LOC, Move, refuse, resolve
+from bot.engine.stage_model import FINISH, SpaceKind, Surface
+from bot.engine.state import FINISHED, OUT, Card, Car, GameState, TurnState
+
+
+def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) -> Move:
+    """Use one die: check it, move, roll, count ⚠, then resolve what the move caused."""
+    turn = state.turn
+    car = state.cars[turn.car]
+    _check_die(state, car, turn, die)
+    gear_die = die != "W"
+    g = int(die) if gear_die else turn.gear
+    move = resolve(state, turn.car, g, line, gear_die)
+    surface = _surface(state, move.target)
+    if not gear_die and car.tires == "snow" and surface is Surface.ASPHALT and turn.whites_asphalt >= 1:
+        raise refuse("dice.snow_tires_asphalt")
+    hazard = state.dice.roll(die, state.rules.dice.faces, state.rules.dice.hazard_faces[die])
+    ignore = state.rules.modules.shakedown or turn.sisu_active
+    counted = hazard and not ignore
+    turn.used.append(die)
+    if gear_die:
+        turn.gear = g
+        turn.last_gear_die = g
+    else:
+        turn.whites += 1
+        if surface is Surface.ASPHALT:
+            turn.whites_asphalt += 1
+    if counted:
+        turn.hazards += 1
+        if surface is Surface.SNOW:
+            turn.snow_hazards += 1
+    turn.path.append([move.target, die, hazard])
+    events.append(Event("die", car.id, {"die": _die_word(die), "hazard": "⚠" if hazard else "",
+                                         "space": _space_label(state, move.target), "hazards": turn.hazards}))
+    if move.outcome == KO:
+        _knock_out(state, car, "overspeed_ko", events, over=move.over)
+        end_turn(state, events)
+        return move
+    _place(state, car, move.target)
+    if move.line:
+        car.line = None
+    if move.target >= 0 and state.stage.spaces[move.target].kind is SpaceKind.SHORTCUT:
+        _shortcut_card(state, car, move.target, events)
+        if car.status == OUT:
+            end_turn(state, events)
+            return move
+    cause = _loss_cause(state, car, turn, move, hazard and not state.rules.modules.shakedown, events)
+    if move.target == FINISH:
+        _finish(state, car, turn, events, crashed=cause is not None)
+    elif cause:
+        lose_control(state, car, turn, move, cause, events)
+    return move
+
+
+def _check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:
+    if die != "W" and die in turn.used:
+        raise refuse("dice.already_used", die=_die_word(die), allowed=describe_allowed(dice_allowed(state, car, turn)))
+    allowed = dice_allowed(state, car, turn)
+    if die in allowed:
+        return
+    if die == "W":
+        if turn.gear == 0:
+            raise refuse("dice.white_in_neutral")
+        raise refuse("dice.no_white_left", cap=white_cap(state, car), flats=car.flats)
+    if turn.black_used >= black_cap(state, car):
+        raise refuse("dice.no_black_left", cap=black_cap(state, car), lost=car.lost_black)
+    if turn.gear == 0:
+        raise refuse("dice.neutral_first_die", allowed=describe_allowed(allowed))
+    raise refuse("dice.not_adjacent", die=die, gear=gear_name(turn.gear), allowed=describe_allowed(allowed))
+
+
+def _loss_cause(state: GameState, car: Car, turn: TurnState, move: Move, hazard: bool,
+                events: list[Event]) -> str | None:
+    """Why the car loses control after this die, if it does (A11.1), SISU permitting (A22)."""
+    if move.outcome == LOC:
+        return move.reason  # over-speed or bump N+2: SISU cannot save it
+    savable = None
+    if move.bump_risk and hazard and not turn.sisu_active:
+        savable = "bump"
+    limit_hit = turn.hazards >= state.rules.hazard_limit or (
+        car.tires == "asphalt" and _snow_count(state, turn) >= state.rules.snow_hazard_limit)
+    if limit_hit:
+        savable = "hazards"
+    if savable and _use_sisu(state, car, turn, savable, events):
+        return None
+    return savable
+
+
+def _snow_count(state: GameState, turn: TurnState) -> int:
+    if state.rules.snow_threshold_scope == "turn" and turn.snow_hazards:
+        return turn.hazards
+    return turn.snow_hazards
+
+
+def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: str, events: list[Event]) -> bool:
+    """SISU (A22, module): cancel a ⚠ loss of control once per rally; used automatically."""
+    if not (state.rules.modules.sisu and car.sisu):
+        return False
+    if cause == "bump" and not state.rules.sisu_against_bump:
+        return False
+    car.sisu = False
+    if state.rules.sisu_scope == "turn":
+        turn.sisu_active = True
+    turn.hazards = min(turn.hazards, state.rules.hazard_limit - 1)
+    turn.snow_hazards = min(turn.snow_hazards, state.rules.snow_hazard_limit - 1)
+    events.append(Event("sisu", car.id, {"cause": cause}))
+    return True
+
+
+def _place(state: GameState, car: Car, target: int) -> None:
+    state.arrival += 1
+    car.position = target
+    car.arrived = state.arrival
+
+
+def _surface(state: GameState, target: int) -> Surface:
+    if target < 0:
+        return Surface.ASPHALT
+    space = state.stage.spaces[target]
+    return space.surface(space.zone in state.stage.snow_zones)
+
+
+def _shortcut_card(state: GameState, car: Car, space_id: int, events: list[Event]) -> None:
+    """Draw the top shortcut card and put it under the deck (A9.1, AMB-4), then apply it."""
+    card = state.deck.pop(0)
+    state.deck.append(card)
+    corner = state.stage.spaces[space_id].corner
+    if card == "dirty":
+        state.dirt[corner] = state.dirt.get(corner, 0) + 1
+        events.append(Event("shortcut_dirty", car.id, {"markers": state.dirt[corner]}))
+    elif card == "flat" and not state.rules.modules.shakedown:
+        car.flats += 1
+        events.append(Event("shortcut_flat", car.id, {"flats": car.flats}))
+        if car.flats >= state.rules.flats_knock_out_at:
+            _knock_out(state, car, "flats_ko", events, flats=car.flats)
+    else:
+        events.append(Event("shortcut_good", car.id, {}))
+
+
+def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause: str, events: list[Event]) -> None:
+    """Loss of control (A11.2): card back, gear 0, event, damage; the turn ends."""
+    g = move_gear(turn)
+    event = state.dice.pick("loss-of-control event", state.rules.loc_events)
+    car.pile.append(Card("loc", 0, state.rules.loc_card_seconds[str(g)], event))
+    space = state.stage.spaces[car.position]
+    resume = car.position
+    if space.kind is SpaceKind.SKID:
+        resume = space.border("left" if space.left.kind == "road" else "right").link  # A11.5
+    events.append(Event("loss_of_control", car.id, {"cause": cause, "event": event, "gear": g,
+                                                    "space": _space_label(state, car.position)}))
+    if event == "spin":
+        car.pose = "spun"
+    else:
+        side = "left" if event == "off_left" else "right"
+        border = space.border(side)
+        if border.kind == "shortcut":  # A11.4: the excursion lands on the shortcut
+            _place(state, car, border.link)
+            resume = border.link
+            events.append(Event("lands_on_shortcut", car.id, {}))
+            _shortcut_card(state, car, border.link, events)
+        elif border.kind == "road":
+            if space.kind is SpaceKind.SHORTCUT:  # A11.4: thrown back onto the interior
+                resume = border.link
+            car.pose = event
+            events.append(Event("off_onto_road", car.id, {"side": side}))
+        else:
+            car.pose = event
+            zone = state.stage.zones[space.zone]
+            lost = zone.damage(border.terrain, space.zone in state.stage.snow_zones)
+            _damage(state, car, lost, border.terrain.value, events)
+    car.resume = resume
+    end_turn(state, events)
+
+
+def move_gear(turn: TurnState) -> int:
+    """Gear of the last engaged move: last gear die, else the gear the turn started in."""
+    return turn.last_gear_die if turn.last_gear_die is not None else turn.gear
+
+
+def _damage(state: GameState, car: Car, lost: int, terrain: str, events: list[Event]) -> None:
+    """Cover black-die symbols (A12.2); all of them lost knocks the car out (A12.5, OPEN-10)."""
+    before = car.lost_black
+    car.lost_black = min(5, car.lost_black + lost)
+    events.append(Event("damage", car.id, {"terrain": terrain, "lost": car.lost_black - before,
+                                           "total": car.lost_black}))
+    if car.lost_black >= state.rules.knocked_out_at_black_lost and car.status != OUT:
+        _knock_out(state, car, "damage_ko", events, lost=car.lost_black)
+
+
+def _knock_out(state: GameState, car: Car, reason: str, events: list[Event], **params) -> None:
+    """Knocked out (A12.5): off the board, no more turns, unclassified."""
+    car.status = OUT
+    car.out_reason = reason
+    car.pose = "normal"
+    events.append(Event(reason, car.id, params))
+
+
+def _finish(state: GameState, car: Car, turn: TurnState, events: list[Event], crashed: bool) -> None:
+    """Crossing the finish line (A15); losing control while crossing still finishes (A15.3)."""
+    g = move_gear(turn)
+    car.pile.append(Card("gear", g, state.rules.card_seconds(g)))
+    car.status = FINISHED
+    state.finishers += 1
+    car.finish_rank = state.finishers
+    if crashed:
+        lost = state.rules.finish_loc_black_dice
+        car.lost_black = min(5, car.lost_black + lost)
+        events.append(Event("finish_crash", car.id, {"lost": lost}))
+    events.append(Event("finish", car.id, {"time": format_time(car.time), "gear": g}))
+    end_turn(state, events)
+
+
+def stop(state: GameState, events: list[Event]) -> None:
+    """End the turn by choice (A6.4): the card of the last gear die, or the current gear (AMB-15)."""
+    turn = state.turn
+    car = state.cars[turn.car]
+    if not turn.started:
+        raise refuse("turn.stop_without_die", allowed=describe_allowed(dice_allowed(state, car, turn)))
+    g = move_gear(turn)
+    car.pile.append(Card("gear", g, state.rules.card_seconds(g)))
+    events.append(Event("stop", car.id, {"gear": g, "seconds": state.rules.card_seconds(g),
+                                         "time": format_time(car.time)}))
+    end_turn(state, events)
+
+
+def fit_spare(state: GameState, events: list[Event]) -> None:
+    """Spare tire (A14.1): start of turn, gear 0 or 1, one flat repaired, restart in 1st."""
+    turn = state.turn
+    car = state.cars[turn.car]
+    if turn.started:
+        raise refuse("spare.not_at_start")
+    if not car.spare:
+        raise refuse("spare.used")
+    if car.flats == 0:
+        raise refuse("spare.no_flat")
+    if turn.gear > 1:
+        raise refuse("spare.gear_too_high", gear=gear_name(turn.gear))
+    car.pile.append(Card("spare", 0, state.rules.spare_tire_seconds))
+    car.flats -= 1
+    car.spare = False
+    turn.gear = 0
+    events.append(Event("spare", car.id, {"flats": car.flats}))
+
+
+def end_turn(state: GameState, events: list[Event]) -> None:
+    """Close the turn: split times (A21), the path for the board, then the next driver."""
+    from bot.engine.order import next_turn
+
+    turn = state.turn
+    if turn is None:
+        return
+    car = state.cars[turn.car]
+    car.last_hazards = turn.hazards
+    for space_id, _, _ in turn.path:
+        if space_id >= 0 and state.stage.spaces[space_id].split and all(s[0] != space_id for s in car.splits):
+            car.splits.append([space_id, car.time])
+            events.append(Event("split", car.id, {"time": format_time(car.time)}))
+    state.last_path = [list(p) for p in turn.path]
+    state.last_driver = turn.car
+    state.turn = None
+    next_turn(state, events)
+
+
+def format_time(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _die_word(die: str) -> str:
+    return "white" if die == "W" else die
+
+
+def _space_label(state: GameState, target: int) -> str:
+    if target == FINISH:
+        return "the finish"
+    space = state.stage.spaces[target]
+    if space.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
+        return f"{space.kind.value} of corner {space.corner + 1}"
+    return f"space {space.index}"

@@ -61,7 +61,19 @@ class ChooseLine:
         return f"line {self.line}"
 
 
-Action = Roll | Stop | Spare | ChooseLine
+@dataclass(frozen=True, slots=True)
+class Retire:
+    """Take a car out of the special (the driver left or the host removed them); not a rule of
+    the game but of the rally, so it is authorised by the services, not by whose turn it is."""
+
+    target: str
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return f"retire {self.target}"
+
+
+Action = Roll | Stop | Spare | ChooseLine | Retire
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,11 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
         return Spare(driver=car.id)
     best: tuple | None = None
     fallback: tuple | None = None
+    branching = len(state.stage.successors(car.position)) > 1
+    lines = (None, "skid", "shortcut") if branching else (None,)
     for die in dice_allowed(state, car, turn):
         g = int(die) if die != "W" else turn.gear
-        for line in (None, "skid", "shortcut"):
+        for line in lines:
             try:
                 move = resolve(state, turn.car, g, line, die != "W")
             except NotAllowed:
@@ -57,25 +59,44 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
 def _can_brake(state: GameState, position: int, gear: int) -> bool:
     """Whether, from `position` in `gear`, every corner within reach can be entered legally by
     shifting down one gear per space (interior or shortcut max, skid exact)."""
+    return gear <= brake_limit(state, position)
+
+
+_LIMITS: dict[tuple, int] = {}
+
+
+def brake_limit(state: GameState, position: int) -> int:
+    """Highest gear from which the car can still slow down for what lies ahead; memoised per
+    stage, space and dirt markers (the only things it depends on)."""
+    key = (state.stage.name, position, tuple(sorted(state.dirt.items())) if state.dirt else ())
+    limit = _LIMITS.get(key)
+    if limit is None:
+        if len(_LIMITS) > 50_000:
+            _LIMITS.clear()
+        limit = _LIMITS[key] = _compute_limit(state, position)
+    return limit
+
+
+def _compute_limit(state: GameState, position: int) -> int:
     stage = state.stage
     if position == FINISH:
-        return True
+        return 5
     here = stage.spaces[position]
-    if here.kind in (SpaceKind.INTERIOR, SpaceKind.SHORTCUT) and gear > effective_note(state, here):
-        return False
+    limit = 5
+    if here.kind in (SpaceKind.INTERIOR, SpaceKind.SHORTCUT):
+        limit = min(limit, effective_note(state, here))
     pos, corner_in = position, here.corner
     for distance in range(1, LOOKAHEAD + 1):
         succ = stage.successors(pos)
         if not succ or succ[0] == FINISH:
-            return True
+            return limit
         nxt = stage.spaces[succ[0]]
         if nxt.corner is not None and nxt.corner != corner_in:
-            best = _best_entry(state, succ)
-            return gear - distance <= best
-        if nxt.kind is SpaceKind.BUMP and gear - distance >= nxt.note + 2:
-            return False
+            return min(limit, _best_entry(state, succ) + distance)
+        if nxt.kind is SpaceKind.BUMP:
+            limit = min(limit, nxt.note + 1 + distance)  # arrive at most one over the bump note
         pos, corner_in = nxt.id, nxt.corner
-    return True
+    return limit
 
 
 def _best_entry(state: GameState, succ: tuple[int, ...]) -> int:

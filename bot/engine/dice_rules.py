@@ -6,7 +6,9 @@ road, so error messages can say "You are in 3rd: you may roll 2, 3, 4 or white".
 
 from __future__ import annotations
 
+from bot.engine.errors import NotAllowed
 from bot.engine.state import Car, GameState, TurnState
+from bot.i18n import t
 
 
 def white_cap(state: GameState, car: Car) -> int:
@@ -26,10 +28,12 @@ def dice_allowed(state: GameState, car: Car, turn: TurnState) -> list[str]:
     if turn.black_used < black_cap(state, car):
         if g == 0:
             candidates = [1]
-        elif not turn.started or turn.last_gear_die is None:
-            candidates = [g - 1, g, g + 1]  # first gear die: same gear allowed (A6.2)
+        elif not turn.started:
+            candidates = [g - 1, g, g + 1]  # first die of the turn: same gear allowed (A6.2)
         else:
-            candidates = [g - 1, g + 1]  # chaining: exactly one away (A6.3.2)
+            # chaining: exactly one away, also after white dice only (A6.3.2: the same-gear
+            # option exists only for the first die of the turn)
+            candidates = [g - 1, g + 1]
         out += [str(d) for d in candidates if 1 <= d <= 5 and str(d) not in turn.used]
     if g >= 1 and turn.whites < white_cap(state, car):
         out.append("W")
@@ -47,3 +51,23 @@ def describe_allowed(allowed: list[str]) -> str:
 
 def gear_name(g: int) -> str:
     return {0: "neutral", 1: "1st", 2: "2nd", 3: "3rd"}.get(g, f"{g}th")
+
+
+def check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:
+    """Refuse a die the dice rules forbid now, saying why and what is allowed."""
+    allowed = dice_allowed(state, car, turn)
+    if die in allowed:
+        return
+    word = "white" if die == "W" else die
+    if die != "W" and die in turn.used:
+        raise NotAllowed(t("dice.already_used", die=word, allowed=describe_allowed(allowed)), tuple(allowed))
+    if die == "W":
+        if turn.gear == 0:
+            raise NotAllowed(t("dice.white_in_neutral"), tuple(allowed))
+        raise NotAllowed(t("dice.no_white_left", cap=white_cap(state, car), flats=car.flats), tuple(allowed))
+    if turn.black_used >= black_cap(state, car):
+        raise NotAllowed(t("dice.no_black_left", cap=black_cap(state, car), lost=car.lost_black), tuple(allowed))
+    if turn.gear == 0:
+        raise NotAllowed(t("dice.neutral_first_die", allowed=describe_allowed(allowed)), tuple(allowed))
+    raise NotAllowed(t("dice.not_adjacent", die=word, gear=gear_name(turn.gear), allowed=describe_allowed(allowed)),
+                     tuple(allowed))

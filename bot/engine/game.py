@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.actions import LINES, Action, ChooseLine, Event, Roll, Spare, Stop
+from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop
 from bot.engine.dice import DiceSource, SeededDice
 from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed, RallyError
@@ -18,7 +18,7 @@ from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_loader import load_stage
 from bot.engine.stage_model import FINISH, Stage
 from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
-from bot.engine.turn import fit_spare, roll_one, stop
+from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.i18n import t
 
 
@@ -63,6 +63,8 @@ def _default_tires(stage: Stage) -> str:
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Play `action` for the driver whose turn it is; returns (new state, events)."""
+    if isinstance(action, Retire):
+        return _retire(state, action)
     ci = actor_index(state, action)
     new = state.clone()
     events: list[Event] = []
@@ -78,6 +80,28 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         _choose_line(new, ci, action.line, events)
     else:  # pragma: no cover - the Action union is closed
         raise TypeError(f"unknown action {action!r}")
+    new.moves += 1
+    return new, events
+
+
+def _retire(state: GameState, action: Retire) -> tuple[GameState, list[Event]]:
+    """Retire a car (left the rally, removed by the host): out, unclassified; its turn ends."""
+    car = state.car_by_id(action.target)
+    if car is None:
+        raise NotAllowed(t("turn.not_a_driver"))
+    if car.status in (FINISHED, OUT):
+        raise NotAllowed(t("retire.not_racing", name=car.name))
+    new = state.clone()
+    events: list[Event] = []
+    target = new.car_by_id(action.target)
+    target.status = OUT
+    target.out_reason = "retired"
+    target.pose = "normal"
+    events.append(Event("retired", target.id, {"name": target.name}))
+    if new.turn is not None and new.cars[new.turn.car] is target:
+        end_turn(new, events)
+    elif new.turn is None:
+        next_turn(new, events)
     new.moves += 1
     return new, events
 

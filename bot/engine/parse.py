@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.engine.actions import Action, ChooseLine, Roll, Spare, Stop
-from bot.engine.dice_rules import describe_allowed, dice_allowed, gear_name
+from bot.engine.dice_rules import check_die
 from bot.engine.errors import Ambiguous, CannotParse, NotAllowed
 from bot.engine.state import GameState
 from bot.i18n import t
@@ -35,18 +35,20 @@ def _meaning(word: str) -> str:
         return word
     if word in _EXACT:
         return _EXACT[word]
-    if len(word) >= 2:
-        hits = sorted({m for alias, m in _EXACT.items() if len(alias) >= 3 and alias.startswith(word)})
-        if len(hits) == 1:
-            return hits[0]
-        if len(hits) > 1:
-            raise Ambiguous(t("parse.ambiguous", word=word, options=" or ".join(hits)), tuple(hits))
+    hits = sorted({m for alias, m in _EXACT.items() if len(alias) >= 3 and alias.startswith(word)})
+    if len(hits) > 1:
+        raise Ambiguous(t("parse.ambiguous", word=word, options=" or ".join(hits)), tuple(hits))
+    if len(hits) == 1 and len(word) >= 2:  # one letter is too short to guess a single meaning
+        return hits[0]
     raise CannotParse(t("parse.unknown", word=word))
 
 
 def tokens(text: str) -> list[str]:
     body = _PREFIX.sub("", text.strip().lower())
-    return [w for w in _SPLIT.split(body) if w]
+    words = [w for w in _SPLIT.split(body) if w]
+    if len(words) > 1 and words[0] == "line":  # `line skid`, the canonical text of ChooseLine
+        words = words[1:]
+    return words
 
 
 def parse(text: str, state: GameState | None = None, driver: str | None = None) -> Action:
@@ -88,11 +90,4 @@ def _check_first_die(state: GameState, action: Roll) -> None:
     car = state.cars[state.turn.car]
     if action.driver is not None and action.driver != car.id:
         return  # apply() says whose turn it is
-    allowed = dice_allowed(state, car, state.turn)
-    die = action.dice[0]
-    if die not in allowed:
-        if die != "W" and die in state.turn.used:
-            raise NotAllowed(t("dice.already_used", die="white" if die == "W" else die,
-                               allowed=describe_allowed(allowed)), tuple(allowed))
-        raise NotAllowed(t("dice.not_adjacent", die="white" if die == "W" else die,
-                           gear=gear_name(state.turn.gear), allowed=describe_allowed(allowed)), tuple(allowed))
+    check_die(state, car, state.turn, action.dice[0])

@@ -8,7 +8,7 @@ append events; `game.apply` clones first, so a refusal never leaks into the call
 from __future__ import annotations
 
 from bot.engine.actions import Event
-from bot.engine.dice_rules import black_cap, describe_allowed, dice_allowed, gear_name, white_cap
+from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, gear_name
 from bot.engine.moves import KO, LOC, Move, refuse, resolve
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Card, Car, GameState, TurnState
@@ -18,7 +18,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) 
     """Use one die: check it, move, roll, count ⚠, then resolve what the move caused."""
     turn = state.turn
     car = state.cars[turn.car]
-    _check_die(state, car, turn, die)
+    check_die(state, car, turn, die)
     gear_die = die != "W"
     g = int(die) if gear_die else turn.gear
     move = resolve(state, turn.car, g, line, gear_die)
@@ -61,23 +61,6 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) 
     elif cause:
         lose_control(state, car, turn, move, cause, events)
     return move
-
-
-def _check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:
-    if die != "W" and die in turn.used:
-        raise refuse("dice.already_used", die=_die_word(die), allowed=describe_allowed(dice_allowed(state, car, turn)))
-    allowed = dice_allowed(state, car, turn)
-    if die in allowed:
-        return
-    if die == "W":
-        if turn.gear == 0:
-            raise refuse("dice.white_in_neutral")
-        raise refuse("dice.no_white_left", cap=white_cap(state, car), flats=car.flats)
-    if turn.black_used >= black_cap(state, car):
-        raise refuse("dice.no_black_left", cap=black_cap(state, car), lost=car.lost_black)
-    if turn.gear == 0:
-        raise refuse("dice.neutral_first_die", allowed=describe_allowed(allowed))
-    raise refuse("dice.not_adjacent", die=die, gear=gear_name(turn.gear), allowed=describe_allowed(allowed))
 
 
 def _loss_cause(state: GameState, car: Car, turn: TurnState, move: Move, hazard: bool,

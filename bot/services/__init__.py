@@ -1,0 +1,9 @@
+"""Services: who may do what, and load → engine → store → render for every command.
+
+Discord cogs and the offline console call the same services and get the same `Reply`.
+"""
+
+from bot.services.reply import Actor, Place, Reply, TurnPrompt
+from bot.services.rallies import RallyService
+
+__all__ = ["Actor", "Place", "Reply", "RallyService", "TurnPrompt"]

@@ -1,0 +1,105 @@
+"""Engine benchmark: whole specials driven by 4 AI drivers, and the exact-odds computation.
+
+Prints one JSON line: {"bench":"engine","stages_per_s":…,"actions_per_stage":…,"odds_us":…}
+plus the figures behind it. Speeds are medians over repeats (the machine is shared and noisy);
+the baseline measured in the same run is a bare `GameState.clone()`, the floor under every
+action, so `actions_per_clone` says how many clones' worth of time one AI action costs.
+Goals (issue 3): ≥ 200 stages/s and < 1000 µs per odds call.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+from bot.engine.actions import Roll
+from bot.engine.ai import choose_action
+from bot.engine.game import apply
+from bot.engine.odds import odds
+from bot.engine.simulate import ai_seats, play_stage
+from bot.engine.game import new_game
+
+STAGE = "ridge-and-moor"  # a medium shipped stage with every feature (corners, skids, bumps, shortcut)
+
+
+def _stages_per_s(stage: str, seeds: range) -> tuple[float, float]:
+    start = time.perf_counter()
+    actions = 0
+    for seed in seeds:
+        state, n = play_stage(stage, drivers=4, seed=seed)
+        assert state.finished, f"seed {seed} did not finish"
+        actions += n
+    elapsed = time.perf_counter() - start
+    return len(seeds) / elapsed, actions / len(seeds)
+
+
+def _odds_us(stage: str, samples: int = 200) -> float:
+    """Median time of one odds call on a 3-die plan from mid-stage positions."""
+    state = new_game(stage, ai_seats(4), seed=11)
+    positions = []
+    while state.turn is not None and len(positions) < samples:
+        if not state.turn.started:
+            positions.append(state)
+        state, _ = apply(state, choose_action(state))
+    times = []
+    for s in positions:
+        car = s.cars[s.turn.car]
+        plan = _plan(s)
+        if plan is None:
+            continue
+        t0 = time.perf_counter()
+        try:
+            odds(s, plan)
+        except Exception:  # noqa: BLE001 - a plan the road refuses is still timed: it is a real call
+            pass
+        times.append((time.perf_counter() - t0) * 1e6)
+        del car
+    return statistics.median(times)
+
+
+def _plan(state) -> Roll | None:
+    g = state.turn.gear
+    if g == 0:
+        return Roll(("1", "W", "2"))
+    dice = [str(g)] + (["W"] if state.cars[state.turn.car].flats < 2 else []) + ([str(g + 1)] if g < 5 else [])
+    return Roll(tuple(dice))
+
+
+def _clone_us(stage: str, n: int = 2000) -> float:
+    state = new_game(stage, ai_seats(4), seed=3)
+    for _ in range(40):
+        if state.turn is None:
+            break
+        state, _ = apply(state, choose_action(state))
+    t0 = time.perf_counter()
+    for _ in range(n):
+        state.clone()
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def run(repeats: int = 5, stages_per_repeat: int = 20) -> dict:
+    _stages_per_s(STAGE, range(2))  # warm caches (stage load, catalogue)
+    rates, per_stage = [], []
+    for r in range(repeats):
+        rate, actions = _stages_per_s(STAGE, range(r * stages_per_repeat, (r + 1) * stages_per_repeat))
+        rates.append(rate)
+        per_stage.append(actions)
+    stages_per_s = statistics.median(rates)
+    actions_per_stage = statistics.mean(per_stage)
+    clone_us = statistics.median(_clone_us(STAGE) for _ in range(3))
+    action_us = 1e6 / (stages_per_s * actions_per_stage)
+    return {
+        "bench": "engine",
+        "stages_per_s": round(stages_per_s, 1),
+        "actions_per_stage": round(actions_per_stage, 1),
+        "odds_us": round(_odds_us(STAGE), 1),
+        "stage": STAGE,
+        "action_us": round(action_us, 1),
+        "clone_us": round(clone_us, 1),
+        "actions_per_clone": round(action_us / clone_us, 2),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(run()))

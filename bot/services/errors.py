@@ -1,0 +1,28 @@
+"""Service refusals, and the one place where any error becomes what the user is told."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.engine.errors import RallyError
+from bot.i18n import t
+from bot.services.reply import Reply
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(RallyError):
+    """A refusal of the services (authorisation, lifecycle): text from the catalogue."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(t(key, **params))
+        self.key = key
+
+
+def error_reply(exc: BaseException) -> Reply:
+    """A refusal (any `RallyError`) as its own text, privately; anything else is logged and
+    answered with a short generic message, never a traceback."""
+    if isinstance(exc, RallyError):
+        return Reply([str(exc)], ephemeral=True)
+    log.exception("unexpected error in a command", exc_info=exc)
+    return Reply([t("error.unexpected")], ephemeral=True)

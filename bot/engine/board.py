@@ -51,5 +51,4 @@ def default_status(state: GameState) -> str:
     if state.turn is None:
         best = next((r for r in classification(state) if r["status"] == FINISHED), None)
         return f"Finished — fastest {best['name']} {format_time(best['time'])}" if best else "Finished"
-    car = state.cars[state.turn.car]
-    return f"Round {state.round} — {car.name} to drive"
+    return f"{state.cars[state.turn.car].name} to drive"

@@ -59,3 +59,28 @@ class BoardView(BaseModel):
     snow_zones: frozenset[str] = frozenset()
     status: str = Field("", description="one line: whose turn, deadline, or the result")
     finished: bool = False
+
+
+class ResultRow(BaseModel):
+    """One driver in a stage's classification (RULES A15.2, A17)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    driver_id: str
+    name: str
+    initials: str = ""
+    colour: int = Field(0, description="index into the colour-blind-safe palette, as on the board")
+    time_s: int | None = Field(None, description="stage time in seconds (chrono pile − seconds held); None if DNF")
+    gap_s: int | None = Field(None, description="seconds behind the winner; the renderer computes it when None")
+    status: Literal["finished", "dnf"] = "finished"
+
+
+class ResultsView(BaseModel):
+    """What the results image shows when a stage ends; rows in any order (DNF are listed last)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: str
+    title: str
+    subtitle: str = Field("", description="one line under the title, e.g. the rally and stage number")
+    rows: tuple[ResultRow, ...] = ()

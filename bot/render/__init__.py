@@ -1,0 +1,39 @@
+"""Board images for spectators (issue 5): pure Pillow, state + view options in, PNG bytes out.
+
+- `render_board(stage, view, options)`: the board after a turn (map, cars, dice, table);
+- `render_stage_preview(stage)`: the whole stage with its figures and zone legends;
+- `render_results(results_view)`: the classification when a stage ends;
+- `space_pixel(stage, space_id, options)`: where a space's centre lands in the board image.
+
+No discord and no database here: services call these inside `asyncio.to_thread`.
+"""
+
+from __future__ import annotations
+
+from bot.engine.stage_model import Stage
+from bot.engine.view import BoardView, ResultsView
+from bot.render.board import board_image, space_pixel
+from bot.render.encode import to_png
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.preview import preview_image
+from bot.render.results import results_image
+
+__all__ = ["RenderOptions", "render_board", "render_stage_preview", "render_results", "space_pixel"]
+
+
+def render_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:
+    """PNG of the board after a turn."""
+    options = options or DEFAULT_OPTIONS
+    return to_png(board_image(stage, view, options), options.compress_level)
+
+
+def render_stage_preview(stage: Stage, options: RenderOptions | None = None) -> bytes:
+    """PNG of the whole stage with its figures and damage legends."""
+    options = options or DEFAULT_OPTIONS
+    return to_png(preview_image(stage, options), options.compress_level)
+
+
+def render_results(results_view: ResultsView, options: RenderOptions | None = None) -> bytes:
+    """PNG of a stage's classification (DNF last)."""
+    options = options or DEFAULT_OPTIONS
+    return to_png(results_image(results_view, options), options.compress_level)

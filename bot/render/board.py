@@ -1,0 +1,95 @@
+"""Putting a board image together: header, map (static layer + overlay), overview strip, table.
+
+Pure: stage + view + options in, image out. The static layer comes from the cache, so a turn
+costs one copy of it, a few sprite pastes and some text (see bench/render.py).
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from bot.engine.stage_model import Stage
+from bot.engine.view import BoardView
+from bot.render import palette as P
+from bot.render.camera import draw_overview, focus_point
+from bot.render.frame import Frame
+from bot.render.layout import MapLayout, board_layout, crop_origin
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.overlay import draw_overlay
+from bot.render.panel import draw_header, draw_table, panel_height
+from bot.render.placement import Placed, place_cars, world_position
+from bot.render.static_layer import static_layer
+
+
+def snow_of(stage: Stage, view: BoardView | None) -> frozenset[str]:
+    """Zones on their snow side: the stage's fixed weather plus the rally's (RULES A20.1)."""
+    return frozenset(stage.snow_zones) | (view.snow_zones if view is not None else frozenset())
+
+
+def window_origin(stage: Stage, layout: MapLayout, view: BoardView | None, placed: list[Placed]) -> tuple[int, int]:
+    """Top-left of the visible window in the static layer (0, 0 unless it is a camera view)."""
+    if layout.mode != "camera":
+        return 0, 0
+    return crop_origin(layout, layout.frame.px(focus_point(stage, view, placed)))
+
+
+def map_frame(layout: MapLayout, origin: tuple[int, int]) -> Frame:
+    """Space units → pixels of the final image."""
+    return layout.frame.shifted(-origin[0], layout.map_top - origin[1])
+
+
+def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> Image.Image:
+    """The board after a turn, as a Pillow image (RGB)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    snow = snow_of(stage, view)
+    static = static_layer(stage, layout, snow, options)
+    placed = place_cars(stage, view)
+    origin = window_origin(stage, layout, view, placed)
+    width = options.width
+    height = layout.body_bottom + panel_height(view, options)
+    canvas = Image.new("RGB", (width, height), P.PAPER)
+    _paste_window(canvas, static, origin, layout)
+    frame = map_frame(layout, origin)
+    draw_overlay(canvas, stage, view, frame, placed, options)
+    if layout.mode == "camera":
+        draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
+    draw_header(canvas, view.title, view.round, view.status, layout.header_h, options)
+    draw_table(canvas, stage, view, layout.body_bottom, options)
+    return canvas
+
+
+def _paste_window(canvas: Image.Image, static: Image.Image, origin: tuple[int, int], layout: MapLayout) -> None:
+    ox, oy = origin
+    ww, wh = layout.map_size
+    x0, y0 = max(ox, 0), max(oy, 0)
+    x1, y1 = min(ox + ww, static.width), min(oy + wh, static.height)
+    part = static if (x0, y0, x1, y1) == (0, 0, static.width, static.height) else static.crop((x0, y0, x1, y1))
+    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
+
+
+def _window_in_overview(layout: MapLayout, origin: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The camera window drawn as a frame on the overview strip (both views share one rotation)."""
+    f, o = layout.frame, layout.overview
+    k = o.ppu / f.ppu
+
+    def conv(x: float, y: float) -> tuple[float, float]:
+        return (x + f.origin_x) * k - o.origin_x, (y + f.origin_y) * k - o.origin_y
+    a = conv(origin[0], origin[1])
+    b = conv(origin[0] + layout.map_size[0], origin[1] + layout.map_size[1])
+    return a[0], a[1], b[0], b[1]
+
+
+def space_pixel(stage: Stage, space_id: int, options: RenderOptions | None = None,
+                view: BoardView | None = None) -> tuple[int, int]:
+    """Pixel centre of a space (or of the START / FINISH line) in the board image.
+
+    In a camera view the window follows the play, so pass the `view` being drawn; without it the
+    window is the one of a board with no cars.
+    """
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    placed = place_cars(stage, view) if view is not None else []
+    origin = window_origin(stage, layout, view, placed)
+    x, y = map_frame(layout, origin).px(world_position(stage, space_id))
+    return round(x), round(y)

@@ -1,0 +1,134 @@
+"""Long stages: a camera window that follows the play, and an overview strip of the whole stage.
+
+The window is centred a little ahead of the active car (or of the leader when nobody is active),
+so spectators see the road the driver is about to take. The strip shows every car as a dot in
+its colour and the window as a frame, so nobody is lost.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engine.stage_model import FINISH, START, SpaceKind, Stage
+from bot.engine.view import BoardView
+from bot.render import palette as P
+from bot.render.frame import Frame
+from bot.render.geometry import StageShapes, add, stage_fingerprint, stage_shapes, unit
+from bot.render.layout import MapLayout
+from bot.render.options import RenderOptions
+from bot.render.placement import Placed
+
+LOOK_AHEAD = 4.0  # spaces ahead of the followed car the window leans towards
+
+
+def followed(stage: Stage, view: BoardView, placed: list[Placed]) -> Placed | None:
+    """The active car if it is on the board, else the car furthest along the road."""
+    if not placed:
+        return None
+    for p in placed:
+        if p.car.active:
+            return p
+    return max(placed, key=lambda p: _progress(stage, p.car.space))
+
+
+def _progress(stage: Stage, position: int) -> float:
+    if position == START:
+        return -1.0
+    if position == FINISH:
+        return 1e9
+    return stage.spaces[position].progress
+
+
+def focus_point(stage: Stage, view: BoardView | None, placed: list[Placed]) -> tuple[float, float]:
+    """The point (space units) the camera window is centred on."""
+    shapes = stage_shapes(stage)
+    target = followed(stage, view, placed) if view is not None else None
+    if target is None:
+        return _ahead(stage, shapes, -1.0)
+    if target.car.space == FINISH:
+        return shapes.finish.mid
+    here = target.at
+    ahead = _ahead(stage, shapes, _progress(stage, target.car.space))
+    return here[0] * 0.6 + ahead[0] * 0.4, here[1] * 0.6 + ahead[1] * 0.4
+
+
+def _ahead(stage: Stage, shapes: StageShapes, progress: float) -> tuple[float, float]:
+    goal = progress + LOOK_AHEAD
+    line = [s for s in stage.spaces if s.kind in (SpaceKind.STRAIGHT, SpaceKind.BUMP, SpaceKind.INTERIOR)]
+    if not line or goal > max(s.progress for s in line):
+        return add(shapes.finish.mid, unit(shapes.finish.heading), 0.5)
+    best = min(line, key=lambda s: abs(s.progress - goal))
+    return best.x, best.y
+
+
+# -- overview strip ------------------------------------------------------------------------------
+
+_strips: dict[tuple, Image.Image] = {}
+
+
+def overview_base(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:
+    """The overview strip without cars: the road as a thick line, start, finish (cached)."""
+    key = (stage_fingerprint(stage), layout.overview, layout.overview_size, tuple(sorted(snow)))
+    img = _strips.get(key)
+    if img is None:
+        img = _draw_strip(stage, layout.overview, layout.overview_size, snow, options)
+        if len(_strips) > 32:
+            _strips.clear()
+        _strips[key] = img
+    return img
+
+
+def _draw_strip(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozenset[str],
+                options: RenderOptions) -> Image.Image:
+    k = options.supersample
+    f = frame.scaled(k)
+    img = Image.new("RGB", (size[0] * k, size[1] * k), P.OVERVIEW_BG)
+    d = ImageDraw.Draw(img)
+    shapes = stage_shapes(stage)
+    w = max(4 * k, min(round(1.3 * f.ppu), 16 * k))
+    by_progress = sorted((s for s in stage.spaces if s.kind in (SpaceKind.STRAIGHT, SpaceKind.BUMP,
+                                                                 SpaceKind.INTERIOR)), key=lambda s: s.progress)
+    pts = [f.px(shapes.start.mid)] + [f.px((s.x, s.y)) for s in by_progress] + [f.px(shapes.finish.mid)]
+    zones = [by_progress[0].zone] + [s.zone for s in by_progress] + [by_progress[-1].zone]
+    _round_line(d, pts, P.ROAD_EDGE, w + 4 * k)
+    run = [pts[0]]
+    for i in range(1, len(pts)):  # one polyline per zone, snow-side zones in the snow road colour
+        run.append(pts[i])
+        if i == len(pts) - 1 or zones[i + 1] != zones[i]:
+            _round_line(d, run, P.SNOW_ROAD if zones[i] in snow else P.ASPHALT, w)
+            run = [pts[i]]
+    for line, colour in ((shapes.start, P.START_RED), (shapes.finish, P.FINISH_YELLOW)):
+        a, b = f.px(line.a), f.px(line.b)
+        d.line([a, b], fill=colour, width=max(3 * k, round(0.5 * f.ppu)))
+    return img.resize(size, Image.LANCZOS) if k > 1 else img
+
+
+def _round_line(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
+    d.line(pts, fill=colour, width=width, joint="curve")
+    r = width / 2
+    for x, y in pts:
+        d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def draw_overview(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str], placed: list[Placed],
+                  window: tuple[float, float, float, float], options: RenderOptions) -> None:
+    """Paste the strip below the camera window, with car dots and the window's frame."""
+    top = layout.overview_top
+    canvas.paste(overview_base(stage, layout, snow, options), (0, top))
+    d = ImageDraw.Draw(canvas)
+    frame = layout.overview.shifted(0, top)
+    x0, y0, x1, y1 = window
+    d.rectangle((x0, y0 + top, x1, y1 + top), outline=P.BLACK, width=max(3, round(4 * options.scale)))
+    d.rectangle((x0 + 2, y0 + top + 2, x1 - 2, y1 + top - 2), outline=P.WHITE, width=max(1, round(2 * options.scale)))
+    r = max(7, round(9 * options.scale))
+    drawn: list[tuple[float, float]] = []
+    for p in placed:
+        x, y = frame.px(p.at)
+        while any(abs(x - a) < r and abs(y - b) < r for a, b in drawn):  # cars close together: fan out
+            x, y = x + r * 1.1, y - r * 0.6
+        drawn.append((x, y))
+        if p.car.active:
+            d.ellipse((x - r - 5, y - r - 5, x + r + 5, y + r + 5), outline=P.WHITE, width=3)
+        d.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=P.WHITE)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=P.car_colour(p.car.colour), outline=P.BLACK, width=2)
+    d.line([(0, top), (canvas.width, top)], fill=P.ROAD_EDGE, width=2)

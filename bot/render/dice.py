@@ -1,0 +1,34 @@
+"""Die badges: what was rolled, as spectators know the dice (RULES A6).
+
+Gear dice are black with a white number, white dice are white with a "W"; a ⚠ face gets a red
+border and a red warning triangle on its corner so it stands out even in a small image.
+"""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from bot.render import palette as P
+from bot.render.drawing import text_centered
+from bot.render.fonts import font
+
+
+def die_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], face: str, hazard: bool, size: float) -> None:
+    """A die showing `face` ('1'..'5' or 'W'), `size` pixels wide, centred on `centre`."""
+    x, y, h = centre[0], centre[1], size / 2
+    white = face.upper() == "W"
+    bg, fg = (P.WHITE, P.BLACK) if white else (P.BLACK, P.WHITE)
+    border = P.HAZARD_RED if hazard else (P.BLACK if white else P.WHITE)
+    bw = max(2, round(size * (0.12 if hazard else 0.07)))
+    draw.rounded_rectangle((x - h, y - h, x + h, y + h), radius=size * 0.2, fill=bg, outline=border, width=bw)
+    text_centered(draw, (x, y), "W" if white else face, font(round(size * 0.62), bold=True), fg)
+    if hazard:
+        hazard_triangle(draw, (x + h * 0.95, y - h * 0.95), size * 0.62)
+
+
+def hazard_triangle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float) -> None:
+    """A red warning triangle with a white "!" (the ⚠ face)."""
+    x, y, s = centre[0], centre[1], size
+    pts = [(x, y - s * 0.55), (x + s * 0.58, y + s * 0.45), (x - s * 0.58, y + s * 0.45)]
+    draw.polygon(pts, fill=P.HAZARD_RED, outline=P.WHITE, width=max(1, round(s * 0.08)))
+    text_centered(draw, (x, y + s * 0.08), "!", font(max(10, round(s * 0.62)), bold=True), P.WHITE)

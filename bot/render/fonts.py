@@ -1,0 +1,47 @@
+"""The shipped fonts (DejaVu Sans regular and bold, see fonts/LICENSE-DejaVu.txt).
+
+Pillow's built-in bitmap font has no é, ü, ß or Ø, so names would turn into boxes; DejaVu Sans
+covers Latin, Greek, Cyrillic and the few symbols the images use (⚠ ✓). Fonts are loaded once
+per size.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+REGULAR = FONT_DIR / "DejaVuSans.ttf"
+BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+#: smallest text on a 1080 px wide image: still readable once a phone shrinks the image
+MIN_FONT_PX = 22
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (bold if asked) at `size` pixels."""
+    return ImageFont.truetype(str(BOLD if bold else REGULAR), max(6, int(size)))
+
+
+def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
+    return f.getlength(text)
+
+
+def fit_text(text: str, f: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """`text`, shortened with an ellipsis until it fits in `max_width` pixels."""
+    if f.getlength(text) <= max_width:
+        return text
+    while text and f.getlength(text + "…") > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
+
+
+def fitting_font(text: str, size: int, min_size: int, max_width: float, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The largest font between `min_size` and `size` in which `text` fits `max_width`."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        if f.getlength(text) <= max_width:
+            return f
+    return font(min_size, bold)

@@ -18,7 +18,7 @@ class PillowRenderer:
 
     def results(self, state) -> bytes:
         from bot.render import render_results
-        from bot.services.results_view import results_view
+        from bot.engine.results import results_view
 
         return render_results(results_view(state))
 

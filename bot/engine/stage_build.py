@@ -79,7 +79,7 @@ class _Builder:
         self.index = 0
         self.zone: str | None = None
         self.zone_order: list[str] = []
-        self.split_pending = False
+        self.split_pending: int | None = None  # line of a `split` waiting for the next section
         self.cursor = Cursor(0.0, 0.0, 0.0)
 
     # -- helpers -------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ class _Builder:
         if self.split_pending:
             for e in entries:
                 self.drafts[e].split = True
-            self.split_pending = False
+            self.split_pending = None
 
     def _need_zone(self, note: Note) -> str:
         if self.zone is None:
@@ -136,6 +136,9 @@ class _Builder:
         if note.direction == "right":
             inside, outside = outside, inside
         base, span = self.progress, m + 1
+        # Skid spaces spread from the furthest point of the road the corner is entered from, so a
+        # long skid right after another corner's long skid never steps back in progress (A5.4).
+        entry = max([base] + [self.drafts[e].progress for e in self.ends if e != START])
 
         def make(kind: SpaceKind, pos, frac: float, note_value: int) -> _Draft:
             return self._new(kind=kind, progress=base + frac * span, index=0, capacity=1, line=note.line,
@@ -146,7 +149,9 @@ class _Builder:
                     for i in range(m)]
         for i, d in enumerate(interior):
             d.index = self.index + i + 1
-        skid = [make(SpaceKind.SKID, layout.skid[j], (j + 1) / (n + 1), note.skid_notes[j]) for j in range(n)]
+        skid = [make(SpaceKind.SKID, layout.skid[j], 0.0, note.skid_notes[j]) for j in range(n)]
+        for j, d in enumerate(skid):
+            d.progress = entry + (j + 1) / (n + 1) * (base + span - entry)
         shortcut = [make(SpaceKind.SHORTCUT, layout.shortcut[j], (j + 1) / (k + 1), note.shortcut_note)
                     for j in range(k)] if note.shortcut_note is not None else []
         for chain in (interior, skid, shortcut):
@@ -207,9 +212,11 @@ def _nearest_ahead(progress: float, chain: list[_Draft]) -> _Draft:
 def build_stage(name: str, title: str, notes: list[Note], zones: dict[str, Zone], source: str,
                 route: str | None = None, snow: frozenset[str] = frozenset()) -> Stage:
     """Build and validate the stage described by `notes` (which must run from start to finish)."""
-    if not notes or not isinstance(notes[0], StartNote):
-        where = notes[0].line if notes else None
-        raise StageError(source, where, "the stage does not begin with `start`", "make `start` the first note")
+    if not notes:
+        raise StageError(source, "notes", "the stage has no pace notes",
+                         "write `start`, the sections and `finish`, or a line `route: A1-A4`")
+    if not isinstance(notes[0], StartNote):
+        raise StageError(source, notes[0].line, "the stage does not begin with `start`", "make `start` the first note")
     b = _Builder(source, zones)
     finished = False
     for note in notes[1:]:
@@ -227,7 +234,7 @@ def build_stage(name: str, title: str, notes: list[Note], zones: dict[str, Zone]
         elif isinstance(note, CornerNote):
             b.corner(note)
         elif isinstance(note, SplitNote):
-            b.split_pending = True
+            b.split_pending = note.line
         elif isinstance(note, FinishNote):
             b.finish(note)
             finished = True
@@ -237,9 +244,11 @@ def build_stage(name: str, title: str, notes: list[Note], zones: dict[str, Zone]
             raise StageError(source, note.line, "connection points (@N) belong in zone files",
                              "use `route:` to drive over zones, or remove the @ line")
     if not finished:
-        raise StageError(source, "finish", "the stage has no finish", "end the pace notes with a line `finish`")
+        raise StageError(source, notes[-1].line, "the stage has no finish after this line",
+                         "end the pace notes with a line `finish`")
     if b.split_pending:
-        raise StageError(source, "split", "a split point right before the finish", "move `split` before some road")
+        raise StageError(source, b.split_pending, "a split point right before the finish",
+                         "a split marks the next space; move `split` before some road")
     unknown_snow = sorted(snow - set(b.zone_order))
     if unknown_snow:
         raise StageError(source, "snow", f"zone(s) {', '.join(unknown_snow)} are not on this stage",

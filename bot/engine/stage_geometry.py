@@ -89,14 +89,15 @@ def check_overlap(spaces: tuple[Space, ...], source: str) -> None:
                         first, second = sorted((s, t), key=lambda sp: sp.progress)
                         raise StageError(
                             source, second.line,
-                            f"the road overlaps itself: space {_label(second)} lies on space {_label(first)} "
-                            f"(line {first.line})",
+                            f"the road overlaps itself: space {_label(second)} lies on space {_label(first)}",
                             "turn a corner the other way, change its angle with `turn DEGREES`, or lengthen a straight")
     _check_crossing(spaces, source)
 
 
 def _label(s: Space) -> str:
-    return f"{s.index}" if s.kind not in (SpaceKind.SKID, SpaceKind.SHORTCUT) else f"{s.kind.value} of line {s.line}"
+    """`12 (zone A, line 7)`: the zone and line name the file line even on a route over zone files."""
+    what = f"{s.index}" if s.kind not in (SpaceKind.SKID, SpaceKind.SHORTCUT) else f"{s.kind.value}"
+    return f"{what} (zone {s.zone}, line {s.line})"
 
 
 def _check_crossing(spaces: tuple[Space, ...], source: str) -> None:
@@ -108,8 +109,7 @@ def _check_crossing(spaces: tuple[Space, ...], source: str) -> None:
         for c, d in segs[i + 2:]:
             if _intersects((a.x, a.y), (b.x, b.y), (c.x, c.y), (d.x, d.y)):
                 raise StageError(source, c.line,
-                                 f"the road crosses itself: space {c.index} crosses the road at space {a.index} "
-                                 f"(line {a.line})",
+                                 f"the road crosses itself: space {_label(c)} crosses the road at space {_label(a)}",
                                  "turn a corner the other way, change its angle with `turn DEGREES`, or lengthen a straight")
 
 

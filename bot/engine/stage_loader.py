@@ -48,11 +48,15 @@ class ZoneFile:
             if p not in points:
                 raise StageError(stage_source, where, f"zone {self.zone.letter} has no connection point @{p}",
                                  f"its points are {', '.join('@' + str(x) for x in sorted(points))}")
-        if points[a] >= points[b]:
-            raise StageError(stage_source, where, f"{self.zone.letter}{a}-{self.zone.letter}{b} runs backwards",
-                             f"zone {self.zone.letter} is driven from lower to higher points, e.g. "
-                             f"{self.zone.letter}{b}-{self.zone.letter}{a} is not possible but "
-                             f"{self.zone.letter}{min(a, b)}-{self.zone.letter}{max(a, b)} is")
+        z = self.zone.letter
+        if a == b:
+            raise StageError(stage_source, where, f"{z}{a}-{z}{b} covers no road",
+                             f"a segment joins two different points of zone {z}: "
+                             f"{', '.join('@' + str(x) for x in sorted(points))}")
+        if points[a] > points[b]:
+            raise StageError(stage_source, where, f"{z}{a}-{z}{b} runs backwards",
+                             f"zone {z} is driven in the order its points appear in {self.source} "
+                             f"(@{b} comes before @{a}): write {z}{b}-{z}{a}")
         return [n for n in self.notes[points[a] + 1:points[b]] if not isinstance(n, PointNote)]
 
 
@@ -104,8 +108,21 @@ def parse_stage(text: str, source: str, zones: dict[str, ZoneFile], name: str | 
         if bad:
             raise StageError(source, line, f"snow lists '{bad[0]}'", "list zone letters, e.g. snow: A, C")
         snow = frozenset(letters)
-    return build_stage(name, title, notes, {z: zf.zone for z, zf in zones.items()}, source,
-                       route=route_field[0] if route_field else None, snow=snow)
+    try:
+        return build_stage(name, title, notes, {z: zf.zone for z, zf in zones.items()}, source,
+                           route=route_field[0] if route_field else None, snow=snow)
+    except StageError as exc:
+        if not route_field or exc.where == route_field[1] or not isinstance(exc.where, int):
+            raise
+        # The failing note is in a zone file: point at the route line and say where the note is.
+        files = ", ".join(sorted({zones[z].source for z in _route_zones(route_field[0]) if z in zones}))
+        raise StageError(source, route_field[1], f"{exc.reason} (lines of {files})",
+                         "the route's zones do not fit together: pick other connection points, another zone "
+                         "order, or change a corner in the zone file") from None
+
+
+def _route_zones(route: str) -> list[str]:
+    return [m.group(1).upper() for part in route.split("/") if (m := _SEGMENT.match(part.strip()))]
 
 
 def _route_notes(route: str, line: int, source: str, zones: dict[str, ZoneFile]) -> list[Note]:

@@ -162,6 +162,17 @@ class Stage(BaseModel):
             return ()
         return self.spaces[position].next
 
+    def label(self, position: int) -> str:
+        """A space as drivers name it: `space 12`, `skid of corner 3`, `the start`, `the finish`."""
+        if position == START:
+            return "the start"
+        if position == FINISH:
+            return "the finish"
+        space = self.spaces[position]
+        if space.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
+            return f"{space.kind.value} of corner {space.corner + 1}"
+        return f"space {space.index}"
+
     def counts(self) -> dict[str, int]:
         """Figures for listings: corners, bumps, shortcuts, splits."""
         return {

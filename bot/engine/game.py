@@ -125,8 +125,9 @@ def actor_index(state: GameState, action: Action) -> int:
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
     """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
     line = action.line
+    turn = state.turn  # a new TurnState starts when this turn ends, even for the same driver
     for i, die in enumerate(action.dice):
-        if state.turn is None or state.turn.car != ci:
+        if state.turn is not turn:
             events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": " ".join(action.dice[i:])}))
             return
         try:
@@ -138,7 +139,7 @@ def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> N
             return
         if move.line:
             line = None
-    if action.end and state.turn is not None and state.turn.car == ci:
+    if action.end and state.turn is turn:
         stop(state, events)
 
 
@@ -162,15 +163,16 @@ def _dry_run(state: GameState, action: Roll) -> None:
     """Refuse a multi-die roll whose dice could not all be played even without ⚠ (like A18.2)."""
     trial = state.clone()
     trial.dice = CleanDice()
-    ci = trial.turn.car
+    trial.deck = ["good"] * len(trial.deck)  # the next shortcut card is hidden (A9.1): no peeking
+    turn = trial.turn
     line = action.line
     for die in action.dice:
-        if trial.turn is None or trial.turn.car != ci:
+        if trial.turn is not turn:
             return
         move = roll_one(trial, die, line, [])
         if move.line:
             line = None
-    if action.end and trial.turn is not None and trial.turn.car == ci:
+    if action.end and trial.turn is turn:
         stop(trial, [])
 
 

@@ -75,8 +75,10 @@ def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool)
     car = state.cars[ci]
     pos = car.position
     here = stage.spaces[pos] if pos >= 0 else None
+    # Bail-out (A8.3) with the die one below the skid note, unless the driver names the skid: a
+    # skid that tightens (4-4-3) goes on into a space whose note is exactly that gear (A8.2).
     if here is not None and here.kind is SpaceKind.SKID and gear_die and here.bailout is not None \
-            and g == effective_note(state, here) - 1:
+            and g == effective_note(state, here) - 1 and line != "skid":
         return _inside(state, ci, stage.spaces[here.bailout], g, "interior")
     succ = stage.successors(pos)
     if not succ:
@@ -182,21 +184,25 @@ def _describe(options: dict[str, Space], notes: dict[str, int]) -> str:
 def _jump(state: GameState, ci: int, bump: Space, g: int, line: str | None) -> Move:
     """A bump taken at its note or faster (A10): fly 1–3 spaces, land, maybe lose control."""
     stage = state.stage
+    line = line or state.cars[ci].line  # a trajectory chosen ahead also steers the flight
     steps = g - bump.note
     if steps >= 3 and state.rules.bump_beyond_n2 == "knocked_out":
         return Move(bump.id, outcome=KO, reason="bump", over=steps)
     land_after = min(steps, 2) + 1
     prev, cur = bump.id, bump.id
+    flew = None  # trajectory flown over where the road forks: the line asked for was used
     for _ in range(land_after):
         succ = stage.successors(cur)
         if FINISH in succ:
             return Move(FINISH, bump_risk=steps == 1, outcome=LOC if steps >= 2 else OK, reason="bump",
-                        flown=land_after)
+                        flown=land_after, line=flew)
         prev, cur = cur, _flight_choice(stage, succ, line)
+        if len(succ) > 1:
+            flew = LINE_NAMES.get(stage.spaces[cur].kind)
     landing = stage.spaces[cur]
     if not has_room(state, cur, ci):
         raise refuse("bump.landing_full", space=landing.index or landing.id)
-    move = Move(cur, flown=land_after - 1)
+    move = Move(cur, flown=land_after - 1, line=flew)
     if landing.kind in CORNER_KINDS:
         move.line = LINE_NAMES[landing.kind]
         if _entering(stage, prev, landing):

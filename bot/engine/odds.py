@@ -41,15 +41,17 @@ class Odds:
 
 def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
     """Drive the plan without ⚠ and note, per die, what could happen on it."""
-    ci = actor_index(state, plan)
+    actor_index(state, plan)  # refuses a plan for a driver whose turn it is not
     trial = state.clone()
     trial.dice = CleanDice()
+    trial.deck = ["good"] * len(trial.deck)  # the next shortcut card is hidden (A9.1): no peeking
     rules = state.rules
     shake = rules.modules.shakedown
     steps = []
     line = plan.line
+    turn = trial.turn  # the plan ends with this turn, even if the same driver plays next
     for die in plan.dice:
-        if trial.turn is None or trial.turn.car != ci:
+        if trial.turn is not turn:
             break
         move = roll_one(trial, die, line, [])
         if move.line:

@@ -264,9 +264,4 @@ def _die_word(die: str) -> str:
 
 
 def _space_label(state: GameState, target: int) -> str:
-    if target == FINISH:
-        return "the finish"
-    space = state.stage.spaces[target]
-    if space.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
-        return f"{space.kind.value} of corner {space.corner + 1}"
-    return f"space {space.index}"
+    return state.stage.label(target)

@@ -16,7 +16,7 @@ def car_line(state: GameState, car) -> str:
         return t("status.out", name=car.name)
     if car.status == WAITING:
         return t("status.waiting", name=car.name)
-    where = state.stage.spaces[car.position].index if car.position >= 0 else 0
+    where = state.stage.label(car.position)
     damage = []
     if car.lost_black:
         damage.append(t("status.black_lost", n=car.lost_black))
@@ -24,12 +24,12 @@ def car_line(state: GameState, car) -> str:
         damage.append(t("status.flats", n=car.flats))
     if car.pose != "normal":
         damage.append(t(f"word.{car.pose}") if car.pose != "spun" else t("word.spin"))
-    return t("status.racing", name=car.name, space=where, length=state.stage.length, gear=gear_name(car.gear),
+    return t("status.racing", name=car.name, space=where, gear=gear_name(car.gear),
              time=format_time(car.time), extra=(" — " + ", ".join(damage)) if damage else "")
 
 
 def status_lines(state: GameState) -> list[str]:
-    lines = [t("status.header", title=state.stage.title, round=state.round)]
+    lines = [t("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
     lines += [car_line(state, c) for c in sorted(state.cars, key=lambda c: c.seat)]
     if state.turn is not None:
         lines.append(t("status.to_play", name=state.cars[state.turn.car].name))

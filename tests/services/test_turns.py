@@ -111,7 +111,7 @@ async def test_restart_mid_rally_then_finish(tmp_path):
     store = await Store.open(path)  # a new process: nothing cached
     try:
         service = RallyService(store, seed_source=lambda: 5)
-        assert "Bob: space 3" in (await service.status(HERE, ALICE)).text
+        assert "Bob: space 3," in (await service.status(HERE, ALICE)).text
         last = await _play_to_the_end(service)
         assert "Results" in last
         report = await store.check(replay_snapshot)

@@ -139,8 +139,8 @@ def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> N
             return
         if move.line:
             line = None
-    if action.end and state.turn is turn:
-        stop(state, events)
+    if state.turn is turn and (action.end or not dice_allowed(state, state.cars[ci], turn)):
+        stop(state, events)  # by choice, or no die left to use (A6.4)
 
 
 class CleanDice:

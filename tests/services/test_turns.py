@@ -129,7 +129,6 @@ async def test_every_snapshot_equals_the_replay_of_its_log(service, store):
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     tampered = json.loads(rally.snapshot)
     tampered["cars"][0]["lost_black"] = 3
-    await store.db.fetch_all("SELECT 1")  # same connection, then write the tampered snapshot
-    async with store.db.transaction() as tx:
-        await tx.execute("UPDATE rallies SET snapshot = ? WHERE id = ?", (json.dumps(tampered), rally.id))
+    await store.db.write(lambda tx: tx.execute("UPDATE rallies SET snapshot = ? WHERE id = ?",
+                                               (json.dumps(tampered), rally.id)))
     assert not (await store.check(replay_snapshot)).ok

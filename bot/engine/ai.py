@@ -62,19 +62,19 @@ def _can_brake(state: GameState, position: int, gear: int) -> bool:
     return gear <= brake_limit(state, position)
 
 
-_LIMITS: dict[tuple, int] = {}
+_LIMITS: dict[tuple, tuple[object, int]] = {}
 
 
 def brake_limit(state: GameState, position: int) -> int:
     """Highest gear from which the car can still slow down for what lies ahead; memoised per
     stage, space and dirt markers (the only things it depends on)."""
-    key = (state.stage.name, position, tuple(sorted(state.dirt.items())) if state.dirt else ())
-    limit = _LIMITS.get(key)
-    if limit is None:
+    key = (id(state.stage), position, tuple(sorted(state.dirt.items())) if state.dirt else ())
+    entry = _LIMITS.get(key)
+    if entry is None or entry[0] is not state.stage:  # the entry keeps its stage alive
         if len(_LIMITS) > 50_000:
             _LIMITS.clear()
-        limit = _LIMITS[key] = _compute_limit(state, position)
-    return limit
+        entry = _LIMITS[key] = (state.stage, _compute_limit(state, position))
+    return entry[1]
 
 
 def _compute_limit(state: GameState, position: int) -> int:

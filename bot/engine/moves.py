@@ -43,8 +43,16 @@ def effective_note(state: GameState, space: Space) -> int:
 
 def occupancy(state: GameState, space_id: int, moving: int) -> int:
     """Cars on a road space, not counting the mover; off-road cars occupy nothing (A13.2)."""
-    return sum(1 for i, c in enumerate(state.cars)
-               if i != moving and c.position == space_id and c.status == RACING and c.on_road)
+    count = 0
+    i = 0
+    for c in state.cars:  # a plain loop: this runs for every die the AI considers
+        if i != moving and c.position == space_id and c.status == RACING and c.pose not in _OFF:
+            count += 1
+        i += 1
+    return count
+
+
+_OFF = ("off_left", "off_right")
 
 
 def has_room(state: GameState, space_id: int, moving: int) -> bool:
@@ -126,11 +134,7 @@ def _corner(state: GameState, ci: int, pos: int, succ: tuple[int, ...], only: Sp
             line: str | None) -> Move:
     """Entering a corner (A8.6, first case): against H, the highest open note enterable from here."""
     stage = state.stage
-    options: dict[str, Space] = {}
-    for s in succ:
-        if s >= 0:
-            sp = stage.spaces[s]
-            options[LINE_NAMES.get(sp.kind, "road")] = sp
+    options = _options(stage, succ)
     notes = {name: (effective_note(state, sp) if not _blocked_by_spun_car(state, sp, ci) else 0)
              for name, sp in options.items()}
     open_notes = [n for n in notes.values() if n >= 1]
@@ -164,6 +168,26 @@ def _corner(state: GameState, ci: int, pos: int, succ: tuple[int, ...], only: Sp
     _need_room(state, space, ci)
     over = g - reference
     return Move(space.id, outcome=LOC if over <= 2 else KO, reason="overspeed", over=over, line=wanted)
+
+
+_OPTIONS: dict[tuple[int, tuple[int, ...]], tuple[object, dict[str, Space]]] = {}
+
+
+def _options(stage, succ: tuple[int, ...]) -> dict[str, Space]:
+    """The trajectories a fork leads into, by name; memoised per stage object (stages never
+    change; the entry keeps its stage alive so an id is never reused under it)."""
+    key = (id(stage), succ)
+    entry = _OPTIONS.get(key)
+    if entry is None or entry[0] is not stage:
+        options = {}
+        for s in succ:
+            if s >= 0:
+                sp = stage.spaces[s]
+                options[LINE_NAMES.get(sp.kind, "road")] = sp
+        if len(_OPTIONS) > 20_000:
+            _OPTIONS.clear()
+        entry = _OPTIONS[key] = (stage, options)
+    return entry[1]
 
 
 def _describe(options: dict[str, Space], notes: dict[str, int]) -> str:

@@ -1,0 +1,39 @@
+"""Persistence of rallies in SQLite (aiosqlite): connection, migrations, one repository per aggregate.
+
+All SQL of the bot lives in this package; services call these repositories, cogs never do.
+"""
+
+from bot.store.check import CheckReport, Mismatch
+from bot.store.errors import (
+    AlreadyJoined,
+    ChannelBusy,
+    NotFound,
+    RallyFull,
+    SchemaTooNew,
+    SchemaTooOld,
+    StaleVersion,
+    StoreError,
+    WrongStatus,
+)
+from bot.store.rows import Action, Driver, Job, Message, Rally
+from bot.store.store import Store
+
+__all__ = [
+    "Action",
+    "AlreadyJoined",
+    "ChannelBusy",
+    "CheckReport",
+    "Driver",
+    "Job",
+    "Message",
+    "Mismatch",
+    "NotFound",
+    "Rally",
+    "RallyFull",
+    "SchemaTooNew",
+    "SchemaTooOld",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "WrongStatus",
+]

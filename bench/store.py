@@ -1,0 +1,207 @@
+"""Store benchmark (issue 4): how fast is one committed game action, against plain SQLite?
+
+Measured in the same run, on the same disk, with the same connection settings
+(`bot.store.connection.connect`: WAL, synchronous=NORMAL, foreign_keys, busy_timeout,
+isolation_level=None):
+
+- `raw_commit_per_s`, the baseline: plain aiosqlite `execute(INSERT)` of one row holding the
+  action text and the same ~4 KB snapshot, then `commit()`; nothing else.
+- `action_commit_per_s`: `Store.append_action` with that snapshot, round-robin over `rallies`
+  rallies of 4 drivers: lock, then in one call on the connection thread `BEGIN IMMEDIATE`,
+  version-checked UPDATE of the rally, INSERT of the action, `COMMIT`.
+- `commit_ratio` = action / raw (goal >= 0.5). Raw and action runs alternate, `repeats` times;
+  each figure is the median.
+- `service_p50_ms` / `service_p99_ms`: latency of a whole service turn (load → engine → store →
+  render). Needs the services layer: `service_latency` returns None until it exists, and the
+  figures are null.
+
+`python3 bench/store.py` (or `python -m bench.store`, `python -m bot bench store`) prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the checkout importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+
+from bot.store import Store
+from bot.store.connection import connect
+
+DRIVERS = 4
+SNAPSHOT_VARIANTS = 64
+
+
+def realistic_snapshot(rng: random.Random, step: int) -> str:
+    """A game state shaped like the engine's JSON (4 cars, chrono piles, dice, deck), about 4 KB."""
+    cars = []
+    for seat in range(1, DRIVERS + 1):
+        pile = [["gear", rng.randint(1, 5), rng.choice((10, 20, 30, 40, 50)), None] for _ in range(14 + step % 5)]
+        cars.append({
+            "id": str(100000000000000000 + seat * 7919),
+            "name": f"Driver {seat}",
+            "seat": seat,
+            "tires": "asphalt",
+            "status": "racing",
+            "position": rng.randint(0, 120),
+            "pose": "normal",
+            "resume": None,
+            "arrived": step,
+            "pile": pile,
+            "lost_black": rng.randint(0, 2),
+            "flats": 0,
+            "spare": True,
+            "sisu": True,
+            "seconds": 0,
+            "line": rng.choice((None, "inside", "outside")),
+            "splits": [[rng.randint(0, 120), rng.randint(60, 400)] for _ in range(3)],
+            "finish_rank": None,
+            "out_reason": None,
+            "last_hazards": rng.randint(0, 3),
+        })
+    state = {
+        "config": {
+            "stage": "ridge-and-moor", "ruleset": "classic-en", "seed": 1234567890123, "modules": {"weather": True}
+        },
+        "round": 1 + step // DRIVERS,
+        "arrival": step,
+        "queue": [2, 3, 0],
+        "entry": [],
+        "cars": cars,
+        "dice": {"streams": {name: [rng.getrandbits(32) for _ in range(4)] for name in ("1", "2", "3", "4", "5", "W")}},
+        "deck": [rng.choice(("spin", "off_left", "off_right", "nomove")) for _ in range(40)],
+        "dirt": {str(c): rng.randint(0, 2) for c in range(20)},
+        "turn": {
+            "car": step % DRIVERS,
+            "gear": 3,
+            "used": ["3", "W", "4"],
+            "hazards": 1,
+            "snow_hazards": 0,
+            "whites": 1,
+            "whites_asphalt": 1,
+            "last_gear_die": 4,
+            "sisu_active": False,
+            "path": [[rng.randint(0, 120), d, False] for d in ("3", "W", "4")],
+        },
+    }
+    return json.dumps(state, separators=(",", ":"))
+
+
+def snapshots(seed: int = 4) -> list[str]:
+    rng = random.Random(seed)
+    return [realistic_snapshot(rng, step) for step in range(SNAPSHOT_VARIANTS)]
+
+
+RAW_INSERT = "INSERT INTO raw_actions (rally_id, seq, actor, action, snapshot, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+def _raw_row(pool: list[str], i: int) -> tuple:
+    return (i % 200, i, 100000000000000007, "roll 3", pool[i % len(pool)], "2026-01-01T00:00:00.000000Z")
+
+
+async def raw_commits(conn, pool: list[str], n: int, start: int) -> float:
+    """Baseline: plain aiosqlite INSERT then commit() of a row with the same content; per second.
+
+    With `isolation_level=None` the INSERT commits by itself and `commit()` is a no-op round trip
+    to the connection thread: exactly what plain aiosqlite code pays for one committed row.
+    """
+    began = time.perf_counter()
+    for i in range(start, start + n):
+        await conn.execute(RAW_INSERT, _raw_row(pool, i))
+        await conn.commit()
+    return n / (time.perf_counter() - began)
+
+
+async def action_commits(store: Store, versions: dict[int, int], pool: list[str], n: int, start: int) -> float:
+    """`append_action` round-robin over the rallies; commits per second."""
+    ids = list(versions)
+    began = time.perf_counter()
+    for i in range(start, start + n):
+        rally_id = ids[i % len(ids)]
+        versions[rally_id] = await store.append_action(
+            rally_id, versions[rally_id], 100000000000000007, "roll 3", pool[i % len(pool)]
+        )
+    return n / (time.perf_counter() - began)
+
+
+async def _setup_rallies(store: Store, rallies: int) -> dict[int, int]:
+    versions = {}
+    for r in range(rallies):
+        rally = await store.rallies.create(
+            guild_id=1, channel_id=1000 + r, host_id=100, stage="ridge-and-moor", ruleset="classic-en", seed=r
+        )
+        for seat in range(DRIVERS):
+            await store.drivers.join(rally.id, 100 + seat, f"Driver {seat + 1}")
+        versions[rally.id] = rally.version
+    return versions
+
+
+async def measure_commits(folder: Path, rallies: int, repeats: int, commits: int) -> tuple[float, float]:
+    """Median raw and action commits per second, runs alternating so both see the same machine."""
+    pool = snapshots()
+    raw_conn = await connect(folder / "raw.sqlite3")
+    try:
+        await raw_conn.execute(
+            "CREATE TABLE raw_actions (rally_id INTEGER, seq INTEGER, actor BIGINT, action TEXT, "
+            "snapshot TEXT, created_at TEXT)"
+        )
+        async with Store.open(folder / "store.sqlite3") as store:
+            versions = await _setup_rallies(store, rallies)
+            await raw_commits(raw_conn, pool, min(commits, 200), 0)  # warm-up, not counted
+            await action_commits(store, versions, pool, min(commits, 200), 0)
+            raw, action = [], []
+            for rep in range(repeats):
+                raw.append(await raw_commits(raw_conn, pool, commits, (rep + 1) * commits))
+                action.append(await action_commits(store, versions, pool, commits, (rep + 1) * commits))
+    finally:
+        await raw_conn.close()
+    return statistics.median(raw), statistics.median(action)
+
+
+def service_latency(rallies: int) -> tuple[float, float] | None:
+    """(p50, p99) in ms of a full service turn over `rallies` rallies; None until bot.services exists.
+
+    Plug point for the services layer: drive `rallies` rallies through the service (load → engine →
+    store → render) and return the percentiles.
+    """
+    return None
+
+
+def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000) -> dict:
+    """Run the store benchmark; returns the issue-4 JSON record."""
+    with tempfile.TemporaryDirectory(prefix="rallybot-bench-") as tmp:
+        raw, action = asyncio.run(measure_commits(Path(tmp), rallies, repeats, commits))
+    latency = service_latency(rallies)
+    p50, p99 = latency if latency is not None else (None, None)
+    return {
+        "bench": "store",
+        "raw_commit_per_s": round(raw, 1),
+        "action_commit_per_s": round(action, 1),
+        "commit_ratio": round(action / raw, 3),
+        "service_p50_ms": p50,
+        "service_p99_ms": p99,
+        "rallies": rallies,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="store benchmark: prints one JSON line")
+    parser.add_argument("--rallies", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--commits", type=int, default=1000, help="commits per repeat and per kind")
+    args = parser.parse_args(argv)
+    print(json.dumps(run(args.rallies, repeats=args.repeats, commits=args.commits)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Consistency check: does every rally's action log rebuild its stored snapshot?
+
+The snapshot is a cache of the log (DESIGN §2), so for every rally the replay of its actions
+must give the stored snapshot back. The replay itself belongs to the rules engine and is passed
+in: `replay(rally_row, actions) -> snapshot_json`, where `rally_row` is the rally as a dict (every
+column except `snapshot`, so the replay cannot just copy it) plus `drivers` (list of driver
+dicts, by seat), and `actions` the log as dicts in order. The check also verifies the log's shape
+(numbered 1..version) and SQLite's own integrity check. It only reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store.connection import Database, Tx
+from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
+
+Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
+
+_SHOWN = 80  # characters of a differing value shown in a report
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One problem found; `rally_id` is None for a database-wide problem."""
+
+    rally_id: int | None
+    detail: str
+
+    def __str__(self) -> str:
+        where = f"rally #{self.rally_id}" if self.rally_id is not None else "database"
+        return f"{where}: {self.detail}"
+
+
+@dataclass
+class CheckReport:
+    """What `check` looked at and what it found."""
+
+    rallies: int = 0
+    actions: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def first_difference(stored: Any, replayed: Any, path: str = "$") -> str | None:
+    """The first place two JSON values differ, as `path: stored X, replayed Y`; None if equal."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in sorted(set(stored) | set(replayed), key=str):
+            where = f"{path}.{key}"
+            if key not in replayed:
+                return f"{where}: stored {_short(stored[key])}, missing in replay"
+            if key not in stored:
+                return f"{where}: missing in stored snapshot, replayed {_short(replayed[key])}"
+            found = first_difference(stored[key], replayed[key], where)
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(replayed, list):
+        for index, (a, b) in enumerate(zip(stored, replayed)):
+            found = first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        if len(stored) != len(replayed):
+            return f"{path}: stored {len(stored)} items, replayed {len(replayed)}"
+        return None
+    if type(stored) is not type(replayed) or stored != replayed:
+        return f"{path}: stored {_short(stored)}, replayed {_short(replayed)}"
+    return None
+
+
+def compare_snapshots(stored: str | None, replayed: str | None) -> str | None:
+    """None when the snapshots mean the same JSON; else the first difference, readable."""
+    if stored == replayed:
+        return None
+    if stored is None or replayed is None:
+        return f"stored snapshot {_short(stored)}, replayed {_short(replayed)}"
+    try:
+        a, b = json.loads(stored), json.loads(replayed)
+    except (TypeError, ValueError):
+        offset = next((i for i, (x, y) in enumerate(zip(stored, replayed)) if x != y), min(len(stored), len(replayed)))
+        return f"snapshot text differs at character {offset} (not both valid JSON)"
+    return first_difference(a, b)
+
+
+def _log_shape(rally: Rally, actions: list[Action]) -> str | None:
+    if len(actions) != rally.version:
+        return f"version {rally.version} but {len(actions)} actions in the log"
+    for expected, action in enumerate(actions, start=1):
+        if action.seq != expected:
+            return f"action log jumps from {expected - 1} to {action.seq}"
+    return None
+
+
+def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | None:
+    row = tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
+    if row is None:
+        return None
+    drivers = tx.fetch_all(f"SELECT {DRIVER_COLUMNS} FROM drivers WHERE rally_id = ? ORDER BY seat", (rally_id,))
+    log = tx.fetch_all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE rally_id = ? ORDER BY seq", (rally_id,))
+    return row, drivers, log
+
+
+async def check(db: Database, replay: Replay) -> CheckReport:
+    """Replay every rally and compare with its stored snapshot; reads only."""
+    report = CheckReport()
+    report.mismatches += [Mismatch(None, f"integrity: {p}") for p in await db.integrity_check()]
+    ids = [int(r[0]) for r in await db.fetch_all("SELECT id FROM rallies ORDER BY id")]
+    for rally_id in ids:
+        # One read transaction per rally: its row, drivers and log are one consistent state even
+        # while the bot keeps writing.
+        found = await db.read(lambda tx, rid=rally_id: _load(tx, rid))
+        if found is None:
+            continue  # deleted meanwhile
+        row, drivers, log = found
+        rally = Rally.from_row(row)
+        actions = [Action.from_row(r) for r in log]
+        report.rallies += 1
+        report.actions += len(actions)
+        shape = _log_shape(rally, actions)
+        if shape:
+            report.mismatches.append(Mismatch(rally_id, shape))
+            continue
+        rally_row = rally.as_dict()
+        del rally_row["snapshot"]
+        rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]
+        try:
+            replayed = replay(rally_row, [a.as_dict() for a in actions])
+        except Exception as exc:  # noqa: BLE001 - a replay crash is a finding, not the end of the check
+            report.mismatches.append(Mismatch(rally_id, f"replay failed: {type(exc).__name__}: {exc}"))
+            continue
+        difference = compare_snapshots(rally.snapshot, replayed)
+        if difference:
+            report.mismatches.append(Mismatch(rally_id, difference))
+    return report

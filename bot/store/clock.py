@@ -1,0 +1,34 @@
+"""Timestamps as the store writes them: UTC, ISO 8601, fixed width, so text order is time order.
+
+`2026-05-09T07:35:25.123456Z` sorts and compares correctly as plain text in SQLite and in
+PostgreSQL alike, which keeps `due_at <= ?` portable; local times are computed for display only,
+outside the store (DESIGN §3: store UTC).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(timezone.utc)
+
+
+def to_text(moment: datetime) -> str:
+    """`moment` (timezone-aware) as stored text; a naive datetime is refused (its zone is unknown)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"naive datetime {moment!r}: give a timezone-aware time (UTC is stored)")
+    return moment.astimezone(timezone.utc).strftime(_FORMAT)
+
+
+def from_text(text: str) -> datetime:
+    """Stored text back to a timezone-aware UTC datetime."""
+    return datetime.strptime(text, _FORMAT).replace(tzinfo=timezone.utc)
+
+
+def now_text() -> str:
+    """The current time as stored text."""
+    return to_text(utc_now())

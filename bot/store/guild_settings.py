@@ -1,0 +1,61 @@
+"""Per-server settings (language, default turn deadline, league channel...) as one JSON object.
+
+The store does not know the keys: the services validate them (pydantic). `update` merges in one
+transaction, so two admins changing different keys at once both keep their change.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store.clock import now_text
+from bot.store.connection import Database, Tx
+
+_UPSERT = (
+    "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
+)
+
+
+def _encode(settings: dict[str, Any]) -> str:
+    if not isinstance(settings, dict):
+        raise TypeError(f"guild settings must be a dict, got {type(settings).__name__}")
+    return json.dumps(settings, sort_keys=True)
+
+
+def _read(tx: Tx, guild_id: int) -> dict[str, Any]:
+    row = tx.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return json.loads(row[0]) if row else {}
+
+
+class GuildSettings:
+    """Repository of the `guild_settings` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> dict[str, Any]:
+        """The server's settings; `{}` for a server that never set any."""
+        row = await self._db.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(row[0]) if row else {}
+
+    async def put(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Replace all of the server's settings."""
+        text = _encode(settings)
+        await self._db.write(lambda tx: tx.execute(_UPSERT, (guild_id, text, now_text())))
+
+    async def update(self, guild_id: int, **changes: Any) -> dict[str, Any]:
+        """Merge `changes` into the stored settings (a value of None removes the key); returns the result."""
+
+        def merge(tx: Tx) -> dict[str, Any]:
+            merged = _read(tx, guild_id)
+            for key, value in changes.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            tx.execute(_UPSERT, (guild_id, _encode(merged), now_text()))
+            return merged
+
+        return await self._db.write(merge)

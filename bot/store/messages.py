@@ -1,0 +1,56 @@
+"""Discord messages the bot must find again for a rally: one current message per kind.
+
+For example `turn` (the message with the buttons of the current turn) or `lobby`. `put` replaces
+the previous message of that kind and returns it, so the Discord layer can remove its buttons.
+"""
+
+from __future__ import annotations
+
+from bot.store.clock import now_text
+from bot.store.connection import Database, Tx
+from bot.store.errors import NotFound
+from bot.store.rows import MESSAGE_COLUMNS, Message
+
+
+class Messages:
+    """Repository of the `messages` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def put(self, rally_id: int, kind: str, channel_id: int, message_id: int) -> Message | None:
+        """Record the current message of `kind`; returns the one it replaces, if any."""
+
+        def put(tx: Tx) -> Message | None:
+            if tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
+                raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+            old = tx.fetch_one(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
+            )
+            tx.execute(
+                "INSERT INTO messages (rally_id, kind, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (rally_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id, created_at = excluded.created_at",
+                (rally_id, kind, channel_id, message_id, now_text()),
+            )
+            return Message.from_row(old) if old else None
+
+        return await self._db.write(put)
+
+    async def get(self, rally_id: int, kind: str) -> Message | None:
+        row = await self._db.fetch_one(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
+        )
+        return Message.from_row(row) if row else None
+
+    async def list(self, rally_id: int) -> list[Message]:
+        rows = await self._db.fetch_all(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? ORDER BY kind", (rally_id,)
+        )
+        return [Message.from_row(r) for r in rows]
+
+    async def delete(self, rally_id: int, kind: str) -> bool:
+        """Forget the message of `kind`; False if there was none."""
+        return await self._db.write(
+            lambda tx: tx.execute("DELETE FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)) == 1
+        )

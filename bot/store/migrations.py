@@ -1,0 +1,149 @@
+"""The schema, as numbered migration steps; `PRAGMA user_version` records how many were applied.
+
+Step N runs in one `BEGIN IMMEDIATE` transaction together with setting the version to N, so a
+step either applies completely or not at all (SQLite DDL is transactional). Opening an old
+database applies the missing steps; a database whose version is higher than `len(MIGRATIONS)`
+was written by a newer rallybot and is refused (`SchemaTooNew`) without being changed.
+
+Never edit a released step: append a new one. A step is a tuple of SQL statements or a function
+of the open transaction (for data migrations). The DDL below is SQLite's dialect; the
+PostgreSQL backend will keep its own list with the same numbers (BIGINT ids, IDENTITY, JSONB).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.store.connection import Database, Tx
+from bot.store.errors import SchemaTooNew
+
+StepFunction = Callable[[Tx], None]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: `version` is the user_version it leaves behind."""
+
+    version: int
+    description: str
+    step: tuple[str, ...] | StepFunction
+
+
+SCHEMA_V1: tuple[str, ...] = (
+    """CREATE TABLE guild_settings (
+        guild_id    BIGINT  NOT NULL PRIMARY KEY,
+        settings    TEXT    NOT NULL DEFAULT '{}',
+        updated_at  TEXT    NOT NULL
+    )""",
+    # AUTOINCREMENT: a rally id is never reused, so an old button (`rally:<id>:<version>:…`)
+    # can never act on a newer rally that got the id of a deleted one.
+    """CREATE TABLE rallies (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id        BIGINT  NOT NULL,
+        channel_id      BIGINT  NOT NULL,
+        host_id         BIGINT  NOT NULL,
+        stage           TEXT    NOT NULL,
+        ruleset         TEXT    NOT NULL,
+        modules         TEXT    NOT NULL DEFAULT '{}',
+        seed            BIGINT  NOT NULL,
+        max_drivers     INTEGER NOT NULL CHECK (max_drivers BETWEEN 1 AND 4),
+        turn_deadline_s INTEGER CHECK (turn_deadline_s IS NULL OR turn_deadline_s > 0),
+        status          TEXT    NOT NULL DEFAULT 'lobby'
+                        CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+        version         INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+        snapshot        TEXT,
+        created_at      TEXT    NOT NULL,
+        updated_at      TEXT    NOT NULL
+    )""",
+    """CREATE UNIQUE INDEX rallies_one_active_per_channel
+        ON rallies (guild_id, channel_id) WHERE status IN ('lobby', 'running')""",
+    "CREATE INDEX rallies_by_status ON rallies (status, guild_id)",
+    """CREATE TABLE drivers (
+        rally_id     INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
+        user_id      BIGINT  NOT NULL,
+        display_name TEXT    NOT NULL,
+        seat         INTEGER NOT NULL CHECK (seat >= 1),
+        joined_at    TEXT    NOT NULL,
+        missed_turns INTEGER NOT NULL DEFAULT 0 CHECK (missed_turns >= 0),
+        status       TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'left', 'kicked')),
+        PRIMARY KEY (rally_id, user_id),
+        UNIQUE (rally_id, seat)
+    )""",
+    "CREATE INDEX drivers_by_user ON drivers (user_id)",
+    """CREATE TABLE actions (
+        rally_id   INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        actor      BIGINT,
+        action     TEXT    NOT NULL,
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (rally_id, seq)
+    )""",
+    """CREATE TABLE messages (
+        rally_id   INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
+        kind       TEXT    NOT NULL,
+        channel_id BIGINT  NOT NULL,
+        message_id BIGINT  NOT NULL,
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (rally_id, kind)
+    )""",
+    """CREATE TABLE jobs (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind         TEXT    NOT NULL,
+        ref          TEXT    NOT NULL,
+        due_at       TEXT    NOT NULL,
+        done_at      TEXT,
+        locked_until TEXT,
+        attempts     INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        last_error   TEXT,
+        created_at   TEXT    NOT NULL
+    )""",
+    "CREATE INDEX jobs_pending ON jobs (due_at) WHERE done_at IS NULL",
+    "CREATE INDEX jobs_by_ref ON jobs (kind, ref)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "rallies, drivers, actions, messages, guild settings, jobs", SCHEMA_V1),
+)
+
+
+def latest_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """The schema version this code writes."""
+    return len(migrations)
+
+
+def _validate(migrations: Sequence[Migration]) -> None:
+    numbers = [m.version for m in migrations]
+    if numbers != list(range(1, len(migrations) + 1)):
+        raise ValueError(f"migrations must be numbered 1..N in order, got {numbers}")
+
+
+async def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring `db` to the latest schema, one transaction per step; returns the resulting version.
+
+    Raises `SchemaTooNew` (nothing changed) if the database is ahead of this code. A step that
+    fails rolls back with its version bump, so the database stays at the previous version.
+    """
+    _validate(migrations)
+    known = len(migrations)
+    found = await db.user_version()
+    if found > known:
+        raise SchemaTooNew(db.path, found, known)
+    for migration in migrations[found:]:
+        await db.write(lambda tx, m=migration: _apply(tx, m, db.path, known))
+    return await db.user_version()
+
+
+def _apply(tx: Tx, migration: Migration, path: str, known: int) -> None:
+    """One step and its version bump, inside one transaction."""
+    current = tx.user_version()  # re-read under the write lock: another process may have migrated
+    if current > known:
+        raise SchemaTooNew(path, current, known)
+    if current >= migration.version:
+        return
+    if callable(migration.step):
+        migration.step(tx)
+    else:
+        for statement in migration.step:
+            tx.execute(statement)
+    tx.set_user_version(migration.version)

@@ -1,0 +1,163 @@
+"""Rallies: create, find, list, and the versioned lifecycle changes (start, finish, abandon).
+
+One rally in the lobby or running per channel: a partial unique index enforces it, so two hosts
+creating at the same moment cannot both win; the loser gets `ChannelBusy` and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from bot.store.clock import now_text
+from bot.store.connection import Database, Tx, constraint_kind
+from bot.store.errors import ChannelBusy, NotFound
+from bot.store.rows import ACTIVE_STATUSES, RALLY_COLUMNS, RALLY_STATUSES, Rally
+from bot.store.versioning import advance
+
+MAX_SEED = 2**63 - 1
+
+
+def _validate_new(max_drivers: int, seed: int, turn_deadline_s: int | None) -> None:
+    if not isinstance(max_drivers, int) or not 1 <= max_drivers <= 4:
+        raise ValueError(f"max_drivers must be 1 to 4, got {max_drivers!r}")
+    if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
+    if turn_deadline_s is not None and (not isinstance(turn_deadline_s, int) or turn_deadline_s <= 0):
+        raise ValueError(f"turn_deadline_s must be a positive number of seconds or None, got {turn_deadline_s!r}")
+
+
+class Rallies:
+    """Repository of the `rallies` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        stage: str,
+        ruleset: str,
+        seed: int,
+        max_drivers: int = 4,
+        modules: object = None,
+        turn_deadline_s: int | None = None,
+        snapshot_json: str | None = None,
+    ) -> Rally:
+        """A new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one.
+
+        `modules` is any JSON value (the engine's rule modules, e.g. `{"weather": true}`).
+        """
+        _validate_new(max_drivers, seed, turn_deadline_s)
+        modules_json = json.dumps({} if modules is None else modules, sort_keys=True)
+        now = now_text()
+        values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
+                  turn_deadline_s, snapshot_json, now, now)
+
+        def insert(tx: Tx) -> Rally:
+            try:
+                row = tx.fetch_one(
+                    "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
+                    "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
+                    f"RETURNING {RALLY_COLUMNS}",
+                    values,
+                )
+            except Exception as exc:
+                if constraint_kind(exc) != "unique":
+                    raise
+                busy = tx.fetch_one(
+                    "SELECT id, status FROM rallies WHERE guild_id = ? AND channel_id = ? "
+                    "AND status IN ('lobby', 'running')",
+                    (guild_id, channel_id),
+                )
+                raise ChannelBusy(channel_id, busy["id"] if busy else None, busy["status"] if busy else None) from None
+            assert row is not None
+            return Rally.from_row(row)
+
+        return await self._db.write(insert)
+
+    async def find(self, rally_id: int) -> Rally | None:
+        row = await self._db.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
+        return Rally.from_row(row) if row else None
+
+    async def get(self, rally_id: int) -> Rally:
+        """The rally, or `NotFound`."""
+        rally = await self.find(rally_id)
+        if rally is None:
+            raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+        return rally
+
+    async def get_active_in_channel(self, guild_id: int, channel_id: int) -> Rally | None:
+        """The channel's rally in the lobby or running, if any."""
+        row = await self._db.fetch_one(
+            f"SELECT {RALLY_COLUMNS} FROM rallies WHERE guild_id = ? AND channel_id = ? "
+            "AND status IN ('lobby', 'running')",
+            (guild_id, channel_id),
+        )
+        return Rally.from_row(row) if row else None
+
+    async def list_by_status(
+        self, statuses: Iterable[str] = ACTIVE_STATUSES, *, guild_id: int | None = None
+    ) -> list[Rally]:
+        """Rallies with one of `statuses` (oldest first), optionally of one guild."""
+        wanted = tuple(statuses)
+        unknown = [s for s in wanted if s not in RALLY_STATUSES]
+        if unknown or not wanted:
+            raise ValueError(f"unknown rally status {unknown or wanted!r}")
+        marks = ", ".join("?" for _ in wanted)
+        sql = f"SELECT {RALLY_COLUMNS} FROM rallies WHERE status IN ({marks})"
+        params: tuple[object, ...] = wanted
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params += (guild_id,)
+        rows = await self._db.fetch_all(sql + " ORDER BY id", params)
+        return [Rally.from_row(r) for r in rows]
+
+    async def ids(self) -> list[int]:
+        """Every rally id, in order (for the consistency check)."""
+        return [int(r[0]) for r in await self._db.fetch_all("SELECT id FROM rallies ORDER BY id")]
+
+    async def set_status(
+        self, rally_id: int, expected_version: int, status: str, *, actor: int | None = None, action: str | None = None
+    ) -> int:
+        """Change the status (snapshot kept): a versioned change, logged as `action` (default `status <s>`)."""
+        text = action or f"status {status}"
+        return await self._db.write(
+            lambda tx: advance(tx, rally_id, expected_version, actor=actor, action=text, status=status)
+        )
+
+    async def set_snapshot(
+        self,
+        rally_id: int,
+        expected_version: int,
+        snapshot_json: str,
+        status: str | None = None,
+        *,
+        actor: int | None = None,
+        action: str | None = None,
+    ) -> int:
+        """Replace the snapshot (and status) outside play, e.g. when the host starts the rally.
+
+        Versioned like every change and logged as `action` so the log still rebuilds the state:
+        pass the engine's own action text (e.g. `start`); the default is `status <status>`
+        (or `snapshot` when the status is unchanged).
+        """
+        text = action or (f"status {status}" if status else "snapshot")
+        return await self._db.write(
+            lambda tx: advance(
+                tx, rally_id, expected_version, actor=actor, action=text, snapshot_json=snapshot_json, status=status
+            )
+        )
+
+    async def delete(self, rally_id: int) -> None:
+        """Remove a rally and (cascade) its drivers, actions and messages; `NotFound` if absent."""
+
+        def delete(tx: Tx) -> None:
+            if tx.execute("DELETE FROM rallies WHERE id = ?", (rally_id,)) != 1:
+                raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+
+        await self._db.write(delete)

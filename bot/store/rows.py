@@ -1,0 +1,129 @@
+"""What the repositories return: small frozen records, one per table, built from SQL rows.
+
+Timestamps stay as the stored UTC text (see `clock`); JSON columns come back parsed, except the
+game snapshot, which stays the exact text the engine wrote (it is the engine's to parse).
+`as_dict()` gives plain dicts for JSON, replay and tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+RALLY_STATUSES = ("lobby", "running", "finished", "abandoned")
+ACTIVE_STATUSES = ("lobby", "running")
+DRIVER_STATUSES = ("active", "left", "kicked")
+
+RALLY_COLUMNS = (
+    "id, guild_id, channel_id, host_id, stage, ruleset, modules, seed, max_drivers, "
+    "turn_deadline_s, status, version, snapshot, created_at, updated_at"
+)
+DRIVER_COLUMNS = "rally_id, user_id, display_name, seat, joined_at, missed_turns, status"
+ACTION_COLUMNS = "rally_id, seq, actor, action, created_at"
+MESSAGE_COLUMNS = "rally_id, kind, channel_id, message_id, created_at"
+JOB_COLUMNS = "id, kind, ref, due_at, done_at, locked_until, attempts, last_error, created_at"
+
+
+class _Record:
+    __slots__ = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class Rally(_Record):
+    """A rally: its settings, lifecycle status, and the versioned game snapshot."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    stage: str
+    ruleset: str
+    modules: Any
+    seed: int
+    max_drivers: int
+    turn_deadline_s: int | None
+    status: str
+    version: int
+    snapshot: str | None
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Rally:
+        values = dict(zip(RALLY_COLUMNS.split(", "), tuple(row)))
+        values["modules"] = json.loads(values["modules"])
+        return cls(**values)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class Driver(_Record):
+    """A driver's seat in a rally."""
+
+    rally_id: int
+    user_id: int
+    display_name: str
+    seat: int
+    joined_at: str
+    missed_turns: int
+    status: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Driver:
+        return cls(*tuple(row))
+
+
+@dataclass(frozen=True, slots=True)
+class Action(_Record):
+    """One entry of a rally's action log; `actor` is None for the bot itself (deadlines...)."""
+
+    rally_id: int
+    seq: int
+    actor: int | None
+    action: str
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Action:
+        return cls(*tuple(row))
+
+
+@dataclass(frozen=True, slots=True)
+class Message(_Record):
+    """A Discord message the bot posted for a rally and must find again (the turn message...)."""
+
+    rally_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Message:
+        return cls(*tuple(row))
+
+
+@dataclass(frozen=True, slots=True)
+class Job(_Record):
+    """A scheduled job (turn deadline, stage opening...); pending while `done_at` is None."""
+
+    id: int
+    kind: str
+    ref: str
+    due_at: str
+    done_at: str | None
+    locked_until: str | None
+    attempts: int
+    last_error: str | None
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Job:
+        return cls(*tuple(row))

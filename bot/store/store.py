@@ -1,0 +1,143 @@
+"""`Store`: the database a running bot holds open, with one repository per aggregate.
+
+    async with Store.open() as store:            # RALLYBOT_DB or data/rallybot.sqlite3
+        rally = await store.rallies.create(...)
+        version = await store.append_action(rally.id, rally.version, user_id, "roll 3", snapshot)
+
+or `store = await Store.open(path)` … `await store.close()` (in a `finally`). Opening creates the
+file and its folders and migrates an older schema; a newer one is refused (`SchemaTooNew`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from bot.paths import default_db_path
+from bot.store.actions import Actions
+from bot.store.check import CheckReport, Replay, check
+from bot.store.connection import Database
+from bot.store.drivers import Drivers
+from bot.store.guild_settings import GuildSettings
+from bot.store.jobs import Jobs
+from bot.store.messages import Messages
+from bot.store.errors import SchemaTooNew, SchemaTooOld
+from bot.store.migrations import MIGRATIONS, Migration, latest_version, migrate
+from bot.store.rallies import Rallies
+
+
+class Store:
+    """The open database: `rallies`, `drivers`, `actions`, `messages`, `guilds`, `jobs`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.rallies = Rallies(db)
+        self.drivers = Drivers(db)
+        self.actions = Actions(db)
+        self.messages = Messages(db)
+        self.guilds = GuildSettings(db)
+        self.jobs = Jobs(db)
+
+    @staticmethod
+    def open(
+        path: str | os.PathLike[str] | None = None,
+        *,
+        migrate: bool = True,
+        migrations: Sequence[Migration] = MIGRATIONS,
+    ) -> _Opening:
+        """Open (await it, or use `async with`); `path` defaults to `bot.paths.default_db_path()`.
+
+        With `migrate=False` (read-only tools) an older schema raises `SchemaTooOld` instead of
+        being migrated; a newer one always raises `SchemaTooNew`.
+        """
+        return _Opening(path if path is not None else default_db_path(), migrations, migrate)
+
+    @property
+    def path(self) -> str:
+        return self.db.path
+
+    async def close(self) -> None:
+        """Checkpoint the WAL and close; safe to call twice."""
+        await self.db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def schema_version(self) -> int:
+        return await self.db.user_version()
+
+    async def append_action(
+        self,
+        rally_id: int,
+        expected_version: int,
+        actor: int | None,
+        action: str,
+        snapshot_json: str,
+        status: str | None = None,
+    ) -> int:
+        """Action + snapshot + version bump (+ status) in one transaction; see `Actions.append`."""
+        return await self.actions.append(rally_id, expected_version, actor, action, snapshot_json, status)
+
+    async def set_snapshot(
+        self,
+        rally_id: int,
+        expected_version: int,
+        snapshot_json: str,
+        status: str | None = None,
+        *,
+        actor: int | None = None,
+        action: str | None = None,
+    ) -> int:
+        """A versioned lifecycle change (start...); see `Rallies.set_snapshot`."""
+        return await self.rallies.set_snapshot(
+            rally_id, expected_version, snapshot_json, status, actor=actor, action=action
+        )
+
+    async def backup(self, path: str | os.PathLike[str]) -> int:
+        """Online backup to `path` while the store stays usable; returns the file size in bytes."""
+        return await self.db.backup(path)
+
+    async def check(self, replay: Replay) -> CheckReport:
+        """Compare every rally's replayed log with its stored snapshot (see `bot.store.check`)."""
+        return await check(self.db, replay)
+
+
+class _Opening:
+    """What `Store.open` returns: awaitable (explicit close) and an async context manager."""
+
+    def __init__(self, path: str | os.PathLike[str], migrations: Sequence[Migration], migrate: bool) -> None:
+        self._path = path
+        self._migrations = migrations
+        self._migrate = migrate
+        self._store: Store | None = None
+
+    async def _open(self) -> Store:
+        db = await Database.open(self._path)
+        try:
+            if self._migrate:
+                await migrate(db, self._migrations)
+            else:
+                found, known = await db.user_version(), latest_version(self._migrations)
+                if found > known:
+                    raise SchemaTooNew(db.path, found, known)
+                if found < known:
+                    raise SchemaTooOld(db.path, found, known)
+        except BaseException:
+            await db.close()
+            raise
+        return Store(db)
+
+    def __await__(self) -> Generator[Any, None, Store]:
+        return self._open().__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await self._open()
+        return self._store
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._store is not None:
+            await self._store.close()

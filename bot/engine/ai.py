@@ -86,15 +86,17 @@ def _compute_limit(state: GameState, position: int) -> int:
     if here.kind in (SpaceKind.INTERIOR, SpaceKind.SHORTCUT):
         limit = min(limit, effective_note(state, here))
     pos, corner_in = position, here.corner
+    jumped = 0  # a bump taken at its note flies one space: the road beyond comes one die sooner
     for distance in range(1, LOOKAHEAD + 1):
         succ = stage.successors(pos)
         if not succ or succ[0] == FINISH:
             return limit
         nxt = stage.spaces[succ[0]]
         if nxt.corner is not None and nxt.corner != corner_in:
-            return min(limit, _best_entry(state, succ) + distance)
+            return min(limit, _best_entry(state, succ) + distance - jumped)
         if nxt.kind is SpaceKind.BUMP:
-            limit = min(limit, nxt.note + 1 + distance)  # arrive at most one over the bump note
+            limit = min(limit, nxt.note + distance)  # at the note: a free space, never a crash (A10.1)
+            jumped += 1
         pos, corner_in = nxt.id, nxt.corner
     return limit
 

@@ -103,7 +103,7 @@ class Console:
             reply = await self.dispatch(actor, split_command(text))
         except Exception as exc:  # noqa: BLE001 - the one place errors become what the user sees
             reply = error_reply(exc)
-        self._show(name, reply)
+        await self._show(name, reply)
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
         s, o = self.service, cmd.options
@@ -138,12 +138,13 @@ class Console:
             return Reply([t("console.help")], ephemeral=True)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
-    def _show(self, name: str, reply: Reply) -> None:
+    async def _show(self, name: str, reply: Reply) -> None:
         self._print(name, reply.lines, reply.ephemeral)
-        if reply.image is not None and self.images is not None:
+        image = await reply.resolve_image() if self.images is not None else None
+        if image is not None:
             self.count += 1
             path = self.images / f"{self.count:03d}-{reply.image_name}"
-            path.write_bytes(reply.image)
+            path.write_bytes(image)
             self._print(name, [t("console.image", path=str(path))], reply.ephemeral)
 
     def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool) -> None:

@@ -12,6 +12,7 @@ import json
 import random
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from bot.engine.state import GameState
@@ -90,6 +91,17 @@ class Core:
         if self.renderer is None:
             return None
         return await asyncio.to_thread(self.renderer.results, state)
+
+    def board_render(self, state: GameState, view: BoardView) -> Callable[[], bytes] | None:
+        """The board image left to draw by whoever posts the reply (see `Reply.resolve_image`)."""
+        if self.renderer is None:
+            return None
+        return partial(self.renderer.board, state.stage, view)
+
+    def results_render(self, state: GameState) -> Callable[[], bytes] | None:
+        if self.renderer is None:
+            return None
+        return partial(self.renderer.results, state)
 
 
 def snapshot_json(state: GameState) -> str:

@@ -103,7 +103,7 @@ async def turn_reply(core: Core, rally_id: int, version: int, state: GameState, 
     lines = list(lead) + narrate(events, state)
     if state.finished:
         lines += results_lines(state)
-        return Reply(lines, image=await core.results_image(state), image_name="results.png")
+        return Reply(lines, image_name="results.png", render=core.results_render(state))
     car = state.cars[state.turn.car]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
@@ -112,6 +112,6 @@ async def turn_reply(core: Core, rally_id: int, version: int, state: GameState, 
     else:
         lines.append(t("turn.go_on", name=car.name, allowed=allowed))
     prompt = TurnPrompt(rally_id, version, int(car.id) if car.id.isdigit() else 0, tuple(option_labels(state)))
-    image = await core.board_image(state, board_view(state)) if turn_changed else None
+    render = core.board_render(state, board_view(state)) if turn_changed else None
     ping = (int(car.id),) if turn_changed and car.id.isdigit() else ()
-    return Reply(lines, image=image, ping=ping, turn=prompt)
+    return Reply(lines, ping=ping, turn=prompt, render=render)

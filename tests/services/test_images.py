@@ -13,11 +13,13 @@ PNG = b"\x89PNG\r\n\x1a\n"
 async def test_start_and_end_of_turn_post_a_board_png(store):
     service = RallyService(store, renderer=default_renderer(), seed_source=lambda: 1)
     started = await running_rally(service)
-    assert started.image is not None and started.image.startswith(PNG)
+    assert started.image is None and started.has_image  # text first, the board drawn by the poster
+    assert (await started.resolve_image()).startswith(PNG)
+    assert started.image.startswith(PNG) and started.render is None  # drawn once, kept
     mid = await service.act(HERE, BOB, "1")
-    assert mid.image is None  # mid-turn: text only, the channel stays readable
+    assert not mid.has_image  # mid-turn: text only, the channel stays readable
     done = await service.act(HERE, BOB, "stop")
-    assert done.image is not None and done.image.startswith(PNG)
+    assert (await done.resolve_image()).startswith(PNG)
 
 
 def test_results_image_of_a_finished_special():

@@ -167,13 +167,11 @@ async def measure_commits(folder: Path, rallies: int, repeats: int, commits: int
     return statistics.median(raw), statistics.median(action)
 
 
-def service_latency(rallies: int) -> tuple[float, float] | None:
-    """(p50, p99) in ms of a full service turn over `rallies` rallies; None until bot.services exists.
+def service_latency(rallies: int) -> dict:
+    """Service-call latency with `rallies` rallies played at once (bench/service_latency.py)."""
+    from bench.service_latency import service_latency as measure
 
-    Plug point for the services layer: drive `rallies` rallies through the service (load → engine →
-    store → render) and return the percentiles.
-    """
-    return None
+    return measure(rallies)
 
 
 def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000) -> dict:
@@ -181,15 +179,17 @@ def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000) -> dict:
     with tempfile.TemporaryDirectory(prefix="rallybot-bench-") as tmp:
         raw, action = asyncio.run(measure_commits(Path(tmp), rallies, repeats, commits))
     latency = service_latency(rallies)
-    p50, p99 = latency if latency is not None else (None, None)
     return {
         "bench": "store",
         "raw_commit_per_s": round(raw, 1),
         "action_commit_per_s": round(action, 1),
         "commit_ratio": round(action / raw, 3),
-        "service_p50_ms": p50,
-        "service_p99_ms": p99,
+        "service_p50_ms": latency["service_p50_ms"],
+        "service_p99_ms": latency["service_p99_ms"],
         "rallies": rallies,
+        "service_calls": latency["calls"],
+        "image_p50_ms": latency["image_p50_ms"],
+        "image_p99_ms": latency["image_p99_ms"],
     }
 
 

@@ -19,10 +19,10 @@ from bot.store.actions import Actions
 from bot.store.check import CheckReport, Replay, check
 from bot.store.connection import Database
 from bot.store.drivers import Drivers
+from bot.store.errors import SchemaTooNew, SchemaTooOld
 from bot.store.guild_settings import GuildSettings
 from bot.store.jobs import Jobs
 from bot.store.messages import Messages
-from bot.store.errors import SchemaTooNew, SchemaTooOld
 from bot.store.migrations import MIGRATIONS, Migration, latest_version, migrate
 from bot.store.rallies import Rallies
 

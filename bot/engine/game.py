@@ -70,7 +70,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     events: list[Event] = []
     if isinstance(action, Roll):
         if len(action.dice) > 1:
-            _dry_run(state, action)
+            drive_clean(state, action)  # refuse it whole if its dice cannot all be played (like A18.2)
         _roll_all(new, ci, action, events)
     elif isinstance(action, Stop):
         stop(new, events)
@@ -159,21 +159,26 @@ class CleanDice:
         return self
 
 
-def _dry_run(state: GameState, action: Roll) -> None:
-    """Refuse a multi-die roll whose dice could not all be played even without ⚠ (like A18.2)."""
+def drive_clean(state: GameState, action: Roll) -> list[tuple[str, object]]:
+    """Drive a roll on a copy with dice that never show ⚠ and a hidden-card deck of good
+    shortcuts (A9.1: no peeking); returns (die, move) for each die played before the turn ends.
+    A die the rules refuse raises, so this also checks a plan before anything is rolled."""
     trial = state.clone()
     trial.dice = CleanDice()
-    trial.deck = ["good"] * len(trial.deck)  # the next shortcut card is hidden (A9.1): no peeking
-    turn = trial.turn
+    trial.deck = ["good"] * len(trial.deck)
+    turn = trial.turn  # the roll ends with this turn, even if the same driver plays next
     line = action.line
+    played = []
     for die in action.dice:
         if trial.turn is not turn:
-            return
+            break
         move = roll_one(trial, die, line, [])
+        played.append((die, move))
         if move.line:
             line = None
     if action.end and trial.turn is turn:
         stop(trial, [])
+    return played
 
 
 def _choose_line(state: GameState, ci: int, line: str, events: list[Event]) -> None:

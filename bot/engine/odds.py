@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.actions import Roll
-from bot.engine.game import CleanDice, actor_index
+from bot.engine.game import actor_index, drive_clean
 from bot.engine.moves import KO, LOC
 from bot.engine.stage_model import Surface
 from bot.engine.state import GameState
-from bot.engine.turn import roll_one
 
 
 @dataclass(frozen=True)
@@ -42,20 +41,10 @@ class Odds:
 def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
     """Drive the plan without ⚠ and note, per die, what could happen on it."""
     actor_index(state, plan)  # refuses a plan for a driver whose turn it is not
-    trial = state.clone()
-    trial.dice = CleanDice()
-    trial.deck = ["good"] * len(trial.deck)  # the next shortcut card is hidden (A9.1): no peeking
     rules = state.rules
     shake = rules.modules.shakedown
     steps = []
-    line = plan.line
-    turn = trial.turn  # the plan ends with this turn, even if the same driver plays next
-    for die in plan.dice:
-        if trial.turn is not turn:
-            break
-        move = roll_one(trial, die, line, [])
-        if move.line:
-            line = None
+    for die, move in drive_clean(state, Roll(plan.dice, plan.line, False, plan.driver)):
         target = move.target
         snow = False
         if target >= 0:

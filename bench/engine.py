@@ -1,7 +1,10 @@
 """Engine benchmark: whole specials driven by 4 AI drivers, and the exact-odds computation.
 
 Prints one JSON line: {"bench":"engine","stages_per_s":…,"actions_per_stage":…,"odds_us":…}
-plus the figures behind it. Speeds are medians over repeats (the machine is shared and noisy);
+plus the figures behind it. The headline stage is the shipped stage of median length (the
+weekly generator's default length is 30 spaces); the longest shipped stage is measured too, as
+`stages_per_s_longest`, since time grows with length. Speeds are medians over repeats (the
+machine is shared and noisy);
 the baseline measured in the same run is a bare `GameState.clone()`, the floor under every
 action, so `actions_per_clone` says how many clones' worth of time one AI action costs.
 Goals (issue 3): ≥ 200 stages/s and < 1000 µs per odds call.
@@ -20,7 +23,12 @@ from bot.engine.odds import odds
 from bot.engine.simulate import ai_seats, play_stage
 from bot.engine.game import new_game
 
-STAGE = "ridge-and-moor"  # a medium shipped stage with every feature (corners, skids, bumps, shortcut)
+
+
+def _by_length() -> list[str]:
+    from bot.engine.stage_loader import load_stage, stage_names
+
+    return sorted(stage_names(), key=lambda n: (load_stage(n).length, n))
 
 
 def _stages_per_s(stage: str, seeds: range) -> tuple[float, float]:
@@ -79,22 +87,27 @@ def _clone_us(stage: str, n: int = 2000) -> float:
 
 
 def run(repeats: int = 5, stages_per_repeat: int = 20) -> dict:
-    _stages_per_s(STAGE, range(2))  # warm caches (stage load, catalogue)
+    stages = _by_length()
+    stage, longest = stages[len(stages) // 2], stages[-1]
+    _stages_per_s(stage, range(2))  # warm caches (stage load, catalogue)
     rates, per_stage = [], []
     for r in range(repeats):
-        rate, actions = _stages_per_s(STAGE, range(r * stages_per_repeat, (r + 1) * stages_per_repeat))
+        rate, actions = _stages_per_s(stage, range(r * stages_per_repeat, (r + 1) * stages_per_repeat))
         rates.append(rate)
         per_stage.append(actions)
     stages_per_s = statistics.median(rates)
     actions_per_stage = statistics.mean(per_stage)
-    clone_us = statistics.median(_clone_us(STAGE) for _ in range(3))
+    longest_rate = statistics.median(_stages_per_s(longest, range(r * 10, r * 10 + 10))[0] for r in range(3))
+    clone_us = statistics.median(_clone_us(stage) for _ in range(3))
     action_us = 1e6 / (stages_per_s * actions_per_stage)
     return {
         "bench": "engine",
         "stages_per_s": round(stages_per_s, 1),
         "actions_per_stage": round(actions_per_stage, 1),
-        "odds_us": round(_odds_us(STAGE), 1),
-        "stage": STAGE,
+        "odds_us": round(_odds_us(stage), 1),
+        "stage": stage,
+        "stages_per_s_longest": round(longest_rate, 1),
+        "longest_stage": longest,
         "action_us": round(action_us, 1),
         "clone_us": round(clone_us, 1),
         "actions_per_clone": round(action_us / clone_us, 2),

@@ -26,8 +26,10 @@ MIN_DEADLINE_H, MAX_DEADLINE_H = 1, 168
 
 class Lobby(Core):
     async def create(self, place: Place, actor: Actor, stage: str, drivers: int = 4, deadline_hours: float = 24,
-                     ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False) -> Reply:
-        """Open a rally in this channel (lobby); the creator is its host."""
+                     ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
+                     ai_on_timeout: bool = True) -> Reply:
+        """Open a rally in this channel (lobby); the creator is its host. `ai_on_timeout` (a rally
+        setting, not a rule: bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
         try:
             loaded = load_stage(stage)
         except RallyError:
@@ -39,6 +41,8 @@ class Lobby(Core):
         if not MIN_DEADLINE_H <= deadline_hours <= MAX_DEADLINE_H:
             raise ServiceError("rally.bad_deadline", hours=f"{deadline_hours:g}")
         modules: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown)}
+        if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
+            modules["ai_on_timeout"] = False
         if self.dice_script is not None:
             modules["dice_script"] = self.dice_script
         rally = await self.store.rallies.create(

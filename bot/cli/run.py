@@ -1,0 +1,80 @@
+"""`python -m bot run` (also plain `python -m bot`): run the Discord bot.
+
+Without DISCORD_TOKEN it explains how to get one and how to try the offline console, and exits
+with code 2 (no traceback). SIGTERM and SIGINT (Ctrl-C, a host stopping the dyno) close the bot
+cleanly: scheduler stopped, gateway closed, database checkpointed and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+NO_TOKEN = 2
+CLOSE_TIMEOUT_S = 10
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN; the default command)",
+                              description="Run the bot. Settings from the environment or a .env file: "
+                                          "DISCORD_TOKEN, RALLYBOT_DB, DEV_GUILD_ID, LOG_LEVEL.")
+    p.set_defaults(func=main)
+
+
+def load_settings():
+    """Settings from .env + environment, or (None, message) when they are unusable."""
+    from bot.config import ConfigError, Settings, apply_dotenv
+    from bot.i18n import t
+
+    try:
+        apply_dotenv()
+        return Settings.from_env(), None
+    except ConfigError as exc:
+        return None, t("discord.config_error", reason=str(exc))
+
+
+def main(args) -> int:
+    from bot.i18n import t
+
+    settings, problem = load_settings()
+    if problem:
+        print(problem, file=sys.stderr)
+        return NO_TOKEN
+    if not settings.token:
+        print(t("discord.no_token"), file=sys.stderr)
+        return NO_TOKEN
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(serve(settings))
+
+
+async def serve(settings) -> int:
+    import discord
+
+    from bot.client import RallyBot
+    from bot.i18n import t
+
+    bot = RallyBot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.token))
+    waiter = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+        await bot.close()
+        if not runner.done():  # start() returns once the bot is closed; never wait forever
+            try:
+                await asyncio.wait_for(runner, CLOSE_TIMEOUT_S)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+    if not runner.cancelled() and isinstance(runner.exception(), discord.LoginFailure):
+        print(t("discord.login_failed", reason=str(runner.exception())), file=sys.stderr)
+        return 1
+    if not runner.cancelled() and runner.exception() is not None:
+        raise runner.exception()
+    return 0

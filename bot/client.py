@@ -1,0 +1,128 @@
+"""The Discord bot: a `commands.Bot` that opens the store, loads the cogs, starts the scheduler.
+
+`setup_hook` (run by discord.py after login, before the gateway connects):
+1. open the SQLite store (migrating it) and build the services on it;
+2. load every module of `EXTENSIONS`; one that fails is logged and skipped, not fatal;
+3. register the persistent turn buttons (`add_dynamic_items`), so buttons posted before a
+   restart still work;
+4. give a deadline to any running rally that lost it in a crash, start the scheduler loop;
+5. sync the slash commands only when needed (DESIGN §3): to `DEV_GUILD_ID` when set, else
+   globally, and only when the tree's hash differs from the last synced one (kept in the
+   database); `python -m bot sync` forces it.
+
+`close()` stops the loop, closes the gateway, then checkpoints and closes the database.
+Intents are the defaults: no privileged intent (no message content, members or presences).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.autocomplete import OptionsCache
+from bot.cogs.tree_info import tree_hash, tree_payload
+from bot.config import Settings
+from bot.scheduler import SchedulerLoop
+from bot.services import RallyService
+from bot.services.command_sync import CommandSyncState
+from bot.services.deadlines import DeadlineService
+from bot.services.images import default_renderer
+from bot.services.turn_messages import TurnMessages
+from bot.store import Store
+from bot.store.clock import utc_now
+from bot.views.interaction_io import send_error
+from bot.views.publish import show_time
+from bot.views.turn_buttons import TurnButton
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help")
+
+
+class RallyTree(app_commands.CommandTree):
+    """Errors raised before a command's own handler (bad option value, used in a DM, out-of-date
+    command) are answered by the same `send_error` as the cogs' errors."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await send_error(interaction, error, loading=False)
+
+
+class RallyBot(commands.Bot):
+    def __init__(self, settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now,
+                 renderer=None, seed_source=None, start_loops: bool = True, sync: bool = True,
+                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         tree_cls=RallyTree, help_command=None)
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.renderer = renderer if renderer is not None else default_renderer()
+        self.seed_source = seed_source
+        self.start_loops = start_loops
+        self.sync_on_start = sync
+        self.extension_names = extensions
+        self.extension_errors: dict[str, str] = {}
+        self.options_cache = OptionsCache()
+        self.store: Store | None = None
+        self.rallies: RallyService | None = None
+        self.deadlines: DeadlineService | None = None
+        self.turn_messages: TurnMessages | None = None
+        self.scheduler = SchedulerLoop(self)
+
+    async def setup_hook(self) -> None:
+        await self.open_services()
+        await self.load_extensions()
+        self.add_dynamic_items(TurnButton)
+        scheduled = await self.deadlines.resync()
+        if scheduled:
+            log.info("gave a deadline to %d running rallies that had none", scheduled)
+        if self.start_loops:
+            self.scheduler.start()
+        if self.sync_on_start:
+            await self.sync_commands()
+
+    async def open_services(self, store: Store | None = None) -> None:
+        """Open the store (or use `store`) and build the services on it."""
+        self.store = store or await Store.open(self.settings.db_path)
+        self.rallies = RallyService(self.store, renderer=self.renderer, seed_source=self.seed_source)
+        self.deadlines = DeadlineService(self.rallies, clock=self.clock, when=show_time)
+        self.turn_messages = TurnMessages(self.store)
+
+    async def load_extensions(self) -> None:
+        for name in self.extension_names:
+            try:
+                await self.load_extension(name)
+            except Exception as exc:  # noqa: BLE001 - one broken cog must not take the bot down
+                log.exception("could not load extension %s", name)
+                self.extension_errors[name] = f"{type(exc).__name__}: {exc}"
+
+    async def sync_commands(self, *, force: bool = False, guild_id: int | None = None) -> bool:
+        """Sync to `guild_id` / DEV_GUILD_ID (instant), else globally; skipped when the tree's hash
+        is the one last synced to that scope, unless `force`. Returns whether it synced."""
+        guild_id = guild_id if guild_id is not None else self.settings.dev_guild_id
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = f"guild:{guild_id}" if guild is not None else "global"
+        digest = tree_hash(tree_payload(self.tree, guild))
+        state = CommandSyncState(self.store)
+        if not force and await state.last_hash(scope) == digest:
+            log.info("slash commands unchanged since the last sync (%s): not syncing", scope)
+            return False
+        synced = await self.tree.sync(guild=guild)
+        await state.remember(scope, digest)
+        log.info("synced %d slash commands (%s)", len(synced), scope)
+        return True
+
+    async def close(self) -> None:
+        """Stop the loop, close the gateway, checkpoint and close the database."""
+        self.scheduler.stop()
+        try:
+            await super().close()
+        finally:
+            if self.store is not None:
+                await self.store.close()

@@ -1,0 +1,100 @@
+"""Autocomplete for dice, stages and rulesets: answered from memory, at most 25 choices.
+
+Discord gives an autocomplete answer 3 s and shows nothing if it is late, so the dice come from
+`OptionsCache` (the last turn prompt posted in each channel, kept by `publish`); only after a
+restart, before the channel's next turn message, does a lookup go to `service.options` (one
+short database read, bounded by a timeout). Stage and ruleset names are read once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import lru_cache
+
+import discord
+from discord import app_commands
+
+from bot.engine.ruleset import ruleset_names
+from bot.engine.stage_loader import stage_names
+from bot.services.reply import TurnPrompt
+from bot.views.interaction_io import actor_of, place_of
+
+MAX_CHOICES = 25
+LOOKUP_TIMEOUT_S = 1.0
+DICE = ("1", "2", "3", "4", "5", "W")
+
+
+class OptionsCache:
+    """Channel id → the turn prompt last posted there (None: no open turn known)."""
+
+    def __init__(self) -> None:
+        self._prompts: dict[int, TurnPrompt | None] = {}
+
+    def remember(self, channel_id: int, prompt: TurnPrompt | None) -> None:
+        self._prompts[channel_id] = prompt
+
+    def forget(self, channel_id: int) -> None:
+        """Unknown again (the next autocomplete asks the service)."""
+        self._prompts.pop(channel_id, None)
+
+    def known(self, channel_id: int) -> bool:
+        return channel_id in self._prompts
+
+    def get(self, channel_id: int) -> TurnPrompt | None:
+        return self._prompts.get(channel_id)
+
+
+def dice_label(option: str) -> str:
+    return " ".join("white" if w == "W" else w for w in option.split())
+
+
+def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
+    """The legal next dice matching what is typed; when none matches (a plan of several dice,
+    `3 white 4`, which the list cannot hold) what is typed, so it can be sent as it is."""
+    typed = " ".join(current.split())
+    wanted = typed.lower()
+    dice = [o for o in options if o.split()[0] in DICE]
+    hits = [o for o in dice if o.lower().startswith(wanted) or dice_label(o).startswith(wanted)] if wanted else dice
+    choices = [app_commands.Choice(name=dice_label(o), value=o) for o in hits]
+    if typed and not hits:  # e.g. `3 white 4`: offer it as typed; the service checks it
+        choices.append(app_commands.Choice(name=typed[:100], value=typed[:100]))
+    return choices[:MAX_CHOICES]
+
+
+async def dice_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot = interaction.client
+    channel_id = interaction.channel_id or 0
+    if bot.options_cache.known(channel_id):
+        prompt = bot.options_cache.get(channel_id)
+        options = prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
+    else:
+        try:
+            options = await asyncio.wait_for(bot.rallies.options(place_of(interaction), actor_of(interaction)),
+                                             LOOKUP_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - autocomplete never fails loudly: no suggestion instead
+            options = []
+    return dice_suggestions(options, current)
+
+
+@lru_cache(maxsize=1)
+def _stages() -> tuple[str, ...]:
+    return tuple(stage_names())
+
+
+@lru_cache(maxsize=1)
+def _rulesets() -> tuple[str, ...]:
+    return tuple(ruleset_names())
+
+
+def name_suggestions(names: tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
+    wanted = current.strip().lower()
+    hits = [n for n in names if n.startswith(wanted)] + [n for n in names if wanted in n and not n.startswith(wanted)]
+    return [app_commands.Choice(name=n, value=n) for n in hits[:MAX_CHOICES]]
+
+
+async def stage_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return name_suggestions(_stages(), current)
+
+
+async def ruleset_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return name_suggestions(_rulesets(), current)

@@ -1,0 +1,80 @@
+"""`/rally create|join|leave|start|status|board|abandon|kick`: the lifecycle of a rally, thin.
+
+Each command maps its options to one `RallyService` call through `run_command` (defer, call,
+post, errors). Host-only commands (start, abandon, kick) are checked by the service at run time
+(host of the rally or Manage Server); Discord ignores `default_permissions` on subcommands, and
+a host without Manage Server must still reach them, so the runtime check is the authority.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.autocomplete import ruleset_choices, stage_choices
+from bot.cogs.permissions import require_channel_permissions
+from bot.i18n import t
+from bot.views.interaction_io import run_command
+
+
+@app_commands.guild_only()
+class RallyCog(commands.GroupCog, group_name="rally", group_description=t("discord.cmd.rally")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create", description=t("discord.cmd.rally_create"))
+    @app_commands.describe(stage=t("discord.opt.stage"), drivers=t("discord.opt.drivers"),
+                           deadline_hours=t("discord.opt.deadline_hours"), ruleset=t("discord.opt.ruleset"),
+                           sisu=t("discord.opt.sisu"), shakedown=t("discord.opt.shakedown"),
+                           ai_on_timeout=t("discord.opt.ai_on_timeout"))
+    @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices)
+    async def create(self, interaction: discord.Interaction, stage: str,
+                     drivers: app_commands.Range[int, 1, 4] = 4,
+                     deadline_hours: app_commands.Range[int, 1, 168] = 24,
+                     ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
+                     ai_on_timeout: bool = True) -> None:
+        async def call(place, actor):
+            require_channel_permissions(interaction.app_permissions)
+            return await self.bot.rallies.create(place, actor, stage, drivers=drivers, deadline_hours=deadline_hours,
+                                                 ruleset=ruleset, sisu=sisu, shakedown=shakedown,
+                                                 ai_on_timeout=ai_on_timeout)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="join", description=t("discord.cmd.rally_join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.join)
+
+    @app_commands.command(name="leave", description=t("discord.cmd.rally_leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.leave)
+
+    @app_commands.command(name="start", description=t("discord.cmd.rally_start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.start)
+
+    @app_commands.command(name="status", description=t("discord.cmd.rally_status"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.status, private=True)
+
+    @app_commands.command(name="board", description=t("discord.cmd.rally_board"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.board)
+
+    @app_commands.command(name="abandon", description=t("discord.cmd.rally_abandon"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.abandon)
+
+    @app_commands.command(name="kick", description=t("discord.cmd.rally_kick"))
+    @app_commands.describe(driver=t("discord.opt.driver"))
+    async def kick(self, interaction: discord.Interaction, driver: discord.User) -> None:
+        async def call(place, actor):
+            return await self.bot.rallies.kick(place, actor, driver.id, driver.display_name)
+
+        await run_command(interaction, call)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RallyCog(bot))

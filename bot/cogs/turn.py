@@ -1,0 +1,67 @@
+"""`/roll`, `/stop`, `/line`, `/spare`, `/odds`: a driver's turn, thin.
+
+Options go to the services as the driver would type them (`3 white 4`), so Discord, the buttons
+and the console share one grammar (bot/engine/parse.py). `/odds` is private.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.autocomplete import dice_choices
+from bot.i18n import t
+from bot.views.interaction_io import run_command
+
+LINE_CHOICES = [app_commands.Choice(name=t(f"discord.line_{line}"), value=line)
+                for line in ("interior", "skid", "shortcut")]
+
+
+class TurnCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="roll", description=t("discord.cmd.roll"))
+    @app_commands.describe(dice=t("discord.opt.dice"), end=t("discord.opt.end"))
+    @app_commands.autocomplete(dice=dice_choices)
+    @app_commands.guild_only()
+    async def roll(self, interaction: discord.Interaction, dice: str, end: bool = False) -> None:
+        async def call(place, actor):
+            return await self.bot.rallies.roll(place, actor, dice, end=end)
+
+        await run_command(interaction, call, played=True)
+
+    @app_commands.command(name="stop", description=t("discord.cmd.stop"))
+    @app_commands.guild_only()
+    async def stop(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.stop, played=True)
+
+    @app_commands.command(name="line", description=t("discord.cmd.line"))
+    @app_commands.describe(line=t("discord.opt.line"))
+    @app_commands.choices(line=LINE_CHOICES)
+    @app_commands.guild_only()
+    async def line(self, interaction: discord.Interaction, line: app_commands.Choice[str]) -> None:
+        async def call(place, actor):
+            return await self.bot.rallies.line(place, actor, line.value)
+
+        await run_command(interaction, call, played=True)
+
+    @app_commands.command(name="spare", description=t("discord.cmd.spare"))
+    @app_commands.guild_only()
+    async def spare(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.spare, played=True)
+
+    @app_commands.command(name="odds", description=t("discord.cmd.odds"))
+    @app_commands.describe(dice=t("discord.opt.odds_dice"))
+    @app_commands.autocomplete(dice=dice_choices)
+    @app_commands.guild_only()
+    async def odds(self, interaction: discord.Interaction, dice: str) -> None:
+        async def call(place, actor):
+            return await self.bot.rallies.odds(place, actor, dice)
+
+        await run_command(interaction, call, private=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TurnCog(bot))

@@ -1,0 +1,81 @@
+"""The bot's settings, from the environment and an optional `.env` file (no extra dependency).
+
+    DISCORD_TOKEN   the bot token (Discord developer portal → your application → Bot)
+    RALLYBOT_DB     SQLite file (default data/rallybot.sqlite3)
+    DEV_GUILD_ID    a test server: commands are synced there instantly instead of globally
+    LOG_LEVEL       DEBUG, INFO (default), WARNING or ERROR
+
+`.env` at the top of the checkout (or the file named by RALLYBOT_DOTENV) holds `KEY=value`
+lines (`#` comments, optional quotes, optional `export `); a variable already set in the
+environment wins over the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.paths import ROOT, default_db_path
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class ConfigError(ValueError):
+    """A setting has a value the bot cannot use; the text names the variable and the fix."""
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """The `KEY=value` pairs of a .env file ({} when there is none)."""
+    if not path.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):].lstrip()
+        key, sep, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.isidentifier():
+            raise ConfigError(f"{path}:{number}: expected KEY=value, got {raw.strip()!r}")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def apply_dotenv(path: Path | None = None, environ: MutableMapping[str, str] | None = None) -> None:
+    """Copy the .env values that the environment does not set yet into it (so RALLYBOT_DATA and
+    friends work too). Called by `python -m bot run` and `sync`, never at import."""
+    environ = os.environ if environ is None else environ
+    path = path or Path(environ.get("RALLYBOT_DOTENV") or ROOT / ".env")
+    for key, value in read_dotenv(path).items():
+        environ.setdefault(key, value)
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None = None
+    db_path: Path = field(default_factory=default_db_path)
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        token = (env.get("DISCORD_TOKEN") or "").strip() or None
+        db = env.get("RALLYBOT_DB")
+        guild_text = (env.get("DEV_GUILD_ID") or "").strip()
+        if guild_text and not guild_text.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}. "
+                              "In Discord: Settings → Advanced → Developer Mode, then right-click the server → Copy Server ID.")
+        level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        return cls(token=token, db_path=Path(db) if db else default_db_path(),
+                   dev_guild_id=int(guild_text) if guild_text else None, log_level=level)

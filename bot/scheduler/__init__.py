@@ -1,0 +1,5 @@
+"""The deadline scheduler: one loop claims due jobs (bot/services/deadlines.py runs them)."""
+
+from bot.scheduler.loop import SchedulerLoop
+
+__all__ = ["SchedulerLoop"]

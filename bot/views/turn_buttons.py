@@ -1,0 +1,74 @@
+"""The buttons of a turn message: each legal next die (with its trajectory at a corner), stop, spare.
+
+Buttons are `DynamicItem`s whose `custom_id` carries the rally, the version the turn was drawn
+for and the action as the driver would type it: `rally:12:40:4 skid`. The class is registered
+once with `bot.add_dynamic_items(TurnButton)` in `setup_hook`, so any such button works after a
+restart without keeping views in memory. The click runs `service.act(..., expected_version)`,
+which refuses a click on a turn that has moved on ("This turn is over").
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.i18n import t
+
+TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w ]+)"
+MAX_BUTTONS = 25  # 5 rows of 5: Discord's limit for one message
+LINES = ("interior", "skid", "shortcut")
+
+
+def custom_id(rally_id: int, version: int, action: str) -> str:
+    return f"rally:{rally_id}:{version}:{action}"
+
+
+def button_label(action: str) -> str:
+    """`W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`."""
+    if action in ("stop", "spare"):
+        return t(f"discord.button_{action}")
+    words = ["white" if w == "W" else w for w in action.split()]
+    return " · ".join(words)
+
+
+def button_style(action: str) -> discord.ButtonStyle:
+    words = action.split()
+    if action == "stop":
+        return discord.ButtonStyle.danger
+    if action == "spare" or words[0] == "W":
+        return discord.ButtonStyle.secondary
+    if any(w in LINES for w in words):
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.primary
+
+
+class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+    """One action of one turn; persistent across restarts through its custom_id."""
+
+    def __init__(self, rally_id: int, version: int, action: str) -> None:
+        super().__init__(discord.ui.Button(label=button_label(action), style=button_style(action),
+                                           custom_id=custom_id(rally_id, version, action)))
+        self.rally_id = rally_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> TurnButton:
+        return cls(int(match["rally"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # Imported here: interaction_io → publish → this module would otherwise be circular.
+        from bot.views.interaction_io import run_click
+
+        await run_click(interaction, self.rally_id, self.version, self.action)
+
+
+def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str]) -> discord.ui.View:
+    """A persistent view (timeout None) with one button per legal action, at most 25."""
+    view = discord.ui.View(timeout=None)
+    for action in list(options)[:MAX_BUTTONS]:
+        if re.fullmatch(r"[\w ]+", action):
+            view.add_item(TurnButton(rally_id, version, action))
+    return view

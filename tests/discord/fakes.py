@@ -1,0 +1,251 @@
+"""A real `RallyBot` and its real command tree, with Discord's network replaced by recorders.
+
+Nothing here opens a socket. Interactions are built from raw gateway payloads (as Discord sends
+them) and fed to `bot._connection.parse_interaction_create`, the same entry point the gateway
+uses, so option parsing, the command tree, transformers, autocomplete and the dynamic-item
+button store all run for real. What the bot answers goes through discord.py's two outgoing
+paths, each faked at its narrowest point:
+
+- interaction responses and followups use the webhook adapter from the context variable
+  `discord.webhook.async_.async_context`; `RecordingAdapter.request` records them;
+- channel messages and edits (scheduler posts, removing old buttons) use `bot.http.request`,
+  replaced by `RecordingHTTP`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.client import RallyBot
+from bot.config import Settings
+
+APP_ID = 4242
+GUILD = 10
+CHANNEL = 20
+PNG = b"\x89PNG\r\n\x1a\nfake-board"
+EVERYTHING = discord.Permissions.all()
+_ids = itertools.count(900_000)
+
+
+class FakeRenderer:
+    """Images as a few fixed bytes: the Discord layer only forwards them."""
+
+    def board(self, stage, view) -> bytes:
+        return PNG
+
+    def preview(self, stage) -> bytes:
+        return PNG
+
+    def results(self, state) -> bytes:
+        return PNG
+
+
+class FakeClock:
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@dataclass
+class Sent:
+    """One request the bot made: method, url, JSON body, attached file names."""
+
+    method: str
+    url: str
+    body: Any
+    files: list[str] = field(default_factory=list)
+    reply: Any = None
+    via: str = "webhook"  # "webhook": interaction response/followup; "http": channel message/edit
+
+    @property
+    def content(self) -> str:
+        body = self.body or {}
+        return (body.get("data") or body).get("content") or ""
+
+    @property
+    def ephemeral(self) -> bool:
+        body = self.body or {}
+        return bool((body.get("data") or body).get("flags", 0) & 64)
+
+
+def _body(payload: Any, multipart: Any) -> Any:
+    if multipart:
+        for part in multipart:
+            if part.get("name") == "payload_json":
+                return json.loads(part["value"])
+    return payload
+
+
+def user_payload(user_id: int, name: str, bot: bool = False) -> dict:
+    return {"id": str(user_id), "username": name.lower(), "discriminator": "0", "avatar": None,
+            "global_name": name, "bot": bot}
+
+
+def message_payload(message_id: int, body: dict | None, channel_id: int = CHANNEL) -> dict:
+    body = body or {}
+    return {"id": str(message_id), "channel_id": str(channel_id), "type": 0, "content": body.get("content", ""),
+            "author": user_payload(APP_ID, "rallybot", bot=True), "attachments": [], "embeds": [], "mentions": [],
+            "mention_roles": [], "pinned": False, "mention_everyone": False, "tts": False,
+            "timestamp": "2026-05-01T12:00:00+00:00", "edited_timestamp": None, "flags": body.get("flags", 0),
+            "components": body.get("components", []), "application_id": str(APP_ID)}
+
+
+class RecordingAdapter(AsyncWebhookAdapter):
+    """Interaction callbacks and webhook followups, recorded; answers like Discord would."""
+
+    def __init__(self, sent: list[Sent]) -> None:
+        super().__init__()
+        self.sent = sent
+
+    async def request(self, route, session=None, *, payload=None, multipart=None, proxy=None, proxy_auth=None,
+                      files=None, reason=None, auth_token=None, params=None) -> Any:
+        call = Sent(route.method, route.url, _body(payload, multipart), [f.filename for f in files or []])
+        self.sent.append(call)
+        if route.url.endswith("/callback"):
+            call.reply = {"interaction": {"id": str(next(_ids)), "type": (call.body or {}).get("type", 0),
+                                          "response_message_loading": (call.body or {}).get("type") == 5}}
+        elif route.method in ("POST", "PATCH", "GET"):
+            call.reply = message_payload(next(_ids), call.body)
+        return call.reply
+
+
+class RecordingHTTP:
+    """Stands in for `bot.http.request`: channel messages and edits."""
+
+    def __init__(self, sent: list[Sent]) -> None:
+        self.sent = sent
+
+    async def __call__(self, route, *, files=None, form=None, **kwargs) -> Any:
+        call = Sent(route.method, route.url, _body(kwargs.get("json"), form), [f.filename for f in files or []],
+                    via="http")
+        self.sent.append(call)
+        if route.method in ("POST", "PATCH"):
+            channel = route.channel_id or CHANNEL
+            call.reply = message_payload(next(_ids), call.body, channel_id=channel)
+        return call.reply
+
+
+def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: discord.Permissions = EVERYTHING,
+          interaction_type: int = 2) -> dict:
+    user_id, name = user
+    member_perms = discord.Permissions.all() if manage else discord.Permissions(
+        view_channel=True, send_messages=True, use_application_commands=True)
+    interaction_id = next(_ids)
+    return {
+        "id": str(interaction_id), "application_id": str(APP_ID), "type": interaction_type,
+        "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD),
+        "channel_id": str(CHANNEL),
+        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "rally", "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None},
+        "member": {"user": user_payload(user_id, name), "roles": [], "joined_at": "2025-01-01T00:00:00+00:00",
+                   "deaf": False, "mute": False, "flags": 0, "permissions": str(member_perms.value)},
+        "app_permissions": str(app_permissions.value), "locale": "en-US", "guild_locale": "en-US",
+        "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [], "authorizing_integration_owners": {},
+        "context": 0,
+    }
+
+
+def option(name: str, value: Any, *, focused: bool = False) -> dict:
+    kind = 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 3
+    data = {"name": name, "type": kind, "value": value}
+    if focused:
+        data["focused"] = True
+    return data
+
+
+def command_payload(user, name: str, sub: str | None = None, options: list[dict] | None = None, *,
+                    autocomplete: bool = False, resolved: dict | None = None, **kwargs) -> dict:
+    payload = _base(user, interaction_type=4 if autocomplete else 2, **kwargs)
+    opts = options or []
+    if sub is not None:
+        opts = [{"name": sub, "type": 1, "options": opts}]
+    payload["data"] = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
+    if resolved:
+        payload["data"]["resolved"] = resolved
+    return payload
+
+
+def click_payload(user, message: dict, custom_id: str, **kwargs) -> dict:
+    payload = _base(user, interaction_type=3, **kwargs)
+    payload["message"] = message
+    payload["data"] = {"custom_id": custom_id, "component_type": 2}
+    return payload
+
+
+def posts(calls: list[Sent]) -> list[Sent]:
+    """The messages among `calls` (followups and channel posts), without callbacks and edits."""
+    return [c for c in calls if c.method == "POST" and not c.url.endswith("/callback")]
+
+
+def buttons_of(message: dict) -> list[str]:
+    return [c["custom_id"] for row in message.get("components", []) for c in row.get("components", [])]
+
+
+class Harness:
+    """A bot on a temp database, not logged in, with both network paths recorded."""
+
+    def __init__(self, db: Path, clock: FakeClock | None = None) -> None:
+        self.db = db
+        self.clock = clock or FakeClock()
+        self.sent: list[Sent] = []  # both paths, in order
+        self.webhooks = RecordingAdapter(self.sent)
+        self.http = RecordingHTTP(self.sent)
+        self.bot: RallyBot | None = None
+        self._token = None
+
+    async def __aenter__(self) -> Harness:
+        self._token = async_context.set(self.webhooks)
+        self.bot = RallyBot(Settings(db_path=self.db), clock=self.clock, renderer=FakeRenderer(),
+                            seed_source=lambda: 7, start_loops=False, sync=False)
+        self.bot.http.request = self.http  # type: ignore[method-assign]
+        await self.bot._async_setup_hook()  # what login() does first: bind the event loop
+        state = self.bot._connection  # what login() learns from Discord: who the bot is
+        state.user = discord.ClientUser(state=state, data=user_payload(APP_ID, "rallybot", bot=True))
+        state.application_id = APP_ID
+        await self.bot.setup_hook()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.bot.close()
+        async_context.reset(self._token)
+
+    async def dispatch(self, payload: dict) -> list[Sent]:
+        """Feed one interaction to the gateway handler; wait for everything it started."""
+        before = len(self.sent)
+        self.bot._connection.parse_interaction_create(payload)
+        await self.settle()
+        return self.sent[before:]
+
+    async def settle(self) -> None:
+        for _ in range(10):
+            pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
+                       and (t.get_name().startswith(("CommandTree", "discord-ui")))]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def command(self, user, name: str, sub: str | None = None, **values: Any) -> list[Sent]:
+        options = [option(k, v) for k, v in values.items()]
+        return await self.dispatch(command_payload(user, name, sub, options))
+
+    def last_turn_message(self) -> dict:
+        """The last public message with buttons the bot posted, as Discord would return it."""
+        for call in reversed(self.sent):
+            if call.method == "POST" and isinstance(call.reply, dict) and buttons_of(call.reply):
+                return call.reply
+        raise AssertionError("no turn message with buttons was posted")

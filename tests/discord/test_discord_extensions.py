@@ -1,0 +1,90 @@
+"""Every extension loads; command names are unique and everything has a description; the
+`python -m bot commands` JSON and the README's table agree with the live tree."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.client import EXTENSIONS, RallyBot
+from bot.cogs.tree_info import markdown_table, summary, tree_payload
+from bot.views.turn_buttons import TEMPLATE, TurnButton
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def bot():
+    b = RallyBot(start_loops=False, sync=False)
+    await b.load_extensions()
+    yield b
+    await b.close()
+
+
+def walk(command: dict, prefix: str = ""):
+    """(full name, item) for every command, group and option of a payload entry."""
+    name = f"{prefix} {command['name']}".strip()
+    yield name, command
+    for option in command.get("options", []):
+        if option["type"] in (1, 2):
+            yield from walk(option, name)
+        else:
+            yield f"{name} {option['name']}", option
+
+
+async def test_every_extension_loads_without_error(bot):
+    assert bot.extension_errors == {}
+    assert set(bot.extensions) == set(EXTENSIONS)
+
+
+async def test_command_names_are_unique_and_everything_is_described(bot):
+    payload = tree_payload(bot.tree)
+    names = [row["name"] for row in summary(payload)]
+    assert len(names) == len(set(names))
+    assert sorted(names) == sorted(["rally create", "rally join", "rally leave", "rally start", "rally status",
+                                    "rally board", "rally abandon", "rally kick", "roll", "stop", "line", "spare",
+                                    "odds", "help"])
+    for command in payload:
+        for name, item in walk(command):
+            assert item["description"] and item["description"] != "…", name
+            assert len(item["description"]) <= 100, name
+            assert re.fullmatch(r"[a-z0-9_-]{1,32}", item["name"]), name
+
+
+async def test_a_broken_extension_is_logged_and_the_others_still_load(caplog):
+    b = RallyBot(start_loops=False, sync=False, extensions=("bot.cogs.help", "bot.cogs.does_not_exist"))
+    try:
+        await b.load_extensions()
+        assert "bot.cogs.does_not_exist" in b.extension_errors
+        assert [c.name for c in b.tree.get_commands()] == ["help"]
+        assert "could not load extension bot.cogs.does_not_exist" in caplog.text
+    finally:
+        await b.close()
+
+
+async def test_turn_buttons_are_registered_as_persistent_dynamic_items(tmp_path):
+    from tests.discord.fakes import Harness
+
+    async with Harness(tmp_path / "items.sqlite3") as h:
+        store = h.bot._connection._view_store
+        assert any(pattern.pattern == TEMPLATE and item is TurnButton
+                   for pattern, item in store._dynamic_items.items())
+
+
+async def test_the_commands_cli_prints_the_live_tree_without_connecting(bot):
+    result = subprocess.run([sys.executable, "-m", "bot", "commands"], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120, env={"PATH": "", "PYTHONPATH": str(ROOT), "RALLYBOT_DOTENV": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == summary(tree_payload(bot.tree))
+
+
+async def test_the_readme_command_table_matches_the_tree(bot):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- section: discord -->")[1].split("<!-- /section: discord -->")[0]
+    table = "\n".join(line for line in section.splitlines() if line.startswith("|"))
+    assert table == markdown_table(summary(tree_payload(bot.tree))), "run `python -m bot commands --markdown`"

@@ -1,0 +1,65 @@
+"""A whole rally played through the real command tree and the real buttons, two users, to results.
+
+Each move is the built-in AI's choice (`bot.engine.ai.choose_action`) for whoever drives, sent
+alternately as a slash command (`/roll`, `/stop`, `/spare`) and as a click on the turn message's
+button when that button exists, so both paths drive the same game. Every answer must be public
+(no refusal), each new turn must ping exactly its driver, and the stored log must replay to the
+stored snapshot at the end.
+"""
+
+from __future__ import annotations
+
+from bot.engine.actions import Roll, Spare, Stop
+from bot.engine.ai import choose_action
+from bot.services.replay import replay_snapshot
+from bot.services.turns import label
+from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, click_payload, posts
+
+BOB = (1002, "Bob")
+ALICE = (1001, "Alice")
+USERS = {str(BOB[0]): BOB, str(ALICE[0]): ALICE}
+MAX_MOVES = 600
+
+
+async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path):
+    async with Harness(tmp_path / "full.sqlite3") as h:
+        for user, sub in ((BOB, "create"), (BOB, "join"), (ALICE, "join"), (BOB, "start")):
+            values = {"stage": "pinewood-sprint", "drivers": 2} if sub == "create" else {}
+            assert not any(c.ephemeral for c in await h.command(user, "rally", sub, **values))
+        rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
+        clicks = commands = pings = 0
+        for move in range(MAX_MOVES):
+            rally = await h.bot.store.rallies.get(rally.id)
+            if rally.status == "finished":
+                break
+            state = h.bot.rallies.state_of(rally)
+            user = USERS[state.active.id]
+            action = choose_action(state)
+            text = label(action)
+            custom_id = f"rally:{rally.id}:{rally.version}:{text}"
+            message = h.last_turn_message()
+            if move % 2 and custom_id in buttons_of(message):
+                calls = await h.dispatch(click_payload(user, message, custom_id))
+                clicks += 1
+            elif isinstance(action, Roll):
+                calls = await h.command(user, "roll", dice=text)
+                commands += 1
+            else:
+                assert isinstance(action, (Stop, Spare))
+                calls = await h.command(user, "stop" if isinstance(action, Stop) else "spare")
+                commands += 1
+            (post,) = posts(calls)
+            assert not post.ephemeral, post.content
+            mentioned = post.body["allowed_mentions"].get("users", [])
+            if "your turn" in post.content:
+                pings += 1
+                next_driver = h.bot.rallies.state_of(await h.bot.store.rallies.get(rally.id)).active
+                assert [str(u) for u in mentioned] == [next_driver.id]
+            else:
+                assert mentioned == []
+        assert rally.status == "finished", "the rally did not finish"
+        assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
+        assert clicks > 5 and commands > 5 and pings > 5
+        assert buttons_of(post.body) == []  # no buttons under the results
+        report = await h.bot.store.check(replay_snapshot)
+        assert report.ok and report.actions > 20

@@ -73,7 +73,19 @@ class Retire:
         return f"retire {self.target}"
 
 
-Action = Roll | Stop | Spare | ChooseLine | Retire
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The turn's deadline passed and the bot ends the turn for the driver (a rally rule, not a
+    game rule): with dice used it is a stop (A6.4); with none, the car stands still and takes
+    the card of A13.5 (a copy of its top card; 60 s in neutral after a loss of control, OPEN-12)."""
+
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return "timeout"
+
+
+Action = Roll | Stop | Spare | ChooseLine | Retire | Timeout
 
 
 @dataclass(frozen=True, slots=True)

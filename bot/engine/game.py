@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop
+from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop, Timeout
 from bot.engine.dice import DiceSource, SeededDice
 from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed, RallyError
 from bot.engine.moves import resolve
-from bot.engine.order import consecutive_entry, next_turn
+from bot.engine.order import consecutive_entry, next_turn, stand_still
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_loader import load_stage
 from bot.engine.stage_model import FINISH, Stage
@@ -78,6 +78,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         fit_spare(new, events)
     elif isinstance(action, ChooseLine):
         _choose_line(new, ci, action.line, events)
+    elif isinstance(action, Timeout):
+        _timeout(new, events)
     else:  # pragma: no cover - the Action union is closed
         raise TypeError(f"unknown action {action!r}")
     new.moves += 1
@@ -179,6 +181,17 @@ def drive_clean(state: GameState, action: Roll) -> list[tuple[str, object]]:
     if action.end and trial.turn is turn:
         stop(trial, [])
     return played
+
+
+def _timeout(state: GameState, events: list[Event]) -> None:
+    """End the turn at its deadline: a stop if dice were used, else the no-move card (A13.5)."""
+    if state.turn.started:
+        stop(state, events)
+        return
+    car = state.cars[state.turn.car]
+    events.append(Event("timeout", car.id, {"name": car.name}))
+    stand_still(state, car, events)
+    next_turn(state, events)
 
 
 def _choose_line(state: GameState, ci: int, line: str, events: list[Event]) -> None:

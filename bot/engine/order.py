@@ -90,7 +90,7 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
     events.append(Event("turn", car.id, {"name": car.name, "round": state.round}))
     if can_move(state, car):
         return True
-    _no_move(state, car, events)
+    stand_still(state, car, events)
     return False
 
 
@@ -108,8 +108,9 @@ def can_move(state: GameState, car: Car) -> bool:
     return False
 
 
-def _no_move(state: GameState, car: Car, events: list[Event]) -> None:
-    """No move possible (A13.5): a copy of the top card; after neutral/spare, 60 s in gear 0 (OPEN-12)."""
+def stand_still(state: GameState, car: Car, events: list[Event]) -> None:
+    """The car does not move this turn (A13.5): a copy of the top card; after neutral/spare,
+    60 s in gear 0 (OPEN-12). The turn is over; the caller hands it on."""
     top = car.pile[-1] if car.pile else None
     if top is not None and top.kind == "gear":
         card = Card("nomove", top.gear, top.seconds)

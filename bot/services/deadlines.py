@@ -2,7 +2,8 @@
 
 At the deadline the bot ends the turn for the driver: `stop` if they already used a die; if not,
 the AI driver (`bot.engine.ai.choose_action`) drives the turn when the rally allows it (setting
-`ai_on_timeout`, on by default), else the turn stays open for another deadline. Each passed
+`ai_on_timeout`, on by default), else the bot ends the turn (engine `Timeout`: the car stands
+still and takes the no-move card of RULES A13.5). Each passed
 deadline counts a missed turn (`drivers.missed_turns`, reset when the driver plays); at the
 `missed_limit`-th (default 3) the driver retires (engine `Retire`).
 
@@ -27,7 +28,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.engine.actions import Action, Retire, Stop
+from bot.engine.actions import Action, Retire, Stop, Timeout
 from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
 from bot.engine.game import apply
@@ -237,24 +238,13 @@ class DeadlineService:
                 lead.append(t("deadline.ai_drives", name=car.name))
                 version, state, events = await self._ai_turn(rally, version, state)
             else:
-                return await self._wait(rally, version, car.name, user_id, missed, lead)
+                lead.append(t("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
+                version, state, events = await self._commit(rally, version, state, Timeout())
             if driver is not None:
                 await self.store.drivers.add_missed_turn(rally.id, user_id)
             reply = await turn_reply(core, rally.id, version, state, events, lead)
         await self.track(reply)
         return Notice(rally.guild_id, rally.channel_id, reply)
-
-    async def _wait(self, rally: Rally, version: int, name: str, user_id: int | None, missed: int,
-                    lead: list[str]) -> Notice:
-        """No AI on timeout and no die used: the turn stays open for one more deadline."""
-        if user_id is not None and await self.store.drivers.get(rally.id, user_id) is not None:
-            await self.store.drivers.add_missed_turn(rally.id, user_id)
-        now = self.clock()
-        due = now + timedelta(seconds=rally.turn_deadline_s)
-        async with self._lock(rally.id):
-            await self._schedule(job_ref(rally.id, version), due, now + timedelta(seconds=rally.turn_deadline_s / 2))
-        lead.append(t("deadline.waiting", name=name, when=self.when(due), missed=missed, limit=self.missed_limit))
-        return Notice(rally.guild_id, rally.channel_id, Reply(lead, ping=(user_id,) if user_id else ()))
 
     async def _commit(self, rally: Rally, version: int, state: GameState, action: Action) -> tuple:
         """Apply one action of the bot and log it (actor None) with the new snapshot."""

@@ -5,7 +5,7 @@ Used by `python -m bot db check` and by tests: every stored snapshot must equal 
 
 from __future__ import annotations
 
-from bot.engine.actions import Retire
+from bot.engine.actions import Retire, Timeout
 from bot.engine.game import Seat, apply
 from bot.engine.parse import parse
 from bot.engine.state import GameState
@@ -29,6 +29,8 @@ def replay_state(rally_row: dict, actions: list[dict]) -> GameState | None:
             continue  # lifecycle only (abandoned ...): the game state does not change
         elif word == "retire":
             state, _ = apply(state, Retire(text.split(" ", 1)[1]))
+        elif word == "timeout":
+            state, _ = apply(state, Timeout())
         else:
             actor = entry.get("actor")
             state, _ = apply(state, parse(text, driver=str(actor) if actor is not None else None))

@@ -82,18 +82,19 @@ async def test_a_turn_not_begun_is_driven_by_the_ai(store, deadlines, service, c
     assert (await store.check(replay_snapshot)).ok
 
 
-async def test_without_ai_on_timeout_the_turn_waits_for_another_deadline(store, deadlines, service, clock):
+async def test_without_ai_on_timeout_the_bot_ends_the_turn_with_the_no_move_card(store, deadlines, service, clock):
     await start_rally(service, deadlines, ai_on_timeout=False)
-    before = await snapshot_of(store)
     clock.advance(hours=HOURS, minutes=1)
     (notice,) = await deadlines.run_due()
-    assert "Time is up for Bob (1 of 3 missed turns allowed)" in notice.reply.text
-    assert notice.reply.ping == (BOB.user_id,)
+    assert "Time is up for Bob: the turn ends without a move (1 of 3 missed turns allowed)" in notice.reply.text
     rally, drivers, log = await snapshot_of(store)
-    assert (rally, log) == (before[0], before[2])  # no action: the turn stays open
+    assert log[-1]["action"] == "timeout" and log[-1]["actor"] is None
+    state = service.state_of(await store.rallies.get(rally["id"]))
+    bob = state.car_by_id(str(BOB.user_id))
+    assert bob.position == -1 and [c.kind for c in bob.pile] == ["nomove"]  # stood still (A13.5)
+    assert bob.pile[0].seconds == 60  # no card yet: 60 s in neutral (OPEN-12)
     assert [d["missed_turns"] for d in drivers if d["user_id"] == BOB.user_id] == [1]
-    due = [d for k, _, d in await jobs_of(deadlines, rally["id"]) if k == KIND_DEADLINE]
-    assert due == [clock.now + timedelta(hours=HOURS)]
+    assert (await store.check(replay_snapshot)).ok
 
 
 async def test_three_missed_turns_in_a_row_retire_the_driver(store, deadlines, service, clock):

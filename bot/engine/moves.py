@@ -34,9 +34,13 @@ def refuse(key: str, **params: object) -> NotAllowed:
     return NotAllowed(t(key, **params))
 
 
-def effective_note(state: GameState, space: Space) -> int:
-    """Note of a space after dirt markers (A8.5): interior and skid notes drop, shortcut never."""
+def effective_note(state: GameState, space: Space, car=None) -> int:
+    """Note of a space after dirt markers (A8.5): interior and skid notes drop, shortcut never.
+    Markers count "for every later arrival": a `car` already in the corner keeps the count it
+    found when it arrived."""
     if space.kind in (SpaceKind.INTERIOR, SpaceKind.SKID):
+        if car is not None and car.corner_dirt is not None and car.corner_dirt[0] == space.corner:
+            return space.note - car.corner_dirt[1]
         return space.note - state.dirt.get(space.corner, 0)
     return space.note
 
@@ -86,7 +90,7 @@ def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool)
     # Bail-out (A8.3) with the die one below the skid note, unless the driver names the skid: a
     # skid that tightens (4-4-3) goes on into a space whose note is exactly that gear (A8.2).
     if here is not None and here.kind is SpaceKind.SKID and gear_die and here.bailout is not None \
-            and g == effective_note(state, here) - 1 and line != "skid":
+            and g == effective_note(state, here, car) - 1 and line != "skid":
         return _inside(state, ci, stage.spaces[here.bailout], g, "interior")
     succ = stage.successors(pos)
     if not succ:
@@ -119,7 +123,7 @@ def _need_room(state: GameState, space: Space, ci: int) -> None:
 
 def _inside(state: GameState, ci: int, space: Space, g: int, line: str) -> Move:
     """A move inside a corner: checked against the destination's note only (A8.6, second case)."""
-    note = effective_note(state, space)
+    note = effective_note(state, space, state.cars[ci])
     if _fits(space, note, g):
         _need_room(state, space, ci)
         return Move(space.id, line=line)

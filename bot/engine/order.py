@@ -8,6 +8,7 @@ from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed
 from bot.engine.moves import resolve
 from bot.engine.stage_model import START
+from bot.engine.turn import note_corner_arrival
 from bot.engine.state import FINISHED, OUT, RACING, WAITING, Card, Car, GameState, TurnState
 
 
@@ -85,6 +86,8 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
         car.arrived = state.arrival
         car.resume = None
         car.pose = "normal"
+        car.corner_dirt = None  # back on the road: a new arrival (A8.5)
+        note_corner_arrival(state, car)
         events.append(Event("back_on_road", car.id, {}))
     state.turn = TurnState(car=ci, gear=car.gear)
     events.append(Event("turn", car.id, {"name": car.name, "round": state.round}))

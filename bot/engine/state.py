@@ -51,6 +51,7 @@ class Car:
     finish_rank: int | None = None
     out_reason: str | None = None
     last_hazards: int = 0
+    corner_dirt: list[int] | None = None  # [corner id, dirt markers when the car arrived in it] (A8.5)
 
     @property
     def gear(self) -> int:
@@ -71,7 +72,8 @@ class Car:
         # mutated once on the pile, so the pile list is copied but not its cards.
         return Car(self.id, self.name, self.seat, self.tires, self.status, self.position, self.pose, self.resume,
                    self.arrived, list(self.pile), self.lost_black, self.flats, self.spare, self.sisu, self.seconds,
-                   self.line, list(self.splits), self.finish_rank, self.out_reason, self.last_hazards)
+                   self.line, list(self.splits), self.finish_rank, self.out_reason, self.last_hazards,
+                   self.corner_dirt)
 
     def to_dict(self) -> dict:
         d = {name: getattr(self, name) for name in Car.__slots__}

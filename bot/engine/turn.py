@@ -105,6 +105,17 @@ def _place(state: GameState, car: Car, target: int) -> None:
     state.arrival += 1
     car.position = target
     car.arrived = state.arrival
+    note_corner_arrival(state, car)
+
+
+def note_corner_arrival(state: GameState, car: Car) -> None:
+    """Remember the dirt markers a car finds when it arrives in a corner (A8.5: markers count
+    for later arrivals only); forget them once it is out of the corner."""
+    corner = state.stage.spaces[car.position].corner if car.position >= 0 else None
+    if corner is None:
+        car.corner_dirt = None
+    elif car.corner_dirt is None or car.corner_dirt[0] != corner:
+        car.corner_dirt = [corner, state.dirt.get(corner, 0)]
 
 
 def _surface(state: GameState, target: int) -> Surface:

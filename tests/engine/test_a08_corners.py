@@ -271,6 +271,7 @@ def test_A8_6_inside_the_corner_three_over_the_destination_note_is_knocked_out()
     state = play(state, "3 stop")
     assert state.cars[0].position == ids["skid"][0]
     state.dirt[ids["id"]] = 2
+    state.cars[0].corner_dirt = [ids["id"], 2]  # markers already there on arrival (A8.5)
     state, events = act(state, "4")
     assert "overspeed_ko" in kinds(events) and state.cars[0].status == "out"
 
@@ -281,6 +282,7 @@ def test_A8_6_inside_the_corner_one_or_two_over_the_destination_note_is_loss_of_
     state, ids = before_corner(3, stage=stage, events=["spin"])
     state = play(state, "3 stop")
     state.dirt[ids["id"]] = 2  # skid now 1: white in 3rd is two over
+    state.cars[0].corner_dirt = [ids["id"], 2]  # markers already there on arrival (A8.5)
     state, events = act(state, "W")
     assert event(events, "loss_of_control").params["cause"] == "overspeed"
     assert state.last_path[-1][0] == ids["skid"][1]  # the loss-of-control space
@@ -306,10 +308,6 @@ def test_A8_6_legal_actions_list_no_refused_trajectory():
         assert Roll(("3",), "skid", driver="d1") not in legal_actions(state)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A8.5 says each dirt marker lowers the notes 'for every later arrival'; the engine lowers "
-    "them for every car, also one already skidding through the corner when the marker is put "
-    "down. Honouring it needs the marker count at each car's arrival in the state."))
 def test_A8_5_dirt_does_not_change_the_notes_for_a_car_already_in_the_corner():
     """A8.5: "Each marker lowers the interior note and every skid note of the corner by 1 for
     every later arrival": Ada, skidding on skid 4 when Bea's dirty card falls, goes on in 4th."""

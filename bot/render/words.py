@@ -1,31 +1,20 @@
-"""The few words the images print, in one table (English).
+"""The words the images print, from the message catalogue (`data/i18n/en/render.json`).
 
-They belong in the message catalogue (`data/i18n/en/render.json`) once render's keys are added
-there; kept here meanwhile so every word the renderer prints is in one place.
+Read once at import into the shapes the drawing code uses: `LABELS[key]` (a text, maybe with a
+`{n}` placeholder) and `LABELS_COUNTED[key]` = (singular, plural).
 """
 
 from __future__ import annotations
 
-LABELS: dict[str, str] = {
-    "round": "Round {n}",
-    "driver": "Driver",
-    "gear": "Gear",
-    "time": "Time",
-    "damage": "Damage",
-    "spare": "Spare",
-    "seconds": "Sec",
-    "dnf": "DNF",
-    "finished": "FIN",
-    "last_turn": "Last turn",
-    "results": "Results",
-    "gap": "Gap",
-    "classified": "{n} classified",
-}
+from bot.i18n import catalogue
+
+_KEYS = ("round", "driver", "gear", "time", "damage", "spare", "seconds", "dnf", "finished", "last_turn",
+         "results", "gap", "classified")
+_COUNTED = ("fact_spaces", "fact_corners", "fact_bumps", "fact_shortcuts", "fact_splits")
+
+_messages = catalogue()
+LABELS: dict[str, str] = {key: _messages[f"render.{key}"] for key in _KEYS}
 #: (singular, plural) of the stage figures shown on the preview
-LABELS_COUNTED = {
-    "fact_spaces": ("space", "spaces"),
-    "fact_corners": ("corner", "corners"),
-    "fact_bumps": ("bump", "bumps"),
-    "fact_shortcuts": ("shortcut", "shortcuts"),
-    "fact_splits": ("split", "splits"),
+LABELS_COUNTED: dict[str, tuple[str, str]] = {
+    key: (_messages[f"render.{key}.one"], _messages[f"render.{key}.other"]) for key in _COUNTED
 }

@@ -22,19 +22,19 @@ _SEAT_SHIFT = 1000  # temporary offset while renumbering seats (UNIQUE is checke
 def _rally_status(tx: Tx, rally_id: int) -> tuple[str, int]:
     row = tx.fetch_one("SELECT status, max_drivers FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
-        raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+        raise NotFound("store.no_rally", rally_id=rally_id)
     return row["status"], row["max_drivers"]
 
 
 def _require_active(tx: Tx, rally_id: int) -> str:
     status, _ = _rally_status(tx, rally_id)
     if status not in ("lobby", "running"):
-        raise WrongStatus(f"Rally #{rally_id} is {status}: its drivers can no longer change.", rally_id=rally_id)
+        raise WrongStatus("store.drivers_frozen", rally_id=rally_id, status=status)
     return status
 
 
-def _not_in(rally_id: int, user_id: int, text: str) -> NotFound:
-    return NotFound(text, rally_id=rally_id, user_id=user_id)
+def _not_in(rally_id: int, user_id: int, key: str) -> NotFound:
+    return NotFound(key, rally_id=rally_id, user_id=user_id)
 
 
 class Drivers:
@@ -49,19 +49,15 @@ class Drivers:
         def join(tx: Tx) -> Driver:
             status, max_drivers = _rally_status(tx, rally_id)
             if status != "lobby":
-                raise WrongStatus(
-                    f"Rally #{rally_id} is {status}: you can only join a rally in its lobby.", rally_id=rally_id
-                )
+                raise WrongStatus("store.join_lobby_only", rally_id=rally_id, status=status)
             rows = tx.fetch_all("SELECT user_id, seat FROM drivers WHERE rally_id = ?", (rally_id,))
             mine = [r["seat"] for r in rows if r["user_id"] == user_id]
             if mine:
-                raise AlreadyJoined(f"You are already in rally #{rally_id} (seat {mine[0]}).", rally_id=rally_id)
+                raise AlreadyJoined("store.already_joined", rally_id=rally_id, seat=mine[0])
             taken = {r["seat"] for r in rows}
             free = [seat for seat in range(1, max_drivers + 1) if seat not in taken]
             if not free:
-                raise RallyFull(
-                    f"Rally #{rally_id} is full: {max_drivers} of {max_drivers} seats are taken.", rally_id=rally_id
-                )
+                raise RallyFull("store.rally_full", rally_id=rally_id, max_drivers=max_drivers)
             row = tx.fetch_one(
                 "INSERT INTO drivers (rally_id, user_id, display_name, seat, joined_at, missed_turns, status) "
                 f"VALUES (?, ?, ?, ?, ?, 0, 'active') RETURNING {DRIVER_COLUMNS}",
@@ -89,11 +85,11 @@ class Drivers:
 
     async def leave(self, rally_id: int, user_id: int) -> None:
         """Leave: in the lobby the seat is freed; in a running rally the driver is marked `left`."""
-        await self._remove(rally_id, user_id, "left", f"You are not in rally #{rally_id}.")
+        await self._remove(rally_id, user_id, "left", "store.you_are_not_in")
 
     async def kick(self, rally_id: int, user_id: int) -> None:
         """Remove another driver: freed in the lobby, marked `kicked` in a running rally."""
-        await self._remove(rally_id, user_id, "kicked", f"That driver is not in rally #{rally_id}.")
+        await self._remove(rally_id, user_id, "kicked", "store.driver_not_in")
 
     async def get(self, rally_id: int, user_id: int) -> Driver | None:
         row = await self._db.fetch_one(
@@ -138,7 +134,7 @@ class Drivers:
                 (rally_id, user_id),
             )
             if row is None:
-                raise _not_in(rally_id, user_id, f"That driver is not in rally #{rally_id}.")
+                raise _not_in(rally_id, user_id, "store.driver_not_in")
             return int(row[0])
 
         return await self._db.write(add)
@@ -151,6 +147,6 @@ class Drivers:
                 "UPDATE drivers SET missed_turns = 0 WHERE rally_id = ? AND user_id = ?", (rally_id, user_id)
             )
             if changed != 1:
-                raise _not_in(rally_id, user_id, f"That driver is not in rally #{rally_id}.")
+                raise _not_in(rally_id, user_id, "store.driver_not_in")
 
         await self._db.write(reset)

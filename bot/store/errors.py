@@ -1,14 +1,14 @@
 """Errors of the store. Each one's `str()` is ready to show to a user, like every `RallyError`.
 
 A refusal (stale version, busy channel, full rally...) is raised after the transaction was rolled
-back, so the database is exactly as it was before the call. `key` and `params` name the message
-for the catalogue (`data/i18n`), so a translation can replace the English text later without
-touching the store.
+back, so the database is exactly as it was before the call. The text comes from the message
+catalogue (`data/i18n/<lang>/store.json`) by `key`, filled with `params`.
 """
 
 from __future__ import annotations
 
 from bot.engine.errors import RallyError
+from bot.i18n import t
 
 
 class StoreError(RallyError):
@@ -17,8 +17,9 @@ class StoreError(RallyError):
     kind = "store"
     key = "store.error"
 
-    def __init__(self, message: str, **params: object) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(t(key, **params))
+        self.key = key
         self.params = params
 
 
@@ -30,7 +31,7 @@ class StaleVersion(StoreError):
 
     def __init__(self, rally_id: int, expected: int, current: int) -> None:
         super().__init__(
-            "Someone acted first: this turn has moved on. Look at the board and try again.",
+            "store.stale_version",
             rally_id=rally_id,
             expected=expected,
             current=current,
@@ -55,11 +56,10 @@ class ChannelBusy(StoreError):
 
     def __init__(self, channel_id: int, rally_id: int | None, status: str | None) -> None:
         if rally_id is None:
-            detail = "finish or abandon it first, or use another channel."
+            key = "store.channel_busy_unknown"
         else:
-            state = "is waiting in its lobby" if status == "lobby" else f"is {status}"
-            detail = f"rally #{rally_id} {state}. Finish or abandon it first, or use another channel."
-        super().__init__(f"This channel already has a rally: {detail}", channel_id=channel_id, rally_id=rally_id)
+            key = "store.channel_busy_lobby" if status == "lobby" else "store.channel_busy"
+        super().__init__(key, channel_id=channel_id, rally_id=rally_id, status=status)
         self.channel_id = channel_id
         self.rally_id = rally_id
 
@@ -93,9 +93,7 @@ class SchemaTooNew(StoreError):
 
     def __init__(self, path: str, found: int, known: int) -> None:
         super().__init__(
-            f"The database {path} has schema version {found}, but this rallybot only knows up to "
-            f"version {known}. Upgrade rallybot (or restore a backup made by this version); "
-            "the database was left untouched.",
+            "store.schema_too_new",
             path=path,
             found=found,
             known=known,
@@ -112,8 +110,7 @@ class SchemaTooOld(StoreError):
 
     def __init__(self, path: str, found: int, known: int) -> None:
         super().__init__(
-            f"The database {path} has schema version {found}; this rallybot uses version {known}. "
-            "Back it up (`python -m bot db backup PATH`), then run `python -m bot db migrate`.",
+            "store.schema_too_old",
             path=path,
             found=found,
             known=known,

@@ -60,7 +60,7 @@ class Jobs:
     async def _finish(self, job_id: int, sql: str, params: tuple[object, ...]) -> None:
         def finish(tx: Tx) -> None:
             if tx.execute(sql, params) != 1:
-                raise NotFound(f"There is no pending job #{job_id}.", job_id=job_id)
+                raise NotFound("store.no_pending_job", job_id=job_id)
 
         await self._db.write(finish)
 
@@ -91,7 +91,7 @@ class Jobs:
     async def get(self, job_id: int) -> Job:
         row = await self._db.fetch_one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
         if row is None:
-            raise NotFound(f"There is no job #{job_id}.", job_id=job_id)
+            raise NotFound("store.no_job", job_id=job_id)
         return Job.from_row(row)
 
     async def pending(self, kind: str | None = None) -> list[Job]:

@@ -23,7 +23,7 @@ class Messages:
 
         def put(tx: Tx) -> Message | None:
             if tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
-                raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+                raise NotFound("store.no_rally", rally_id=rally_id)
             old = tx.fetch_one(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
             )

@@ -88,7 +88,7 @@ class Rallies:
         """The rally, or `NotFound`."""
         rally = await self.find(rally_id)
         if rally is None:
-            raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+            raise NotFound("store.no_rally", rally_id=rally_id)
         return rally
 
     async def get_active_in_channel(self, guild_id: int, channel_id: int) -> Rally | None:
@@ -158,6 +158,6 @@ class Rallies:
 
         def delete(tx: Tx) -> None:
             if tx.execute("DELETE FROM rallies WHERE id = ?", (rally_id,)) != 1:
-                raise NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+                raise NotFound("store.no_rally", rally_id=rally_id)
 
         await self._db.write(delete)

@@ -46,13 +46,13 @@ def _explain_refusal(tx: Tx, rally_id: int, expected_version: int, status: str |
     """Why the guarded UPDATE matched no row: missing rally, stale version, or a forbidden status."""
     row = tx.fetch_one("SELECT version, status FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
-        return NotFound(f"There is no rally #{rally_id}.", rally_id=rally_id)
+        return NotFound("store.no_rally", rally_id=rally_id)
     if row["version"] != expected_version:
         return StaleVersion(rally_id, expected_version, row["version"])
     current = row["status"]
     if current in ("finished", "abandoned"):
-        return WrongStatus(f"Rally #{rally_id} is {current}: nothing more can happen in it.", rally_id=rally_id)
-    return WrongStatus(f"Rally #{rally_id} is {current}: it cannot go back to the {status}.", rally_id=rally_id)
+        return WrongStatus("store.rally_closed", rally_id=rally_id, current=current)
+    return WrongStatus("store.cannot_go_back", rally_id=rally_id, current=current, status=status)
 
 
 def advance(

@@ -4,7 +4,6 @@ and a CLI / bench entry that fails clearly when its part is missing."""
 from __future__ import annotations
 
 import argparse
-import ast
 import sys
 from pathlib import Path
 
@@ -16,24 +15,15 @@ from bot.cli import bench as bench_cli
 from bot.cli import render as render_cli
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
+from tests.import_scan import forbidden_imports
 
 FORBIDDEN = ("discord", "aiosqlite", "sqlite3", "asyncio")
 
 
 def test_render_imports_no_discord_and_no_database():
     root = Path(bot.render.__file__).parent
-    offenders = []
-    files = sorted(root.glob("*.py"))
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
-    assert len(files) > 5
-    assert offenders == []
+    assert len(list(root.glob("*.py"))) > 5
+    assert forbidden_imports(root, FORBIDDEN) == []
 
 
 def test_png_levels_outside_1_to_6_are_refused():

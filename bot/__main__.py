@@ -15,6 +15,11 @@ SUBCOMMANDS = ("run", "console", "stage", "render", "bench", "db", "commands", "
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return _build()[0]
+
+
+def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and its subcommand parsers by name (only the tools this install provides)."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="rallybot: play-by-post Rallyman rallies")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
@@ -25,14 +30,14 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(subparsers)
-    return parser
+    return parser, subparsers.choices
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser, commands = _build()
     args = parser.parse_args(argv)
     if args.command is None:
-        default = "run" if "run" in parser._subparsers._group_actions[0].choices else None  # noqa: SLF001
+        default = "run" if "run" in commands else None
         if default is None:
             parser.print_help()
             return 0

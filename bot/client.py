@@ -5,12 +5,14 @@
 2. load every module of `EXTENSIONS`; one that fails is logged and skipped, not fatal;
 3. register the persistent turn buttons (`add_dynamic_items`), so buttons posted before a
    restart still work;
-4. give a deadline to any running rally that lost it in a crash, start the scheduler loop;
+4. start the scheduler loop and the outbox sender; both wait for the gateway to be ready, and
+   the start-up work (clocks for running rallies that have none, what is still owed) runs in
+   them, in the background, so commands are answered at once;
 5. sync the slash commands only when needed (DESIGN §3): to `DEV_GUILD_ID` when set, else
    globally, and only when the tree's hash differs from the last synced one (kept in the
    database); `python -m bot sync` forces it.
 
-`close()` stops the loop, closes the gateway, then checkpoints and closes the database.
+`close()` stops the loops, closes the gateway, then checkpoints and closes the database.
 Intents are the defaults: no privileged intent (no message content, members or presences).
 """
 
@@ -31,12 +33,12 @@ from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
 from bot.services.deadlines import DeadlineService
-from bot.services.images import default_renderer
-from bot.services.turn_messages import TurnMessages
+from bot.services.images import Renderer, default_renderer
 from bot.store import Store
 from bot.store.clock import utc_now
 from bot.views.interaction_io import send_error
 from bot.views.publish import show_time
+from bot.views.sender import OutboxSender
 from bot.views.turn_buttons import TurnButton
 
 log = logging.getLogger(__name__)
@@ -49,13 +51,13 @@ class RallyTree(app_commands.CommandTree):
     command) are answered by the same `send_error` as the cogs' errors."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await send_error(interaction, error, loading=False)
+        await send_error(interaction, error)
 
 
 class RallyBot(commands.Bot):
     def __init__(self, settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now,
-                 renderer=None, seed_source=None, start_loops: bool = True, sync: bool = True,
-                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+                 renderer: Renderer | None = None, seed_source: Callable[[], int] | None = None,
+                 start_loops: bool = True, sync: bool = True, extensions: tuple[str, ...] = EXTENSIONS) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=RallyTree, help_command=None)
         self.settings = settings or Settings()
@@ -67,30 +69,50 @@ class RallyBot(commands.Bot):
         self.extension_names = extensions
         self.extension_errors: dict[str, str] = {}
         self.options_cache = OptionsCache()
-        self.store: Store | None = None
-        self.rallies: RallyService | None = None
-        self.deadlines: DeadlineService | None = None
-        self.turn_messages: TurnMessages | None = None
         self.scheduler = SchedulerLoop(self)
+        self._store: Store | None = None
+        self._rallies: RallyService | None = None
+        self._deadlines: DeadlineService | None = None
+        self._sender: OutboxSender | None = None
+
+    # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
+    @property
+    def store(self) -> Store:
+        assert self._store is not None, "open_services() first"
+        return self._store
+
+    @property
+    def rallies(self) -> RallyService:
+        assert self._rallies is not None, "open_services() first"
+        return self._rallies
+
+    @property
+    def deadlines(self) -> DeadlineService:
+        assert self._deadlines is not None, "open_services() first"
+        return self._deadlines
+
+    @property
+    def sender(self) -> OutboxSender:
+        assert self._sender is not None, "open_services() first"
+        return self._sender
 
     async def setup_hook(self) -> None:
         await self.open_services()
         await self.load_extensions()
         self.add_dynamic_items(TurnButton)
-        scheduled = await self.deadlines.resync()
-        if scheduled:
-            log.info("gave a deadline to %d running rallies that had none", scheduled)
         if self.start_loops:
             self.scheduler.start()
+            self.sender.start()
         if self.sync_on_start:
             await self.sync_commands()
 
     async def open_services(self, store: Store | None = None) -> None:
         """Open the store (or use `store`) and build the services on it."""
-        self.store = store or await Store.open(self.settings.db_path)
-        self.rallies = RallyService(self.store, renderer=self.renderer, seed_source=self.seed_source)
-        self.deadlines = DeadlineService(self.rallies, clock=self.clock, when=show_time)
-        self.turn_messages = TurnMessages(self.store)
+        self._store = store or await Store.open(self.settings.db_path)
+        self._rallies = RallyService(self._store, seed_source=self.seed_source, clock=self.clock)
+        self._deadlines = DeadlineService(self._rallies.work, clock=self.clock, when=show_time)
+        self._sender = OutboxSender(self, self._rallies.delivery, self.renderer)
+        self._rallies.work.on_commit = self._sender.wake
 
     async def load_extensions(self) -> None:
         for name in self.extension_names:
@@ -119,10 +141,16 @@ class RallyBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        """Stop the loop, close the gateway, checkpoint and close the database."""
+        """Stop the loops, close the gateway, checkpoint and close the database."""
         self.scheduler.stop()
+        if self._sender is not None:
+            await self._sender.stop()
         try:
             await super().close()
         finally:
-            if self.store is not None:
-                await self.store.close()
+            if self._store is not None:
+                await self._store.close()
+
+    def forget_store(self) -> None:
+        """Tests that own the store close it themselves."""
+        self._store = None

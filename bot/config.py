@@ -73,7 +73,8 @@ class Settings:
         guild_text = (env.get("DEV_GUILD_ID") or "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}. "
-                              "In Discord: Settings → Advanced → Developer Mode, then right-click the server → Copy Server ID.")
+                              "In Discord: Settings → Advanced → Developer Mode, "
+                              "then right-click the server → Copy Server ID.")
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")

@@ -20,6 +20,7 @@ from bot.engine.errors import RallyError
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.errors import error_reply
+from bot.services.images import Renderer, default_renderer, draw_async, image_name
 
 PLACE = Place(guild_id=1, channel_id=1)
 _LINE = re.compile(r"^\s*([\w.-]+)\s*:\s*(/\S.*)$")
@@ -69,22 +70,15 @@ def _yes(value: str | None) -> bool:
     return (value or "").lower() in ("yes", "y", "true", "on", "1")
 
 
-def _number(options: dict[str, str], key: str, default: float) -> float:
-    if key not in options:
-        return default
-    try:
-        return float(options[key].rstrip("h"))
-    except ValueError:
-        raise ConsoleError(t("console.number", key=key, value=options[key])) from None
-
-
 class Console:
     """Runs console lines against a `RallyService` and prints the replies."""
 
-    def __init__(self, service: RallyService, out: TextIO, images: Path | None = None) -> None:
+    def __init__(self, service: RallyService, out: TextIO, images: Path | None = None,
+                 renderer: Renderer | None = None) -> None:
         self.service = service
         self.out = out
         self.images = images
+        self.renderer = renderer if renderer is not None or images is None else default_renderer()
         self.names: dict[int, str] = {}
         self.count = 0
 
@@ -111,8 +105,11 @@ class Console:
             stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
             if not stage:
                 raise ConsoleError(t("console.need_stage"))
-            return await s.create(PLACE, actor, stage, drivers=int(_number(o, "drivers", 4)),
-                                  deadline_hours=_number(o, "deadline", 24), ruleset=o.get("ruleset", "classic-en"),
+            deadline = o.get("deadline", "24")
+            # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
+            return await s.create(PLACE, actor, stage, drivers=o.get("drivers", "4"),
+                                  deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
+                                  ruleset=o.get("ruleset", "classic-en"),
                                   sisu=_yes(o.get("sisu")), shakedown=_yes(o.get("shakedown")))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
@@ -139,13 +136,28 @@ class Console:
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     async def _show(self, name: str, reply: Reply) -> None:
-        self._print(name, reply.lines, reply.ephemeral)
-        image = await reply.resolve_image() if self.images is not None else None
-        if image is not None:
-            self.count += 1
-            path = self.images / f"{self.count:03d}-{reply.image_name}"
-            path.write_bytes(image)
-            self._print(name, [t("console.image", path=str(path))], reply.ephemeral)
+        """A private reply is printed for its reader; public posts come out of the outbox."""
+        if reply.ephemeral or not reply.outbox:
+            self._print(name, reply.lines, ephemeral=True)
+        await self.deliver()
+
+    async def deliver(self) -> int:
+        """The console is a sender too: print every owed post in order and mark it delivered
+        (which starts a delivered turn's clock, exactly as on Discord). Returns how many."""
+        delivery = self.service.delivery
+        count = 0
+        while batch := await delivery.claim():
+            for out in batch:
+                reader = self.names.get(out.row.user_id, str(out.row.user_id)) if out.is_dm else None
+                self._print(reader, out.lines, ephemeral=out.is_dm)
+                if out.image is not None and self.images is not None and self.renderer is not None:
+                    self.count += 1
+                    path = self.images / f"{self.count:03d}-{image_name(out.image)}"
+                    path.write_bytes(await draw_async(self.renderer, out.image))
+                    self._print(reader, [t("console.image", path=str(path))], ephemeral=out.is_dm)
+                await delivery.sent(out, None)
+                count += 1
+        return count
 
     def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool) -> None:
         prefix = f"[only {name}]" if ephemeral and name else "[channel]" if not ephemeral else "[only you]"
@@ -171,8 +183,9 @@ def load_dice_script(path: Path) -> dict:
 
 
 async def run_console(lines: Iterable[str] | None, service: RallyService, out: TextIO = sys.stdout,
-                      images: Path | None = None, interactive: bool = False) -> None:
-    console = Console(service, out, images)
+                      images: Path | None = None, interactive: bool = False,
+                      renderer: Renderer | None = None) -> None:
+    console = Console(service, out, images, renderer)
     if interactive:
         print(t("console.welcome"), file=out)
         while True:

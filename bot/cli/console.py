@@ -31,7 +31,6 @@ def main(args) -> int:
 async def _main(args) -> int:
     from bot.console import load_dice_script, run_console
     from bot.services import RallyService
-    from bot.services.images import default_renderer
     from bot.store import Store
 
     script = load_dice_script(args.dice) if args.dice else None
@@ -40,8 +39,7 @@ async def _main(args) -> int:
     store = await Store.open(args.db)
     try:
         seed = args.seed
-        service = RallyService(store, renderer=default_renderer() if args.out else None,
-                               seed_source=(lambda: seed) if seed is not None else None, dice_script=script)
+        service = RallyService(store, seed_source=(lambda: seed) if seed is not None else None, dice_script=script)
         interactive = sys.stdin.isatty()
         await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive)
     finally:

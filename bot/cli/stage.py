@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Literal
 
 from bot.engine.errors import StageError
 from bot.engine.stage_build import build_stage
@@ -26,13 +27,13 @@ from bot.engine.stage_loader import (
     parse_zone,
     stage_names,
 )
-from bot.engine.stage_model import Section, SpaceKind, Stage, Surface
+from bot.engine.stage_model import Border, Section, SpaceKind, Stage, Surface
 from bot.paths import data_dir
 
 DASH = "–"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
+def register(subparsers: argparse._SubParsersAction) -> None:  # argparse's own (private) type name
     """Add `stage` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("stage", help="stage tools: list, validate, show, generate")
     actions = parser.add_subparsers(dest="stage_action", metavar="ACTION")
@@ -222,8 +223,8 @@ def _describe(stage: Stage, section: Section) -> tuple[str, str, str]:
         words += f", {first.capacity} car{'s' if first.capacity > 1 else ''} wide"
     if first.zone in stage.snow_zones and first.surface_snow is Surface.ASPHALT:
         words += ", cleared of snow"
-    left = _terrains([s.left.terrain.value for s in spaces])
-    right = _terrains([s.right.terrain.value for s in spaces])
+    left = _terrains([_terrain_name(s.left) for s in spaces])
+    right = _terrains([_terrain_name(s.right) for s in spaces])
     return where, words, f"{left} | {right}"
 
 
@@ -236,14 +237,21 @@ def _describe_corner(stage: Stage, corner_id: int) -> tuple[str, str]:
     if corner.shortcut:
         k = len(corner.shortcut)
         words += f", shortcut K{corner.shortcut_note}" + (f" ({k} spaces)" if k > 1 else "")
-    inside_of = "left" if corner.direction == "left" else "right"
-    outside_of = "right" if inside_of == "left" else "left"
+    inside_of: Literal["left", "right"] = "left" if corner.direction == "left" else "right"
+    outside_of: Literal["left", "right"] = "right" if inside_of == "left" else "left"
     inner = stage.spaces[corner.shortcut[0] if corner.shortcut else corner.interior[0]]
     outer = stage.spaces[corner.skid[0] if corner.skid else corner.interior[0]]
-    inside = inner.border(inside_of).terrain
-    outside = outer.border(outside_of).terrain
+    inside = _terrain_name(inner.border(inside_of))
+    outside = _terrain_name(outer.border(outside_of))
     left, right = (inside, outside) if inside_of == "left" else (outside, inside)
-    return words, f"{left.value} | {right.value}"
+    return words, f"{left} | {right}"
+
+
+def _terrain_name(border: Border) -> str:
+    """The terrain beside the road on this side: straights and a corner's outermost and innermost
+    lines always have terrain there (a road or shortcut border lies between the lines)."""
+    assert border.terrain is not None, f"a {border.kind} border has no terrain"
+    return border.terrain.value
 
 
 def _terrains(values: list[str]) -> str:

@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.engine.ruleset import ruleset_names
 from bot.engine.stage_loader import stage_names
 from bot.services.reply import TurnPrompt
-from bot.views.interaction_io import actor_of, place_of
+from bot.views.interaction_io import actor_of, bot_of, place_of
 
 MAX_CHOICES = 25
 LOOKUP_TIMEOUT_S = 1.0
@@ -62,7 +62,7 @@ def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list
 
 
 async def dice_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot = interaction.client
+    bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
     if bot.options_cache.known(channel_id):
         prompt = bot.options_cache.get(channel_id)
@@ -71,7 +71,7 @@ async def dice_choices(interaction: discord.Interaction, current: str) -> list[a
         try:
             options = await asyncio.wait_for(bot.rallies.options(place_of(interaction), actor_of(interaction)),
                                              LOOKUP_TIMEOUT_S)
-        except Exception:  # noqa: BLE001 - autocomplete never fails loudly: no suggestion instead
+        except Exception:  # autocomplete never fails loudly: no suggestion instead
             options = []
     return dice_suggestions(options, current)
 

@@ -1,26 +1,32 @@
 """`/rally create|join|leave|start|status|board|abandon|kick`: the lifecycle of a rally, thin.
 
-Each command maps its options to one `RallyService` call through `run_command` (defer, call,
-post, errors). Host-only commands (start, abandon, kick) are checked by the service at run time
+Each command maps its options to one `RallyService` call through `run_command` (refuse DMs,
+defer, call, answer, errors); public effects reach the channel through the outbox. Host-only commands (start, abandon, kick) are checked by the service at run time
 (host of the rally or Manage Server); Discord ignores `default_permissions` on subcommands, and
 a host without Manage Server must still reach them, so the runtime check is the authority.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.autocomplete import ruleset_choices, stage_choices
-from bot.cogs.permissions import require_channel_permissions
+from bot.cogs.permissions import is_thread, require_channel_permissions
 from bot.i18n import t
+from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
+
+if TYPE_CHECKING:
+    from bot.client import RallyBot
 
 
 @app_commands.guild_only()
 class RallyCog(commands.GroupCog, group_name="rally", group_description=t("discord.cmd.rally")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -35,8 +41,8 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
                      deadline_hours: app_commands.Range[int, 1, 168] = 24,
                      ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True) -> None:
-        async def call(place, actor):
-            require_channel_permissions(interaction.app_permissions)
+        async def call(place: Place, actor: Actor) -> Reply:
+            require_channel_permissions(interaction.app_permissions, in_thread=is_thread(interaction.channel))
             return await self.bot.rallies.create(place, actor, stage, drivers=drivers, deadline_hours=deadline_hours,
                                                  ruleset=ruleset, sisu=sisu, shakedown=shakedown,
                                                  ai_on_timeout=ai_on_timeout)
@@ -57,7 +63,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
 
     @app_commands.command(name="status", description=t("discord.cmd.rally_status"))
     async def status(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.status, private=True)
+        await run_command(interaction, self.bot.rallies.status)
 
     @app_commands.command(name="board", description=t("discord.cmd.rally_board"))
     async def board(self, interaction: discord.Interaction) -> None:
@@ -70,11 +76,11 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     @app_commands.command(name="kick", description=t("discord.cmd.rally_kick"))
     @app_commands.describe(driver=t("discord.opt.driver"))
     async def kick(self, interaction: discord.Interaction, driver: discord.User) -> None:
-        async def call(place, actor):
+        async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.kick(place, actor, driver.id, driver.display_name)
 
         await run_command(interaction, call)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RallyBot) -> None:
     await bot.add_cog(RallyCog(bot))

@@ -6,20 +6,26 @@ and the console share one grammar (bot/engine/parse.py). `/odds` is private.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.autocomplete import dice_choices
 from bot.i18n import t
+from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
+
+if TYPE_CHECKING:
+    from bot.client import RallyBot
 
 LINE_CHOICES = [app_commands.Choice(name=t(f"discord.line_{line}"), value=line)
                 for line in ("interior", "skid", "shortcut")]
 
 
 class TurnCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="roll", description=t("discord.cmd.roll"))
@@ -27,41 +33,41 @@ class TurnCog(commands.Cog):
     @app_commands.autocomplete(dice=dice_choices)
     @app_commands.guild_only()
     async def roll(self, interaction: discord.Interaction, dice: str, end: bool = False) -> None:
-        async def call(place, actor):
+        async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.roll(place, actor, dice, end=end)
 
-        await run_command(interaction, call, played=True)
+        await run_command(interaction, call)
 
     @app_commands.command(name="stop", description=t("discord.cmd.stop"))
     @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.stop, played=True)
+        await run_command(interaction, self.bot.rallies.stop)
 
     @app_commands.command(name="line", description=t("discord.cmd.line"))
     @app_commands.describe(line=t("discord.opt.line"))
     @app_commands.choices(line=LINE_CHOICES)
     @app_commands.guild_only()
     async def line(self, interaction: discord.Interaction, line: app_commands.Choice[str]) -> None:
-        async def call(place, actor):
+        async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.line(place, actor, line.value)
 
-        await run_command(interaction, call, played=True)
+        await run_command(interaction, call)
 
     @app_commands.command(name="spare", description=t("discord.cmd.spare"))
     @app_commands.guild_only()
     async def spare(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.spare, played=True)
+        await run_command(interaction, self.bot.rallies.spare)
 
     @app_commands.command(name="odds", description=t("discord.cmd.odds"))
     @app_commands.describe(dice=t("discord.opt.odds_dice"))
     @app_commands.autocomplete(dice=dice_choices)
     @app_commands.guild_only()
     async def odds(self, interaction: discord.Interaction, dice: str) -> None:
-        async def call(place, actor):
+        async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.odds(place, actor, dice)
 
-        await run_command(interaction, call, private=True)
+        await run_command(interaction, call)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RallyBot) -> None:
     await bot.add_cog(TurnCog(bot))

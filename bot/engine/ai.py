@@ -22,7 +22,7 @@ _BADNESS = {OK: 0, LOC: 1, KO: 2}
 
 def choose_action(state: GameState, risk: float = 0.12) -> Action:
     """The AI's next action for the driver whose turn it is."""
-    turn = state.turn
+    turn = state.current_turn()
     car = state.cars[turn.car]
     if not turn.started and car.flats and car.spare and turn.gear <= 1:
         return Spare(driver=car.id)
@@ -95,6 +95,7 @@ def _compute_limit(state: GameState, position: int) -> int:
         if nxt.corner is not None and nxt.corner != corner_in:
             return min(limit, _best_entry(state, succ) + distance - jumped)
         if nxt.kind is SpaceKind.BUMP:
+            assert nxt.note is not None, "every bump has a note"
             limit = min(limit, nxt.note + distance)  # at the note: a free space, never a crash (A10.1)
             jumped += 1
         pos, corner_in = nxt.id, nxt.corner

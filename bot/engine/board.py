@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from bot.engine.classify import classification
-from bot.engine.state import FINISHED, OUT, WAITING, GameState
 from bot.engine.stage_model import SpaceKind
+from bot.engine.state import FINISHED, OUT, WAITING, Car, GameState
 from bot.engine.turn import format_time
-from bot.engine.view import BoardView, CarView, PathStep
+from bot.engine.view import BoardView, CarView, PathStep, ShownPose, ShownStatus
+
+#: A car's status as spectators see it; every other engine status is "racing".
+_SHOWN_STATUS: dict[str, ShownStatus] = {WAITING: "waiting", FINISHED: "finished", OUT: "out"}
 
 
 def initials(name: str) -> str:
@@ -18,7 +21,7 @@ def initials(name: str) -> str:
     return (parts[0][0] + parts[-1][0]).upper()
 
 
-def _pose(state: GameState, car) -> str:
+def _pose(state: GameState, car: Car) -> ShownPose:
     if car.pose != "normal":
         return car.pose
     if car.position >= 0 and state.stage.spaces[car.position].kind is SpaceKind.SKID:
@@ -29,17 +32,15 @@ def _pose(state: GameState, car) -> str:
 def board_view(state: GameState, status: str | None = None) -> BoardView:
     """Everything the board image shows: cars, the last turn's dice, dirt, the status line."""
     ranks = {row["driver"]: row["rank"] for row in classification(state) if row["status"] == FINISHED}
-    active = state.turn.car if state.turn else None
     cars = []
     for i, car in enumerate(state.cars):
-        hazards = state.turn.hazards if active == i else car.last_hazards
+        playing = state.turn if state.turn is not None and state.turn.car == i else None  # this car's turn, if now
         cars.append(CarView(
             driver_id=car.id, name=car.name, initials=initials(car.name), colour=car.seat,
-            space=car.position, pose=_pose(state, car),
-            status={WAITING: "waiting", FINISHED: "finished", OUT: "out"}.get(car.status, "racing"),
-            gear=state.turn.gear if active == i else car.gear, chrono_s=car.time, seconds_held=car.seconds,
-            hazards=hazards, black_lost=car.lost_black, white_lost=min(car.flats, 2), spare=car.spare,
-            active=active == i, place=ranks.get(car.id)))
+            space=car.position, pose=_pose(state, car), status=_SHOWN_STATUS.get(car.status, "racing"),
+            gear=playing.gear if playing else car.gear, chrono_s=car.time, seconds_held=car.seconds,
+            hazards=playing.hazards if playing else car.last_hazards, black_lost=car.lost_black,
+            white_lost=min(car.flats, 2), spare=car.spare, active=playing is not None, place=ranks.get(car.id)))
     path = tuple(PathStep(space=s, die=d, hazard=bool(h)) for s, d, h in state.last_path)
     driver = state.cars[state.last_driver].id if state.last_driver is not None else None
     return BoardView(stage=state.stage.name, title=state.stage.title, round=state.round, cars=tuple(cars),

@@ -10,7 +10,7 @@ def classification(state: GameState) -> list[dict]:
     then drivers still racing by distance, then knocked-out drivers (DNF)."""
     finished = sorted((c for c in state.cars if c.status == FINISHED), key=lambda c: (c.time, c.seat))
     rows: list[dict] = []
-    best = finished[0].time if finished else None
+    best = finished[0].time if finished else 0  # read only when someone finished
     rank = 0
     previous = None
     for pos, car in enumerate(finished, start=1):

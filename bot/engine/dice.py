@@ -7,9 +7,12 @@ two integers, so a snapshot stores it and a stage replays exactly from its seed 
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 _MASK = (1 << 64) - 1
+
+#: What `pick` draws: the keys of its weights (`Literal` event names keep their type).
+Name = TypeVar("Name", bound=str)
 
 
 def _splitmix64(x: int) -> int:
@@ -23,13 +26,13 @@ class DiceSource(Protocol):
     def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
         """Roll `die`; True when the face shows ⚠."""
 
-    def pick(self, kind: str, weights: dict[str, int]) -> str:
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         """Draw one of `weights` (loss-of-control event, ...) in proportion to its weight."""
 
     def shuffle(self, items: list[str]) -> list[str]:
         """A shuffled copy of `items` (shortcut deck at the start of a special)."""
 
-    def clone(self) -> "DiceSource": ...
+    def clone(self) -> DiceSource: ...
 
     def to_dict(self) -> dict: ...
 
@@ -37,7 +40,7 @@ class DiceSource(Protocol):
 class SeededDice:
     """Reproducible dice from a seed; each draw advances a counter."""
 
-    __slots__ = ("seed", "counter")
+    __slots__ = ("counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
         self.seed = seed & _MASK
@@ -50,7 +53,7 @@ class SeededDice:
     def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
         return self._next() % faces < hazard_faces
 
-    def pick(self, kind: str, weights: dict[str, int]) -> str:
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         total = sum(weights.values())
         r = self._next() % total
         for name, w in weights.items():
@@ -66,7 +69,7 @@ class SeededDice:
             out[i], out[j] = out[j], out[i]
         return out
 
-    def clone(self) -> "SeededDice":
+    def clone(self) -> SeededDice:
         return SeededDice(self.seed, self.counter)
 
     def to_dict(self) -> dict:
@@ -80,7 +83,7 @@ class ScriptedDiceExhausted(RuntimeError):
 class ScriptedDice:
     """Faces and events in the order they will be used: `faces` are ⚠ booleans, `events` names."""
 
-    __slots__ = ("faces", "events", "fi", "ei")
+    __slots__ = ("ei", "events", "faces", "fi")
 
     def __init__(self, faces: list[bool] | None = None, events: list[str] | None = None,
                  fi: int = 0, ei: int = 0) -> None:
@@ -95,19 +98,20 @@ class ScriptedDice:
         self.fi += 1
         return self.faces[self.fi - 1]
 
-    def pick(self, kind: str, weights: dict[str, int]) -> str:
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         if self.ei >= len(self.events):
             raise ScriptedDiceExhausted(f"the dice script has no {kind} left")
         self.ei += 1
         value = self.events[self.ei - 1]
-        if value not in weights:
-            raise ScriptedDiceExhausted(f"scripted {kind} '{value}' is not one of {', '.join(weights)}")
-        return value
+        for name in weights:  # the key equal to the scripted text, typed as the weights are
+            if name == value:
+                return name
+        raise ScriptedDiceExhausted(f"scripted {kind} '{value}' is not one of {', '.join(weights)}")
 
     def shuffle(self, items: list[str]) -> list[str]:
         return list(items)
 
-    def clone(self) -> "ScriptedDice":
+    def clone(self) -> ScriptedDice:
         return ScriptedDice(self.faces, self.events, self.fi, self.ei)
 
     def to_dict(self) -> dict:

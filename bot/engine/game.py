@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop, Timeout
-from bot.engine.dice import DiceSource, SeededDice
+from bot.engine.dice import DiceSource, Name, SeededDice
 from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed, RallyError
-from bot.engine.moves import resolve
+from bot.engine.moves import Move, resolve
 from bot.engine.order import consecutive_entry, next_turn, stand_still
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_loader import load_stage
@@ -96,6 +96,7 @@ def _retire(state: GameState, action: Retire) -> tuple[GameState, list[Event]]:
     new = state.clone()
     events: list[Event] = []
     target = new.car_by_id(action.target)
+    assert target is not None, "the clone holds the same cars"
     target.status = OUT
     target.out_reason = "retired"
     target.pose = "normal"
@@ -119,15 +120,15 @@ def actor_index(state: GameState, action: Action) -> int:
         raise NotAllowed(t("turn.not_a_driver"))
     if car.status == FINISHED:
         raise NotAllowed(t("turn.already_finished", time=f"{car.time // 60}:{car.time % 60:02d}"))
-    if car.status == OUT:
-        raise NotAllowed(t("turn.knocked_out"))
+    if car.status == OUT:  # retired (left, removed by the host) is not a knock-out of the rules (A12.5)
+        raise NotAllowed(t("turn.retired" if car.out_reason == "retired" else "turn.knocked_out"))
     raise NotAllowed(t("turn.not_your_turn", name=active.name))
 
 
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
     """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
     line = action.line
-    turn = state.turn  # a new TurnState starts when this turn ends, even for the same driver
+    turn = state.current_turn()  # a new TurnState starts when this turn ends, even for the same driver
     for i, die in enumerate(action.dice):
         if state.turn is not turn:
             events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": " ".join(action.dice[i:])}))
@@ -148,20 +149,24 @@ def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> N
 class CleanDice:
     """Dice that never show ⚠: a dry run finds refusals before any real die is rolled."""
 
-    def roll(self, die, faces, hazard_faces):
+    def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
         return False
 
-    def pick(self, kind, weights):
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         return next(iter(weights))
 
-    def shuffle(self, items):
+    def shuffle(self, items: list[str]) -> list[str]:
         return list(items)
 
-    def clone(self):
+    def clone(self) -> CleanDice:
         return self
 
+    def to_dict(self) -> dict:
+        """Never called: a dry-run state is thrown away, never saved."""
+        raise TypeError("the dice of a dry run are never saved")
 
-def drive_clean(state: GameState, action: Roll) -> list[tuple[str, object]]:
+
+def drive_clean(state: GameState, action: Roll) -> list[tuple[str, Move]]:
     """Drive a roll on a copy with dice that never show ⚠ and a hidden-card deck of good
     shortcuts (A9.1: no peeking); returns (die, move) for each die played before the turn ends.
     A die the rules refuse raises, so this also checks a plan before anything is rolled."""
@@ -170,7 +175,7 @@ def drive_clean(state: GameState, action: Roll) -> list[tuple[str, object]]:
     trial.deck = ["good"] * len(trial.deck)
     turn = trial.turn  # the roll ends with this turn, even if the same driver plays next
     line = action.line
-    played = []
+    played: list[tuple[str, Move]] = []
     for die in action.dice:
         if trial.turn is not turn:
             break
@@ -185,10 +190,11 @@ def drive_clean(state: GameState, action: Roll) -> list[tuple[str, object]]:
 
 def _timeout(state: GameState, events: list[Event]) -> None:
     """End the turn at its deadline: a stop if dice were used, else the no-move card (A13.5)."""
-    if state.turn.started:
+    turn = state.current_turn()
+    if turn.started:
         stop(state, events)
         return
-    car = state.cars[state.turn.car]
+    car = state.cars[turn.car]
     events.append(Event("timeout", car.id, {"name": car.name}))
     stand_still(state, car, events)
     next_turn(state, events)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from bot.engine.errors import NotAllowed
 from bot.engine.stage_model import FINISH, START, Space, SpaceKind
-from bot.engine.state import RACING, GameState
-from bot.i18n import t
+from bot.engine.state import RACING, Car, GameState
+from bot.i18n import DEFAULT_LANG, t
 
 OK, LOC, KO = "ok", "loc", "ko"
 CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
@@ -31,18 +31,22 @@ class Move:
 
 
 def refuse(key: str, **params: object) -> NotAllowed:
-    return NotAllowed(t(key, **params))
+    return NotAllowed(t(key, DEFAULT_LANG, **params))
 
 
-def effective_note(state: GameState, space: Space, car=None) -> int:
-    """Note of a space after dirt markers (A8.5): interior and skid notes drop, shortcut never.
-    Markers count "for every later arrival": a `car` already in the corner keeps the count it
-    found when it arrived."""
+def effective_note(state: GameState, space: Space, car: Car | None = None) -> int:
+    """Note of a corner space after dirt markers (A8.5): interior and skid notes drop, shortcut
+    never. Markers count "for every later arrival": a `car` already in the corner keeps the
+    count it found when it arrived."""
+    note = space.note
+    assert note is not None, "every corner space has a note"
     if space.kind in (SpaceKind.INTERIOR, SpaceKind.SKID):
-        if car is not None and car.corner_dirt is not None and car.corner_dirt[0] == space.corner:
-            return space.note - car.corner_dirt[1]
-        return space.note - state.dirt.get(space.corner, 0)
-    return space.note
+        corner = space.corner
+        assert corner is not None, "interior and skid spaces belong to a corner"
+        if car is not None and car.corner_dirt is not None and car.corner_dirt[0] == corner:
+            return note - car.corner_dirt[1]
+        return note - state.dirt.get(corner, 0)
+    return note
 
 
 def occupancy(state: GameState, space_id: int, moving: int) -> int:
@@ -102,8 +106,10 @@ def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool)
         space = stage.spaces[nxt]
         if line and space.kind in CORNER_KINDS and LINE_NAMES[space.kind] != line and _entering(stage, pos, space):
             raise refuse("corner.no_such_line", line=line, lines=LINE_NAMES[space.kind])
-        if space.kind is SpaceKind.BUMP and g >= space.note:
-            return _jump(state, ci, space, g, line)
+        if space.kind is SpaceKind.BUMP:
+            assert space.note is not None, "every bump has a note"
+            if g >= space.note:
+                return _jump(state, ci, space, g, line)
         if space.kind in CORNER_KINDS:
             return _corner(state, ci, pos, succ, space, g, line) if _entering(stage, pos, space) \
                 else _inside(state, ci, space, g, LINE_NAMES[space.kind])
@@ -213,6 +219,7 @@ def _jump(state: GameState, ci: int, bump: Space, g: int, line: str | None) -> M
     """A bump taken at its note or faster (A10): fly 1–3 spaces, land, maybe lose control."""
     stage = state.stage
     line = line or state.cars[ci].line  # a trajectory chosen ahead also steers the flight
+    assert bump.note is not None, "every bump has a note"
     steps = g - bump.note
     if steps >= 3 and state.rules.bump_beyond_n2 == "knocked_out":
         return Move(bump.id, outcome=KO, reason="bump", over=steps)

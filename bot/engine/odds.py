@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.engine.actions import Roll
 from bot.engine.game import actor_index, drive_clean
-from bot.engine.moves import KO, LOC
+from bot.engine.moves import KO, LOC, Move
 from bot.engine.stage_model import Surface
 from bot.engine.state import GameState
 
@@ -59,7 +59,7 @@ def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
 def odds(state: GameState, plan: Roll) -> Odds:
     """Chance that `plan` ends in a loss of control (or knock-out) for the driver to play."""
     steps = plan_steps(state, plan)
-    turn = state.turn
+    turn = state.current_turn()
     car = state.cars[turn.car]
     rules = state.rules
     limit, snow_limit = rules.hazard_limit, rules.snow_hazard_limit
@@ -93,13 +93,13 @@ def odds(state: GameState, plan: Roll) -> Odds:
 
 
 
-def die_risk(state: GameState, die: str, move) -> float:
+def die_risk(state: GameState, die: str, move: Move) -> float:
     """Exact chance that one die, whose move is `move`, ends in a loss of control: the one-die
     case of `odds` without driving a copy of the state (the AI asks this thousands of times)."""
     if move.outcome in (LOC, KO):
         return 1.0
     rules = state.rules
-    turn = state.turn
+    turn = state.current_turn()
     if rules.modules.shakedown or turn.sisu_active:
         return 0.0
     p = rules.hazard_probability(die)

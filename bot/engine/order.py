@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bot.engine.actions import Event
 from bot.engine.dice_rules import dice_allowed
+from bot.engine.dirt import note_corner_arrival
 from bot.engine.errors import NotAllowed
 from bot.engine.moves import resolve
 from bot.engine.stage_model import START
-from bot.engine.turn import note_corner_arrival
-from bot.engine.state import FINISHED, OUT, RACING, WAITING, Card, Car, GameState, TurnState
+from bot.engine.state import FINISHED, OUT, RACING, WAITING, Car, Card, GameState, TurnState
 
 
 def road_order(state: GameState, indices: list[int]) -> list[int]:
@@ -99,7 +99,7 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
 
 def can_move(state: GameState, car: Car) -> bool:
     """Whether any die could legally move the car one space now (A13.5)."""
-    turn = state.turn
+    turn = state.current_turn()
     for die in dice_allowed(state, car, turn):
         g = int(die) if die != "W" else turn.gear
         for line in (None, "interior", "skid", "shortcut"):
@@ -122,5 +122,5 @@ def stand_still(state: GameState, car: Car, events: list[Event]) -> None:
     car.pile.append(card)
     events.append(Event("no_move", car.id, {"seconds": card.seconds}))
     state.last_path = []
-    state.last_driver = state.turn.car
+    state.last_driver = state.current_turn().car
     state.turn = None

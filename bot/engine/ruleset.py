@@ -30,7 +30,7 @@ class DiceSpec(BaseModel):
     white_dice: int = Field(2, ge=0, le=2)
 
     @model_validator(mode="after")
-    def _every_die(self) -> "DiceSpec":
+    def _every_die(self) -> DiceSpec:
         missing = [d for d in DIE_IDS if d not in self.hazard_faces]
         if missing:
             raise ValueError(f"hazard_faces misses die {', '.join(missing)} (dice are 1-5 and W)")
@@ -113,7 +113,7 @@ class Ruleset(BaseModel):
     def card_seconds(self, gear: int) -> int:
         return self.gear_card_seconds[str(gear)]
 
-    def with_modules(self, **modules: bool) -> "Ruleset":
+    def with_modules(self, **modules: bool) -> Ruleset:
         """A copy with some modules switched (per-rally choice of the host)."""
         return self.model_copy(update={"modules": self.modules.model_copy(update=modules)})
 

@@ -83,8 +83,8 @@ class _Builder:
         self.cursor = Cursor(0.0, 0.0, 0.0)
 
     # -- helpers -------------------------------------------------------------------------------
-    def _new(self, **kw) -> _Draft:
-        draft = _Draft(id=len(self.drafts), zone=self.zone, **kw)
+    def _new(self, zone: str, **kw) -> _Draft:
+        draft = _Draft(id=len(self.drafts), zone=zone, **kw)
         self.drafts.append(draft)
         return draft
 
@@ -108,27 +108,27 @@ class _Builder:
 
     # -- notes ---------------------------------------------------------------------------------
     def straight(self, note: StraightNote | BumpNote) -> None:
-        self._need_zone(note)
+        zone = self._need_zone(note)
         is_bump = isinstance(note, BumpNote)
-        count = 1 if is_bump else note.count
+        count = note.count if isinstance(note, StraightNote) else 1
         made = []
         for i in range(count):
             left, right = note.sides.at(i)
             x, y = self.cursor.ahead(0.5)
             self.progress += 1
             self.index += 1
-            d = self._new(kind=SpaceKind.BUMP if is_bump else SpaceKind.STRAIGHT, progress=self.progress,
+            d = self._new(zone, kind=SpaceKind.BUMP if is_bump else SpaceKind.STRAIGHT, progress=self.progress,
                           index=self.index, capacity=note.capacity, line=note.line, left=_terrain(left),
                           right=_terrain(right), x=x, y=y, heading=self.cursor.heading, clear=note.clear,
-                          note=note.note if is_bump else None)
+                          note=note.note if isinstance(note, BumpNote) else None)
             self._link([d.id])
             self.ends = [d.id]
             self.cursor = self.cursor.advance(1.0)
             made.append(d.id)
-        self.sections.append(Section(text=note.text, line=note.line, zone=self.zone, spaces=tuple(made)))
+        self.sections.append(Section(text=note.text, line=note.line, zone=zone, spaces=tuple(made)))
 
     def corner(self, note: CornerNote) -> None:
-        self._need_zone(note)
+        zone = self._need_zone(note)
         corner_id = len(self.corners)
         m, n, k = note.interior_count, len(note.skid_notes), note.shortcut_count
         layout = corner_layout(self.cursor, note.direction, note.angle, m, n, k)
@@ -141,7 +141,7 @@ class _Builder:
         entry = max([base] + [self.drafts[e].progress for e in self.ends if e != START])
 
         def make(kind: SpaceKind, pos, frac: float, note_value: int) -> _Draft:
-            return self._new(kind=kind, progress=base + frac * span, index=0, capacity=1, line=note.line,
+            return self._new(zone, kind=kind, progress=base + frac * span, index=0, capacity=1, line=note.line,
                              left=_terrain(inside), right=_terrain(outside), x=pos[0], y=pos[1],
                              heading=pos[2], note=note_value, corner=corner_id, clear=note.clear)
 
@@ -157,7 +157,7 @@ class _Builder:
         for chain in (interior, skid, shortcut):
             for a, b in zip(chain, chain[1:]):
                 a.next.append(b.id)
-        for j, s in enumerate(skid[:-1]):
+        for s in skid[:-1]:
             s.bailout = _nearest_ahead(s.progress, interior).id
         self._set_corner_borders(note.direction, interior, skid, shortcut, inside, outside)
         self._link([c[0].id for c in (interior, skid, shortcut) if c])
@@ -171,7 +171,7 @@ class _Builder:
             shortcut=tuple(d.id for d in shortcut), shortcut_note=note.shortcut_note, line=note.line,
             angle=note.angle))
         ids = tuple(d.id for d in interior + skid + shortcut)
-        self.sections.append(Section(text=note.text, line=note.line, zone=self.zone, spaces=ids))
+        self.sections.append(Section(text=note.text, line=note.line, zone=zone, spaces=ids))
 
     def _set_corner_borders(self, direction, interior, skid, shortcut, inside, outside) -> None:
         """Inside/outside borders of corner spaces: terrain, or the neighbouring trajectory (A11.3, A11.4)."""

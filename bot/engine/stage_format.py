@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.engine.errors import StageError
 from bot.engine.stage_model import Terrain
@@ -55,7 +56,7 @@ class BumpNote(Note):
 
 @dataclass(frozen=True)
 class CornerNote(Note):
-    direction: str
+    direction: Literal["left", "right"]
     interior_note: int
     interior_count: int
     skid_notes: tuple[int, ...]
@@ -238,13 +239,14 @@ def _parse_bump(args, number, text, source, sides, clear) -> BumpNote:
 
 def _parse_corner(direction, args, number, text, source, sides, clear) -> CornerNote:
     example = f"{direction} 3 skid 4x3 K4"
-    if not args or not _NOTE_COUNT.match(args[0]):
+    m = _NOTE_COUNT.match(args[0]) if args else None
+    if m is None:
         raise StageError(source, number, f"a {direction} corner needs its interior note", f"e.g. {example}")
-    m = _NOTE_COUNT.match(args[0])
     interior_note = _check_note(int(m.group(1)), "corner note", number, source)
     interior_count = int(m.group(2)) if m.group(2) else DEFAULT_INTERIOR_SPACES
     if not 1 <= interior_count <= 4:
-        raise StageError(source, number, f"interior line of {interior_count} spaces", "an interior line has 1 to 4 spaces")
+        raise StageError(source, number, f"interior line of {interior_count} spaces",
+                         "an interior line has 1 to 4 spaces")
     skid: tuple[int, ...] = ()
     shortcut_note: int | None = None
     shortcut_count = 0
@@ -257,8 +259,7 @@ def _parse_corner(direction, args, number, text, source, sides, clear) -> Corner
                 raise StageError(source, number, "skid without a note", "e.g. skid 4x3 (note 4 on 3 spaces)")
             skid = _parse_skid(args[i + 1], number, source)
             i += 2
-        elif _SHORTCUT.match(token):
-            k = _SHORTCUT.match(token)
+        elif k := _SHORTCUT.match(token):
             shortcut_note = _check_note(int(k.group(1)), "shortcut note", number, source)
             shortcut_count = int(k.group(2)) if k.group(2) else 1
             i += 1
@@ -274,7 +275,8 @@ def _parse_corner(direction, args, number, text, source, sides, clear) -> Corner
         raise StageError(source, number,
                          f"the shortcut K{shortcut_note} skips nothing: it has {shortcut_count} space(s) and the "
                          f"interior line {interior_count}",
-                         f"a shortcut must be shorter than the interior line, e.g. {direction} {interior_note}x2 K{shortcut_note}")
+                         "a shortcut must be shorter than the interior line, "
+                         f"e.g. {direction} {interior_note}x2 K{shortcut_note}")
     return CornerNote(number, text, direction, interior_note, interior_count, skid, shortcut_note,
                       shortcut_count, angle, sides, clear)
 
@@ -307,7 +309,8 @@ def parse_legend(value: str, source: str, number: int) -> dict[Terrain, int]:
     for part in value.split(","):
         words = part.split()
         if len(words) != 2 or not _INT.match(words[1]):
-            raise StageError(source, number, f"bad legend entry '{part.strip()}'", "write terrain and dice lost, e.g. forest 1")
+            raise StageError(source, number, f"bad legend entry '{part.strip()}'",
+                             "write terrain and dice lost, e.g. forest 1")
         try:
             terrain = Terrain(words[0].lower())
         except ValueError:

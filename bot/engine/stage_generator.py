@@ -152,7 +152,6 @@ class _Generator:
     # -- one step ------------------------------------------------------------------------------
     def _propose(self, last: _Block, done: int, attempt: int, gentle: bool) -> _Block:
         """The next block: a zone change or split when due, then a section in the stage's rhythm."""
-        rng = self.rng
         prefix: list[str] = []
         zone_index = last.zone_index
         boundary = self.target * (zone_index + 1) / len(self.route)

@@ -31,7 +31,7 @@ class Cursor:
         r = math.radians(self.heading)
         return self.x + distance * math.cos(r), self.y + distance * math.sin(r)
 
-    def advance(self, distance: float) -> "Cursor":
+    def advance(self, distance: float) -> Cursor:
         x, y = self.ahead(distance)
         return Cursor(x, y, self.heading)
 
@@ -110,7 +110,8 @@ def _check_crossing(spaces: tuple[Space, ...], source: str) -> None:
             if _intersects((a.x, a.y), (b.x, b.y), (c.x, c.y), (d.x, d.y)):
                 raise StageError(source, c.line,
                                  f"the road crosses itself: space {_label(c)} crosses the road at space {_label(a)}",
-                                 "turn a corner the other way, change its angle with `turn DEGREES`, or lengthen a straight")
+                                 "turn a corner the other way, change its angle with `turn DEGREES`, "
+                                 "or lengthen a straight")
 
 
 def _intersects(p1, p2, p3, p4) -> bool:

@@ -13,7 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.engine.errors import StageError
-from bot.paths import data_dir
 from bot.engine.stage_build import build_stage
 from bot.engine.stage_format import (
     FinishNote,
@@ -27,6 +26,7 @@ from bot.engine.stage_format import (
     parse_text,
 )
 from bot.engine.stage_model import Stage, Zone
+from bot.paths import data_dir
 
 STAGE_FIELDS = frozenset({"title", "route", "snow"})
 ZONE_FIELDS = frozenset({"zone", "name", "legend", "snow legend"})
@@ -100,7 +100,7 @@ def parse_stage(text: str, source: str, zones: dict[str, ZoneFile], name: str | 
         notes = _route_notes(route_field[0], route_field[1], source, zones)
     else:
         notes = parsed.notes
-    snow = frozenset()
+    snow: frozenset[str] = frozenset()
     if "snow" in parsed.header:
         value, line = parsed.header["snow"]
         letters = [p.strip().upper() for p in value.split(",") if p.strip()]

@@ -170,6 +170,7 @@ class Stage(BaseModel):
             return "the finish"
         space = self.spaces[position]
         if space.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
+            assert space.corner is not None, "skid and shortcut spaces belong to a corner"
             return f"{space.kind.value} of corner {space.corner + 1}"
         return f"space {space.index}"
 

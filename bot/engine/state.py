@@ -8,12 +8,16 @@ because the AI and the benchmarks clone thousands of states per second.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.engine.dice import DiceSource, dice_from_dict
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_model import START, Stage
 
 WAITING, RACING, FINISHED, OUT = "waiting", "racing", "finished", "out"
+
+#: How a car stands on its space: facing forward, spun, or off the road on one side (A11.2).
+Pose = Literal["normal", "spun", "off_left", "off_right"]
 
 
 @dataclass(slots=True)
@@ -37,7 +41,7 @@ class Car:
     tires: str = "asphalt"
     status: str = WAITING
     position: int = START
-    pose: str = "normal"  # normal | spun | off_left | off_right
+    pose: Pose = "normal"
     resume: int | None = None  # where the car goes back on the road (A11.6)
     arrived: int = 0  # arrival stamp on its space (A5.2)
     pile: list[Card] = field(default_factory=list)
@@ -67,7 +71,7 @@ class Car:
     def on_road(self) -> bool:
         return self.pose not in ("off_left", "off_right")
 
-    def clone(self) -> "Car":
+    def clone(self) -> Car:
         # Written out: the AI and the benchmarks clone cars millions of times. Cards are never
         # mutated once on the pile, so the pile list is copied but not its cards.
         return Car(self.id, self.name, self.seat, self.tires, self.status, self.position, self.pose, self.resume,
@@ -81,7 +85,7 @@ class Car:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Car":
+    def from_dict(cls, d: dict) -> Car:
         d = dict(d)
         d["pile"] = [Card(*c) for c in d["pile"]]
         return cls(**d)
@@ -110,7 +114,7 @@ class TurnState:
     def black_used(self) -> int:
         return len(self.used) - self.whites
 
-    def clone(self) -> "TurnState":
+    def clone(self) -> TurnState:
         t = TurnState.__new__(TurnState)
         for name in TurnState.__slots__:
             setattr(t, name, getattr(self, name))
@@ -162,13 +166,20 @@ class GameState:
     def active(self) -> Car | None:
         return self.cars[self.turn.car] if self.turn else None
 
+    def current_turn(self) -> TurnState:
+        """The turn being played, for code that only runs during one (`apply` refuses every
+        action once no turn is left): no turn here is a bug in the caller, not a user error."""
+        if self.turn is None:
+            raise AssertionError("no turn is being played")
+        return self.turn
+
     def car_by_id(self, driver_id: str) -> Car | None:
         for car in self.cars:
             if car.id == driver_id:
                 return car
         return None
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         s = GameState.__new__(GameState)
         s.stage, s.rules, s.config = self.stage, self.rules, self.config
         s.cars = [c.clone() for c in self.cars]
@@ -202,7 +213,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, stage: Stage | None = None, rules: Ruleset | None = None) -> "GameState":
+    def from_dict(cls, d: dict, stage: Stage | None = None, rules: Ruleset | None = None) -> GameState:
         from bot.engine.stage_loader import load_stage
 
         config = GameConfig(**d["config"])

@@ -7,16 +7,20 @@ append events; `game.apply` clones first, so a refusal never leaks into the call
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.engine.actions import Event
 from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, gear_name
+from bot.engine.dirt import note_corner_arrival
 from bot.engine.moves import KO, LOC, Move, refuse, resolve
+from bot.engine.order import next_turn
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
-from bot.engine.state import FINISHED, OUT, Card, Car, GameState, TurnState
+from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
 
 
 def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) -> Move:
     """Use one die: check it, move, roll, count ⚠, then resolve what the move caused."""
-    turn = state.turn
+    turn = state.current_turn()
     car = state.cars[turn.car]
     check_die(state, car, turn, die)
     gear_die = die != "W"
@@ -108,16 +112,6 @@ def _place(state: GameState, car: Car, target: int) -> None:
     note_corner_arrival(state, car)
 
 
-def note_corner_arrival(state: GameState, car: Car) -> None:
-    """Remember the dirt markers a car finds when it arrives in a corner (A8.5: markers count
-    for later arrivals only); forget them once it is out of the corner."""
-    corner = state.stage.spaces[car.position].corner if car.position >= 0 else None
-    if corner is None:
-        car.corner_dirt = None
-    elif car.corner_dirt is None or car.corner_dirt[0] != corner:
-        car.corner_dirt = [corner, state.dirt.get(corner, 0)]
-
-
 def _surface(state: GameState, target: int) -> Surface:
     if target < 0:
         return Surface.ASPHALT
@@ -130,6 +124,7 @@ def _shortcut_card(state: GameState, car: Car, space_id: int, events: list[Event
     card = state.deck.pop(0)
     state.deck.append(card)
     corner = state.stage.spaces[space_id].corner
+    assert corner is not None, "a shortcut space belongs to a corner"
     if card == "dirty":
         state.dirt[corner] = state.dirt.get(corner, 0) + 1
         events.append(Event("shortcut_dirty", car.id, {"markers": state.dirt[corner]}))
@@ -150,27 +145,32 @@ def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause:
     space = state.stage.spaces[car.position]
     resume = car.position
     if space.kind is SpaceKind.SKID:
-        resume = space.border("left" if space.left.kind == "road" else "right").link  # A11.5
+        interior = space.border("left" if space.left.kind == "road" else "right").link  # A11.5
+        assert interior is not None, "a skid space has the interior line beside it"
+        resume = interior
     events.append(Event("loss_of_control", car.id, {"cause": cause, "event": event, "gear": g,
                                                     "space": _space_label(state, car.position)}))
     if event == "spin":
         car.pose = "spun"
     else:
-        side = "left" if event == "off_left" else "right"
+        side: Literal["left", "right"] = "left" if event == "off_left" else "right"
         border = space.border(side)
         if border.kind == "shortcut":  # A11.4: the excursion lands on the shortcut
+            assert border.link is not None, "a shortcut border links the shortcut space"
             _place(state, car, border.link)
             resume = border.link
             events.append(Event("lands_on_shortcut", car.id, {}))
             _shortcut_card(state, car, border.link, events)
         elif border.kind == "road":
             if space.kind is SpaceKind.SHORTCUT:  # A11.4: thrown back onto the interior
+                assert border.link is not None, "a road border links the space beside"
                 resume = border.link
             car.pose = event
             events.append(Event("off_onto_road", car.id, {"side": side}))
         else:
             car.pose = event
             zone = state.stage.zones[space.zone]
+            assert border.terrain is not None, "a terrain border names its terrain"
             lost = zone.damage(border.terrain, space.zone in state.stage.snow_zones)
             _damage(state, car, lost, border.terrain.value, events)
     car.resume = resume
@@ -217,7 +217,7 @@ def _finish(state: GameState, car: Car, turn: TurnState, events: list[Event], cr
 
 def stop(state: GameState, events: list[Event]) -> None:
     """End the turn by choice (A6.4): the card of the last gear die, or the current gear (AMB-15)."""
-    turn = state.turn
+    turn = state.current_turn()
     car = state.cars[turn.car]
     if not turn.started:
         raise refuse("turn.stop_without_die", allowed=describe_allowed(dice_allowed(state, car, turn)))
@@ -230,7 +230,7 @@ def stop(state: GameState, events: list[Event]) -> None:
 
 def fit_spare(state: GameState, events: list[Event]) -> None:
     """Spare tire (A14.1): start of turn, gear 0 or 1, one flat repaired, restart in 1st."""
-    turn = state.turn
+    turn = state.current_turn()
     car = state.cars[turn.car]
     if turn.started:
         raise refuse("spare.not_at_start")
@@ -249,8 +249,6 @@ def fit_spare(state: GameState, events: list[Event]) -> None:
 
 def end_turn(state: GameState, events: list[Event]) -> None:
     """Close the turn: split times (A21), the path for the board, then the next driver."""
-    from bot.engine.order import next_turn
-
     turn = state.turn
     if turn is None:
         return

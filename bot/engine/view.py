@@ -10,6 +10,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: How a car is drawn: as it stands (`state.Pose`), or skidding when it is on a skid space.
+ShownPose = Literal["normal", "skid", "off_left", "off_right", "spun"]
+#: Where a car is in the stage, as spectators see it.
+ShownStatus = Literal["waiting", "racing", "finished", "out"]
+
 
 class PathStep(BaseModel):
     """One die of the turn just played: where it took the car and what it showed."""
@@ -31,17 +36,17 @@ class CarView(BaseModel):
     initials: str
     colour: int = Field(description="index into the colour-blind-safe palette, stable per seat")
     space: int = Field(description="space id; START = -1 (behind the line), FINISH = -2")
-    pose: Literal["normal", "skid", "off_left", "off_right", "spun"] = "normal"
-    status: Literal["waiting", "racing", "finished", "out"] = "racing"
+    pose: ShownPose = "normal"
+    status: ShownStatus = "racing"
     gear: int = 0
-    chrono_s: int = Field(0, description="sum of the chrono pile so far, seconds")
-    seconds_held: int = Field(0, description="second markers held (A18)")
-    hazards: int = Field(0, description="⚠ counted this turn (active driver) or last turn")
+    chrono_s: int = Field(default=0, description="sum of the chrono pile so far, seconds")
+    seconds_held: int = Field(default=0, description="second markers held (A18)")
+    hazards: int = Field(default=0, description="⚠ counted this turn (active driver) or last turn")
     black_lost: int = 0
-    white_lost: int = Field(0, description="white dice lost to flats")
+    white_lost: int = Field(default=0, description="white dice lost to flats")
     spare: bool = True
     active: bool = False
-    place: int | None = Field(None, description="rank by chrono once finished")
+    place: int | None = Field(default=None, description="rank by chrono once finished")
 
 
 class BoardView(BaseModel):
@@ -53,11 +58,11 @@ class BoardView(BaseModel):
     title: str
     round: int = 0
     cars: tuple[CarView, ...] = ()
-    path: tuple[PathStep, ...] = Field((), description="the dice of the turn just played, in order")
-    path_driver: str | None = Field(None, description="driver id of the car that drove `path`")
+    path: tuple[PathStep, ...] = Field(default=(), description="the dice of the turn just played, in order")
+    path_driver: str | None = Field(default=None, description="driver id of the car that drove `path`")
     dirt: dict[int, int] = Field(default_factory=dict, description="corner id → dirt markers (A8.5)")
     snow_zones: frozenset[str] = frozenset()
-    status: str = Field("", description="one line: whose turn, deadline, or the result")
+    status: str = Field(default="", description="one line: whose turn, deadline, or the result")
     finished: bool = False
 
 
@@ -69,9 +74,10 @@ class ResultRow(BaseModel):
     driver_id: str
     name: str
     initials: str = ""
-    colour: int = Field(0, description="index into the colour-blind-safe palette, as on the board")
-    time_s: int | None = Field(None, description="stage time in seconds (chrono pile − seconds held); None if DNF")
-    gap_s: int | None = Field(None, description="seconds behind the winner; the renderer computes it when None")
+    colour: int = Field(default=0, description="index into the colour-blind-safe palette, as on the board")
+    time_s: int | None = Field(default=None,
+                               description="stage time in seconds (chrono pile − seconds held); None if DNF")
+    gap_s: int | None = Field(default=None, description="seconds behind the winner; the renderer computes it when None")
     status: Literal["finished", "dnf"] = "finished"
 
 
@@ -82,5 +88,5 @@ class ResultsView(BaseModel):
 
     stage: str
     title: str
-    subtitle: str = Field("", description="one line under the title, e.g. the rally and stage number")
+    subtitle: str = Field(default="", description="one line under the title, e.g. the rally and stage number")
     rows: tuple[ResultRow, ...] = ()

@@ -18,7 +18,7 @@ from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.preview import preview_image
 from bot.render.results import results_image
 
-__all__ = ["RenderOptions", "render_board", "render_stage_preview", "render_results", "space_pixel"]
+__all__ = ["RenderOptions", "render_board", "render_results", "render_stage_preview", "space_pixel"]
 
 
 def render_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:

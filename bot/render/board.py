@@ -70,7 +70,7 @@ def _paste_window(canvas: Image.Image, static: Image.Image, origin: tuple[int, i
 
 def _window_in_overview(layout: MapLayout, origin: tuple[int, int]) -> tuple[float, float, float, float]:
     """The camera window drawn as a frame on the overview strip (both views share one rotation)."""
-    f, o = layout.frame, layout.overview
+    f, o = layout.frame, layout.strip()[0]
     k = o.ppu / f.ppu
 
     def conv(x: float, y: float) -> tuple[float, float]:

@@ -71,7 +71,7 @@ def overview_base(stage: Stage, layout: MapLayout, snow: frozenset[str], options
     key = (stage_fingerprint(stage), layout.overview, layout.overview_size, tuple(sorted(snow)))
     img = _strips.get(key)
     if img is None:
-        img = _draw_strip(stage, layout.overview, layout.overview_size, snow, options)
+        img = _draw_strip(stage, *layout.strip(), snow, options)
         if len(_strips) > 32:
             _strips.clear()
         _strips[key] = img
@@ -100,7 +100,7 @@ def _draw_strip(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     for line, colour in ((shapes.start, P.START_RED), (shapes.finish, P.FINISH_YELLOW)):
         a, b = f.px(line.a), f.px(line.b)
         d.line([a, b], fill=colour, width=max(3 * k, round(0.5 * f.ppu)))
-    return img.resize(size, Image.LANCZOS) if k > 1 else img
+    return img.resize(size, Image.Resampling.LANCZOS) if k > 1 else img
 
 
 def _round_line(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
@@ -116,7 +116,7 @@ def draw_overview(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: fr
     top = layout.overview_top
     canvas.paste(overview_base(stage, layout, snow, options), (0, top))
     d = ImageDraw.Draw(canvas)
-    frame = layout.overview.shifted(0, top)
+    frame = layout.strip()[0].shifted(0, top)
     x0, y0, x1, y1 = window
     d.rectangle((x0, y0 + top, x1, y1 + top), outline=P.BLACK, width=max(3, round(4 * options.scale)))
     d.rectangle((x0 + 2, y0 + top + 2, x1 - 2, y1 + top - 2), outline=P.WHITE, width=max(1, round(2 * options.scale)))

@@ -25,7 +25,7 @@ def car_size(ppu: float, scale: float) -> tuple[int, int]:
 @lru_cache(maxsize=512)
 def car_sprite(colour: int, angle: int, length: int, width: int, halo: bool) -> Image.Image:
     """RGBA sprite of a car pointing at `angle` degrees (clockwise from +x), centred in its image."""
-    side = int(math.ceil(max(length, width) * (1.55 if halo else 1.2))) + 6
+    side = math.ceil(max(length, width) * (1.55 if halo else 1.2)) + 6
     big = Image.new("RGBA", (side * SS, side * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     c = side * SS / 2
@@ -52,7 +52,7 @@ def car_sprite(colour: int, angle: int, length: int, width: int, halo: bool) -> 
     d.line(pts + pts[:2], fill=rim + (255,), width=round(1.6 * SS), joint="curve")
     glass = (40, 44, 52) if rim == P.BLACK else (200, 206, 214)
     d.polygon(turn(screen), fill=glass + (255,))
-    return big.resize((side, side), Image.LANCZOS)
+    return big.resize((side, side), Image.Resampling.LANCZOS)
 
 
 def paste_car(canvas: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:

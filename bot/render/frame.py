@@ -7,8 +7,8 @@ the image; headings turn with it. Text is always drawn upright, so the turn cost
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 Pt = tuple[float, float]
 
@@ -57,7 +57,7 @@ class Frame:
     origin_y: float
 
     @classmethod
-    def fitting(cls, points: list[Pt], rotation: float, ppu: float, width: float, height: float) -> "Frame":
+    def fitting(cls, points: list[Pt], rotation: float, ppu: float, width: float, height: float) -> Frame:
         """The frame that centres `points` (turned by `rotation`, scaled by `ppu`) in width × height."""
         x0, y0, x1, y1 = bbox(points, rotation)
         ox = x0 * ppu - (width - (x1 - x0) * ppu) / 2
@@ -74,10 +74,10 @@ class Frame:
     def heading(self, h: float) -> float:
         return (h + self.rotation) % 360.0
 
-    def scaled(self, k: float) -> "Frame":
+    def scaled(self, k: float) -> Frame:
         """The same view at k× the pixels (for supersampled drawing)."""
         return Frame(self.rotation, self.ppu * k, self.origin_x * k, self.origin_y * k)
 
-    def shifted(self, dx: float, dy: float) -> "Frame":
+    def shifted(self, dx: float, dy: float) -> Frame:
         """The same view with every pixel moved by (dx, dy)."""
         return Frame(self.rotation, self.ppu, self.origin_x - dx, self.origin_y - dy)

@@ -159,6 +159,12 @@ def _ring(c: Pt, r_in: float, r_out: float, a0: float, a1: float) -> tuple[Pt, .
     return tuple(outer + inner)
 
 
+def _radial_edge(c: Pt, a: float, r_in: float, r_out: float) -> tuple[Pt, Pt]:
+    """The (outer, inner) ends of the radius at angle `a` across a corner ring: a space's entry or exit edge."""
+    u = (math.cos(a), math.sin(a))
+    return add(c, u, r_out), add(c, u, r_in)
+
+
 def _corner_shapes(stage: Stage, corner: Corner) -> list[SpaceShape]:
     c = corner_centre(stage, corner)
     sign = 1.0 if corner.direction == "right" else -1.0
@@ -188,13 +194,10 @@ def _corner_shapes(stage: Stage, corner: Corner) -> list[SpaceShape]:
         r_mid = math.hypot(s.x - c[0], s.y - c[1])
         to_inner, to_outer = r_mid - road_in, road_out - r_mid
         edge_left, edge_right = (to_inner, to_outer) if inner_side == "left" else (to_outer, to_inner)
-
-        def edge(a: float) -> tuple[Pt, Pt]:
-            u = (math.cos(a), math.sin(a))
-            return add(c, u, r_out), add(c, u, r_in)
         out.append(SpaceShape(
             id=i, kind=s.kind, polygon=_ring(c, r_in, r_out, a_entry, a_exit), centre=(s.x, s.y),
-            heading=s.heading, entry=edge(a_entry), exit=edge(a_exit), strips=tuple(strips),
+            heading=s.heading, entry=_radial_edge(c, a_entry, r_in, r_out),
+            exit=_radial_edge(c, a_exit, r_in, r_out), strips=tuple(strips),
             edge_left=edge_left, edge_right=edge_right, half_width=(r_out - r_in) / 2))
     return out
 

@@ -48,6 +48,12 @@ class MapLayout:
     def overview_top(self) -> int:
         return self.header_h + self.map_size[1]
 
+    def strip(self) -> tuple[Frame, tuple[int, int]]:
+        """The overview strip's frame and size: every camera layout has one, a fit layout none."""
+        if self.overview is None or self.overview_size is None:
+            raise AssertionError(f"a {self.mode} layout has no overview strip")
+        return self.overview, self.overview_size
+
     @property
     def body_bottom(self) -> int:
         """y just below the map (and the overview strip, if any)."""
@@ -74,7 +80,7 @@ def _fit(stage: Stage, options: RenderOptions, max_h: int) -> tuple[float, float
     w, pad = options.width, options.px(MAP_PAD)
     rotation, ppu = best_rotation(pts, w - 2 * pad, options.px(max_h) - 2 * pad)
     ppu = min(ppu, options.max_ppu * options.scale)
-    x0, y0, x1, y1 = bbox(pts, rotation)
+    _, y0, _, y1 = bbox(pts, rotation)
     h = min(options.px(max_h), math.ceil((y1 - y0) * ppu + 2 * pad))
     return rotation, ppu, (w, h)
 

@@ -18,8 +18,8 @@ from bot.render.dice import die_badge, hazard_triangle
 from bot.render.drawing import text_centered
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
 from bot.render.formats import mmss
-from bot.render.words import LABELS
 from bot.render.options import RenderOptions
+from bot.render.words import LABELS
 
 ROW_H = 52
 TABLE_HEAD_H = 40
@@ -150,12 +150,12 @@ def _damage(d: ImageDraw.ImageDraw, car: CarView, x: float, cy: float, options: 
         d.text((options.px((COL["damage"] + COL["spare"]) / 2), cy), "·", font=font(options.px(26)),
                fill=P.PANEL_MUTED, anchor="mm")
         return
-    for i in range(min(car.black_lost, 5)):
+    for _ in range(min(car.black_lost, 5)):
         d.rectangle((x, cy - s / 2, x + s, cy + s / 2), fill=P.BLACK)
         x += s + gap
     if car.black_lost and car.white_lost:
         x += gap * 2
-    for i in range(min(car.white_lost, 2)):
+    for _ in range(min(car.white_lost, 2)):
         d.rectangle((x, cy - s / 2, x + s, cy + s / 2), fill=P.WHITE, outline=P.BLACK, width=2)
         x += s + gap
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.view import BoardView, CarView
@@ -33,7 +34,7 @@ def place_cars(stage: Stage, view: BoardView) -> list[Placed]:
     """Every car still on the board, with its drawing position and heading."""
     shapes = stage_shapes(stage)
     out: list[Placed] = []
-    groups: dict[tuple[int, str], list[CarView]] = {}
+    groups: dict[tuple[int, Literal["road", "off_left", "off_right"]], list[CarView]] = {}
     starting, finished = [], []
     for car in view.cars:
         if car.status == "out":

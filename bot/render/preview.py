@@ -11,11 +11,11 @@ from PIL import Image, ImageDraw
 from bot.engine.stage_model import Stage, Terrain
 from bot.render import palette as P
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
-from bot.render.words import LABELS_COUNTED
 from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.panel import draw_header
 from bot.render.static_layer import static_layer
+from bot.render.words import LABELS_COUNTED
 
 ZONE_ROW_H = 84
 
@@ -50,7 +50,7 @@ def _legends(canvas: Image.Image, stage: Stage, y: int, options: RenderOptions) 
         legend = zone.legend_snow if snowy else zone.legend_dry
         title = f"{zone.letter} · {zone.name}" + ("  ❄ snow side" if snowy else "")
         d.text((px(20), y + px(6)), fit_text(title, bold, options.width - px(40)), font=bold, fill=P.PANEL_TEXT)
-        x = px(20)
+        x: float = px(20)
         cy = y + px(58)
         for terrain in Terrain:
             if terrain not in legend:

@@ -13,9 +13,9 @@ from bot.render import palette as P
 from bot.render.drawing import text_centered
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
 from bot.render.formats import gap, mmss
-from bot.render.words import LABELS
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.panel import draw_header
+from bot.render.words import LABELS
 
 HEADER_H = 112
 ROW_H = 60
@@ -24,17 +24,17 @@ HEAD_ROW_H = 44
 
 def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]:
     """(rank text, row, gap seconds) in display order: finishers by time, ties shared, DNF last."""
-    done = sorted((r for r in view.rows if r.status == "finished" and r.time_s is not None),
-                  key=lambda r: (r.time_s, r.name))
+    done = sorted(((r.time_s, r) for r in view.rows if r.status == "finished" and r.time_s is not None),
+                  key=lambda timed: (timed[0], timed[1].name))
     dnf = sorted((r for r in view.rows if not (r.status == "finished" and r.time_s is not None)),
                  key=lambda r: r.name)
     out: list[tuple[str, ResultRow, int | None]] = []
-    best = done[0].time_s if done else 0
+    best = done[0][0] if done else 0
     rank = 0
-    for i, r in enumerate(done):
-        if i == 0 or r.time_s != done[i - 1].time_s:
+    for i, (time_s, r) in enumerate(done):
+        if i == 0 or time_s != done[i - 1][0]:
             rank = i + 1
-        out.append((str(rank), r, r.gap_s if r.gap_s is not None else r.time_s - best))
+        out.append((str(rank), r, r.gap_s if r.gap_s is not None else time_s - best))
     out += [("—", r, None) for r in dnf]
     return out
 
@@ -75,9 +75,10 @@ def results_image(view: ResultsView, options: RenderOptions | None = None) -> Im
         text_centered(d, (cx["token"], cy), initials, font(px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
                       stroke_width=1)
         d.text((cx["name"], cy), fit_text(row.name, bold, px(560)), font=bold, fill=ink, anchor="lm")
-        if dnf:
+        if behind is None:  # DNF
             d.text((cx["time"], cy), LABELS["dnf"], font=bold, fill=P.HAZARD_RED, anchor="mm")
         else:
+            assert row.time_s is not None, "classification() gives a gap to timed rows only"
             d.text((cx["time"], cy), mmss(row.time_s), font=bold, fill=ink, anchor="mm")
             d.text((cx["gap"], cy), gap(behind), font=regular, fill=ink, anchor="mm")
         y += h

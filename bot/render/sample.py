@@ -57,6 +57,6 @@ def sample_view(stage: Stage) -> BoardView:
                 pose="off_left", gear=0, chrono_s=300, black_lost=2),
     )
     return BoardView(stage=stage.name, title=stage.title, round=7, cars=cars, path=steps, path_driver="d1",
-                     dirt={stage.spaces[lead.id].corner: 1} if skid and skid.corner is not None else {},
+                     dirt={skid.corner: 1} if skid and skid.corner is not None else {},
                      snow_zones=stage.snow_zones,
                      status="Sébastien Morel to play — skidding in 4th · deadline 21:00")

@@ -80,7 +80,7 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     k = options.supersample
     big = Image.new("RGB", (size[0] * k, size[1] * k), P.PAPER)
     _Painter(stage, frame.scaled(k), big, snow, options, k, detail).paint()
-    return big if k == 1 else big.resize(size, Image.LANCZOS)
+    return big if k == 1 else big.resize(size, Image.Resampling.LANCZOS)
 
 
 class _Painter:
@@ -153,7 +153,8 @@ class _Painter:
                     colour = P.mix(colour, P.WHITE, P.SNOW_BLEACH)
                 pts = self.f.poly(st.polygon)
                 self.draw.polygon(pts, fill=colour)
-                marks.append((st.terrain, colour, (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))))
+                centroid = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+                marks.append((st.terrain, colour, centroid))
         if self.detail:
             for terrain, colour, c in marks:
                 terrain_mark(self.draw, terrain, colour, c, 0.13 * self.u)

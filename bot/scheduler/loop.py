@@ -1,7 +1,8 @@
-"""One `tasks.loop` that runs the due jobs and posts what they produce in the rally channels.
+"""One `tasks.loop` that runs the due jobs; what they post goes through the outbox.
 
 The jobs are in the database (`jobs` table), so nothing is lost by a restart: the first tick
-after start-up claims every overdue job once and runs it late, with a note (see
+after start-up (once the gateway is ready, in the background) starts a clock for any running
+rally that has none, then claims every overdue job once and runs it late, with a note (see
 bot/services/deadlines.py). A tick never raises (a `tasks.loop` stops on an unhandled error):
 failures are logged and the job is retried by the service.
 """
@@ -10,9 +11,12 @@ from __future__ import annotations
 
 import logging
 
+from typing import TYPE_CHECKING
+
 from discord.ext import tasks
 
-from bot.views.publish import post_notice
+if TYPE_CHECKING:
+    from bot.client import RallyBot
 
 log = logging.getLogger(__name__)
 
@@ -20,29 +24,28 @@ TICK_SECONDS = 30
 
 
 class SchedulerLoop:
-    def __init__(self, bot, seconds: float = TICK_SECONDS) -> None:
+    def __init__(self, bot: RallyBot, seconds: float = TICK_SECONDS) -> None:
         self.bot = bot
         self.loop = tasks.loop(seconds=seconds)(self.tick)
         self.loop.before_loop(self._before)
 
     async def _before(self) -> None:
         await self.bot.wait_until_ready()
+        try:
+            started = await self.bot.deadlines.resync()
+        except Exception:  # the ticks still run
+            log.exception("could not start the clocks of running rallies")
+            return
+        if started:
+            log.info("started the turn clock of %d running rallies that had none", started)
 
     async def tick(self) -> int:
-        """Run the due jobs once and post their notices; returns how many were posted."""
+        """Run the due jobs once; returns how many acted (their posts are in the outbox)."""
         try:
-            notices = await self.bot.deadlines.run_due()
-        except Exception:  # noqa: BLE001 - keep the loop alive; the next tick tries again
+            return await self.bot.deadlines.run_due()
+        except Exception:  # keep the loop alive; the next tick tries again
             log.exception("the scheduler could not run the due jobs")
             return 0
-        posted = 0
-        for notice in notices:
-            try:
-                await post_notice(self.bot, notice)
-                posted += 1
-            except Exception:  # noqa: BLE001 - a channel gone or forbidden must not stop the others
-                log.exception("could not post a deadline notice in channel %s", notice.channel_id)
-        return posted
 
     def start(self) -> None:
         if not self.loop.is_running():

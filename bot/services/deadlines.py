@@ -1,75 +1,57 @@
 """Turn deadlines that survive restarts: a reminder at half time, then the bot ends the turn.
 
+A turn's clock starts when its prompt reached the channel (`bot/services/delivery.py` schedules
+the pair of jobs when it delivers the prompt), so nobody is charged for a turn they were never
+told about. Any action that passes the turn cancels the pair in its own transaction, so a
+pending deadline job always belongs to the current turn. Jobs name their rally (`rally_id`) and
+are found through the store's index, never by listing all pending jobs.
+
 At the deadline the bot ends the turn for the driver: `stop` if they already used a die; if not,
 the AI driver (`bot.engine.ai.choose_action`) drives the turn when the rally allows it (setting
-`ai_on_timeout`, on by default), else the bot ends the turn (engine `Timeout`: the car stands
-still and takes the no-move card of RULES A13.5). Each passed
-deadline counts a missed turn (`drivers.missed_turns`, reset when the driver plays); at the
-`missed_limit`-th (default 3) the driver retires (engine `Retire`).
+`ai_on_timeout`, on by default), else the bot ends the turn at once (engine `Timeout`: the car
+stands still and takes the no-move card of RULES A13.5). Each passed deadline counts a missed
+turn (`drivers.missed_turns`, reset when the driver plays); at the `missed_limit`-th (default 3)
+the driver retires (engine `Retire`). A paused rally (the bot cannot post in its channel) runs no
+deadline: its jobs are cancelled at the pause and a new clock starts when posting works again.
 
-Jobs live in the store's `jobs` table, one pair (reminder, deadline) per rally *version*, with
-ref `rally:<id>:v<version>`. Every reply that opens or continues a turn goes through `track`,
-which moves the pending pair to the new version: it keeps the turn's due times while the same
-driver rolls on, and starts new ones when the turn passes. A job whose version is no longer the
-rally's does nothing, so a stale or repeated job (a crash between commit and `track`, a lease
-that ran out) is harmless: every handler is idempotent. After downtime `run_due` claims every
-overdue job once and runs it late, with a note saying when it was due.
-
-The bot's own actions are logged with actor None, so the action log replays them like any other.
+Each job runs under its rally's lock and commits its actions, its posts (outbox rows) and its own
+completion in ONE transaction, so a job that is claimed twice (a lease that ran out, a restart)
+does its work once. After downtime `run_due` claims every overdue job once and runs it late,
+with a note saying when it was due. The bot's own actions are logged with actor None.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import re
 from collections.abc import Callable
-from contextlib import suppress
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
-from bot.engine.actions import Action, Retire, Stop, Timeout
+from bot.engine.actions import Action, Event, Retire, Stop, Timeout
 from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
 from bot.engine.game import apply
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.services.core import snapshot_json
-from bot.services.rallies import RallyService
-from bot.services.reply import Reply
-from bot.services.turns import turn_reply
-from bot.store import Job, NotFound, Rally
+from bot.services.turns import turn_post
+from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork
+from bot.store import Job, Rally
 from bot.store.clock import from_text, utc_now
+from bot.store.connection import Tx
+from bot.store.jobs import complete_tx, pending_for_rally_tx, schedule_tx
 
 log = logging.getLogger(__name__)
 
-KIND_REMIND = "turn.remind"
-KIND_DEADLINE = "turn.deadline"
-KINDS = (KIND_REMIND, KIND_DEADLINE)
 MISSED_LIMIT = 3
 LATE_AFTER = timedelta(minutes=5)  # a job run later than this gets the "while I was away" note
 RETRY_AFTER = timedelta(minutes=5)
 MAX_ATTEMPTS = 3
 AI_STEPS = 40  # safety bound on the actions of one AI-driven turn
-_REF = re.compile(r"^rally:(\d+):v(\d+)$")
+BATCH = 20
 
 
-@dataclass(frozen=True)
-class Notice:
-    """Something the scheduler must post in a rally's channel."""
-
-    guild_id: int
-    channel_id: int
-    reply: Reply
-
-
-def job_ref(rally_id: int, version: int) -> str:
-    return f"rally:{rally_id}:v{version}"
-
-
-def parse_ref(ref: str) -> tuple[int, int] | None:
-    match = _REF.match(ref)
-    return (int(match.group(1)), int(match.group(2))) if match else None
+def job_ref(rally_id: int) -> str:
+    return f"rally:{rally_id}:turn"
 
 
 def plain_time(moment: datetime) -> str:
@@ -77,195 +59,162 @@ def plain_time(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _live(rally: Rally | None, version: int) -> bool:
-    return rally is not None and rally.status == "running" and rally.version == version
+async def start_clock_tx(tx: Tx, rally: Rally, now: datetime) -> datetime | None:
+    """Inside `tx`: give the current turn its deadline pair from `now`, unless it has one.
+    Returns when the turn ends (None: the rally has no deadline)."""
+    if not rally.turn_deadline_s:
+        return None
+    for job in await pending_for_rally_tx(tx, rally.id, (KIND_DEADLINE,)):
+        return from_text(job.due_at)
+    due = now + timedelta(seconds=rally.turn_deadline_s)
+    await schedule_tx(tx, KIND_REMIND, job_ref(rally.id), now + timedelta(seconds=rally.turn_deadline_s / 2),
+                      rally.id)
+    await schedule_tx(tx, KIND_DEADLINE, job_ref(rally.id), due, rally.id)
+    return due
 
 
 class DeadlineService:
-    """Schedules and runs the turn deadlines of every rally of one `RallyService`."""
+    """Runs the due turn jobs of every rally, through the shared unit of work."""
 
-    def __init__(self, rallies: RallyService, clock: Callable[[], datetime] = utc_now,
+    def __init__(self, work: RallyWork, clock: Callable[[], datetime] = utc_now,
                  when: Callable[[datetime], str] = plain_time, missed_limit: int = MISSED_LIMIT) -> None:
-        self.rallies = rallies
-        self.store = rallies.store
+        self.work = work
+        self.store = work.store
         self.clock = clock
         self.when = when
         self.missed_limit = missed_limit
-        self._locks: dict[int, asyncio.Lock] = {}
-
-    def _lock(self, rally_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(rally_id, asyncio.Lock())
 
     async def pending(self, rally_id: int) -> list[Job]:
-        """The rally's pending deadline jobs (any version)."""
-        prefix = f"rally:{rally_id}:"
-        return [j for kind in KINDS for j in await self.store.jobs.pending(kind) if j.ref.startswith(prefix)]
+        """The rally's pending turn jobs (indexed by rally and kind)."""
+        return await self.store.jobs.for_rally(rally_id, DEADLINE_KINDS)
 
     async def due_at(self, rally_id: int) -> datetime | None:
-        """When the current turn of the rally ends, if a deadline is pending."""
-        for job in await self.pending(rally_id):
-            if job.kind == KIND_DEADLINE:
-                return from_text(job.due_at)
+        """When the current turn of the rally ends, if its clock runs."""
+        for job in await self.store.jobs.for_rally(rally_id, (KIND_DEADLINE,)):
+            return from_text(job.due_at)
         return None
 
-    async def track(self, reply: Reply, actor_id: int | None = None) -> datetime | None:
-        """After a reply that opens or continues a turn: move the deadline jobs to its version.
-        `actor_id` is the driver who just played (their missed-turn count starts again).
-        Returns when the turn ends (None: no deadline)."""
-        prompt = reply.turn
-        if prompt is None:
-            return None
-        async with self._lock(prompt.rally_id):
-            rally = await self.store.rallies.find(prompt.rally_id)
-            if not _live(rally, prompt.version):
-                return None  # moved on already: the newer reply tracks it
-            if actor_id is not None:
-                await self._played(rally.id, actor_id)
-            if not rally.turn_deadline_s:
-                return None
-            pending = await self.pending(rally.id)
-            ref = job_ref(rally.id, prompt.version)
-            for job in pending:
-                if job.ref == ref and job.kind == KIND_DEADLINE:
-                    return from_text(job.due_at)  # already tracked: idempotent
-            old = {j.kind: from_text(j.due_at) for j in pending}
-            if reply.ping or KIND_DEADLINE not in old:  # a new turn: a new deadline
-                now = self.clock()
-                due = now + timedelta(seconds=rally.turn_deadline_s)
-                remind: datetime | None = now + timedelta(seconds=rally.turn_deadline_s / 2)
-            else:  # the same driver rolls on: same deadline; the reminder only if still pending
-                due, remind = old[KIND_DEADLINE], old.get(KIND_REMIND)
-            for job in pending:
-                await self.store.jobs.cancel(job.kind, job.ref)
-            await self._schedule(ref, due, remind)
-            return due
-
-    async def _schedule(self, ref: str, due: datetime, remind: datetime | None) -> None:
-        if remind is not None:
-            await self.store.jobs.schedule(KIND_REMIND, ref, remind)
-        await self.store.jobs.schedule(KIND_DEADLINE, ref, due)
-
-    async def _played(self, rally_id: int, user_id: int) -> None:
-        driver = await self.store.drivers.get(rally_id, user_id)
-        if driver is not None and driver.missed_turns:
-            await self.store.drivers.reset_missed_turns(rally_id, user_id)
-
     async def resync(self) -> int:
-        """At start-up: give a deadline to every running rally whose current version has none (a
-        crash between an action and its `track`). Returns how many were scheduled."""
+        """After start-up (in the background, once the gateway is ready): start the clock of every
+        running, unpaused rally whose turn has none and owes no post (a database from before the
+        outbox). One indexed query, then one small transaction per such rally: linear in the
+        running rallies. Returns how many clocks were started."""
         count = 0
-        for rally in await self.store.rallies.list_by_status(("running",)):
-            if not rally.turn_deadline_s:
-                continue
-            ref = job_ref(rally.id, rally.version)
-            if any(j.ref == ref and j.kind == KIND_DEADLINE for j in await self.pending(rally.id)):
-                continue
-            now = self.clock()
-            await self._schedule(ref, now + timedelta(seconds=rally.turn_deadline_s),
-                                 now + timedelta(seconds=rally.turn_deadline_s / 2))
-            count += 1
+        for rally_id in await self.store.rallies.without_clock(KIND_DEADLINE):
+            async with self.work.locked_id(rally_id) as rally:
+                if rally is None or rally.status != "running" or rally.paused_at is not None:
+                    continue
+                now = self.clock()
+
+                async def start(tx: Tx, rally: Rally = rally, now: datetime = now) -> None:
+                    await start_clock_tx(tx, rally, now)
+
+                await self.store.db.write(start)
+                count += 1
         return count
 
-    async def run_due(self, now: datetime | None = None) -> list[Notice]:
-        """Claim and run every due job once; returns what must be posted. A failing job is
-        retried later (at most MAX_ATTEMPTS), never blocks the others."""
+    async def run_due(self, now: datetime | None = None) -> int:
+        """Claim and run every due job once; returns how many did something. A failing job is
+        retried later (at most MAX_ATTEMPTS) and never blocks the others."""
         now = now or self.clock()
-        notices: list[Notice] = []
+        done = 0
         while True:
-            jobs = await self.store.jobs.claim_due(now)
+            jobs = await self.store.jobs.claim_due(now, limit=BATCH)
             for job in jobs:
                 try:
-                    notice = await self.handle(job, now)
-                except Exception as exc:  # noqa: BLE001 - one bad job must not stop the loop
-                    log.exception("deadline job %s (%s) failed", job.id, job.ref)
+                    done += await self.handle(job, now)
+                except Exception as exc:  # one bad job must not stop the loop
+                    log.exception("turn job %s (%s) failed", job.id, job.ref)
                     retry = now + RETRY_AFTER if job.attempts < MAX_ATTEMPTS else None
-                    await self.store.jobs.fail(job.id, f"{type(exc).__name__}: {exc}", retry)
-                    continue
-                with suppress(NotFound):  # cancelled meanwhile by `track`: its turn moved on
-                    await self.store.jobs.complete(job.id, now)
-                if notice is not None:
-                    notices.append(notice)
-            if len(jobs) < 20:
-                return notices
+                    try:
+                        await self.store.jobs.fail(job.id, f"{type(exc).__name__}: {exc}", retry)
+                    except RallyError:
+                        pass  # cancelled meanwhile: nothing left to retry
+            if len(jobs) < BATCH:
+                return done
 
-    async def handle(self, job: Job, now: datetime) -> Notice | None:
-        """Run one job; None when it is stale (the turn moved on) or there is nothing to say."""
-        parsed = parse_ref(job.ref)
-        if parsed is None or job.kind not in KINDS:
+    async def handle(self, job: Job, now: datetime) -> int:
+        """Run one job under its rally's lock; 1 if it acted or posted, 0 if it was stale."""
+        if job.kind not in DEADLINE_KINDS or job.rally_id is None:
             log.warning("ignoring unknown job %s %s", job.kind, job.ref)
-            return None
-        rally_id, version = parsed
-        rally = await self.store.rallies.find(rally_id)
-        if not _live(rally, version):
-            return None
-        due = from_text(job.due_at)
-        lead = [t("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
-        if job.kind == KIND_REMIND:
-            return await self._remind(rally, lead, now)
-        return await self._expire(rally, version, lead)
+            await self.store.jobs.complete(job.id, now)
+            return 0
+        async with self.work.locked_id(job.rally_id) as rally:
+            still = [j for j in await self.pending(job.rally_id) if j.id == job.id]
+            if not still:
+                return 0  # cancelled by an action: its turn is over
+            finish = partial(complete_tx, job_id=job.id, now=now)
+            if rally is None or rally.status != "running" or rally.paused_at is not None:
+                await self.store.db.write(finish)
+                return 0
+            due = from_text(job.due_at)
+            lead = [t("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
+            if job.kind == KIND_REMIND:
+                change = await self._remind(rally, lead, now)
+            else:
+                change = await self._expire(rally, lead)
+            if change is None:
+                await self.store.db.write(finish)
+                return 0
+            change.steps.append(finish)
+            await self.work.commit(rally, change)
+            return 1
 
-    async def _remind(self, rally: Rally, lead: list[str], now: datetime) -> Notice | None:
-        state = self.rallies.state_of(rally)
+    async def _remind(self, rally: Rally, lead: list[str], now: datetime) -> Change | None:
+        state = self.work.state_of(rally)
         car = state.active
         due = await self.due_at(rally.id)
         if car is None or due is None or due <= now:
             return None  # after downtime the deadline itself is due: no point reminding
         lines = lead + [t("deadline.reminder", name=car.name, when=self.when(due))]
         ping = (int(car.id),) if car.id.isdigit() else ()
-        return Notice(rally.guild_id, rally.channel_id, Reply(lines, ping=ping))
+        return Change(posts=[Post(lines, ping=ping)])
 
-    async def _expire(self, rally: Rally, version: int, lead: list[str]) -> Notice | None:
-        """The deadline passed: end the turn for the driver (or wait), count a missed turn."""
-        core = self.rallies
-        async with core.lock(rally.id):
-            rally = await self.store.rallies.get(rally.id)
-            if not _live(rally, version):
-                return None
-            state = core.state_of(rally)
-            car = state.active
-            if car is None:
-                return None
-            user_id = int(car.id) if car.id.isdigit() else None
-            driver = await self.store.drivers.get(rally.id, user_id) if user_id is not None else None
-            missed = (driver.missed_turns if driver else 0) + 1
-            if missed >= self.missed_limit:
-                lead.append(t("deadline.retired", name=car.name, missed=missed))
-                version, state, events = await self._commit(rally, version, state, Retire(car.id))
-            elif state.turn.started:
-                lead.append(t("deadline.stopped", name=car.name))
-                version, state, events = await self._commit(rally, version, state, Stop())
-            elif rally.modules.get("ai_on_timeout", True):
-                lead.append(t("deadline.ai_drives", name=car.name))
-                version, state, events = await self._ai_turn(rally, version, state)
-            else:
-                lead.append(t("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
-                version, state, events = await self._commit(rally, version, state, Timeout())
-            if driver is not None:
-                await self.store.drivers.add_missed_turn(rally.id, user_id)
-            reply = await turn_reply(core, rally.id, version, state, events, lead)
-        await self.track(reply)
-        return Notice(rally.guild_id, rally.channel_id, reply)
+    async def _expire(self, rally: Rally, lead: list[str]) -> Change | None:
+        """The deadline passed: end the turn for the driver, count a missed turn."""
+        state = self.work.state_of(rally)
+        car = state.active
+        if car is None or state.turn is None:
+            return None
+        user_id = int(car.id) if car.id.isdigit() else None
+        driver = await self.store.drivers.get(rally.id, user_id) if user_id is not None else None
+        missed = (driver.missed_turns if driver else 0) + 1
+        change = Change(missed_by=user_id if driver is not None else None)
+        if missed >= self.missed_limit:
+            lead.append(t("deadline.retired", name=car.name, missed=missed))
+            state, events = self._log(change, state, Retire(car.id))
+        elif state.turn.started:
+            lead.append(t("deadline.stopped", name=car.name))
+            state, events = self._log(change, state, Stop())
+        elif rally.modules.get("ai_on_timeout", True):
+            lead.append(t("deadline.ai_drives", name=car.name))
+            state, events = self._ai_turn(change, state)
+        else:
+            lead.append(t("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
+            state, events = self._log(change, state, Timeout())
+        turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change)
+        return change
 
-    async def _commit(self, rally: Rally, version: int, state: GameState, action: Action) -> tuple:
-        """Apply one action of the bot and log it (actor None) with the new snapshot."""
+    @staticmethod
+    def _log(change: Change, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """Apply one action of the bot and add it to the change (actor None)."""
         new, events = apply(state, action)
-        status = "finished" if new.finished else None
-        version = await self.store.append_action(rally.id, version, None, str(action), snapshot_json(new), status)
-        self.rallies.remember(rally.id, version, new)
-        return version, new, events
+        change.logged.append(Logged(str(action), None, new, "finished" if new.finished else None))
+        return new, events
 
-    async def _ai_turn(self, rally: Rally, version: int, state: GameState) -> tuple:
+    def _ai_turn(self, change: Change, state: GameState) -> tuple[GameState, list[Event]]:
         """The AI drives the whole turn, one logged action per step, until the turn passes."""
+        assert state.turn is not None
         car_index = state.turn.car
-        events: list = []
+        events: list[Event] = []
         for _ in range(AI_STEPS):
             try:
-                version, state, step = await self._commit(rally, version, state, choose_action(state))
+                state, step = self._log(change, state, choose_action(state))
             except RallyError:
-                if not state.turn.started:
+                if state.turn is None or not state.turn.started:
                     raise
-                version, state, step = await self._commit(rally, version, state, Stop())  # never leave it half-driven
+                state, step = self._log(change, state, Stop())  # never leave it half-driven
             events += step
             if state.turn is None or state.turn.car != car_index or any(e.kind == "turn" for e in step):
                 break
-        return version, state, events
+        return state, events

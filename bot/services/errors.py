@@ -17,12 +17,15 @@ class ServiceError(RallyError):
     def __init__(self, key: str, **params: object) -> None:
         super().__init__(t(key, **params))
         self.key = key
+        self.params = params
 
 
 def error_reply(exc: BaseException) -> Reply:
     """A refusal (any `RallyError`) as its own text, privately; anything else is logged and
-    answered with a short generic message, never a traceback."""
+    answered with a short generic message, never a traceback. Only for errors raised before a
+    commit: after one, the command's change is saved and its posts are owed (see
+    `bot/views/interaction_io.py`), so "nothing was changed" would be untrue."""
     if isinstance(exc, RallyError):
         return Reply([str(exc)], ephemeral=True)
-    log.exception("unexpected error in a command", exc_info=exc)
+    log.error("unexpected error in a command", exc_info=exc)
     return Reply([t("error.unexpected")], ephemeral=True)

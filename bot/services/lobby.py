@@ -1,141 +1,178 @@
-"""The rally lifecycle: create, join, leave, start, status, board, abandon, kick."""
+"""The rally lifecycle: create, join, leave, start, status, board, abandon, kick.
+
+Every change runs through `RallyWork` (the rally's lock, a re-read inside it, one commit with
+its posts), so join, leave and kick can never race start or abandon: each pair has one order,
+and each reply tells what happened in that order (a driver who leaves after the start retires).
+"""
 
 from __future__ import annotations
 
-import asyncio
+from functools import partial
 
 from bot.engine.actions import Retire
-from bot.engine.board import board_view
 from bot.engine.dice import ScriptedDice
-from bot.engine.errors import RallyError
 from bot.engine.game import Seat, apply, new_game
-from bot.engine.ruleset import ruleset_names
-from bot.engine.stage_loader import load_stage, stage_names
+from bot.engine.stage_loader import load_stage
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.services.core import Core, snapshot_json
 from bot.services.errors import ServiceError
+from bot.services.images import board_spec, preview_spec
+from bot.services.inputs import display_name, number, ruleset_name, stage_name
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
-from bot.services.turns import after_action, turn_reply
+from bot.services.turns import reply_of, turn_post
+from bot.services.work import Change, Logged, Post, RallyWork
 from bot.store import Rally
+from bot.store.drivers import join_tx, remove_tx
+from bot.store.rallies import create_tx
 
 ENGINE_MODULES = ("sisu", "shakedown")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1, 168
 
 
-class Lobby(Core):
-    async def create(self, place: Place, actor: Actor, stage: str, drivers: int = 4, deadline_hours: float = 24,
+def is_boss(rally: Rally, actor: Actor) -> bool:
+    """Host of the rally or a member with Manage Server (DESIGN §3)."""
+    return actor.user_id == rally.host_id or actor.can_manage
+
+
+def require_boss(rally: Rally, actor: Actor, what: str) -> None:
+    if not is_boss(rally, actor):
+        raise ServiceError("rally.not_host", what=what)
+
+
+def require_active(rally: Rally) -> None:
+    if rally.status not in ("lobby", "running"):
+        raise ServiceError("rally.not_active", status=rally.status)
+
+
+class Lobby:
+    """Lifecycle commands; `seed_source` gives each new rally its dice seed."""
+
+    def __init__(self, work: RallyWork, seed_source, dice_script: dict | None = None) -> None:
+        self.work = work
+        self.seed_source = seed_source
+        self.dice_script = dice_script  # console/tests only: scripted faces, never from Discord
+
+    async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
                      ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True) -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `ai_on_timeout` (a rally
         setting, not a rule: bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
-        try:
-            loaded = load_stage(stage)
-        except RallyError:
-            raise ServiceError("rally.unknown_stage", stage=stage, stages=", ".join(stage_names())) from None
-        if ruleset not in ruleset_names():
-            raise ServiceError("rally.unknown_ruleset", ruleset=ruleset, rulesets=", ".join(ruleset_names()))
-        if not 1 <= drivers <= 4:  # app_commands.Range is not enforced by Discord: check here too
-            raise ServiceError("rally.bad_drivers", count=drivers)
-        if not MIN_DEADLINE_H <= deadline_hours <= MAX_DEADLINE_H:
-            raise ServiceError("rally.bad_deadline", hours=f"{deadline_hours:g}")
+        if place.guild_id <= 0:
+            raise ServiceError("discord.guild_only")
+        name = stage_name(stage)  # a name from the catalogue, never a path
+        rules = ruleset_name(ruleset)
+        seats = int(number("drivers", drivers, 1, 4, whole=True))
+        hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
+        loaded = load_stage(name)
         modules: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown)}
         if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
             modules["ai_on_timeout"] = False
         if self.dice_script is not None:
             modules["dice_script"] = self.dice_script
-        rally = await self.store.rallies.create(
-            guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id, stage=loaded.name,
-            ruleset=ruleset, seed=self.seed_source(), max_drivers=drivers, modules=modules,
-            turn_deadline_s=int(deadline_hours * 3600))
         counts = loaded.counts()
-        return Reply([t("rally.created", host=actor.name, title=loaded.title, length=loaded.length,
-                        corners=counts["corners"], drivers=drivers, hours=f"{deadline_hours:g}")])
+        post = Post([t("rally.created", host=display_name(actor.name), title=loaded.title, length=loaded.length,
+                       corners=counts["corners"], drivers=seats, hours=f"{hours:g}")])
+        async with self.work.store.db.transaction() as tx:
+            rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
+                                    stage=loaded.name, ruleset=rules, seed=self.seed_source(), max_drivers=seats,
+                                    modules=modules, turn_deadline_s=int(hours * 3600))
+            committed = await self.work.commit(rally, Change(posts=[post]), tx=tx)
+        return reply_of(post, committed)
 
     async def join(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.rally_here(place)
-        if rally.status != "lobby":
-            raise ServiceError("rally.already_started")
-        await self.store.drivers.join(rally.id, actor.user_id, actor.name)
-        count = len(await self.store.drivers.list(rally.id, active_only=True))
-        return Reply([t("rally.joined", name=actor.name, count=count, max=rally.max_drivers)])
+        async with self.work.locked(place) as (_, rally):
+            if rally.status != "lobby":
+                raise ServiceError("rally.already_started")
+            count = len(await self.work.store.drivers.list(rally.id, active_only=True)) + 1
+            name = display_name(actor.name)
+            post = Post([t("rally.joined", name=name, count=count, max=rally.max_drivers)])
+            step = partial(join_tx, rally_id=rally.id, user_id=actor.user_id, display_name=name)
+            committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
+            return reply_of(post, committed)
 
     async def leave(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.rally_here(place)
-        if rally.status == "lobby":
-            await self.store.drivers.leave(rally.id, actor.user_id)
-            return Reply([t("rally.left", name=actor.name)])
-        return await self._retire(rally, actor, actor.user_id, "rally.left_running")
+        async with self.work.locked(place) as (_, rally):
+            return await self._remove(rally, actor, actor.user_id, display_name(actor.name), "left")
 
     async def kick(self, place: Place, actor: Actor, target_id: int, target_name: str = "") -> Reply:
-        rally = await self.rally_here(place)
-        self.require_boss(rally, actor, "remove a driver")
-        if target_id == actor.user_id:
-            raise ServiceError("rally.kick_self")
-        if rally.status == "lobby":
-            await self.store.drivers.kick(rally.id, target_id)
-            return Reply([t("rally.kicked", name=target_name or str(target_id))])
-        return await self._retire(rally, actor, target_id, "rally.kicked_running")
+        async with self.work.locked(place) as (_, rally):
+            require_boss(rally, actor, "remove a driver")
+            if target_id == actor.user_id:
+                raise ServiceError("rally.kick_self")
+            return await self._remove(rally, actor, target_id, display_name(target_name or str(target_id)), "kicked")
 
-    async def _retire(self, rally: Rally, actor: Actor, target_id: int, key: str) -> Reply:
-        async with self.lock(rally.id):
-            rally = await self.store.rallies.get(rally.id)
-            state = self.state_of(rally)
-            if state.car_by_id(str(target_id)) is None:
-                raise ServiceError("rally.not_driving")
-            new, events = apply(state, Retire(str(target_id), driver=str(actor.user_id)))
-            return await after_action(self, rally, actor, str(Retire(str(target_id))), state, new, events,
-                                      lead=[t(key, name=state.car_by_id(str(target_id)).name)])
+    async def _remove(self, rally: Rally, actor: Actor, target_id: int, name: str, how: str) -> Reply:
+        """Under the lock: free the seat in the lobby, or retire the car of a running rally."""
+        require_active(rally)
+        absent = "store.you_are_not_in" if how == "left" else "store.driver_not_in"
+        step = partial(remove_tx, rally_id=rally.id, user_id=target_id, new_status=how, absent=absent)
+        if rally.status == "lobby":
+            post = Post([t("rally.left" if how == "left" else "rally.kicked", name=name)])
+            committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
+            return reply_of(post, committed)
+        state = self.work.state_of(rally)
+        car = state.car_by_id(str(target_id))
+        if car is None:
+            raise ServiceError("rally.not_driving")
+        new, events = apply(state, Retire(str(target_id), driver=str(actor.user_id)))
+        change = Change(logged=[Logged(str(Retire(str(target_id))), actor.user_id, new,
+                                       "finished" if new.finished else None)], steps=[step])
+        lead = [t("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
+        post = turn_post(rally.id, rally.version + 1, new, events, lead, change)
+        committed = await self.work.commit(rally, change)
+        return reply_of(post, committed)
 
     async def start(self, place: Place, actor: Actor) -> Reply:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""
-        rally = await self.rally_here(place)
-        self.require_boss(rally, actor, "start the rally")
-        if rally.status != "lobby":
-            raise ServiceError("rally.already_started")
-        async with self.lock(rally.id):
-            drivers = await self.store.drivers.list(rally.id, active_only=True)
+        async with self.work.locked(place) as (_, rally):
+            require_boss(rally, actor, "start the rally")
+            if rally.status != "lobby":
+                raise ServiceError("rally.already_started")
+            drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             if not drivers:
                 raise ServiceError("rally.no_drivers")
             seats = [Seat(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
             state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats)
             action = "start " + ",".join(s.id for s in seats)
-            version = await self.store.set_snapshot(rally.id, rally.version, snapshot_json(state), "running",
-                                                    actor=actor.user_id, action=action)
-            self.remember(rally.id, version, state)
+            change = Change(logged=[Logged(action, actor.user_id, state, "running")])
             lead = [t("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
-            return await turn_reply(self, rally.id, version, state, [], lead)
+            post = turn_post(rally.id, rally.version + 1, state, [], lead, change)
+            committed = await self.work.commit(rally, change)
+            return reply_of(post, committed)
 
     async def status(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.rally_here(place)
+        rally = await self.work.rally_here(place)
         if rally.status == "lobby":
-            drivers = await self.store.drivers.list(rally.id, active_only=True)
+            drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             names = ", ".join(d.display_name for d in drivers) or t("rally.nobody")
             return Reply([t("rally.lobby_status", stage=rally.stage, names=names, count=len(drivers),
                             max=rally.max_drivers)], ephemeral=True)
-        return Reply(status_lines(self.state_of(rally)), ephemeral=True)
+        return Reply(status_lines(self.work.state_of(rally)), ephemeral=True)
 
     async def board(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.rally_here(place)
+        """Post the board (or, in the lobby, the stage preview) in the channel."""
+        rally = await self.work.rally_here(place)
         if rally.status == "lobby":
             stage = load_stage(rally.stage)
-            return Reply([t("rally.lobby_board", title=stage.title, length=stage.length)],
-                         image=await self._preview(stage))
-        state = self.state_of(rally)
-        return Reply(status_lines(state), image=await self.board_image(state, board_view(state)))
-
-    async def _preview(self, stage) -> bytes | None:
-        if self.renderer is None:
-            return None
-        return await asyncio.to_thread(self.renderer.preview, stage)
+            post = Post([t("rally.lobby_board", title=stage.title, length=stage.length)],
+                        image=preview_spec(rally.stage))
+        else:
+            state = self.work.state_of(rally)
+            post = Post(status_lines(state), image=board_spec(state))
+        committed = await self.work.post(rally, post)
+        return reply_of(post, committed)
 
     async def abandon(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.rally_here(place)
-        self.require_boss(rally, actor, "abandon the rally")
-        async with self.lock(rally.id):
-            await self.store.rallies.set_status(rally.id, rally.version, "abandoned", actor=actor.user_id)
-        return Reply([t("rally.abandoned", name=actor.name)])
+        """The host ends the rally, whatever was played just before (it is not bound to a version)."""
+        async with self.work.locked(place) as (_, rally):
+            require_boss(rally, actor, "abandon the rally")
+            require_active(rally)
+            post = Post([t("rally.abandoned", name=display_name(actor.name))], close_turn=True)
+            change = Change(logged=[Logged("status abandoned", actor.user_id, None, "abandoned")],
+                            posts=[post], end_turn_clock=True)
+            committed = await self.work.commit(rally, change)
+            return reply_of(post, committed)
 
 
 def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat]) -> GameState:

@@ -1,11 +1,62 @@
-"""`RallyService`: every command of a rally, lifecycle and turns, for Discord and the console."""
+"""`RallyService`: every command of a rally, for Discord and the console, on one unit of work.
+
+The services are small objects that share one injected `RallyWork` (store, per-rally locks,
+state cache, the commit): `Lobby` (lifecycle), `Turns` (dice), `DeadlineService` (scheduled
+turn ends) and `Delivery` (the outbox). This facade gives the cogs and the console one object.
+"""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.services.delivery import Delivery
+from bot.services.errors import ServiceError
 from bot.services.lobby import Lobby
+from bot.services.reply import Actor, Place, Reply
 from bot.services.turns import Turns
+from bot.services.work import RallyWork
+from bot.store import Store
+from bot.store.clock import utc_now
 
 
-class RallyService(Lobby, Turns):
-    """One object per bot: `await service.create(place, actor, stage=...)`, `join`, `start`,
-    `act`/`roll`/`stop`/`line`/`spare`, `odds`, `status`, `board`, `abandon`, `kick`."""
+def system_seed() -> int:
+    return random.SystemRandom().getrandbits(62)
+
+
+class RallyService:
+    """`await service.create(place, actor, stage=...)`, `join`, `start`, `act`/`roll`/`stop`/`line`/
+    `spare`, `odds`, `status`, `board`, `abandon`, `kick`, `press` (a button)."""
+
+    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
+                 dice_script: dict | None = None, clock: Callable[[], datetime] = utc_now) -> None:
+        self.store = store
+        self.work = RallyWork(store, clock)
+        self.lobby = Lobby(self.work, seed_source or system_seed, dice_script)
+        self.turns = Turns(self.work)
+        self.delivery = Delivery(self.work, clock)
+        # The commands, by name (what the cogs and the console call).
+        self.create = self.lobby.create
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.kick = self.lobby.kick
+        self.start = self.lobby.start
+        self.status = self.lobby.status
+        self.board = self.lobby.board
+        self.abandon = self.lobby.abandon
+        self.act = self.turns.act
+        self.roll = self.turns.roll
+        self.stop = self.turns.stop
+        self.line = self.turns.line
+        self.spare = self.turns.spare
+        self.odds = self.turns.odds
+        self.options = self.turns.options
+
+    async def press(self, place: Place, actor: Actor, rally_id: int, version: int, action: str) -> Reply:
+        """A turn button: the same action as typing it, bound to the version it was drawn for.
+        A click on a button of a rally that is no longer the channel's gets "This turn is over"."""
+        rally = await self.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+        if rally is None or rally.id != rally_id:
+            raise ServiceError("turn.stale")
+        return await self.turns.act(place, actor, action, expected_version=version)

@@ -9,8 +9,8 @@ from bot.engine.actions import Retire, Timeout
 from bot.engine.game import Seat, apply
 from bot.engine.parse import parse
 from bot.engine.state import GameState
-from bot.services.core import snapshot_json
 from bot.services.lobby import start_state
+from bot.services.work import snapshot_json
 
 
 def replay_state(rally_row: dict, actions: list[dict]) -> GameState | None:

@@ -1,42 +1,68 @@
-"""Turn commands: roll, stop, line, spare, and the private odds preview."""
+"""Turn commands: roll, stop, line, spare, and the private odds preview.
+
+A turn command is bound to the rally version the command found when it arrived (a button carries
+the version it was drawn for): if anything was committed between its arrival and its turn under
+the rally's lock, it is refused ("already played") and changes nothing, so a double submit never
+plays twice.
+"""
 
 from __future__ import annotations
 
-from bot.engine.actions import Action, Roll, Spare, Stop
-from bot.engine.board import board_view
+from bot.engine.actions import Action, Event, Roll, Spare, Stop
 from bot.engine.dice_rules import describe_allowed, dice_allowed
 from bot.engine.game import apply, legal_actions
 from bot.engine.odds import odds
 from bot.engine.parse import parse
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.services.core import Core, snapshot_json
 from bot.services.errors import ServiceError
+from bot.services.images import board_spec, results_spec
+from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.narrate import narrate
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
 from bot.services.status_text import results_lines
+from bot.services.work import Change, Committed, Logged, Post, RallyWork
 from bot.store import Rally
 
 
-class Turns(Core):
+def require_running(rally: Rally) -> None:
+    """Refuse a turn command on a rally that is not running, saying why (the truth, not a guess)."""
+    if rally.status == "running":
+        return
+    key = {"lobby": "rally.not_running", "abandoned": "rally.abandoned_meanwhile",
+           "finished": "rally.finished_meanwhile"}[rally.status]
+    raise ServiceError(key)
+
+
+class Turns:
+    """`act` (any turn command as typed), `roll`, `stop`, `line`, `spare`, `odds`, `options`."""
+
+    def __init__(self, work: RallyWork) -> None:
+        self.work = work
+
     async def act(self, place: Place, actor: Actor, text: str, expected_version: int | None = None) -> Reply:
         """Any turn command as the driver would type it (`3 white 4`, `stop`, `skid`, `spare`).
-        `expected_version` (buttons) refuses a click made on a turn that has moved on."""
-        rally = await self.rally_here(place)
-        async with self.lock(rally.id):
-            rally = await self.store.rallies.get(rally.id)
-            if rally.status != "running":
-                raise ServiceError("rally.not_running")
+        `expected_version` (buttons) is the version the button was drawn for; a typed command is
+        bound to the version current when it arrived."""
+        text = text_option("dice", text, MAX_COMMAND_TEXT)
+        async with self.work.locked(place) as (seen, rally):
+            require_running(rally)
             if expected_version is not None and expected_version != rally.version:
                 raise ServiceError("turn.stale")
-            state = self.state_of(rally)
+            if expected_version is None and seen.version != rally.version:
+                raise ServiceError("turn.already_played")
+            state = self.work.state_of(rally)
             action = parse(text, state, driver=str(actor.user_id))
             new, events = apply(state, action)
-            return await after_action(self, rally, actor, str(action), state, new, events)
+            change = Change(logged=[Logged(str(action), actor.user_id, new, "finished" if new.finished else None)],
+                            played_by=actor.user_id)
+            post = turn_post(rally.id, rally.version + 1, new, events, [], change)
+            committed = await self.work.commit(rally, change)
+            return reply_of(post, committed)
 
     async def roll(self, place: Place, actor: Actor, dice: str, end: bool = False,
                    expected_version: int | None = None) -> Reply:
-        text = dice.strip()
+        text = text_option("dice", dice, MAX_COMMAND_TEXT)
         if end and not text.lower().endswith("stop"):
             text += " stop"
         return await self.act(place, actor, text, expected_version)
@@ -45,17 +71,17 @@ class Turns(Core):
         return await self.act(place, actor, "stop", expected_version)
 
     async def line(self, place: Place, actor: Actor, line: str) -> Reply:
-        return await self.act(place, actor, line)
+        return await self.act(place, actor, text_option("line", line, MAX_COMMAND_TEXT))
 
     async def spare(self, place: Place, actor: Actor) -> Reply:
         return await self.act(place, actor, "spare")
 
     async def odds(self, place: Place, actor: Actor, plan: str) -> Reply:
         """The exact chance of losing control for a plan of dice, shown only to the asker."""
-        rally = await self.rally_here(place)
-        if rally.status != "running":
-            raise ServiceError("rally.not_running")
-        state = self.state_of(rally)
+        plan = text_option("dice", plan, MAX_COMMAND_TEXT)
+        rally = await self.work.rally_here(place)
+        require_running(rally)
+        state = self.work.state_of(rally)
         action = parse(plan, state, driver=str(actor.user_id))
         if not isinstance(action, Roll):
             raise ServiceError("odds.need_dice")
@@ -68,10 +94,12 @@ class Turns(Core):
 
     async def options(self, place: Place, actor: Actor) -> list[str]:
         """What this user may type next (autocomplete); empty when it is not their turn."""
-        rally = await self.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+        if place.guild_id <= 0:
+            return []
+        rally = await self.work.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
         if rally is None or rally.status != "running":
             return []
-        return option_labels(self.state_of(rally), str(actor.user_id))
+        return option_labels(self.work.state_of(rally), str(actor.user_id))
 
 
 def option_labels(state: GameState, driver: str | None = None) -> list[str]:
@@ -86,32 +114,32 @@ def label(action: Action) -> str:
     return str(action)
 
 
-async def after_action(core: Core, rally: Rally, actor: Actor, action_text: str, old: GameState, new: GameState,
-                       events: list, lead: list[str] | None = None) -> Reply:
-    """Commit action + snapshot + version, then tell the channel what happened."""
-    status = "finished" if new.finished else None
-    version = await core.store.append_action(rally.id, rally.version, actor.user_id, action_text,
-                                             snapshot_json(new), status)
-    core.remember(rally.id, version, new)
-    return await turn_reply(core, rally.id, version, new, events, lead or [])
-
-
-async def turn_reply(core: Core, rally_id: int, version: int, state: GameState, events: list,
-                     lead: list[str]) -> Reply:
-    """The channel message after an action: the story, and either the next prompt or results.
+def turn_post(rally_id: int, version: int, state: GameState, events: list[Event], lead: list[str],
+              change: Change) -> Post:
+    """The channel post after an action (the story, then the next prompt or the results), added
+    to `change`; when the turn passed or the rally ended, the change also ends the turn's clock.
     The board image goes with the end of a turn (not every die) so the channel stays readable."""
     lines = list(lead) + narrate(events, state)
-    if state.finished:
+    if state.finished or state.turn is None:
         lines += results_lines(state)
-        return Reply(lines, image_name="results.png", render=core.results_render(state))
+        post = Post(lines, image=results_spec(state), close_turn=True)
+        change.end_turn_clock = True
+        change.posts.append(post)
+        return post
     car = state.cars[state.turn.car]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
-    if turn_changed:
-        lines.append(t("turn.your_turn", name=car.name, allowed=allowed))
-    else:
-        lines.append(t("turn.go_on", name=car.name, allowed=allowed))
-    prompt = TurnPrompt(rally_id, version, int(car.id) if car.id.isdigit() else 0, tuple(option_labels(state)))
-    render = core.board_render(state, board_view(state)) if turn_changed else None
-    ping = (int(car.id),) if turn_changed and car.id.isdigit() else ()
-    return Reply(lines, ping=ping, turn=prompt, render=render)
+    lines.append(t("turn.your_turn" if turn_changed else "turn.go_on", name=car.name, allowed=allowed))
+    driver_id = int(car.id) if car.id.isdigit() else 0
+    prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
+    post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,
+                deadline="new" if turn_changed else "keep", image=board_spec(state) if turn_changed else None)
+    change.end_turn_clock = change.end_turn_clock or turn_changed
+    change.posts.append(post)
+    return post
+
+
+def reply_of(post: Post, committed: Committed) -> Reply:
+    """The command's answer: what was posted (already owed to the channel by the commit)."""
+    return Reply(list(post.lines), ping=post.ping, turn=post.turn, outbox=committed.outbox_ids,
+                 paused=committed.paused)

@@ -15,7 +15,7 @@ from bot.store.errors import (
     StoreError,
     WrongStatus,
 )
-from bot.store.rows import Action, Driver, Job, Message, Rally
+from bot.store.rows import Action, Driver, Job, Message, OutboxRow, Rally
 from bot.store.store import Store
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "Message",
     "Mismatch",
     "NotFound",
+    "OutboxRow",
     "Rally",
     "RallyFull",
     "SchemaTooNew",

@@ -6,7 +6,7 @@ or nothing at all (stale version, missing rally, finished rally).
 
 from __future__ import annotations
 
-from bot.store.connection import Database
+from bot.store.connection import Database, Tx
 from bot.store.rows import ACTION_COLUMNS, Action
 from bot.store.versioning import advance
 
@@ -31,11 +31,12 @@ class Actions:
         `StaleVersion` if the rally is no longer at `expected_version` (someone acted first),
         `NotFound` if there is no such rally, `WrongStatus` if it is finished or abandoned.
         """
-        return await self._db.write(
-            lambda tx: advance(
+        async def append(tx: Tx) -> int:
+            return await advance(
                 tx, rally_id, expected_version, actor=actor, action=action, snapshot_json=snapshot_json, status=status
             )
-        )
+
+        return await self._db.write(append)
 
     async def list(self, rally_id: int, *, after_seq: int = 0) -> list[Action]:
         """The rally's actions in order (those after `after_seq`, to catch up from a known point)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,12 +103,12 @@ def _log_shape(rally: Rally, actions: list[Action]) -> str | None:
     return None
 
 
-def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | None:
-    row = tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
+async def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | None:
+    row = await tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
         return None
-    drivers = tx.fetch_all(f"SELECT {DRIVER_COLUMNS} FROM drivers WHERE rally_id = ? ORDER BY seat", (rally_id,))
-    log = tx.fetch_all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE rally_id = ? ORDER BY seq", (rally_id,))
+    drivers = await tx.fetch_all(f"SELECT {DRIVER_COLUMNS} FROM drivers WHERE rally_id = ? ORDER BY seat", (rally_id,))
+    log = await tx.fetch_all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE rally_id = ? ORDER BY seq", (rally_id,))
     return row, drivers, log
 
 
@@ -119,7 +120,7 @@ async def check(db: Database, replay: Replay) -> CheckReport:
     for rally_id in ids:
         # One read transaction per rally: its row, drivers and log are one consistent state even
         # while the bot keeps writing.
-        found = await db.read(lambda tx, rid=rally_id: _load(tx, rid))
+        found = await db.read(partial(_load, rally_id=rally_id))
         if found is None:
             continue  # deleted meanwhile
         row, drivers, log = found

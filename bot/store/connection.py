@@ -6,11 +6,10 @@ Why it is shaped like this (DESIGN §3, aiosqlite):
   committed transaction), `synchronous=NORMAL` (in WAL: durable against a process crash, and no
   fsync per commit), `foreign_keys=ON`, `busy_timeout` for other processes (the CLI's backup or
   check while the bot runs);
-- every write is `BEGIN IMMEDIATE … COMMIT` (ROLLBACK on any error) under one `asyncio.Lock`,
-  and the whole transaction body runs as ONE call on aiosqlite's connection thread
-  (`run_on_connection_thread`): nothing else can run between BEGIN and COMMIT, a cancelled task
-  cannot leave a transaction open, and a commit costs one thread round trip instead of one per
-  statement. Bodies are plain synchronous functions of a `Tx`, so they cannot await Discord;
+- every write is `BEGIN IMMEDIATE … COMMIT` (ROLLBACK on any error, and on cancellation) under
+  one `asyncio.Lock`, through aiosqlite's public API only: a body is a coroutine of a `Tx`, one
+  awaited statement at a time, which is the shape an asyncpg backend needs as well. Reads take
+  the same lock, so nothing runs between a transaction's BEGIN and its COMMIT;
 - `close()` checkpoints the WAL (`wal_checkpoint(TRUNCATE)`) and always closes the connection:
   an unclosed aiosqlite 0.22 connection keeps a non-daemon thread alive and hangs the process.
 
@@ -25,7 +24,8 @@ import logging
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -88,74 +88,69 @@ def constraint_kind(exc: BaseException) -> str | None:
 
 
 class Tx:
-    """The statements of one open transaction, run on the connection's own thread.
+    """The statements of one open transaction, each awaited on aiosqlite's connection thread.
 
-    Synchronous on purpose: a transaction body is one call on that thread, so nothing else (no
-    other task, no Discord await) can run between its BEGIN and its COMMIT.
+    Bodies are coroutines of a `Tx` (`async def body(tx): await tx.execute(...)`), the shape an
+    asyncpg backend needs too. The transaction is held under the database's lock from BEGIN to
+    COMMIT, so no other transaction or read of this process runs in between; a body must never
+    await Discord (only its own statements).
     """
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
-    def execute(self, sql: str, params: Params = ()) -> int:
+    async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        return self._conn.execute(sql, params).rowcount
+        cursor = await self._conn.execute(sql, params)
+        try:
+            return cursor.rowcount
+        finally:
+            await cursor.close()
 
-    def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement for each parameter row."""
-        self._conn.executemany(sql, rows)
+        await self._conn.executemany(sql, rows)
 
-    def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """All rows of a query (or of an `… RETURNING` statement)."""
-        return self._conn.execute(sql, params).fetchall()
+        return list(await self._conn.execute_fetchall(sql, params))
 
-    def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row of a query, or None (the statement still runs to its end)."""
-        rows = self.fetch_all(sql, params)
+        rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    def user_version(self) -> int:
+    async def user_version(self) -> int:
         """The schema version recorded in the database header."""
-        row = self.fetch_one("PRAGMA user_version")
+        row = await self.fetch_one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
-    def set_user_version(self, version: int) -> None:
+    async def set_user_version(self, version: int) -> None:
         """Record the schema version; transactional, so it commits or rolls back with the step."""
-        self._conn.execute(f"PRAGMA user_version = {int(version)}")
+        await self.execute(f"PRAGMA user_version = {int(version)}")
 
 
-def _run_transaction(conn: sqlite3.Connection, begin: str, body: Callable[[Tx], T]) -> T:
-    """On the connection's thread: BEGIN, the body, COMMIT; ROLLBACK on any exception."""
-    conn.execute(begin)
+Body = Callable[[Tx], Awaitable[T]]
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """ROLLBACK after a failed body, keeping the original error (SQLite may have rolled back already)."""
     try:
-        result = body(Tx(conn))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:  # keep the original error; the connection reports this one
-                log.error("ROLLBACK failed after %r: %s", sys.exc_info()[1], exc)
-        raise
-    return result
-
-
-async def run_on_connection_thread(aconn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run `fn(sqlite3_connection)` as ONE call on aiosqlite's connection thread.
-
-    aiosqlite runs every call through `Connection._execute` on the thread that owns the sqlite3
-    connection (`Connection._conn`). Neither name is public API, but a whole transaction in one
-    call is what makes it atomic against task cancellation and three times faster than one
-    thread round trip per statement (bench/store.py). aiosqlite is pinned to 0.22.x in
-    pyproject.toml, and tests/store/test_connection.py fails loudly if this ever changes.
-    """
-    return await aconn._execute(lambda: fn(aconn._conn))  # noqa: SLF001
+        await asyncio.shield(conn.execute("ROLLBACK"))
+    except (sqlite3.Error, ValueError) as exc:
+        if "no transaction is active" not in str(exc):
+            log.error("ROLLBACK failed after %r: %s", sys.exc_info()[1], exc)
 
 
 class Database:
-    """One connection, one lock, transactions; what every repository is built on."""
+    """One connection, one lock, transactions; what every repository is built on.
+
+    Every statement of this process goes through the lock: a transaction spans several awaits,
+    and on one connection a statement slipped in between would see (or join) its uncommitted
+    work. Cancelling a task inside a transaction rolls it back before the lock is released.
+    """
 
     def __init__(self, path: str, conn: aiosqlite.Connection) -> None:
         self.path = path
@@ -176,27 +171,39 @@ class Database:
             raise RuntimeError(f"the store {self.path} is closed")
         return self._conn
 
-    async def write(self, body: Callable[[Tx], T]) -> T:
-        """Run `body(tx)` inside `BEGIN IMMEDIATE … COMMIT`, under the lock; returns its result.
+    @asynccontextmanager
+    async def transaction(self, begin: str = "BEGIN IMMEDIATE") -> AsyncIterator[Tx]:
+        """`async with db.transaction() as tx:` BEGIN IMMEDIATE … COMMIT, ROLLBACK on any exception.
 
-        The body runs as one call on the connection's thread, so no other await can slip between
-        BEGIN and COMMIT. Any exception rolls back before it propagates: a refused or failed
-        change leaves the database exactly as it was.
+        A refused or failed change leaves the database exactly as it was. Repositories expose
+        their statements as functions of a `Tx`, so a service can put several of them (an action,
+        its jobs, its outbox rows) in one transaction.
         """
         conn = self._require()
         async with self._lock:
-            return await run_on_connection_thread(conn, lambda c: _run_transaction(c, "BEGIN IMMEDIATE", body))
+            await conn.execute(begin)
+            try:
+                yield Tx(conn)
+                await conn.execute("COMMIT")
+            except BaseException:
+                await _rollback(conn)
+                raise
 
-    # Reads need no lock: every transaction is a single call on the connection's thread, so a
-    # read queued behind it runs before or after it, never in the middle of it.
+    async def write(self, body: Body[T]) -> T:
+        """Run `await body(tx)` in one write transaction; returns its result."""
+        async with self.transaction() as tx:
+            return await body(tx)
 
-    async def read(self, body: Callable[[Tx], T]) -> T:
-        """Run `body(tx)` inside one read transaction: several queries that see one consistent state."""
-        return await run_on_connection_thread(self._require(), lambda c: _run_transaction(c, "BEGIN", body))
+    async def read(self, body: Body[T]) -> T:
+        """Run `await body(tx)` inside one read transaction: several queries that see one state."""
+        async with self.transaction("BEGIN") as tx:
+            return await body(tx)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """All rows of one query (autocommit: one statement sees one consistent state)."""
-        return list(await self._require().execute_fetchall(sql, params))
+        conn = self._require()
+        async with self._lock:
+            return list(await conn.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         rows = await self.fetch_all(sql, params)

@@ -24,8 +24,8 @@ def _encode(settings: dict[str, Any]) -> str:
     return json.dumps(settings, sort_keys=True)
 
 
-def _read(tx: Tx, guild_id: int) -> dict[str, Any]:
-    row = tx.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+async def _read(tx: Tx, guild_id: int) -> dict[str, Any]:
+    row = await tx.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
     return json.loads(row[0]) if row else {}
 
 
@@ -43,19 +43,22 @@ class GuildSettings:
     async def put(self, guild_id: int, settings: dict[str, Any]) -> None:
         """Replace all of the server's settings."""
         text = _encode(settings)
-        await self._db.write(lambda tx: tx.execute(_UPSERT, (guild_id, text, now_text())))
+        async def put(tx: Tx) -> None:
+            await tx.execute(_UPSERT, (guild_id, text, now_text()))
+
+        await self._db.write(put)
 
     async def update(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Merge `changes` into the stored settings (a value of None removes the key); returns the result."""
 
-        def merge(tx: Tx) -> dict[str, Any]:
-            merged = _read(tx, guild_id)
+        async def merge(tx: Tx) -> dict[str, Any]:
+            merged = await _read(tx, guild_id)
             for key, value in changes.items():
                 if value is None:
                     merged.pop(key, None)
                 else:
                     merged[key] = value
-            tx.execute(_UPSERT, (guild_id, _encode(merged), now_text()))
+            await tx.execute(_UPSERT, (guild_id, _encode(merged), now_text()))
             return merged
 
         return await self._db.write(merge)

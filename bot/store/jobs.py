@@ -1,13 +1,16 @@
-"""Scheduled jobs for the deadline scheduler (turn deadlines, league stage opening and closing).
+"""Scheduled jobs: turn deadlines and reminders today, league rounds later.
 
-Only the table and its helpers live here; the loop and the handlers come with the scheduler.
 `claim_due` takes due jobs atomically with `UPDATE … RETURNING` and leases them (`locked_until`):
-a job whose process died before `complete` becomes claimable again when the lease ends, so every
-overdue job runs after a restart, late (its `due_at` says how late). Handlers must be idempotent.
+a job whose process died before it was completed becomes claimable again when the lease ends, so
+every overdue job runs after a restart, late (its `due_at` says how late). Handlers must be
+idempotent. A job may name its rally (`rally_id`): the jobs of one rally are then found through
+an index (`jobs_by_rally`), never by listing every pending job, and scheduling or cancelling them
+happens inside the transaction of the action that causes it (the `*_tx` functions).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from bot.store.clock import now_text, to_text, utc_now
@@ -18,24 +21,58 @@ from bot.store.rows import JOB_COLUMNS, Job
 DEFAULT_LEASE_S = 300
 
 
+async def schedule_tx(tx: Tx, kind: str, ref: str, due_at: datetime, rally_id: int | None = None) -> Job:
+    """Inside `tx`: a new pending job; `due_at` must be timezone-aware."""
+    row = await tx.fetch_one(
+        "INSERT INTO jobs (kind, ref, due_at, attempts, created_at, rally_id) VALUES (?, ?, ?, 0, ?, ?) "
+        f"RETURNING {JOB_COLUMNS}",
+        (kind, ref, to_text(due_at), now_text(), rally_id),
+    )
+    assert row is not None
+    return Job.from_row(row)
+
+
+async def cancel_rally_tx(tx: Tx, rally_id: int, kinds: Iterable[str]) -> int:
+    """Inside `tx`: delete the rally's pending jobs of these kinds (indexed by rally and kind)."""
+    wanted = tuple(kinds)
+    marks = ", ".join("?" for _ in wanted)
+    return await tx.execute(
+        f"DELETE FROM jobs WHERE rally_id = ? AND kind IN ({marks}) AND done_at IS NULL", (rally_id, *wanted)
+    )
+
+
+async def pending_for_rally_tx(tx: Tx, rally_id: int, kinds: Iterable[str]) -> list[Job]:
+    """Inside `tx`: the rally's pending jobs of these kinds, by due time (indexed)."""
+    wanted = tuple(kinds)
+    marks = ", ".join("?" for _ in wanted)
+    rows = await tx.fetch_all(
+        f"SELECT {JOB_COLUMNS} FROM jobs WHERE rally_id = ? AND kind IN ({marks}) AND done_at IS NULL "
+        "ORDER BY due_at, id",
+        (rally_id, *wanted),
+    )
+    return [Job.from_row(r) for r in rows]
+
+
+async def complete_tx(tx: Tx, job_id: int, now: datetime | None = None) -> bool:
+    """Inside `tx`: mark a pending job done; False if it was not pending any more (cancelled)."""
+    return await tx.execute(
+        "UPDATE jobs SET done_at = ?, locked_until = NULL WHERE id = ? AND done_at IS NULL",
+        (to_text(now or utc_now()), job_id),
+    ) == 1
+
+
 class Jobs:
     """Repository of the `jobs` table."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def schedule(self, kind: str, ref: str, due_at: datetime) -> Job:
-        """A new pending job; `ref` names its object (e.g. `rally:12:v40`). `due_at` must be timezone-aware."""
-        values = (kind, ref, to_text(due_at), now_text())
+    async def schedule(self, kind: str, ref: str, due_at: datetime, rally_id: int | None = None) -> Job:
+        """A new pending job; `ref` names its object (e.g. `rally:12:turn`). `due_at` must be timezone-aware."""
+        to_text(due_at)  # refuse a naive time before opening a transaction
 
-        def insert(tx: Tx) -> Job:
-            row = tx.fetch_one(
-                "INSERT INTO jobs (kind, ref, due_at, attempts, created_at) VALUES (?, ?, ?, 0, ?) "
-                f"RETURNING {JOB_COLUMNS}",
-                values,
-            )
-            assert row is not None
-            return Job.from_row(row)
+        async def insert(tx: Tx) -> Job:
+            return await schedule_tx(tx, kind, ref, due_at, rally_id)
 
         return await self._db.write(insert)
 
@@ -46,20 +83,22 @@ class Jobs:
         moment = now or utc_now()
         now_s = to_text(moment)
         until = to_text(moment + timedelta(seconds=lease_s))
-        rows = await self._db.write(
-            lambda tx: tx.fetch_all(
+
+        async def claim(tx: Tx) -> list:
+            return await tx.fetch_all(
                 "UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
                 "SELECT id FROM jobs WHERE done_at IS NULL AND due_at <= ? "
                 "AND (locked_until IS NULL OR locked_until <= ?) ORDER BY due_at, id LIMIT ?"
                 f") RETURNING {JOB_COLUMNS}",
                 (until, now_s, now_s, limit),
             )
-        )
+
+        rows = await self._db.write(claim)
         return sorted((Job.from_row(r) for r in rows), key=lambda j: (j.due_at, j.id))
 
     async def _finish(self, job_id: int, sql: str, params: tuple[object, ...]) -> None:
-        def finish(tx: Tx) -> None:
-            if tx.execute(sql, params) != 1:
+        async def finish(tx: Tx) -> None:
+            if await tx.execute(sql, params) != 1:
                 raise NotFound("store.no_pending_job", job_id=job_id)
 
         await self._db.write(finish)
@@ -83,10 +122,12 @@ class Jobs:
         await self._finish(job_id, sql, params)
 
     async def cancel(self, kind: str, ref: str) -> int:
-        """Delete the pending jobs of (`kind`, `ref`), e.g. the old deadline once a turn is played."""
-        return await self._db.write(
-            lambda tx: tx.execute("DELETE FROM jobs WHERE kind = ? AND ref = ? AND done_at IS NULL", (kind, ref))
-        )
+        """Delete the pending jobs of (`kind`, `ref`)."""
+
+        async def cancel(tx: Tx) -> int:
+            return await tx.execute("DELETE FROM jobs WHERE kind = ? AND ref = ? AND done_at IS NULL", (kind, ref))
+
+        return await self._db.write(cancel)
 
     async def get(self, job_id: int) -> Job:
         row = await self._db.fetch_one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
@@ -94,8 +135,12 @@ class Jobs:
             raise NotFound("store.no_job", job_id=job_id)
         return Job.from_row(row)
 
+    async def for_rally(self, rally_id: int, kinds: Iterable[str]) -> list[Job]:
+        """The rally's pending jobs of these kinds (indexed by rally and kind)."""
+        return await self._db.read(lambda tx: pending_for_rally_tx(tx, rally_id, kinds))
+
     async def pending(self, kind: str | None = None) -> list[Job]:
-        """Jobs not done yet, by due time."""
+        """Jobs not done yet, by due time (tools and tests; the services ask `for_rally`)."""
         sql = f"SELECT {JOB_COLUMNS} FROM jobs WHERE done_at IS NULL"
         params: tuple[object, ...] = ()
         if kind is not None:

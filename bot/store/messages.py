@@ -12,6 +12,35 @@ from bot.store.errors import NotFound
 from bot.store.rows import MESSAGE_COLUMNS, Message
 
 
+async def put_tx(tx: Tx, rally_id: int, kind: str, channel_id: int, message_id: int) -> Message | None:
+    """Inside `tx`: record the current message of `kind`; returns the one it replaces (another
+    message), if any. `NotFound` if the rally does not exist."""
+    if await tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
+        raise NotFound("store.no_rally", rally_id=rally_id)
+    old = await tx.fetch_one(
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
+    )
+    await tx.execute(
+        "INSERT INTO messages (rally_id, kind, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (rally_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+        "message_id = excluded.message_id, created_at = excluded.created_at",
+        (rally_id, kind, channel_id, message_id, now_text()),
+    )
+    found = Message.from_row(old) if old else None
+    return found if found is not None and found.message_id != message_id else None
+
+
+async def take_tx(tx: Tx, rally_id: int, kind: str) -> Message | None:
+    """Inside `tx`: forget the message of `kind` and return it (None if there was none)."""
+    old = await tx.fetch_one(
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
+    )
+    if old is None:
+        return None
+    await tx.execute("DELETE FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind))
+    return Message.from_row(old)
+
+
 class Messages:
     """Repository of the `messages` table."""
 
@@ -21,13 +50,13 @@ class Messages:
     async def put(self, rally_id: int, kind: str, channel_id: int, message_id: int) -> Message | None:
         """Record the current message of `kind`; returns the one it replaces, if any."""
 
-        def put(tx: Tx) -> Message | None:
-            if tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
+        async def put(tx: Tx) -> Message | None:
+            if await tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
                 raise NotFound("store.no_rally", rally_id=rally_id)
-            old = tx.fetch_one(
+            old = await tx.fetch_one(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
             )
-            tx.execute(
+            await tx.execute(
                 "INSERT INTO messages (rally_id, kind, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (rally_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
                 "message_id = excluded.message_id, created_at = excluded.created_at",
@@ -51,6 +80,7 @@ class Messages:
 
     async def delete(self, rally_id: int, kind: str) -> bool:
         """Forget the message of `kind`; False if there was none."""
-        return await self._db.write(
-            lambda tx: tx.execute("DELETE FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)) == 1
-        )
+        async def delete(tx: Tx) -> bool:
+            return await tx.execute("DELETE FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)) == 1
+
+        return await self._db.write(delete)

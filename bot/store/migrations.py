@@ -12,13 +12,14 @@ PostgreSQL backend will keep its own list with the same numbers (BIGINT ids, IDE
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from dataclasses import dataclass
 
 from bot.store.connection import Database, Tx
 from bot.store.errors import SchemaTooNew
 
-StepFunction = Callable[[Tx], None]
+StepFunction = Callable[[Tx], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,42 @@ SCHEMA_V1: tuple[str, ...] = (
     "CREATE INDEX jobs_by_ref ON jobs (kind, ref)",
 )
 
+SCHEMA_V2: tuple[str, ...] = (
+    # A rally whose channel the bot cannot reach is paused (no AI turns, no deadlines).
+    "ALTER TABLE rallies ADD COLUMN paused_at TEXT",
+    # Jobs are found by rally and kind through an index, never by listing every pending job.
+    "ALTER TABLE jobs ADD COLUMN rally_id INTEGER REFERENCES rallies (id) ON DELETE CASCADE",
+    """UPDATE jobs SET rally_id = CAST(substr(ref, 7, instr(substr(ref, 7), ':') - 1) AS INTEGER)
+        WHERE ref LIKE 'rally:%:%' AND EXISTS (
+            SELECT 1 FROM rallies WHERE id = CAST(substr(jobs.ref, 7, instr(substr(jobs.ref, 7), ':') - 1) AS INTEGER))""",
+    "CREATE INDEX jobs_by_rally ON jobs (rally_id, kind) WHERE done_at IS NULL",
+    # The outbox: every message the bot owes a channel or a user, written in the same transaction
+    # as the change that makes it due, delivered in id order per lane, once.
+    """CREATE TABLE outbox (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        rally_id     INTEGER REFERENCES rallies (id) ON DELETE CASCADE,
+        guild_id     BIGINT  NOT NULL,
+        channel_id   BIGINT  NOT NULL,
+        user_id      BIGINT,
+        lane         TEXT    NOT NULL,
+        kind         TEXT    NOT NULL,
+        body         TEXT    NOT NULL,
+        created_at   TEXT    NOT NULL,
+        due_at       TEXT    NOT NULL,
+        locked_until TEXT,
+        attempts     INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        last_error   TEXT,
+        done_at      TEXT,
+        outcome      TEXT,
+        message_id   BIGINT
+    )""",
+    "CREATE INDEX outbox_owed ON outbox (lane, id) WHERE done_at IS NULL",
+    "CREATE INDEX outbox_by_rally ON outbox (rally_id) WHERE done_at IS NULL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "rallies, drivers, actions, messages, guild settings, jobs", SCHEMA_V1),
+    Migration(2, "outbox, jobs by rally, paused rallies", SCHEMA_V2),
 )
 
 
@@ -130,20 +165,20 @@ async def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) ->
     if found > known:
         raise SchemaTooNew(db.path, found, known)
     for migration in migrations[found:]:
-        await db.write(lambda tx, m=migration: _apply(tx, m, db.path, known))
+        await db.write(partial(_apply, migration=migration, path=db.path, known=known))
     return await db.user_version()
 
 
-def _apply(tx: Tx, migration: Migration, path: str, known: int) -> None:
+async def _apply(tx: Tx, migration: Migration, path: str, known: int) -> None:
     """One step and its version bump, inside one transaction."""
-    current = tx.user_version()  # re-read under the write lock: another process may have migrated
+    current = await tx.user_version()  # re-read under the write lock: another process may have migrated
     if current > known:
         raise SchemaTooNew(path, current, known)
     if current >= migration.version:
         return
     if callable(migration.step):
-        migration.step(tx)
+        await migration.step(tx)
     else:
         for statement in migration.step:
-            tx.execute(statement)
-    tx.set_user_version(migration.version)
+            await tx.execute(statement)
+    await tx.set_user_version(migration.version)

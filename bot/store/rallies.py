@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import partial
 
 from bot.store.clock import now_text
 from bot.store.connection import Database, Tx, constraint_kind
@@ -25,6 +26,61 @@ def _validate_new(max_drivers: int, seed: int, turn_deadline_s: int | None) -> N
         raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
     if turn_deadline_s is not None and (not isinstance(turn_deadline_s, int) or turn_deadline_s <= 0):
         raise ValueError(f"turn_deadline_s must be a positive number of seconds or None, got {turn_deadline_s!r}")
+
+
+async def create_tx(
+    tx: Tx,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    stage: str,
+    ruleset: str,
+    seed: int,
+    max_drivers: int = 4,
+    modules: object = None,
+    turn_deadline_s: int | None = None,
+    snapshot_json: str | None = None,
+) -> Rally:
+    """Inside `tx`: a new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one."""
+    _validate_new(max_drivers, seed, turn_deadline_s)
+    modules_json = json.dumps({} if modules is None else modules, sort_keys=True)
+    now = now_text()
+    values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
+              turn_deadline_s, snapshot_json, now, now)
+    try:
+        row = await tx.fetch_one(
+            "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
+            "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
+            f"RETURNING {RALLY_COLUMNS}",
+            values,
+        )
+    except Exception as exc:
+        if constraint_kind(exc) != "unique":
+            raise
+        busy = await tx.fetch_one(
+            "SELECT id, status FROM rallies WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')",
+            (guild_id, channel_id),
+        )
+        raise ChannelBusy(channel_id, busy["id"] if busy else None, busy["status"] if busy else None) from None
+    assert row is not None
+    return Rally.from_row(row)
+
+
+async def find_tx(tx: Tx, rally_id: int) -> Rally | None:
+    row = await tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
+    return Rally.from_row(row) if row else None
+
+
+async def set_paused_tx(tx: Tx, rally_id: int, paused_at: str | None) -> bool:
+    """Inside `tx`: pause (a time) or resume (None) a rally's play; True if it changed. Not a game
+    change, so not versioned: a paused rally keeps its state, its log and its owed messages."""
+    if paused_at is None:
+        sql = "UPDATE rallies SET paused_at = NULL WHERE id = ? AND paused_at IS NOT NULL"
+        return await tx.execute(sql, (rally_id,)) == 1
+    sql = "UPDATE rallies SET paused_at = ? WHERE id = ? AND paused_at IS NULL AND status IN ('lobby', 'running')"
+    return await tx.execute(sql, (paused_at, rally_id)) == 1
 
 
 class Rallies:
@@ -51,34 +107,10 @@ class Rallies:
 
         `modules` is any JSON value (the engine's rule modules, e.g. `{"weather": true}`).
         """
-        _validate_new(max_drivers, seed, turn_deadline_s)
-        modules_json = json.dumps({} if modules is None else modules, sort_keys=True)
-        now = now_text()
-        values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
-                  turn_deadline_s, snapshot_json, now, now)
-
-        def insert(tx: Tx) -> Rally:
-            try:
-                row = tx.fetch_one(
-                    "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
-                    "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
-                    f"RETURNING {RALLY_COLUMNS}",
-                    values,
-                )
-            except Exception as exc:
-                if constraint_kind(exc) != "unique":
-                    raise
-                busy = tx.fetch_one(
-                    "SELECT id, status FROM rallies WHERE guild_id = ? AND channel_id = ? "
-                    "AND status IN ('lobby', 'running')",
-                    (guild_id, channel_id),
-                )
-                raise ChannelBusy(channel_id, busy["id"] if busy else None, busy["status"] if busy else None) from None
-            assert row is not None
-            return Rally.from_row(row)
-
-        return await self._db.write(insert)
+        return await self._db.write(partial(
+            create_tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, stage=stage, ruleset=ruleset,
+            seed=seed, max_drivers=max_drivers, modules=modules, turn_deadline_s=turn_deadline_s,
+            snapshot_json=snapshot_json))
 
     async def find(self, rally_id: int) -> Rally | None:
         row = await self._db.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
@@ -116,6 +148,18 @@ class Rallies:
             params += (guild_id,)
         rows = await self._db.fetch_all(sql + " ORDER BY id", params)
         return [Rally.from_row(r) for r in rows]
+
+    async def without_clock(self, deadline_kind: str) -> list[int]:
+        """Running, unpaused rallies with a turn deadline whose turn has no pending `deadline_kind`
+        job and that owe no post (whose delivery would start the clock): one indexed query."""
+        rows = await self._db.fetch_all(
+            "SELECT r.id FROM rallies r WHERE r.status = 'running' AND r.paused_at IS NULL "
+            "AND r.turn_deadline_s IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.rally_id = r.id AND j.kind = ? AND j.done_at IS NULL) "
+            "AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.rally_id = r.id AND o.done_at IS NULL) ORDER BY r.id",
+            (deadline_kind,),
+        )
+        return [int(r[0]) for r in rows]
 
     async def ids(self) -> list[int]:
         """Every rally id, in order (for the consistency check)."""
@@ -156,8 +200,8 @@ class Rallies:
     async def delete(self, rally_id: int) -> None:
         """Remove a rally and (cascade) its drivers, actions and messages; `NotFound` if absent."""
 
-        def delete(tx: Tx) -> None:
-            if tx.execute("DELETE FROM rallies WHERE id = ?", (rally_id,)) != 1:
+        async def delete(tx: Tx) -> None:
+            if await tx.execute("DELETE FROM rallies WHERE id = ?", (rally_id,)) != 1:
                 raise NotFound("store.no_rally", rally_id=rally_id)
 
         await self._db.write(delete)

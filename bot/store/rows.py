@@ -17,12 +17,16 @@ DRIVER_STATUSES = ("active", "left", "kicked")
 
 RALLY_COLUMNS = (
     "id, guild_id, channel_id, host_id, stage, ruleset, modules, seed, max_drivers, "
-    "turn_deadline_s, status, version, snapshot, created_at, updated_at"
+    "turn_deadline_s, status, version, snapshot, created_at, updated_at, paused_at"
 )
 DRIVER_COLUMNS = "rally_id, user_id, display_name, seat, joined_at, missed_turns, status"
 ACTION_COLUMNS = "rally_id, seq, actor, action, created_at"
 MESSAGE_COLUMNS = "rally_id, kind, channel_id, message_id, created_at"
-JOB_COLUMNS = "id, kind, ref, due_at, done_at, locked_until, attempts, last_error, created_at"
+JOB_COLUMNS = "id, kind, ref, due_at, done_at, locked_until, attempts, last_error, created_at, rally_id"
+OUTBOX_COLUMNS = (
+    "id, rally_id, guild_id, channel_id, user_id, lane, kind, body, created_at, due_at, locked_until, "
+    "attempts, last_error, done_at, outcome, message_id"
+)
 
 
 class _Record:
@@ -51,6 +55,7 @@ class Rally(_Record):
     snapshot: str | None
     created_at: str
     updated_at: str
+    paused_at: str | None = None  # the bot cannot post in the channel: no AI turns, no deadlines
 
     @classmethod
     def from_row(cls, row: Any) -> Rally:
@@ -123,7 +128,40 @@ class Job(_Record):
     attempts: int
     last_error: str | None
     created_at: str
+    rally_id: int | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> Job:
         return cls(*tuple(row))
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow(_Record):
+    """A message the bot owes a channel (or a user, by DM); owed while `done_at` is None.
+
+    `lane` orders delivery: rows of one lane (`channel:<id>` or `dm:<user>`) go out in id order.
+    `body` is the JSON the services wrote (lines, ping, turn, image...); `outcome` is `sent` or
+    `dropped: <why>` once done."""
+
+    id: int
+    rally_id: int | None
+    guild_id: int
+    channel_id: int
+    user_id: int | None
+    lane: str
+    kind: str
+    body: Any
+    created_at: str
+    due_at: str
+    locked_until: str | None
+    attempts: int
+    last_error: str | None
+    done_at: str | None
+    outcome: str | None
+    message_id: int | None
+
+    @classmethod
+    def from_row(cls, row: Any) -> OutboxRow:
+        values = list(tuple(row))
+        values[7] = json.loads(values[7])
+        return cls(*values)

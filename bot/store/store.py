@@ -23,12 +23,13 @@ from bot.store.errors import SchemaTooNew, SchemaTooOld
 from bot.store.guild_settings import GuildSettings
 from bot.store.jobs import Jobs
 from bot.store.messages import Messages
+from bot.store.outbox import Outbox
 from bot.store.migrations import MIGRATIONS, Migration, latest_version, migrate
 from bot.store.rallies import Rallies
 
 
 class Store:
-    """The open database: `rallies`, `drivers`, `actions`, `messages`, `guilds`, `jobs`."""
+    """The open database: `rallies`, `drivers`, `actions`, `messages`, `guilds`, `jobs`, `outbox`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -38,6 +39,7 @@ class Store:
         self.messages = Messages(db)
         self.guilds = GuildSettings(db)
         self.jobs = Jobs(db)
+        self.outbox = Outbox(db)
 
     @staticmethod
     def open(

@@ -42,9 +42,9 @@ def check_arguments(expected_version: int, action: str, status: str | None, snap
         raise TypeError("snapshot_json must be the JSON text (str) of the game state")
 
 
-def _explain_refusal(tx: Tx, rally_id: int, expected_version: int, status: str | None) -> Exception:
+async def _explain_refusal(tx: Tx, rally_id: int, expected_version: int, status: str | None) -> Exception:
     """Why the guarded UPDATE matched no row: missing rally, stale version, or a forbidden status."""
-    row = tx.fetch_one("SELECT version, status FROM rallies WHERE id = ?", (rally_id,))
+    row = await tx.fetch_one("SELECT version, status FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
         return NotFound("store.no_rally", rally_id=rally_id)
     if row["version"] != expected_version:
@@ -55,7 +55,7 @@ def _explain_refusal(tx: Tx, rally_id: int, expected_version: int, status: str |
     return WrongStatus("store.cannot_go_back", rally_id=rally_id, current=current, status=status)
 
 
-def advance(
+async def advance(
     tx: Tx,
     rally_id: int,
     expected_version: int,
@@ -75,20 +75,20 @@ def advance(
     now = now_text()
     new_version = expected_version + 1
     if snapshot_json is KEEP:
-        changed = tx.execute(
+        changed = await tx.execute(
             "UPDATE rallies SET version = ?, status = COALESCE(?, status), updated_at = ? "
             f"WHERE id = ? AND version = ? AND status IN ({marks})",
             (new_version, status, now, rally_id, expected_version, *sources),
         )
     else:
-        changed = tx.execute(
+        changed = await tx.execute(
             "UPDATE rallies SET version = ?, snapshot = ?, status = COALESCE(?, status), updated_at = ? "
             f"WHERE id = ? AND version = ? AND status IN ({marks})",
             (new_version, snapshot_json, status, now, rally_id, expected_version, *sources),
         )
     if changed != 1:
-        raise _explain_refusal(tx, rally_id, expected_version, status)
-    tx.execute(
+        raise await _explain_refusal(tx, rally_id, expected_version, status)
+    await tx.execute(
         "INSERT INTO actions (rally_id, seq, actor, action, created_at) VALUES (?, ?, ?, ?, ?)",
         (rally_id, new_version, actor, action, now),
     )

@@ -1,31 +1,48 @@
-"""Answering interactions: defer, call a service, post the reply; every error in one place.
+"""Answering interactions: refuse DMs, defer, call a service, answer the user; errors in one place.
 
-A slash command defers at once (Discord allows 3 s for the first answer; the services touch the
-database and render images): publicly when its success is for the channel, privately when it is
-private (`/rally status`, `/odds`). A refusal is always private: after a public defer the loading
-message is deleted and the refusal sent as an ephemeral followup. A button click is acknowledged
-without a loading message (`defer()` on a component), so its followups can be public or private.
+A slash command defers privately at once (Discord allows 3 s for the first answer). Its public
+effect is not posted from here: the service committed it together with the posts it owes the
+channel (the outbox), and the outbox sender delivers them, with retries, whatever happens to
+this interaction. So the user's private "thinking…" answer becomes:
+- a refusal or a private reply (`/rally status`, `/odds`): that text;
+- a public command that was saved: removed (the channel post is the answer), or a short note
+  when the rally's channel cannot be posted in right now;
+- an error *after* the commit (Discord failing to edit or delete): never "nothing was changed";
+  if anything can still be said, it is that the command was saved and its post will follow.
 
-`send_error` is the one place an exception becomes what the user sees: it maps the library's
-own errors (used outside a guild, out-of-date command...) to catalogue texts and hands everything
-to `bot.services.errors.error_reply` (refusal text, or logged + a short generic message).
+A button click is acknowledged without a message (`defer()` on a component); a refusal is a
+private followup.
+
+`send_error` is the one place an exception raised before a commit becomes what the user sees:
+the library's own errors (used outside a guild, out-of-date command...) map to catalogue texts,
+and everything goes through `bot.services.errors.error_reply`.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from functools import partial
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
 
-from bot.services.buttons import press
+from bot.i18n import t
 from bot.services.errors import ServiceError, error_reply
+from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
-from bot.views.publish import content_of, file_of, publish
+
+if TYPE_CHECKING:
+    from bot.client import RallyBot
+
+log = logging.getLogger(__name__)
 
 Call = Callable[[Place, Actor], Awaitable[Reply]]
+
+
+def bot_of(interaction: discord.Interaction) -> RallyBot:
+    return cast("RallyBot", interaction.client)
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -36,7 +53,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     """The user; `can_manage` is their Manage Server permission (the services' organiser check)."""
     user = interaction.user
     name = getattr(user, "display_name", None) or user.name
-    return Actor(user.id, name, can_manage=bool(interaction.permissions.manage_guild))
+    return Actor(user.id, display_name(name), can_manage=bool(interaction.permissions.manage_guild))
 
 
 def as_rally_error(exc: BaseException) -> BaseException:
@@ -54,69 +71,75 @@ def as_rally_error(exc: BaseException) -> BaseException:
     return exc
 
 
-async def send_private(interaction: discord.Interaction, reply: Reply, *, loading: bool) -> None:
-    """Only the user sees it. `loading`: a public loading message (public defer) must go first,
-    else the first followup would replace it and be public."""
-    file = await file_of(reply)
-    extra = {"file": file} if file is not None else {}
+async def answer_privately(interaction: discord.Interaction, text: str) -> None:
+    """Only the user sees it: the first response, or the edit of the private "thinking…" answer
+    of a deferred slash command, or a private followup after a deferred click."""
     if not interaction.response.is_done():
-        await interaction.response.send_message(content_of(reply), ephemeral=True, **extra)
+        await interaction.response.send_message(text, ephemeral=True)
+    elif interaction.type is discord.InteractionType.component:
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.edit_original_response(content=text)
+
+
+async def send_error(interaction: discord.Interaction, exc: BaseException) -> None:
+    """THE one place an error raised before a commit becomes an answer."""
+    await answer_privately(interaction, error_reply(as_rally_error(exc)).text)
+
+
+def in_a_guild(interaction: discord.Interaction) -> bool:
+    """discord.py does not enforce `guild_only` at run time: a payload from a DM reaches us."""
+    return interaction.guild_id is not None
+
+
+async def run_command(interaction: discord.Interaction, call: Call) -> None:
+    """Refuse DMs, defer privately, run `call(place, actor)`, answer (see the module docstring)."""
+    if not in_a_guild(interaction):
+        await send_error(interaction, ServiceError("discord.guild_only"))
         return
-    if loading:
-        with suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    await interaction.followup.send(content_of(reply), ephemeral=True, **extra)
-
-
-async def send_error(interaction: discord.Interaction, exc: BaseException, *, loading: bool) -> None:
-    """THE one place an error becomes an answer (see the module docstring)."""
-    await send_private(interaction, error_reply(as_rally_error(exc)), loading=loading)
-
-
-async def run_command(interaction: discord.Interaction, call: Call, *, private: bool = False,
-                      played: bool = False) -> None:
-    """Defer, run `call(place, actor)`, post the reply. `played`: a turn command of the user
-    (their missed-turn count starts again)."""
-    await interaction.response.defer(ephemeral=private, thinking=True)
+    await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         reply = await call(place_of(interaction), actor_of(interaction))
-    except Exception as exc:  # noqa: BLE001 - errors are answered in one place
-        await send_error(interaction, exc, loading=not private)
+    except Exception as exc:  # errors are answered in one place
+        await send_error(interaction, exc)
         return
-    await _deliver(interaction, reply, private=private, loading=not private,
-                   actor_id=interaction.user.id if played else None)
+    await _answer(interaction, reply)
 
 
 async def run_click(interaction: discord.Interaction, rally_id: int, version: int, action: str) -> None:
-    """A turn button: acknowledge (no loading message), act with the button's version, post."""
-    await interaction.response.defer()
-    try:
-        reply = await press(interaction.client.rallies, place_of(interaction), actor_of(interaction),
-                            rally_id, version, action)
-    except Exception as exc:  # noqa: BLE001 - errors are answered in one place
-        await send_error(interaction, exc, loading=False)
+    """A turn button: acknowledge (no message), act with the button's version; posts go out
+    through the outbox like any command's."""
+    if not in_a_guild(interaction):
+        await send_error(interaction, ServiceError("discord.guild_only"))
         return
-    await _deliver(interaction, reply, private=False, loading=False, actor_id=interaction.user.id)
-
-
-async def _deliver(interaction: discord.Interaction, reply: Reply, *, private: bool, loading: bool,
-                   actor_id: int | None) -> None:
-    """Post a reply whose action is already committed. `loading`: a public loading message exists
-    (public defer of a slash command; never for a click, whose "original" is the button's
-    message). A failure here (Discord down...) is logged and answered generically, without
-    touching a message that may already be posted."""
+    await interaction.response.defer()
+    bot = bot_of(interaction)
     try:
-        if reply.ephemeral or private:
-            await send_private(interaction, reply, loading=loading)
-            return
-        if loading and reply.ping:
-            # The first followup after a defer *edits* the loading message, and an edit never
-            # notifies a mention (discord/discord-api-docs#5497): remove the loading message so
-            # the turn message is a new message and the next driver is really pinged.
-            with suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        await publish(interaction.client, place_of(interaction), reply, partial(interaction.followup.send, wait=True),
-                      actor_id=actor_id)
-    except Exception as exc:  # noqa: BLE001
+        reply = await bot.rallies.press(place_of(interaction), actor_of(interaction), rally_id, version, action)
+    except Exception as exc:  # errors are answered in one place
+        await send_error(interaction, exc)
+        return
+    if reply.paused:
         with suppress(discord.HTTPException):
-            await send_error(interaction, exc, loading=False)
+            await interaction.followup.send(t("rally.paused_note"), ephemeral=True)
+    bot.sender.wake()
+
+
+async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
+    """Answer a command whose service call returned: a private reply, or (after a commit) the
+    removal of the "thinking…" answer, since the channel post is the answer."""
+    bot = bot_of(interaction)
+    try:
+        if reply.ephemeral or not reply.outbox:
+            await interaction.edit_original_response(content=reply.text or "\u200b")
+            return
+        bot.sender.wake()
+        if reply.paused:
+            await interaction.edit_original_response(content=t("rally.paused_note"))
+        else:
+            await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        log.info("could not answer interaction %s: %s", interaction.id, exc)
+        if reply.outbox:  # saved: say so if Discord lets us say anything at all
+            with suppress(discord.HTTPException):
+                await interaction.followup.send(t("error.after_commit"), ephemeral=True)

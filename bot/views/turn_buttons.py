@@ -14,6 +14,7 @@ import re
 import discord
 
 from bot.i18n import t
+from bot.views.interaction_io import run_click
 
 TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w ]+)"
 MAX_BUTTONS = 25  # 5 rows of 5: Discord's limit for one message
@@ -59,9 +60,6 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
         return cls(int(match["rally"]), int(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        # Imported here: interaction_io → publish → this module would otherwise be circular.
-        from bot.views.interaction_io import run_click
-
         await run_click(interaction, self.rally_id, self.version, self.action)
 
 

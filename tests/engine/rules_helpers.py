@@ -16,6 +16,7 @@ from functools import lru_cache
 import pytest
 
 from bot.engine.actions import Event
+from bot.engine.dice import ScriptedDice
 from bot.engine.errors import RallyError
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.parse import parse
@@ -23,7 +24,6 @@ from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_loader import load_zones, parse_stage
 from bot.engine.stage_model import Stage, Terrain
 from bot.engine.state import RACING, Card, GameState, TurnState
-from bot.engine.dice import ScriptedDice
 
 CLEAN = [False] * 300  # plenty of faces without ⚠
 NAMES = ("Ada", "Bea", "Cy", "Dee")

@@ -4,6 +4,7 @@ the shipped zones and stages."""
 from __future__ import annotations
 
 import pytest
+from rules_helpers import zones
 
 from bot.engine.errors import StageError
 from bot.engine.game import new_game
@@ -11,15 +12,13 @@ from bot.engine.simulate import ai_seats
 from bot.engine.stage_loader import load_stage, parse_stage, stage_names
 from bot.engine.stage_model import FINISH, SpaceKind
 
-from rules_helpers import zones
-
 
 def test_A2_3_route_notation_over_zone_boards():
     """A2.3: a special is an ordered list of segments `<zone><entry>-<zone><exit>` separated by
     `/`; it runs from the start to a different finish point."""
     stage = parse_stage("title: Route\nroute: A1-A2 / C2-C3\n", "route.stage", zones())
     assert stage.zone_order == ("A", "C")
-    assert [s.zone for s in stage.spaces][0] == "A" and stage.spaces[-1].zone == "C"
+    assert stage.spaces[0].zone == "A" and stage.spaces[-1].zone == "C"
     assert any(FINISH in s.next for s in stage.spaces)
     assert stage.start_next and all(i >= 0 for i in stage.start_next)
 

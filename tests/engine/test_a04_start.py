@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from rules_helpers import LONG, act, make_game, refused
 
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from rules_helpers import CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused, rules_with
 
+from bot.engine.actions import Roll
 from bot.engine.errors import NotAllowed
 from bot.engine.game import apply
-from bot.engine.actions import Roll
-
-from rules_helpers import (CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused,
-                           rules_with)
 
 
 def before_corner(gear: int, stage: str = CORNER, **kw):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rules_helpers import CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused
 
 from bot.engine.dice_rules import dice_allowed
-
-from rules_helpers import CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused
 
 
 def before_corner(gear: int, deck: list[str], **kw):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.engine.stage_model import SpaceKind
-
 from rules_helpers import act, corner_ids, event, kinds, make_game, put_car, refused, space_at
+
+from bot.engine.stage_model import SpaceKind
 
 BUMP = "straight 3\nbump 3\nstraight 6"
 

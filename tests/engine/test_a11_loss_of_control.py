@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from rules_helpers import (
+    CORNER,
+    LONG,
+    act,
+    corner_ids,
+    damage_of,
+    event,
+    kinds,
+    make_game,
+    play,
+    put_car,
+    rules_with,
+    space_at,
+)
 
 from bot.engine.dice_rules import dice_allowed
-
-from rules_helpers import (CORNER, LONG, act, corner_ids, damage_of, event, kinds, make_game, play, put_car,
-                           rules_with, space_at)
 
 HAZ3 = [True, True, True] + [False] * 50
 

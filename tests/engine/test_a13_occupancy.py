@@ -3,9 +3,9 @@ lines, off-road cars, spun cars, no move possible)."""
 
 from __future__ import annotations
 
-from bot.engine.state import Card
-
 from rules_helpers import CORNER, act, corner_ids, gear_cards, kinds, make_game, put_car, refused, space_at
+
+from bot.engine.state import Card
 
 
 def two_cars_at_corner(gear_a: int, gear_b: int, **kw):

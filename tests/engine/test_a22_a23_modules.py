@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bot.engine.stage_model import SpaceKind
+from rules_helpers import CORNER, LONG, act, corner_ids, event, kinds, make_game, play, put_car, rules_with, space_at
 
-from rules_helpers import (CORNER, LONG, act, corner_ids, event, kinds, make_game, play, put_car, rules_with,
-                           space_at)
+from bot.engine.stage_model import SpaceKind
 
 SISU = {"sisu": True}
 SHAKE = {"shakedown": True}

@@ -4,11 +4,13 @@ state exactly as it was (RULES A6, A8.2, A8.6, A9.4, A12.2, A14.1, A15.1, A12.5)
 from __future__ import annotations
 
 import pytest
-
-from bot.engine.errors import Ambiguous, CannotParse, NotAllowed, RallyError
-from bot.engine.parse import parse
-
 from rules_helpers import CORNER, LONG, act, corner_ids, make_game, play, put_car, refused, space_at
+
+from bot.engine.actions import Retire
+from bot.engine.errors import Ambiguous, CannotParse, NotAllowed, RallyError
+from bot.engine.game import apply
+from bot.engine.parse import parse
+from bot.i18n import t
 
 
 def in_gear(gear: int, stage: str = LONG, **kw):
@@ -95,6 +97,23 @@ def test_A12_5_bad_acting_after_being_knocked_out():
     state, _ = act(state, "5")
     assert state.cars[0].status == "out"
     refused(state, "1", "d1", "knocked out")
+
+
+def test_A12_5_a_retired_driver_is_not_told_they_were_knocked_out():
+    """A12.5 knocks a car out by the rules; retiring (the driver left the rally or the host removed
+    them) is not a rule of the game: each is refused with its own text."""
+    knocked = make_game("straight 3\nleft 1 skid 2x3\nstraight 3", drivers=2)
+    put_car(knocked, 0, corner_ids(knocked.stage)["before"], 5)
+    knocked, _ = act(knocked, "5")
+    assert knocked.cars[0].out_reason == "overspeed_ko"
+    err = refused(knocked, "1", "d1")
+    assert str(err) == t("turn.knocked_out") and "A12.5" in str(err)
+
+    retired, _ = apply(make_game(LONG, drivers=2), Retire("d1"))
+    assert retired.cars[0].status == "out" and retired.cars[0].out_reason == "retired"
+    err = refused(retired, "W", "d1")
+    assert str(err) == t("turn.retired") != t("turn.knocked_out")
+    assert "knocked out" not in str(err) and "A12.5" not in str(err)
 
 
 def test_A5_1_bad_acting_out_of_turn():

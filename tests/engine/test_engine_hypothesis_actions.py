@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_helpers import seats, stage_from
 
 from bot.engine.errors import RallyError
 from bot.engine.game import apply, legal_actions, new_game
 from bot.engine.parse import parse
-
-from rules_helpers import seats, stage_from
 
 STAGE = stage_from("""straight 2 [grass|forest]
 left 3 skid 4x3 K4 [rocks|forest]

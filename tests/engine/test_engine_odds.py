@@ -4,6 +4,7 @@ A11.1 triggers)."""
 from __future__ import annotations
 
 import pytest
+from rules_helpers import CORNER, LONG, act, corner_ids, make_game, put_car
 
 from bot.engine.actions import Roll
 from bot.engine.ai import choose_action
@@ -11,8 +12,6 @@ from bot.engine.game import apply, legal_actions, new_game
 from bot.engine.moves import resolve
 from bot.engine.odds import die_risk, odds
 from bot.engine.simulate import ai_seats
-
-from rules_helpers import CORNER, LONG, act, corner_ids, make_game, put_car
 
 
 def test_A11_1_odds_hand_calculation_three_dice_one_hazard_already():

@@ -43,8 +43,8 @@ def first(stage: Stage, kind: SpaceKind) -> int:
 
 
 def car(driver: str, colour: int, space: int, **kw) -> CarView:
-    return CarView(driver_id=driver, name=kw.pop("name", f"Driver {driver}"), initials=kw.pop("initials", driver[:2].upper()),
-                   colour=colour, space=space, **kw)
+    return CarView(driver_id=driver, name=kw.pop("name", f"Driver {driver}"),
+                   initials=kw.pop("initials", driver[:2].upper()), colour=colour, space=space, **kw)
 
 
 def board(stage: Stage, *cars: CarView, **kw) -> BoardView:

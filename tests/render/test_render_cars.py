@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PIL import ImageChops, ImageStat
+from render_helpers import board, car, colour_count, decode, first
 
 from bot.engine.stage_loader import load_stage, stage_names
 from bot.engine.stage_model import FINISH, START, SpaceKind
@@ -11,8 +12,6 @@ from bot.render.board import board_image
 from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.palette import car_colour
-
-from render_helpers import board, car, colour_count, decode, first
 
 R = 22  # search radius round a space centre, pixels
 
@@ -97,4 +96,5 @@ def test_active_car_has_a_halo(hill):
     plain = board_image(hill, board(hill, car("d1", 0, space)))
     active = board_image(hill, board(hill, car("d1", 0, space, active=True)))
     at = space_pixel(hill, space)
-    assert colour_count(active, at, 50, (255, 255, 255), tol=4) > colour_count(plain, at, 50, (255, 255, 255), tol=4) + 100
+    white = (255, 255, 255)
+    assert colour_count(active, at, 50, white, tol=4) > colour_count(plain, at, 50, white, tol=4) + 100

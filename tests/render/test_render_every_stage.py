@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from render_helpers import decode
 
 from bot.engine.stage_loader import load_stage, stage_names
 from bot.render import render_board, render_stage_preview
@@ -10,8 +11,6 @@ from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.panel import panel_height
 from bot.render.sample import sample_view
-
-from render_helpers import decode
 
 NAMES = stage_names()
 

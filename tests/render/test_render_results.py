@@ -6,7 +6,7 @@ from render_helpers import decode
 
 from bot.engine.view import ResultRow, ResultsView
 from bot.render import render_results
-from bot.render.results import ROW_H, HEAD_ROW_H, HEADER_H, classification
+from bot.render.results import HEAD_ROW_H, HEADER_H, ROW_H, classification
 
 ROWS = (
     ResultRow(driver_id="x", name="Kari Ødegaard", colour=2, status="dnf"),

@@ -31,7 +31,7 @@ async def main(path: str, channels: int) -> None:
             if rally is None:
                 continue
             busy = True
-            state = service.state_of(rally)
+            state = service.work.state_of(rally)
             actor = next(d for d in DRIVERS if str(d.user_id) == state.cars[state.turn.car].id)
             await service.act(place, actor, label(choose_action(state)))
             print(f"ack {rally.id} {rally.version + 1}", flush=True)

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 from bot.engine.simulate import play_stage
 from bot.services import RallyService
-from bot.services.images import default_renderer
+from bot.services.images import default_renderer, draw
 from tests.services.conftest import BOB, HERE, running_rally
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+async def _image_of(store, reply):
+    (row_id,) = reply.outbox
+    row = await store.outbox.get(row_id)
+    return row.body["image"]
+
+
 async def test_start_and_end_of_turn_post_a_board_png(store):
-    service = RallyService(store, renderer=default_renderer(), seed_source=lambda: 1)
+    service = RallyService(store, seed_source=lambda: 1)
     started = await running_rally(service)
-    assert started.image is None and started.has_image  # text first, the board drawn by the poster
-    assert (await started.resolve_image()).startswith(PNG)
-    assert started.image.startswith(PNG) and started.render is None  # drawn once, kept
+    spec = await _image_of(store, started)  # the post owes a board, drawn when it is delivered
+    assert spec["kind"] == "board" and draw(default_renderer(), spec).startswith(PNG)
     mid = await service.act(HERE, BOB, "1")
-    assert not mid.has_image  # mid-turn: text only, the channel stays readable
+    assert await _image_of(store, mid) is None  # mid-turn: text only, the channel stays readable
     done = await service.act(HERE, BOB, "stop")
-    assert (await done.resolve_image()).startswith(PNG)
+    assert draw(default_renderer(), await _image_of(store, done)).startswith(PNG)
 
 
 def test_results_image_of_a_finished_special():

@@ -24,9 +24,9 @@ async def test_create_join_start_names_the_first_driver(service, store):
 
 @pytest.mark.parametrize("stage, drivers, hours, needle", [
     ("no-such-stage", 2, 24, "no stage called `no-such-stage`"),
-    ("pinewood-sprint", 5, 24, "1 to 4 drivers, not 5"),
-    ("pinewood-sprint", 0, 24, "1 to 4 drivers, not 0"),
-    ("pinewood-sprint", 2, 0.5, "between 1 and 168 hours"),
+    ("pinewood-sprint", 5, 24, "`drivers` must be a number from 1 to 4, not `5`"),
+    ("pinewood-sprint", 0, 24, "`drivers` must be a number from 1 to 4, not `0`"),
+    ("pinewood-sprint", 2, 0.5, "`deadline_hours` must be a number from 1 to 168, not `0.5`"),
 ])
 async def test_bad_create_options_are_refused_and_nothing_is_written(service, store, stage, drivers, hours, needle):
     with pytest.raises(RallyError) as err:

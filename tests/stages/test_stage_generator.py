@@ -78,10 +78,10 @@ def test_the_text_is_inline_and_uses_the_format(zones):
 def test_the_gentle_fallback_layout_is_valid_too(zones):
     """If a seed ever kept running over itself, the generator lays gentle corners instead."""
     for seed in range(20):
-        generator = stage_generator._Generator(random.Random(seed), seed, 30, zones)  # noqa: SLF001
-        blocks = generator._lay(gentle=True)  # noqa: SLF001
+        generator = stage_generator._Generator(random.Random(seed), seed, 30, zones)
+        blocks = generator._lay(gentle=True)
         assert blocks is not None
-        stage = _load(generator._text(blocks), zones, seed)  # noqa: SLF001
+        stage = _load(generator._text(blocks), zones, seed)
         assert abs(stage.length - 30) <= 30 * TOLERANCE
 
 

@@ -28,23 +28,45 @@ async def test_pragmas_are_set(store):
     assert await pragma("busy_timeout") == 5000
 
 
-def test_aiosqlite_still_has_the_internals_the_store_relies_on():
-    """`run_on_connection_thread` uses aiosqlite's private `_execute` and `_conn` (pinned 0.22.x)."""
-    assert aiosqlite.__version__.startswith("0.22."), "re-check bot/store/connection.py for this aiosqlite"
-    assert callable(aiosqlite.Connection._execute)
-    assert isinstance(aiosqlite.Connection._conn, property)
+def test_the_store_uses_no_private_name_of_aiosqlite():
+    """Public API only (aiosqlite is pinned, but a private name may change in any release)."""
+    import ast
+    from pathlib import Path
+
+    import bot.store as package
+
+    for path in Path(package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("_execute", "_conn", "_thread", "_tx"):
+                owner = node.value
+                assert isinstance(owner, ast.Name) and owner.id == "self", f"{path.name}:{node.lineno}: {node.attr}"
 
 
-async def test_a_transaction_runs_on_the_connection_thread_in_one_call(store):
-    seen = []
-    await store.db.write(lambda tx: seen.append((threading.get_ident(), tx.execute("SELECT 1"))))
-    assert seen[0][0] == store.db._conn._thread.ident  # noqa: SLF001
-    assert seen[0][0] != threading.get_ident()
+async def test_a_read_never_sees_an_uncommitted_write(store):
+    """A transaction spans several awaits: a read from another task waits for its end."""
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow_body(tx):
+        await tx.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (1, '{}', 'x')")
+        inside.set()
+        await release.wait()
+        raise RuntimeError("roll it back")
+
+    writer = asyncio.create_task(store.db.write(slow_body))
+    await inside.wait()
+    reader = asyncio.create_task(store.guilds.get(1))
+    await asyncio.sleep(0.05)
+    assert not reader.done()  # held behind the open transaction
+    release.set()
+    with pytest.raises(RuntimeError, match="roll it back"):
+        await writer
+    assert await reader == {}
 
 
 async def test_an_error_inside_a_transaction_rolls_it_back(store):
-    def half_then_fail(tx):
-        tx.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (1, '{}', 'x')")
+    async def half_then_fail(tx):
+        await tx.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (1, '{}', 'x')")
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):

@@ -1,0 +1,77 @@
+"""Every string that reaches a service comes from a stranger: checked here, before anything else.
+
+Discord does not enforce an option's declared range or length on what a client sends, and the
+console takes free text, so the services check every value themselves: names are looked up in
+a catalogue (never used as a path), texts have a length limit, numbers are parsed strictly (no
+`inf`, `nan`, `1e309`, no junk). Each refusal is a `ServiceError` naming the option and the
+reason, raised before any read or write, so a refused command changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from bot.engine.ruleset import ruleset_names
+from bot.engine.stage_loader import stage_names
+from bot.services.errors import ServiceError
+
+MAX_NAME = 64  # stage and ruleset names
+MAX_COMMAND_TEXT = 100  # `/roll` dice, `/odds` plans, a line
+MAX_DISPLAY_NAME = 64
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+
+
+def text_option(option: str, value: object, limit: int) -> str:
+    """A text option, stripped; refused when empty or longer than `limit` characters."""
+    if not isinstance(value, str):
+        raise ServiceError("input.not_text", option=option)
+    text = value.strip()
+    if not text:
+        raise ServiceError("input.empty", option=option)
+    if len(text) > limit:
+        raise ServiceError("input.too_long", option=option, limit=limit, length=len(text))
+    return text
+
+
+def catalogue_name(option: str, value: object, known: list[str], missing_key: str) -> str:
+    """A name that must be one of `known` (exactly): a stage name is never a path."""
+    text = text_option(option, value, MAX_NAME)
+    if text not in known:
+        raise ServiceError(missing_key, **{option: text[:MAX_NAME]}, **{f"{option}s": ", ".join(known)})
+    return text
+
+
+def stage_name(value: object) -> str:
+    return catalogue_name("stage", value, stage_names(), "rally.unknown_stage")
+
+
+def ruleset_name(value: object) -> str:
+    return catalogue_name("ruleset", value, ruleset_names(), "rally.unknown_ruleset")
+
+
+def number(option: str, value: object, low: float, high: float, *, whole: bool = False) -> float:
+    """A finite number from `low` to `high` (a whole one if `whole`), from a number or plain
+    decimal text; `inf`, `nan`, exponents, overflow and junk are refused by name."""
+    if isinstance(value, bool):
+        raise ServiceError("input.not_number", option=option, value=str(value))
+    if isinstance(value, int):
+        result = float(value) if abs(value) < 2**53 else math.inf
+    elif isinstance(value, float):
+        result = value
+    elif isinstance(value, str) and _NUMBER.match(value.strip()) and len(value.strip()) <= 20:
+        result = float(value.strip())
+    else:
+        raise ServiceError("input.not_number", option=option, value=str(value)[:20])
+    if not math.isfinite(result) or not low <= result <= high:
+        raise ServiceError("input.out_of_range", option=option, value=str(value)[:20], low=f"{low:g}",
+                           high=f"{high:g}")
+    if whole and result != int(result):
+        raise ServiceError("input.not_whole", option=option, value=str(value)[:20])
+    return result
+
+
+def display_name(name: str) -> str:
+    """A user's name as shown in posts: control characters removed, length bounded."""
+    cleaned = "".join(ch for ch in name if ch.isprintable()).strip() or "?"
+    return cleaned[:MAX_DISPLAY_NAME]

@@ -1,0 +1,216 @@
+"""The one command path every service shares: lock, re-read, decide, commit once, tell the sender.
+
+    async with work.locked(place) as rally:   # the channel's rally, re-read under its lock
+        ...                                   # decide: raise ServiceError (nothing written) or
+        await work.commit(rally, change)      # action(s) + snapshot + version + jobs + outbox, ONE tx
+
+Everything that changes a rally (lobby and turns alike, a command or a scheduled job) runs under
+that rally's lock and re-reads the rally inside it, so every pair of commands has exactly one
+order and each reply describes what really happened. A `Change` is everything one command does:
+the logged actions with the state after them, roster changes, the deadline jobs it ends, the
+missed-turn bookkeeping, and the posts the bot now owes the channel (outbox rows). `commit`
+writes all of it in one transaction or nothing; after it returns, the change is permanent and
+the posts will be delivered by the outbox sender, whatever Discord does next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.engine.state import GameState
+from bot.services.errors import ServiceError
+from bot.services.reply import Place, TurnPrompt
+from bot.store import Rally, Store
+from bot.store.clock import utc_now
+from bot.store.connection import Tx
+from bot.store.drivers import add_missed_turn_tx, reset_missed_turns_tx
+from bot.store.jobs import cancel_rally_tx
+from bot.store.outbox import enqueue_tx
+from bot.store.versioning import advance
+
+CACHE_SIZE = 256
+KIND_REMIND = "turn.remind"
+KIND_DEADLINE = "turn.deadline"
+DEADLINE_KINDS = (KIND_REMIND, KIND_DEADLINE)
+
+TxStep = Callable[[Tx], Awaitable[Any]]
+
+
+def snapshot_json(state: GameState) -> str:
+    """The canonical JSON of a state: compact and key-sorted, so replays compare byte for byte."""
+    return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class Post:
+    """A message the bot owes the rally's channel: becomes one outbox row at commit.
+
+    `deadline`: "new" starts the turn's clock when this prompt is delivered, "keep" shows the
+    running one. `image`: what to draw at delivery ({"kind": "board"|"results", "state": JSON}
+    or {"kind": "preview", "stage": name}); the text goes even when it cannot be drawn.
+    `close_turn`: the rally is over, so the last turn message loses its buttons."""
+
+    lines: list[str]
+    ping: tuple[int, ...] = ()
+    turn: TurnPrompt | None = None
+    deadline: str | None = None
+    image: dict[str, Any] | None = None
+    close_turn: bool = False
+    user_id: int | None = None  # a DM to this user instead of a channel post
+
+    def body(self) -> dict[str, Any]:
+        turn = None
+        if self.turn is not None:
+            turn = {"rally_id": self.turn.rally_id, "version": self.turn.version,
+                    "driver_id": self.turn.driver_id, "options": list(self.turn.options)}
+        return {"lines": list(self.lines), "ping": list(self.ping), "turn": turn, "deadline": self.deadline,
+                "image": self.image, "close_turn": self.close_turn}
+
+
+@dataclass
+class Logged:
+    """One versioned change: an action in the log (actor None = the bot) and what follows it."""
+
+    action: str
+    actor: int | None
+    state: GameState | None = None  # the new snapshot (None: keep the stored one)
+    status: str | None = None
+
+
+@dataclass
+class Change:
+    """Everything one command (or job) does to one rally, committed together."""
+
+    logged: list[Logged] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+    steps: list[TxStep] = field(default_factory=list)  # roster changes, job completion...
+    end_turn_clock: bool = False  # the turn passed or the rally ended: its deadline jobs go
+    played_by: int | None = None  # this driver played: their missed-turn count starts again
+    missed_by: int | None = None  # this driver missed a turn
+
+    @property
+    def final_state(self) -> GameState | None:
+        states = [entry.state for entry in self.logged if entry.state is not None]
+        return states[-1] if states else None
+
+
+@dataclass(frozen=True)
+class Committed:
+    version: int
+    outbox_ids: tuple[int, ...]
+    paused: bool = False  # the rally's channel cannot be posted in: the posts wait
+
+
+class RallyWork:
+    """The store, the per-rally locks, the state cache and the commit: injected into every service."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime] = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        self.on_commit: Callable[[], None] | None = None  # wakes the outbox sender
+
+    # -- finding and locking -------------------------------------------------------------------
+
+    def lock(self, rally_id: int) -> asyncio.Lock:
+        lock = self._locks.get(rally_id)
+        if lock is None:
+            lock = self._locks[rally_id] = asyncio.Lock()
+        return lock
+
+    async def rally_here(self, place: Place) -> Rally:
+        if place.guild_id <= 0:
+            raise ServiceError("discord.guild_only")
+        rally = await self.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+        if rally is None:
+            raise ServiceError("rally.none_here")
+        return rally
+
+    @asynccontextmanager
+    async def locked(self, place: Place) -> AsyncIterator[tuple[Rally, Rally]]:
+        """(rally as the command found it on arrival, rally re-read under its lock)."""
+        seen = await self.rally_here(place)
+        async with self.lock(seen.id):
+            yield seen, await self.store.rallies.get(seen.id)
+
+    @asynccontextmanager
+    async def locked_id(self, rally_id: int) -> AsyncIterator[Rally | None]:
+        """A rally by id (jobs, deliveries), re-read under its lock; None if it is gone."""
+        async with self.lock(rally_id):
+            yield await self.store.rallies.find(rally_id)
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def state_of(self, rally: Rally) -> GameState:
+        """The game state of a running rally, from its snapshot (cached per version)."""
+        key = (rally.id, rally.version)
+        state = self._cache.get(key)
+        if state is None:
+            if rally.snapshot is None:
+                raise ServiceError("rally.not_running")
+            state = GameState.from_dict(json.loads(rally.snapshot))
+            self.remember(rally.id, rally.version, state)
+        else:
+            self._cache.move_to_end(key)
+        return state
+
+    def remember(self, rally_id: int, version: int, state: GameState) -> None:
+        self._cache[(rally_id, version)] = state
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    # -- the commit ----------------------------------------------------------------------------
+
+    async def commit(self, rally: Rally, change: Change, tx: Tx | None = None) -> Committed:
+        """Write the whole change in one transaction (or inside `tx`); nothing if anything fails."""
+        if tx is None:
+            async with self.store.db.transaction() as own:
+                done = await self._write(own, rally, change)
+        else:
+            done = await self._write(tx, rally, change)
+        state = change.final_state
+        if state is not None:
+            self.remember(rally.id, done.version, state)
+        if done.outbox_ids and self.on_commit is not None:
+            self.on_commit()
+        return done
+
+    async def _write(self, tx: Tx, rally: Rally, change: Change) -> Committed:
+        version = rally.version
+        for entry in change.logged:
+            snapshot: object = snapshot_json(entry.state) if entry.state is not None else _KEEP
+            if snapshot is _KEEP:
+                version = await advance(tx, rally.id, version, actor=entry.actor, action=entry.action,
+                                        status=entry.status)
+            else:
+                version = await advance(tx, rally.id, version, actor=entry.actor, action=entry.action,
+                                        snapshot_json=snapshot, status=entry.status)
+        for step in change.steps:
+            await step(tx)
+        if change.end_turn_clock:
+            await cancel_rally_tx(tx, rally.id, DEADLINE_KINDS)
+        if change.played_by is not None:
+            await reset_missed_turns_tx(tx, rally.id, change.played_by)
+        if change.missed_by is not None:
+            await add_missed_turn_tx(tx, rally.id, change.missed_by)
+        ids = []
+        for post in change.posts:
+            ids.append(await enqueue_tx(
+                tx, guild_id=rally.guild_id, channel_id=rally.channel_id, kind="turn" if post.turn else "post",
+                body=post.body(), rally_id=rally.id, user_id=post.user_id, now=self.clock()))
+        return Committed(version, tuple(ids), rally.paused_at is not None)
+
+    async def post(self, rally: Rally, *posts: Post) -> Committed:
+        """Owe posts without changing the rally (a board asked for, a lobby message...)."""
+        return await self.commit(rally, Change(posts=list(posts)))
+
+
+_KEEP = object()

@@ -1,0 +1,145 @@
+"""The outbox: every message the bot owes a channel or a user, until it is delivered once.
+
+A service writes a row (`enqueue_tx`) in the same transaction as the change that makes the
+message due, so a committed action can never lose its post, and a refused one never leaves one.
+A sender (`claim`) takes the oldest owed row of each lane (`channel:<id>` or `dm:<user>`) and
+leases it; later rows of the same lane wait, so a channel reads its posts in order. The sender
+then records the outcome: `finish_tx` (sent, or dropped with a reason), `retry` (not before a
+time: 429, 5xx, a channel the bot cannot reach), `drop_lane_tx` (the channel was deleted).
+A lease that runs out (the process died mid-send) makes the row claimable again.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.store.clock import now_text, to_text, utc_now
+from bot.store.connection import Database, Tx
+from bot.store.rows import OUTBOX_COLUMNS, OutboxRow
+
+DEFAULT_LEASE_S = 120
+
+
+def lane_of(channel_id: int, user_id: int | None = None) -> str:
+    """The delivery order a row belongs to: one per channel, one per user for DMs."""
+    return f"dm:{user_id}" if user_id is not None else f"channel:{channel_id}"
+
+
+async def enqueue_tx(tx: Tx, *, guild_id: int, channel_id: int, kind: str, body: dict[str, Any],
+                     rally_id: int | None = None, user_id: int | None = None,
+                     now: datetime | None = None) -> int:
+    """Inside `tx`: owe one message; returns its id (ids order the deliveries of a lane)."""
+    moment = to_text(now or utc_now())
+    row = await tx.fetch_one(
+        "INSERT INTO outbox (rally_id, guild_id, channel_id, user_id, lane, kind, body, created_at, due_at, attempts) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
+        (rally_id, guild_id, channel_id, user_id, lane_of(channel_id, user_id), kind,
+         json.dumps(body, sort_keys=True, ensure_ascii=False), moment, moment),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def get_tx(tx: Tx, row_id: int) -> OutboxRow | None:
+    row = await tx.fetch_one(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (row_id,))
+    return OutboxRow.from_row(row) if row else None
+
+
+async def finish_tx(tx: Tx, row_id: int, outcome: str, message_id: int | None = None,
+                    now: datetime | None = None) -> bool:
+    """Inside `tx`: the row is done (`sent`, or `dropped: why`); False if it was done already."""
+    return await tx.execute(
+        "UPDATE outbox SET done_at = ?, outcome = ?, message_id = ?, locked_until = NULL "
+        "WHERE id = ? AND done_at IS NULL",
+        (to_text(now or utc_now()), outcome, message_id, row_id),
+    ) == 1
+
+
+async def drop_lane_tx(tx: Tx, lane: str, reason: str, now: datetime | None = None) -> int:
+    """Inside `tx`: give up every owed row of a lane (its channel no longer exists)."""
+    return await tx.execute(
+        "UPDATE outbox SET done_at = ?, outcome = ?, locked_until = NULL WHERE lane = ? AND done_at IS NULL",
+        (to_text(now or utc_now()), f"dropped: {reason}", lane),
+    )
+
+
+async def set_body_tx(tx: Tx, row_id: int, body: dict[str, Any]) -> None:
+    """Inside `tx`: rewrite what a row will send (e.g. without its image after a 413)."""
+    await tx.execute("UPDATE outbox SET body = ? WHERE id = ?",
+                     (json.dumps(body, sort_keys=True, ensure_ascii=False), row_id))
+
+
+class Outbox:
+    """Repository of the `outbox` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def claim(self, now: datetime | None = None, *, limit: int = 20,
+                    lease_s: int = DEFAULT_LEASE_S) -> list[OutboxRow]:
+        """Lease the oldest owed row of up to `limit` lanes whose head is due; counts an attempt."""
+        moment = now or utc_now()
+        now_s, until = to_text(moment), to_text(moment + timedelta(seconds=lease_s))
+
+        async def claim(tx: Tx) -> list[Any]:
+            return await tx.fetch_all(
+                "UPDATE outbox SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
+                "SELECT o.id FROM outbox o WHERE o.id IN "
+                "(SELECT MIN(id) FROM outbox WHERE done_at IS NULL GROUP BY lane) "
+                "AND o.due_at <= ? AND (o.locked_until IS NULL OR o.locked_until <= ?) ORDER BY o.id LIMIT ?"
+                f") RETURNING {OUTBOX_COLUMNS}",
+                (until, now_s, now_s, limit),
+            )
+
+        rows = await self._db.write(claim)
+        return sorted((OutboxRow.from_row(r) for r in rows), key=lambda r: r.id)
+
+    async def retry(self, row_id: int, not_before: datetime, error: str) -> None:
+        """Release the row, to be tried again at `not_before` (the rest of its lane waits)."""
+
+        async def retry(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE outbox SET locked_until = NULL, due_at = ?, last_error = ? WHERE id = ? AND done_at IS NULL",
+                (to_text(not_before), error[:500], row_id),
+            )
+
+        await self._db.write(retry)
+
+    async def retry_lane_now(self, lane: str, now: datetime | None = None) -> None:
+        """Try the lane's head again at once (a command arrived in a paused channel)."""
+
+        async def nudge(tx: Tx) -> None:
+            await tx.execute("UPDATE outbox SET due_at = ? WHERE lane = ? AND done_at IS NULL AND locked_until IS NULL",
+                             (to_text(now or utc_now()), lane))
+
+        await self._db.write(nudge)
+
+    async def get(self, row_id: int) -> OutboxRow | None:
+        return await self._db.read(lambda tx: get_tx(tx, row_id))
+
+    async def owed(self, *, lane: str | None = None, rally_id: int | None = None) -> list[OutboxRow]:
+        """Rows not delivered yet, in order (optionally of one lane or one rally)."""
+        sql = f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE done_at IS NULL"
+        params: list[object] = []
+        if lane is not None:
+            sql += " AND lane = ?"
+            params.append(lane)
+        if rally_id is not None:
+            sql += " AND rally_id = ?"
+            params.append(rally_id)
+        rows = await self._db.fetch_all(sql + " ORDER BY id", params)
+        return [OutboxRow.from_row(r) for r in rows]
+
+    async def all(self) -> list[OutboxRow]:
+        """Every row, delivered or not, in order (tools and tests)."""
+        rows = await self._db.fetch_all(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id")
+        return [OutboxRow.from_row(r) for r in rows]
+
+    async def count_owed(self) -> int:
+        row = await self._db.fetch_one("SELECT COUNT(*) FROM outbox WHERE done_at IS NULL")
+        return int(row[0]) if row else 0
+
+
+

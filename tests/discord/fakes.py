@@ -71,6 +71,7 @@ class Sent:
     files: list[str] = field(default_factory=list)
     reply: Any = None
     via: str = "webhook"  # "webhook": interaction response/followup; "http": channel message/edit
+    error: BaseException | None = None  # the failure a fake Discord answered with
 
     @property
     def content(self) -> str:
@@ -124,17 +125,55 @@ class RecordingAdapter(AsyncWebhookAdapter):
         return call.reply
 
 
+class FakeResponse:
+    """What discord.HTTPException reads from an aiohttp response."""
+
+    def __init__(self, status: int, retry_after: float | None = None) -> None:
+        self.status = status
+        self.reason = {403: "Forbidden", 404: "Not Found", 413: "Payload Too Large", 429: "Too Many Requests",
+                       500: "Internal Server Error", 503: "Service Unavailable"}.get(status, "Error")
+        self.headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+
+
+def http_error(status: int, code: int = 0, retry_after: float | None = None) -> discord.HTTPException:
+    """The exception discord.py raises for that answer (Forbidden, NotFound, DiscordServerError...)."""
+    response = FakeResponse(status, retry_after)
+    data = {"code": code, "message": response.reason}
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status)
+    if kind is None:
+        kind = discord.DiscordServerError if status >= 500 else discord.HTTPException
+    return kind(response, data)  # type: ignore[arg-type]
+
+
 class RecordingHTTP:
-    """Stands in for `bot.http.request`: channel messages and edits."""
+    """Stands in for `bot.http.request`: channel messages, edits, DM channels.
+
+    `fail(exc, times=1, path=...)` makes the next matching requests raise `exc` (an
+    `http_error(...)`, `asyncio.TimeoutError()`...) instead of succeeding: a Discord that fails
+    any step of posting. Failed requests are recorded too (with `reply` None and `error` set)."""
 
     def __init__(self, sent: list[Sent]) -> None:
         self.sent = sent
+        self.failures: list[list[Any]] = []  # [exception, times left, path fragment]
+
+    def fail(self, exc: BaseException, times: int = 1, path: str = "/messages") -> None:
+        self.failures.append([exc, times, path])
 
     async def __call__(self, route, *, files=None, form=None, **kwargs) -> Any:
         call = Sent(route.method, route.url, _body(kwargs.get("json"), form), [f.filename for f in files or []],
                     via="http")
         self.sent.append(call)
-        if route.method in ("POST", "PATCH"):
+        for failure in self.failures:
+            exc, times, path = failure
+            if times > 0 and path in route.url:
+                failure[1] -= 1
+                call.error = exc
+                raise exc
+        if route.path == "/users/@me/channels":
+            recipient = (call.body or {}).get("recipient_id")
+            call.reply = {"id": str(next(_ids)), "type": 1, "last_message_id": None,
+                          "recipients": [user_payload(int(recipient), f"user{recipient}")]}
+        elif route.method in ("POST", "PATCH"):
             channel = route.channel_id or CHANNEL
             call.reply = message_payload(next(_ids), call.body, channel_id=channel)
         return call.reply
@@ -188,8 +227,30 @@ def click_payload(user, message: dict, custom_id: str, **kwargs) -> dict:
 
 
 def posts(calls: list[Sent]) -> list[Sent]:
-    """The messages among `calls` (followups and channel posts), without callbacks and edits."""
-    return [c for c in calls if c.method == "POST" and not c.url.endswith("/callback")]
+    """The messages among `calls` that reached Discord (followups and channel posts), without
+    callbacks, edits, DM channel openings and failed attempts."""
+    return [c for c in calls if c.method == "POST" and not c.url.endswith("/callback") and c.error is None
+            and not c.url.endswith("/users/@me/channels")]
+
+
+def channel_posts(calls: list[Sent]) -> list[Sent]:
+    """The messages the outbox sender delivered to channels (not interaction answers)."""
+    return [c for c in posts(calls) if c.via == "http"]
+
+
+def private_answers(calls: list[Sent]) -> list[str]:
+    """What the user alone read: the edit of the deferred answer, or ephemeral messages."""
+    out = []
+    for c in calls:
+        if c.via != "webhook" or c.error is not None:
+            continue
+        if c.method == "PATCH" and "/messages/@original" in c.url:
+            out.append(c.content)
+        elif c.method == "POST" and c.url.endswith("/callback") and (c.body or {}).get("type") == 4:
+            out.append(c.content)
+        elif c.method == "POST" and not c.url.endswith("/callback") and c.ephemeral:
+            out.append(c.content)
+    return out
 
 
 def buttons_of(message: dict) -> list[str]:
@@ -224,11 +285,14 @@ class Harness:
         await self.bot.close()
         async_context.reset(self._token)
 
-    async def dispatch(self, payload: dict) -> list[Sent]:
-        """Feed one interaction to the gateway handler; wait for everything it started."""
+    async def dispatch(self, payload: dict, *, deliver: bool = True) -> list[Sent]:
+        """Feed one interaction to the gateway handler; wait for everything it started, then (with
+        `deliver`) let the outbox sender deliver what is owed, as its running loop would."""
         before = len(self.sent)
         self.bot._connection.parse_interaction_create(payload)
         await self.settle()
+        if deliver:
+            await self.bot.sender.flush()
         return self.sent[before:]
 
     async def settle(self) -> None:

@@ -2,9 +2,9 @@
 
 Each move is the built-in AI's choice (`bot.engine.ai.choose_action`) for whoever drives, sent
 alternately as a slash command (`/roll`, `/stop`, `/spare`) and as a click on the turn message's
-button when that button exists, so both paths drive the same game. Every answer must be public
-(no refusal), each new turn must ping exactly its driver, and the stored log must replay to the
-stored snapshot at the end.
+button when that button exists, so both paths drive the same game. No move may be refused, each
+move must reach the channel as exactly one post delivered by the outbox sender, each new turn
+must ping exactly its driver, and the stored log must replay to the stored snapshot at the end.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.engine.actions import Roll, Spare, Stop
 from bot.engine.ai import choose_action
 from bot.services.replay import replay_snapshot
 from bot.services.turns import label
-from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, click_payload, posts
+from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
 
 BOB = (1002, "Bob")
 ALICE = (1001, "Alice")
@@ -25,14 +25,15 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
     async with Harness(tmp_path / "full.sqlite3") as h:
         for user, sub in ((BOB, "create"), (BOB, "join"), (ALICE, "join"), (BOB, "start")):
             values = {"stage": "pinewood-sprint", "drivers": 2} if sub == "create" else {}
-            assert not any(c.ephemeral for c in await h.command(user, "rally", sub, **values))
+            calls = await h.command(user, "rally", sub, **values)
+            assert private_answers(calls) == [] and len(channel_posts(calls)) == 1
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
         clicks = commands = pings = 0
         for move in range(MAX_MOVES):
             rally = await h.bot.store.rallies.get(rally.id)
             if rally.status == "finished":
                 break
-            state = h.bot.rallies.state_of(rally)
+            state = h.bot.rallies.work.state_of(rally)
             user = USERS[state.active.id]
             action = choose_action(state)
             text = label(action)
@@ -48,12 +49,12 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 assert isinstance(action, (Stop, Spare))
                 calls = await h.command(user, "stop" if isinstance(action, Stop) else "spare")
                 commands += 1
-            (post,) = posts(calls)
-            assert not post.ephemeral, post.content
+            assert private_answers(calls) == []  # no refusal
+            (post,) = channel_posts(calls)
             mentioned = post.body["allowed_mentions"].get("users", [])
             if "your turn" in post.content:
                 pings += 1
-                next_driver = h.bot.rallies.state_of(await h.bot.store.rallies.get(rally.id)).active
+                next_driver = h.bot.rallies.work.state_of(await h.bot.store.rallies.get(rally.id)).active
                 assert [str(u) for u in mentioned] == [next_driver.id]
             else:
                 assert mentioned == []

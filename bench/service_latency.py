@@ -2,10 +2,11 @@
 
 Each rally has its own client task sending the AI's next command as soon as the previous reply
 came back, all rallies at once, on one store: a far heavier load than play-by-post, where drivers
-think for minutes. Measured per call: from the call to its reply (load, engine, commit, text).
-When a turn ends the reply leaves its board image to draw; the client then draws it as the
-Discord layer does (after posting the text) and that delay is measured separately, under the
-same load, as `image_*`.
+think for minutes. Measured per call: from the call to its reply (lock, load, engine, and the
+commit of action + snapshot + jobs + outbox rows). When a turn ends, the post it owes carries a
+board image to draw; the client then draws it as the outbox sender does (in the render thread,
+after the commit) and that delay is measured separately, under the same load, as `image_*`.
+The delivery to Discord itself is not measured here (see bench/live.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from bot.engine.ai import choose_action
 from bot.services import Actor, Place, RallyService
-from bot.services.images import default_renderer
+from bot.services.images import Renderer, default_renderer, draw_async
 from bot.services.turns import label
 from bot.store import Store
 
@@ -35,20 +36,22 @@ async def _prepare(service: RallyService, rallies: int) -> list[Place]:
     return places
 
 
-async def _client(service: RallyService, place: Place, calls: int, out: list[float], images: list[float]) -> None:
+async def _client(service: RallyService, renderer: Renderer | None, place: Place, calls: int, out: list[float],
+                  images: list[float]) -> None:
     for _ in range(calls):
         rally = await service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
         if rally is None:
             return
-        state = service.state_of(rally)
+        state = service.work.state_of(rally)
         actor = next(d for d in DRIVERS if str(d.user_id) == state.cars[state.turn.car].id)
         text = label(choose_action(state))
         t0 = time.perf_counter()
         reply = await service.act(place, actor, text)
         t1 = time.perf_counter()
         out.append((t1 - t0) * 1000)
-        if reply.has_image:
-            await reply.resolve_image()
+        row = await service.store.outbox.get(reply.outbox[-1]) if reply.outbox else None
+        if renderer is not None and row is not None and row.body.get("image"):
+            await draw_async(renderer, row.body["image"])
             images.append((time.perf_counter() - t1) * 1000)
 
 
@@ -61,11 +64,12 @@ async def _measure(rallies: int, calls: int, render: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(Path(tmp) / "latency.sqlite3")
         try:
-            service = RallyService(store, renderer=default_renderer() if render else None, seed_source=lambda: 8)
+            service = RallyService(store, seed_source=lambda: 8)
+            renderer = default_renderer() if render else None
             places = await _prepare(service, rallies)
             latencies: list[float] = []
             images: list[float] = []
-            await asyncio.gather(*(_client(service, p, calls, latencies, images) for p in places))
+            await asyncio.gather(*(_client(service, renderer, p, calls, latencies, images) for p in places))
         finally:
             await store.close()
     return {"service_p50_ms": round(statistics.median(latencies), 1), "service_p99_ms": round(_p(latencies, 0.99), 1),

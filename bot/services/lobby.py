@@ -21,8 +21,9 @@ from bot.services.inputs import display_name, number, ruleset_name, stage_name
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
-from bot.services.work import Change, Logged, Post, RallyWork
+from bot.services.work import Change, Committed, Logged, Post, RallyWork
 from bot.store import Rally
+from bot.store.connection import Tx
 from bot.store.drivers import join_tx, remove_tx
 from bot.store.rallies import create_tx
 
@@ -73,11 +74,17 @@ class Lobby:
         counts = loaded.counts()
         post = Post([t("rally.created", host=display_name(actor.name), title=loaded.title, length=loaded.length,
                        corners=counts["corners"], drivers=seats, hours=f"{hours:g}")])
-        async with self.work.store.db.transaction() as tx:
+        change = Change(posts=[post])
+        seed = self.seed_source()
+
+        async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
-                                    stage=loaded.name, ruleset=rules, seed=self.seed_source(), max_drivers=seats,
+                                    stage=loaded.name, ruleset=rules, seed=seed, max_drivers=seats,
                                     modules=modules, turn_deadline_s=int(hours * 3600))
-            committed = await self.work.commit(rally, Change(posts=[post]), tx=tx)
+            return rally, await self.work.write(tx, rally, change)
+
+        rally, committed = await self.work.store.db.write(body)
+        self.work.committed(rally, change, committed)
         return reply_of(post, committed)
 
     async def join(self, place: Place, actor: Actor) -> Reply:

@@ -169,21 +169,24 @@ class RallyWork:
 
     # -- the commit ----------------------------------------------------------------------------
 
-    async def commit(self, rally: Rally, change: Change, tx: Tx | None = None) -> Committed:
-        """Write the whole change in one transaction (or inside `tx`); nothing if anything fails."""
-        if tx is None:
-            async with self.store.db.transaction() as own:
-                done = await self._write(own, rally, change)
-        else:
-            done = await self._write(tx, rally, change)
+    async def commit(self, rally: Rally, change: Change) -> Committed:
+        """Write the whole change in one transaction; nothing at all if anything fails."""
+        done = await self.store.db.write(lambda tx: self.write(tx, rally, change))
+        self.committed(rally, change, done)
+        return done
+
+    def committed(self, rally: Rally, change: Change, done: Committed) -> None:
+        """After a commit: cache the new state, wake the outbox sender."""
         state = change.final_state
         if state is not None:
             self.remember(rally.id, done.version, state)
         if done.outbox_ids and self.on_commit is not None:
             self.on_commit()
-        return done
 
-    async def _write(self, tx: Tx, rally: Rally, change: Change) -> Committed:
+    async def write(self, tx: Tx, rally: Rally, change: Change) -> Committed:
+        """Inside `tx` (a transaction body): write the change. Use `commit` unless the change is
+        part of a larger transaction (creating the rally it belongs to, for example); then call
+        `committed` once the transaction is committed."""
         version = rally.version
         for entry in change.logged:
             snapshot: object = snapshot_json(entry.state) if entry.state is not None else _KEEP

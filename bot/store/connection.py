@@ -1,17 +1,24 @@
 """The one long-lived SQLite connection, its pragmas, and transactions: all SQLite specifics live here.
 
-Why it is shaped like this (DESIGN §3, aiosqlite):
-- one aiosqlite connection per process, `isolation_level=None` so Python's sqlite3 never opens or
+Why it is shaped like this (DESIGN §3):
+- one `sqlite3` connection per process, owned by one dedicated thread (`Database` runs every
+  call on its single-thread executor), `isolation_level=None` so Python's sqlite3 never opens or
   commits a transaction behind our back; WAL (readers never block the writer, a crash loses no
   committed transaction), `synchronous=NORMAL` (in WAL: durable against a process crash, and no
   fsync per commit), `foreign_keys=ON`, `busy_timeout` for other processes (the CLI's backup or
   check while the bot runs);
-- every write is `BEGIN IMMEDIATE … COMMIT` (ROLLBACK on any error, and on cancellation) under
-  one `asyncio.Lock`, through aiosqlite's public API only: a body is a coroutine of a `Tx`, one
-  awaited statement at a time, which is the shape an asyncpg backend needs as well. Reads take
-  the same lock, so nothing runs between a transaction's BEGIN and its COMMIT;
-- `close()` checkpoints the WAL (`wal_checkpoint(TRUNCATE)`) and always closes the connection:
-  an unclosed aiosqlite 0.22 connection keeps a non-daemon thread alive and hangs the process.
+- a transaction body is a coroutine of a `Tx` (`async def body(tx): await tx.execute(...)`), the
+  shape an asyncpg backend needs. Here the whole body runs as ONE call on the database thread,
+  between `BEGIN IMMEDIATE` and `COMMIT` (ROLLBACK on any error): each `await tx.…` completes at
+  once, so nothing else can run inside a transaction, a cancelled caller cannot leave it half
+  done (the call finishes or rolls back on the thread), and a commit costs one thread round trip
+  instead of one per statement. A body that awaits anything but its own statements (Discord, a
+  sleep) is refused and rolled back;
+- why not aiosqlite: its public API offers one round trip per statement and no way to run a
+  function on its thread except private names. Owning the thread keeps the public-API rule and
+  the speed (bench/store.py times it against plain aiosqlite);
+- `close()` checkpoints the WAL (`wal_checkpoint(TRUNCATE)`), closes the connection and stops
+  the thread.
 
 Repositories speak portable SQL through `Tx` and `Database`; the PRAGMAs, constraint-error
 classification and the backup API below are what a PostgreSQL backend would replace.
@@ -23,9 +30,8 @@ import asyncio
 import logging
 import os
 import sqlite3
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,22 +47,40 @@ Params = Sequence[Any]
 T = TypeVar("T")
 
 
-async def connect(path: str | os.PathLike[str]) -> aiosqlite.Connection:
-    """Open an aiosqlite connection with the store's settings; parent folders are created.
-
-    Also used by the benchmark, so its baseline runs on exactly the same settings.
-    """
+def _prepare_path(path: str | os.PathLike[str]) -> str:
     location = str(path)
     if location != MEMORY:
         Path(location).parent.mkdir(parents=True, exist_ok=True)
-    conn = await aiosqlite.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    return location
+
+
+def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """A sqlite3 connection with the store's settings; parent folders are created. Call it on the
+    thread that will own the connection."""
+    location = _prepare_path(path)
+    conn = sqlite3.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
-        mode = rows[0][0] if rows else "?"
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if location != MEMORY and str(mode).lower() != "wal":
             log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", location, mode)
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+async def connect(path: str | os.PathLike[str]) -> aiosqlite.Connection:
+    """A plain aiosqlite connection with the store's settings: the benchmark's baseline (what
+    ordinary aiosqlite code pays for a commit), on exactly the same pragmas."""
+    location = _prepare_path(path)
+    conn = await aiosqlite.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA synchronous = NORMAL")
         await conn.execute("PRAGMA foreign_keys = ON")
     except BaseException:
@@ -88,34 +112,29 @@ def constraint_kind(exc: BaseException) -> str | None:
 
 
 class Tx:
-    """The statements of one open transaction, each awaited on aiosqlite's connection thread.
+    """The statements of one open transaction.
 
-    Bodies are coroutines of a `Tx` (`async def body(tx): await tx.execute(...)`), the shape an
-    asyncpg backend needs too. The transaction is held under the database's lock from BEGIN to
-    COMMIT, so no other transaction or read of this process runs in between; a body must never
-    await Discord (only its own statements).
+    Its methods are coroutines so that a body reads the same on every backend; on SQLite they run
+    the statement at once, on the database thread that runs the whole body (see the module
+    docstring).
     """
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        cursor = await self._conn.execute(sql, params)
-        try:
-            return cursor.rowcount
-        finally:
-            await cursor.close()
+        return self._conn.execute(sql, params).rowcount
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement for each parameter row."""
-        await self._conn.executemany(sql, rows)
+        self._conn.executemany(sql, rows)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """All rows of a query (or of an `… RETURNING` statement)."""
-        return list(await self._conn.execute_fetchall(sql, params))
+        return self._conn.execute(sql, params).fetchall()
 
     async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row of a query, or None (the statement still runs to its end)."""
@@ -129,81 +148,91 @@ class Tx:
 
     async def set_user_version(self, version: int) -> None:
         """Record the schema version; transactional, so it commits or rolls back with the step."""
-        await self.execute(f"PRAGMA user_version = {int(version)}")
+        self._conn.execute(f"PRAGMA user_version = {int(version)}")
 
 
 Body = Callable[[Tx], Awaitable[T]]
 
 
-async def _rollback(conn: aiosqlite.Connection) -> None:
-    """ROLLBACK after a failed body, keeping the original error (SQLite may have rolled back already)."""
+class BodyAwaitedOutside(RuntimeError):
+    """A transaction body awaited something other than its own statements."""
+
+
+def run_now(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never really suspends (a body awaiting only `Tx` calls) to its end."""
     try:
-        await asyncio.shield(conn.execute("ROLLBACK"))
-    except (sqlite3.Error, ValueError) as exc:
-        if "no transaction is active" not in str(exc):
-            log.error("ROLLBACK failed after %r: %s", sys.exc_info()[1], exc)
+        coro.send(None)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+    coro.close()
+    raise BodyAwaitedOutside("a transaction body may await only its own statements (never Discord or a sleep)")
+
+
+def _transaction(conn: sqlite3.Connection, begin: str, body: Body[T]) -> T:
+    """On the database thread: BEGIN, the body, COMMIT; ROLLBACK on any exception."""
+    conn.execute(begin)
+    try:
+        result = run_now(body(Tx(conn)))  # type: ignore[arg-type]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:  # keep the original error
+                log.error("ROLLBACK failed: %s", exc)
+        raise
+    return result
 
 
 class Database:
-    """One connection, one lock, transactions; what every repository is built on.
+    """One connection on one thread; transactions and reads; what every repository is built on.
 
-    Every statement of this process goes through the lock: a transaction spans several awaits,
-    and on one connection a statement slipped in between would see (or join) its uncommitted
-    work. Cancelling a task inside a transaction rolls it back before the lock is released.
+    Every call runs on the database thread in the order it was made, one at a time, so a read
+    never sees the inside of a transaction. The caller awaits the result; if it is cancelled, the
+    call still completes (or rolls back) on the thread: never half a transaction.
     """
 
-    def __init__(self, path: str, conn: aiosqlite.Connection) -> None:
+    def __init__(self, path: str, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self.path = path
-        self._conn: aiosqlite.Connection | None = conn
-        self._lock = asyncio.Lock()
+        self._conn: sqlite3.Connection | None = conn
+        self._thread = thread
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
         """Open (creating the file and its folders if needed) with the store's pragmas."""
-        return cls(str(path), await connect(path))
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(thread, open_sqlite, path)
+        except BaseException:
+            thread.shutdown(wait=False)
+            raise
+        return cls(str(path), conn, thread)
 
     @property
     def closed(self) -> bool:
         return self._conn is None
 
-    def _require(self) -> aiosqlite.Connection:
+    def _require(self) -> sqlite3.Connection:
         if self._conn is None:
             raise RuntimeError(f"the store {self.path} is closed")
         return self._conn
 
-    @asynccontextmanager
-    async def transaction(self, begin: str = "BEGIN IMMEDIATE") -> AsyncIterator[Tx]:
-        """`async with db.transaction() as tx:` BEGIN IMMEDIATE … COMMIT, ROLLBACK on any exception.
-
-        A refused or failed change leaves the database exactly as it was. Repositories expose
-        their statements as functions of a `Tx`, so a service can put several of them (an action,
-        its jobs, its outbox rows) in one transaction.
-        """
-        conn = self._require()
-        async with self._lock:
-            await conn.execute(begin)
-            try:
-                yield Tx(conn)
-                await conn.execute("COMMIT")
-            except BaseException:
-                await _rollback(conn)
-                raise
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
 
     async def write(self, body: Body[T]) -> T:
-        """Run `await body(tx)` in one write transaction; returns its result."""
-        async with self.transaction() as tx:
-            return await body(tx)
+        """Run `await body(tx)` in one write transaction (`BEGIN IMMEDIATE`); returns its result.
+        A refused or failed change leaves the database exactly as it was."""
+        return await self._call(_transaction, self._require(), "BEGIN IMMEDIATE", body)
 
     async def read(self, body: Body[T]) -> T:
         """Run `await body(tx)` inside one read transaction: several queries that see one state."""
-        async with self.transaction("BEGIN") as tx:
-            return await body(tx)
+        return await self._call(_transaction, self._require(), "BEGIN", body)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """All rows of one query (autocommit: one statement sees one consistent state)."""
         conn = self._require()
-        async with self._lock:
-            return list(await conn.execute_fetchall(sql, params))
+        return await self._call(lambda: conn.execute(sql, params).fetchall())
 
     async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         rows = await self.fetch_all(sql, params)
@@ -222,9 +251,7 @@ class Database:
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the main file and truncate it (a clean file to copy or back up)."""
-        conn = self._require()
-        async with self._lock:
-            await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await self.fetch_all("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Online backup to `dest` (replaced atomically); returns its size in bytes.
@@ -233,24 +260,27 @@ class Database:
         consistent snapshot and the store keeps serving reads and writes meanwhile (WAL). The copy
         is written beside `dest` and renamed when complete: a crash never leaves half a backup
         under the final name. The result is a single self-contained file (rollback journal mode).
-        An in-memory database is copied on the store's own connection, under the lock.
+        An in-memory database is copied on the store's own thread.
         """
-        self._require()
+        conn = self._require()
         target = Path(dest)
         if self.path != MEMORY and target.resolve() == Path(self.path).resolve():
             raise ValueError(f"refusing to back up {self.path} onto itself")
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
 
+        def copy(source: sqlite3.Connection) -> None:
+            out = sqlite3.connect(partial)
+            try:
+                source.backup(out)
+                out.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                out.close()
+
         def work() -> int:
             source = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
             try:
-                out = sqlite3.connect(partial)
-                try:
-                    source.backup(out)
-                    out.execute("PRAGMA journal_mode = DELETE")
-                finally:
-                    out.close()
+                copy(source)
             finally:
                 source.close()
             os.replace(partial, target)
@@ -258,12 +288,7 @@ class Database:
 
         try:
             if self.path == MEMORY:  # only this connection sees an in-memory database
-                out = sqlite3.connect(partial, check_same_thread=False)
-                try:
-                    async with self._lock:
-                        await self._require().backup(out)
-                finally:
-                    out.close()
+                await self._call(copy, conn)
                 os.replace(partial, target)
                 return target.stat().st_size
             return await asyncio.to_thread(work)
@@ -273,14 +298,21 @@ class Database:
             raise
 
     async def close(self) -> None:
-        """Checkpoint and close; safe to call twice. The connection is closed even if the checkpoint fails."""
+        """Checkpoint, close, stop the thread; safe to call twice. The connection is closed even
+        if the checkpoint fails."""
         conn, self._conn = self._conn, None
         if conn is None:
             return
+
+        def finish() -> None:
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                log.warning("checkpoint on close of %s failed: %s", self.path, exc)
+            finally:
+                conn.close()
+
         try:
-            async with self._lock:
-                await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except (sqlite3.Error, ValueError) as exc:
-            log.warning("checkpoint on close of %s failed: %s", self.path, exc)
+            await self._call(finish)
         finally:
-            await conn.close()
+            self._thread.shutdown(wait=False)

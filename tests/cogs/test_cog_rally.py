@@ -1,7 +1,9 @@
 """`/rally …` callbacks with mock interactions on the real services: success, refusal, not yours.
 
-A refusal must be private (the public loading message deleted first) and leave the stored rally
-byte for byte as it was (`snapshot_of`, as in the service tests).
+Every slash command defers privately. A refusal is the edit of that private answer and leaves
+the stored rally byte for byte as it was, owing no post (`stored`). A saved command removes the
+private answer; its public effect is the channel post the outbox sender delivers
+(`only_public` flushes the sender and returns that post).
 """
 
 from __future__ import annotations
@@ -13,8 +15,19 @@ import pytest
 
 from bot.cogs.rally import RallyCog
 from bot.services import Actor
-from tests.cogs.conftest import ALICE, BOB, CAROL, HERE, interaction, only_private, only_public, sent
-from tests.services.conftest import snapshot_of
+from tests.cogs.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    HERE,
+    delivered,
+    interaction,
+    mentioned,
+    only_private,
+    only_public,
+    stored,
+)
+from tests.discord.fakes import CHANNEL, buttons_of
 
 
 def actor(user, manage=False) -> Actor:
@@ -22,14 +35,21 @@ def actor(user, manage=False) -> Actor:
 
 
 async def lobby(bot, *users):
+    """Bob's lobby with `users` joined, its posts already delivered."""
     await bot.rallies.create(HERE, actor(BOB), "pinewood-sprint", drivers=2)
     for user in users:
         await bot.rallies.join(HERE, actor(user))
+    await delivered(bot)
 
 
 async def running(bot):
     await lobby(bot, BOB, ALICE)
     await bot.rallies.start(HERE, actor(BOB))
+    await delivered(bot)
+
+
+async def active(store):
+    return await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
 
 
 @pytest.fixture
@@ -37,39 +57,86 @@ def cog(bot) -> RallyCog:
     return bot.get_cog("RallyCog")
 
 
-async def test_create_defers_then_posts_the_rally_publicly(bot, store, cog):
+async def test_create_defers_privately_and_the_sender_posts_the_rally_in_the_channel(bot, store, cog):
     inter = interaction(bot, BOB)
     await RallyCog.create.callback(cog, inter, stage="pinewood-sprint", drivers=2, deadline_hours=12)
-    inter.response.defer.assert_awaited_once_with(ephemeral=False, thinking=True)
-    answer = only_public(inter)
-    assert "Bob opens a rally on **Pinewood Sprint**" in answer["content"] and "12 h per turn" in answer["content"]
-    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+    inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    post = await only_public(bot, inter)
+    assert "Bob opens a rally on **Pinewood Sprint**" in post.content and "12 h per turn" in post.content
+    assert mentioned(post) == []  # a lobby post pings nobody
+    rally = await active(store)
     assert rally.host_id == BOB[0] and rally.turn_deadline_s == 12 * 3600 and "ai_on_timeout" not in rally.modules
 
 
 async def test_create_with_ai_on_timeout_off_stores_the_setting(bot, store, cog):
     await RallyCog.create.callback(cog, interaction(bot, BOB), stage="pinewood-sprint", ai_on_timeout=False)
-    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
-    assert rally.modules["ai_on_timeout"] is False
+    assert (await active(store)).modules["ai_on_timeout"] is False
 
 
 async def test_create_refuses_an_unknown_stage_privately_and_stores_nothing(bot, store, cog):
     inter = interaction(bot, BOB)
     await RallyCog.create.callback(cog, inter, stage="nowhere")
     assert "There is no stage called `nowhere`" in only_private(inter)
-    inter.delete_original_response.assert_awaited_once()  # the public "thinking…" goes first
-    assert await snapshot_of(store) is None
+    assert await stored(store) == (None, [])
+    assert await delivered(bot) == []
+
+
+@pytest.mark.parametrize("stage, says", [
+    ("../../etc/x", "There is no stage called `../../etc/x`"),
+    ("/etc/passwd", "There is no stage called `/etc/passwd`"),
+    ("s" * 300, "`stage` is too long (300 characters; at most 64)"),
+])
+async def test_create_refuses_a_stage_that_is_a_path_or_too_long_and_the_channel_stays_free(bot, store, cog,
+                                                                                             stage, says):
+    """A stage name is looked up in the catalogue, never opened as a path, and bounded: each
+    hostile value gets its own refusal, nothing is stored, and a real rally can still be created."""
+    inter = interaction(bot, BOB)
+    await RallyCog.create.callback(cog, inter, stage=stage)
+    assert says in only_private(inter)
+    assert await stored(store) == (None, [])
+    inter = interaction(bot, BOB)
+    await RallyCog.create.callback(cog, inter, stage="pinewood-sprint")
+    assert "opens a rally" in (await only_public(bot, inter)).content  # the channel was left free
 
 
 async def test_create_names_exactly_the_permissions_the_bot_lacks_here(bot, store, cog):
     have = discord.Permissions.all()
     have.attach_files = False
+    have.create_public_threads = False  # no longer needed: the bot posts in the channel itself
+    inter = interaction(bot, BOB, app_permissions=have)
+    await RallyCog.create.callback(cog, inter, stage="pinewood-sprint")
+    text = only_private(inter)
+    assert "I am missing Attach Files." in text and "Create Public Threads" not in text
+    assert await stored(store) == (None, [])
+
+
+async def test_create_in_a_thread_needs_send_messages_in_threads_not_send_messages(bot, store, cog):
+    have = discord.Permissions.all()
+    have.send_messages = False
+    have.create_public_threads = False
+    inter = interaction(bot, BOB, app_permissions=have, channel=MagicMock(spec=discord.Thread))
+    await RallyCog.create.callback(cog, inter, stage="pinewood-sprint")
+    assert "opens a rally" in (await only_public(bot, inter)).content
+    assert (await active(store)).host_id == BOB[0]
+
+
+async def test_create_in_a_channel_without_send_messages_is_refused_naming_it(bot, store, cog):
+    have = discord.Permissions.all()
+    have.send_messages = False
     have.create_public_threads = False
     inter = interaction(bot, BOB, app_permissions=have)
     await RallyCog.create.callback(cog, inter, stage="pinewood-sprint")
     text = only_private(inter)
-    assert "missing Create Public Threads, Attach Files" in text and "Send Messages" not in text
-    assert await snapshot_of(store) is None
+    assert "I am missing Send Messages." in text and "Create Public Threads" not in text
+    assert await stored(store) == (None, [])
+
+
+async def test_a_command_from_a_dm_is_refused_before_deferring_and_creates_nothing(bot, store, cog):
+    inter = interaction(bot, BOB, guild_id=None)
+    await RallyCog.create.callback(cog, inter, stage="pinewood-sprint")
+    inter.response.defer.assert_not_awaited()
+    assert "use this command in a server, not in a direct message" in only_private(inter)
+    assert await stored(store) == (None, [])
 
 
 async def test_join_and_its_refusals(bot, store, cog):
@@ -79,119 +146,130 @@ async def test_join_and_its_refusals(bot, store, cog):
     await lobby(bot, BOB)
     inter = interaction(bot, ALICE)
     await RallyCog.join.callback(cog, inter)
-    assert "Alice joins the rally (2/2)" in only_public(inter)["content"]
-    before = await snapshot_of(store)
+    assert "Alice joins the rally (2/2)" in (await only_public(bot, inter)).content
+    before = await stored(store)
     inter = interaction(bot, ALICE)
     await RallyCog.join.callback(cog, inter)
     assert "already in rally" in only_private(inter)
     inter = interaction(bot, CAROL)
     await RallyCog.join.callback(cog, inter)
     assert "is full" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
 
 
 async def test_leave_in_the_lobby_and_refused_for_a_stranger(bot, store, cog):
     await lobby(bot, BOB, ALICE)
-    before = await snapshot_of(store)
+    before = await stored(store)
     inter = interaction(bot, CAROL)
     await RallyCog.leave.callback(cog, inter)
     assert "You are not in rally" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
     inter = interaction(bot, ALICE)
     await RallyCog.leave.callback(cog, inter)
-    assert "Alice leaves the rally." in only_public(inter)["content"]
+    assert "Alice leaves the rally." in (await only_public(bot, inter)).content
 
 
 async def test_start_posts_the_board_buttons_and_pings_only_the_first_driver(bot, store, cog):
     await lobby(bot, BOB, ALICE)
     inter = interaction(bot, BOB)
     await RallyCog.start.callback(cog, inter)
-    answer = only_public(inter)
-    assert "The rally starts" in answer["content"] and "Bob, your turn" in answer["content"]
-    assert answer["file"] == "board.png" and f"<@{BOB[0]}>" in answer["content"]
-    mentions = answer["mentions"]
-    assert [u.id for u in mentions.users] == [BOB[0]] and not mentions.everyone and not mentions.roles
-    ids = [item.item.custom_id for item in answer["view"].children]
-    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
-    assert ids == [f"rally:{rally.id}:{rally.version}:1"]  # gear 0: only the 1st-gear die (A6)
-    message = await bot.turn_messages.current(rally.id)
-    assert message is not None and message.channel_id == HERE.channel_id
+    rally = await active(store)
+    assert await bot.deadlines.due_at(rally.id) is None  # the clock waits for the post to reach Bob
+    post = await only_public(bot, inter)
+    assert "The rally starts" in post.content and "Bob, your turn" in post.content and "Turn ends" in post.content
+    assert post.files == ["board.png"] and f"<@{BOB[0]}>" in post.content
+    assert mentioned(post) == [BOB[0]]
+    assert buttons_of(post.body) == [f"rally:{rally.id}:{rally.version}:1"]  # gear 0: only the 1st-gear die (A6)
+    assert await bot.deadlines.due_at(rally.id) is not None  # deadlines count from delivery
+    message = await bot.rallies.delivery.turn_message(rally.id)  # found again to take its buttons off
+    assert message is not None and (message.channel_id, message.message_id) == (CHANNEL, int(post.reply["id"]))
 
 
 async def test_start_by_someone_else_is_refused_and_changes_nothing(bot, store, cog):
     await lobby(bot, BOB, ALICE)
-    before = await snapshot_of(store)
+    before = await stored(store)
     inter = interaction(bot, ALICE)
     await RallyCog.start.callback(cog, inter)
     assert "Only the host or a member with Manage Server can start the rally" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
 
 
 async def test_a_member_with_manage_server_may_start(bot, store, cog):
     await lobby(bot, BOB, ALICE)
     inter = interaction(bot, CAROL, manage=True)
     await RallyCog.start.callback(cog, inter)
-    assert "The rally starts" in only_public(inter)["content"]
+    assert "The rally starts" in (await only_public(bot, inter)).content
 
 
 async def test_status_is_deferred_privately_and_answered_privately(bot, store, cog):
     inter = interaction(bot, ALICE)
     await RallyCog.status.callback(cog, inter)
     assert "There is no rally in this channel" in only_private(inter)
-    inter.delete_original_response.assert_not_awaited()  # a private defer shows nothing to others
     await running(bot)
+    before = await stored(store)
     inter = interaction(bot, ALICE)
     await RallyCog.status.callback(cog, inter)
     inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     assert "To drive: Bob." in only_private(inter)
+    assert await stored(store) == before and await delivered(bot) == []  # nothing for the channel
 
 
 async def test_board_posts_the_image_or_refuses(bot, store, cog):
     inter = interaction(bot, ALICE)
     await RallyCog.board.callback(cog, inter)
     assert "There is no rally" in only_private(inter)
-    await running(bot)
+    await lobby(bot, BOB)
     inter = interaction(bot, ALICE)
     await RallyCog.board.callback(cog, inter)
-    answer = only_public(inter)
-    assert answer["file"] == "board.png" and "round 1" in answer["content"]
+    post = await only_public(bot, inter)
+    assert post.files == ["stage.png"] and "has not started yet" in post.content  # the stage preview
+    await bot.rallies.join(HERE, actor(ALICE))
+    await bot.rallies.start(HERE, actor(BOB))
+    await delivered(bot)
+    inter = interaction(bot, ALICE)
+    await RallyCog.board.callback(cog, inter)
+    post = await only_public(bot, inter)
+    assert post.files == ["board.png"] and "round 1" in post.content and mentioned(post) == []
 
 
 async def test_abandon_by_the_host_only(bot, store, cog):
     await running(bot)
-    before = await snapshot_of(store)
+    before = await stored(store)
     inter = interaction(bot, ALICE)
     await RallyCog.abandon.callback(cog, inter)
     assert "can abandon the rally" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
     inter = interaction(bot, BOB)
     await RallyCog.abandon.callback(cog, inter)
-    assert "Bob abandons the rally." in only_public(inter)["content"]
-    assert await snapshot_of(store) is None  # no active rally left in the channel
+    assert "Bob abandons the rally." in (await only_public(bot, inter)).content
+    assert await active(store) is None  # no active rally left in the channel
 
 
 async def test_abandon_removes_the_buttons_of_the_last_turn_message(bot, store, cog):
     await lobby(bot, BOB, ALICE)
     await RallyCog.start.callback(cog, interaction(bot, BOB))
+    (turn,) = await delivered(bot)
     await RallyCog.abandon.callback(cog, interaction(bot, BOB))
+    await delivered(bot)
     edits = [c for c in bot.http.request.sent if c.method == "PATCH"]
     assert len(edits) == 1 and edits[0].body["components"] == []
+    assert edits[0].url.endswith(f"/channels/{CHANNEL}/messages/{turn.reply['id']}")
 
 
 async def test_kick_by_the_host_and_refused_for_others(bot, store, cog):
     await running(bot)
     target = MagicMock(spec=discord.Member)
     target.id, target.display_name = ALICE
-    before = await snapshot_of(store)
+    before = await stored(store)
     inter = interaction(bot, ALICE)
     await RallyCog.kick.callback(cog, inter, driver=target)
     assert "can remove a driver" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
     inter = interaction(bot, BOB)
     await RallyCog.kick.callback(cog, inter, driver=target)
-    answer = only_public(inter)
-    assert "Alice is removed from the rally and retires" in answer["content"]
-    assert sent(inter)[0]["view"] is not None  # Bob's turn goes on, with buttons
+    post = await only_public(bot, inter)
+    assert "Alice is removed from the rally and retires" in post.content
+    assert buttons_of(post.body) != []  # Bob's turn goes on, with buttons
 
 
 async def test_a_board_that_cannot_be_drawn_does_not_hide_the_turn(bot, store, cog, caplog):
@@ -200,9 +278,9 @@ async def test_a_board_that_cannot_be_drawn_does_not_hide_the_turn(bot, store, c
             raise RuntimeError("no fonts")
 
     await lobby(bot, BOB, ALICE)
-    bot.rallies.renderer = BrokenRenderer()
+    bot.sender.renderer = BrokenRenderer()
     inter = interaction(bot, BOB)
     await RallyCog.start.callback(cog, inter)
-    answer = only_public(inter)
-    assert "Bob, your turn" in answer["content"] and answer["file"] is None and answer["view"] is not None
-    assert "could not draw board.png" in caplog.text
+    post = await only_public(bot, inter)
+    assert "Bob, your turn" in post.content and post.files == [] and buttons_of(post.body) != []
+    assert "could not draw the image of outbox row" in caplog.text

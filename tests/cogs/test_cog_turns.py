@@ -1,21 +1,40 @@
 """`/roll`, `/stop`, `/line`, `/spare`, `/odds`, `/help` and a turn button, with mock interactions.
 
 Every turn command: success, a refusal and "not your turn", each refusal private and leaving the
-stored rally byte for byte unchanged. Bob hosts and joins first, so Bob drives first (A3).
+stored rally byte for byte unchanged, owing no post (`stored`). A saved move removes the private
+"thinking…" answer and reaches the channel as one post delivered by the outbox sender. Bob hosts
+and joins first, so Bob drives first (A3).
 """
 
 from __future__ import annotations
 
+import asyncio
+
+import aiohttp
 import pytest
 from discord import app_commands
 
 from bot.cogs.help import HelpCog
 from bot.cogs.turn import TurnCog
 from bot.services import Actor
-from bot.services.core import snapshot_json
+from bot.services.work import snapshot_json
 from bot.views.turn_buttons import TurnButton
-from tests.cogs.conftest import ALICE, BOB, HERE, interaction, only_private, only_public, sent
-from tests.services.conftest import snapshot_of
+from tests.cogs.conftest import (
+    ALICE,
+    BOB,
+    HERE,
+    delivered,
+    interaction,
+    mentioned,
+    only_private,
+    only_public,
+    private_texts,
+    stored,
+)
+from tests.discord.fakes import CHANNEL, buttons_of, http_error
+
+AFTER_COMMIT = "Your command was saved"
+NOTHING_CHANGED = "nothing was changed"
 
 
 @pytest.fixture
@@ -25,39 +44,55 @@ def cog(bot) -> TurnCog:
 
 @pytest.fixture
 async def rally(bot, store):
+    """Bob and Alice's running rally, its start already posted: Bob's turn, gear 0."""
     bob, alice = Actor(*BOB), Actor(*ALICE)
     await bot.rallies.create(HERE, bob, "pinewood-sprint", drivers=2)
     await bot.rallies.join(HERE, bob)
     await bot.rallies.join(HERE, alice)
     await bot.rallies.start(HERE, bob)
+    await delivered(bot)
     return await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
 
 
 async def refused(store, call, inter) -> str:
     """Run a command expected to be refused; check nothing changed; return the private text."""
-    before = await snapshot_of(store)
+    before = await stored(store)
     await call
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before
     return only_private(inter)
+
+
+async def moves(store, rally) -> list[str]:
+    return [a.action for a in await store.actions.list(rally.id)]
 
 
 async def test_roll_posts_the_dice_and_new_buttons(bot, store, cog, rally):
     inter = interaction(bot, BOB)
     await TurnCog.roll.callback(cog, inter, dice="1")
-    answer = only_public(inter)
-    assert "**Bob** rolls 1" in answer["content"] and "roll on" in answer["content"]
-    assert answer["view"] is not None and answer["mentions"].users is False  # same turn: nobody pinged
-    assert [a.action for a in await store.actions.list(rally.id)][-1] == "roll 1"
+    inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    post = await only_public(bot, inter)
+    assert "**Bob** rolls 1" in post.content and "roll on" in post.content
+    assert buttons_of(post.body) != [] and mentioned(post) == []  # same turn: nobody pinged
+    assert (await moves(store, rally))[-1] == "roll 1"
 
 
 async def test_roll_with_end_stops_after_the_dice(bot, store, cog, rally):
     inter = interaction(bot, BOB)
     await TurnCog.roll.callback(cog, inter, dice="1", end=True)
-    answer = only_public(inter)
+    post = await only_public(bot, inter)
     # round 2 begins: Bob, on the road, drives first again (A4.3) and is pinged anew
-    assert "**Bob** stops in gear 1" in answer["content"] and "Bob, your turn" in answer["content"]
-    assert f"<@{BOB[0]}>" in answer["content"] and [u.id for u in answer["mentions"].users] == [BOB[0]]
-    assert [a.action for a in await store.actions.list(rally.id)][-1] == "roll 1 stop"
+    assert "**Bob** stops in gear 1" in post.content and "Bob, your turn" in post.content
+    assert f"<@{BOB[0]}>" in post.content and mentioned(post) == [BOB[0]]
+    assert (await moves(store, rally))[-1] == "roll 1 stop"
+
+
+async def test_a_new_turn_message_takes_the_buttons_off_the_old_one(bot, store, cog, rally):
+    old = await bot.rallies.delivery.turn_message(rally.id)
+    await TurnCog.roll.callback(cog, interaction(bot, BOB), dice="1")
+    await delivered(bot)
+    edits = [c for c in bot.http.request.sent if c.method == "PATCH"]
+    assert len(edits) == 1 and edits[0].body["components"] == []
+    assert edits[0].url.endswith(f"/channels/{CHANNEL}/messages/{old.message_id}")
 
 
 async def test_roll_refusals(bot, store, cog, rally):
@@ -69,15 +104,19 @@ async def test_roll_refusals(bot, store, cog, rally):
     inter = interaction(bot, BOB)
     assert "I don't understand `banana`" in await refused(store, TurnCog.roll.callback(cog, inter, dice="banana"),
                                                           inter)
+    inter = interaction(bot, BOB)
+    assert "`dice` is too long" in await refused(store, TurnCog.roll.callback(cog, inter, dice="1 " * 60), inter)
+    assert await delivered(bot) == []
 
 
 async def test_stop_after_a_die_passes_the_turn(bot, store, cog, rally):
     await bot.rallies.act(HERE, Actor(*BOB), "1")
+    await delivered(bot)
     inter = interaction(bot, ALICE)
     assert "not your turn" in await refused(store, TurnCog.stop.callback(cog, inter), inter)
     inter = interaction(bot, BOB)
     await TurnCog.stop.callback(cog, inter)
-    assert "**Bob** stops in gear 1" in only_public(inter)["content"]
+    assert "**Bob** stops in gear 1" in (await only_public(bot, inter)).content
 
 
 async def test_stop_before_any_die_is_refused(bot, store, cog, rally):
@@ -91,7 +130,7 @@ async def test_line_chooses_the_trajectory_of_the_next_corner(bot, store, cog, r
     assert "not your turn" in await refused(store, TurnCog.line.callback(cog, inter, line=choice), inter)
     inter = interaction(bot, BOB)
     await TurnCog.line.callback(cog, inter, line=choice)
-    assert "**Bob** will take the skid line at corner 1" in only_public(inter)["content"]
+    assert "**Bob** will take the skid line at corner 1" in (await only_public(bot, inter)).content
 
 
 async def test_spare_refused_without_a_flat_and_for_another_driver(bot, store, cog, rally):
@@ -103,22 +142,22 @@ async def test_spare_refused_without_a_flat_and_for_another_driver(bot, store, c
 
 async def test_spare_fits_the_tire_when_there_is_a_flat(bot, store, cog, rally):
     # set-up: Bob starts his turn with a flat tire (as a shortcut card would give, A9; A14.1)
-    state = bot.rallies.state_of(rally).clone()
+    state = bot.rallies.work.state_of(rally).clone()
     state.car_by_id(str(BOB[0])).flats = 1
     await store.set_snapshot(rally.id, rally.version, snapshot_json(state))
     inter = interaction(bot, BOB)
     await TurnCog.spare.callback(cog, inter)
-    assert "spare" in only_public(inter)["content"].lower()
-    assert [a.action for a in await store.actions.list(rally.id)][-1] == "spare"
+    assert "spare" in (await only_public(bot, inter)).content.lower()
+    assert (await moves(store, rally))[-1] == "spare"
 
 
 async def test_odds_are_private_and_refused_for_another_driver(bot, store, cog, rally):
     inter = interaction(bot, BOB)
-    before = await snapshot_of(store)
+    before = await stored(store)
     await TurnCog.odds.callback(cog, inter, dice="1 w")
     inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     assert "chance of losing control" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before and await delivered(bot) == []
     inter = interaction(bot, ALICE)
     assert "not your turn" in await refused(store, TurnCog.odds.callback(cog, inter, dice="1"), inter)
     inter = interaction(bot, BOB)
@@ -135,25 +174,76 @@ async def test_help_answers_privately_without_deferring(bot):
 
 
 async def test_turn_button_click_plays_refuses_strangers_and_stale_clicks(bot, store, rally):
-    inter = interaction(bot, ALICE)
-    before = await snapshot_of(store)
+    inter = interaction(bot, ALICE, click=True)
+    before = await stored(store)
     await TurnButton(rally.id, rally.version, "1").callback(inter)
     inter.response.defer.assert_awaited_once_with()  # a click shows no loading message
-    assert "not your turn: Bob is driving" in only_private(inter)
-    inter.delete_original_response.assert_not_awaited()  # never delete the message with the buttons
-    assert await snapshot_of(store) == before
-    inter = interaction(bot, BOB)
+    assert "not your turn: Bob is driving" in only_private(inter)  # a private followup
+    inter.edit_original_response.assert_not_awaited()  # never touch the message with the buttons
+    assert await stored(store) == before
+    inter = interaction(bot, BOB, click=True)
     await TurnButton(rally.id, rally.version, "1").callback(inter)
-    assert "**Bob** rolls 1" in only_public(inter)["content"]
-    inter = interaction(bot, BOB)
-    before = await snapshot_of(store)
+    assert private_texts(inter) == [] and not inter.delete_original_response.await_count
+    inter.edit_original_response.assert_not_awaited()
+    (post,) = await delivered(bot)
+    assert "**Bob** rolls 1" in post.content
+    inter = interaction(bot, BOB, click=True)
+    before = await stored(store)
     await TurnButton(rally.id, rally.version, "1").callback(inter)  # the same, older button again
     assert "This turn is over" in only_private(inter)
-    assert await snapshot_of(store) == before
+    assert await stored(store) == before and await delivered(bot) == []
 
 
 async def test_a_button_of_another_rally_is_over(bot, store, rally):
-    inter = interaction(bot, BOB)
+    inter = interaction(bot, BOB, click=True)
     await TurnButton(rally.id + 1, rally.version, "1").callback(inter)
     assert "This turn is over" in only_private(inter)
-    assert sent(inter)[0]["view"] is None
+    assert inter.followup.send.await_args.kwargs.get("view") is None
+
+
+@pytest.mark.parametrize("method", ["delete_original_response", "edit_original_response"])
+@pytest.mark.parametrize("failure", [http_error(503), http_error(404, code=10015)])
+async def test_discord_failing_after_the_commit_never_says_nothing_was_changed(bot, store, cog, rally, method,
+                                                                                failure):
+    """The roll is committed before the private answer is removed; when Discord then fails, the
+    user is told it was saved (not to send it again), the move is stored once, and its post
+    still reaches the channel."""
+    inter = interaction(bot, BOB)
+    getattr(inter, method).side_effect = failure  # delete: the usual answer; edit: a paused rally's
+    before = await moves(store, rally)
+    await TurnCog.roll.callback(cog, inter, dice="1")
+    texts = private_texts(inter)
+    assert not any(NOTHING_CHANGED in text for text in texts)
+    assert all(AFTER_COMMIT in text for text in texts)
+    assert await moves(store, rally) == [*before, "roll 1"]
+    (post,) = await delivered(bot)
+    assert "**Bob** rolls 1" in post.content
+
+
+async def test_when_discord_answers_nothing_after_the_commit_the_move_is_kept_once(bot, store, cog, rally):
+    """Deleting the answer and the private followup both fail: nothing more can be said, the
+    command does not raise (so no generic error is shown), and the move is stored once."""
+    inter = interaction(bot, BOB)
+    inter.delete_original_response.side_effect = http_error(503)
+    inter.followup.send.side_effect = http_error(503)
+    await TurnCog.roll.callback(cog, inter, dice="1")
+    assert (await moves(store, rally))[-1:] == ["roll 1"] and (await moves(store, rally)).count("roll 1") == 1
+    (post,) = await delivered(bot)
+    assert "**Bob** rolls 1" in post.content
+
+
+@pytest.mark.parametrize("failure", [asyncio.TimeoutError(), aiohttp.ClientOSError(104, "connection reset")])
+async def test_a_network_error_after_the_commit_is_not_reported_as_nothing_changed(bot, store, cog, rally,
+                                                                                     failure):
+    """discord.py's webhook adapter lets timeouts and connection errors through (not as
+    HTTPException). After the commit, such an error must not reach the command tree, whose
+    `on_error` would answer "Something went wrong … nothing was changed" to a saved move."""
+    inter = interaction(bot, BOB)
+    inter.delete_original_response.side_effect = failure
+    try:
+        await TurnCog.roll.callback(cog, inter, dice="1")
+    except Exception as exc:  # what the command tree would do with it
+        await bot.tree.on_error(inter, app_commands.CommandInvokeError(TurnCog.roll, exc))
+    texts = private_texts(inter)
+    assert not any(NOTHING_CHANGED in text for text in texts), texts
+    assert (await moves(store, rally)).count("roll 1") == 1

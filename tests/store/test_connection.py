@@ -13,6 +13,7 @@ import aiosqlite
 import pytest
 
 from bot.store import Store
+from bot.store.connection import BodyAwaitedOutside
 from store_helpers import log_snapshot, new_rally
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,26 +43,27 @@ def test_the_store_uses_no_private_name_of_aiosqlite():
                 assert isinstance(owner, ast.Name) and owner.id == "self", f"{path.name}:{node.lineno}: {node.attr}"
 
 
-async def test_a_read_never_sees_an_uncommitted_write(store):
-    """A transaction spans several awaits: a read from another task waits for its end."""
-    inside = asyncio.Event()
-    release = asyncio.Event()
+async def test_a_transaction_body_runs_whole_on_the_database_thread(store):
+    """One call on the store's own thread: nothing of this process can run inside it."""
+    seen = []
 
-    async def slow_body(tx):
+    async def body(tx):
+        seen.append((threading.get_ident(), await tx.execute("SELECT 1")))
+
+    await store.db.write(body)
+    assert seen[0][0] != threading.get_ident()
+
+
+async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(store):
+    """A transaction never waits for Discord (or anything): such a body is refused, unwritten."""
+
+    async def waits(tx):
         await tx.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (1, '{}', 'x')")
-        inside.set()
-        await release.wait()
-        raise RuntimeError("roll it back")
+        await asyncio.sleep(0)
 
-    writer = asyncio.create_task(store.db.write(slow_body))
-    await inside.wait()
-    reader = asyncio.create_task(store.guilds.get(1))
-    await asyncio.sleep(0.05)
-    assert not reader.done()  # held behind the open transaction
-    release.set()
-    with pytest.raises(RuntimeError, match="roll it back"):
-        await writer
-    assert await reader == {}
+    with pytest.raises(BodyAwaitedOutside):
+        await store.db.write(waits)
+    assert await store.guilds.get(1) == {}
 
 
 async def test_an_error_inside_a_transaction_rolls_it_back(store):
@@ -112,7 +114,7 @@ async def test_close_is_idempotent_and_a_closed_store_refuses_work(db_path):
 
 @pytest.mark.parametrize("body", ["pass", "raise SystemExit(3)"])
 def test_the_process_exits_after_using_the_store(tmp_path, body):
-    """An unclosed aiosqlite connection would hang the interpreter at exit; the store always closes."""
+    """A database thread left running would hang the interpreter at exit; the store always closes."""
     code = textwrap.dedent(f"""
         import asyncio, sys
         sys.path.insert(0, {str(ROOT)!r})

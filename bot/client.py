@@ -118,7 +118,7 @@ class RallyBot(commands.Bot):
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
-            except Exception as exc:  # noqa: BLE001 - one broken cog must not take the bot down
+            except Exception as exc:
                 log.exception("could not load extension %s", name)
                 self.extension_errors[name] = f"{type(exc).__name__}: {exc}"
 

@@ -95,7 +95,7 @@ class Console:
         self.names[actor.user_id] = name
         try:
             reply = await self.dispatch(actor, split_command(text))
-        except Exception as exc:  # noqa: BLE001 - the one place errors become what the user sees
+        except Exception as exc:
             reply = error_reply(exc)
         await self._show(name, reply)
 
@@ -148,7 +148,8 @@ class Console:
         count = 0
         while batch := await delivery.claim():
             for out in batch:
-                reader = self.names.get(out.row.user_id, str(out.row.user_id)) if out.is_dm else None
+                user = out.row.user_id
+                reader = self.names.get(user, str(user)) if user is not None else None
                 self._print(reader, out.lines, ephemeral=out.is_dm)
                 if out.image is not None and self.images is not None and self.renderer is not None:
                     self.count += 1

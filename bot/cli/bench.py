@@ -13,7 +13,7 @@ import sys
 
 from bot.paths import ROOT
 
-NAMES = ("engine", "store", "render")
+NAMES = ("engine", "store", "render", "live")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

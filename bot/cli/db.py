@@ -22,7 +22,7 @@ REPLAY_MODULE = "bot.services.replay"
 NO_REPLAY = "db check needs the rules engine (bot.services.replay), not available yet"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("db", help="database tools: migrate, backup, check")
     common = argparse.ArgumentParser(add_help=False)

@@ -70,11 +70,12 @@ async def serve(settings) -> int:
         if not runner.done():  # start() returns once the bot is closed; never wait forever
             try:
                 await asyncio.wait_for(runner, CLOSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 pass
     if not runner.cancelled() and isinstance(runner.exception(), discord.LoginFailure):
         print(t("discord.login_failed", reason=str(runner.exception())), file=sys.stderr)
         return 1
-    if not runner.cancelled() and runner.exception() is not None:
-        raise runner.exception()
+    failure = None if runner.cancelled() else runner.exception()
+    if failure is not None:
+        raise failure
     return 0

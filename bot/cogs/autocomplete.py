@@ -64,6 +64,7 @@ def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list
 async def dice_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
+    options: tuple[str, ...] | list[str]
     if bot.options_cache.known(channel_id):
         prompt = bot.options_cache.get(channel_id)
         options = prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()

@@ -1,8 +1,9 @@
 """`/rally create|join|leave|start|status|board|abandon|kick`: the lifecycle of a rally, thin.
 
 Each command maps its options to one `RallyService` call through `run_command` (refuse DMs,
-defer, call, answer, errors); public effects reach the channel through the outbox. Host-only commands (start, abandon, kick) are checked by the service at run time
-(host of the rally or Manage Server); Discord ignores `default_permissions` on subcommands, and
+defer, call, answer, errors); public effects reach the channel through the outbox. Host-only
+commands (start, abandon, kick) are checked by the service at run time (host of the rally or
+Manage Server); Discord ignores `default_permissions` on subcommands, and
 a host without Manage Server must still reach them, so the runtime check is the authority.
 """
 

@@ -10,7 +10,6 @@ failures are logged and the job is retried by the service.
 from __future__ import annotations
 
 import logging
-
 from typing import TYPE_CHECKING
 
 from discord.ext import tasks

@@ -3,7 +3,7 @@
 Discord cogs and the offline console call the same services and get the same `Reply`.
 """
 
-from bot.services.reply import Actor, Place, Reply, TurnPrompt
 from bot.services.rallies import RallyService
+from bot.services.reply import Actor, Place, Reply, TurnPrompt
 
-__all__ = ["Actor", "Place", "Reply", "RallyService", "TurnPrompt"]
+__all__ = ["Actor", "Place", "RallyService", "Reply", "TurnPrompt"]

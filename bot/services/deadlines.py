@@ -183,7 +183,7 @@ class DeadlineService:
         if missed >= self.missed_limit:
             lead.append(t("deadline.retired", name=car.name, missed=missed))
             state, events = self._log(change, state, Retire(car.id))
-        elif state.turn.started:
+        elif state.turn is not None and state.turn.started:
             lead.append(t("deadline.stopped", name=car.name))
             state, events = self._log(change, state, Stop())
         elif rally.modules.get("ai_on_timeout", True):

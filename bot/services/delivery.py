@@ -39,8 +39,8 @@ from bot.store import Message, OutboxRow, Rally
 from bot.store.clock import from_text, to_text, utc_now
 from bot.store.connection import Tx
 from bot.store.jobs import cancel_rally_tx, pending_for_rally_tx
-from bot.store.outbox import drop_lane_tx, finish_tx, set_body_tx
 from bot.store.messages import put_tx, take_tx
+from bot.store.outbox import drop_lane_tx, finish_tx, set_body_tx
 from bot.store.rallies import set_paused_tx
 
 log = logging.getLogger(__name__)
@@ -128,15 +128,16 @@ class Delivery:
         if row.rally_id is None or out.is_dm:
             await self.store.db.write(partial(finish_tx, row_id=row.id, outcome="sent", message_id=message_id, now=now))
             return None
-        async with self.work.locked_id(row.rally_id) as rally:
+        rally_id = row.rally_id
+        async with self.work.locked_id(rally_id) as rally:
 
             async def record(tx: Tx) -> Message | None:
                 await finish_tx(tx, row.id, "sent", message_id, now)
                 old = None
                 if out.turn is not None and message_id is not None:
-                    old = await put_tx(tx, row.rally_id, TURN, row.channel_id, message_id)
+                    old = await put_tx(tx, rally_id, TURN, row.channel_id, message_id)
                 elif row.body.get("close_turn"):
-                    old = await take_tx(tx, row.rally_id, TURN)
+                    old = await take_tx(tx, rally_id, TURN)
                 if rally is not None and rally.status == "running":
                     if rally.paused_at is not None:
                         await set_paused_tx(tx, rally.id, None)

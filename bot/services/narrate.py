@@ -33,7 +33,7 @@ def narrate(events: list[Event], state: GameState) -> list[str]:
     last: Event | None = None
 
     def flush() -> None:
-        if dice:
+        if dice and last is not None:
             lines.append(t("narrate.dice", name=_name(last.driver, state), dice=" · ".join(dice),
                            space=last.params["space"], hazards=last.params["hazards"]))
             dice.clear()

@@ -27,6 +27,8 @@ def replay_state(rally_row: dict, actions: list[dict]) -> GameState | None:
                                 rally_row.get("modules"), seats)
         elif word == "status":
             continue  # lifecycle only (abandoned ...): the game state does not change
+        elif state is None:
+            raise ValueError(f"action {entry.get('seq')} ({text!r}) comes before the rally started")
         elif word == "retire":
             state, _ = apply(state, Retire(text.split(" ", 1)[1]))
         elif word == "timeout":

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bot.store.connection import Database, Tx
@@ -137,7 +137,7 @@ async def check(db: Database, replay: Replay) -> CheckReport:
         rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]
         try:
             replayed = replay(rally_row, [a.as_dict() for a in actions])
-        except Exception as exc:  # noqa: BLE001 - a replay crash is a finding, not the end of the check
+        except Exception as exc:
             report.mismatches.append(Mismatch(rally_id, f"replay failed: {type(exc).__name__}: {exc}"))
             continue
         difference = compare_snapshots(rally.snapshot, replayed)

@@ -7,26 +7,26 @@ outside the store (DESIGN §3: store UTC).
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def utc_now() -> datetime:
     """The current time, timezone-aware, in UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def to_text(moment: datetime) -> str:
     """`moment` (timezone-aware) as stored text; a naive datetime is refused (its zone is unknown)."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"naive datetime {moment!r}: give a timezone-aware time (UTC is stored)")
-    return moment.astimezone(timezone.utc).strftime(_FORMAT)
+    return moment.astimezone(UTC).strftime(_FORMAT)
 
 
 def from_text(text: str) -> datetime:
     """Stored text back to a timezone-aware UTC datetime."""
-    return datetime.strptime(text, _FORMAT).replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, _FORMAT).replace(tzinfo=UTC)
 
 
 def now_text() -> str:

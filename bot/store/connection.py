@@ -163,16 +163,23 @@ def run_now(coro: Coroutine[Any, Any, T]) -> T:
     try:
         coro.send(None)
     except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]
+        result: T = stop.value
+        return result
     coro.close()
     raise BodyAwaitedOutside("a transaction body may await only its own statements (never Discord or a sleep)")
+
+
+def _as_coroutine(awaitable: Awaitable[T]) -> Coroutine[Any, Any, T]:
+    if not isinstance(awaitable, Coroutine):
+        raise TypeError("a transaction body must be a coroutine function (async def body(tx): ...)")
+    return awaitable
 
 
 def _transaction(conn: sqlite3.Connection, begin: str, body: Body[T]) -> T:
     """On the database thread: BEGIN, the body, COMMIT; ROLLBACK on any exception."""
     conn.execute(begin)
     try:
-        result = run_now(body(Tx(conn)))  # type: ignore[arg-type]
+        result = run_now(_as_coroutine(body(Tx(conn))))
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)

@@ -9,6 +9,7 @@ status `left`/`kicked`, so results and the replay still know them.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from functools import partial
 
@@ -140,11 +141,11 @@ class Drivers:
         rows = await self._db.fetch_all(sql + " ORDER BY seat", (rally_id,))
         return [Driver.from_row(r) for r in rows]
 
-    async def set_seats(self, rally_id: int, user_ids: Sequence[int]) -> list[Driver]:
+    async def set_seats(self, rally_id: int, user_ids: Sequence[int]) -> builtins.list[Driver]:
         """Renumber seats 1..n in the order of `user_ids`, which must name every driver once."""
         order = list(user_ids)
 
-        async def renumber(tx: Tx) -> list[Driver]:
+        async def renumber(tx: Tx) -> builtins.list[Driver]:
             await _require_active(tx, rally_id)
             current = [r[0] for r in await tx.fetch_all("SELECT user_id FROM drivers WHERE rally_id = ?", (rally_id,))]
             if sorted(current) != sorted(order) or len(set(order)) != len(order):

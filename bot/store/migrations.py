@@ -13,8 +13,8 @@ PostgreSQL backend will keep its own list with the same numbers (BIGINT ids, IDE
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 
 from bot.store.connection import Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -109,8 +109,8 @@ SCHEMA_V2: tuple[str, ...] = (
     # Jobs are found by rally and kind through an index, never by listing every pending job.
     "ALTER TABLE jobs ADD COLUMN rally_id INTEGER REFERENCES rallies (id) ON DELETE CASCADE",
     """UPDATE jobs SET rally_id = CAST(substr(ref, 7, instr(substr(ref, 7), ':') - 1) AS INTEGER)
-        WHERE ref LIKE 'rally:%:%' AND EXISTS (
-            SELECT 1 FROM rallies WHERE id = CAST(substr(jobs.ref, 7, instr(substr(jobs.ref, 7), ':') - 1) AS INTEGER))""",
+        WHERE ref LIKE 'rally:%:%' AND EXISTS (SELECT 1 FROM rallies
+            WHERE id = CAST(substr(jobs.ref, 7, instr(substr(jobs.ref, 7), ':') - 1) AS INTEGER))""",
     "CREATE INDEX jobs_by_rally ON jobs (rally_id, kind) WHERE done_at IS NULL",
     # The outbox: every message the bot owes a channel or a user, written in the same transaction
     # as the change that makes it due, delivered in id order per lane, once.

@@ -15,7 +15,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.store.clock import now_text, to_text, utc_now
+from bot.store.clock import to_text, utc_now
 from bot.store.connection import Database, Tx
 from bot.store.rows import OUTBOX_COLUMNS, OutboxRow
 

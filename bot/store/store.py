@@ -23,8 +23,8 @@ from bot.store.errors import SchemaTooNew, SchemaTooOld
 from bot.store.guild_settings import GuildSettings
 from bot.store.jobs import Jobs
 from bot.store.messages import Messages
-from bot.store.outbox import Outbox
 from bot.store.migrations import MIGRATIONS, Migration, latest_version, migrate
+from bot.store.outbox import Outbox
 from bot.store.rallies import Rallies
 
 

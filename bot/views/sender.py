@@ -103,7 +103,7 @@ class OutboxSender:
                 log.exception("the outbox sender failed a round")
             try:
                 await asyncio.wait_for(self._wake.wait(), self.idle_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             self._wake.clear()
 

@@ -10,6 +10,7 @@ which refuses a click on a turn that has moved on ("This turn is over").
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -55,7 +56,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TurnButton:
         return cls(int(match["rally"]), int(match["version"]), match["action"])
 

@@ -1,9 +1,12 @@
 """Turn buttons through discord.py's real dynamic-item dispatch: a click after a restart (new
-bot, same database), a stale click, a click by someone else, old buttons taken off."""
+bot, same database), a stale click, a click by someone else, old buttons taken off.
+
+A click is acknowledged without any message; the move reaches the channel as the post the
+outbox sender delivers; a refusal is a private followup only the clicker reads."""
 
 from __future__ import annotations
 
-from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, click_payload, posts
+from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
 
 BOB = (1002, "Bob")
 ALICE = (1001, "Alice")
@@ -25,9 +28,11 @@ async def test_a_button_posted_before_a_restart_works_after_it(tmp_path):
     async with Harness(db) as second:  # a new process: nothing in memory but the registered template
         calls = await second.dispatch(click_payload(BOB, message, "rally:1:1:1"))
         assert calls[0].url.endswith("/callback") and calls[0].body == {"type": 6}  # ack, no loading message
-        (post,) = posts(calls)
-        assert not post.ephemeral and "**Bob** rolls 1" in post.content
+        assert private_answers(calls) == []
+        (post,) = channel_posts(calls)
+        assert post.url.endswith(f"/channels/{CHANNEL}/messages") and "**Bob** rolls 1" in post.content
         assert buttons_of(post.reply) == ["rally:1:2:2", "rally:1:2:W", "rally:1:2:stop"]
+        assert not [c for c in calls if c.via == "webhook" and c.method in ("PATCH", "DELETE")]  # nothing else said
         edit = [c for c in calls if c.method == "PATCH"]
         assert len(edit) == 1 and edit[0].url.endswith(f"/channels/{CHANNEL}/messages/{message['id']}")
         assert edit[0].body["components"] == []  # the old turn message lost its buttons
@@ -41,8 +46,10 @@ async def test_a_click_on_an_old_turn_is_over_and_changes_nothing(tmp_path):
         await h.dispatch(click_payload(BOB, old, "rally:1:1:1"))
         version = (await h.bot.store.rallies.get(1)).version
         calls = await h.dispatch(click_payload(BOB, old, "rally:1:1:1"))  # the same button again
-        (post,) = posts(calls)
-        assert post.ephemeral and "This turn is over" in post.content
+        assert calls[0].url.endswith("/callback") and calls[0].body == {"type": 6}
+        (text,) = private_answers(calls)
+        assert "This turn is over" in text
+        assert channel_posts(calls) == []
         assert not [c for c in calls if c.method in ("PATCH", "DELETE")]  # the clicked message is untouched
         assert (await h.bot.store.rallies.get(1)).version == version
 
@@ -51,8 +58,9 @@ async def test_a_click_by_another_member_is_not_their_turn(tmp_path):
     async with Harness(tmp_path / "other.sqlite3") as h:
         message = await started(h)
         calls = await h.dispatch(click_payload(ALICE, message, "rally:1:1:1"))
-        (post,) = posts(calls)
-        assert post.ephemeral and "It is not your turn: Bob is driving" in post.content
+        (text,) = private_answers(calls)
+        assert "It is not your turn: Bob is driving" in text
+        assert channel_posts(calls) == [] and await h.bot.store.outbox.owed() == []
         assert (await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)).version == 1
 
 

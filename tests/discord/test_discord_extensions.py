@@ -1,5 +1,6 @@
 """Every extension loads; command names are unique and everything has a description; the
-`python -m bot commands` JSON and the README's table agree with the live tree."""
+`python -m bot commands` JSON and the README's table agree with the live tree; the README's
+invite asks for exactly the permissions the bot checks."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import EXTENSIONS, RallyBot
+from bot.cogs.permissions import missing_permissions, needed_permissions
 from bot.cogs.tree_info import markdown_table, summary, tree_payload
 from bot.views.turn_buttons import TEMPLATE, TurnButton
 
@@ -88,3 +90,13 @@ async def test_the_readme_command_table_matches_the_tree(bot):
     section = readme.split("<!-- section: discord -->")[1].split("<!-- /section: discord -->")[0]
     table = "\n".join(line for line in section.splitlines() if line.startswith("|"))
     assert table == markdown_table(summary(tree_payload(bot.tree))), "run `python -m bot commands --markdown`"
+
+
+def test_the_readme_invite_asks_for_what_the_bot_checks_and_no_thread_creation():
+    """The invite link's permissions integer is `needed_permissions()`: enough to run a rally in
+    a channel and in a thread, and no Create Public Threads (the bot posts in place)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    asked = needed_permissions()
+    assert f"permissions={asked.value}`" in readme
+    assert asked.send_messages and asked.send_messages_in_threads and not asked.create_public_threads
+    assert missing_permissions(asked, in_thread=False) == [] and missing_permissions(asked, in_thread=True) == []

@@ -178,6 +178,7 @@ async def test_a_start_whose_turn_post_discord_fails_is_kept_and_posted_once_whe
         assert (await rally_in(h)).status == "running"
         assert len(tries(h)) == 4 and tries(h)[-1].error is not None  # 3 lobby posts + the failure
         assert delivered(h)[-1].content.startswith("Alice joins")  # no prompt in the channel yet
+        assert await h.bot.deadlines.resync() == 0  # the scheduler's start-up does not start it either
         assert await h.bot.deadlines.pending(rally.id) == []
 
         h.clock.advance(seconds=1)  # before the first retry time (2 s)
@@ -279,6 +280,20 @@ async def test_a_post_too_large_for_discord_goes_at_once_without_its_image(tmp_p
         assert buttons_of(posted.body) == [f"rally:{rally.id}:1:1"] and pinged(posted) == [str(BOB[0])]
         assert len(delivered(h)) == 4
         assert await h.bot.deadlines.due_at(rally.id) == h.clock() + timedelta(seconds=DAY_S)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: Delivery.failed(TOO_LARGE) re-sends a row that has no image at "
+                   "once, so a 413 on a text post makes flush() re-send it in a tight loop")
+async def test_a_text_post_discord_calls_too_large_is_not_resent_in_a_tight_loop(tmp_path):
+    """A 413 on a post that has no image (nothing left to take off): sending the very same
+    request again at once cannot work. The sender must not hammer Discord with it (which would
+    spin `flush()` for as long as Discord says so and get the whole bot rate-limited): within one
+    flush, with the clock standing still, the row is tried at most once more."""
+    async with Harness(tmp_path / "413-text.sqlite3") as h:
+        await command(h, BOB, "rally", "create", stage="pinewood-sprint", drivers=2)
+        h.http.fail(http_error(413, 40005), times=50, path=f"/channels/{CHANNEL}/messages")
+        await command(h, BOB, "rally", "join")  # a text-only post
+        assert len(tries(h)) <= 1 + 2
 
 
 # -- 4. the image cannot be drawn ---------------------------------------------------------------------
@@ -449,7 +464,7 @@ async def test_a_dm_the_host_does_not_accept_is_dropped_not_retried_forever(tmp_
         assert len(dm_tries(h, BOB[0])) == 1
         assert await h.bot.store.outbox.owed() == []
         (row,) = [r for r in await h.bot.store.outbox.all() if r.user_id == BOB[0]]
-        assert row.outcome.startswith("dropped") and "50007" in row.outcome or "Forbidden" in row.outcome
+        assert row.outcome.startswith("dropped") and "50007" in row.outcome
 
 
 # -- 9. a restart between Discord's answer and the bot's bookkeeping -----------------------------
@@ -502,11 +517,11 @@ async def test_after_a_crash_between_send_and_record_the_restarted_bot_resends_w
         (before,) = [c for c in tries(first) if "The rally starts" in c.content]
         assert before.error is None  # Discord has it
     async with Harness(db, clock) as second:
-        clock.advance(seconds=10)  # the dead process's lease still holds
+        clock.advance(seconds=10)  # the dead process's lease still holds: no second sender meanwhile
+        assert await second.bot.deadlines.resync() == 0  # start-up: the owed prompt will start the clock
         await second.bot.sender.flush()
         assert second.sent == []
         clock.advance(minutes=3)
-        await second.bot.deadlines.resync()
         await second.bot.sender.flush()
         (again,) = tries(second)
         (row,) = [r for r in await second.bot.store.outbox.all() if r.kind == "turn"]

@@ -1,5 +1,6 @@
 """`python -m bot` without a token, settings from env and .env, the command-sync policy, and a
-clean shutdown on SIGTERM (loop stopped, database closed) — all without the network."""
+clean shutdown on SIGTERM (scheduler loop and outbox sender stopped, database closed) — all
+without the network."""
 
 from __future__ import annotations
 
@@ -109,6 +110,7 @@ async def test_sigterm_closes_the_bot_cleanly(tmp_path, monkeypatch):
     assert code == 0
     (bot,) = seen
     assert bot.is_closed() and bot.store.db.closed and not bot.scheduler.loop.is_running()
+    assert not [t for t in asyncio.all_tasks() if t.get_name() == "outbox-sender" and not t.done()]  # sender stopped
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.remove_signal_handler(sig)
 

@@ -4,8 +4,6 @@ and permission failures, hostile input, DMs, Discord failing after the commit, a
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 import pytest
 
@@ -54,7 +52,9 @@ def deleted_answer(calls) -> bool:
 
 
 async def nothing_stored(h: Harness) -> bool:
-    return await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL) is None and await h.bot.store.outbox.all() == []
+    """No rally in the channel and no post owed or sent: a refusal writes nothing."""
+    store = h.bot.store
+    return await store.rallies.get_active_in_channel(GUILD, CHANNEL) is None and await store.outbox.all() == []
 
 
 def in_thread(payload: dict, thread_id: int = THREAD) -> dict:
@@ -253,7 +253,7 @@ async def test_discord_failing_to_remove_the_answer_after_the_commit_says_saved_
                                        "after the commit: a timeout or connection error reaches the tree's "
                                        "on_error, which says 'nothing was changed' (reported; remove this marker "
                                        "once fixed)")
-@pytest.mark.parametrize("failure", [asyncio.TimeoutError(), OSError(104, "Connection reset by peer")])
+@pytest.mark.parametrize("failure", [TimeoutError(), OSError(104, "Connection reset by peer")])
 async def test_a_network_error_after_the_commit_is_not_reported_as_nothing_changed(h, failure):
     """discord.py's webhook adapter lets timeouts and connection errors through as they are (not
     as HTTPException). After the commit such an error must not be answered "nothing was changed"."""

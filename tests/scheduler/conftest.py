@@ -79,17 +79,16 @@ def text_of(delivered: list[Outgoing]) -> str:
 
 
 async def start_rally(service: RallyService, *actors: Actor, ai_on_timeout: bool = True,
-                      place: Place = HERE, delivered: bool = True) -> Reply:
-    """Create, join, start (the first actor drives first, A3); with `delivered`, the channel has
-    read the first turn prompt, so the turn's clock is running from now."""
+                      place: Place = HERE, fail: Failure | None = None) -> Reply:
+    """Create, join, start (the first actor drives first, A3); the lobby posts are delivered, and
+    so is the first turn prompt (the turn's clock runs from now) unless Discord refuses it with
+    `fail` (then it stays owed, or the rally is paused, and no clock runs)."""
     actors = actors or (BOB, ALICE)
     await service.create(place, actors[0], "pinewood-sprint", drivers=len(actors), deadline_hours=HOURS,
                          ai_on_timeout=ai_on_timeout)
     for actor in actors:
         await service.join(place, actor)
-    if delivered:
-        await deliver(service)  # the lobby posts
+    await deliver(service)
     reply = await service.start(place, actors[0])
-    if delivered:
-        await deliver(service)
+    await deliver(service, fail=fail)
     return reply

@@ -23,10 +23,10 @@ async def test_a_prompt_never_delivered_starts_no_clock_and_charges_no_missed_tu
                                                                                   clock):
     """Discord is down when the rally starts: Bob was never told it is his turn, so the time
     that passes is not his; the clock starts when the prompt finally reaches the channel."""
-    reply = await start_rally(service, delivered=False)
+    reply = await start_rally(service, fail=Failure.RETRY)  # 5xx: the prompt did not reach the channel
     rally_id = reply.turn.rally_id
-    assert await deliver(service, fail=Failure.RETRY) == []  # 5xx: nothing reached the channel
-    assert await store.outbox.owed(rally_id=rally_id)  # still owed
+    (owed,) = await store.outbox.owed(rally_id=rally_id)
+    assert owed.attempts == 1 and owed.body["turn"]["driver_id"] == BOB.user_id  # tried, still owed
     assert await deadlines.pending(rally_id) == []  # so no clock
     before = await snapshot_of(store)
     clock.advance(hours=HOURS * 3)  # long past the deadline Bob would have had
@@ -36,9 +36,9 @@ async def test_a_prompt_never_delivered_starts_no_clock_and_charges_no_missed_tu
     assert await deadlines.resync() == 0  # the owed prompt will start the clock, not the resync
     clock.advance(minutes=5)  # Discord is back; the sender retries
     delivered_at = clock.now
-    delivered = await deliver(service)
-    assert "Bob" in text_of(delivered) and delivered[-1].ping == (BOB.user_id,)
-    assert delivered[-1].due == delivered_at + timedelta(hours=HOURS)  # what Bob reads
+    (prompt,) = await deliver(service)
+    assert prompt.ping == (BOB.user_id,) and "your turn" in text_of([prompt])
+    assert prompt.due == delivered_at + timedelta(hours=HOURS)  # what Bob reads
     assert await deadlines.due_at(rally_id) == delivered_at + timedelta(hours=HOURS)
     clock.advance(hours=HOURS, minutes=-1)
     assert await deadlines.run_due() == 1 and "half of your time" in text_of(await deliver(service))
@@ -154,3 +154,30 @@ async def test_jobs_are_found_by_rally(store, deadlines, service, clock, monkeyp
     assert "Carol, half of your time" in text_of([reminder]) and reminder.ping == (CAROL.user_id,)
     assert (await store.drivers.get(there, CAROL.user_id)).missed_turns == 0
     assert await deadlines.due_at(there) == there_due  # Carol's clock untouched
+
+
+async def test_after_a_pause_the_clock_waits_for_the_drivers_own_prompt(store, deadlines, service, clock):
+    """Paused by a 403 on a board post; meanwhile Bob ends his turn, so the next driver's prompt
+    is owed behind the board. When Discord takes the board but not yet the prompt (503), the next
+    driver still has not been told it is their turn: no clock may run for them yet."""
+    reply = await start_rally(service)
+    rally_id = reply.turn.rally_id
+    await service.board(HERE, BOB)
+    await deliver(service, fail=Failure.FORBIDDEN)  # paused
+    await service.act(HERE, BOB, "1 stop")  # played while paused: the next prompt waits behind the board
+    clock.advance(hours=1)
+    (board,) = await service.delivery.claim()
+    assert board.turn is None
+    await service.delivery.sent(board, 1)  # the board gets through: the rally resumes ...
+    (prompt,) = await service.delivery.claim()
+    assert prompt.turn is not None
+    await service.delivery.failed(prompt, Failure.RETRY)  # ... but the turn prompt does not
+    assert (await rally_in(store)).paused_at is None
+    assert await deadlines.due_at(rally_id) is None  # nobody was told whose turn it is
+    clock.advance(hours=HOURS * 2)
+    before = await snapshot_of(store)
+    assert await deadlines.run_due() == 0 and await snapshot_of(store) == before
+    delivered_at = clock.now
+    (prompt,) = [out for out in await deliver(service) if out.turn is not None]
+    assert prompt.due == delivered_at + timedelta(hours=HOURS)
+    assert await deadlines.due_at(rally_id) == delivered_at + timedelta(hours=HOURS)

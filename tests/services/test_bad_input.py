@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import Console, ConsoleError, split_command
+from bot.console import PLACE, Console, ConsoleError, split_command
 from bot.engine.errors import RallyError
-from bot.services import RallyService
+from bot.services import Place, RallyService
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, HERE, running_rally, snapshot_of
 
@@ -49,3 +51,43 @@ async def _session(commands: list[tuple[str, list[str]]]) -> None:
 @given(st.lists(lines, min_size=5, max_size=25))
 def test_random_command_lines_never_crash_and_refusals_change_nothing(commands):
     asyncio.run(_session(commands))
+
+
+@pytest.mark.parametrize("option, value, needle", [
+    ("drivers", "abc", "`drivers` must be a plain number, not `abc`"),
+    ("deadline", "abc", "`deadline_hours` must be a plain number, not `abc`"),
+    ("deadline", "inf", "`deadline_hours` must be a plain number, not `inf`"),
+    ("deadline", "1e309", "`deadline_hours` must be a plain number, not `1e309`"),
+    ("deadline", "nan", "`deadline_hours` must be a plain number, not `nan`"),
+    ("drivers", "2.5", "`drivers` must be a whole number, not `2.5`"),
+    ("drivers", "99999999999999999999999", "`drivers` must be a plain number"),
+    ("deadline", "-3", "`deadline_hours` must be a number from 1 to 168, not `-3`"),
+])
+async def test_console_numbers_are_parsed_strictly_and_a_refusal_creates_nothing(store, option, value, needle):
+    """Issue 9 fault 8: `drivers:abc` used to give the generic error and `inf`/`1e309`/`nan` raised."""
+    service = RallyService(store, seed_source=lambda: 3)
+    out = io.StringIO()
+    console = Console(service, out=out)
+    await console.run_line(f"alice: /rally create stage:pinewood-sprint {option}:{value}")
+    assert needle in out.getvalue() and out.getvalue().startswith("[only alice]"), out.getvalue()
+    assert await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id) is None
+    assert await store.outbox.all() == []
+
+
+@pytest.mark.parametrize("stage", ["../../etc/passwd", "/etc/passwd", "..", "x" * 300, "pinewood-sprint/../x",
+                                   "C:\\stages\\x"])
+async def test_a_stage_name_is_looked_up_in_the_catalogue_never_as_a_path(service, store, stage):
+    """Issue 9 fault 7: paths and long names are refused by name, and the channel stays free."""
+    with pytest.raises(RallyError) as refused:
+        await service.create(HERE, ALICE, stage)
+    text = str(refused.value)
+    assert "There is no stage called" in text or "`stage` is too long (300 characters; at most 64)" in text
+    assert await snapshot_of(store) is None
+    await service.create(HERE, ALICE, "pinewood-sprint")  # the channel is still free
+
+
+async def test_a_command_from_a_direct_message_is_refused_by_the_service(service, store):
+    """Issue 9 fault 10: guild id 0 (a DM) never creates a rally."""
+    with pytest.raises(RallyError, match="not in a direct message"):
+        await service.create(Place(0, 5), ALICE, "pinewood-sprint")
+    assert await store.rallies.list_by_status(("lobby", "running")) == []

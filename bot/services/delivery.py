@@ -9,7 +9,8 @@ owed row of each lane, sends it, and reports the outcome:
   rally resumes;
 - `failed(out, Failure.RETRY, after)`: 429, 5xx, a timeout: tried again later, the rest of the
   lane waits behind it (order per channel);
-- `Failure.TOO_LARGE` (413): the image goes, the text and buttons are sent at once;
+- `Failure.TOO_LARGE` (413): the image goes, the text and buttons are sent at once (a post
+  without an image that is still too large is dropped: the same request cannot succeed);
 - `Failure.FORBIDDEN` (403: missing access or permission): the rally is paused (no AI turns, no
   deadlines; its owed posts wait) and its host is told by DM; delivery is retried every few
   minutes and resumes the rally when it works;
@@ -40,7 +41,7 @@ from bot.store.clock import from_text, to_text, utc_now
 from bot.store.connection import Tx
 from bot.store.jobs import cancel_rally_tx, pending_for_rally_tx
 from bot.store.messages import put_tx, take_tx
-from bot.store.outbox import drop_lane_tx, finish_tx, set_body_tx
+from bot.store.outbox import drop_lane_tx, finish_tx, owes_turn_prompt_tx, set_body_tx
 from bot.store.rallies import set_paused_tx
 
 log = logging.getLogger(__name__)
@@ -160,6 +161,10 @@ class Delivery:
         if failure is Failure.RETRY:
             wait = timedelta(seconds=retry_after) if retry_after is not None else backoff(row.attempts)
             await self.store.outbox.retry(row.id, now + wait, reason)
+        elif failure is Failure.TOO_LARGE and row.body.get("image") is None:
+            # Nothing left to take off (the text is capped at Discord's limit): sending the very
+            # same request again cannot work, so it is dropped, never retried in a loop.
+            await self.store.db.write(partial(finish_tx, row_id=row.id, outcome=f"dropped: {reason}"[:500], now=now))
         elif failure is Failure.TOO_LARGE:
             body = dict(row.body, image=None)
             await self.store.db.write(partial(set_body_tx, row_id=row.id, body=body))
@@ -214,5 +219,9 @@ def _current_prompt(work: RallyWork, rally: Rally, turn: TurnPrompt) -> bool:
 
 
 async def _start_clock_if_current(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> None:
+    """On resume: the current turn's clock starts now, unless its driver's prompt is still owed
+    (then that prompt's own delivery starts it: nobody is charged for a turn they were not told)."""
+    if await owes_turn_prompt_tx(tx, rally.id):
+        return
     if not await pending_for_rally_tx(tx, rally.id, (KIND_DEADLINE,)):
         await start_clock_tx(tx, rally, now)

@@ -42,8 +42,17 @@ def require_boss(rally: Rally, actor: Actor, what: str) -> None:
 
 
 def require_active(rally: Rally) -> None:
-    if rally.status not in ("lobby", "running"):
-        raise ServiceError("rally.not_active", status=rally.status)
+    """The rally is in the lobby or running; else say what happened to it (the truth)."""
+    if rally.status in ("lobby", "running"):
+        return
+    raise ServiceError("rally.abandoned_meanwhile" if rally.status == "abandoned" else "rally.finished_meanwhile")
+
+
+def require_lobby(rally: Rally) -> None:
+    """The rally has not started; else say whether it started, was abandoned or is over."""
+    require_active(rally)
+    if rally.status != "lobby":
+        raise ServiceError("rally.already_started")
 
 
 class Lobby:
@@ -89,8 +98,7 @@ class Lobby:
 
     async def join(self, place: Place, actor: Actor) -> Reply:
         async with self.work.locked(place) as (_, rally):
-            if rally.status != "lobby":
-                raise ServiceError("rally.already_started")
+            require_lobby(rally)
             count = len(await self.work.store.drivers.list(rally.id, active_only=True)) + 1
             name = display_name(actor.name)
             post = Post([t("rally.joined", name=name, count=count, max=rally.max_drivers)])
@@ -104,6 +112,7 @@ class Lobby:
 
     async def kick(self, place: Place, actor: Actor, target_id: int, target_name: str = "") -> Reply:
         async with self.work.locked(place) as (_, rally):
+            require_active(rally)
             require_boss(rally, actor, "remove a driver")
             if target_id == actor.user_id:
                 raise ServiceError("rally.kick_self")
@@ -133,9 +142,9 @@ class Lobby:
     async def start(self, place: Place, actor: Actor) -> Reply:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""
         async with self.work.locked(place) as (_, rally):
+            require_active(rally)
             require_boss(rally, actor, "start the rally")
-            if rally.status != "lobby":
-                raise ServiceError("rally.already_started")
+            require_lobby(rally)
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             if not drivers:
                 raise ServiceError("rally.no_drivers")
@@ -173,8 +182,8 @@ class Lobby:
     async def abandon(self, place: Place, actor: Actor) -> Reply:
         """The host ends the rally, whatever was played just before (it is not bound to a version)."""
         async with self.work.locked(place) as (_, rally):
-            require_boss(rally, actor, "abandon the rally")
             require_active(rally)
+            require_boss(rally, actor, "abandon the rally")
             post = Post([t("rally.abandoned", name=display_name(actor.name))], close_turn=True)
             change = Change(logged=[Logged("status abandoned", actor.user_id, None, "abandoned")],
                             posts=[post], end_turn_clock=True)

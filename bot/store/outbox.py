@@ -65,6 +65,13 @@ async def drop_lane_tx(tx: Tx, lane: str, reason: str, now: datetime | None = No
     )
 
 
+async def owes_turn_prompt_tx(tx: Tx, rally_id: int) -> bool:
+    """Inside `tx`: does the rally still owe a turn prompt (a `turn` row not delivered)?"""
+    row = await tx.fetch_one("SELECT 1 FROM outbox WHERE rally_id = ? AND kind = 'turn' AND done_at IS NULL LIMIT 1",
+                             (rally_id,))
+    return row is not None
+
+
 async def set_body_tx(tx: Tx, row_id: int, body: dict[str, Any]) -> None:
     """Inside `tx`: rewrite what a row will send (e.g. without its image after a 413)."""
     await tx.execute("UPDATE outbox SET body = ? WHERE id = ?",

@@ -138,8 +138,8 @@ async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
             await interaction.edit_original_response(content=t("rally.paused_note"))
         else:
             await interaction.delete_original_response()
-    except discord.HTTPException as exc:
+    except Exception as exc:  # an HTTP error, a time-out, a lost connection: the change is saved anyway
         log.info("could not answer interaction %s: %s", interaction.id, exc)
         if reply.outbox:  # saved: say so if Discord lets us say anything at all
-            with suppress(discord.HTTPException):
+            with suppress(Exception):
                 await interaction.followup.send(t("error.after_commit"), ephemeral=True)

@@ -249,10 +249,6 @@ async def test_discord_failing_to_remove_the_answer_after_the_commit_says_saved_
     assert "**Bob** rolls 1" in post.content
 
 
-@pytest.mark.xfail(strict=True, reason="bot/views/interaction_io.py `_answer` only catches discord.HTTPException "
-                                       "after the commit: a timeout or connection error reaches the tree's "
-                                       "on_error, which says 'nothing was changed' (reported; remove this marker "
-                                       "once fixed)")
 @pytest.mark.parametrize("failure", [TimeoutError(), OSError(104, "Connection reset by peer")])
 async def test_a_network_error_after_the_commit_is_not_reported_as_nothing_changed(h, failure):
     """discord.py's webhook adapter lets timeouts and connection errors through as they are (not

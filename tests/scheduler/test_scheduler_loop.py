@@ -9,8 +9,17 @@ from __future__ import annotations
 from datetime import timedelta
 from unittest.mock import AsyncMock
 
-from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, command_payload, http_error, \
-    option, posts
+from tests.discord.fakes import (
+    CHANNEL,
+    GUILD,
+    Harness,
+    buttons_of,
+    channel_posts,
+    command_payload,
+    http_error,
+    option,
+    posts,
+)
 
 BOB = (1002, "Bob")
 ALICE = (1001, "Alice")

@@ -180,9 +180,10 @@ def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Sta
 
 @lru_cache(maxsize=64)
 def load_stage(name: str) -> Stage:
-    """A shipped stage by name (file stem in data/stages/); cached, stages never change."""
+    """A shipped stage by name (file stem in data/stages/); cached, stages never change. The name
+    is looked up among the shipped stages, never used as a path (`../x`, `/etc/x` are unknown)."""
     path = data_dir() / "stages" / f"{name}.stage"
-    if not path.exists():
+    if name not in stage_names() or not path.exists():
         known = ", ".join(p.stem for p in stage_paths())
         raise StageError(name, None, f"no stage named '{name}'", f"known stages: {known}")
     return load_stage_file(path, _shipped_zones())

@@ -36,6 +36,8 @@ CONCURRENCY = 8
 IDLE_S = 2.0
 SEND_TIMEOUT_S = 60.0  # well under the outbox lease (120 s), so a row is never sent by two senders
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_USER = 10013
+MAX_INTERNAL_ATTEMPTS = 5  # a row that keeps failing inside the bot is given up, so its lane moves on
 CANNOT_DM = 50007
 TOO_LARGE = 40005
 
@@ -56,7 +58,11 @@ def classify(exc: BaseException) -> tuple[Failure, float | None]:
         if exc.status == 413 or exc.code == TOO_LARGE:
             return Failure.TOO_LARGE, None
         if exc.status == 404:
-            return Failure.GONE, None
+            # Only Discord's own "Unknown Channel" abandons a rally; a bare 404 (an edge page, a
+            # glitch) is tried again, and an unknown user (a DM) is given up.
+            if exc.code == UNKNOWN_CHANNEL:
+                return Failure.GONE, None
+            return (Failure.REFUSED if exc.code == UNKNOWN_USER else Failure.RETRY), None
         if exc.status == 403:
             return (Failure.REFUSED if exc.code == CANNOT_DM else Failure.FORBIDDEN), None
         return Failure.REFUSED, None
@@ -124,7 +130,8 @@ class OutboxSender:
                 await self.deliver(out)
             except Exception:
                 log.exception("could not deliver outbox row %s", out.row.id)
-                await self.delivery.failed(out, Failure.RETRY, error="internal error")
+                give_up = out.row.attempts >= MAX_INTERNAL_ATTEMPTS
+                await self.delivery.failed(out, Failure.REFUSED if give_up else Failure.RETRY, error="internal error")
 
     async def deliver(self, out: Outgoing) -> None:
         image = await self._draw(out)

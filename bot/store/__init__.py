@@ -1,4 +1,4 @@
-"""Persistence of rallies in SQLite (aiosqlite): connection, migrations, one repository per aggregate.
+"""Persistence of rallies in SQLite (one connection on its own thread): connection, migrations, repositories.
 
 All SQL of the bot lives in this package; services call these repositories, cogs never do.
 """

@@ -18,7 +18,7 @@ import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ class FakeRenderer:
 
 class FakeClock:
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+        self.now = start or datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-import pytest
-
 from bot.services.deadlines import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND
 from bot.services.delivery import Failure
 from bot.store.clock import from_text

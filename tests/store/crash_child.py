@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.store import Store  # noqa: E402
+from bot.store import Store
 
 
 def plan(seed: int, rallies: int, actions: int) -> list[tuple[int, str]]:

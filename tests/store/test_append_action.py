@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from store_helpers import dump, log_snapshot, new_rally
 
 from bot.store import NotFound, StaleVersion, WrongStatus
-from store_helpers import dump, log_snapshot, new_rally
 
 STALE_TEXT = "Someone acted first: this turn has moved on. Look at the board and try again."
 

@@ -7,10 +7,10 @@ import json
 import sqlite3
 
 import pytest
+from store_helpers import dump, log_snapshot, new_rally
 
 from bot.store import Store
 from bot.store.check import compare_snapshots
-from store_helpers import dump, log_snapshot, new_rally
 
 
 def replay_texts(rally_row: dict, actions: list[dict]) -> str | None:

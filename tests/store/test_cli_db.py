@@ -9,11 +9,11 @@ import sys
 import types
 
 import pytest
+from store_helpers import log_snapshot, new_rally
 
 from bot.__main__ import main
 from bot.store import Store
 from bot.store.migrations import latest_version
-from store_helpers import log_snapshot, new_rally
 
 
 def _fake_replay_module(monkeypatch):

@@ -9,12 +9,11 @@ import textwrap
 import threading
 from pathlib import Path
 
-import aiosqlite
 import pytest
+from store_helpers import log_snapshot, new_rally
 
 from bot.store import Store
 from bot.store.connection import BodyAwaitedOutside
-from store_helpers import log_snapshot, new_rally
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from bot.store import Store
 from crash_child import plan
 from store_helpers import log_snapshot, new_rally
+
+from bot.store import Store
 
 CHILD = Path(__file__).with_name("crash_child.py")
 RALLIES = 3

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from store_helpers import dump, new_rally
 
 from bot.store import AlreadyJoined, NotFound, RallyFull, WrongStatus
-from store_helpers import dump, new_rally
 
 
 async def test_join_takes_the_lowest_free_seat(store):

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from store_helpers import dump
 
 from bot.store import NotFound
 from bot.store.clock import from_text
-from store_helpers import dump
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 async def test_only_due_jobs_are_claimed_oldest_first(store):

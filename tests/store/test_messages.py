@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from store_helpers import dump, new_rally
 
 from bot.store import NotFound
-from store_helpers import dump, new_rally
 
 
 async def test_put_replaces_and_returns_the_previous_message(store):

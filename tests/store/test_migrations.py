@@ -5,11 +5,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from store_helpers import TABLES
 
 from bot.store import SchemaTooNew, SchemaTooOld, Store
 from bot.store.migrations import MIGRATIONS, Migration, latest_version
-
-from store_helpers import TABLES
 
 
 def _user_version(path) -> int:

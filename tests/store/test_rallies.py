@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from store_helpers import dump, new_rally
 
 from bot.store import ChannelBusy, NotFound, StaleVersion, WrongStatus
-from store_helpers import dump, new_rally
 
 
 async def test_create_stores_every_setting(store):

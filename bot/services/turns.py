@@ -44,7 +44,10 @@ class Turns:
         """Any turn command as the driver would type it (`3 white 4`, `stop`, `skid`, `spare`).
         `expected_version` (buttons) is the version the button was drawn for; a typed command is
         bound to the version current when it arrived."""
-        text = text_option("dice", text, MAX_COMMAND_TEXT)
+        return await self._play(place, actor, text_option("dice", text, MAX_COMMAND_TEXT), expected_version)
+
+    async def _play(self, place: Place, actor: Actor, text: str, expected_version: int | None) -> Reply:
+        """The command path of a turn command whose text was checked already."""
         async with self.work.locked(place) as (seen, rally):
             require_running(rally)
             if expected_version is not None and expected_version != rally.version:
@@ -62,10 +65,10 @@ class Turns:
 
     async def roll(self, place: Place, actor: Actor, dice: str, end: bool = False,
                    expected_version: int | None = None) -> Reply:
-        text = text_option("dice", dice, MAX_COMMAND_TEXT)
+        text = text_option("dice", dice, MAX_COMMAND_TEXT)  # what the user typed is what is limited
         if end and not text.lower().endswith("stop"):
             text += " stop"
-        return await self.act(place, actor, text, expected_version)
+        return await self._play(place, actor, text, expected_version)
 
     async def stop(self, place: Place, actor: Actor, expected_version: int | None = None) -> Reply:
         return await self.act(place, actor, "stop", expected_version)

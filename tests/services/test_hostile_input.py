@@ -31,8 +31,8 @@ from bot.engine.ruleset import ruleset_names
 from bot.engine.stage_loader import stage_names
 from bot.i18n import t
 from bot.services import Actor, RallyService
-from bot.services.reply import Reply
 from bot.services.replay import replay_snapshot
+from bot.services.reply import Reply
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, snapshot_of
 
@@ -44,7 +44,8 @@ TOO_LONG = re.compile(r"^`(\w+)` is too long \((\d+) characters")
 PATHS = ["../../x", "/etc/passwd", "C:\\x", "..\\..\\windows\\win.ini", "pinewood-sprint/../../etc/passwd",
          "./pinewood-sprint", "pinewood-sprint.stage", "data/stages/pinewood-sprint.stage", "~/.ssh/id_rsa",
          "file:///etc/passwd", "\\\\server\\share", "pinewood-sprint\x00", "PINEWOOD-SPRINT", " pinewood-sprint ",
-         "classic-en/../../x", "/dev/zero", "NUL", "con", "%2e%2e%2fx", "${HOME}", "`rm -rf /`", "'; DROP TABLE rallies; --"]
+         "classic-en/../../x", "/dev/zero", "NUL", "con", "%2e%2e%2fx", "${HOME}", "`rm -rf /`",
+         "'; DROP TABLE rallies; --"]
 NUMBER_TEXTS = ["inf", "-inf", "+inf", "Infinity", "nan", "NaN", "-nan", "1e309", "-1e309", "1e3", "1E1", "-1", "0",
                 "-0", "1", "2", "3", "4", "5", "3.0", "3.5", "+3", ".5", "3.", "1_0", "0x3", "0b11", "٣", "３", "³",
                 "9" * 400, "99999999999999999999", "0.000000000000000000001", "2 ", " 24", "24h", "True", "None",
@@ -108,8 +109,8 @@ async def attempt(store: Store, call: Callable[[], Awaitable[Any]], what: str,
         assert await everything(store) == before, f"{what}: refused ({message!r}) but the store changed"
         too_long = TOO_LONG.match(message)
         if too_long and typed and too_long[1] in typed:
-            sent = typed[too_long[1]]
-            assert len(str(sent).strip()) == int(too_long[2]), f"{what}: the user sent {len(sent)} characters: {message!r}"
+            sent = str(typed[too_long[1]]).strip()
+            assert len(sent) == int(too_long[2]), f"{what}: the user sent {len(sent)} characters: {message!r}"
         return None
     report = await store.check(replay_snapshot)
     assert report.ok, [str(m) for m in report.mismatches]

@@ -117,8 +117,9 @@ async def _queued(gate: Gate, count: int, task: asyncio.Task) -> None:
     while gate.arrived < count and not task.done():
         gate.changed.clear()
         waiter = asyncio.ensure_future(gate.changed.wait())
-        await asyncio.wait({waiter, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({waiter, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
+        assert done, "a command neither reached the rally's lock nor ended"
 
 
 async def in_order(service: RallyService, first: Callable[[], Awaitable[Any]],

@@ -110,7 +110,8 @@ class Console:
             return await s.create(PLACE, actor, stage, drivers=o.get("drivers", "4"),
                                   deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
                                   ruleset=o.get("ruleset", "classic-en"),
-                                  sisu=_yes(o.get("sisu")), shakedown=_yes(o.get("shakedown")))
+                                  sisu=_yes(o.get("sisu")), shakedown=_yes(o.get("shakedown")),
+                                  assistance=o.get("assistance", "all"))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:

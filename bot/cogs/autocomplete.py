@@ -94,7 +94,18 @@ def name_suggestions(names: tuple[str, ...], current: str) -> list[app_commands.
 
 
 async def stage_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return name_suggestions(_stages(), current)
+    """Stage names; in a course (`a, b, c`) the last name is completed after the ones typed."""
+    return course_suggestions(_stages(), current)
+
+
+def course_suggestions(stages: tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
+    head, sep, last = current.rpartition(",")
+    if not sep:
+        return name_suggestions(stages, current)
+    typed = [p.strip() for p in head.split(",") if p.strip()]
+    prefix = ", ".join(typed) + ", "
+    return [app_commands.Choice(name=(prefix + c.value)[:100], value=(prefix + c.value)[:100])
+            for c in name_suggestions(stages, last.strip())]
 
 
 async def ruleset_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

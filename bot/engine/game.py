@@ -6,63 +6,43 @@ the state it is given, and a refusal raises a `RallyError` whose text is ready f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop, Timeout
-from bot.engine.dice import DiceSource, Name, SeededDice
+from bot.engine.course import Course
+from bot.engine.dice import DiceSource, Name
 from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed, RallyError
 from bot.engine.moves import Move, resolve
-from bot.engine.order import consecutive_entry, next_turn, stand_still
-from bot.engine.ruleset import Ruleset, load_ruleset
-from bot.engine.stage_loader import load_stage
+from bot.engine.order import next_turn, stand_still
+from bot.engine.ruleset import Ruleset
+from bot.engine.specials import Seat, advance_course, setup_special
 from bot.engine.stage_model import FINISH, Stage
-from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
+from bot.engine.state import FINISHED, OUT, GameConfig, GameState
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.i18n import t
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A driver in start order (A3): id (Discord user id or name), display name, tire choice."""
-
-    id: str
-    name: str
-    tires: str | None = None
-
-
 def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
-             modules: dict[str, bool] | None = None, dice: DiceSource | None = None) -> GameState:
-    """A special ready for its first turn: cars behind the start line in gear 0 (A4.1)."""
-    if not 1 <= len(seats) <= 4:
-        raise NotAllowed(t("game.seats", count=len(seats)))
-    if len({s.id for s in seats}) != len(seats):
-        raise NotAllowed(t("game.duplicate_driver"))
-    stage = load_stage(stage) if isinstance(stage, str) else stage
-    base = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    modules = dict(modules or {})
-    rules = base.with_modules(**modules) if modules else base
-    dice = dice or SeededDice(seed)
-    deck = dice.shuffle([kind for kind, n in rules.shortcut_deck.items() for _ in range(n)])
-    default_tires = _default_tires(stage)
-    cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or default_tires) for i, s in enumerate(seats)]
-    config = GameConfig(stage=stage.name, ruleset=base.name, seed=seed, modules=modules)
-    state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck)
-    if rules.stagger == "consecutive":
-        state.entry = consecutive_entry(len(cars))
-        state.round = 1
+             modules: dict[str, bool] | None = None, dice: DiceSource | None = None,
+             course: Course | None = None) -> GameState:
+    """A special ready for its first turn: cars behind the start line in gear 0 (A4.1). With a
+    `course` (a rally of several specials), `stage` is its first special."""
+    state = setup_special(stage, seats, seed, ruleset, modules, dice)
+    state.course = course
     next_turn(state, [])
     return state
 
 
-def _default_tires(stage: Stage) -> str:
-    """Snow tires when most of the stage is on snow, else asphalt (A20.2 choice made for the driver)."""
-    snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
-    return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
-
-
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-    """Play `action` for the driver whose turn it is; returns (new state, events)."""
+    """Play `action` for the driver whose turn it is; returns (new state, events). When the action
+    ends a special of a longer rally, the next special starts in the state returned (A2, A3)."""
+    new, events = _apply_one(state, action)
+    if new.course is not None and new.turn is None and not new.entry and \
+            all(c.status in (FINISHED, OUT) for c in new.cars):
+        new = advance_course(new, events)
+    return new, events
+
+
+def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if isinstance(action, Retire):
         return _retire(state, action)
     ci = actor_index(state, action)

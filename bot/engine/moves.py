@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.errors import NotAllowed
-from bot.engine.stage_model import FINISH, START, Space, SpaceKind
+from bot.engine.stage_model import FINISH, START, Space, SpaceKind, Surface
 from bot.engine.state import RACING, Car, GameState
 from bot.i18n import DEFAULT_LANG, t
 
@@ -86,7 +86,28 @@ def _fits(space: Space, note: int, g: int) -> bool:
 
 
 def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool) -> Move:
-    """The move of a die of gear `g` for car `ci`; `line` is the trajectory asked for, if any."""
+    """The move of a die of gear `g` for car `ci`; `line` is the trajectory asked for, if any.
+    Every rule that depends on where the die goes is checked here, so what `resolve` accepts is
+    what `roll_one` plays (the AI, `legal_actions` and the no-move check all rely on it)."""
+    move = _resolve(state, ci, g, line, gear_die)
+    if not gear_die:
+        _check_snow_tires(state, ci, move.target)
+    return move
+
+
+def _check_snow_tires(state: GameState, ci: int, target: int) -> None:
+    """A20.4: with snow tires, at most one white die per turn moves the car onto asphalt."""
+    car, turn = state.cars[ci], state.turn
+    if car.tires != "snow" or turn is None or turn.car != ci or turn.whites_asphalt < 1:
+        return
+    if target < 0:  # the finish line (and the start) count as asphalt
+        raise refuse("dice.snow_tires_asphalt")
+    space = state.stage.spaces[target]
+    if space.surface(space.zone in state.stage.snow_zones) is Surface.ASPHALT:
+        raise refuse("dice.snow_tires_asphalt")
+
+
+def _resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool) -> Move:
     stage = state.stage
     car = state.cars[ci]
     pos = car.position

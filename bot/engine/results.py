@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from bot.engine.board import initials
 from bot.engine.classify import classification
+from bot.engine.course import Course
+from bot.engine.rally_classification import rally_classification
+from bot.engine.stage_loader import load_stage
 from bot.engine.state import FINISHED, GameState
 from bot.engine.view import ResultRow, ResultsView
 
 
 def results_view(state: GameState, subtitle: str = "") -> ResultsView:
+    """The results image of a special; for a rally of several specials, the classification after
+    the specials finished so far (per-special columns, total)."""
+    if state.course is not None and state.course.results:
+        done = len(state.course.results)
+        title = load_stage(state.course.specials[done - 1]).title
+        return rally_results_view(state.course, f"SS{done} — {title}", subtitle)
     rows = []
     for row in classification(state):
         done = row["status"] == FINISHED
@@ -16,3 +25,29 @@ def results_view(state: GameState, subtitle: str = "") -> ResultsView:
                               colour=row["seat"], time_s=row["time"] if done else None,
                               gap_s=row["gap"] if done else None, status="finished" if done else "dnf"))
     return ResultsView(stage=state.stage.name, title=state.stage.title, subtitle=subtitle, rows=tuple(rows))
+
+
+def special_results_view(course: Course, index: int, subtitle: str = "") -> ResultsView:
+    """Special `index` (0 = SS1) of a rally, from the results the course keeps."""
+    stage = load_stage(course.specials[index])
+    rows = [row for row in course.results[index]]
+    timed = [r.time for r in rows if r.time is not None]
+    best = min(timed) if timed else 0
+    return ResultsView(stage=stage.name, title=stage.title, subtitle=subtitle, rows=tuple(
+        ResultRow(driver_id=r.id, name=r.name, initials=initials(r.name), colour=seat,
+                  time_s=r.time, gap_s=(r.time - best) if r.time is not None else None,
+                  status="finished" if r.time is not None else "dnf")
+        for seat, r in enumerate(rows)))
+
+
+def rally_results_view(course: Course, title: str, subtitle: str = "") -> ResultsView:
+    """The (re)classification of a rally after its finished specials: one column per special,
+    the total, gaps; drivers out of the rally last (A17)."""
+    rows = rally_classification(course)
+    return ResultsView(
+        stage=course.specials[0], title=title, subtitle=subtitle,
+        columns=tuple(f"SS{i + 1}" for i in range(len(course.results))),
+        rows=tuple(ResultRow(driver_id=r.driver, name=r.name, initials=initials(r.name), colour=r.seat,
+                             time_s=r.total, gap_s=r.gap, status="finished" if r.total is not None else "dnf",
+                             times=r.times, tiebreak_s=r.times[-1] if r.times else None)
+                   for r in rows))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from bot.engine.ai import choose_action
 from bot.engine.board import board_view
+from bot.engine.course import course_of
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_model import Stage
+from bot.engine.state import GameState
 from bot.engine.view import BoardView
 
 AI_NAMES = ("Ada Vatanen", "Sébastien Roux", "Jürgen Kähler", "Ingrid Ødegaard")
@@ -18,6 +20,19 @@ def ai_seats(count: int) -> list[Seat]:
 def play_stage(stage: Stage | str, drivers: int = 4, seed: int = 0, max_actions: int = 5000):
     """Drive a whole special with AI drivers; returns (final state, number of actions)."""
     state = new_game(stage, ai_seats(drivers), seed=seed)
+    actions = 0
+    while state.turn is not None and actions < max_actions:
+        state, _ = apply(state, choose_action(state))
+        actions += 1
+    return state, actions
+
+
+def play_rally(stages: list[str], drivers: int = 4, seed: int = 0, assistance: list[bool] | None = None,
+               max_actions: int = 20000) -> tuple[GameState, int]:
+    """Drive a whole rally of several specials with AI drivers (RULES A2); returns (final
+    state, number of actions). The course and its results are in `state.course`."""
+    course = course_of(stages, assistance)
+    state = new_game(stages[0], ai_seats(drivers), seed=seed, course=course)
     actions = 0
     while state.turn is not None and actions < max_actions:
         state, _ = apply(state, choose_action(state))

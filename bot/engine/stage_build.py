@@ -255,6 +255,7 @@ def build_stage(name: str, title: str, notes: list[Note], zones: dict[str, Zone]
                          f"zones of this stage: {', '.join(b.zone_order)}")
     spaces = tuple(_freeze(d) for d in b.drafts)
     check_overlap(spaces, source)
+    _check_jumps(spaces, source)
     length = _shortest_length(spaces, tuple(b.start_next), source)
     return Stage(name=name, title=title, source=source, route=route,
                  zones={z: zones[z] for z in b.zone_order}, zone_order=tuple(b.zone_order),
@@ -268,6 +269,31 @@ def _freeze(d: _Draft) -> Space:
                  left=d.left, right=d.right, surface_dry=Surface.ASPHALT,
                  surface_snow=Surface.ASPHALT if d.clear else Surface.SNOW, split=d.split, line=d.line,
                  x=round(d.x, 4), y=round(d.y, 4), heading=round(d.heading % 360.0, 4))
+
+
+#: Spaces after a bump that a jump can fly over (A10.1: at N+2 the car lands on the 3rd).
+JUMP_FLIGHT = 2
+_CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
+
+
+def _check_jumps(spaces: tuple[Space, ...], source: str) -> None:
+    """AMB-21 / A10.3: no corner space (interior, skid or shortcut) among the two spaces after a
+    bump on any line, so a jump never flies over a corner's entry and skips its note. The landing
+    space of a jump at N+2 (the 3rd after the bump) may be a corner space: it is checked normally."""
+    for bump in spaces:
+        if bump.kind is not SpaceKind.BUMP:
+            continue
+        frontier = [bump.id]
+        for distance in range(1, JUMP_FLIGHT + 1):
+            frontier = [n for f in frontier for n in spaces[f].next if n != FINISH]
+            corner = next((spaces[n] for n in frontier if spaces[n].kind in _CORNER_KINDS), None)
+            if corner is not None:
+                plural = "space" if distance == 1 else "spaces"
+                raise StageError(source, bump.line,
+                                 f"bump {bump.note}: a corner lies {distance} {plural} after the bump (line "
+                                 f"{corner.line}), so a jump could fly over its entry (RULES A10.3, AMB-21)",
+                                 f"leave at least {JUMP_FLIGHT} spaces of road between a bump and a corner, "
+                                 f"e.g. `straight {JUMP_FLIGHT}` after the bump")
 
 
 def _shortest_length(spaces: tuple[Space, ...], start_next: tuple[int, ...], source: str) -> int:

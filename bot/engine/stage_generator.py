@@ -2,7 +2,7 @@
 
 `generate(seed, length)` returns the text of an inline stage over the shipped zones: start,
 zone lines, straights, bumps (sometimes in a row), corners with a skid and often a shortcut,
-one split point, finish. The text goes through the same loader as a hand-written stage, so it
+one split point, finish. A corner never comes within two spaces after a bump (RULES AMB-21). The text goes through the same loader as a hand-written stage, so it
 is valid by the same rules; the generator lays the road section by section, parses after each
 one and, when the road would run over itself, tries another corner (the other way, another
 angle, a straight first) or takes back the last sections.
@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from bot.engine.errors import StageError
+from bot.engine.stage_build import JUMP_FLIGHT
 from bot.engine.stage_format import DEFAULT_ANGLE, DEFAULT_INTERIOR_SPACES, BumpNote, CornerNote, StraightNote
 from bot.engine.stage_loader import ZoneFile, load_zones, parse_stage
 from bot.engine.stage_model import Stage, Terrain
@@ -44,6 +45,7 @@ class _Block:
     last_note: int | None  # interior note of the last corner, to alternate gears
     zone_index: int
     split_done: bool
+    since_bump: int | None = None  # spaces of road laid since the last bump (None: a corner came after it)
 
 
 def generate(seed: int, length: int = 30, zones: dict[str, ZoneFile] | None = None) -> str:
@@ -84,7 +86,7 @@ class _Generator:
     def _lay(self, gentle: bool) -> list[_Block] | None:
         """Add sections until the stage is long enough; None if the road keeps running over itself."""
         first = _Block((f"zone {self.route[0]}", self._straight_text(self.rng.randint(2, 4))), "straight",
-                       0.0, None, 0, False)
+                       0.0, None, 0, False, None)
         blocks = [first]
         stage = self._fits(blocks)
         setbacks = 0
@@ -115,12 +117,12 @@ class _Generator:
             last = blocks[-1]
             i = next(i for i, line in enumerate(last.lines) if not line.startswith(("zone", "split")))
             blocks[-1] = _Block(last.lines[:i] + ("split",) + last.lines[i:], last.kind, last.heading,
-                                last.last_note, last.zone_index, True)
+                                last.last_note, last.zone_index, True, last.since_bump)
         need = self.target - stage.length
         for count in range(min(max(need, 1), 6), 0, -1):
             last = blocks[-1]
             tail = _Block((self._straight_text(count, last.zone_index),), "straight", last.heading,
-                          last.last_note, last.zone_index, True)
+                          last.last_note, last.zone_index, True, None)
             fitted = self._fits(blocks + [tail])
             if fitted is not None and fitted.length <= self.upper:
                 blocks.append(tail)
@@ -164,14 +166,22 @@ class _Generator:
             split_done = True
         kind = self._kind(last.kind, attempt)
         heading, last_note = last.heading, last.last_note
+        since_bump: int | None = None
         if kind == "corner":
+            lines = []
+            if last.since_bump is not None and last.since_bump < JUMP_FLIGHT:
+                # AMB-21: room to land after a bump before the corner, so no jump flies over it
+                lines.append(self._straight_text(JUMP_FLIGHT - last.since_bump, zone_index))
             text, heading, last_note = self._corner(last.heading, last.last_note, zone_index, attempt, gentle)
-            lines = [text]
+            lines.append(text)
         elif kind == "bumps":
             lines = self._bumps(zone_index)
+            since_bump = 0
         else:
-            lines = [self._straight_text(self._straight_count(last, attempt), zone_index)]
-        return _Block(tuple(prefix + lines), kind, heading, last_note, zone_index, split_done)
+            count = self._straight_count(last, attempt)
+            lines = [self._straight_text(count, zone_index)]
+            since_bump = None if last.since_bump is None else last.since_bump + count
+        return _Block(tuple(prefix + lines), kind, heading, last_note, zone_index, split_done, since_bump)
 
     def _kind(self, previous: str, attempt: int) -> str:
         """Alternate: after a corner mostly road to accelerate on, after road mostly a corner."""

@@ -162,6 +162,20 @@ class Stage(BaseModel):
             return ()
         return self.spaces[position].next
 
+    def beyond_road(self, space_id: int, side: Literal["left", "right"]) -> tuple[Space, Border]:
+        """What a car thrown off `side` of a space meets once it has crossed the road (RULES
+        A11.3, AMB-20): the lane(s) beside it on that side ("road" borders) are looked through to
+        the outermost lane, and its border on that side (terrain, or the corner's shortcut,
+        A11.4) is returned with that lane's space."""
+        space = self.spaces[space_id]
+        border = space.border(side)
+        seen = {space_id}
+        while border.kind == "road" and border.link is not None and border.link not in seen:
+            seen.add(border.link)
+            space = self.spaces[border.link]
+            border = space.border(side)
+        return space, border
+
     def label(self, position: int) -> str:
         """A space as drivers name it: `space 12`, `skid of corner 3`, `the start`, `the finish`."""
         if position == START:

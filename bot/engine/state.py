@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.engine.course import Course
 from bot.engine.dice import DiceSource, dice_from_dict
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_model import START, Stage
@@ -157,9 +158,12 @@ class GameState:
     last_path: list[list] = field(default_factory=list)
     last_driver: int | None = None
     moves: int = 0  # actions applied; also the version the engine knows
+    course: Course | None = None  # a rally of several specials (A2); None for a single special
 
     @property
     def finished(self) -> bool:
+        """The whole rally is over (with a course, the last special is over: `apply` moves on to
+        the next special as soon as one ends)."""
         return self.turn is None and all(c.status in (FINISHED, OUT) for c in self.cars)
 
     @property
@@ -192,9 +196,16 @@ class GameState:
         s.turn = self.turn.clone() if self.turn else None
         s.last_path = self.last_path
         s.last_driver = self.last_driver
+        s.course = self.course  # never changed in place: the move to the next special replaces it
         return s
 
     def to_dict(self) -> dict:
+        data = self._special_dict()
+        if self.course is not None:  # absent for a single special, so older snapshots stay identical
+            data["course"] = self.course.to_dict()
+        return data
+
+    def _special_dict(self) -> dict:
         return {
             "config": self.config.to_dict(),
             "cars": [c.to_dict() for c in self.cars],
@@ -224,4 +235,5 @@ class GameState:
                    dice=dice_from_dict(d["dice"]), deck=list(d["deck"]),
                    dirt={int(k): v for k, v in d["dirt"].items()}, round=d["round"], queue=list(d["queue"]),
                    entry=list(d["entry"]), turn=turn, arrival=d["arrival"], finishers=d["finishers"],
-                   last_path=d["last_path"], last_driver=d["last_driver"], moves=d["moves"])
+                   last_path=d["last_path"], last_driver=d["last_driver"], moves=d["moves"],
+                   course=Course.from_dict(d["course"]) if d.get("course") else None)

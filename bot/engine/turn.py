@@ -26,9 +26,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) 
     gear_die = die != "W"
     g = int(die) if gear_die else turn.gear
     move = resolve(state, turn.car, g, line, gear_die)
-    surface = _surface(state, move.target)
-    if not gear_die and car.tires == "snow" and surface is Surface.ASPHALT and turn.whites_asphalt >= 1:
-        raise refuse("dice.snow_tires_asphalt")
+    surface = _surface(state, move.target)  # the snow-tire cap on white dice is checked by `resolve` (A20.4)
     hazard = state.dice.roll(die, state.rules.dice.faces, state.rules.dice.hazard_faces[die])
     ignore = state.rules.modules.shakedown or turn.sisu_active
     counted = hazard and not ignore
@@ -155,6 +153,10 @@ def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause:
     else:
         side: Literal["left", "right"] = "left" if event == "off_left" else "right"
         border = space.border(side)
+        if border.kind == "road" and space.kind is not SpaceKind.SHORTCUT:
+            # AMB-20: the car crosses the other lane(s) and leaves the road beyond its edge
+            space, border = state.stage.beyond_road(space.id, side)
+            events.append(Event("off_across_road", car.id, {"side": side}))
         if border.kind == "shortcut":  # A11.4: the excursion lands on the shortcut
             assert border.link is not None, "a shortcut border links the shortcut space"
             _place(state, car, border.link)
@@ -240,10 +242,15 @@ def fit_spare(state: GameState, events: list[Event]) -> None:
         raise refuse("spare.no_flat")
     if turn.gear > 1:
         raise refuse("spare.gear_too_high", gear=gear_name(turn.gear))
-    car.pile.append(Card("spare", 0, state.rules.spare_tire_seconds))
     car.flats -= 1
     car.spare = False
     turn.gear = 0
+    if state.course is not None and state.course.index > 0 and not car.pile:
+        # A14.2: before its first move of a later special the car is still "between specials":
+        # the flat is repaired and the spare's card discarded, its minute not counted.
+        events.append(Event("spare_between", car.id, {"flats": car.flats}))
+        return
+    car.pile.append(Card("spare", 0, state.rules.spare_tire_seconds))
     events.append(Event("spare", car.id, {"flats": car.flats}))
 
 
@@ -254,7 +261,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
         return
     car = state.cars[turn.car]
     car.last_hazards = turn.hazards
-    for space_id, _, _ in turn.path:
+    for space_id, _, _ in turn.path if car.status != OUT else ():  # knocked out: unclassified (A12.5)
         if space_id >= 0 and state.stage.spaces[space_id].split and all(s[0] != space_id for s in car.splits):
             car.splits.append([space_id, car.time])
             events.append(Event("split", car.id, {"time": format_time(car.time)}))

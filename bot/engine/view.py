@@ -79,6 +79,8 @@ class ResultRow(BaseModel):
                                description="stage time in seconds (chrono pile − seconds held); None if DNF")
     gap_s: int | None = Field(default=None, description="seconds behind the winner; the renderer computes it when None")
     status: Literal["finished", "dnf"] = "finished"
+    times: tuple[int | None, ...] = Field(default=(), description="per-special times, one per `columns` entry")
+    tiebreak_s: int | None = Field(default=None, description="equal times: the smaller shows first (A17 OPEN-5)")
 
 
 class ResultsView(BaseModel):
@@ -90,3 +92,4 @@ class ResultsView(BaseModel):
     title: str
     subtitle: str = Field(default="", description="one line under the title, e.g. the rally and stage number")
     rows: tuple[ResultRow, ...] = ()
+    columns: tuple[str, ...] = Field(default=(), description="per-special column heads (SS1, SS2 …) of a rally")

@@ -1,5 +1,7 @@
 """The results image posted when a stage ends: classification by time, gaps, DNF last (RULES A17).
 
+For a rally of several specials the same image shows one column per special and the total.
+
 Equal times share a rank (OPEN-5 default). Gaps are to the winner (+0:20); the engine may give
 them, else they are computed here.
 """
@@ -20,12 +22,14 @@ from bot.render.words import LABELS
 HEADER_H = 112
 ROW_H = 60
 HEAD_ROW_H = 44
+COLUMNS_X = 470  # a rally's per-special columns: the first one's centre, then one every COLUMN_W
+COLUMN_W = 90
 
 
 def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]:
     """(rank text, row, gap seconds) in display order: finishers by time, ties shared, DNF last."""
     done = sorted(((r.time_s, r) for r in view.rows if r.status == "finished" and r.time_s is not None),
-                  key=lambda timed: (timed[0], timed[1].name))
+                  key=lambda timed: (timed[0], timed[1].tiebreak_s or 0, timed[1].name))
     dnf = sorted((r for r in view.rows if not (r.status == "finished" and r.time_s is not None)),
                  key=lambda r: r.name)
     out: list[tuple[str, ResultRow, int | None]] = []
@@ -52,8 +56,16 @@ def results_image(view: ResultsView, options: RenderOptions | None = None) -> Im
     y = px(HEADER_H)
     head = font(px(MIN_FONT_PX))
     cx = {"rank": px(44), "token": px(112), "name": px(160), "time": px(800), "gap": px(960)}
+    name_w = px(560)
+    columns = [px(COLUMNS_X + i * COLUMN_W) for i in range(len(view.columns))]
+    if view.columns:  # a rally: one column per special, then the total
+        name_w = px(COLUMNS_X - 180)
+        cx["time"], cx["gap"] = px(850), px(985)
     d.text((cx["name"], y + px(HEAD_ROW_H) / 2), LABELS["driver"], font=head, fill=P.PANEL_MUTED, anchor="lm")
-    d.text((cx["time"], y + px(HEAD_ROW_H) / 2), LABELS["time"], font=head, fill=P.PANEL_MUTED, anchor="mm")
+    for x, label in zip(columns, view.columns):
+        d.text((x, y + px(HEAD_ROW_H) / 2), label, font=head, fill=P.PANEL_MUTED, anchor="mm")
+    total_label = LABELS["total"] if view.columns else LABELS["time"]
+    d.text((cx["time"], y + px(HEAD_ROW_H) / 2), total_label, font=head, fill=P.PANEL_MUTED, anchor="mm")
     d.text((cx["gap"], y + px(HEAD_ROW_H) / 2), LABELS["gap"], font=head, fill=P.PANEL_MUTED, anchor="mm")
     y += px(HEAD_ROW_H)
     big, bold = font(px(30), bold=True), font(px(28), bold=True)
@@ -74,7 +86,10 @@ def results_image(view: ResultsView, options: RenderOptions | None = None) -> Im
         initials = (row.initials or "".join(p[0] for p in row.name.split()[:2]) or "?")[:3]
         text_centered(d, (cx["token"], cy), initials, font(px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
                       stroke_width=1)
-        d.text((cx["name"], cy), fit_text(row.name, bold, px(560)), font=bold, fill=ink, anchor="lm")
+        d.text((cx["name"], cy), fit_text(row.name, bold, name_w), font=bold, fill=ink, anchor="lm")
+        small = font(px(MIN_FONT_PX))
+        for x, seconds in zip(columns, row.times):
+            d.text((x, cy), mmss(seconds) if seconds is not None else "—", font=small, fill=ink, anchor="mm")
         if behind is None:  # DNF
             d.text((cx["time"], cy), LABELS["dnf"], font=bold, fill=P.HAZARD_RED, anchor="mm")
         else:

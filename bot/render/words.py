@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.i18n import catalogue
 
 _KEYS = ("round", "driver", "gear", "time", "damage", "spare", "seconds", "dnf", "finished", "last_turn",
-         "results", "gap", "classified")
+         "results", "gap", "classified", "total")
 _COUNTED = ("fact_spaces", "fact_corners", "fact_bumps", "fact_shortcuts", "fact_splits")
 
 _messages = catalogue()

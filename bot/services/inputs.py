@@ -17,6 +17,8 @@ from bot.engine.stage_loader import stage_names
 from bot.services.errors import ServiceError
 
 MAX_NAME = 64  # stage and ruleset names
+MAX_SPECIALS = 4  # a rally is 1 to 4 specials (RULES A2: 3 in the rulebook)
+MAX_COURSE_TEXT = MAX_NAME * MAX_SPECIALS + 3 * (MAX_SPECIALS - 1)
 MAX_COMMAND_TEXT = 100  # `/roll` dice, `/odds` plans, a line
 MAX_DISPLAY_NAME = 64
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
@@ -44,6 +46,30 @@ def catalogue_name(option: str, value: object, known: list[str], missing_key: st
 
 def stage_name(value: object) -> str:
     return catalogue_name("stage", value, stage_names(), "rally.unknown_stage")
+
+
+def course(value: object) -> list[str]:
+    """A rally's specials: one stage name, or up to MAX_SPECIALS separated by commas (RULES A2)."""
+    text = text_option("stage", value, MAX_COURSE_TEXT)
+    names = [part.strip() for part in text.split(",")]
+    if not 1 <= len(names) <= MAX_SPECIALS:
+        raise ServiceError("rally.too_many_specials", max=MAX_SPECIALS, count=len(names))
+    return [stage_name(name) for name in names]
+
+
+def assistance(value: object, specials: int) -> list[bool]:
+    """The assistance flags of a course (A2.4): `all` (the default, as the rulebook advises
+    beginners), `none`, or the numbers of the specials followed by assistance (`1,2`)."""
+    text = text_option("assistance", value, MAX_NAME).lower()
+    if text == "all":
+        return [True] * specials
+    if text == "none":
+        return [False] * specials
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() and 1 <= int(p) <= specials for p in parts):
+        raise ServiceError("rally.bad_assistance", count=specials, value=text[:MAX_NAME])
+    after = {int(p) for p in parts}
+    return [i + 1 in after for i in range(specials)]
 
 
 def ruleset_name(value: object) -> str:

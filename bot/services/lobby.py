@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 from bot.engine.actions import Retire
+from bot.engine.course import course_of
 from bot.engine.dice import ScriptedDice
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_loader import load_stage
@@ -17,7 +18,8 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
-from bot.services.inputs import display_name, number, ruleset_name, stage_name
+from bot.services.inputs import assistance as inputs_assistance
+from bot.services.inputs import course, display_name, number, ruleset_name
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
@@ -65,30 +67,33 @@ class Lobby:
 
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
                      ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
-                     ai_on_timeout: bool = True) -> Reply:
-        """Open a rally in this channel (lobby); the creator is its host. `ai_on_timeout` (a rally
-        setting, not a rule: bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
+                     ai_on_timeout: bool = True, assistance: str = "all") -> Reply:
+        """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
+        course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
+        `none`, or the numbered ones (`1,2`). `ai_on_timeout` (a rally setting, not a rule:
+        bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
-        name = stage_name(stage)  # a name from the catalogue, never a path
+        specials = course(stage)  # names from the catalogue, never paths
+        flags = inputs_assistance(assistance, len(specials))
+        name = specials[0]
         rules = ruleset_name(ruleset)
         seats = int(number("drivers", drivers, 1, 4, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
-        loaded = load_stage(name)
         modules: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown)}
         if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
             modules["ai_on_timeout"] = False
         if self.dice_script is not None:
             modules["dice_script"] = self.dice_script
-        counts = loaded.counts()
-        post = Post([t("rally.created", host=display_name(actor.name), title=loaded.title, length=loaded.length,
-                       corners=counts["corners"], drivers=seats, hours=f"{hours:g}")])
+        if len(specials) > 1:
+            modules["course"] = {"specials": specials, "assistance": flags}
+        post = Post([created_text(display_name(actor.name), specials, flags, seats, hours)])
         change = Change(posts=[post])
         seed = self.seed_source()
 
         async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
-                                    stage=loaded.name, ruleset=rules, seed=seed, max_drivers=seats,
+                                    stage=name, ruleset=rules, seed=seed, max_drivers=seats,
                                     modules=modules, turn_deadline_s=int(hours * 3600))
             return rally, await self.work.write(tx, rally, change)
 
@@ -197,4 +202,23 @@ def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats
     engine_modules = {k: bool(modules.get(k, False)) for k in ENGINE_MODULES}
     script = modules.get("dice_script")
     dice = ScriptedDice(script.get("faces", []), script.get("events", [])) if script is not None else None
-    return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice)
+    planned = modules.get("course")
+    rally_course = course_of(planned["specials"], planned["assistance"]) if planned else None
+    return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice, course=rally_course)
+
+
+def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float) -> str:
+    """The lobby post of a new rally: its stage, or its course and assistance (A2.4)."""
+    if len(specials) == 1:
+        loaded = load_stage(specials[0])
+        return t("rally.created", host=host, title=loaded.title, length=loaded.length,
+                 corners=loaded.counts()["corners"], drivers=drivers, hours=f"{hours:g}")
+    if all(flags):
+        after = t("rally.assistance_all")
+    elif not any(flags):
+        after = t("rally.assistance_none")
+    else:
+        after = t("rally.assistance_some", numbers=", SS".join(str(i + 1) for i, f in enumerate(flags) if f))
+    titles = ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
+    return t("rally.course_created", host=host, count=len(specials), titles=titles, assistance=after,
+             drivers=drivers, hours=f"{hours:g}")

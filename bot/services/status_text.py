@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from bot.engine.classify import classification
+from bot.engine.course import Course
 from bot.engine.dice_rules import gear_name
+from bot.engine.rally_classification import rally_classification
+from bot.engine.stage_loader import load_stage
 from bot.engine.state import FINISHED, OUT, WAITING, GameState
 from bot.engine.turn import format_time
 from bot.i18n import t
@@ -30,6 +33,8 @@ def car_line(state: GameState, car) -> str:
 
 def status_lines(state: GameState) -> list[str]:
     lines = [t("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
+    if state.course is not None:
+        lines[0] += " — " + t("status.special_of", number=state.course.number, count=len(state.course.specials))
     lines += [car_line(state, c) for c in sorted(state.cars, key=lambda c: c.seat)]
     if state.turn is not None:
         lines.append(t("status.to_play", name=state.cars[state.turn.car].name))
@@ -37,6 +42,8 @@ def status_lines(state: GameState) -> list[str]:
 
 
 def results_lines(state: GameState) -> list[str]:
+    if state.course is not None:
+        return course_lines(state.course)
     lines = [t("rally.results", title=state.stage.title)]
     for row in classification(state):
         if row["status"] == FINISHED:
@@ -45,4 +52,39 @@ def results_lines(state: GameState) -> list[str]:
                            gap=gap))
         else:
             lines.append(t("rally.result_dnf", name=row["name"]))
+    return lines
+
+
+def _gap(seconds: int | None) -> str:
+    return f" (+{format_time(seconds)})" if seconds else ""
+
+
+def course_lines(course: Course) -> list[str]:
+    """After a special of a rally: its results, then the (re)classification (A17); between two
+    specials, what the assistance did or did not repair (A16)."""
+    number = len(course.results)
+    rows = course.results[-1]
+    lines = [t("rally.special_results", number=number, title=load_stage(course.specials[number - 1]).title)]
+    timed = sorted((r for r in rows if r.time is not None), key=lambda r: r.time or 0)
+    best = timed[0].time if timed else 0
+    rank, previous = 0, None
+    for position, row in enumerate(timed, start=1):
+        if row.time != previous:
+            rank, previous = position, row.time
+        lines.append(t("rally.class_row", rank=rank, name=row.name, time=format_time(row.time or 0),
+                       gap=_gap((row.time or 0) - (best or 0))))
+    lines += [t("rally.class_out", name=r.name, reason=t(f"word.{r.reason or 'retired'}")) for r in rows
+              if r.time is None]
+    final = number >= len(course.specials)
+    lines.append(t("rally.final_classification", count=number) if final
+                 else t("rally.reclassification", number=number))
+    for ranked in rally_classification(course):
+        if ranked.total is None:
+            lines.append(t("rally.class_out", name=ranked.name, reason=t(f"word.{ranked.reason or 'retired'}")))
+        else:
+            lines.append(t("rally.class_row", rank=ranked.rank, name=ranked.name, time=format_time(ranked.total),
+                           gap=_gap(ranked.gap)))
+    if not final:
+        key = "rally.assisted" if course.assistance[number - 1] else "rally.not_assisted"
+        lines.append(t(key, number=number))
     return lines

@@ -20,7 +20,7 @@ from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.narrate import narrate
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
-from bot.services.status_text import results_lines
+from bot.services.status_text import course_lines, results_lines
 from bot.services.work import Change, Committed, Logged, Post, RallyWork
 from bot.store import Rally
 
@@ -122,6 +122,17 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
     """The channel post after an action (the story, then the next prompt or the results), added
     to `change`; when the turn passed or the rally ended, the change also ends the turn's clock.
     The board image goes with the end of a turn (not every die) so the channel stays readable."""
+    if state.course is not None:  # "SSn is over" says it, with the special's number
+        events = [e for e in events if e.kind != "stage_over"]
+    over = [i for i, e in enumerate(events) if e.kind == "special_over"]
+    if over and not state.finished and state.course is not None:
+        # A special of the rally ended and the next one began: its results go first, in their own
+        # post with the results image, then the new special's first prompt with its board.
+        cut = over[-1] + 1
+        results = Post(list(lead) + narrate(events[:cut], state) + course_lines(state.course),
+                       image=results_spec(state))
+        change.posts.append(results)
+        lead, events = [], events[cut:]
     lines = list(lead) + narrate(events, state)
     if state.finished or state.turn is None:
         lines += results_lines(state)

@@ -84,7 +84,7 @@ async def test_create_refuses_an_unknown_stage_privately_and_stores_nothing(bot,
 @pytest.mark.parametrize("stage, says", [
     ("../../etc/x", "There is no stage called `../../etc/x`"),
     ("/etc/passwd", "There is no stage called `/etc/passwd`"),
-    ("s" * 300, "`stage` is too long (300 characters; at most 64)"),
+    ("s" * 300, "`stage` is too long (300 characters; at most 265)"),
 ])
 async def test_create_refuses_a_stage_that_is_a_path_or_too_long_and_the_channel_stays_free(bot, store, cog,
                                                                                              stage, says):

@@ -117,7 +117,7 @@ async def test_an_out_of_range_option_is_refused_by_the_service(h):
 @pytest.mark.parametrize("stage, says", [
     ("../../etc/x", "There is no stage called `../../etc/x`"),
     ("/etc/passwd", "There is no stage called `/etc/passwd`"),
-    ("x" * 300, "`stage` is too long (300 characters; at most 64)"),
+    ("x" * 300, "`stage` is too long (300 characters; at most 265)"),
 ])
 async def test_a_stage_that_is_a_path_or_too_long_is_refused_and_the_channel_stays_free(h, stage, says):
     """Autocomplete only suggests: a client may send any text. A stage is a catalogue name, never

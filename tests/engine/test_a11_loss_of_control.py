@@ -19,6 +19,8 @@ from rules_helpers import (
 )
 
 from bot.engine.dice_rules import dice_allowed
+from bot.engine.stage_loader import load_stage
+from bot.engine.stage_model import Terrain
 
 HAZ3 = [True, True, True] + [False] * 50
 
@@ -220,3 +222,89 @@ def test_A11_6_resuming_on_a_full_space_places_the_car_anyway_as_arrived_last():
     ada, bea = state.cars
     assert ada.pose == "normal" and ada.position == bea.position
     assert ada.arrived > bea.arrived
+
+
+# -- A11.3 / AMB-20: off the road toward the other lane crosses the road ---------------------------
+
+#: Left corner, no shortcut: grass inside (left), rocks outside (right, beside the skid).
+ROCKS_OUTSIDE = """straight 4 [grass|grass]
+left 3 skid 4x3 [grass|rocks]
+straight 6 [grass|grass]"""
+
+#: Right corner, no shortcut: rocks inside (right, beside the interior), grass outside.
+ROCKS_INSIDE = """straight 4 [grass|grass]
+right 3 skid 4x3 [grass|rocks]
+straight 6 [grass|grass]"""
+
+#: Right corner with a shortcut inside: rocks beyond the shortcut, grass outside.
+SHORTCUT_INSIDE = """straight 4 [grass|grass]
+right 3 skid 4x3 K4 [grass|rocks]
+straight 6 [grass|grass]"""
+
+
+def test_A11_3_AMB_20_interior_thrown_toward_the_skid_crosses_the_road_into_the_outside_terrain():
+    """A11.3 / AMB-20: a car on the interior thrown toward the skid lane is not left on the road
+    with no damage: it crosses the road and takes the terrain beyond the road's edge on that side
+    (rocks beside the skid: 2 dice in zone A). An over-speed at corner entry puts the car on the
+    interior (A8.6), so this is how going off to the outside of a corner hurts."""
+    state = make_game(ROCKS_OUTSIDE, drivers=2, events=["off_right"])
+    ids = corner_ids(state.stage)
+    put_car(state, 0, ids["before"], 5)
+    state, events = act(state, "5")  # note 3, H = 4 (skid): one over, on the interior
+    interior = ids["interior"][0]
+    assert event(events, "loss_of_control").params["space"] == state.stage.label(interior)
+    beyond = state.stage.spaces[interior].right.link  # the skid lane beside it ...
+    expected = damage_of(state.stage, beyond, "right")  # ... and the rocks beyond its edge
+    assert expected == 2
+    assert state.cars[0].lost_black == expected
+    assert event(events, "damage").params["terrain"] == "rocks"
+    assert "off_onto_road" not in kinds(events)
+    assert event(events, "off_across_road").params["side"] == "right"
+    assert state.cars[0].position == interior  # off the road at the same progress, back on it next turn
+
+
+def test_A11_3_AMB_20_skid_thrown_toward_the_interior_crosses_the_road_into_the_inside_terrain():
+    """A11.3 / AMB-20: a car on the skid thrown toward the interior crosses the interior lane and
+    takes the terrain beside it (rocks inside the right corner); it resumes from the interior
+    (A11.5)."""
+    state = make_game(ROCKS_INSIDE, drivers=2, events=["off_right"])
+    ids = corner_ids(state.stage)
+    put_car(state, 0, ids["before"], 4)
+    state, events = act(state, "4 5")  # skid 1, then 5 into skid 2: one over, on the skid
+    assert state.last_path[-1][0] == ids["skid"][1]
+    interior = state.stage.spaces[ids["skid"][1]].right.link
+    assert interior in ids["interior"]
+    assert state.cars[0].lost_black == damage_of(state.stage, interior, "right") == 2
+    assert event(events, "damage").params["terrain"] == "rocks"
+    assert "off_onto_road" not in kinds(events)
+    assert "back_on_road" in kinds(events) and state.cars[0].position == interior  # Ada plays on at once
+
+
+def test_A11_4_AMB_20_skid_thrown_across_the_interior_lands_on_the_shortcut():
+    """AMB-20 with A11.4: crossing the interior from the skid, the first thing beyond the road on
+    the inside is the corner's shortcut, "the only exception": the car lands on it (no terrain
+    damage) and draws a shortcut card, as an excursion from the interior would."""
+    state = make_game(SHORTCUT_INSIDE, drivers=2, events=["off_right"], deck=["dirty", "good"])
+    ids = corner_ids(state.stage)
+    put_car(state, 0, ids["before"], 4)
+    state, events = act(state, "4 5")
+    assert "lands_on_shortcut" in kinds(events) and "shortcut_dirty" in kinds(events)
+    assert "damage" not in kinds(events) and state.cars[0].lost_black == 0
+    assert state.cars[0].position == ids["shortcut"][0]  # and next turn it continues from there
+
+
+def test_A11_3_AMB_20_on_greystone_col_going_off_outside_a_corner_hurts():
+    """The case seen in real play on Col de Greystone: over-speed into the crest hairpin (rocks
+    on both sides, `right 1x2 skid 2x4 [rocks|rocks]`) and off toward its skid: the car crosses
+    the road into the rocks instead of sliding onto the skid lane for free."""
+    stage = load_stage("greystone-col")
+    hairpin = next(c for c in stage.corners if c.direction == "right" and c.interior_note == 1)
+    skid = stage.spaces[hairpin.skid[0]]
+    assert skid.left.kind == "terrain" and skid.left.terrain is Terrain.ROCKS  # outside of a right corner
+    state = make_game(stage, drivers=2, events=["off_left"])
+    before = next(s.id for s in stage.spaces if hairpin.interior[0] in s.next and s.corner is None)
+    put_car(state, 0, before, 3)
+    state, events = act(state, "3")  # H = 2 (skid): one over, on the interior
+    assert event(events, "loss_of_control").params["cause"] == "overspeed"
+    assert event(events, "damage").params["terrain"] == "rocks"
+    assert state.cars[0].lost_black == stage.zones[skid.zone].damage(Terrain.ROCKS, skid.zone in stage.snow_zones) > 0

@@ -6,15 +6,24 @@ from __future__ import annotations
 from statistics import mean
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rules_helpers import act, make_game, put_car, space_at
 
 from bot.engine.actions import Roll, Stop
 from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
 from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_loader import stage_names
+from bot.engine.simulate import ai_seats, play_stage
+from bot.engine.stage_generator import MIN_LENGTH, generate
+from bot.engine.stage_loader import load_zones, parse_stage, stage_names
 
 SEEDS = (0, 1, 2)
+
+
+@pytest.fixture(scope="module")
+def zones():
+    return load_zones()
 
 
 @pytest.mark.parametrize("stage", stage_names())
@@ -77,3 +86,58 @@ def test_the_ai_beats_a_naive_driver_on_average(stage):
     ai = mean(solo_time(stage, s, choose_action) for s in seeds)
     plain = mean(solo_time(stage, s, naive) for s in seeds)
     assert ai < plain, (ai, plain)
+
+
+# -- the AI only ever chooses legal actions (RULES A20.4 snow-tire cap included) -------------------
+
+def test_A20_4_the_ai_never_picks_a_white_die_the_snow_tire_cap_refuses():
+    """A20.4: with snow tires, at most one white die on asphalt per turn. In 5th on a dry
+    straight after a white die, the fastest-looking die is the second white: the engine refuses
+    it, so the AI must pick something `apply` accepts (here the 4, or stop)."""
+    state = make_game("straight 30 cap 4 [grass|grass]")
+    state.cars[0].tires = "snow"
+    put_car(state, 0, space_at(state.stage, 3), 5)
+    state, _ = act(state, "W")  # the one white die allowed on asphalt this turn
+    action = choose_action(state)
+    assert action != Roll(("W",), driver="d1")
+    assert action in legal_actions(state)
+    apply(state, action)  # accepted
+    assert Roll(("W",), driver="d1") not in legal_actions(state)  # the list agrees with apply
+
+
+def _ai_plays_to_the_end(stage, drivers: int, seed: int) -> None:
+    state = new_game(stage, ai_seats(drivers), seed=seed)
+    actions = 0
+    while state.turn is not None and actions < 5000:
+        action = choose_action(state)
+        assert action in legal_actions(state), f"seed {seed}: {action} is not listed as legal"
+        try:
+            state, _ = apply(state, action)
+        except RallyError as exc:
+            pytest.fail(f"dice seed {seed}: the AI chose {action}, refused: {exc}")
+        actions += 1
+    assert state.finished, f"dice seed {seed}: not over after {actions} actions"
+
+
+@pytest.mark.parametrize("dice_seed", [5, 7])
+def test_A20_4_the_ai_drives_the_snowy_generated_stage_of_the_report_to_the_end(zones, dice_seed):
+    """The reproduction of the report: generator seed 3, 90 spaces, snow on every zone, dice seeds
+    5 and 7; four AI drivers used to pick a second white die on asphalt with snow tires and
+    `play_stage` raised NotAllowed. (Since AMB-21 the generator lays this seed's road a little
+    differently; the test above pins the situation itself.)"""
+    stage = parse_stage(generate(3, 90), "generated seed 3", zones, name="generated-3")
+    _ai_plays_to_the_end(stage, 4, dice_seed)
+    state, _ = play_stage(stage, seed=dice_seed)
+    assert state.finished
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stage_seed=st.integers(0, 10_000), length=st.integers(MIN_LENGTH, 60), drivers=st.integers(1, 4),
+       dice_seed=st.integers(0, 2**32))
+def test_every_ai_choice_is_accepted_on_generated_stages(zones, stage_seed, length, drivers, dice_seed):
+    """Property: on any generated stage (snow or dry, bumps, shortcuts) with any dice, every
+    action the AI chooses is listed by `legal_actions` and accepted by `apply`, and the special
+    comes to its end."""
+    stage = parse_stage(generate(stage_seed, length), f"generated seed {stage_seed}", zones,
+                        name=f"generated-{stage_seed}")
+    _ai_plays_to_the_end(stage, drivers, dice_seed)

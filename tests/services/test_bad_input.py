@@ -81,7 +81,7 @@ async def test_a_stage_name_is_looked_up_in_the_catalogue_never_as_a_path(servic
     with pytest.raises(RallyError) as refused:
         await service.create(HERE, ALICE, stage)
     text = str(refused.value)
-    assert "There is no stage called" in text or "`stage` is too long (300 characters; at most 64)" in text
+    assert "There is no stage called" in text or "`stage` is too long (300 characters; at most 265)" in text
     assert await snapshot_of(store) is None
     await service.create(HERE, ALICE, "pinewood-sprint")  # the channel is still free
 

@@ -45,6 +45,15 @@ STAGE_CASES = [
     ("overlapping_layout", _inline("start", "zone A", "straight 6", "right 3", "straight 1", "right 3",
                                    "straight 1", "right 3", "straight 4", "finish"), 11,
      "the road overlaps itself"),
+    ("AMB_21_corner_right_after_a_bump", _inline("start", "zone A", "straight 2", "bump 3", "left 3 skid 4x2",
+                                                 "straight 3", "finish"), 6,
+     "a corner lies 1 space after the bump"),
+    ("AMB_21_corner_two_spaces_after_a_bump", _inline("start", "zone A", "straight 2", "bump 3", "straight 1",
+                                                      "right 2 skid 3x2 K3", "straight 3", "finish"), 6,
+     "a corner lies 2 spaces after the bump"),
+    ("AMB_21_second_bump_of_a_row_before_a_corner",
+     _inline("start", "zone A", "straight 2", "bump 3", "straight 1", "bump 4", "straight 1", "left 4 skid 5x2",
+             "straight 3", "finish"), 8, "a corner lies 2 spaces after the bump"),
     ("A2_3_backwards_route_segment", "title: Backwards\nroute: A4-A1\n", 2, "A4-A1 runs backwards"),
     ("A2_3_route_segment_that_covers_no_road", "title: Still\nroute: A2-A2\n", 2, "A2-A2 covers no road"),
     ("A2_3_route_to_a_missing_point", "title: Nowhere\nroute: A1-A9\n", 2, "zone A has no connection point @9"),
@@ -78,6 +87,36 @@ def test_overlap_on_a_route_points_at_the_route_line_and_names_the_zone_file(tmp
     assert str(error).startswith(f"{path}:2: the road overlaps itself")
     assert f"lines of {folder / 'Y.zone'}" in error.reason
     assert "line 11" in error.reason  # the straight that runs back over the start, in Y.zone
+
+
+def test_AMB_21_the_bump_error_says_why_and_how_to_mend_it(tmp_path, zones):
+    """AMB-21 / A10.3: the refusal explains the jump and gives the fix."""
+    error, path = _stage_error(tmp_path, zones, _inline("start", "zone A", "straight 2", "bump 3",
+                                                        "left 3 skid 4x2", "straight 3", "finish"))
+    assert str(error) == (f"{path}:6: bump 3: a corner lies 1 space after the bump (line 7), so a jump "
+                          "could fly over its entry (RULES A10.3, AMB-21) — leave at least 2 spaces of "
+                          "road between a bump and a corner, e.g. `straight 2` after the bump")
+
+
+def test_AMB_21_a_corner_three_spaces_after_a_bump_is_fine(tmp_path, zones):
+    """AMB-21: only the two spaces a jump can fly over must be free of corners; the landing space
+    of a jump at N+2 (the 3rd after the bump) may be a corner space, checked normally (A10.3)."""
+    path = tmp_path / "ok.stage"
+    path.write_text(_inline("start", "zone A", "straight 2", "bump 3", "straight 2", "left 3 skid 4x2",
+                            "straight 3", "finish"), encoding="utf-8")
+    stage = load_stage_file(path, zones)
+    assert stage.counts()["bumps"] == 1
+
+
+def test_AMB_21_on_a_route_the_error_points_at_the_route_line_and_names_the_zone_file(tmp_path):
+    """AMB-21 on a route stage: the bump is in a zone file; the error names the route line and the file."""
+    folder = tmp_path / "zones"
+    folder.mkdir()
+    (folder / "Y.zone").write_text(f"zone: Y\n{GOOD_LEGEND}\n@1\nstraight 3\nbump 3\nstraight 1\n"
+                                   "left 3 skid 4x2\nstraight 3\n@2\n", encoding="utf-8")
+    error, path = _stage_error(tmp_path, load_zones(folder), "title: Leap\nroute: Y1-Y2\n")
+    assert str(error).startswith(f"{path}:2: bump 3: a corner lies 2 spaces after the bump (line 7)")
+    assert f"lines of {folder / 'Y.zone'}" in error.reason
 
 
 def _zone_error(tmp_path, text: str) -> tuple[StageError, str]:

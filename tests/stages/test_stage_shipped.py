@@ -6,6 +6,7 @@ from collections import deque
 
 import pytest
 
+from bot.engine.stage_format import BumpNote, CornerNote, StraightNote
 from bot.engine.stage_loader import parse_stage, stage_names
 from bot.engine.stage_model import FINISH, START, SpaceKind, Terrain
 
@@ -150,3 +151,24 @@ def test_A11_3_corner_terrain_lies_inside_and_outside(zones):
     assert {stage.spaces[i].right.terrain for i in corner.skid} == {Terrain.FOREST}
     assert {stage.spaces[i].left.kind for i in corner.interior} == {"shortcut"}
     assert {stage.spaces[i].right.kind for i in corner.interior} == {"road"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_AMB_21_no_shipped_stage_lets_a_jump_fly_over_a_corner(shipped, name, jump_skips):
+    """AMB-21 / A10.3: no corner space (interior, skid or shortcut) among the two spaces after a
+    bump, on any line: a jump can never skip a corner's entry and its note."""
+    assert jump_skips(shipped[name]) == [], name
+
+
+def test_AMB_21_no_zone_file_puts_a_corner_right_after_a_bump(zones):
+    """AMB-21: the zone boards too, so any route over them obeys it inside each board."""
+    for letter, zone_file in zones.items():
+        since_bump = None
+        for note in zone_file.notes:
+            if isinstance(note, BumpNote):
+                since_bump = 0
+            elif isinstance(note, StraightNote) and since_bump is not None:
+                since_bump += note.count
+            elif isinstance(note, CornerNote):
+                assert since_bump is None or since_bump >= 2, f"{zone_file.source}:{note.line}"
+                since_bump = None

@@ -1,0 +1,138 @@
+"""Setting up a special, and moving a rally of several specials on to the next one.
+
+RULES A2 (a rally is a course of specials), A3 (start order: SS1 the host's order, then by the
+classification of the specials driven so far; ties keep the previous start order, OPEN-5; drivers
+out of the rally do not start), A16 (assistance after a flagged special: damage markers removed,
+the spare tire back; without it damage, flats and tires carry over), A14.2 (the spare may be
+fitted between specials: see `bot.engine.turn.fit_spare`), A18.5/A16 (second markers never carry
+over), A22 (the SISU card is one per rally, not per special).
+
+The move happens inside `apply`, on the action that ends a special, so the action log replays a
+whole rally with no extra entry. The dice source carries on from special to special (a seeded
+source keeps its stream, a scripted one its script), and each special shuffles its own shortcut
+deck (A9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.actions import Event
+from bot.engine.course import Course, SpecialRow
+from bot.engine.dice import DiceSource, SeededDice
+from bot.engine.errors import NotAllowed
+from bot.engine.order import consecutive_entry, next_turn
+from bot.engine.ruleset import Ruleset, load_ruleset
+from bot.engine.stage_loader import load_stage
+from bot.engine.stage_model import Stage
+from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
+from bot.i18n import t
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A driver in start order (A3): id (Discord user id or name), display name, tire choice."""
+
+    id: str
+    name: str
+    tires: str | None = None
+
+
+def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
+                  modules: dict[str, bool] | None = None, dice: DiceSource | None = None) -> GameState:
+    """A special set up with its cars in start order, before anyone's first turn."""
+    if not 1 <= len(seats) <= 4:
+        raise NotAllowed(t("game.seats", count=len(seats)))
+    if len({s.id for s in seats}) != len(seats):
+        raise NotAllowed(t("game.duplicate_driver"))
+    stage = load_stage(stage) if isinstance(stage, str) else stage
+    base = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    modules = dict(modules or {})
+    rules = base.with_modules(**modules) if modules else base
+    dice = dice or SeededDice(seed)
+    deck = dice.shuffle([kind for kind, n in rules.shortcut_deck.items() for _ in range(n)])
+    default_tires = _default_tires(stage)
+    cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or default_tires) for i, s in enumerate(seats)]
+    config = GameConfig(stage=stage.name, ruleset=base.name, seed=seed, modules=modules)
+    state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck)
+    if rules.stagger == "consecutive":
+        state.entry = consecutive_entry(len(cars))
+        state.round = 1
+    return state
+
+
+def _default_tires(stage: Stage) -> str:
+    """Snow tires when most of the stage is on snow, else asphalt (A20.2 choice made for the driver)."""
+    snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
+    return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
+
+
+def special_rows(state: GameState) -> list[SpecialRow]:
+    """Each driver's outcome of the special just ended, in start order."""
+    rows = []
+    for car in sorted(state.cars, key=lambda c: c.seat):
+        finished = car.status == FINISHED
+        rows.append(SpecialRow(car.id, car.name, car.time if finished else None,
+                               None if finished else (car.out_reason or "retired")))
+    return rows
+
+
+def start_order(course: Course, previous: list[str]) -> tuple[list[str], list[str]]:
+    """(starters, non-starters) of the next special: A3 — fastest total of the specials driven so
+    far first, ties in the previous start order (OPEN-5); a driver out of any special does not
+    start again."""
+    totals: dict[str, int | None] = {driver: 0 for driver in previous}
+    for rows in course.results:
+        for row in rows:
+            before = totals.get(row.id)
+            totals[row.id] = None if before is None or row.time is None else before + row.time
+    rank = {driver: i for i, driver in enumerate(previous)}
+    starters = sorted((d for d in previous if totals.get(d) is not None),
+                      key=lambda d: (totals[d], rank[d]))
+    return starters, [d for d in previous if totals.get(d) is None]
+
+
+def advance_course(state: GameState, events: list[Event]) -> GameState:
+    """The special in `state` is over: record it; unless it was the last, return the next special
+    set up and its first turn begun (events say so). A special nobody can start is skipped."""
+    assert state.course is not None
+    course = state.course.clone()
+    course.results.append(special_rows(state))
+    events.append(Event("special_over", None, {"number": course.number, "title": state.stage.title}))
+    if course.last:
+        state.course = course
+        return state
+    assisted = course.assistance[course.index]
+    course.index += 1
+    previous = [c.id for c in sorted(state.cars, key=lambda c: c.seat)]
+    starters, absent = start_order(course, previous)
+    cars = {c.id: c for c in state.cars}
+    seats = [Seat(d, cars[d].name, cars[d].tires) for d in starters + absent]
+    new = setup_special(course.specials[course.index], seats, state.config.seed, state.config.ruleset,
+                        state.config.modules, state.dice.clone())
+    for car in new.cars:
+        carry_over(cars[car.id], car, assisted)
+        if car.id in absent:
+            car.status = OUT
+            car.out_reason = cars[car.id].out_reason or "retired"
+    new.course = course
+    new.moves = state.moves
+    names = ", ".join(cars[d].name for d in starters)
+    events.append(Event("special_start", None, {"number": course.number, "title": new.stage.title,
+                                                "order": names, "assistance": "yes" if assisted else "no"}))
+    next_turn(new, events)
+    if new.turn is None and not new.entry:  # nobody could start it
+        return advance_course(new, events)
+    return new
+
+
+def carry_over(old: Car, new: Car, assisted: bool) -> None:
+    """What a car takes into the next special: its tires and SISU card always (A20.2: tires change
+    only at an assistance, by the driver's choice); damage, flats and a used spare only without
+    assistance (A16). Second markers never (A16)."""
+    new.tires = old.tires
+    new.sisu = old.sisu
+    if not assisted:
+        new.lost_black = old.lost_black
+        new.flats = old.flats
+        new.spare = old.spare

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bot.engine.errors import StageError
-    from bot.engine.stage_loader import load_stage
+    from bot.engine.stage_catalogue import load_stage
     from bot.render import RenderOptions, render_board, render_stage_preview
 
     try:

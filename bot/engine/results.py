@@ -6,7 +6,7 @@ from bot.engine.board import initials
 from bot.engine.classify import classification
 from bot.engine.course import Course
 from bot.engine.rally_classification import rally_classification
-from bot.engine.stage_loader import load_stage
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, GameState
 from bot.engine.view import ResultRow, ResultsView
 

@@ -23,7 +23,7 @@ from bot.engine.dice import DiceSource, SeededDice
 from bot.engine.errors import NotAllowed
 from bot.engine.order import consecutive_entry, next_turn
 from bot.engine.ruleset import Ruleset, load_ruleset
-from bot.engine.stage_loader import load_stage
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
 from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
 from bot.i18n import t

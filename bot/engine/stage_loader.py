@@ -181,7 +181,8 @@ def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Sta
 @lru_cache(maxsize=64)
 def load_stage(name: str) -> Stage:
     """A shipped stage by name (file stem in data/stages/); cached, stages never change. The name
-    is looked up among the shipped stages, never used as a path (`../x`, `/etc/x` are unknown)."""
+    is looked up among the shipped stages, never used as a path (`../x`, `/etc/x` are unknown).
+    Generated stages too: `bot.engine.stage_catalogue.load_stage`."""
     path = data_dir() / "stages" / f"{name}.stage"
     if name not in stage_names() or not path.exists():
         known = ", ".join(p.stem for p in stage_paths())
@@ -190,6 +191,11 @@ def load_stage(name: str) -> Stage:
 
 
 @lru_cache(maxsize=1)
+def shipped_zones() -> dict[str, ZoneFile]:
+    """The zones shipped in data/zones/ (read once)."""
+    return _shipped_zones()
+
+
 def _shipped_zones() -> dict[str, ZoneFile]:
     return load_zones()
 

@@ -225,7 +225,7 @@ class GameState:
 
     @classmethod
     def from_dict(cls, d: dict, stage: Stage | None = None, rules: Ruleset | None = None) -> GameState:
-        from bot.engine.stage_loader import load_stage
+        from bot.engine.stage_catalogue import load_stage
 
         config = GameConfig(**d["config"])
         stage = stage or load_stage(config.stage)

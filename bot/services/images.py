@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from bot.engine.board import board_view
-from bot.engine.stage_loader import load_stage
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
 from bot.engine.state import GameState
 from bot.engine.view import BoardView

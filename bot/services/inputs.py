@@ -13,6 +13,7 @@ import math
 import re
 
 from bot.engine.ruleset import ruleset_names
+from bot.engine.stage_catalogue import is_stage_name
 from bot.engine.stage_loader import stage_names
 from bot.services.errors import ServiceError
 
@@ -45,7 +46,11 @@ def catalogue_name(option: str, value: object, known: list[str], missing_key: st
 
 
 def stage_name(value: object) -> str:
-    return catalogue_name("stage", value, stage_names(), "rally.unknown_stage")
+    """A shipped stage, or a generated one (`gen-SEED` or `gen-SEED-LENGTH`)."""
+    text = text_option("stage", value, MAX_NAME)
+    if is_stage_name(text):
+        return text
+    return catalogue_name("stage", text, stage_names(), "rally.unknown_stage")
 
 
 def course(value: object) -> list[str]:

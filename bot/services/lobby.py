@@ -13,7 +13,7 @@ from bot.engine.actions import Retire
 from bot.engine.course import course_of
 from bot.engine.dice import ScriptedDice
 from bot.engine.game import Seat, apply, new_game
-from bot.engine.stage_loader import load_stage
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.services.errors import ServiceError

@@ -6,7 +6,7 @@ from bot.engine.classify import classification
 from bot.engine.course import Course
 from bot.engine.dice_rules import gear_name
 from bot.engine.rally_classification import rally_classification
-from bot.engine.stage_loader import load_stage
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, OUT, WAITING, GameState
 from bot.engine.turn import format_time
 from bot.i18n import t

@@ -1,0 +1,45 @@
+"""Every stage a rally can name: the shipped ones, and the generated ones named by their seed.
+
+`gen-7` is the generator's stage of seed 7 (30 spaces), `gen-7-35` the one of 35 spaces: the same
+name always gives the same stage on every server (RULES A24: a stage is data; the generator is
+deterministic), so a course can use a stage nobody had to write. A name is looked up, never used
+as a path.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from bot.engine.stage_generator import generate
+from bot.engine.stage_loader import load_stage as load_shipped_stage
+from bot.engine.stage_loader import parse_stage, shipped_zones, stage_names
+from bot.engine.stage_model import Stage
+
+GENERATED = re.compile(r"gen-(\d{1,9})(?:-(\d{2,3}))?")
+GENERATED_LENGTHS = (12, 120)
+
+
+def generated_name(name: str) -> tuple[int, int] | None:
+    """(seed, length) of a generated stage's name, or None."""
+    match = GENERATED.fullmatch(name)
+    if match is None:
+        return None
+    length = int(match.group(2) or 30)
+    low, high = GENERATED_LENGTHS
+    return (int(match.group(1)), length) if low <= length <= high else None
+
+
+def is_stage_name(name: str) -> bool:
+    """A shipped stage, or a generated one named by its seed and length."""
+    return name in stage_names() or generated_name(name) is not None
+
+
+@lru_cache(maxsize=64)
+def load_stage(name: str) -> Stage:
+    """The stage of that name, shipped or generated (cached: stages never change)."""
+    generated = generated_name(name)
+    if generated is None:
+        return load_shipped_stage(name)
+    seed, length = generated
+    return parse_stage(generate(seed, length, shipped_zones()), f"{name}.stage", shipped_zones(), name=name)

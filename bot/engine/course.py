@@ -23,9 +23,12 @@ class SpecialRow:
     name: str
     time: int | None
     reason: str | None = None  # why out: knocked_out | retired | None when finished
+    markers: int = 0  # second markers held at the end (A18.5: already taken off the time)
+    lost_black: int = 0  # damage at the end of the special
+    flats: int = 0
 
     def to_list(self) -> list[Any]:
-        return [self.id, self.name, self.time, self.reason]
+        return [self.id, self.name, self.time, self.reason, self.markers, self.lost_black, self.flats]
 
 
 @dataclass(slots=True)

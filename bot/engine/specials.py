@@ -73,7 +73,8 @@ def special_rows(state: GameState) -> list[SpecialRow]:
     for car in sorted(state.cars, key=lambda c: c.seat):
         finished = car.status == FINISHED
         rows.append(SpecialRow(car.id, car.name, car.time if finished else None,
-                               None if finished else (car.out_reason or "retired")))
+                               None if finished else (car.out_reason or "retired"), car.seconds, car.lost_black,
+                               car.flats))
     return rows
 
 

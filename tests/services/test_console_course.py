@@ -1,0 +1,52 @@
+"""A whole rally of three specials with three drivers, played in the console to the end (RULES A2,
+A3, A16, A17): every special is announced and classified, the rally classification closes it, and
+the stored log replays to the stored snapshot."""
+
+from __future__ import annotations
+
+import io
+
+from bot.console import PLACE, Console, user_id
+from bot.engine.ai import choose_action
+from bot.engine.stage_catalogue import load_stage
+from bot.services import RallyService
+from bot.services.replay import replay_snapshot
+from bot.services.turns import label
+
+STAGES = ["pinewood-sprint", "gen-5-20", "black-moor"]
+NAMES = ("ada", "bea", "cy")
+
+
+async def test_three_specials_three_drivers_in_the_console_to_the_rally_classification(store):
+    service = RallyService(store, seed_source=lambda: 11)
+    out = io.StringIO()
+    console = Console(service, out=out)
+    await console.run_line(f"ada: /rally create stage:{','.join(STAGES)} drivers:3 assistance:2")
+    for name in NAMES:
+        await console.run_line(f"{name}: /rally join")
+    await console.run_line("ada: /rally start")
+    by_id = {str(user_id(n)): n for n in NAMES}
+    for _ in range(3000):
+        rally = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
+        if rally is None:
+            break
+        state = service.work.state_of(rally)
+        assert state.active is not None
+        await console.run_line(f"{by_id[state.active.id]}: /roll {label(choose_action(state))}"
+                               if label(choose_action(state))[0] in "12345W"
+                               else f"{by_id[state.active.id]}: /{label(choose_action(state))}")
+    text = out.getvalue()
+    assert "[only" not in text, text[-2000:]  # no refusal in the whole rally
+    assert "opens a rally of 3 specials" in text and "assistance after SS2" in text
+    for number, name in enumerate(STAGES, start=1):
+        assert f"SS{number} ({load_stage(name).title}) is over." in text
+    assert "SS2 starts on" in text and "SS3 starts on" in text
+    assert "Classification after SS1" in text and "Classification after SS2" in text
+    assert "No assistance after SS1" in text and "Assistance after SS2: damage repaired" in text
+    assert "Rally classification — 3 specials" in text
+    final = text.split("Rally classification — 3 specials")[1].strip().splitlines()
+    assert len(final) == 3 and final[0].startswith("[channel] 1. ")  # one line per driver, the winner first
+    finished = (await store.rallies.list_by_status(("finished",)))[0]
+    assert finished.status == "finished"
+    report = await store.check(replay_snapshot)
+    assert report.ok and report.rallies == 1, [str(m) for m in report.mismatches]

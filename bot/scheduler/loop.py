@@ -20,11 +20,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 30
+PRUNE_EVERY = 120  # ticks: once an hour
 
 
 class SchedulerLoop:
     def __init__(self, bot: RallyBot, seconds: float = TICK_SECONDS) -> None:
         self.bot = bot
+        self._ticks = 0
         self.loop = tasks.loop(seconds=seconds)(self.tick)
         self.loop.before_loop(self._before)
 
@@ -39,8 +41,12 @@ class SchedulerLoop:
             log.info("started the turn clock of %d running rallies that had none", started)
 
     async def tick(self) -> int:
-        """Run the due jobs once; returns how many acted (their posts are in the outbox)."""
+        """Run the due jobs once (and, every `PRUNE_EVERY` ticks, forget old delivered posts and
+        done jobs); returns how many jobs acted (their posts are in the outbox)."""
+        self._ticks += 1
         try:
+            if self._ticks % PRUNE_EVERY == 1:
+                await self.bot.deadlines.prune()
             return await self.bot.deadlines.run_due()
         except Exception:  # keep the loop alive; the next tick tries again
             log.exception("the scheduler could not run the due jobs")

@@ -48,6 +48,7 @@ RETRY_AFTER = timedelta(minutes=5)
 MAX_ATTEMPTS = 3
 AI_STEPS = 40  # safety bound on the actions of one AI-driven turn
 BATCH = 20
+KEEP_DONE = timedelta(days=7)  # delivered posts and done jobs are forgotten after this
 
 
 def job_ref(rally_id: int) -> str:
@@ -112,6 +113,12 @@ class DeadlineService:
                 await self.store.db.write(start)
                 count += 1
         return count
+
+    async def prune(self, now: datetime | None = None) -> int:
+        """Housekeeping: forget delivered posts and done jobs older than `KEEP_DONE` (the action
+        log keeps the history; these tables only need what is owed or pending)."""
+        before = (now or self.clock()) - KEEP_DONE
+        return await self.store.outbox.prune(before) + await self.store.jobs.prune(before)
 
     async def run_due(self, now: datetime | None = None) -> int:
         """Claim and run every due job once; returns how many did something. A failing job is

@@ -129,6 +129,14 @@ class Jobs:
 
         return await self._db.write(cancel)
 
+    async def prune(self, before: datetime) -> int:
+        """Forget jobs done before `before`; returns how many. Pending jobs stay."""
+
+        async def prune(tx: Tx) -> int:
+            return await tx.execute("DELETE FROM jobs WHERE done_at IS NOT NULL AND done_at < ?", (to_text(before),))
+
+        return await self._db.write(prune)
+
     async def get(self, job_id: int) -> Job:
         row = await self._db.fetch_one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
         if row is None:

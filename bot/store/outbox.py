@@ -144,6 +144,15 @@ class Outbox:
         rows = await self._db.fetch_all(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id")
         return [OutboxRow.from_row(r) for r in rows]
 
+    async def prune(self, before: datetime) -> int:
+        """Forget rows delivered (or dropped) before `before`; returns how many. Owed rows stay."""
+
+        async def prune(tx: Tx) -> int:
+            return await tx.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
+                                    (to_text(before),))
+
+        return await self._db.write(prune)
+
     async def count_owed(self) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM outbox WHERE done_at IS NULL")
         return int(row[0]) if row else 0

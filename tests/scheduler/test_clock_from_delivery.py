@@ -181,3 +181,18 @@ async def test_after_a_pause_the_clock_waits_for_the_drivers_own_prompt(store, d
     (prompt,) = [out for out in await deliver(service) if out.turn is not None]
     assert prompt.due == delivered_at + timedelta(hours=HOURS)
     assert await deadlines.due_at(rally_id) == delivered_at + timedelta(hours=HOURS)
+
+
+async def test_old_delivered_posts_and_done_jobs_are_forgotten_but_owed_ones_stay(store, service, deadlines, clock):
+    """Housekeeping: the outbox and the jobs table keep what is owed or pending; what was
+    delivered or done more than a week ago goes (the action log keeps the history)."""
+    await start_rally(service)
+    delivered = [r for r in await store.outbox.all() if r.done_at is not None]
+    assert delivered
+    clock.advance(days=8)
+    await service.roll(HERE, BOB, "1", end=True)  # a new post, owed, and the first turn's jobs cancelled
+    owed_before = await store.outbox.owed()
+    removed = await deadlines.prune()
+    assert removed >= len(delivered)
+    assert [r.id for r in await store.outbox.owed()] == [r.id for r in owed_before]
+    assert all(r.done_at is None for r in await store.outbox.all())

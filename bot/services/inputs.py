@@ -77,6 +77,15 @@ def assistance(value: object, specials: int) -> list[bool]:
     return [i + 1 in after for i in range(specials)]
 
 
+def start_order_option(value: object) -> bool:
+    """The start order of SS1 (RULES A3): `joined` (the host's call: the order drivers joined)
+    or `random`; True for random."""
+    text = text_option("order", value, MAX_NAME).lower()
+    if text not in ("joined", "random"):
+        raise ServiceError("rally.bad_order", value=text[:MAX_NAME])
+    return text == "random"
+
+
 def ruleset_name(value: object) -> str:
     return catalogue_name("ruleset", value, ruleset_names(), "rally.unknown_ruleset")
 

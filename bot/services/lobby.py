@@ -7,6 +7,7 @@ and each reply tells what happened in that order (a driver who leaves after the 
 
 from __future__ import annotations
 
+import random
 from functools import partial
 
 from bot.engine.actions import Retire
@@ -19,7 +20,7 @@ from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
 from bot.services.inputs import assistance as inputs_assistance
-from bot.services.inputs import course, display_name, number, ruleset_name
+from bot.services.inputs import course, display_name, number, ruleset_name, start_order_option
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
@@ -67,15 +68,17 @@ class Lobby:
 
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
                      ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
-                     ai_on_timeout: bool = True, assistance: str = "all") -> Reply:
+                     ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined") -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
         course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
-        `none`, or the numbered ones (`1,2`). `ai_on_timeout` (a rally setting, not a rule:
+        `none`, or the numbered ones (`1,2`). `order` is the start order of SS1 (A3): the order
+        the drivers `joined` (the host's call), or `random`. `ai_on_timeout` (a rally setting, not a rule:
         bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         specials = course(stage)  # names from the catalogue, never paths
         flags = inputs_assistance(assistance, len(specials))
+        start_random = start_order_option(order)
         name = specials[0]
         rules = ruleset_name(ruleset)
         seats = int(number("drivers", drivers, 1, 4, whole=True))
@@ -87,6 +90,8 @@ class Lobby:
             modules["dice_script"] = self.dice_script
         if len(specials) > 1:
             modules["course"] = {"specials": specials, "assistance": flags}
+        if start_random:
+            modules["random_order"] = True
         post = Post([created_text(display_name(actor.name), specials, flags, seats, hours)])
         change = Change(posts=[post])
         seed = self.seed_source()
@@ -154,6 +159,8 @@ class Lobby:
             if not drivers:
                 raise ServiceError("rally.no_drivers")
             seats = [Seat(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
+            if rally.modules.get("random_order"):  # A3 "else random": drawn from the rally's seed, logged
+                random.Random(rally.seed).shuffle(seats)
             state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats)
             action = "start " + ",".join(s.id for s in seats)
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])

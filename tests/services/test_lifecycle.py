@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import RallyError
-from bot.services import Place
+from bot.services import Place, RallyService
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, MOD, running_rally, snapshot_of
 
 
@@ -108,3 +108,23 @@ async def test_abandon_frees_the_channel(service, store):
     await service.abandon(HERE, ALICE)
     assert await snapshot_of(store) is None
     assert "Pinewood" in (await service.create(HERE, BOB, "pinewood-sprint")).text
+
+
+async def test_A3_a_random_start_order_is_drawn_from_the_rally_seed_logged_and_replayed(store):
+    """RULES A3: SS1's start order is the host's (the join order) or random; random is drawn from
+    the rally's seed, so it is reproducible, and logged with the start, so the log replays it."""
+    from bot.services.replay import replay_snapshot
+
+    orders = set()
+    for seed in range(6):
+        place = Place(guild_id=10, channel_id=100 + seed)
+        service = RallyService(store, seed_source=lambda seed=seed: seed)
+        await service.create(place, ALICE, "pinewood-sprint", drivers=3, order="random")
+        for actor in (ALICE, BOB, CAROL):
+            await service.join(place, actor)
+        started = await service.start(place, ALICE)
+        orders.add(started.lines[0].split("Start order: ")[1])
+    assert len(orders) > 1  # not always the join order
+    assert (await store.check(replay_snapshot)).ok
+    with pytest.raises(RallyError, match="`order` is `joined`"):
+        await RallyService(store).create(Place(10, 999), ALICE, "pinewood-sprint", order="fastest")

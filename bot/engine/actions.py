@@ -13,18 +13,22 @@ LINES = ("interior", "skid", "shortcut")
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """Roll dice one at a time, in order (A6.2–A6.3); `line` names the trajectory for the next
-    corner entered (A8); `end` takes the gear card after the last die if the turn is still on."""
+    """Roll dice one at a time, in order (A6.2–A6.3); `line` names the trajectory (A8) taken by
+    the die `dice[line_at]` (the die the line word follows, see `parse`); `end` takes the gear
+    card after the last die if the turn is still on."""
 
     dice: tuple[str, ...]
     line: str | None = None
     end: bool = False
     driver: str | None = None
+    line_at: int = 0
 
     def __str__(self) -> str:
-        words = ["roll", *self.dice]
-        if self.line:
-            words.append(self.line)
+        words = ["roll"]
+        for i, die in enumerate(self.dice):
+            words.append(die)
+            if self.line and i == self.line_at:
+                words.append(self.line)
         if self.end:
             words.append("stop")
         return " ".join(words)

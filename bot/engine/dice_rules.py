@@ -6,6 +6,8 @@ road, so error messages can say "You are in 3rd: you may roll 2, 3, 4 or white".
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.errors import NotAllowed
 from bot.engine.state import Car, GameState, TurnState
 from bot.i18n import t
@@ -53,21 +55,33 @@ def gear_name(g: int) -> str:
     return {0: "neutral", 1: "1st", 2: "2nd", 3: "3rd"}.get(g, f"{g}th")
 
 
+def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> str | None:
+    """Why the dice rules forbid `die` now (already_used, white_in_neutral, no_white_left,
+    no_black_left, neutral_first_die, not_adjacent), or None when it is allowed."""
+    if die in dice_allowed(state, car, turn):
+        return None
+    if die != "W" and die in turn.used:
+        return "already_used"
+    if die == "W":
+        return "white_in_neutral" if turn.gear == 0 else "no_white_left"
+    if turn.black_used >= black_cap(state, car):
+        return "no_black_left"
+    return "neutral_first_die" if turn.gear == 0 else "not_adjacent"
+
+
+def refusal_params(state: GameState, car: Car, turn: TurnState, die: str) -> dict[str, Any]:
+    """Everything the refusal texts of `die_refusal` may name."""
+    return {"die": "white" if die == "W" else die, "gear": gear_name(turn.gear), "cap_white": white_cap(state, car),
+            "flats": car.flats, "cap_black": black_cap(state, car), "lost": car.lost_black,
+            "white_dice": "white die" if white_cap(state, car) == 1 else "white dice",
+            "gear_dice": "gear die" if black_cap(state, car) == 1 else "gear dice"}
+
+
 def check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:
     """Refuse a die the dice rules forbid now, saying why and what is allowed."""
-    allowed = dice_allowed(state, car, turn)
-    if die in allowed:
+    kind = die_refusal(state, car, turn, die)
+    if kind is None:
         return
-    word = "white" if die == "W" else die
-    if die != "W" and die in turn.used:
-        raise NotAllowed(t("dice.already_used", die=word, allowed=describe_allowed(allowed)), tuple(allowed))
-    if die == "W":
-        if turn.gear == 0:
-            raise NotAllowed(t("dice.white_in_neutral"), tuple(allowed))
-        raise NotAllowed(t("dice.no_white_left", cap=white_cap(state, car), flats=car.flats), tuple(allowed))
-    if turn.black_used >= black_cap(state, car):
-        raise NotAllowed(t("dice.no_black_left", cap=black_cap(state, car), lost=car.lost_black), tuple(allowed))
-    if turn.gear == 0:
-        raise NotAllowed(t("dice.neutral_first_die", allowed=describe_allowed(allowed)), tuple(allowed))
-    raise NotAllowed(t("dice.not_adjacent", die=word, gear=gear_name(turn.gear), allowed=describe_allowed(allowed)),
-                     tuple(allowed))
+    allowed = dice_allowed(state, car, turn)
+    params = refusal_params(state, car, turn, die)
+    raise NotAllowed(t(f"dice.{kind}", allowed=describe_allowed(allowed), **params), tuple(allowed))

@@ -6,16 +6,18 @@ the state it is given, and a refusal raises a `RallyError` whose text is ready f
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop, Timeout
 from bot.engine.course import Course
 from bot.engine.dice import DiceSource, Name
-from bot.engine.dice_rules import dice_allowed
-from bot.engine.errors import NotAllowed, RallyError
+from bot.engine.dice_rules import describe_allowed, dice_allowed, die_refusal, gear_name, refusal_params
+from bot.engine.errors import Ambiguous, NotAllowed, RallyError
 from bot.engine.moves import Move, resolve
 from bot.engine.order import next_turn, stand_still
 from bot.engine.ruleset import Ruleset
 from bot.engine.specials import Seat, advance_course, setup_special
-from bot.engine.stage_model import FINISH, Stage
+from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.state import FINISHED, OUT, GameConfig, GameState
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.i18n import t
@@ -107,23 +109,55 @@ def actor_index(state: GameState, action: Action) -> int:
 
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
     """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
-    line = action.line
     turn = state.current_turn()  # a new TurnState starts when this turn ends, even for the same driver
+    start = state.cars[ci].position
+    moves: list[Move] = []
     for i, die in enumerate(action.dice):
         if state.turn is not turn:
             events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": " ".join(action.dice[i:])}))
             return
         try:
-            move = roll_one(state, die, line, events)
+            move = roll_one(state, die, action.line if i == action.line_at else None, events)
+            moves.append(move)
+            _check_line_taken(state, action, start, moves)
         except RallyError as exc:
             if i == 0:
                 raise
             events.append(Event("dice_stopped", state.cars[ci].id, {"reason": str(exc)}))
             return
-        if move.line:
-            line = None
     if state.turn is turn and (action.end or not dice_allowed(state, state.cars[ci], turn)):
         stop(state, events)  # by choice, or no die left to use (A6.4)
+
+
+def _check_line_taken(state: GameState, action: Roll, start: int, moves: list[Move]) -> None:
+    """The line word belongs to the die it follows (see `parse`): once that die has moved, refuse
+    the roll if it did not take that line, naming the die that entered a corner instead. `start`
+    is where the car stood before the roll."""
+    i = len(moves) - 1
+    if action.line is None or i != action.line_at or moves[i].line == action.line:
+        return
+    stage = state.stage
+
+    def corner_of(position: int) -> int | None:
+        return stage.spaces[position].corner if position >= 0 else None
+
+    entered = [corner_of(m.target) is not None and corner_of(m.target) != corner_of(prev)
+               for prev, m in zip([start] + [m.target for m in moves[:-1]], moves)]
+    die, line, move = _die_word(action.dice[i]), action.line, moves[i]
+    stays = move.line is not None and corner_of(move.target) is not None
+    what = t("parse.line_die_stays", taken=move.line, corner=(corner_of(move.target) or 0) + 1) if stays \
+        else t("parse.line_die_no_corner")
+    earlier = next((j for j in range(i) if entered[j]), None)
+    if earlier is not None:
+        fix = str(replace(action, line_at=earlier, end=False)).removeprefix("roll ")
+        raise Ambiguous(t("parse.line_after_wrong_die", line=line, die=die, what=what,
+                          earlier=_die_word(action.dice[earlier]),
+                          corner=(corner_of(moves[earlier].target) or 0) + 1, fix=fix), (fix,))
+    raise NotAllowed(t("parse.line_stays" if stays else "parse.line_no_corner", line=line, die=die, what=what))
+
+
+def _die_word(die: str) -> str:
+    return "white die" if die == "W" else die
 
 
 class CleanDice:
@@ -149,23 +183,45 @@ class CleanDice:
 def drive_clean(state: GameState, action: Roll) -> list[tuple[str, Move]]:
     """Drive a roll on a copy with dice that never show ⚠ and a hidden-card deck of good
     shortcuts (A9.1: no peeking); returns (die, move) for each die played before the turn ends.
-    A die the rules refuse raises, so this also checks a plan before anything is rolled."""
+    A die the rules refuse raises, so this also checks a plan before anything is rolled; a die
+    after the first is refused naming its place in the roll and what is allowed now (A6.3)."""
     trial = state.clone()
     trial.dice = CleanDice()
     trial.deck = ["good"] * len(trial.deck)
     turn = trial.turn  # the roll ends with this turn, even if the same driver plays next
-    line = action.line
     played: list[tuple[str, Move]] = []
-    for die in action.dice:
-        if trial.turn is not turn:
+    moves: list[Move] = []
+    start = trial.cars[turn.car].position if turn is not None else START
+    for i, die in enumerate(action.dice):
+        if trial.turn is not turn or turn is None:
             break
-        move = roll_one(trial, die, line, [])
+        try:
+            move = roll_one(trial, die, action.line if i == action.line_at else None, [])
+        except NotAllowed as exc:
+            if i == 0:
+                raise
+            # a refused die changes nothing, so the trial still shows why from the dice rules
+            car = trial.cars[turn.car]
+            kind = die_refusal(trial, car, turn, die)
+            reason = t(f"dice.plan.{kind}", **refusal_params(trial, car, turn, die)) if kind else str(exc)
+            raise _plan_refused(state, i, die, reason) from None
         played.append((die, move))
-        if move.line:
-            line = None
+        moves.append(move)
+        _check_line_taken(trial, action, start, moves)
     if action.end and trial.turn is turn:
         stop(trial, [])
     return played
+
+
+def _plan_refused(state: GameState, i: int, die: str, reason: str) -> NotAllowed:
+    """The die at place `i` of a roll cannot be played: say which, why, and what is allowed now."""
+    turn = state.current_turn()
+    now = [a.dice[0] for a in legal_actions(state) if isinstance(a, Roll)]
+    allowed = list(dict.fromkeys(now)) or dice_allowed(state, state.cars[turn.car], turn)
+    words = describe_allowed(allowed) + (" (or stop)" if turn.started else "")
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(i + 1, f"{i + 1}th")
+    return NotAllowed(t("roll.plan_refused", nth=nth, die="white" if die == "W" else die, reason=reason,
+                        gear=gear_name(turn.gear), allowed=words), tuple(allowed))
 
 
 def _timeout(state: GameState, events: list[Event]) -> None:

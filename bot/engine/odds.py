@@ -9,7 +9,7 @@ is not counted: the preview shows the risk taken without it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.actions import Roll
 from bot.engine.game import actor_index, drive_clean
@@ -44,7 +44,7 @@ def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
     rules = state.rules
     shake = rules.modules.shakedown
     steps = []
-    for die, move in drive_clean(state, Roll(plan.dice, plan.line, False, plan.driver)):
+    for die, move in drive_clean(state, replace(plan, end=False)):
         target = move.target
         snow = False
         if target >= 0:

@@ -4,6 +4,14 @@ English, French and German words for the white die, the lines and stopping (RULE
 prefixes (`sk` = skid), and three kinds of error: cannot parse, not allowed now (saying what is
 allowed), ambiguous. `parse` checks the grammar and the first die against the dice rules;
 `apply` checks the road.
+
+A line word (interior, skid, shortcut) belongs to the die written right before it: in
+`3 W 4 cut` the 4 takes the shortcut, in `3 cut W 4` the 3 does; written before every die
+(`cut 3`) it belongs to the first die. So `4 skid` and `3 cut` mean what they always meant. That
+die must be the one that takes the line (enters that trajectory of a corner, goes on skidding,
+or flies over it from a bump): otherwise `apply` refuses the roll before any die is rolled,
+naming the die that does reach the corner and how to write it (`3 shortcut W 4`). One line word
+per roll; a line for a later corner is chosen ahead with the line word alone (`skid`).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ _EXACT = {alias: meaning for meaning, aliases in WORDS.items() for alias in alia
 _SPLIT = re.compile(r"[\s,;+>→]+|(?<=\d)-|-(?=\d)|(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)")
 _PREFIX = re.compile(r"^/?(roll|r|rouler|würfeln|wurfeln)\s+", re.IGNORECASE)
 MAX_DICE = 7
+_DICE = ("1", "2", "3", "4", "5", "W")
 
 
 def _meaning(word: str) -> str:
@@ -57,11 +66,13 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
     if not words:
         raise CannotParse(t("parse.empty"))
     meanings = [_meaning(w) for w in words]
-    dice = tuple(m for m in meanings if m in ("1", "2", "3", "4", "5", "W"))
-    lines = sorted({m for m in meanings if m in ("interior", "skid", "shortcut")})
+    dice = tuple(m for m in meanings if m in _DICE)
+    lines = [m for m in meanings if m in ("interior", "skid", "shortcut")]
     if len(lines) > 1:
-        raise Ambiguous(t("parse.two_lines", lines=" and ".join(lines)), tuple(lines))
+        raise Ambiguous(t("parse.two_lines", lines=" and ".join(lines)), tuple(sorted(set(lines))))
     line = lines[0] if lines else None
+    # the die the line word follows (the first die when the word comes before every die)
+    line_at = max(0, sum(1 for m in meanings[:meanings.index(line)] if m in _DICE) - 1) if line else 0
     end = "stop" in meanings
     if end and meanings[-1] != "stop":
         raise CannotParse(t("parse.stop_not_last"))
@@ -77,7 +88,7 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
         if end and not line:
             return Stop(driver=driver)
         raise CannotParse(t("parse.line_alone"))
-    action = Roll(dice, line, end, driver=driver)
+    action = Roll(dice, line, end, driver=driver, line_at=line_at)
     if state is not None:
         _check_first_die(state, action)
     return action

@@ -2,10 +2,11 @@
 
 `generate(seed, length)` returns the text of an inline stage over the shipped zones: start,
 zone lines, straights, bumps (sometimes in a row), corners with a skid and often a shortcut,
-one split point, finish. A corner never comes within two spaces after a bump (RULES AMB-21). The text goes through the same loader as a hand-written stage, so it
-is valid by the same rules; the generator lays the road section by section, parses after each
-one and, when the road would run over itself, tries another corner (the other way, another
-angle, a straight first) or takes back the last sections.
+one split point, finish. A corner never comes within two spaces after a bump (RULES AMB-21):
+a straight is laid first when one would. The text goes through the same loader as a
+hand-written stage, so it is valid by the same rules; the generator lays the road section by
+section, parses after each one and, when the road would run over itself, tries another corner
+(the other way, another angle, a straight first) or takes back the last sections.
 
 Only `random.Random(seed)` is used, so a seed always gives the same text.
 """

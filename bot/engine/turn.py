@@ -189,7 +189,7 @@ def _damage(state: GameState, car: Car, lost: int, terrain: str, events: list[Ev
     before = car.lost_black
     car.lost_black = min(5, car.lost_black + lost)
     events.append(Event("damage", car.id, {"terrain": terrain, "lost": car.lost_black - before,
-                                           "total": car.lost_black}))
+                                           "total": car.lost_black, "dice": dice_word(car.lost_black - before)}))
     if car.lost_black >= state.rules.knocked_out_at_black_lost and car.status != OUT:
         _knock_out(state, car, "damage_ko", events, lost=car.lost_black)
 
@@ -212,7 +212,7 @@ def _finish(state: GameState, car: Car, turn: TurnState, events: list[Event], cr
     if crashed:
         lost = state.rules.finish_loc_black_dice
         car.lost_black = min(5, car.lost_black + lost)
-        events.append(Event("finish_crash", car.id, {"lost": lost}))
+        events.append(Event("finish_crash", car.id, {"lost": lost, "dice": dice_word(lost)}))
     events.append(Event("finish", car.id, {"time": format_time(car.time), "gear": g}))
     end_turn(state, events)
 
@@ -269,6 +269,11 @@ def end_turn(state: GameState, events: list[Event]) -> None:
     state.last_driver = turn.car
     state.turn = None
     next_turn(state, events)
+
+
+def dice_word(n: int) -> str:
+    """`die` or `dice` after a number: "1 black die lost", "2 black dice lost"."""
+    return "die" if n == 1 else "dice"
 
 
 def format_time(seconds: int) -> str:

@@ -22,12 +22,13 @@ def car_line(state: GameState, car) -> str:
     where = state.stage.label(car.position)
     damage = []
     if car.lost_black:
-        damage.append(t("status.black_lost", n=car.lost_black))
+        damage.append(t("status.black_lost." + ("one" if car.lost_black == 1 else "other"), n=car.lost_black))
     if car.flats:
-        damage.append(t("status.flats", n=car.flats))
+        damage.append(t("status.flats." + ("one" if car.flats == 1 else "other"), n=car.flats))
     if car.pose != "normal":
         damage.append(t(f"word.{car.pose}") if car.pose != "spun" else t("word.spin"))
-    return t("status.racing", name=car.name, space=where, gear=gear_name(car.gear),
+    turn = state.turn if state.turn is not None and state.cars[state.turn.car] is car else None
+    return t("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
              time=format_time(car.time), extra=(" — " + ", ".join(damage)) if damage else "")
 
 

@@ -143,7 +143,8 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
     car = state.cars[state.turn.car]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
-    lines.append(t("turn.your_turn" if turn_changed else "turn.go_on", name=car.name, allowed=allowed))
+    go_on = "turn.go_on" if state.turn.started else "turn.go_on_no_stop"  # no `/stop` before a die (A6.3.7)
+    lines.append(t("turn.your_turn" if turn_changed else go_on, name=car.name, allowed=allowed))
     driver_id = int(car.id) if car.id.isdigit() else 0
     prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
     post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,

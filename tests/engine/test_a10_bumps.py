@@ -1,10 +1,14 @@
-"""RULES A10: bumps (g < N, = N, N+1 with and without ⚠, N+2, OPEN-7, finish, OPEN-8)."""
+"""RULES A10: bumps (g < N, = N, N+1 with and without ⚠, N+2, OPEN-7, finish, OPEN-8, AMB-21)."""
 
 from __future__ import annotations
 
-from rules_helpers import act, corner_ids, event, kinds, make_game, put_car, refused, space_at
+import pytest
+from rules_helpers import act, corner_ids, event, kinds, make_game, put_car, refused, space_at, stage_from
 
-from bot.engine.stage_model import SpaceKind
+from bot.engine.errors import NotAllowed, StageError
+from bot.engine.moves import resolve
+from bot.engine.stage_loader import load_stage, stage_names
+from bot.engine.stage_model import FINISH, SpaceKind
 
 BUMP = "straight 3\nbump 3\nstraight 6"
 
@@ -124,10 +128,65 @@ def test_A10_3_spaces_flown_over_are_not_entered():
 
 def test_A10_3_the_landing_space_is_checked_with_the_gear_of_the_jump():
     """A10.3: "The landing space is checked normally with gear g (corner note ...)": a jump at
-    N+1 into a corner lands on the skid only with the exact gear."""
-    stage = "straight 3\nbump 2\nstraight 1\nleft 2 skid 3x2\nstraight 3"
-    state, b = before_bump(3, stage=stage)
+    N+2 lands on the 3rd space after the bump, here the entry of a hairpin (note 1, no skid):
+    4th gear is three over, knocked out (A8.6), not just the bump's loss of control."""
+    stage = "straight 3\nbump 2\nstraight 2\nleft 1\nstraight 3"
+    state, b = before_bump(4, stage=stage)
+    state, events = act(state, "4")
+    assert "overspeed_ko" in kinds(events)
+    assert state.cars[0].status == "out"
+
+
+def test_A10_3_a_jump_landing_on_a_corner_entry_takes_the_line_asked_for():
+    """A10.3: the landing space is checked normally: a jump at N+2 onto a corner's entry lands on
+    the skid with the exact gear (and still loses control: N+2 always does, A10.1)."""
+    stage = "straight 3\nbump 2\nstraight 2\nleft 3 skid 4x2\nstraight 3"
+    state, b = before_bump(4, stage=stage, events=["spin"])
     ids = corner_ids(state.stage)
-    state, events = act(state, "3 skid")
-    assert state.cars[0].position == ids["skid"][0]
-    assert "loss_of_control" not in kinds(events)
+    state, events = act(state, "4 skid")
+    assert state.last_path[-1][0] == ids["skid"][0]
+    assert event(events, "loss_of_control").params["cause"] == "bump"
+
+
+@pytest.mark.parametrize("text, distance", [("straight 3\nbump 3\nleft 3 skid 4x2\nstraight 3", 1),
+                                            ("straight 3\nbump 3\nstraight 1\nright 2 skid 3x2 K3\nstraight 3", 2)])
+def test_AMB_21_a_stage_cannot_put_a_corner_where_a_jump_would_fly_over_it(text, distance):
+    """AMB-21 / A10.3: a bump with a corner space among the two spaces after it is refused when
+    the stage is loaded, so a jump can never skip a corner's entry and its note."""
+    with pytest.raises(StageError) as caught:
+        stage_from(text)
+    assert f"a corner lies {distance} " in str(caught.value) and "AMB-21" in str(caught.value)
+
+
+def _bumps(name: str) -> list[tuple[str, int]]:
+    stage = load_stage(name)
+    return [(name, s.id) for s in stage.spaces if s.kind is SpaceKind.BUMP]
+
+
+@pytest.mark.parametrize("name, bump_id", [b for name in stage_names() for b in _bumps(name)])
+def test_AMB_21_no_jump_on_a_shipped_stage_flies_over_a_corner(name, bump_id):
+    """AMB-21: on every shipped stage (Millbrook Lakes' bridge before the lake left, Quarry
+    Switchbacks' crest before its last hairpin ...), a jump at N, N+1 or N+2 lands at the latest
+    on the entry of the next corner: it never lands beyond a corner it has not driven through."""
+    stage = load_stage(name)
+    bump = stage.spaces[bump_id]
+    assert bump.note is not None
+    before = next(s.id for s in stage.spaces if bump_id in s.next)
+    ahead = bump
+    while ahead.corner is None and ahead.next and ahead.next[0] >= 0:
+        ahead = stage.spaces[ahead.next[0]]
+    corner = stage.corners[ahead.corner] if ahead.corner is not None else None
+    for gear in range(bump.note, min(bump.note + 2, 5) + 1):
+        state = put_car(make_game(stage), 0, before, gear)
+        for line in (None, "interior", "skid", "shortcut"):
+            try:
+                landing = resolve(state, 0, gear, line, True).target
+            except NotAllowed:
+                continue
+            if corner is None or landing == FINISH:
+                continue
+            entries = {corner.interior[0], *corner.skid[:1], *corner.shortcut[:1]}
+            first = stage.spaces[corner.interior[0]].progress
+            assert landing in entries or (stage.spaces[landing].corner is None
+                                          and stage.spaces[landing].progress < first), \
+                f"{name}: bump {bump.note} (space {bump.index}) in gear {gear} lands on {stage.label(landing)}"

@@ -25,7 +25,7 @@ def test_A12_1_damage_is_the_zone_legend_value_of_the_terrain():
     lost = damage_of(state.stage, space_at(state.stage, 4), "right")
     assert lost == state.stage.zones["A"].legend_dry[state.stage.spaces[space_at(state.stage, 4)].right.terrain]
     assert state.cars[0].lost_black == lost == 2
-    assert event(events, "damage").params == {"terrain": "rocks", "lost": 2, "total": 2}
+    assert event(events, "damage").params == {"terrain": "rocks", "lost": 2, "total": 2, "dice": "dice"}
 
 
 def test_A12_2_lost_black_dice_cap_the_gear_dice_of_later_turns():

@@ -15,7 +15,7 @@ STAGE = stage_from("""straight 2 [grass|forest]
 left 3 skid 4x3 K4 [rocks|forest]
 straight 2 cap 1 [grass|water]
 bump 3
-straight 1
+straight 2
 right 2 skid 3x2 K3 [forest|rocks]
 straight 3 [grass|grass]""")
 

@@ -23,8 +23,8 @@ start
 zone Z
 straight 3 [grass|forest]
 left 3 skid 4x3 K4 [dirt|rocks]
+bump 3 [forest|forest]
 straight 2 [forest|forest]
-bump 3
 right 2 skid 3x2 [grass|water]
 split
 straight 2 [village|grass]

@@ -15,6 +15,12 @@ from bot.store.rows import MESSAGE_COLUMNS, Message
 async def put_tx(tx: Tx, rally_id: int, kind: str, channel_id: int, message_id: int) -> Message | None:
     """Inside `tx`: record the current message of `kind`; returns the one it replaces (another
     message), if any. `NotFound` if the rally does not exist."""
+    found = await _replace_tx(tx, rally_id, kind, channel_id, message_id)
+    return found if found is not None and found.message_id != message_id else None
+
+
+async def _replace_tx(tx: Tx, rally_id: int, kind: str, channel_id: int, message_id: int) -> Message | None:
+    """Inside `tx`: record the message of `kind`; returns the row it replaced (maybe the same id)."""
     if await tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
         raise NotFound("store.no_rally", rally_id=rally_id)
     old = await tx.fetch_one(
@@ -26,8 +32,7 @@ async def put_tx(tx: Tx, rally_id: int, kind: str, channel_id: int, message_id: 
         "message_id = excluded.message_id, created_at = excluded.created_at",
         (rally_id, kind, channel_id, message_id, now_text()),
     )
-    found = Message.from_row(old) if old else None
-    return found if found is not None and found.message_id != message_id else None
+    return Message.from_row(old) if old else None
 
 
 async def take_tx(tx: Tx, rally_id: int, kind: str) -> Message | None:
@@ -51,18 +56,7 @@ class Messages:
         """Record the current message of `kind`; returns the one it replaces, if any."""
 
         async def put(tx: Tx) -> Message | None:
-            if await tx.fetch_one("SELECT id FROM rallies WHERE id = ?", (rally_id,)) is None:
-                raise NotFound("store.no_rally", rally_id=rally_id)
-            old = await tx.fetch_one(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rally_id = ? AND kind = ?", (rally_id, kind)
-            )
-            await tx.execute(
-                "INSERT INTO messages (rally_id, kind, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (rally_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
-                "message_id = excluded.message_id, created_at = excluded.created_at",
-                (rally_id, kind, channel_id, message_id, now_text()),
-            )
-            return Message.from_row(old) if old else None
+            return await _replace_tx(tx, rally_id, kind, channel_id, message_id)
 
         return await self._db.write(put)
 

@@ -111,7 +111,8 @@ class Console:
                                   deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
                                   ruleset=o.get("ruleset", "classic-en"),
                                   sisu=_yes(o.get("sisu")), shakedown=_yes(o.get("shakedown")),
-                                  assistance=o.get("assistance", "all"), order=o.get("order", "joined"))
+                                  assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
+                                  modules=o.get("modules", ""))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:

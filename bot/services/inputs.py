@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from bot.engine.ruleset import ruleset_names
+from bot.engine.ruleset import Modules, ruleset_names
 from bot.engine.stage_catalogue import is_stage_name
 from bot.engine.stage_loader import stage_names
 from bot.services.errors import ServiceError
@@ -75,6 +75,24 @@ def assistance(value: object, specials: int) -> list[bool]:
         raise ServiceError("rally.bad_assistance", count=specials, value=text[:MAX_NAME])
     after = {int(p) for p in parts}
     return [i + 1 in after for i in range(specials)]
+
+
+RULES_PLUS = ("attack", "seconds", "weather", "splits")  # RULES A18–A21, in that order
+
+
+def rules_plus(value: object) -> list[str]:
+    """The Rules+ modules switched on for a rally (A18 time attack, A19 second markers, A20
+    weather and tires, A21 split times): a comma-separated list, or `none`/empty."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return []
+    text = text_option("modules", value, MAX_NAME).lower()
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    available = [m for m in RULES_PLUS if m in Modules.model_fields]
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise ServiceError("rally.bad_modules", value=", ".join(unknown)[:MAX_NAME],
+                           modules=", ".join(available) or "—")
+    return sorted(set(names), key=RULES_PLUS.index)
 
 
 def start_order_option(value: object) -> bool:

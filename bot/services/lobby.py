@@ -19,8 +19,8 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
+from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import assistance as inputs_assistance
-from bot.services.inputs import course, display_name, number, ruleset_name, start_order_option
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
@@ -68,7 +68,8 @@ class Lobby:
 
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
                      ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
-                     ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined") -> Reply:
+                     ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined",
+                     modules: str = "") -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
         course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
         `none`, or the numbered ones (`1,2`). `order` is the start order of SS1 (A3): the order
@@ -79,19 +80,20 @@ class Lobby:
         specials = course(stage)  # names from the catalogue, never paths
         flags = inputs_assistance(assistance, len(specials))
         start_random = start_order_option(order)
+        plus = rules_plus(modules)
         name = specials[0]
         rules = ruleset_name(ruleset)
         seats = int(number("drivers", drivers, 1, 4, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
-        modules: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown)}
+        settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}
         if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
-            modules["ai_on_timeout"] = False
+            settings["ai_on_timeout"] = False
         if self.dice_script is not None:
-            modules["dice_script"] = self.dice_script
+            settings["dice_script"] = self.dice_script
         if len(specials) > 1:
-            modules["course"] = {"specials": specials, "assistance": flags}
+            settings["course"] = {"specials": specials, "assistance": flags}
         if start_random:
-            modules["random_order"] = True
+            settings["random_order"] = True
         post = Post([created_text(display_name(actor.name), specials, flags, seats, hours)])
         change = Change(posts=[post])
         seed = self.seed_source()
@@ -99,7 +101,7 @@ class Lobby:
         async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
                                     stage=name, ruleset=rules, seed=seed, max_drivers=seats,
-                                    modules=modules, turn_deadline_s=int(hours * 3600))
+                                    modules=settings, turn_deadline_s=int(hours * 3600))
             return rally, await self.work.write(tx, rally, change)
 
         rally, committed = await self.work.store.db.write(body)
@@ -206,7 +208,10 @@ class Lobby:
 def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat]) -> GameState:
     """The state a rally starts in: the same function serves `start` and the replay of the log."""
     modules = modules or {}
+    # sisu and shakedown are always written (as before); a Rules+ module only when it is on, so the
+    # snapshots of rallies without it stay byte-identical.
     engine_modules = {k: bool(modules.get(k, False)) for k in ENGINE_MODULES}
+    engine_modules.update({k: True for k in RULES_PLUS if modules.get(k)})
     script = modules.get("dice_script")
     dice = ScriptedDice(script.get("faces", []), script.get("events", [])) if script is not None else None
     planned = modules.get("course")

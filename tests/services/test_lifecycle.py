@@ -128,3 +128,11 @@ async def test_A3_a_random_start_order_is_drawn_from_the_rally_seed_logged_and_r
     assert (await store.check(replay_snapshot)).ok
     with pytest.raises(RallyError, match="`order` is `joined`"):
         await RallyService(store).create(Place(10, 999), ALICE, "pinewood-sprint", order="fastest")
+
+
+@pytest.mark.parametrize("modules", ["turbo", "attack,turbo", "x" * 80])
+async def test_an_unknown_rules_plus_module_is_refused_and_nothing_is_created(service, store, modules):
+    with pytest.raises(RallyError) as refused:
+        await service.create(HERE, ALICE, "pinewood-sprint", modules=modules)
+    assert "module" in str(refused.value)
+    assert await snapshot_of(store) is None

@@ -129,6 +129,8 @@ class Console:
             return await s.stop(PLACE, actor)
         if cmd.name == "line":
             return await s.line(PLACE, actor, o.get("line") or " ".join(cmd.words))
+        if cmd.name == "tires":
+            return await s.tires(PLACE, actor, o.get("tires") or " ".join(cmd.words))
         if cmd.name == "spare":
             return await s.spare(PLACE, actor)
         if cmd.name == "odds":

@@ -16,8 +16,7 @@ import json
 import sys
 from typing import Any
 
-ENGINE_MODULES = ("sisu", "shakedown")
-PLANNED_MODULES = ("attack", "seconds", "weather", "splits")  # RULES A18–A21: not available yet
+ENGINE_MODULES = ("sisu", "shakedown", "attack", "seconds", "weather", "splits")
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +26,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--drivers", type=int, default=4, help="1 to 4 AI drivers (default 4)")
     p.add_argument("--seed", type=int, default=0, help="dice seed (the same seed gives the same rally)")
     p.add_argument("--assistance", default="all", help="all (default), none, or special numbers such as 1,2")
-    p.add_argument("--modules", default="", help=f"rule modules: {', '.join(ENGINE_MODULES)}")
+    p.add_argument("--modules", default="", help=f"rule modules, comma-separated: {', '.join(ENGINE_MODULES)}")
     p.set_defaults(func=main)
 
 
@@ -51,13 +50,14 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _modules(text: str) -> dict[str, bool]:
+    """The modules named, each one the engine offers (`Modules` of bot/engine/ruleset.py)."""
+    from bot.engine.ruleset import Modules
+
     names = [n.strip() for n in text.split(",") if n.strip()]
-    planned = [n for n in names if n in PLANNED_MODULES]
-    if planned:
-        raise ValueError(f"module(s) not available yet: {', '.join(planned)} (RULES A18–A21 are still to come)")
-    unknown = [n for n in names if n not in ENGINE_MODULES]
+    known = [m for m in ENGINE_MODULES if m in Modules.model_fields]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise ValueError(f"unknown module(s): {', '.join(unknown)}; known: {', '.join(ENGINE_MODULES)}")
+        raise ValueError(f"unknown module(s): {', '.join(unknown)}; known: {', '.join(known)}")
     return {n: True for n in names}
 
 

@@ -6,7 +6,7 @@ and the console share one grammar (bot/engine/parse.py). `/odds` is private.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -57,6 +57,15 @@ class TurnCog(commands.Cog):
     @app_commands.guild_only()
     async def spare(self, interaction: discord.Interaction) -> None:
         await run_command(interaction, self.bot.rallies.spare)
+
+    @app_commands.command(name="tires", description=t("discord.cmd.tires"))
+    @app_commands.describe(tires=t("discord.opt.tires"))
+    @app_commands.guild_only()
+    async def tires(self, interaction: discord.Interaction, tires: Literal["snow", "asphalt"]) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.tires(place, actor, tires)
+
+        await run_command(interaction, call)
 
     @app_commands.command(name="odds", description=t("discord.cmd.odds"))
     @app_commands.describe(dice=t("discord.opt.odds_dice"))

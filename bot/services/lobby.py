@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from bot.engine.actions import Retire
+from bot.engine.actions import Event, Retire
 from bot.engine.course import course_of
 from bot.engine.dice import ScriptedDice
 from bot.engine.game import Seat, apply, new_game
@@ -163,11 +163,12 @@ class Lobby:
             seats = [Seat(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
             if rally.modules.get("random_order"):  # A3 "else random": drawn from the rally's seed, logged
                 random.Random(rally.seed).shuffle(seats)
-            state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats)
+            events: list[Event] = []  # the weather of SS1 (A20.1) comes before the first prompt
+            state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats, events)
             action = "start " + ",".join(s.id for s in seats)
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
             lead = [t("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
-            post = turn_post(rally.id, rally.version + 1, state, [], lead, change)
+            post = turn_post(rally.id, rally.version + 1, state, events, lead, change)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
@@ -205,8 +206,10 @@ class Lobby:
             return reply_of(post, committed)
 
 
-def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat]) -> GameState:
-    """The state a rally starts in: the same function serves `start` and the replay of the log."""
+def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat],
+                events: list[Event] | None = None) -> GameState:
+    """The state a rally starts in: the same function serves `start` and the replay of the log.
+    `events` receives what happens before the first die (the weather roll, the first turn)."""
     modules = modules or {}
     # sisu and shakedown are always written (as before); a Rules+ module only when it is on, so the
     # snapshots of rallies without it stay byte-identical.
@@ -216,7 +219,8 @@ def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats
     dice = ScriptedDice(script.get("faces", []), script.get("events", [])) if script is not None else None
     planned = modules.get("course")
     rally_course = course_of(planned["specials"], planned["assistance"]) if planned else None
-    return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice, course=rally_course)
+    return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice, course=rally_course,
+                    events=events)
 
 
 def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float) -> str:

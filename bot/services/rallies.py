@@ -50,6 +50,7 @@ class RallyService:
         self.stop = self.turns.stop
         self.line = self.turns.line
         self.spare = self.turns.spare
+        self.tires = self.turns.tires
         self.odds = self.turns.odds
         self.options = self.turns.options
 

@@ -79,6 +79,11 @@ class Turns:
     async def spare(self, place: Place, actor: Actor) -> Reply:
         return await self.act(place, actor, "spare")
 
+    async def tires(self, place: Place, actor: Actor, tires: str) -> Reply:
+        """Choose asphalt or snow tires before the first die of a special where that is allowed
+        (Rules+ weather module, RULES A20.2)."""
+        return await self.act(place, actor, "tires " + text_option("tires", tires, MAX_COMMAND_TEXT))
+
     async def odds(self, place: Place, actor: Actor, plan: str) -> Reply:
         """The exact chance of losing control for a plan of dice, shown only to the asker."""
         plan = text_option("dice", plan, MAX_COMMAND_TEXT)

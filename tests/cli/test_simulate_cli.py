@@ -47,7 +47,6 @@ def test_a_different_seed_gives_a_different_rally(capsys):
     (("--stages", "a,b,c,d,e"), "1 to 4 specials, not 5"),
     (("--stages", "pinewood-sprint", "--drivers", "5"), "--drivers is 1 to 4"),
     (("--stages", "pinewood-sprint,black-moor", "--assistance", "3"), "`assistance` is `all`, `none`"),
-    (("--stages", "pinewood-sprint", "--modules", "attack"), "not available yet: attack"),
     (("--stages", "pinewood-sprint", "--modules", "turbo"), "unknown module(s): turbo"),
 ])
 def test_bad_arguments_get_a_specific_error_and_exit_2(capsys, args, says):

@@ -129,6 +129,10 @@ class Console:
             return await s.stop(PLACE, actor)
         if cmd.name == "line":
             return await s.line(PLACE, actor, o.get("line") or " ".join(cmd.words))
+        if cmd.name in ("attack", "order", "place"):
+            text = o.get("dice") or o.get("order") or o.get("die") or " ".join(cmd.words)
+            call = {"attack": s.attack, "order": s.order, "place": s.place_die}[cmd.name]
+            return await call(PLACE, actor, text)
         if cmd.name == "tires":
             return await s.tires(PLACE, actor, o.get("tires") or " ".join(cmd.words))
         if cmd.name == "spare":

@@ -58,6 +58,33 @@ class TurnCog(commands.Cog):
     async def spare(self, interaction: discord.Interaction) -> None:
         await run_command(interaction, self.bot.rallies.spare)
 
+    @app_commands.command(name="attack", description=t("discord.cmd.attack"))
+    @app_commands.describe(dice=t("discord.opt.attack_dice"))
+    @app_commands.guild_only()
+    async def attack(self, interaction: discord.Interaction, dice: str) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.attack(place, actor, dice)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="order", description=t("discord.cmd.order"))
+    @app_commands.describe(order=t("discord.opt.order_dice"))
+    @app_commands.guild_only()
+    async def order(self, interaction: discord.Interaction, order: str) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.order(place, actor, order)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="place", description=t("discord.cmd.place"))
+    @app_commands.describe(die=t("discord.opt.place_die"))
+    @app_commands.guild_only()
+    async def place(self, interaction: discord.Interaction, die: str) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.place_die(place, actor, die)
+
+        await run_command(interaction, call)
+
     @app_commands.command(name="tires", description=t("discord.cmd.tires"))
     @app_commands.describe(tires=t("discord.opt.tires"))
     @app_commands.guild_only()

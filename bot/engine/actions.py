@@ -89,7 +89,68 @@ class Timeout:
         return "timeout"
 
 
-Action = Roll | Stop | Spare | ChooseLine | Retire | Timeout
+@dataclass(frozen=True, slots=True)
+class Tires:
+    """Choose asphalt or snow tires before the first die of a special where tires may be
+    changed (RULES A20.2: before SS1 and after an assistance; weather module only). Off-turn
+    too: a driver waiting behind the start line may choose while others drive."""
+
+    tires: str  # asphalt | snow
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return f"tires {self.tires}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Time attack (A18, module): roll this group of at least 2 dice at once, at the start of a
+    turn; the turn then waits for an `Order`. `dice` as written: '1'..'5', 'W'."""
+
+    dice: tuple[str, ...]
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return " ".join(["attack", *self.dice])
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """The order in which the dice of a time attack are used (A18.3): exactly the rolled dice,
+    a white die showing ⚠ written `W!` (plain `W` takes a white without ⚠ first); `line` is taken
+    by the die `dice[line_at]` as in `Roll`. `best`: the order the bot proposes (see attack.py)."""
+
+    dice: tuple[str, ...] = ()
+    line: str | None = None
+    line_at: int = 0
+    best: bool = False
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        if self.best:
+            return "order best"
+        words = ["order"]
+        for i, die in enumerate(self.dice):
+            words.append(die)
+            if self.line and i == self.line_at:
+                words.append(self.line)
+        return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place the next die with second markers instead of rolling it (A19, module): one space,
+    no face; `line` as for a one-die `Roll`."""
+
+    die: str
+    line: str | None = None
+    driver: str | None = None
+
+    def __str__(self) -> str:
+        return " ".join(["place", self.die, *([self.line] if self.line else [])])
+
+
+Action = Roll | Stop | Spare | ChooseLine | Retire | Timeout | Tires | Attack | Order | Place
 
 
 @dataclass(frozen=True, slots=True)

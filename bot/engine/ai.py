@@ -4,19 +4,26 @@ It drives like a careful club driver: it never picks a die that certainly loses 
 its gear low enough to brake for the corners ahead (one gear per space, RULES A6.3), shifts up
 when that is safe, uses white dice when it is already as fast as the road allows, and stops when
 the exact chance of losing control on the next die (from `odds`) is above its risk tolerance.
+
+Tires (A20.2, weather module): the AI's choice is made when a special where tires may change is
+set up (`weather.default_tires` on the weather rolled: snow tires when most of the special is
+snow), for every driver; it never types `tires`, so it never undoes a driver's own choice when
+it drives a timed-out turn for them.
 """
 
 from __future__ import annotations
 
-from bot.engine.actions import Action, Roll, Spare, Stop
+from bot.engine.actions import Action, Attack, Place, Roll, Spare, Stop
+from bot.engine.attack import attack_odds, best_order, group_options
+from bot.engine.braking import brake_limit
 from bot.engine.dice_rules import dice_allowed
 from bot.engine.errors import NotAllowed
-from bot.engine.moves import KO, LOC, OK, effective_note, resolve
+from bot.engine.markers import cost, place_actions
+from bot.engine.moves import KO, LOC, OK, resolve
 from bot.engine.odds import die_risk
-from bot.engine.stage_model import FINISH, SpaceKind
+from bot.engine.stage_model import FINISH
 from bot.engine.state import GameState
 
-LOOKAHEAD = 6  # spaces: a car can brake at most 5 gears
 _BADNESS = {OK: 0, LOC: 1, KO: 2}
 
 
@@ -24,8 +31,11 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
     """The AI's next action for the driver whose turn it is."""
     turn = state.current_turn()
     car = state.cars[turn.car]
-    if not turn.started and car.flats and car.spare and turn.gear <= 1:
+    if turn.attack is None and not turn.started and car.flats and car.spare and turn.gear <= 1:
         return Spare(driver=car.id)
+    plus = _rules_plus(state, risk)  # A18 modules: an order due, else maybe a time attack
+    if plus is not None:
+        return plus
     best: tuple | None = None
     fallback: tuple | None = None
     branching = len(state.stage.successors(car.position)) > 1
@@ -49,11 +59,69 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
                 best = (rank, roll)
     if best is not None:
         return best[1]
+    placed = _place_instead(state) if state.rules.modules.seconds else None
+    if placed is not None:  # A19: markers spent where rolling is too risky
+        return placed
     if turn.started:
         return Stop(driver=car.id)
     if fallback is not None:
         return fallback[1]
     raise AssertionError("a turn starts only when some die can move the car (A13.5)")
+
+
+MAX_PLACE_COST = 3  # markers: a space is worth a few seconds, not more
+
+
+def _rules_plus(state: GameState, risk: float) -> Action | None:
+    """A18: the best order of a time attack rolled; at the start of a turn, a time attack whose
+    exact odds of losing control (best order afterwards) are within `risk`, choosing among the
+    groups that can end, with no ⚠, on a space from which the car can brake for what lies ahead
+    the one that goes furthest, then the one with more dice (more second markers)."""
+    turn = state.current_turn()
+    if turn.attack is None and (not state.rules.modules.attack or turn.started):
+        return None
+
+    if turn.attack is not None:
+        return best_order(state)
+    candidates = []
+    for group, paths in group_options(state).items():
+        reach = None
+        for path in paths:
+            if any(m.outcome != OK for m in path.moves):
+                continue
+            gears = [int(d) for d in path.dice if d != "W"]
+            end = path.moves[-1].target
+            if end != FINISH and not _can_brake(state, end, gears[-1] if gears else turn.gear):
+                continue
+            progress = float("inf") if end == FINISH else state.stage.spaces[end].progress
+            reach = progress if reach is None else max(reach, progress)
+        if reach is not None:
+            candidates.append((reach, len(group), group))
+    for _, _, group in sorted(candidates, reverse=True)[:3]:
+        attack = Attack(group, driver=state.cars[turn.car].id)
+        if attack_odds(state, attack).loss_of_control <= risk:
+            return attack
+    return None
+
+
+def _place_instead(state: GameState) -> Action | None:
+    """A19: the fastest die that may be placed with markers (cost up to MAX_PLACE_COST) and
+    leaves the car able to brake; None if none."""
+
+    turn = state.current_turn()
+    if cost(turn) > MAX_PLACE_COST:
+        return None
+    best: tuple | None = None
+    for action in place_actions(state):
+        assert isinstance(action, Place)
+        g = int(action.die) if action.die != "W" else turn.gear
+        move = resolve(state, turn.car, g, action.line, action.die != "W")
+        if move.outcome != OK or not _can_brake(state, move.target, g):
+            continue
+        rank = (g, action.die != "W")
+        if best is None or rank > best[0]:
+            best = (rank, action)
+    return best[1] if best else None
 
 
 def _can_brake(state: GameState, position: int, gear: int) -> bool:
@@ -62,52 +130,3 @@ def _can_brake(state: GameState, position: int, gear: int) -> bool:
     return gear <= brake_limit(state, position)
 
 
-_LIMITS: dict[tuple, tuple[object, int]] = {}
-
-
-def brake_limit(state: GameState, position: int) -> int:
-    """Highest gear from which the car can still slow down for what lies ahead; memoised per
-    stage, space and dirt markers (the only things it depends on)."""
-    key = (id(state.stage), position, tuple(sorted(state.dirt.items())) if state.dirt else ())
-    entry = _LIMITS.get(key)
-    if entry is None or entry[0] is not state.stage:  # the entry keeps its stage alive
-        if len(_LIMITS) > 50_000:
-            _LIMITS.clear()
-        entry = _LIMITS[key] = (state.stage, _compute_limit(state, position))
-    return entry[1]
-
-
-def _compute_limit(state: GameState, position: int) -> int:
-    stage = state.stage
-    if position == FINISH:
-        return 5
-    here = stage.spaces[position]
-    limit = 5
-    if here.kind in (SpaceKind.INTERIOR, SpaceKind.SHORTCUT):
-        limit = min(limit, effective_note(state, here))
-    pos, corner_in = position, here.corner
-    jumped = 0  # a bump taken at its note flies one space: the road beyond comes one die sooner
-    for distance in range(1, LOOKAHEAD + 1):
-        succ = stage.successors(pos)
-        if not succ or succ[0] == FINISH:
-            return limit
-        nxt = stage.spaces[succ[0]]
-        if nxt.corner is not None and nxt.corner != corner_in:
-            return min(limit, _best_entry(state, succ) + distance - jumped)
-        if nxt.kind is SpaceKind.BUMP:
-            assert nxt.note is not None, "every bump has a note"
-            limit = min(limit, nxt.note + distance)  # at the note: a free space, never a crash (A10.1)
-            jumped += 1
-        pos, corner_in = nxt.id, nxt.corner
-    return limit
-
-
-def _best_entry(state: GameState, succ: tuple[int, ...]) -> int:
-    """Highest gear some line of the corner ahead accepts."""
-    notes = []
-    for s in succ:
-        space = state.stage.spaces[s]
-        note = effective_note(state, space)
-        if note >= 1:
-            notes.append(note)
-    return max(notes) if notes else 0

@@ -122,3 +122,23 @@ def dice_from_dict(d: dict) -> DiceSource:
     if d["type"] == "seeded":
         return SeededDice(d["seed"], d["counter"])
     return ScriptedDice(d["faces"], d["events"], d["fi"], d["ei"])
+
+
+class CleanDice:
+    """Dice that never show ⚠: a dry run finds refusals before any real die is rolled."""
+
+    def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
+        return False
+
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
+        return next(iter(weights))
+
+    def shuffle(self, items: list[str]) -> list[str]:
+        return list(items)
+
+    def clone(self) -> CleanDice:
+        return self
+
+    def to_dict(self) -> dict:
+        """Never called: a dry-run state is thrown away, never saved."""
+        raise TypeError("the dice of a dry run are never saved")

@@ -8,11 +8,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.engine.actions import LINES, Action, ChooseLine, Event, Retire, Roll, Spare, Stop, Timeout
+from bot.engine.actions import (
+    LINES,
+    Action,
+    Attack,
+    ChooseLine,
+    Event,
+    Order,
+    Place,
+    Retire,
+    Roll,
+    Spare,
+    Stop,
+    Timeout,
+    Tires,
+)
+from bot.engine.attack import apply_attack, attack_actions, order_actions
 from bot.engine.course import Course
-from bot.engine.dice import DiceSource, Name
+from bot.engine.dice import CleanDice, DiceSource
 from bot.engine.dice_rules import describe_allowed, dice_allowed, die_refusal, gear_name, refusal_params
 from bot.engine.errors import Ambiguous, NotAllowed, RallyError
+from bot.engine.markers import place, place_actions
 from bot.engine.moves import Move, resolve
 from bot.engine.order import next_turn, stand_still
 from bot.engine.ruleset import Ruleset
@@ -20,17 +36,22 @@ from bot.engine.specials import Seat, advance_course, setup_special
 from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.state import FINISHED, OUT, GameConfig, GameState
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
+from bot.engine.weather import choose_tires, tire_actions, weather_events
 from bot.i18n import t
 
 
 def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
              modules: dict[str, bool] | None = None, dice: DiceSource | None = None,
-             course: Course | None = None) -> GameState:
+             course: Course | None = None, events: list[Event] | None = None) -> GameState:
     """A special ready for its first turn: cars behind the start line in gear 0 (A4.1). With a
-    `course` (a rally of several specials), `stage` is its first special."""
+    `course` (a rally of several specials), `stage` is its first special. `events`, if given,
+    receives what happened before the first die: the weather roll (A20.1), the first turn."""
     state = setup_special(stage, seats, seed, ruleset, modules, dice)
     state.course = course
-    next_turn(state, [])
+    if events is None:
+        events = []
+    events.extend(weather_events(state))
+    next_turn(state, events)
     return state
 
 
@@ -47,10 +68,14 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if isinstance(action, Retire):
         return _retire(state, action)
+    if isinstance(action, Tires):  # A20.2: a driver still behind the start line, turn or not
+        return choose_tires(state, action)
     ci = actor_index(state, action)
     new = state.clone()
     events: list[Event] = []
-    if isinstance(action, Roll):
+    if isinstance(action, (Attack, Order, Place)) or new.current_turn().attack is not None:
+        _rules_plus(new, action, events)  # A18 time attack, A19 second markers (modules)
+    elif isinstance(action, Roll):
         if len(action.dice) > 1:
             drive_clean(state, action)  # refuse it whole if its dice cannot all be played (like A18.2)
         _roll_all(new, ci, action, events)
@@ -66,6 +91,14 @@ def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]
         raise TypeError(f"unknown action {action!r}")
     new.moves += 1
     return new, events
+
+
+def _rules_plus(state: GameState, action: Action, events: list[Event]) -> None:
+
+    if isinstance(action, Place) and state.current_turn().attack is None:
+        place(state, action, events)
+    else:
+        apply_attack(state, action, events)
 
 
 def _retire(state: GameState, action: Retire) -> tuple[GameState, list[Event]]:
@@ -160,26 +193,6 @@ def _die_word(die: str) -> str:
     return "white die" if die == "W" else die
 
 
-class CleanDice:
-    """Dice that never show ⚠: a dry run finds refusals before any real die is rolled."""
-
-    def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
-        return False
-
-    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
-        return next(iter(weights))
-
-    def shuffle(self, items: list[str]) -> list[str]:
-        return list(items)
-
-    def clone(self) -> CleanDice:
-        return self
-
-    def to_dict(self) -> dict:
-        """Never called: a dry-run state is thrown away, never saved."""
-        raise TypeError("the dice of a dry run are never saved")
-
-
 def drive_clean(state: GameState, action: Roll) -> list[tuple[str, Move]]:
     """Drive a roll on a copy with dice that never show ⚠ and a hidden-card deck of good
     shortcuts (A9.1: no peeking); returns (die, move) for each die played before the turn ends.
@@ -268,14 +281,22 @@ def next_corner(state: GameState, ci: int):
 
 def legal_actions(state: GameState, driver: str | None = None) -> list[Action]:
     """Every action the driver may take now: each usable die (with each trajectory that changes
-    where it goes), stop, spare tire, trajectory choices. Feeds autocomplete, buttons, errors."""
+    where it goes), stop, spare tire, trajectory choices, a change of tires (A20.2; also for a
+    `driver` still waiting to start). Feeds autocomplete, buttons, errors."""
     if state.turn is None:
         return []
     car = state.cars[state.turn.car]
     if driver is not None and driver != car.id:
-        return []
+        other = state.car_by_id(driver)  # a driver waiting to start may still choose tires (A20.2)
+        return list(tire_actions(state, other)) if other is not None else []
     out: list[Action] = []
+    plus: list[Action] = []
     turn = state.turn
+    if turn.attack is not None or state.rules.modules.attack or state.rules.modules.seconds:
+
+        if turn.attack is not None:  # A18.3: only the order of the rolled dice now
+            return order_actions(state)
+        plus = place_actions(state) + attack_actions(state)
     for die in dice_allowed(state, car, turn):
         g = int(die) if die != "W" else turn.gear
         seen: set[int] = set()
@@ -292,7 +313,8 @@ def legal_actions(state: GameState, driver: str | None = None) -> list[Action]:
         out.append(Stop(driver=car.id))
     elif car.spare and car.flats and turn.gear <= 1:
         out.append(Spare(driver=car.id))
-    return out
+    out.extend(tire_actions(state, car))
+    return out + plus
 
 
 def replay(config: GameConfig, seats: list[Seat], actions: list[Action]) -> GameState:

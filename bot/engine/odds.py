@@ -9,33 +9,15 @@ is not counted: the preview shows the risk taken without it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from bot.engine.actions import Roll
+from bot.engine.actions import Attack, Roll
+from bot.engine.attack import attack_odds
 from bot.engine.game import actor_index, drive_clean
 from bot.engine.moves import KO, LOC, Move
+from bot.engine.odds_model import Odds, Step
 from bot.engine.stage_model import Surface
 from bot.engine.state import GameState
-
-
-@dataclass(frozen=True)
-class Step:
-    die: str
-    hazard_p: float  # chance this die shows ⚠
-    certain: str  # "" | "loc" (over-speed, bump N+2) | "ko"
-    bump_risk: bool  # bump at N+1: ⚠ on this die is a loss of control
-    snow: bool  # the die moves the car onto snow
-
-
-@dataclass(frozen=True)
-class Odds:
-    loss_of_control: float  # chance the plan ends in a loss of control or knock-out
-    knocked_out: float
-    steps: tuple[Step, ...]
-
-    @property
-    def percent(self) -> str:
-        return f"{self.loss_of_control * 100:.1f}%"
 
 
 def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
@@ -56,8 +38,12 @@ def plan_steps(state: GameState, plan: Roll) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def odds(state: GameState, plan: Roll) -> Odds:
-    """Chance that `plan` ends in a loss of control (or knock-out) for the driver to play."""
+def odds(state: GameState, plan: Roll | Attack) -> Odds:
+    """Chance that `plan` ends in a loss of control (or knock-out) for the driver to play. For a
+    time-attack group (A18): with the best order chosen after the roll (`attack.attack_odds`)."""
+    if isinstance(plan, Attack):
+
+        return attack_odds(state, plan)
     steps = plan_steps(state, plan)
     turn = state.current_turn()
     car = state.cars[turn.car]

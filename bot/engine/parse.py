@@ -1,4 +1,5 @@
-"""The drivers' grammar: `3 white 4`, `3 w 4`, `2 gaz`, `4 weiss skid`, `stop`, `spare`, `cut`.
+"""The drivers' grammar: `3 white 4`, `3 w 4`, `2 gaz`, `4 weiss skid`, `stop`, `spare`, `cut`,
+`tires snow` (`pneus neige`, `Winterreifen`, `tires asphalt`, RULES A20.2 / D1).
 
 English, French and German words for the white die, the lines and stopping (RULES D1), unique
 prefixes (`sk` = skid), and three kinds of error: cannot parse, not allowed now (saying what is
@@ -12,15 +13,19 @@ die must be the one that takes the line (enters that trajectory of a corner, goe
 or flies over it from a bump): otherwise `apply` refuses the roll before any die is rolled,
 naming the die that does reach the corner and how to write it (`3 shortcut W 4`). One line word
 per roll; a line for a later corner is chosen ahead with the line word alone (`skid`).
+
+Rules+ commands (time attack `attack 3 4 W` / `order 4 3 W` / `order best`, second markers
+`place 4`) are read by `bot.engine.parse_plus`, which documents their words.
 """
 
 from __future__ import annotations
 
 import re
 
-from bot.engine.actions import Action, ChooseLine, Roll, Spare, Stop
+from bot.engine.actions import Action, ChooseLine, Roll, Spare, Stop, Tires
 from bot.engine.dice_rules import check_die
 from bot.engine.errors import Ambiguous, CannotParse, NotAllowed
+from bot.engine.parse_plus import parse_plus
 from bot.engine.state import GameState
 from bot.i18n import t
 
@@ -32,6 +37,13 @@ WORDS: dict[str, tuple[str, ...]] = {
     "stop": ("stop", "end", "done", "fin", "halt", "ende", "."),
     "spare": ("spare", "tire", "tyre", "roue", "reserverad", "reserve"),
 }
+#: Tire choice (A20.2), EN/FR/DE words of RULES D1: `tires snow`, `pneus neige`, `Winterreifen`.
+TIRE_WORDS = ("tires", "tyres", "tire", "tyre", "pneus", "pneu", "reifen")
+TIRE_KINDS: dict[str, tuple[str, ...]] = {
+    "snow": ("snow", "neige", "winter", "schnee", "winterreifen"),
+    "asphalt": ("asphalt", "asphalte", "tarmac", "asphaltreifen"),
+}
+_TIRE_KIND = {alias: kind for kind, aliases in TIRE_KINDS.items() for alias in aliases}
 _EXACT = {alias: meaning for meaning, aliases in WORDS.items() for alias in aliases}
 _SPLIT = re.compile(r"[\s,;+>→]+|(?<=\d)-|-(?=\d)|(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)")
 _PREFIX = re.compile(r"^/?(roll|r|rouler|würfeln|wurfeln)\s+", re.IGNORECASE)
@@ -65,6 +77,12 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
     words = tokens(text)
     if not words:
         raise CannotParse(t("parse.empty"))
+    plus = parse_plus(words, _meaning, driver)  # A18 / A19 commands (modules); checked by `apply`
+    if plus is not None:
+        return plus
+    tires = _tires(words)
+    if tires is not None:
+        return Tires(tires, driver=driver)
     meanings = [_meaning(w) for w in words]
     dice = tuple(m for m in meanings if m in _DICE)
     lines = [m for m in meanings if m in ("interior", "skid", "shortcut")]
@@ -92,6 +110,18 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
     if state is not None:
         _check_first_die(state, action)
     return action
+
+
+def _tires(words: list[str]) -> str | None:
+    """`tires snow`, `snow tires`, `pneus neige`, `Winterreifen`, `snow`: the tire kind; None when
+    the words are not a tire choice (`tire` alone still means the spare tire)."""
+    kinds = [_TIRE_KIND[w] for w in words if w in _TIRE_KIND]
+    rest = [w for w in words if w not in _TIRE_KIND and w not in TIRE_WORDS]
+    if kinds and not rest and len(kinds) == 1 and len(words) <= 2:
+        return kinds[0]
+    if kinds or (words[0] in TIRE_WORDS and (len(words) > 1 or words[0] not in ("tire", "tyre"))):
+        raise CannotParse(t("parse.tires"))
+    return None
 
 
 def _check_first_die(state: GameState, action: Roll) -> None:

@@ -52,12 +52,17 @@ def _per_gear(value: dict[str, int], what: str) -> dict[str, int]:
 
 
 class Modules(BaseModel):
-    """Optional rule modules switchable per rally (RULES A22 SISU, A23 shakedown)."""
+    """Optional rule modules switchable per rally (RULES A22 SISU, A23 shakedown; Rules+ A20
+    weather and tires, A21 split times shown to all)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     sisu: bool = False
     shakedown: bool = False
+    weather: bool = False
+    splits: bool = False
+    attack: bool = False  # A18 time attack
+    seconds: bool = False  # A19 spending second markers (won by time attacks, A18.4)
 
 
 class Ruleset(BaseModel):
@@ -87,6 +92,14 @@ class Ruleset(BaseModel):
     sisu_scope: Literal["turn", "die"]
     sisu_against_bump: bool
     dirt_cleared_after_stage: bool
+    #: A19.2 / AMB-7 option: second markers may place a die at any time, not only when one more ⚠
+    #: would be a loss of control.
+    spend_seconds_anytime: bool = False
+    #: A20.1 / AMB-16: with the weather module on, `uncertain` rolls each zone's side at the start
+    #: of every special; `certain` keeps the stage's fixed snow zones.
+    weather_forecast: Literal["uncertain", "certain"] = "uncertain"
+    #: A20.1 / OPEN-13: the gear die rolled for the i-th zone of a special is weather_dice[(i-1) mod len].
+    weather_dice: tuple[Literal["1", "2", "3", "4", "5"], ...] = ("1", "2", "3", "4", "5")
     modules: Modules
 
     @field_validator("gear_card_seconds")
@@ -98,6 +111,13 @@ class Ruleset(BaseModel):
     @classmethod
     def _loc_cards(cls, v: dict[str, int]) -> dict[str, int]:
         return _per_gear(v, "loc_card_seconds")
+
+    @field_validator("weather_dice")
+    @classmethod
+    def _weather_dice(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if not v:
+            raise ValueError("needs at least one gear die (1-5)")
+        return v
 
     @field_validator("loc_events", "shortcut_deck")
     @classmethod

@@ -28,11 +28,12 @@ def play_stage(stage: Stage | str, drivers: int = 4, seed: int = 0, max_actions:
 
 
 def play_rally(stages: list[str], drivers: int = 4, seed: int = 0, assistance: list[bool] | None = None,
-               max_actions: int = 20000) -> tuple[GameState, int]:
-    """Drive a whole rally of several specials with AI drivers (RULES A2); returns (final
-    state, number of actions). The course and its results are in `state.course`."""
+               max_actions: int = 20000, modules: dict[str, bool] | None = None) -> tuple[GameState, int]:
+    """Drive a whole rally of several specials with AI drivers (RULES A2), with some rule
+    `modules` on; returns (final state, number of actions). The course and its results are in
+    `state.course`."""
     course = course_of(stages, assistance)
-    state = new_game(stages[0], ai_seats(drivers), seed=seed, course=course)
+    state = new_game(stages[0], ai_seats(drivers), seed=seed, modules=modules, course=course)
     actions = 0
     while state.turn is not None and actions < max_actions:
         state, _ = apply(state, choose_action(state))

@@ -5,7 +5,9 @@ classification of the specials driven so far; ties keep the previous start order
 out of the rally do not start), A16 (assistance after a flagged special: damage markers removed,
 the spare tire back; without it damage, flats and tires carry over), A14.2 (the spare may be
 fitted between specials: see `bot.engine.turn.fit_spare`), A18.5/A16 (second markers never carry
-over), A22 (the SISU card is one per rally, not per special).
+over), A22 (the SISU card is one per rally, not per special); with the weather module, A20.1
+(each special's weather rolled when it is set up, `bot.engine.weather`) and A20.2 (tires chosen
+again after an assistance, pre-set for the new weather).
 
 The move happens inside `apply`, on the action that ends a special, so the action log replays a
 whole rally with no extra entry. The dice source carries on from special to special (a seeded
@@ -25,7 +27,9 @@ from bot.engine.order import consecutive_entry, next_turn
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
+from bot.engine.stage_weather import with_weather
 from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
+from bot.engine.weather import default_tires, roll_weather, weather_events
 from bot.i18n import t
 
 
@@ -51,20 +55,18 @@ def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset:
     rules = base.with_modules(**modules) if modules else base
     dice = dice or SeededDice(seed)
     deck = dice.shuffle([kind for kind, n in rules.shortcut_deck.items() for _ in range(n)])
-    default_tires = _default_tires(stage)
-    cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or default_tires) for i, s in enumerate(seats)]
+    weather = None
+    if rules.modules.weather:  # A20.1: the weather of this special, before the first car starts
+        weather = roll_weather(stage, rules, dice)
+        stage = with_weather(stage, weather)
+    tires = default_tires(stage)
+    cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or tires) for i, s in enumerate(seats)]
     config = GameConfig(stage=stage.name, ruleset=base.name, seed=seed, modules=modules)
-    state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck)
+    state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck, weather=weather)
     if rules.stagger == "consecutive":
         state.entry = consecutive_entry(len(cars))
         state.round = 1
     return state
-
-
-def _default_tires(stage: Stage) -> str:
-    """Snow tires when most of the stage is on snow, else asphalt (A20.2 choice made for the driver)."""
-    snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
-    return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
 
 
 def special_rows(state: GameState) -> list[SpecialRow]:
@@ -108,11 +110,14 @@ def advance_course(state: GameState, events: list[Event]) -> GameState:
     previous = [c.id for c in sorted(state.cars, key=lambda c: c.seat)]
     starters, absent = start_order(course, previous)
     cars = {c.id: c for c in state.cars}
-    seats = [Seat(d, cars[d].name, cars[d].tires) for d in starters + absent]
+    # A20.2: with the weather module, tires are chosen again after an assistance (pre-set for the
+    # new weather); otherwise they carry over
+    choosing = assisted and state.rules.modules.weather
+    seats = [Seat(d, cars[d].name, None if choosing else cars[d].tires) for d in starters + absent]
     new = setup_special(course.specials[course.index], seats, state.config.seed, state.config.ruleset,
                         state.config.modules, state.dice.clone())
     for car in new.cars:
-        carry_over(cars[car.id], car, assisted)
+        carry_over(cars[car.id], car, assisted, keep_tires=not choosing)
         if car.id in absent:
             car.status = OUT
             car.out_reason = cars[car.id].out_reason or "retired"
@@ -121,17 +126,19 @@ def advance_course(state: GameState, events: list[Event]) -> GameState:
     names = ", ".join(cars[d].name for d in starters)
     events.append(Event("special_start", None, {"number": course.number, "title": new.stage.title,
                                                 "order": names, "assistance": "yes" if assisted else "no"}))
+    events.extend(weather_events(new))  # A20.1: known before the first car starts
     next_turn(new, events)
     if new.turn is None and not new.entry:  # nobody could start it
         return advance_course(new, events)
     return new
 
 
-def carry_over(old: Car, new: Car, assisted: bool) -> None:
-    """What a car takes into the next special: its tires and SISU card always (A20.2: tires change
-    only at an assistance, by the driver's choice); damage, flats and a used spare only without
-    assistance (A16). Second markers never (A16)."""
-    new.tires = old.tires
+def carry_over(old: Car, new: Car, assisted: bool, keep_tires: bool = True) -> None:
+    """What a car takes into the next special: its SISU card always, its tires unless they are
+    chosen again (A20.2: only at an assistance, with the weather module: `keep_tires` False);
+    damage, flats and a used spare only without assistance (A16). Second markers never (A16)."""
+    if keep_tires:
+        new.tires = old.tires
     new.sisu = old.sisu
     if not assisted:
         new.lost_black = old.lost_black

@@ -13,7 +13,9 @@ from typing import Literal
 from bot.engine.course import Course
 from bot.engine.dice import DiceSource, dice_from_dict
 from bot.engine.ruleset import Ruleset, load_ruleset
+from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import START, Stage
+from bot.engine.stage_weather import with_weather
 
 WAITING, RACING, FINISHED, OUT = "waiting", "racing", "finished", "out"
 
@@ -50,7 +52,7 @@ class Car:
     flats: int = 0
     spare: bool = True
     sisu: bool = True
-    seconds: int = 0  # second markers held (A18, advanced module: always 0 for now)
+    seconds: int = 0  # second markers held: won by time attacks (A18.4), spent by A19
     line: str | None = None  # trajectory chosen ahead for the next corner
     splits: list[list[int]] = field(default_factory=list)  # [space id, time] (A21)
     finish_rank: int | None = None
@@ -106,6 +108,9 @@ class TurnState:
     last_gear_die: int | None = None
     sisu_active: bool = False
     path: list[list] = field(default_factory=list)  # [space, die, hazard]
+    # Rules+ (absent from the JSON while unused, so snapshots without the modules stay identical):
+    attack: list[list] | None = None  # time attack rolled, waiting for its order: [die, hazard] (A18.3)
+    placed: int = 0  # dice placed with second markers this turn (A19.1 cost)
 
     @property
     def started(self) -> bool:
@@ -124,7 +129,12 @@ class TurnState:
         return t
 
     def to_dict(self) -> dict:
-        return {name: getattr(self, name) for name in TurnState.__slots__}
+        return {name: getattr(self, name) for name in TurnState.__slots__
+                if name not in _OPTIONAL_TURN or getattr(self, name) != _OPTIONAL_TURN[name]}
+
+
+#: TurnState fields written to JSON only when they differ from these defaults (Rules+ modules).
+_OPTIONAL_TURN: dict[str, object] = {"attack": None, "placed": 0}
 
 
 @dataclass(slots=True)
@@ -159,6 +169,7 @@ class GameState:
     last_driver: int | None = None
     moves: int = 0  # actions applied; also the version the engine knows
     course: Course | None = None  # a rally of several specials (A2); None for a single special
+    weather: tuple[str, ...] | None = None  # zones on their snow side (A20.1, weather module); None: off
 
     @property
     def finished(self) -> bool:
@@ -197,12 +208,15 @@ class GameState:
         s.last_path = self.last_path
         s.last_driver = self.last_driver
         s.course = self.course  # never changed in place: the move to the next special replaces it
+        s.weather = self.weather
         return s
 
     def to_dict(self) -> dict:
         data = self._special_dict()
         if self.course is not None:  # absent for a single special, so older snapshots stay identical
             data["course"] = self.course.to_dict()
+        if self.weather is not None:  # absent without the weather module (A20), as for the course
+            data["weather"] = list(self.weather)
         return data
 
     def _special_dict(self) -> dict:
@@ -225,15 +239,18 @@ class GameState:
 
     @classmethod
     def from_dict(cls, d: dict, stage: Stage | None = None, rules: Ruleset | None = None) -> GameState:
-        from bot.engine.stage_catalogue import load_stage
 
         config = GameConfig(**d["config"])
         stage = stage or load_stage(config.stage)
         rules = rules or load_ruleset(config.ruleset).with_modules(**config.modules)
+        weather = tuple(d["weather"]) if d.get("weather") is not None else None
+        if weather is not None:  # the special's weather roll (A20.1) on the cached stage
+
+            stage = with_weather(stage, weather)
         turn = TurnState(**d["turn"]) if d["turn"] else None
         return cls(stage=stage, rules=rules, config=config, cars=[Car.from_dict(c) for c in d["cars"]],
                    dice=dice_from_dict(d["dice"]), deck=list(d["deck"]),
                    dirt={int(k): v for k, v in d["dirt"].items()}, round=d["round"], queue=list(d["queue"]),
                    entry=list(d["entry"]), turn=turn, arrival=d["arrival"], finishers=d["finishers"],
                    last_path=d["last_path"], last_driver=d["last_driver"], moves=d["moves"],
-                   course=Course.from_dict(d["course"]) if d.get("course") else None)
+                   course=Course.from_dict(d["course"]) if d.get("course") else None, weather=weather)

@@ -14,12 +14,15 @@ from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, gea
 from bot.engine.dirt import note_corner_arrival
 from bot.engine.moves import KO, LOC, Move, refuse, resolve
 from bot.engine.order import next_turn
+from bot.engine.splits import record_splits
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
 
 
-def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) -> Move:
-    """Use one die: check it, move, roll, count ⚠, then resolve what the move caused."""
+def roll_one(state: GameState, die: str, line: str | None, events: list[Event], face: bool | None = None) -> Move:
+    """Use one die: check it, move, roll, count ⚠, then resolve what the move caused. `face`, when
+    given, is the die's face already known (a time attack rolled first, A18.3; a die placed with
+    second markers shows none, A19.1) instead of a roll."""
     turn = state.current_turn()
     car = state.cars[turn.car]
     check_die(state, car, turn, die)
@@ -27,7 +30,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event]) 
     g = int(die) if gear_die else turn.gear
     move = resolve(state, turn.car, g, line, gear_die)
     surface = _surface(state, move.target)  # the snow-tire cap on white dice is checked by `resolve` (A20.4)
-    hazard = state.dice.roll(die, state.rules.dice.faces, state.rules.dice.hazard_faces[die])
+    hazard = state.dice.roll(die, state.rules.dice.faces, state.rules.dice.hazard_faces[die]) if face is None else face
     ignore = state.rules.modules.shakedown or turn.sisu_active
     counted = hazard and not ignore
     turn.used.append(die)
@@ -261,10 +264,12 @@ def end_turn(state: GameState, events: list[Event]) -> None:
         return
     car = state.cars[turn.car]
     car.last_hazards = turn.hazards
-    for space_id, _, _ in turn.path if car.status != OUT else ():  # knocked out: unclassified (A12.5)
-        if space_id >= 0 and state.stage.spaces[space_id].split and all(s[0] != space_id for s in car.splits):
-            car.splits.append([space_id, car.time])
-            events.append(Event("split", car.id, {"time": format_time(car.time)}))
+    if state.rules.modules.splits:  # A21 module: split times shown to all (bot.engine.splits)
+        record_splits(state, car, events)
+    elif car.status != OUT:  # without it: recorded silently; knocked out: unclassified (A12.5)
+        for space_id, _, _ in turn.path:
+            if space_id >= 0 and state.stage.spaces[space_id].split and all(s[0] != space_id for s in car.splits):
+                car.splits.append([space_id, car.time])
     state.last_path = [list(p) for p in turn.path]
     state.last_driver = turn.car
     state.turn = None

@@ -51,6 +51,9 @@ class RallyService:
         self.line = self.turns.line
         self.spare = self.turns.spare
         self.tires = self.turns.tires
+        self.attack = self.turns.attack
+        self.order = self.turns.order
+        self.place_die = self.turns.place_die
         self.odds = self.turns.odds
         self.options = self.turns.options
 

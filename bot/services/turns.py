@@ -8,7 +8,7 @@ plays twice.
 
 from __future__ import annotations
 
-from bot.engine.actions import Action, Event, Roll, Spare, Stop
+from bot.engine.actions import Action, Attack, Event, Roll, Spare, Stop
 from bot.engine.dice_rules import describe_allowed, dice_allowed
 from bot.engine.game import apply, legal_actions
 from bot.engine.odds import odds
@@ -79,6 +79,18 @@ class Turns:
     async def spare(self, place: Place, actor: Actor) -> Reply:
         return await self.act(place, actor, "spare")
 
+    async def attack(self, place: Place, actor: Actor, dice: str) -> Reply:
+        """Time attack (Rules+ module, RULES A18): roll a group of dice at once; then `order`."""
+        return await self.act(place, actor, "attack " + text_option("dice", dice, MAX_COMMAND_TEXT))
+
+    async def order(self, place: Place, actor: Actor, order: str) -> Reply:
+        """The order of the dice of a time attack (A18.3), or `best` for the bot's proposal."""
+        return await self.act(place, actor, "order " + text_option("order", order, MAX_COMMAND_TEXT))
+
+    async def place_die(self, place: Place, actor: Actor, die: str) -> Reply:
+        """Place the next die with second markers instead of rolling it (Rules+ module, A19)."""
+        return await self.act(place, actor, "place " + text_option("die", die, MAX_COMMAND_TEXT))
+
     async def tires(self, place: Place, actor: Actor, tires: str) -> Reply:
         """Choose asphalt or snow tires before the first die of a special where that is allowed
         (Rules+ weather module, RULES A20.2)."""
@@ -91,7 +103,7 @@ class Turns:
         require_running(rally)
         state = self.work.state_of(rally)
         action = parse(plan, state, driver=str(actor.user_id))
-        if not isinstance(action, Roll):
+        if not isinstance(action, (Roll, Attack)):
             raise ServiceError("odds.need_dice")
         result = odds(state, action)
         words = " ".join("white" if d == "W" else d for d in action.dice)

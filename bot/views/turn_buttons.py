@@ -17,7 +17,7 @@ import discord
 from bot.i18n import t
 from bot.views.interaction_io import run_click
 
-TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w ]+)"
+TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w !]+)"
 MAX_BUTTONS = 25  # 5 rows of 5: Discord's limit for one message
 LINES = ("interior", "skid", "shortcut")
 
@@ -27,10 +27,10 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
 
 
 def button_label(action: str) -> str:
-    """`W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`."""
+    """`W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`, `W!` → `white⚠`."""
     if action in ("stop", "spare"):
         return t(f"discord.button_{action}")
-    words = ["white" if w == "W" else w for w in action.split()]
+    words = ["white" if w == "W" else "white⚠" if w == "W!" else w for w in action.split()]
     return " · ".join(words)
 
 
@@ -65,9 +65,10 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
 
 
 def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str]) -> discord.ui.View:
-    """A persistent view (timeout None) with one button per legal action, at most 25."""
+    """A persistent view (timeout None) with one button per legal action, at most 25. Time-attack
+    groups are typed (`/attack`), not offered as buttons: there are too many."""
     view = discord.ui.View(timeout=None)
-    for action in list(options)[:MAX_BUTTONS]:
-        if re.fullmatch(r"[\w ]+", action):
-            view.add_item(TurnButton(rally_id, version, action))
+    shown = [a for a in options if not a.startswith("attack ") and re.fullmatch(r"[\w !]+", a)]
+    for action in shown[:MAX_BUTTONS]:
+        view.add_item(TurnButton(rally_id, version, action))
     return view

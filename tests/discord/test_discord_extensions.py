@@ -50,7 +50,7 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
     assert len(names) == len(set(names))
     assert sorted(names) == sorted(["rally create", "rally join", "rally leave", "rally start", "rally status",
                                     "rally board", "rally abandon", "rally kick", "roll", "stop", "line", "spare",
-                                    "odds", "help", "tires"])
+                                    "odds", "help", "tires", "attack", "order", "place"])
     for command in payload:
         for name, item in walk(command):
             assert item["description"] and item["description"] != "…", name

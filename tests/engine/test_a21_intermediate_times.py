@@ -18,8 +18,9 @@ straight 6 [grass|grass]"""
 
 def test_A21_a_car_passing_a_split_point_gets_its_time_at_the_end_of_the_turn():
     """A21: when a car passes a split point its time is recorded: the chrono pile at the end of
-    the turn in which it passed, that turn's card included."""
-    state = make_game(SPLIT_STRAIGHT, drivers=2)
+    the turn in which it passed, that turn's card included. Shown to all with the `splits`
+    module (see test_a21_split_times_module.py for the module off)."""
+    state = make_game(SPLIT_STRAIGHT, drivers=2, modules={"splits": True})
     state, events = act(state, "1 2 3 stop")
     assert "split" in kinds(events)
     assert state.cars[0].splits == [[space_at(state.stage, 3), 30]]

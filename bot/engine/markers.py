@@ -1,0 +1,111 @@
+"""Spending second markers (RULES A19, module `seconds`): place a die instead of rolling it.
+
+`place 4` (or `place W`, `place 4 skid`) in a normal die-by-die turn: the die moves the car one
+space and shows no face, so it adds no ⚠ (A19.1) and a bump taken at N+1 lands safely (A10.4);
+corner over-speed and a bump at N+2 still lose control (A19.3). The n-th die placed in one turn
+costs n markers (1, 2, 3 …). Markers are those won by time attacks in this special (A18.4/A18.5;
+`Car.seconds`, never carried to the next special); spent markers no longer reduce the time.
+
+When (A19.2, AMB-7 default): only when one more ⚠ on the destination space would be a loss of
+control — the turn's ⚠ one below the limit, or on snow with asphalt tires one below the snow
+limit, or a bump taken at N+1 (where one ⚠ is a loss of control, A10.1). Ruleset option
+`spend_seconds_anytime` allows it at any time. Never during a time attack (a time attack is a
+whole turn: its dice are all rolled at once, A18.5).
+"""
+
+from __future__ import annotations
+
+from bot.engine.actions import LINES, Action, Event, Place
+from bot.engine.dice_rules import check_die, dice_allowed
+from bot.engine.errors import NotAllowed
+from bot.engine.moves import Move, resolve
+from bot.engine.stage_model import Surface
+from bot.engine.state import Car, GameState, TurnState
+from bot.engine.turn import roll_one
+from bot.i18n import t
+
+
+def cost(turn: TurnState) -> int:
+    """Markers the next placed die costs this turn (A19.1)."""
+    return turn.placed + 1
+
+
+def critical(state: GameState, car: Car, turn: TurnState, move: Move) -> bool:
+    """Whether one more ⚠ on the move's destination would be a loss of control (AMB-7)."""
+    rules = state.rules
+    if rules.modules.shakedown or turn.sisu_active:
+        return False
+    if move.bump_risk or turn.hazards + 1 >= rules.hazard_limit:
+        return True
+    if car.tires != "asphalt" or move.target < 0:
+        return False
+    space = state.stage.spaces[move.target]
+    if space.surface(space.zone in state.stage.snow_zones) is not Surface.SNOW:
+        return False
+    snow_after = turn.hazards + 1 if rules.snow_threshold_scope == "turn" else turn.snow_hazards + 1
+    return snow_after >= rules.snow_hazard_limit
+
+
+def refusal(state: GameState, car: Car, turn: TurnState, move: Move) -> str | None:
+    """Why the die of `move` may not be placed now (message key), or None."""
+    if not state.rules.modules.seconds:
+        return "seconds.off"
+    if turn.attack is not None:
+        return "seconds.in_attack"
+    if not state.rules.spend_seconds_anytime and not critical(state, car, turn, move):
+        return "seconds.too_early"
+    if car.seconds < cost(turn):
+        return "seconds.not_enough"
+    return None
+
+
+def place(state: GameState, action: Place, events: list[Event]) -> None:
+    """Place one die with markers on the clone `state` (A19.1)."""
+    turn = state.current_turn()
+    car = state.cars[turn.car]
+    if not state.rules.modules.seconds:
+        raise NotAllowed(t("seconds.off"))
+    check_die(state, car, turn, action.die)
+    gear_die = action.die != "W"
+    move = resolve(state, turn.car, int(action.die) if gear_die else turn.gear, action.line, gear_die)
+    if action.line and move.line != action.line:
+        raise NotAllowed(t("seconds.line_not_taken", die=_word(action.die), line=action.line))
+    key = refusal(state, car, turn, move)
+    if key:
+        raise NotAllowed(t(key, cost=cost(turn), markers=car.seconds, hazards=turn.hazards))
+    spent = cost(turn)
+    car.seconds -= spent
+    turn.placed += 1
+    first = len(events)
+    roll_one(state, action.die, action.line, events, face=False)
+    die_event = events[first]
+    assert die_event.kind == "die", "roll_one reports the die first"
+    events[first] = Event("placed", car.id, {**die_event.params, "cost": spent, "markers": car.seconds,
+                                             "word": "marker" if spent == 1 else "markers"})
+
+
+def place_actions(state: GameState) -> list[Action]:
+    """Every die that may be placed with markers now (A19), with each line that changes where it goes."""
+    turn = state.current_turn()
+    car = state.cars[turn.car]
+    if not state.rules.modules.seconds or car.seconds < cost(turn) or turn.attack is not None:
+        return []
+    out: list[Action] = []
+    for die in dice_allowed(state, car, turn):
+        g = int(die) if die != "W" else turn.gear
+        seen: set[int] = set()
+        for line in (None, *LINES):
+            try:
+                move = resolve(state, turn.car, g, line, die != "W")
+            except NotAllowed:
+                continue
+            if move.target in seen or (line is not None and move.line != line):
+                continue
+            seen.add(move.target)
+            if refusal(state, car, turn, move) is None:
+                out.append(Place(die, line, driver=car.id))
+    return out
+
+
+def _word(die: str) -> str:
+    return "white" if die == "W" else die

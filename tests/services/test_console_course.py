@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from bot.console import PLACE, Console, user_id
 from bot.engine.ai import choose_action
 from bot.engine.stage_catalogue import load_stage
@@ -17,24 +19,29 @@ STAGES = ["pinewood-sprint", "gen-5-20", "black-moor"]
 NAMES = ("ada", "bea", "cy")
 
 
-async def test_three_specials_three_drivers_in_the_console_to_the_rally_classification(store):
+@pytest.mark.parametrize("modules", ["", "attack,seconds,weather,splits"])
+async def test_three_specials_three_drivers_in_the_console_to_the_rally_classification(store, modules):
+    """With no module, and with every Rules+ module on (A18–A21): the AI's choice for whoever
+    drives is typed as a console command each time, so every command of the modules is used."""
     service = RallyService(store, seed_source=lambda: 11)
     out = io.StringIO()
     console = Console(service, out=out)
-    await console.run_line(f"ada: /rally create stage:{','.join(STAGES)} drivers:3 assistance:2")
+    await console.run_line(f"ada: /rally create stage:{','.join(STAGES)} drivers:3 assistance:2 modules:{modules}")
     for name in NAMES:
         await console.run_line(f"{name}: /rally join")
     await console.run_line("ada: /rally start")
     by_id = {str(user_id(n)): n for n in NAMES}
+    typed: set[str] = set()
     for _ in range(3000):
         rally = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
         if rally is None:
             break
         state = service.work.state_of(rally)
         assert state.active is not None
-        await console.run_line(f"{by_id[state.active.id]}: /roll {label(choose_action(state))}"
-                               if label(choose_action(state))[0] in "12345W"
-                               else f"{by_id[state.active.id]}: /{label(choose_action(state))}")
+        choice = label(choose_action(state))
+        command = f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
+        typed.add(command.split()[0])
+        await console.run_line(f"{by_id[state.active.id]}: {command}")
     text = out.getvalue()
     assert "[only" not in text, text[-2000:]  # no refusal in the whole rally
     assert "opens a rally of 3 specials" in text and "assistance after SS2" in text
@@ -50,3 +57,7 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
     assert finished.status == "finished"
     report = await store.check(replay_snapshot)
     assert report.ok and report.rallies == 1, [str(m) for m in report.mismatches]
+    if modules:
+        assert {"/attack", "/order"} <= typed, typed  # the AI drove time attacks through the console
+        assert "Weather for SS1" in text and "Weather for SS3" in text
+        assert "split 1:" in text

@@ -47,3 +47,32 @@ async def test_without_the_module_tires_are_refused_with_the_reason_and_nothing_
     with pytest.raises(RallyError, match="module \\(RULES A20\\), which is off"):
         await service.tires(HERE, BOB, "snow")
     assert await snapshot_of(store) == before
+
+
+@pytest.mark.parametrize("modules, call, needle", [
+    ("", ("attack", "1 2"), "time attack"),
+    ("attack", ("attack", "1"), "at least 2"),
+    ("attack", ("order", "1 2"), ""),
+    ("", ("place_die", "1"), "second markers"),
+    ("seconds", ("place_die", "1"), ""),
+])
+async def test_a_refused_rules_plus_command_changes_nothing(service, store, modules, call, needle):
+    """A18/A19 commands refused (module off, A18.1 one die, no attack to order, no marker yet):
+    a specific message, and the stored rally, log and outbox are byte-identical."""
+    await _started(service, modules)
+    before = (await snapshot_of(store), [r.as_dict() for r in await store.outbox.all()])
+    name, text = call
+    with pytest.raises(RallyError) as refused:
+        await getattr(service, name)(HERE, BOB, text)
+    assert needle.lower() in str(refused.value).lower() and "went wrong" not in str(refused.value)
+    assert (await snapshot_of(store), [r.as_dict() for r in await store.outbox.all()]) == before
+
+
+async def test_A18_a_time_attack_then_its_order_through_the_services_and_its_odds(service, store):
+    await _started(service, "attack")
+    odds = await service.odds(HERE, BOB, "attack 1 2")
+    assert odds.ephemeral and "chance of losing control" in odds.text
+    rolled = await service.attack(HERE, BOB, "1 2")
+    assert rolled.turn is not None and any(o.startswith("order ") for o in rolled.turn.options)
+    ordered = await service.order(HERE, BOB, "best")
+    assert ordered.text and (await store.check(replay_snapshot)).ok

@@ -107,7 +107,8 @@ class Turns:
             raise ServiceError("odds.need_dice")
         result = odds(state, action)
         words = " ".join("white" if d == "W" else d for d in action.dice)
-        lines = [t("odds.result", plan=words, percent=result.percent)]
+        key = "odds.attack" if isinstance(action, Attack) else "odds.result"
+        lines = [t(key, plan=words, percent=result.percent)]
         if result.knocked_out:
             lines.append(t("odds.knock_out", percent=f"{result.knocked_out * 100:.1f}%"))
         return Reply(lines, ephemeral=True)
@@ -161,7 +162,11 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
     go_on = "turn.go_on" if state.turn.started else "turn.go_on_no_stop"  # no `/stop` before a die (A6.3.7)
-    lines.append(t("turn.your_turn" if turn_changed else go_on, name=car.name, allowed=allowed))
+    if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
+        orders = [o for o in option_labels(state) if o.startswith("order ")]
+        lines.append(t("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6])))
+    else:
+        lines.append(t("turn.your_turn" if turn_changed else go_on, name=car.name, allowed=allowed))
     driver_id = int(car.id) if car.id.isdigit() else 0
     prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
     post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,

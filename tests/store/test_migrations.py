@@ -89,8 +89,8 @@ async def test_failing_migration_leaves_version_and_schema_unchanged(db_path):
 
 
 async def test_failing_python_step_rolls_back_too(db_path):
-    def step(tx):
-        tx.execute("CREATE TABLE made_by_function (x INTEGER)")
+    async def step(tx):
+        await tx.execute("CREATE TABLE made_by_function (x INTEGER)")
         raise RuntimeError("data migration failed")
 
     with pytest.raises(RuntimeError, match="data migration failed"):

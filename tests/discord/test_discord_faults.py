@@ -10,152 +10,43 @@ is kept exactly once, the channel gets each post exactly once and in order, nobo
 the channel, a channel the bot cannot post in pauses its rally, a deleted channel abandons it.
 """
 
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import timedelta
 
 import aiohttp
 import pytest
 
 from bot.i18n import t
-from bot.services.replay import replay_snapshot
-from bot.store import Rally
 from tests.discord.fakes import (
     CHANNEL,
-    GUILD,
     FakeClock,
     Harness,
-    Sent,
     buttons_of,
     channel_posts,
-    command_payload,
     http_error,
-    option,
     private_answers,
 )
-
-BOB = (1002, "Bob")  # the host, and the first driver
-ALICE = (1001, "Alice")
-OTHER_CHANNEL = 21
-DAY_S = 24 * 3600  # the default turn deadline
-NOTHING_CHANGED = "nothing was changed"
-
-
-class Killed(BaseException):
-    """The process dies here (not an error the bot could catch and handle)."""
-
-
-class BrokenRenderer:
-    """A renderer whose every drawing fails (a missing font, a corrupt stage file...)."""
-
-    def board(self, stage, view) -> bytes:
-        raise RuntimeError("cannot draw the board")
-
-    def preview(self, stage) -> bytes:
-        raise RuntimeError("cannot draw the preview")
-
-    def results(self, state) -> bytes:
-        raise RuntimeError("cannot draw the results")
-
-
-# -- driving the bot -----------------------------------------------------------------------------
-
-def in_channel(payload: dict, channel_id: int) -> dict:
-    """The same interaction, sent from another channel of the guild."""
-    payload["channel_id"] = str(channel_id)
-    payload["channel"] = dict(payload["channel"], id=str(channel_id))
-    return payload
-
-
-async def command(h: Harness, user, name: str, sub: str | None = None, *, channel: int = CHANNEL,
-                  **values: Any) -> list[Sent]:
-    options = [option(k, v) for k, v in values.items()]
-    return await h.dispatch(in_channel(command_payload(user, name, sub, options), channel))
-
-
-async def lobby(h: Harness, channel: int = CHANNEL) -> Rally:
-    """Bob opens a two-driver rally in `channel`; Bob and Alice join. Every post is delivered."""
-    await command(h, BOB, "rally", "create", channel=channel, stage="pinewood-sprint", drivers=2)
-    await command(h, BOB, "rally", "join", channel=channel)
-    await command(h, ALICE, "rally", "join", channel=channel)
-    return await rally_in(h, channel)
-
-
-async def started(h: Harness) -> Rally:
-    """A running rally whose first prompt reached the channel: Bob drives, his clock runs."""
-    await lobby(h)
-    calls = await command(h, BOB, "rally", "start")
-    assert len(channel_posts(calls)) == 1
-    rally = await rally_in(h)
-    assert await h.bot.deadlines.due_at(rally.id) is not None
-    return rally
-
-
-async def rally_in(h: Harness, channel: int = CHANNEL) -> Rally:
-    rally = await h.bot.store.rallies.get_active_in_channel(GUILD, channel)
-    assert rally is not None
-    return rally
-
-
-# -- what Discord saw ----------------------------------------------------------------------------
-
-def tries(h: Harness, channel: int = CHANNEL) -> list[Sent]:
-    """Every attempt to post a message in `channel`, failed or not."""
-    return [c for c in h.sent if c.via == "http" and c.method == "POST"
-            and c.url.endswith(f"/channels/{channel}/messages")]
-
-
-def delivered(h: Harness, channel: int = CHANNEL) -> list[Sent]:
-    """The messages that reached `channel`."""
-    return [c for c in channel_posts(h.sent) if c.url.endswith(f"/channels/{channel}/messages")]
-
-
-def dm_channels(h: Harness, user_id: int) -> set[str]:
-    return {c.reply["id"] for c in h.sent if c.url.endswith("/users/@me/channels") and c.reply
-            and str((c.body or {}).get("recipient_id")) == str(user_id)}
-
-
-def dm_tries(h: Harness, user_id: int) -> list[Sent]:
-    channels = dm_channels(h, user_id)
-    return [c for c in h.sent if c.via == "http" and c.method == "POST"
-            and any(c.url.endswith(f"/channels/{d}/messages") for d in channels)]
-
-
-def dms(h: Harness, user_id: int) -> list[Sent]:
-    """The direct messages that reached `user_id`."""
-    return [c for c in dm_tries(h, user_id) if c.error is None]
-
-
-def pinged(post: Sent) -> list[str]:
-    return [str(u) for u in post.body["allowed_mentions"].get("users", [])]
-
-
-def turn_ends_text(moment: datetime) -> str:
-    """How the turn message shows its deadline (a Discord timestamp)."""
-    return f"<t:{int(moment.timestamp())}:f>"
-
-
-async def log_of(h: Harness, rally_id: int) -> list[tuple[str, int | None]]:
-    return [(a.action, a.actor) for a in await h.bot.store.actions.list(rally_id)]
-
-
-def fail_interaction(h: Harness, exc: BaseException, methods: tuple[str, ...], times: int = 1) -> None:
-    """The interaction's own answers (webhook calls other than the first callback) fail with `exc`:
-    `methods` e.g. ("DELETE",) for the removal of the "thinking…" answer, ("DELETE", "POST") for it
-    and every followup. Failed calls are recorded with `error` set, like `RecordingHTTP.fail`."""
-    real = h.webhooks.request
-    left = [times]
-
-    async def request(route, *args: Any, **kwargs: Any) -> Any:
-        if left[0] > 0 and route.method in methods and "/webhooks/" in route.url:
-            left[0] -= 1
-            h.sent.append(Sent(route.method, route.url, kwargs.get("payload"), error=exc))
-            raise exc
-        return await real(route, *args, **kwargs)
-
-    h.webhooks.request = request
-
+from tests.discord.fault_helpers import (
+    ALICE,
+    BOB,
+    DAY_S,
+    NOTHING_CHANGED,
+    OTHER_CHANNEL,
+    BrokenRenderer,
+    Killed,
+    command,
+    delivered,
+    fail_interaction,
+    lobby,
+    log_of,
+    pinged,
+    rally_in,
+    started,
+    tries,
+    turn_ends_text,
+)
 
 # -- 1. 5xx on the turn post -----------------------------------------------------------------------
 
@@ -363,115 +254,6 @@ async def test_a_failed_post_holds_back_later_posts_of_its_channel_but_not_other
         assert len(delivered(h, OTHER_CHANNEL)) == 1
 
 
-# -- 7. 403: the bot lost its permissions mid-rally -------------------------------------------------
-
-async def test_a_channel_the_bot_cannot_post_in_pauses_the_rally_and_it_resumes_when_it_can(tmp_path):
-    """403 Missing Permissions (50013) mid-rally: the move is kept; the rally is paused: Bob's
-    running clock is cancelled and no AI turn is played even days later; later moves are saved
-    (and their authors told the rally is paused) and their posts wait; the host is told once by
-    DM. When the permissions come back, every owed post reaches the channel once, in order, and
-    the turn gets a fresh 24 h from then."""
-    async with Harness(tmp_path / "403.sqlite3") as h:
-        rally = await started(h)
-        h.clock.advance(hours=2)
-        h.http.fail(http_error(403, 50013), times=10_000, path=f"/channels/{CHANNEL}/messages")
-        calls = await command(h, BOB, "roll", dice="1")  # keeps Bob's turn (and its clock)
-        assert private_answers(calls) == []  # saved before the bot knew: the thinking answer goes
-        paused = await rally_in(h)
-        assert paused.paused_at is not None and paused.status == "running"
-        assert await h.bot.deadlines.pending(rally.id) == []
-        (dm,) = dms(h, BOB[0])
-        assert channel_posts(calls) == [dm]  # the host's DM is all that got through
-        head, tail = t("rally.paused_host", channel=CHANNEL, reason="\0").split("\0")
-        assert dm.content.startswith(head) and dm.content.endswith(tail)
-        assert delivered(h)[-1].content.startswith("The rally starts")  # nothing new in the channel
-
-        calls = await command(h, BOB, "stop")  # a later move in the paused rally: saved, told why
-        assert private_answers(calls) == [t("rally.paused_note")]
-        moves = await log_of(h, rally.id)
-        assert [a for a, _ in moves[-2:]] == ["roll 1", "stop"]
-        owed = await h.bot.store.outbox.owed(lane=f"channel:{CHANNEL}")
-        assert len(owed) == 2
-
-        for _ in range(8):  # three days and more, the scheduler and the sender running
-            h.clock.advance(hours=10)
-            assert await h.bot.deadlines.run_due() == 0
-            await h.bot.deadlines.resync()
-            await h.bot.sender.flush()
-        assert await log_of(h, rally.id) == moves  # no AI turn, no timeout
-        assert await h.bot.deadlines.pending(rally.id) == []
-        assert len(dms(h, BOB[0])) == 1  # told once
-        assert [r.id for r in await h.bot.store.outbox.owed(lane=f"channel:{CHANNEL}")] == [r.id for r in owed]
-        failed = len(tries(h))
-
-        h.http.failures.clear()  # the permissions are back
-        h.clock.advance(minutes=5)
-        await h.bot.sender.flush()
-        await h.bot.sender.flush()
-        new = delivered(h)[4:]
-        assert len(new) == 2 and len(tries(h)) == failed + 2
-        assert "**Bob** rolls 1" in new[0].content and "**Bob** stops" in new[1].content
-        assert [c.body["nonce"] for c in new] == [f"rb{r.id}" for r in owed]
-        assert await h.bot.store.outbox.owed() == []
-        resumed = await rally_in(h)
-        assert resumed.paused_at is None
-        ends = h.clock() + timedelta(seconds=DAY_S)
-        assert await h.bot.deadlines.due_at(rally.id) == ends
-        assert turn_ends_text(ends) in new[1].content
-        assert len(dms(h, BOB[0])) == 1
-
-
-# -- 8. 404: the channel is gone ------------------------------------------------------------------
-
-async def test_a_deleted_channel_abandons_its_rally_and_the_ai_never_plays_in_it(tmp_path):
-    """404 Unknown Channel (10003): the rally is abandoned by the bot (logged, so `db check`
-    replays it), what it owed the channel is dropped and never tried again, its clock is gone
-    and no AI turn is ever played; the host gets one DM."""
-    async with Harness(tmp_path / "404.sqlite3") as h:
-        rally = await started(h)
-        h.http.fail(http_error(404, 10003), times=10_000, path=f"/channels/{CHANNEL}/messages")
-        await command(h, BOB, "roll", dice="1")
-        gone = await h.bot.store.rallies.get(rally.id)
-        assert gone.status == "abandoned"
-        moves = await log_of(h, rally.id)
-        assert moves[-2:] == [("roll 1", BOB[0]), ("status abandoned", None)]
-        report = await h.bot.store.check(replay_snapshot)
-        assert report.ok, report
-        assert await h.bot.store.outbox.owed(lane=f"channel:{CHANNEL}") == []
-        assert await h.bot.deadlines.pending(rally.id) == []
-        (dm,) = dms(h, BOB[0])
-        assert dm.content == t("rally.channel_lost", channel=CHANNEL)
-        failed = len(tries(h))
-
-        for _ in range(6):
-            h.clock.advance(days=1)
-            assert await h.bot.deadlines.run_due() == 0
-            await h.bot.deadlines.resync()
-            await h.bot.sender.flush()
-        assert await log_of(h, rally.id) == moves
-        assert len(tries(h)) == failed and len(dms(h, BOB[0])) == 1
-        assert await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL) is None
-
-
-async def test_a_dm_the_host_does_not_accept_is_dropped_not_retried_forever(tmp_path):
-    """The host's DMs are closed (403, 50007) when the bot tells them their channel is gone: the
-    DM is given up at once (the row is done, with the reason), never tried again."""
-    async with Harness(tmp_path / "dm403.sqlite3") as h:
-        rally = await started(h)
-        h.http.fail(http_error(404, 10003), times=10_000, path=f"/channels/{CHANNEL}/messages")
-        h.http.fail(http_error(403, 50007), times=10_000, path="/messages")  # every other channel: DMs
-        await command(h, BOB, "roll", dice="1")
-        assert (await h.bot.store.rallies.get(rally.id)).status == "abandoned"
-        assert len(dm_tries(h, BOB[0])) == 1 and dms(h, BOB[0]) == []
-        for _ in range(5):
-            h.clock.advance(hours=6)
-            await h.bot.sender.flush()
-        assert len(dm_tries(h, BOB[0])) == 1
-        assert await h.bot.store.outbox.owed() == []
-        (row,) = [r for r in await h.bot.store.outbox.all() if r.user_id == BOB[0]]
-        assert row.outcome.startswith("dropped") and "50007" in row.outcome
-
-
 # -- 9. a restart between Discord's answer and the bot's bookkeeping -----------------------------
 
 async def test_a_post_discord_took_but_the_bot_did_not_record_is_resent_with_the_same_nonce(tmp_path):
@@ -575,46 +357,3 @@ async def test_an_interaction_discord_cannot_answer_at_all_still_gets_its_channe
         (post,) = channel_posts(calls)
         assert "**Bob** rolls 1" in post.content and post.body["nonce"].startswith("rb")
         assert (await log_of(h, rally.id))[-1] == ("roll 1", BOB[0])
-
-
-# -- classification of a 404, and a row that keeps failing inside the bot ---------------------------
-
-async def test_a_404_that_is_not_unknown_channel_is_retried_and_does_not_abandon_the_rally(tmp_path):
-    """Only Discord's code 10003 (Unknown Channel) means the channel is gone; a bare 404 (an edge
-    page, a glitch) must not abandon a rally for good."""
-    async with Harness(tmp_path / "404.sqlite3") as h:
-        await command(h, BOB, "rally", "create", stage="pinewood-sprint", drivers=2)
-        h.http.fail(http_error(404, 0), times=1, path=f"/channels/{CHANNEL}/messages")
-        await command(h, BOB, "rally", "join")
-        rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
-        assert rally is not None and rally.status == "lobby"
-        assert len(await h.bot.store.outbox.owed()) == 1  # kept, to be tried again
-        h.clock.advance(minutes=1)
-        await h.bot.sender.flush()
-        assert await h.bot.store.outbox.owed() == []
-
-
-async def test_a_row_that_keeps_failing_inside_the_bot_is_given_up_so_its_channel_moves_on(tmp_path):
-    """A bug that makes one post fail every time must not hold back every later post of its
-    channel forever: after a few tries the row is dropped with the reason kept."""
-    async with Harness(tmp_path / "internal.sqlite3") as h:
-        await command(h, BOB, "rally", "create", stage="pinewood-sprint", drivers=2)
-        original = h.bot.sender.send
-        calls = {"n": 0}
-
-        async def broken(out, image):
-            if "Bob joins" in " ".join(out.lines):
-                calls["n"] += 1
-                raise ValueError("a bug")
-            return await original(out, image)
-
-        h.bot.sender.send = broken
-        await command(h, BOB, "rally", "join")
-        await command(h, ALICE, "rally", "join")
-        for _ in range(10):
-            h.clock.advance(minutes=10)
-            await h.bot.sender.flush()
-        rows = await h.bot.store.outbox.all()
-        dropped = [r for r in rows if (r.outcome or "").startswith("dropped")]
-        assert len(dropped) == 1 and "internal error" in dropped[0].outcome and calls["n"] <= 6
-        assert await h.bot.store.outbox.owed() == []  # the post behind it went out

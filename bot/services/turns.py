@@ -161,12 +161,13 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
     car = state.cars[state.turn.car]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
-    go_on = "turn.go_on" if state.turn.started else "turn.go_on_no_stop"  # no `/stop` before a die (A6.3.7)
     if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
         orders = [o for o in option_labels(state) if o.startswith("order ")]
         lines.append(t("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6])))
+    elif turn_changed or not state.turn.started:  # not begun yet (after tires, a spare): no `/stop` (A6.3.7)
+        lines.append(t("turn.your_turn", name=car.name, allowed=allowed))
     else:
-        lines.append(t("turn.your_turn" if turn_changed else go_on, name=car.name, allowed=allowed))
+        lines.append(t("turn.go_on", name=car.name, allowed=allowed))
     driver_id = int(car.id) if car.id.isdigit() else 0
     prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
     post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,

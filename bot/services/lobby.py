@@ -147,7 +147,8 @@ class Lobby:
         change = Change(logged=[Logged(str(Retire(str(target_id))), actor.user_id, new,
                                        "finished" if new.finished else None)], steps=[step])
         lead = [t("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
-        post = turn_post(rally.id, rally.version + 1, new, events, lead, change)
+        told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
+        post = turn_post(rally.id, rally.version + 1, new, told, lead, change)
         committed = await self.work.commit(rally, change)
         return reply_of(post, committed)
 
@@ -177,7 +178,8 @@ class Lobby:
         if rally.status == "lobby":
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             names = ", ".join(d.display_name for d in drivers) or t("rally.nobody")
-            return Reply([t("rally.lobby_status", stage=rally.stage, names=names, count=len(drivers),
+            planned = (rally.modules.get("course") or {}).get("specials") or [rally.stage]
+            return Reply([t("rally.lobby_status", stage=", ".join(planned), names=names, count=len(drivers),
                             max=rally.max_drivers)], ephemeral=True)
         return Reply(status_lines(self.work.state_of(rally)), ephemeral=True)
 

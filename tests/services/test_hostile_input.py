@@ -267,3 +267,28 @@ def test_button_actions_and_versions_from_a_client_are_checked(rally_id, version
             assert rid == 1 and ver == current and actor is BOB
 
     run(body)
+
+
+@HYPOTHESIS
+@given(command=st.sampled_from(["attack", "order", "place_die", "tires"]),
+       actor=st.sampled_from([BOB, ALICE]),
+       text=options_from(["1 2", "1 W", "best", "1", "W", "snow", "asphalt", "2 1", "W! 1"]),
+       modules=options_from(["attack,seconds,weather,splits", "attack", "weather", "", "none"]))
+def test_rules_plus_commands_and_modules_are_played_or_refused_by_name(command, actor, text, modules):
+    """The Rules+ commands (A18 `/attack`, `/order`, A19 `/place`, A20 `/tires`) and the `modules`
+    option, with any text: played when legal, otherwise a specific refusal that changes nothing."""
+
+    async def body(store: Store, service: RallyService) -> None:
+        created = await attempt(store, lambda: service.create(HERE, BOB, STAGE, drivers=2, modules=modules),
+                                "create", typed={"modules": modules})
+        if created is None:
+            assert await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id) is None
+            return
+        await service.join(HERE, BOB)
+        await service.join(HERE, ALICE)
+        await service.start(HERE, BOB)
+        option = {"attack": "dice", "order": "order", "place_die": "die", "tires": "tires"}[command]
+        await attempt(store, lambda: getattr(service, command)(HERE, actor, text), f"{command} {text!r}",
+                      typed={option: text})
+
+    run(body)

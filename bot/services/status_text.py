@@ -27,6 +27,10 @@ def car_line(state: GameState, car) -> str:
         damage.append(t("status.flats." + ("one" if car.flats == 1 else "other"), n=car.flats))
     if car.pose != "normal":
         damage.append(t(f"word.{car.pose}") if car.pose != "spun" else t("word.spin"))
+    if car.seconds:  # second markers held (A18.4), already taken off the time shown
+        damage.append(t("status.markers." + ("one" if car.seconds == 1 else "other"), n=car.seconds))
+    if state.weather is not None:  # the tires matter only with the weather module (A20)
+        damage.append(t(f"status.tires_{car.tires}"))
     turn = state.turn if state.turn is not None and state.cars[state.turn.car] is car else None
     return t("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
              time=format_time(car.time), extra=(" — " + ", ".join(damage)) if damage else "")

@@ -76,3 +76,18 @@ async def test_A18_a_time_attack_then_its_order_through_the_services_and_its_odd
     assert rolled.turn is not None and any(o.startswith("order ") for o in rolled.turn.options)
     ordered = await service.order(HERE, BOB, "best")
     assert ordered.text and (await store.check(replay_snapshot)).ok
+
+
+async def test_status_shows_markers_held_and_tires_when_the_modules_are_on(service, store):
+    """A18.4 markers (taken off the time shown) and A20 tires appear in `/rally status`."""
+    await _started(service, "attack,weather")
+    await service.tires(HERE, BOB, "snow")
+    await service.attack(HERE, BOB, "1 2")
+    await service.order(HERE, BOB, "best")
+    status = await service.status(HERE, ALICE)
+    bob = next(line for line in status.lines if line.startswith("Bob:"))
+    assert "2 second markers" in bob and "snow tires" in bob
+    plain = RallyService(store, seed_source=lambda: 42)
+    await plain.abandon(HERE, BOB)
+    await _started(plain, "")
+    assert not any("tires" in line for line in (await plain.status(HERE, ALICE)).lines)

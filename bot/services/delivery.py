@@ -144,8 +144,7 @@ class Delivery:
                         await set_paused_tx(tx, rally.id, None)
                         await _start_clock_if_current(tx, self.work, rally, now)
                     elif out.turn is not None and _current_prompt(self.work, rally, out.turn):
-                        await start_clock_tx(tx, rally, out.due - timedelta(seconds=rally.turn_deadline_s or 0)
-                                             if out.due is not None and rally.turn_deadline_s else now)
+                        await start_clock_tx(tx, rally, _clock_start(out, rally, now))
                 elif rally is not None and rally.paused_at is not None:
                     await set_paused_tx(tx, rally.id, None)
                 return old
@@ -206,6 +205,14 @@ class Delivery:
     async def turn_message(self, rally_id: int) -> Message | None:
         """The rally's current turn message (the one with buttons), if one was delivered."""
         return await self.store.messages.get(rally_id, TURN)
+
+
+def _clock_start(out: Outgoing, rally: Rally, now: datetime) -> datetime:
+    """When the delivered prompt's clock starts: the moment the sender prepared it (so the turn
+    ends exactly at the time the message shows), or now if it showed none."""
+    if out.due is not None and rally.turn_deadline_s:
+        return out.due - timedelta(seconds=rally.turn_deadline_s)
+    return now
 
 
 def _current_prompt(work: RallyWork, rally: Rally, turn: TurnPrompt) -> bool:

@@ -1,1 +1,14 @@
-"""Command-line subcommands of `python -m bot`; one module per subcommand, each with `register`."""
+"""Command-line subcommands of `python -m bot`; one module per subcommand, each with `register`.
+
+`register(subparsers)` receives what `ArgumentParser.add_subparsers()` returned; `Subparsers`
+names the one method the modules use, so no module needs argparse's private class name.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Protocol
+
+
+class Subparsers(Protocol):
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...

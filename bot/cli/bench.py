@@ -11,12 +11,13 @@ import importlib
 import json
 import sys
 
+from bot.cli import Subparsers
 from bot.paths import ROOT
 
 NAMES = ("engine", "store", "render", "live")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("bench", help="run a benchmark and print one JSON line",
                               description="Run bench/NAME.py (its run() function) and print its JSON figures.")
     p.add_argument("name", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import json
 
+from bot.cli import Subparsers
 
-def register(subparsers) -> None:
+
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("commands", help="print the slash commands as JSON (no Discord connection)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("--markdown", action="store_true", help="the command table of the README")

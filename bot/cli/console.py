@@ -6,10 +6,11 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot.cli import Subparsers
 from bot.engine.errors import RallyError
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("console", help="play offline in the terminal, exactly as on Discord",
                               description="Type lines like `alice: /rally create stage:pinewood-sprint`, "
                                           "`bob: /rally join`, `alice: /roll 1`. Reads stdin when piped.")

@@ -16,13 +16,14 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot.cli import Subparsers
 from bot.paths import default_db_path
 
 REPLAY_MODULE = "bot.services.replay"
 NO_REPLAY = "db check needs the rules engine (bot.services.replay), not available yet"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("db", help="database tools: migrate, backup, check")
     common = argparse.ArgumentParser(add_help=False)

@@ -10,10 +10,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from bot.cli import Subparsers
+
 NO_ENGINE = "--turns needs the rules engine (bot.engine.simulate), not available yet"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("render", help="draw a stage preview or a board after K AI turns to a PNG",
                               description="Draw the preview of a stage, or (with --turns) the board after K "
                                           "turns played by the AI, and write it as PNG.")

@@ -12,11 +12,13 @@ import logging
 import signal
 import sys
 
+from bot.cli import Subparsers
+
 NO_TOKEN = 2
 CLOSE_TIMEOUT_S = 10
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN; the default command)",
                               description="Run the bot. Settings from the environment or a .env file: "
                                           "DISCORD_TOKEN, RALLYBOT_DB, DEV_GUILD_ID, LOG_LEVEL.")

@@ -16,10 +16,12 @@ import json
 import sys
 from typing import Any
 
+from bot.cli import Subparsers
+
 ENGINE_MODULES = ("sisu", "shakedown", "attack", "seconds", "weather", "splits")
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("simulate", help="play a whole rally with AI drivers and print it as JSON",
                               description="Play a course of 1 to 4 specials with AI drivers; one JSON object.")
     p.add_argument("--stages", required=True, help="comma-separated stage names (1 to 4), e.g. a,b,c")

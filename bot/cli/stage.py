@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Literal
 
+from bot.cli import Subparsers
 from bot.engine.errors import StageError
 from bot.engine.stage_build import build_stage
 from bot.engine.stage_format import FinishNote, PointNote, SplitNote, StartNote, ZoneNote
@@ -33,7 +34,7 @@ from bot.paths import data_dir
 DASH = "–"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # argparse's own (private) type name
+def register(subparsers: Subparsers) -> None:
     """Add `stage` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("stage", help="stage tools: list, validate, show, generate")
     actions = parser.add_subparsers(dest="stage_action", metavar="ACTION")

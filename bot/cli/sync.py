@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from bot.cli import Subparsers
 
-def register(subparsers) -> None:
+
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("sync", help="sync the slash commands to Discord now (needs DISCORD_TOKEN)")
     p.add_argument("--guild", type=int, help="sync to this server only (instant) instead of globally")
     p.set_defaults(func=main)

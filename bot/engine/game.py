@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.engine.actions import (
-    LINES,
     Action,
     Attack,
     ChooseLine,
@@ -27,9 +26,10 @@ from bot.engine.attack import apply_attack, attack_actions, order_actions
 from bot.engine.course import Course
 from bot.engine.dice import CleanDice, DiceSource
 from bot.engine.dice_rules import describe_allowed, dice_allowed, die_refusal, gear_name, refusal_params
+from bot.engine.die_moves import die_moves
 from bot.engine.errors import Ambiguous, NotAllowed, RallyError
 from bot.engine.markers import place, place_actions
-from bot.engine.moves import Move, resolve
+from bot.engine.moves import Move
 from bot.engine.order import next_turn, stand_still
 from bot.engine.ruleset import Ruleset
 from bot.engine.specials import Seat, advance_course, setup_special
@@ -297,18 +297,12 @@ def legal_actions(state: GameState, driver: str | None = None) -> list[Action]:
         if turn.attack is not None:  # A18.3: only the order of the rolled dice now
             return order_actions(state)
         plus = place_actions(state) + attack_actions(state)
-    for die in dice_allowed(state, car, turn):
-        g = int(die) if die != "W" else turn.gear
-        seen: set[int] = set()
-        for line in (None, *LINES):
-            try:
-                move = resolve(state, turn.car, g, line, die != "W")
-            except NotAllowed:
-                continue
-            if move.target in seen:
-                continue
-            seen.add(move.target)
-            out.append(Roll((die,), line if line and move.line == line else None, driver=car.id))
+    seen: set[tuple[str, int]] = set()
+    for die, line, move in die_moves(state, car, turn):
+        if (die, move.target) in seen:
+            continue
+        seen.add((die, move.target))
+        out.append(Roll((die,), line if line and move.line == line else None, driver=car.id))
     if turn.started:
         out.append(Stop(driver=car.id))
     elif car.spare and car.flats and turn.gear <= 1:

@@ -15,8 +15,9 @@ whole turn: its dice are all rolled at once, A18.5).
 
 from __future__ import annotations
 
-from bot.engine.actions import LINES, Action, Event, Place
-from bot.engine.dice_rules import check_die, dice_allowed
+from bot.engine.actions import Action, Event, Place
+from bot.engine.dice_rules import check_die
+from bot.engine.die_moves import die_moves
 from bot.engine.errors import NotAllowed
 from bot.engine.moves import Move, resolve
 from bot.engine.stage_model import Surface
@@ -91,19 +92,13 @@ def place_actions(state: GameState) -> list[Action]:
     if not state.rules.modules.seconds or car.seconds < cost(turn) or turn.attack is not None:
         return []
     out: list[Action] = []
-    for die in dice_allowed(state, car, turn):
-        g = int(die) if die != "W" else turn.gear
-        seen: set[int] = set()
-        for line in (None, *LINES):
-            try:
-                move = resolve(state, turn.car, g, line, die != "W")
-            except NotAllowed:
-                continue
-            if move.target in seen or (line is not None and move.line != line):
-                continue
-            seen.add(move.target)
-            if refusal(state, car, turn, move) is None:
-                out.append(Place(die, line, driver=car.id))
+    seen: set[tuple[str, int]] = set()
+    for die, line, move in die_moves(state, car, turn):
+        if (die, move.target) in seen or (line is not None and move.line != line):
+            continue
+        seen.add((die, move.target))
+        if refusal(state, car, turn, move) is None:
+            out.append(Place(die, line, driver=car.id))
     return out
 
 

@@ -4,10 +4,8 @@ A11.6 resuming, A13.5 no move possible)."""
 from __future__ import annotations
 
 from bot.engine.actions import Event
-from bot.engine.dice_rules import dice_allowed
+from bot.engine.die_moves import die_moves
 from bot.engine.dirt import note_corner_arrival
-from bot.engine.errors import NotAllowed
-from bot.engine.moves import resolve
 from bot.engine.stage_model import START
 from bot.engine.state import FINISHED, OUT, RACING, WAITING, Car, Card, GameState, TurnState
 
@@ -99,16 +97,7 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
 
 def can_move(state: GameState, car: Car) -> bool:
     """Whether any die could legally move the car one space now (A13.5)."""
-    turn = state.current_turn()
-    for die in dice_allowed(state, car, turn):
-        g = int(die) if die != "W" else turn.gear
-        for line in (None, "interior", "skid", "shortcut"):
-            try:
-                resolve(state, turn.car, g, line, die != "W")
-                return True
-            except NotAllowed:
-                continue
-    return False
+    return next(die_moves(state, car, state.current_turn()), None) is not None
 
 
 def stand_still(state: GameState, car: Car, events: list[Event]) -> None:

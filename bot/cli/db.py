@@ -4,7 +4,8 @@
 - `backup PATH` copies it online (safe while the bot runs) and prints the path and size; it does
   not migrate, so a backup taken before an upgrade holds the old schema untouched;
 - `check` replays every rally's action log with the rules engine and compares the result with the
-  stored snapshot; exit 1 and one line per mismatch if anything differs.
+  stored snapshot, and checks every logged action is in the log's canonical form; exit 1 and one
+  line per mismatch if anything differs.
 
 `--db PATH` picks the database; default `RALLYBOT_DB`, else `data/rallybot.sqlite3`.
 """
@@ -64,6 +65,7 @@ def _existing(path: Path) -> bool:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from bot.store import Store, StoreError
+    from bot.store.legacy_actions import UntranslatableAction
 
     path = _db_path(args)
 
@@ -73,7 +75,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     try:
         version = asyncio.run(run())
-    except StoreError as exc:
+    except (StoreError, UntranslatableAction) as exc:
         print(exc, file=sys.stderr)
         return 1
     print(f"{path}: schema version {version}")
@@ -105,7 +107,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
-        from bot.services.replay import replay_snapshot
+        from bot.services.replay import log_problem, replay_snapshot
     except ImportError as exc:
         if exc.name != REPLAY_MODULE:
             raise
@@ -119,7 +121,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     async def run():
         async with Store.open(path, migrate=False) as store:
-            return await store.check(replay_snapshot)
+            return await store.check(replay_snapshot, log_problem)
 
     try:
         report = asyncio.run(run())

@@ -1,7 +1,8 @@
 """Actions a driver can take, and the events the engine reports back.
 
-Every action has a canonical text (`str(action)`) that `parse` reads back to the same action: the
-action log stores that text, so a stage replays from its seed and log.
+Every action has a text (`str(action)`) that `parse` reads back to the same action (the console,
+the buttons); the action log stores the versioned JSON form of `bot.engine.action_codec`
+instead, so a stage replays from its seed and log whatever words were typed.
 """
 
 from __future__ import annotations

@@ -383,6 +383,9 @@ class _Probe:
     def clone(self) -> _Probe:
         return self
 
+    def common(self) -> _Probe:
+        return self
+
     def to_dict(self) -> dict:
         raise TypeError("the dice of a probe drive are never saved")
 

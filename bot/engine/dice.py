@@ -2,11 +2,14 @@
 
 `SeededDice` is a counter-based generator (splitmix64 of seed and draw number): its whole state is
 two integers, so a snapshot stores it and a stage replays exactly from its seed and action log.
-`ScriptedDice` plays faces and events written by a test or a console script.
+`ScriptedDice` plays faces and events written by a test or a console script. `StreamDice` serves
+league rounds (DESIGN §6 fair dice): every die, event kind and deck has its own named stream
+derived from a secret round seed, so a run is a pure function of (seed, driver, actions).
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Protocol, TypeVar
 
 _MASK = (1 << 64) - 1
@@ -35,6 +38,10 @@ class DiceSource(Protocol):
     def clone(self) -> DiceSource: ...
 
     def to_dict(self) -> dict: ...
+
+    def common(self) -> DiceSource:
+        """The dice of what is the same for every driver of a round (the weather roll, A20.1);
+        for a seeded or scripted source, the source itself."""
 
 
 class SeededDice:
@@ -71,6 +78,9 @@ class SeededDice:
 
     def clone(self) -> SeededDice:
         return SeededDice(self.seed, self.counter)
+
+    def common(self) -> SeededDice:
+        return self
 
     def to_dict(self) -> dict:
         return {"type": "seeded", "seed": self.seed, "counter": self.counter}
@@ -114,13 +124,95 @@ class ScriptedDice:
     def clone(self) -> ScriptedDice:
         return ScriptedDice(self.faces, self.events, self.fi, self.ei)
 
+    def common(self) -> ScriptedDice:
+        return self
+
     def to_dict(self) -> dict:
         return {"type": "scripted", "faces": self.faces, "events": self.events, "fi": self.fi, "ei": self.ei}
+
+
+DICE_MODES = ("personal", "shared")
+
+
+def stream_keys(seed_hex: str, driver: str, mode: str) -> tuple[str, str]:
+    """(key of the driver's dice, key of the round's common dice) from a round's secret seed.
+
+    `personal`: the driver's key hashes the seed with the driver id, so a second account learns
+    nothing of anybody else's dice. `shared`: one key for everybody, so the k-th roll of each die
+    is the same for every driver. The common key (weather) is the same for all in both modes.
+    SHA-256 with distinct prefixes: no key reveals the seed or another key."""
+    if mode not in DICE_MODES:
+        raise ValueError(f"dice mode must be one of {', '.join(DICE_MODES)}, not {mode!r}")
+    seed = bytes.fromhex(seed_hex)
+    own = b"rallybot/personal/" + seed + b"/" + driver.encode() if mode == "personal" else b"rallybot/shared/" + seed
+    return hashlib.sha256(own).hexdigest(), hashlib.sha256(b"rallybot/common/" + seed).hexdigest()
+
+
+class StreamDice:
+    """Named streams: die `3` draws its k-th face from stream `die:3`, a loss-of-control event
+    from `pick:<kind>`, the shortcut deck from `deck`; `common()` gives the round's common
+    streams (`weather:…`). Each stream is splitmix64 of (SHA-256 of key and stream name) and its
+    own counter, so what one die shows never depends on how many other dice were rolled; the
+    counters live in the game state with the keys."""
+
+    __slots__ = ("_seeds", "common_key", "counters", "key", "prefix")
+
+    def __init__(self, key: str, common_key: str, counters: dict[str, int] | None = None,
+                 prefix: str = "") -> None:
+        self.key = key
+        self.common_key = common_key
+        self.counters = counters if counters is not None else {}
+        self.prefix = prefix  # "" for the driver's dice, "weather:" for the common view
+        self._seeds: dict[str, int] = {}
+
+    def _next(self, stream: str) -> int:
+        name = self.prefix + stream
+        seed = self._seeds.get(name)
+        if seed is None:
+            key = self.common_key if self.prefix else self.key
+            seed = self._seeds[name] = int.from_bytes(
+                hashlib.sha256(f"{key}/{name}".encode()).digest()[:8], "big")
+        n = self.counters.get(name, 0) + 1
+        self.counters[name] = n
+        return _splitmix64(seed ^ _splitmix64(n))
+
+    def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
+        return self._next(f"die:{die}") % faces < hazard_faces
+
+    def pick(self, kind: str, weights: dict[Name, int]) -> Name:
+        r = self._next(f"pick:{kind}") % sum(weights.values())
+        for name, w in weights.items():
+            if r < w:
+                return name
+            r -= w
+        raise AssertionError("unreachable: weights sum checked by the ruleset")
+
+    def shuffle(self, items: list[str]) -> list[str]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self._next("deck") % (i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def clone(self) -> StreamDice:
+        twin = StreamDice(self.key, self.common_key, dict(self.counters), self.prefix)
+        twin._seeds = self._seeds  # derived from the keys only: safe to share
+        return twin
+
+    def common(self) -> StreamDice:
+        """A view on the common streams sharing this source's counters (so they are saved)."""
+        view = StreamDice(self.key, self.common_key, self.counters, "weather:")
+        return view
+
+    def to_dict(self) -> dict:
+        return {"type": "streams", "key": self.key, "common": self.common_key, "counters": dict(self.counters)}
 
 
 def dice_from_dict(d: dict) -> DiceSource:
     if d["type"] == "seeded":
         return SeededDice(d["seed"], d["counter"])
+    if d["type"] == "streams":
+        return StreamDice(d["key"], d["common"], {str(k): int(v) for k, v in d["counters"].items()})
     return ScriptedDice(d["faces"], d["events"], d["fi"], d["ei"])
 
 
@@ -137,6 +229,9 @@ class CleanDice:
         return list(items)
 
     def clone(self) -> CleanDice:
+        return self
+
+    def common(self) -> CleanDice:
         return self
 
     def to_dict(self) -> dict:

@@ -57,7 +57,7 @@ def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset:
     deck = dice.shuffle([kind for kind, n in rules.shortcut_deck.items() for _ in range(n)])
     weather = None
     if rules.modules.weather:  # A20.1: the weather of this special, before the first car starts
-        weather = roll_weather(stage, rules, dice)
+        weather = roll_weather(stage, rules, dice.common())  # the same for every driver of a round
         stage = with_weather(stage, weather)
     tires = default_tires(stage)
     cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or tires) for i, s in enumerate(seats)]

@@ -8,6 +8,7 @@ as a path.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 
@@ -15,6 +16,7 @@ from bot.engine.stage_generator import generate
 from bot.engine.stage_loader import load_stage as load_shipped_stage
 from bot.engine.stage_loader import parse_stage, shipped_zones, stage_names
 from bot.engine.stage_model import Stage
+from bot.paths import data_dir
 
 GENERATED = re.compile(r"gen-(\d{1,9})(?:-(\d{2,3}))?")
 GENERATED_LENGTHS = (12, 120)
@@ -43,3 +45,18 @@ def load_stage(name: str) -> Stage:
         return load_shipped_stage(name)
     seed, length = generated
     return parse_stage(generate(seed, length, shipped_zones()), f"{name}.stage", shipped_zones(), name=name)
+
+
+def stage_text(name: str) -> str:
+    """The text a stage is read from: its shipped file, or the generator's output for its seed."""
+    generated = generated_name(name)
+    if generated is None:
+        load_shipped_stage(name)  # refuses an unknown name (never a path)
+        return (data_dir() / "stages" / f"{name}.stage").read_text(encoding="utf-8")
+    seed, length = generated
+    return generate(seed, length, shipped_zones())
+
+
+def stage_digest(name: str) -> str:
+    """SHA-256 of the stage's text: a result card names the exact stage it was driven on."""
+    return hashlib.sha256(stage_text(name).encode("utf-8")).hexdigest()

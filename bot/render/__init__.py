@@ -3,6 +3,7 @@
 - `render_board(stage, view, options)`: the board after a turn (map, cars, dice, table);
 - `render_stage_preview(stage)`: the whole stage with its figures and zone legends;
 - `render_results(results_view)`: the classification when a stage ends;
+- `render_table(table_view)`: a league table (round results, season standings, world ranking);
 - `space_pixel(stage, space_id, options)`: where a space's centre lands in the board image.
 
 No discord and no database here: services call these inside `asyncio.to_thread`.
@@ -17,8 +18,10 @@ from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.preview import preview_image
 from bot.render.results import results_image
+from bot.render.table import TableView, table_image
 
-__all__ = ["RenderOptions", "render_board", "render_results", "render_stage_preview", "space_pixel"]
+__all__ = ["RenderOptions", "TableView", "render_board", "render_results", "render_stage_preview", "render_table",
+           "space_pixel"]
 
 
 def render_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:
@@ -37,3 +40,9 @@ def render_results(results_view: ResultsView, options: RenderOptions | None = No
     """PNG of a stage's classification (DNF last)."""
     options = options or DEFAULT_OPTIONS
     return to_png(results_image(results_view, options), options.compress_level)
+
+
+def render_table(view: TableView, options: RenderOptions | None = None) -> bytes:
+    """PNG of a league table (see bot.render.table)."""
+    options = options or DEFAULT_OPTIONS
+    return to_png(table_image(view, options), options.compress_level)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
+from bot.engine.action_codec import log_text
 from bot.engine.actions import Action, Event, Retire, Stop, Timeout
 from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
@@ -142,6 +143,9 @@ class DeadlineService:
 
     async def handle(self, job: Job, now: datetime) -> int:
         """Run one job under its rally's lock; 1 if it acted or posted, 0 if it was stale."""
+        for prefix, route in self.work.job_routes.items():  # league and world jobs
+            if job.kind.startswith(prefix):
+                return await route(job, now)
         if job.kind not in DEADLINE_KINDS or job.rally_id is None:
             log.warning("ignoring unknown job %s %s", job.kind, job.ref)
             await self.store.jobs.complete(job.id, now)
@@ -206,7 +210,7 @@ class DeadlineService:
     def _log(change: Change, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         """Apply one action of the bot and add it to the change (actor None)."""
         new, events = apply(state, action)
-        change.logged.append(Logged(str(action), None, new, "finished" if new.finished else None))
+        change.logged.append(Logged(log_text(action), None, new, "finished" if new.finished else None))
         return new, events
 
     def _ai_turn(self, change: Change, state: GameState) -> tuple[GameState, list[Event]]:

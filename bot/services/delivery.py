@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from bot.engine.action_codec import Status, log_text
 from bot.i18n import t
 from bot.services.deadlines import start_clock_tx
 from bot.services.reply import TurnPrompt
@@ -198,7 +199,7 @@ class Delivery:
                 await self.store.db.write(drop)
                 return
             dm = Post([t("rally.channel_lost", channel=rally.channel_id)], user_id=rally.host_id)
-            change = Change(logged=[Logged("status abandoned", None, None, "abandoned")], steps=[drop],
+            change = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")], steps=[drop],
                             posts=[dm], end_turn_clock=True)
             await self.work.commit(rally, change)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from functools import partial
 
+from bot.engine.action_codec import Start, Status, log_text
 from bot.engine.actions import Event, Retire
 from bot.engine.course import course_of
-from bot.engine.dice import ScriptedDice
+from bot.engine.dice import DiceSource, ScriptedDice, StreamDice
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
@@ -144,7 +145,7 @@ class Lobby:
         if car is None:
             raise ServiceError("rally.not_driving")
         new, events = apply(state, Retire(str(target_id), driver=str(actor.user_id)))
-        change = Change(logged=[Logged(str(Retire(str(target_id))), actor.user_id, new,
+        change = Change(logged=[Logged(log_text(Retire(str(target_id))), actor.user_id, new,
                                        "finished" if new.finished else None)], steps=[step])
         lead = [t("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
@@ -166,7 +167,7 @@ class Lobby:
                 random.Random(rally.seed).shuffle(seats)
             events: list[Event] = []  # the weather of SS1 (A20.1) comes before the first prompt
             state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats, events)
-            action = "start " + ",".join(s.id for s in seats)
+            action = log_text(Start(tuple(s.id for s in seats)))
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
             lead = [t("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change)
@@ -202,7 +203,7 @@ class Lobby:
             require_active(rally)
             require_boss(rally, actor, "abandon the rally")
             post = Post([t("rally.abandoned", name=display_name(actor.name))], close_turn=True)
-            change = Change(logged=[Logged("status abandoned", actor.user_id, None, "abandoned")],
+            change = Change(logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
                             posts=[post], end_turn_clock=True)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
@@ -218,7 +219,12 @@ def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats
     engine_modules = {k: bool(modules.get(k, False)) for k in ENGINE_MODULES}
     engine_modules.update({k: True for k in RULES_PLUS if modules.get(k)})
     script = modules.get("dice_script")
-    dice = ScriptedDice(script.get("faces", []), script.get("events", [])) if script is not None else None
+    streams = modules.get("streams")  # a championship run: named streams from the round's seed
+    dice: DiceSource | None = None
+    if script is not None:
+        dice = ScriptedDice(script.get("faces", []), script.get("events", []))
+    elif streams is not None:
+        dice = StreamDice(str(streams["key"]), str(streams["common"]))
     planned = modules.get("course")
     rally_course = course_of(planned["specials"], planned["assistance"]) if planned else None
     return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice, course=rally_course,

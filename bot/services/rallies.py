@@ -11,8 +11,10 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.services.championships import Championships
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
+from bot.services.league_rounds import discord_time, new_seed
 from bot.services.lobby import Lobby
 from bot.services.reply import Actor, Place, Reply
 from bot.services.turns import Turns
@@ -30,12 +32,14 @@ class RallyService:
     `spare`, `odds`, `status`, `board`, `abandon`, `kick`, `press` (a button)."""
 
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
-                 dice_script: dict | None = None, clock: Callable[[], datetime] = utc_now) -> None:
+                 dice_script: dict | None = None, clock: Callable[[], datetime] = utc_now,
+                 when: Callable[[datetime], str] = discord_time, round_seeds: Callable[[], str] = new_seed) -> None:
         self.store = store
         self.work = RallyWork(store, clock)
         self.lobby = Lobby(self.work, seed_source or system_seed, dice_script)
         self.turns = Turns(self.work)
         self.delivery = Delivery(self.work, clock)
+        self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create
         self.join = self.lobby.join

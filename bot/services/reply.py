@@ -12,6 +12,7 @@ class Actor:
     user_id: int
     name: str
     can_manage: bool = False
+    roles: tuple[int, ...] = ()  # the member's role ids (league organisers may be a role)
 
 
 @dataclass(frozen=True)

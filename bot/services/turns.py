@@ -8,6 +8,7 @@ plays twice.
 
 from __future__ import annotations
 
+from bot.engine.action_codec import log_text
 from bot.engine.actions import Action, Attack, Event, Roll, Spare, Stop
 from bot.engine.dice_rules import describe_allowed, dice_allowed
 from bot.engine.game import apply, legal_actions
@@ -57,7 +58,7 @@ class Turns:
             state = self.work.state_of(rally)
             action = parse(text, state, driver=str(actor.user_id))
             new, events = apply(state, action)
-            change = Change(logged=[Logged(str(action), actor.user_id, new, "finished" if new.finished else None)],
+            change = Change(logged=[Logged(log_text(action), actor.user_id, new, "finished" if new.finished else None)],
                             played_by=actor.user_id)
             post = turn_post(rally.id, rally.version + 1, new, events, [], change)
             committed = await self.work.commit(rally, change)

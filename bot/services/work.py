@@ -27,7 +27,7 @@ from typing import Any
 from bot.engine.state import GameState
 from bot.services.errors import ServiceError
 from bot.services.reply import Place, TurnPrompt
-from bot.store import Rally, Store
+from bot.store import Job, Rally, Store
 from bot.store.clock import utc_now
 from bot.store.connection import Tx
 from bot.store.drivers import add_missed_turn_tx, reset_missed_turns_tx
@@ -41,6 +41,10 @@ KIND_DEADLINE = "turn.deadline"
 DEADLINE_KINDS = (KIND_REMIND, KIND_DEADLINE)
 
 TxStep = Callable[[Tx], Awaitable[Any]]
+#: Called inside the transaction of a change that ends a rally (status finished or abandoned),
+#: with the rally as it was, the change and the final status: championship runs record their result.
+EndHook = Callable[[Tx, Rally, "Change", str], Awaitable[None]]
+JobHandler = Callable[[Job, datetime], Awaitable[int]]
 
 
 def snapshot_json(state: GameState) -> str:
@@ -64,6 +68,8 @@ class Post:
     image: dict[str, Any] | None = None
     close_turn: bool = False
     user_id: int | None = None  # a DM to this user instead of a channel post
+    channel_id: int | None = None  # another channel of the server (a league's), not the rally's
+    attach: dict[str, Any] | None = None  # a file read at delivery ({"kind": "cards", "round_id": N})
 
     def body(self) -> dict[str, Any]:
         turn = None
@@ -71,7 +77,7 @@ class Post:
             turn = {"rally_id": self.turn.rally_id, "version": self.turn.version,
                     "driver_id": self.turn.driver_id, "options": list(self.turn.options)}
         return {"lines": list(self.lines), "ping": list(self.ping), "turn": turn, "deadline": self.deadline,
-                "image": self.image, "close_turn": self.close_turn}
+                "image": self.image, "close_turn": self.close_turn, **({"attach": self.attach} if self.attach else {})}
 
 
 @dataclass
@@ -117,6 +123,9 @@ class RallyWork:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
         self.on_commit: Callable[[], None] | None = None  # wakes the outbox sender
+        self.end_hooks: list[EndHook] = []
+        #: Scheduled jobs of other services by kind prefix (`league.`, `scratch.`): `run_due` routes them.
+        self.job_routes: dict[str, JobHandler] = {}
 
     # -- finding and locking -------------------------------------------------------------------
 
@@ -198,17 +207,18 @@ class RallyWork:
                                         snapshot_json=snapshot, status=entry.status)
         for step in change.steps:
             await step(tx)
+        ended = next((e.status for e in change.logged if e.status in ("finished", "abandoned")), None)
+        if ended is not None:
+            for hook in self.end_hooks:
+                await hook(tx, rally, change, ended)
         if change.end_turn_clock:
             await cancel_rally_tx(tx, rally.id, DEADLINE_KINDS)
         if change.played_by is not None:
             await reset_missed_turns_tx(tx, rally.id, change.played_by)
         if change.missed_by is not None:
             await add_missed_turn_tx(tx, rally.id, change.missed_by)
-        ids = []
-        for post in change.posts:
-            ids.append(await enqueue_tx(
-                tx, guild_id=rally.guild_id, channel_id=rally.channel_id, kind="turn" if post.turn else "post",
-                body=post.body(), rally_id=rally.id, user_id=post.user_id, now=self.clock()))
+        ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id)
+               for post in change.posts]
         return Committed(version, tuple(ids), rally.paused_at is not None)
 
     async def post(self, rally: Rally, *posts: Post) -> Committed:
@@ -217,3 +227,12 @@ class RallyWork:
 
 
 _KEEP = object()
+
+
+async def post_tx(tx: Tx, post: Post, guild_id: int, channel_id: int, now: datetime,
+                  rally_id: int | None = None) -> int:
+    """Inside `tx`: owe `post` (to `post.channel_id` when it names another channel): one outbox row."""
+    target = post.channel_id if post.channel_id is not None else channel_id
+    return await enqueue_tx(tx, guild_id=guild_id, channel_id=target, kind="turn" if post.turn else "post",
+                            body=post.body(), rally_id=rally_id if target == channel_id else None,
+                            user_id=post.user_id, now=now)

@@ -6,6 +6,10 @@ in: `replay(rally_row, actions) -> snapshot_json`, where `rally_row` is the rall
 column except `snapshot`, so the replay cannot just copy it) plus `drivers` (list of driver
 dicts, by seat), and `actions` the log as dicts in order. The check also verifies the log's shape
 (numbered 1..version) and SQLite's own integrity check. It only reads.
+
+Each logged text must also be in the log's canonical form (one JSON text per entry, see
+`bot.engine.action_codec`): that check belongs to the engine too and is passed in as
+`log_problem(text) -> reason | None`; every entry it refuses is reported with its rally and seq.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from bot.store.connection import Database, Tx
 from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
 
 Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
+LogProblem = Callable[[str], str | None]
 
 _SHOWN = 80  # characters of a differing value shown in a report
 
@@ -103,6 +108,19 @@ def _log_shape(rally: Rally, actions: list[Action]) -> str | None:
     return None
 
 
+def _log_entries(rally_id: int, actions: list[Action], log_problem: LogProblem) -> list[Mismatch]:
+    """One mismatch per logged text that is not a canonical log entry."""
+    found = []
+    for action in actions:
+        try:
+            problem = log_problem(action.action)
+        except Exception as exc:  # a broken checker is reported, it does not stop the check
+            problem = f"{type(exc).__name__}: {exc}"
+        if problem:
+            found.append(Mismatch(rally_id, f"action {action.seq} {_short(action.action)} is not canonical: {problem}"))
+    return found
+
+
 async def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | None:
     row = await tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
@@ -112,8 +130,9 @@ async def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | Non
     return row, drivers, log
 
 
-async def check(db: Database, replay: Replay) -> CheckReport:
-    """Replay every rally and compare with its stored snapshot; reads only."""
+async def check(db: Database, replay: Replay, log_problem: LogProblem | None = None) -> CheckReport:
+    """Replay every rally and compare with its stored snapshot, and (given `log_problem`) check
+    that every logged text is canonical; reads only."""
     report = CheckReport()
     report.mismatches += [Mismatch(None, f"integrity: {p}") for p in await db.integrity_check()]
     ids = [int(r[0]) for r in await db.fetch_all("SELECT id FROM rallies ORDER BY id")]
@@ -132,6 +151,8 @@ async def check(db: Database, replay: Replay) -> CheckReport:
         if shape:
             report.mismatches.append(Mismatch(rally_id, shape))
             continue
+        if log_problem is not None:
+            report.mismatches += _log_entries(rally_id, actions, log_problem)
         rally_row = rally.as_dict()
         del rally_row["snapshot"]
         rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]

@@ -18,6 +18,8 @@ from functools import partial
 
 from bot.store.connection import Database, Tx
 from bot.store.errors import SchemaTooNew
+from bot.store.league_schema import SCHEMA_LEAGUES
+from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 
 StepFunction = Callable[[Tx], Awaitable[None]]
 
@@ -136,9 +138,28 @@ SCHEMA_V2: tuple[str, ...] = (
     "CREATE INDEX outbox_by_rally ON outbox (rally_id) WHERE done_at IS NULL",
 )
 
+
+async def canonical_action_log(tx: Tx) -> None:
+    """Step 3: every logged action, from the engine's text (`roll 3 W interior stop`, `start 1,2`)
+    to the canonical JSON of `bot.engine.action_codec` (see `bot.store.legacy_actions`), so the
+    log no longer depends on the drivers' grammar. One row that cannot be translated fails the
+    step (`UntranslatableAction` naming the rally, the action and its text): nothing changes."""
+    rows = await tx.fetch_all("SELECT rally_id, seq, action FROM actions ORDER BY rally_id, seq")
+    updates = []
+    for row in rows:
+        try:
+            text = legacy_to_canonical(row["action"])
+        except UntranslatableAction as exc:
+            raise UntranslatableAction(exc.text, exc.reason, row["rally_id"], row["seq"]) from None
+        updates.append((text, row["rally_id"], row["seq"]))
+    await tx.execute_many("UPDATE actions SET action = ? WHERE rally_id = ? AND seq = ?", updates)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "rallies, drivers, actions, messages, guild settings, jobs", SCHEMA_V1),
     Migration(2, "outbox, jobs by rally, paused rallies", SCHEMA_V2),
+    Migration(3, "canonical action log", canonical_action_log),
+    Migration(4, "leagues, rounds, runs, results, organiser log, result cards", SCHEMA_LEAGUES),
 )
 
 

@@ -19,6 +19,11 @@ from bot.store.versioning import advance
 MAX_SEED = 2**63 - 1
 
 
+def status_entry(status: str) -> str:
+    """The canonical log entry of a lifecycle change (the same text `action_codec` writes)."""
+    return json.dumps({"status": status, "type": "status", "v": 1}, sort_keys=True, separators=(",", ":"))
+
+
 def _validate_new(max_drivers: int, seed: int, turn_deadline_s: int | None) -> None:
     if not isinstance(max_drivers, int) or not 1 <= max_drivers <= 4:
         raise ValueError(f"max_drivers must be 1 to 4, got {max_drivers!r}")
@@ -168,8 +173,9 @@ class Rallies:
     async def set_status(
         self, rally_id: int, expected_version: int, status: str, *, actor: int | None = None, action: str | None = None
     ) -> int:
-        """Change the status (snapshot kept): a versioned change, logged as `action` (default `status <s>`)."""
-        text = action or f"status {status}"
+        """Change the status (snapshot kept): a versioned change, logged as `action` (default: the
+        canonical lifecycle entry `{"status": <s>, "type": "status", "v": 1}` of the action log)."""
+        text = action or status_entry(status)
         return await self._db.write(
             lambda tx: advance(tx, rally_id, expected_version, actor=actor, action=text, status=status)
         )
@@ -187,10 +193,13 @@ class Rallies:
         """Replace the snapshot (and status) outside play, e.g. when the host starts the rally.
 
         Versioned like every change and logged as `action` so the log still rebuilds the state:
-        pass the engine's own action text (e.g. `start`); the default is `status <status>`
-        (or `snapshot` when the status is unchanged).
+        pass the canonical entry (`bot.engine.action_codec.log_text`); the default is the status
+        entry when the status changes. Without a status an action is required: a snapshot that no
+        logged action explains would not replay.
         """
-        text = action or (f"status {status}" if status else "snapshot")
+        if action is None and status is None:
+            raise ValueError("set_snapshot without a status needs the logged action that explains it")
+        text = action or status_entry(status or "")
         return await self._db.write(
             lambda tx: advance(
                 tx, rally_id, expected_version, actor=actor, action=text, snapshot_json=snapshot_json, status=status

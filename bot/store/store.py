@@ -2,7 +2,7 @@
 
     async with Store.open() as store:            # RALLYBOT_DB or data/rallybot.sqlite3
         rally = await store.rallies.create(...)
-        version = await store.append_action(rally.id, rally.version, user_id, "roll 3", snapshot)
+        version = await store.append_action(rally.id, rally.version, user_id, log_text(action), snapshot)
 
 or `store = await Store.open(path)` … `await store.close()` (in a `finally`). Opening creates the
 file and its folders and migrates an older schema; a newer one is refused (`SchemaTooNew`).
@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.paths import default_db_path
 from bot.store.actions import Actions
-from bot.store.check import CheckReport, Replay, check
+from bot.store.check import CheckReport, LogProblem, Replay, check
 from bot.store.connection import Database
 from bot.store.drivers import Drivers
 from bot.store.errors import SchemaTooNew, SchemaTooOld
@@ -103,9 +103,10 @@ class Store:
         """Online backup to `path` while the store stays usable; returns the file size in bytes."""
         return await self.db.backup(path)
 
-    async def check(self, replay: Replay) -> CheckReport:
-        """Compare every rally's replayed log with its stored snapshot (see `bot.store.check`)."""
-        return await check(self.db, replay)
+    async def check(self, replay: Replay, log_problem: LogProblem | None = None) -> CheckReport:
+        """Compare every rally's replayed log with its stored snapshot and, given `log_problem`,
+        check every logged text is canonical (see `bot.store.check`)."""
+        return await check(self.db, replay, log_problem)
 
 
 class _Opening:

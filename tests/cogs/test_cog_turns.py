@@ -13,6 +13,8 @@ from discord import app_commands
 
 from bot.cogs.help import HelpCog
 from bot.cogs.turn import TurnCog
+from bot.engine.action_codec import from_text, log_text
+from bot.engine.actions import Roll, Spare
 from bot.services import Actor
 from bot.services.work import snapshot_json
 from bot.views.turn_buttons import TurnButton
@@ -59,8 +61,9 @@ async def refused(store, call, inter) -> str:
     return only_private(inter)
 
 
-async def moves(store, rally) -> list[str]:
-    return [a.action for a in await store.actions.list(rally.id)]
+async def moves(store, rally) -> list:
+    """The rally's logged actions, read back from the log's canonical form."""
+    return [from_text(a.action) for a in await store.actions.list(rally.id)]
 
 
 async def test_roll_posts_the_dice_and_new_buttons(bot, store, cog, rally):
@@ -70,7 +73,7 @@ async def test_roll_posts_the_dice_and_new_buttons(bot, store, cog, rally):
     post = await only_public(bot, inter)
     assert "**Bob** rolls 1" in post.content and "roll on" in post.content
     assert buttons_of(post.body) != [] and mentioned(post) == []  # same turn: nobody pinged
-    assert (await moves(store, rally))[-1] == "roll 1"
+    assert (await moves(store, rally))[-1] == Roll(("1",))
 
 
 async def test_roll_with_end_stops_after_the_dice(bot, store, cog, rally):
@@ -80,7 +83,7 @@ async def test_roll_with_end_stops_after_the_dice(bot, store, cog, rally):
     # round 2 begins: Bob, on the road, drives first again (A4.3) and is pinged anew
     assert "**Bob** stops in gear 1" in post.content and "Bob, your turn" in post.content
     assert f"<@{BOB[0]}>" in post.content and mentioned(post) == [BOB[0]]
-    assert (await moves(store, rally))[-1] == "roll 1 stop"
+    assert (await moves(store, rally))[-1] == Roll(("1",), end=True)
 
 
 async def test_a_new_turn_message_takes_the_buttons_off_the_old_one(bot, store, cog, rally):
@@ -141,11 +144,11 @@ async def test_spare_fits_the_tire_when_there_is_a_flat(bot, store, cog, rally):
     # set-up: Bob starts his turn with a flat tire (as a shortcut card would give, A9; A14.1)
     state = bot.rallies.work.state_of(rally).clone()
     state.car_by_id(str(BOB[0])).flats = 1
-    await store.set_snapshot(rally.id, rally.version, snapshot_json(state))
+    await store.set_snapshot(rally.id, rally.version, snapshot_json(state), "running")  # a test set-up
     inter = interaction(bot, BOB)
     await TurnCog.spare.callback(cog, inter)
     assert "spare" in (await only_public(bot, inter)).content.lower()
-    assert (await moves(store, rally))[-1] == "spare"
+    assert (await store.actions.list(rally.id))[-1].action == log_text(Spare())  # set-up logged 'snapshot' before
 
 
 async def test_odds_are_private_and_refused_for_another_driver(bot, store, cog, rally):
@@ -216,7 +219,7 @@ async def test_a_move_in_a_paused_rally_is_saved_and_the_player_is_told_why_noth
     inter.delete_original_response.assert_not_awaited()
     (text,) = private_texts(inter)
     assert text.startswith("Saved. I cannot post in this channel right now")
-    assert await moves(store, rally) == [*before, "roll 1"]
+    assert await moves(store, rally) == [*before, Roll(("1",))]
 
 
 @pytest.mark.parametrize("failure", [http_error(503), http_error(404, code=10015)])
@@ -231,7 +234,7 @@ async def test_discord_failing_to_delete_the_answer_after_the_commit_never_says_
     await TurnCog.roll.callback(cog, inter, dice="1")
     (text,) = private_texts(inter)
     assert text.startswith(AFTER_COMMIT) and NOTHING_CHANGED not in text
-    assert await moves(store, rally) == [*before, "roll 1"]
+    assert await moves(store, rally) == [*before, Roll(("1",))]
     (post,) = await delivered(bot)
     assert "**Bob** rolls 1" in post.content
 
@@ -245,7 +248,7 @@ async def test_discord_failing_to_edit_the_answer_of_a_paused_rally_never_says_n
     await TurnCog.roll.callback(cog, inter, dice="1")
     texts = private_texts(inter)  # the failed edit (the paused note), then the followup
     assert texts[-1].startswith(AFTER_COMMIT) and not any(NOTHING_CHANGED in text for text in texts)
-    assert await moves(store, rally) == [*before, "roll 1"]
+    assert await moves(store, rally) == [*before, Roll(("1",))]
 
 
 async def test_when_discord_answers_nothing_after_the_commit_the_move_is_kept_once(bot, store, cog, rally):
@@ -256,6 +259,6 @@ async def test_when_discord_answers_nothing_after_the_commit_the_move_is_kept_on
     inter.followup.send.side_effect = http_error(503)
     before = await moves(store, rally)
     await TurnCog.roll.callback(cog, inter, dice="1")
-    assert await moves(store, rally) == [*before, "roll 1"]
+    assert await moves(store, rally) == [*before, Roll(("1",))]
     (post,) = await delivered(bot)
     assert "**Bob** rolls 1" in post.content

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.engine.action_codec import Entry, from_text
 from bot.store import Rally
 from tests.discord.fakes import (
     CHANNEL,
@@ -38,6 +39,9 @@ class BrokenRenderer:
 
     def results(self, state) -> bytes:
         raise RuntimeError("cannot draw the results")
+
+    def table(self, view) -> bytes:
+        raise RuntimeError("cannot draw the table")
 
 
 # -- driving the bot -----------------------------------------------------------------------------
@@ -117,8 +121,9 @@ def turn_ends_text(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:f>"
 
 
-async def log_of(h: Harness, rally_id: int) -> list[tuple[str, int | None]]:
-    return [(a.action, a.actor) for a in await h.bot.store.actions.list(rally_id)]
+async def log_of(h: Harness, rally_id: int) -> list[tuple[Entry, int | None]]:
+    """The rally's log as (entry, actor), the entries read back from the log's canonical form."""
+    return [(from_text(a.action), a.actor) for a in await h.bot.store.actions.list(rally_id)]
 
 
 def fail_interaction(h: Harness, exc: BaseException, methods: tuple[str, ...], times: int = 1) -> None:

@@ -6,6 +6,8 @@ outbox sender delivers; a refusal is a private followup only the clicker reads."
 
 from __future__ import annotations
 
+from bot.engine.action_codec import log_text
+from bot.engine.actions import Roll
 from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
 
 BOB = (1002, "Bob")
@@ -37,7 +39,7 @@ async def test_a_button_posted_before_a_restart_works_after_it(tmp_path):
         assert len(edit) == 1 and edit[0].url.endswith(f"/channels/{CHANNEL}/messages/{message['id']}")
         assert edit[0].body["components"] == []  # the old turn message lost its buttons
         log = await second.bot.store.actions.list(1)
-        assert (log[-1].action, log[-1].actor) == ("roll 1", BOB[0])
+        assert (log[-1].action, log[-1].actor) == (log_text(Roll(("1",))), BOB[0])
 
 
 async def test_a_click_on_an_old_turn_is_over_and_changes_nothing(tmp_path):

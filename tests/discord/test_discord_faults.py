@@ -18,6 +18,8 @@ from datetime import timedelta
 import aiohttp
 import pytest
 
+from bot.engine.action_codec import Start
+from bot.engine.actions import Roll
 from bot.i18n import t
 from tests.discord.fakes import (
     CHANNEL,
@@ -64,7 +66,7 @@ async def test_a_start_whose_turn_post_discord_fails_is_kept_and_posted_once_whe
         calls = await command(h, BOB, "rally", "start")
         assert private_answers(calls) == []  # the "thinking…" answer is removed, no error shown
         assert not any(NOTHING_CHANGED in c.content for c in calls)
-        assert [a for a, _ in await log_of(h, rally.id)].count("start 1002,1001") == 1
+        assert [a for a, _ in await log_of(h, rally.id)].count(Start(("1002", "1001"))) == 1
         assert (await rally_in(h)).status == "running"
         assert len(tries(h)) == 4 and tries(h)[-1].error is not None  # 3 lobby posts + the failure
         assert delivered(h)[-1].content.startswith("Alice joins")  # no prompt in the channel yet
@@ -90,7 +92,7 @@ async def test_a_start_whose_turn_post_discord_fails_is_kept_and_posted_once_whe
         ends = h.clock() + timedelta(seconds=DAY_S)
         assert await h.bot.deadlines.due_at(rally.id) == ends
         assert turn_ends_text(ends) in post.content
-        assert [a for a, _ in await log_of(h, rally.id)].count("start 1002,1001") == 1
+        assert [a for a, _ in await log_of(h, rally.id)].count(Start(("1002", "1001"))) == 1
 
 
 @pytest.mark.parametrize("status", [503, 500])
@@ -109,7 +111,7 @@ async def test_a_roll_whose_turn_post_discord_fails_is_kept_and_the_next_clock_s
         assert not any(NOTHING_CHANGED in c.content for c in calls)
         after = await log_of(h, rally.id)
         assert after[: len(before)] == before and len(after) == len(before) + 1
-        assert after[-1][1] == BOB[0] and after[-1][0].startswith("roll 1")
+        assert after[-1][1] == BOB[0] and after[-1][0] == Roll(("1",), end=True)
         assert len(delivered(h)) == 4  # lobby + start prompt only
         assert await h.bot.deadlines.pending(rally.id) == []  # no one is on the clock
 
@@ -356,4 +358,4 @@ async def test_an_interaction_discord_cannot_answer_at_all_still_gets_its_channe
         assert private_answers(calls) == []
         (post,) = channel_posts(calls)
         assert "**Bob** rolls 1" in post.content and post.body["nonce"].startswith("rb")
-        assert (await log_of(h, rally.id))[-1] == ("roll 1", BOB[0])
+        assert (await log_of(h, rally.id))[-1] == (Roll(("1",)), BOB[0])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.engine.actions import Roll, Spare, Stop
 from bot.engine.ai import choose_action
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label
 from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
 
@@ -62,5 +62,5 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
         assert clicks > 5 and commands > 5 and pings > 5
         assert buttons_of(post.body) == []  # no buttons under the results
-        report = await h.bot.store.check(replay_snapshot)
+        report = await h.bot.store.check(replay_snapshot, log_problem)
         assert report.ok and report.actions > 20

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.engine.action_codec import Status
+from bot.engine.actions import Roll, Stop
 from bot.i18n import t
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from tests.discord.fakes import (
     CHANNEL,
     GUILD,
@@ -58,7 +60,7 @@ async def test_a_channel_the_bot_cannot_post_in_pauses_the_rally_and_it_resumes_
         calls = await command(h, BOB, "stop")  # a later move in the paused rally: saved, told why
         assert private_answers(calls) == [t("rally.paused_note")]
         moves = await log_of(h, rally.id)
-        assert [a for a, _ in moves[-2:]] == ["roll 1", "stop"]
+        assert [a for a, _ in moves[-2:]] == [Roll(("1",)), Stop()]
         owed = await h.bot.store.outbox.owed(lane=f"channel:{CHANNEL}")
         assert len(owed) == 2
 
@@ -103,8 +105,8 @@ async def test_a_deleted_channel_abandons_its_rally_and_the_ai_never_plays_in_it
         gone = await h.bot.store.rallies.get(rally.id)
         assert gone.status == "abandoned"
         moves = await log_of(h, rally.id)
-        assert moves[-2:] == [("roll 1", BOB[0]), ("status abandoned", None)]
-        report = await h.bot.store.check(replay_snapshot)
+        assert moves[-2:] == [(Roll(("1",)), BOB[0]), (Status("abandoned"), None)]
+        report = await h.bot.store.check(replay_snapshot, log_problem)
         assert report.ok, report
         assert await h.bot.store.outbox.owed(lane=f"channel:{CHANNEL}") == []
         assert await h.bot.deadlines.pending(rally.id) == []

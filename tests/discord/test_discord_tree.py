@@ -7,6 +7,8 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.engine.action_codec import log_text
+from bot.engine.actions import Retire, Roll
 from tests.discord.fakes import (
     CHANNEL,
     EVERYTHING,
@@ -156,7 +158,7 @@ async def test_roll_with_the_end_option_through_the_tree(h):
     (edit,) = [c for c in calls if c.method == "PATCH" and c.via == "http"]  # old buttons removed
     assert edit.url.endswith(f"/messages/{start.reply['id']}") and edit.body["components"] == []
     log = await h.bot.store.actions.list(1)
-    assert log[-1].action == "roll 1 stop" and log[-1].actor == BOB[0]
+    assert log[-1].action == log_text(Roll(("1",), end=True)) and log[-1].actor == BOB[0]
 
 
 async def test_a_host_command_by_another_member_is_refused_privately(h):
@@ -244,7 +246,7 @@ async def test_discord_failing_to_remove_the_answer_after_the_commit_says_saved_
     calls = await h.command(BOB, "roll", dice="1")
     (text,) = private_answers(calls)
     assert text.startswith(AFTER_COMMIT) and NOTHING_CHANGED not in text
-    assert [a.action for a in await h.bot.store.actions.list(1)].count("roll 1") == 1
+    assert [a.action for a in await h.bot.store.actions.list(1)].count(log_text(Roll(("1",)))) == 1
     (post,) = channel_posts(calls)
     assert "**Bob** rolls 1" in post.content
 
@@ -258,7 +260,7 @@ async def test_a_network_error_after_the_commit_is_not_reported_as_nothing_chang
     webhook_fails(h, failure)
     calls = await h.command(BOB, "roll", dice="1")
     assert not any(NOTHING_CHANGED in text for text in private_answers(calls)), private_answers(calls)
-    assert [a.action for a in await h.bot.store.actions.list(1)].count("roll 1") == 1
+    assert [a.action for a in await h.bot.store.actions.list(1)].count(log_text(Roll(("1",)))) == 1
     assert len(channel_posts(calls)) == 1
 
 
@@ -277,7 +279,7 @@ async def test_a_roll_sent_twice_before_the_first_is_answered_is_played_once(h):
     assert "already played" in text
     (post,) = channel_posts(calls)
     assert "**Bob** rolls 1" in post.content
-    assert [a.action for a in await h.bot.store.actions.list(1)].count("roll 1") == 1
+    assert [a.action for a in await h.bot.store.actions.list(1)].count(log_text(Roll(("1",)))) == 1
 
 
 async def test_stage_autocomplete_answers_with_matching_stage_names(h):
@@ -330,7 +332,7 @@ async def test_kick_resolves_the_user_option_from_the_payload(h):
     calls = await h.dispatch(payload)
     (post,) = channel_posts(calls)
     assert "Alice is removed from the rally and retires" in post.content
-    assert (await h.bot.store.actions.list(1))[-1].action == f"retire {ALICE[0]}"
+    assert (await h.bot.store.actions.list(1))[-1].action == log_text(Retire(str(ALICE[0])))
 
 
 async def test_a_command_the_bot_does_not_know_is_answered_as_out_of_date(h):

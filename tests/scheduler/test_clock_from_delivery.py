@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+from bot.engine.action_codec import log_text
+from bot.engine.actions import Timeout
 from bot.services.deadlines import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND
 from bot.services.delivery import Failure
 from bot.store.clock import from_text
@@ -124,7 +126,7 @@ async def test_two_concurrent_runs_of_the_same_due_jobs_act_once(store, deadline
     assert sum(acted) == 1
     posts = await deliver(service)
     assert len(posts) == 1 and "the turn ends without a move (1 of 3" in text_of(posts)
-    assert [a.action for a in await store.actions.list(rally_id)].count("timeout") == 1
+    assert [a.action for a in await store.actions.list(rally_id)].count(log_text(Timeout())) == 1
 
 
 async def test_jobs_are_found_by_rally(store, deadlines, service, clock, monkeypatch):

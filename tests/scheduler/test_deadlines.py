@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.engine.action_codec import from_text as entry_of
+from bot.engine.action_codec import log_text
+from bot.engine.actions import Retire, Roll, Stop, Timeout
 from bot.services import RallyService
 from bot.services.deadlines import KIND_DEADLINE, KIND_REMIND, DeadlineService, job_ref
 from bot.services.delivery import Failure
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.clock import from_text
 from tests.scheduler.conftest import BOB, HERE, HOURS, deliver, start_rally, text_of
@@ -86,10 +89,10 @@ async def test_at_the_deadline_a_driver_who_rolled_is_stopped(store, deadlines, 
     assert post.ping == (await active_driver(service, store),)  # the next driver is told
     rally = await rally_now(store)
     log = await store.actions.list(rally.id)
-    assert (log[-1].action, log[-1].actor) == ("stop", None)  # the bot's own action
+    assert (entry_of(log[-1].action), log[-1].actor) == (Stop(), None)  # the bot's own action
     assert (await store.drivers.get(rally.id, BOB.user_id)).missed_turns == 1
     assert await deadlines.due_at(rally.id) == clock.now + timedelta(hours=HOURS)  # Alice's clock, from delivery
-    assert (await store.check(replay_snapshot)).ok  # the log replays the bot's action too
+    assert (await store.check(replay_snapshot, log_problem)).ok  # the log replays the bot's action too
 
 
 async def test_a_turn_not_begun_is_driven_by_the_ai(store, deadlines, service, clock):
@@ -99,12 +102,12 @@ async def test_a_turn_not_begun_is_driven_by_the_ai(store, deadlines, service, c
     text = text_of(await deliver(service))
     assert "the AI drives this turn" in text and "**Bob** rolls 1" in text
     rally = await rally_now(store)
-    bot_actions = [a.action for a in await store.actions.list(rally.id) if a.actor is None]
-    assert bot_actions[0].startswith("roll 1")
+    bot_actions = [entry_of(a.action) for a in await store.actions.list(rally.id) if a.actor is None]
+    assert isinstance(bot_actions[0], Roll) and bot_actions[0].dice == ("1",)
     state = service.work.state_of(rally)
     assert state.turn.used == []  # the AI finished Bob's turn: a fresh one is open
     assert (await store.drivers.get(rally.id, BOB.user_id)).missed_turns == 1
-    assert (await store.check(replay_snapshot)).ok
+    assert (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_without_ai_on_timeout_the_bot_ends_the_turn_with_the_no_move_card(store, deadlines, service, clock):
@@ -114,13 +117,13 @@ async def test_without_ai_on_timeout_the_bot_ends_the_turn_with_the_no_move_card
     (post,) = await deliver(service)
     assert "Time is up for Bob: the turn ends without a move (1 of 3 missed turns allowed)" in text_of([post])
     rally, drivers, log = await snapshot_of(store)
-    assert log[-1]["action"] == "timeout" and log[-1]["actor"] is None
+    assert entry_of(log[-1]["action"]) == Timeout() and log[-1]["actor"] is None
     state = service.work.state_of(await store.rallies.get(rally["id"]))
     bob = state.car_by_id(str(BOB.user_id))
     assert bob.position == -1 and [c.kind for c in bob.pile] == ["nomove"]  # stood still (A13.5)
     assert bob.pile[0].seconds == 60  # no card yet: 60 s in neutral (OPEN-12)
     assert [d["missed_turns"] for d in drivers if d["user_id"] == BOB.user_id] == [1]
-    assert (await store.check(replay_snapshot)).ok
+    assert (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_three_missed_turns_in_a_row_retire_the_driver(store, deadlines, service, clock):
@@ -134,9 +137,9 @@ async def test_three_missed_turns_in_a_row_retire_the_driver(store, deadlines, s
     assert "the AI drives" in texts[0] and "the AI drives" in texts[1]
     assert "Bob missed 3 turns in a row and retires" in texts[2] and "Results" in texts[2]
     assert (await store.rallies.get(rally.id)).status == "finished"
-    assert (await store.actions.list(rally.id))[-1].action == f"retire {BOB.user_id}"
+    assert (await store.actions.list(rally.id))[-1].action == log_text(Retire(str(BOB.user_id)))
     assert await deadlines.pending(rally.id) == []  # no clock after the results
-    assert (await store.check(replay_snapshot)).ok
+    assert (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_playing_resets_the_missed_turn_count(store, deadlines, service, clock):
@@ -199,7 +202,7 @@ async def test_after_a_restart_the_overdue_deadline_runs_once_late_with_a_note(d
         assert f"This was due {due.isoformat()}, while I was offline" in text and "**Bob** stops" in text
         assert await deadlines.run_due() == 0  # once
         rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
-        assert [a.action for a in await store.actions.list(rally.id)].count("stop") == 1
+        assert [entry_of(a.action) for a in await store.actions.list(rally.id)].count(Stop()) == 1
         assert await deadlines.due_at(rally.id) == clock.now + timedelta(hours=HOURS)  # next turn
     finally:
         await store.close()

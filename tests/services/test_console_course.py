@@ -12,7 +12,7 @@ from bot.console import PLACE, Console, user_id
 from bot.engine.ai import choose_action
 from bot.engine.stage_catalogue import load_stage
 from bot.services import RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label
 
 STAGES = ["pinewood-sprint", "gen-5-20", "black-moor"]
@@ -55,7 +55,7 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
     assert len(final) == 3 and final[0].startswith("[channel] 1. ")  # one line per driver, the winner first
     finished = (await store.rallies.list_by_status(("finished",)))[0]
     assert finished.status == "finished"
-    report = await store.check(replay_snapshot)
+    report = await store.check(replay_snapshot, log_problem)
     assert report.ok and report.rallies == 1, [str(m) for m in report.mismatches]
     if modules:
         assert {"/attack", "/order"} <= typed, typed  # the AI drove time attacks through the console

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ async def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path):
                 rally = await store.rallies.get(rally_id)
                 assert rally.version >= version, f"rally {rally_id}: acked {version}, stored {rally.version}"
                 assert len(await store.actions.list(rally_id)) == rally.version
-            report = await store.check(replay_snapshot)
+            report = await store.check(replay_snapshot, log_problem)
             assert report.ok, [str(m) for m in report.mismatches]
             assert report.rallies == 4
     assert sum(total_acked.values()) > 20  # the child really played before each kill

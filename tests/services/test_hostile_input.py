@@ -31,7 +31,7 @@ from bot.engine.ruleset import ruleset_names
 from bot.engine.stage_loader import stage_names
 from bot.i18n import t
 from bot.services import Actor, RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.services.reply import Reply
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, snapshot_of
@@ -112,7 +112,7 @@ async def attempt(store: Store, call: Callable[[], Awaitable[Any]], what: str,
             sent = str(typed[too_long[1]]).strip()
             assert len(sent) == int(too_long[2]), f"{what}: the user sent {len(sent)} characters: {message!r}"
         return None
-    report = await store.check(replay_snapshot)
+    report = await store.check(replay_snapshot, log_problem)
     assert report.ok, [str(m) for m in report.mismatches]
     return result
 

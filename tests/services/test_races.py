@@ -26,10 +26,12 @@ from typing import Any
 
 import pytest
 
+from bot.engine.action_codec import Entry, Start, Status, from_text
+from bot.engine.actions import Retire, Roll
 from bot.engine.errors import RallyError
 from bot.i18n import t
 from bot.services import RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, snapshot_of
 
@@ -188,7 +190,7 @@ async def play(path: Path, a: str, b: str, how: str) -> Outcome:
         else:
             results = list(reversed(await in_order(service, second, first)))
         outcome = Outcome(tuple(result_of(r) for r in results), await stored(store, setup.rally_id))
-        report = await store.check(replay_snapshot)
+        report = await store.check(replay_snapshot, log_problem)
         assert report.ok, [str(m) for m in report.mismatches]
         if outcome.rally[0]["status"] in ("lobby", "running"):  # the conftest view agrees
             view = await snapshot_of(store)
@@ -206,8 +208,9 @@ def text(result: tuple) -> str:
     return result[1] if refused(result) else "\n".join(result[1])
 
 
-def logged(outcome: Outcome) -> list[str]:
-    return [entry["action"] for entry in outcome.rally[2]]
+def logged(outcome: Outcome) -> list[Entry]:
+    """The log of the rally, read back from its canonical form."""
+    return [from_text(entry["action"]) for entry in outcome.rally[2]]
 
 
 def check_known_facts(a: str, b: str, got: Outcome) -> None:
@@ -217,23 +220,23 @@ def check_known_facts(a: str, b: str, got: Outcome) -> None:
     if {a, b} == {"leave", "start"}:
         leave, start = results["leave"], results["start"]
         assert not refused(start) and not refused(leave)
-        if "start 1002,1001" in log:  # Alice was seated: she retires from the started rally
+        if Start(("1002", "1001")) in log:  # Alice was seated: she retires from the started rally
             assert "Alice leaves the rally and retires." in text(leave)
-            assert log.index("start 1002,1001") < log.index("retire 1001")
+            assert log.index(Start(("1002", "1001"))) < log.index(Retire("1001"))
         else:  # she left in the lobby: not in the game, never "leaves" while driving
-            assert "start 1002" in log and text(leave) == "Alice leaves the rally."
+            assert Start(("1002",)) in log and text(leave) == "Alice leaves the rally."
     if {a, b} == {"kick", "start"}:
         kick = results["kick"]
-        if "start 1002,1001" in log:
+        if Start(("1002", "1001")) in log:
             assert "Alice is removed from the rally and retires." in text(kick)
         else:
-            assert "start 1002" in log and text(kick) == "Alice is removed from the rally."
+            assert Start(("1002",)) in log and text(kick) == "Alice is removed from the rally."
     if {a, b} == {"join", "start"}:
         join = results["join"]
         if refused(join):
-            assert text(join) == ALREADY_STARTED and "start 1002,1001" in log
+            assert text(join) == ALREADY_STARTED and Start(("1002", "1001")) in log
         else:
-            assert "start 1002,1001,1003" in log  # Carol joined first: she drives
+            assert Start(("1002", "1001", "1003")) in log  # Carol joined first: she drives
     if "abandon" in (a, b):
         if a == b == "abandon":  # a double abandon: one abandons, the other is told so
             assert sorted(refused(r) for r in got.results) == [False, True]
@@ -244,13 +247,13 @@ def check_known_facts(a: str, b: str, got: Outcome) -> None:
                 told = text(other)
                 assert "abandoned" in told or told in (NO_RALLY, TURN_OVER), (
                     f"{a if other is got.a else b} lost to the abandon and was told {told!r}")
-        assert got.rally[0]["status"] == "abandoned" and log[-1] == "status abandoned"
+        assert got.rally[0]["status"] == "abandoned" and log[-1] == Status("abandoned")
     if {a, b} == {"abandon", "roll"}:
         roll = results["roll"]
         if refused(roll):
             assert text(roll) != NOT_STARTED and text(roll) == ABANDONED
         else:
-            assert log[-2:] == ["roll 2", "status abandoned"]  # the roll went first
+            assert log[-2:] == [Roll(("2",)), Status("abandoned")]  # the roll went first
     if a == b and a in TURN_COMMANDS:  # a double submit plays once
         assert sorted(refused(r) for r in got.results) == [False, True]
         loser = next(r for r in got.results if refused(r))

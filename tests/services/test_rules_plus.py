@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine.errors import RallyError
 from bot.services import RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from tests.services.conftest import ALICE, BOB, HERE, snapshot_of
 
 
@@ -26,7 +26,7 @@ async def test_A20_1_the_weather_of_ss1_is_posted_with_the_start(service, store)
     assert any(line.startswith("Weather for SS1") for line in lines), lines
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     assert rally.modules["weather"] is True and rally.modules["splits"] is True
-    assert (await store.check(replay_snapshot)).ok
+    assert (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_A20_2_tires_are_chosen_before_the_first_die_and_refused_after(service, store):
@@ -38,7 +38,7 @@ async def test_A20_2_tires_are_chosen_before_the_first_die_and_refused_after(ser
     with pytest.raises(RallyError, match="before your first die"):
         await service.tires(HERE, BOB, "asphalt")
     assert await snapshot_of(store) == before
-    assert (await store.check(replay_snapshot)).ok
+    assert (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_without_the_module_tires_are_refused_with_the_reason_and_nothing_changes(service, store):
@@ -75,7 +75,7 @@ async def test_A18_a_time_attack_then_its_order_through_the_services_and_its_odd
     rolled = await service.attack(HERE, BOB, "1 2")
     assert rolled.turn is not None and any(o.startswith("order ") for o in rolled.turn.options)
     ordered = await service.order(HERE, BOB, "best")
-    assert ordered.text and (await store.check(replay_snapshot)).ok
+    assert ordered.text and (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_status_shows_markers_held_and_tires_when_the_modules_are_on(service, store):

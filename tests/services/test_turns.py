@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine.errors import RallyError
 from bot.services import RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, HERE, running_rally, snapshot_of
 
@@ -115,7 +115,7 @@ async def test_restart_mid_rally_then_finish(tmp_path):
         assert "Bob: space 3," in (await service.status(HERE, ALICE)).text
         last = await _play_to_the_end(service)
         assert "Results" in last
-        report = await store.check(replay_snapshot)
+        report = await store.check(replay_snapshot, log_problem)
         assert report.ok and report.rallies == 1 and report.actions > 10
     finally:
         await store.close()
@@ -125,11 +125,11 @@ async def test_every_snapshot_equals_the_replay_of_its_log(service, store):
     await running_rally(service)
     for text in ("1", "w", "2", "stop"):
         await service.act(HERE, BOB, text)
-    report = await store.check(replay_snapshot)
+    report = await store.check(replay_snapshot, log_problem)
     assert report.ok, [str(m) for m in report.mismatches]
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     tampered = json.loads(rally.snapshot)
     tampered["cars"][0]["lost_black"] = 3
     await store.db.write(lambda tx: tx.execute("UPDATE rallies SET snapshot = ? WHERE id = ?",
                                                (json.dumps(tampered), rally.id)))
-    assert not (await store.check(replay_snapshot)).ok
+    assert not (await store.check(replay_snapshot, log_problem)).ok

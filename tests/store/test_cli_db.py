@@ -12,21 +12,27 @@ import pytest
 from store_helpers import log_snapshot, new_rally
 
 from bot.__main__ import main
+from bot.engine.action_codec import log_problem, log_text
+from bot.engine.actions import Roll, Stop
 from bot.store import Store
 from bot.store.migrations import latest_version
 
+ROLL, STOP = log_text(Roll(("3",))), log_text(Stop())
+
 
 def _fake_replay_module(monkeypatch):
+    """A replay whose 'state' is the list of logged texts; the real check of canonical texts."""
     module = types.ModuleType("bot.services.replay")
     module.replay_snapshot = lambda rally_row, actions: json.dumps([a["action"] for a in actions]) if actions else None
+    module.log_problem = log_problem
     monkeypatch.setitem(sys.modules, "bot.services.replay", module)
 
 
 async def _filled(path) -> int:
     async with Store.open(path) as store:
         rally = await new_rally(store)
-        await store.append_action(rally.id, 0, 1, "roll 3", log_snapshot(["roll 3"]))
-        await store.append_action(rally.id, 1, 1, "stop", log_snapshot(["roll 3", "stop"]))
+        await store.append_action(rally.id, 0, 1, ROLL, log_snapshot([ROLL]))
+        await store.append_action(rally.id, 1, 1, STOP, log_snapshot([ROLL, STOP]))
         return rally.id
 
 
@@ -75,10 +81,25 @@ def test_check_ok_and_mismatch(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.strip() == "ok: 1 rallies, 2 actions"
 
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE rallies SET snapshot = '[\"roll 3\", \"go\"]' WHERE id = ?", (rally_id,))
+        conn.execute("UPDATE rallies SET snapshot = ? WHERE id = ?", (json.dumps([ROLL, "go"]), rally_id))
     assert main(["db", "check", "--db", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"rally #{rally_id}: $[1]: stored 'go', replayed 'stop'" in out
+    assert f"rally #{rally_id}: $[1]: stored 'go', replayed {STOP!r}" in out
+
+
+def test_check_names_a_logged_action_that_is_not_canonical(tmp_path, monkeypatch, capsys):
+    """A hand-edited row of the log (here in the old text grammar) is a mismatch naming the
+    rally, the action's number and why, even when the snapshot agrees with it."""
+    _fake_replay_module(monkeypatch)
+    path = tmp_path / "db.sqlite3"
+    rally_id = asyncio.run(_filled(path))
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE actions SET action = 'stop' WHERE rally_id = ? AND seq = 2", (rally_id,))
+        conn.execute("UPDATE rallies SET snapshot = ? WHERE id = ?", (json.dumps([ROLL, "stop"]), rally_id))
+    assert main(["db", "check", "--db", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"rally #{rally_id}: action 2 'stop' is not canonical: text: not JSON" in out
+    assert "1 mismatches in 1 rallies, 2 actions" in out
 
 
 def test_db_without_an_action_shows_usage(capsys):

@@ -83,7 +83,8 @@ async def test_set_status_keeps_the_snapshot_and_logs_a_default_action(store):
     assert await store.rallies.set_status(rally.id, 1, "abandoned") == 2
     after = await store.rallies.get(rally.id)
     assert (after.status, after.snapshot) == ("abandoned", '{"s": 1}')
-    assert [a.action for a in await store.actions.list(rally.id)] == ["start", "status abandoned"]
+    assert [a.action for a in await store.actions.list(rally.id)] == [
+        "start", '{"status":"abandoned","type":"status","v":1}']  # the canonical entry (action_codec)
 
 
 async def test_stale_lifecycle_change_is_refused_and_changes_nothing(store):

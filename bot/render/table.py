@@ -1,0 +1,333 @@
+"""One titled ranking table for every league image (issue 11): round results, season standings,
+world scratch ranking.
+
+The caller says what the table holds (`TableView`: title, column heads with their alignment and
+relative width, rows of plain-text cells, flags per row); this module only lays it out and draws it,
+so the three league images look alike and none of them needs its own drawing code.
+
+- `layout(view, options)`: pure geometry — every band (row, "⋯" gap marker) and every text with its
+  box and the text as fitted into it. Tests check the geometry here, the drawing uses nothing else.
+- `table_image(view, options)`: the picture. Every text is fitted into its cell with an ellipsis and
+  is drawn clipped to its cell, so a hostile name (1,000 characters, a tower of combining accents)
+  never spills into a neighbour.
+
+A highlighted row (the asker's own line of the world ranking) has the board's "active" colour and a
+black bar on its left edge, so it is not marked by colour alone; muted rows (DNF, DSQ) print grey.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from PIL import Image, ImageDraw, ImageFont
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from bot.render import palette as P
+from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.panel import draw_header
+
+#: a longer table would not be readable on a phone (and a ranking shows top N + a neighbourhood)
+MAX_ROWS = 60
+MAX_COLUMNS = 12
+#: longest text of any field: generous (names are cut with "…" anyway), but bounded
+MAX_TEXT = 4000
+#: drawn in the row that `gap_before` inserts (rows skipped between the top N and the asker's rank)
+GAP_MARK = "⋯"
+#: drawn when a table has no row yet (a season before its first round)
+EMPTY_MARK = "—"
+
+# design measures at 1080 px wide (scaled by RenderOptions.px)
+HEADER_H = 112
+HEAD_ROW_H = 44
+ROW_H = 52
+GAP_H = 36
+NOTE_H = 44
+PAD_X = 16      # left and right margin of the table
+CELL_PAD = 10   # space between a cell's edge and its text
+PAD_BOTTOM = 12
+BODY_PX = 26
+HIGHLIGHT_BAR = 8
+
+# bidirectional overrides and isolates could reorder the text around a name; none is plain text
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NOT_PLAIN = frozenset({"Cc", "Cs", "Zl", "Zp"})  # controls (\n, \t, NUL), lone surrogates, line breaks
+
+
+def _bad_char(text: str) -> str | None:
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in _NOT_PLAIN:
+            return ch
+    return None
+
+
+def _plain_checked(text: str, what: str) -> str:
+    bad = _bad_char(text)
+    if bad is not None:
+        raise ValueError(f"{what}: character U+{ord(bad):04X} is not plain text (one line, no control codes)")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"{what}: {len(text)} characters, at most {MAX_TEXT}")
+    return text
+
+
+def plain(text: str) -> str:
+    """`text` made acceptable as a cell: control codes, line breaks and bidi overrides become spaces,
+    and it is cut to MAX_TEXT characters. For callers that put user-chosen names in a table."""
+    cleaned = "".join(" " if (ch in _BIDI or unicodedata.category(ch) in _NOT_PLAIN) else ch for ch in text)
+    return cleaned[:MAX_TEXT]
+
+
+class Column(BaseModel):
+    """A column: its head, how its cells align (l, c, r) and its width relative to the others.
+
+    Also accepted as a triple `(label, align, weight)`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    label: str
+    align: Literal["l", "c", "r"] = "l"
+    weight: float = Field(default=1.0, gt=0, le=100, description="relative width; widths share the image width")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_triple(cls, data: Any) -> Any:
+        if isinstance(data, list | tuple):
+            return dict(zip(("label", "align", "weight"), data))
+        return data
+
+    @field_validator("label")
+    @classmethod
+    def _plain_label(cls, value: str) -> str:
+        return _plain_checked(value, "column label")
+
+
+class TableRow(BaseModel):
+    """One line of the table. Also accepted as a bare sequence of cell texts.
+
+    - `highlight`: the asker's own row (drawn in the active colour, bold, with a bar on the left);
+    - `muted`: a row out of the ranking (DNF, DSQ), printed grey;
+    - `gap_before`: a "⋯" marker row comes before it (ranks skipped).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cells: tuple[str, ...]
+    highlight: bool = False
+    muted: bool = False
+    gap_before: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_cells(cls, data: Any) -> Any:
+        if isinstance(data, list | tuple):
+            return {"cells": data}
+        return data
+
+    @field_validator("cells")
+    @classmethod
+    def _plain_cells(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for i, cell in enumerate(value):
+            _plain_checked(cell, f"cell {i}")
+        return value
+
+
+class TableView(BaseModel):
+    """What a league table image shows: a title bar, column heads, up to MAX_ROWS rows, a footer note."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    subtitle: str = Field(default="", description="one line under the title, e.g. the league and round")
+    columns: tuple[Column, ...] = Field(min_length=1, max_length=MAX_COLUMNS)
+    rows: tuple[TableRow, ...] = Field(default=(), max_length=MAX_ROWS)
+    note: str = Field(default="", description="one footer line, e.g. the seed to verify the round with")
+
+    @field_validator("title", "subtitle", "note")
+    @classmethod
+    def _plain_text(cls, value: str) -> str:
+        return _plain_checked(value, "title, subtitle or note")
+
+    @model_validator(mode="after")
+    def _cells_match_columns(self) -> TableView:
+        for i, row in enumerate(self.rows):
+            if len(row.cells) != len(self.columns):
+                raise ValueError(f"row {i} has {len(row.cells)} cells, the table has {len(self.columns)} columns")
+        return self
+
+
+# -- layout ------------------------------------------------------------------------------------------
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Band:
+    """A horizontal strip of the table: a data row (`index` into view.rows) or a gap marker (-1)."""
+
+    index: int
+    box: Box
+    kind: Literal["row", "gap"]
+    highlight: bool = False
+    muted: bool = False
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A text as drawn: its cell `box` (the text never leaves it), the `text` after fitting, its font,
+    and the anchor point. `row` is the data row index, -1 for a column head, -2 for the other texts."""
+
+    row: int
+    col: int
+    box: Box
+    text: str
+    size: int
+    bold: bool
+    xy: tuple[float, float]
+    anchor: str
+    ink: P.RGB
+
+    @property
+    def font(self) -> ImageFont.FreeTypeFont:
+        return font(self.size, self.bold)
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    width: int
+    height: int
+    header_h: int
+    head_box: Box
+    bands: tuple[Band, ...]
+    texts: tuple[Placed, ...]
+    note_box: Box | None
+
+
+def column_edges(view: TableView, options: RenderOptions) -> list[tuple[int, int]]:
+    """(left, right) of each column: the weights share the width inside the margins."""
+    left, right = options.px(PAD_X), options.width - options.px(PAD_X)
+    total = sum(c.weight for c in view.columns)
+    edges, acc = [left], 0.0
+    for c in view.columns:
+        acc += c.weight
+        edges.append(left + round((right - left) * acc / total))
+    edges[-1] = right
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def fit(text: str, f: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """`text` cut with an ellipsis to fit `max_width`, like fonts.fit_text but by binary search, so a
+    1,000-character name costs a dozen measures instead of a thousand. A cell too narrow for even one
+    letter shows "…" alone (something was there), or nothing when not even that fits."""
+    if f.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text) - 1  # the longest prefix that fits with its ellipsis is text[:lo]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid] + "…") <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    # kerning makes width only nearly monotonic in length: fit_text trims what still sticks out
+    if lo == 0:
+        return "…" if f.getlength("…") <= max_width else ""
+    return fit_text(text[:lo].rstrip() + "…", f, max_width)
+
+
+def _place(text: str, box: Box, align: str, size: int, bold: bool, ink: P.RGB, row: int, col: int,
+           options: RenderOptions) -> Placed:
+    x0, y0, x1, y1 = box
+    pad = options.px(CELL_PAD)
+    f = font(size, bold)
+    fitted = fit(text, f, max(0, x1 - x0 - 2 * pad))
+    cy = (y0 + y1) / 2
+    xy: tuple[float, float]
+    if align == "r":
+        xy, anchor = (x1 - pad, cy), "rm"
+    elif align == "c":
+        xy, anchor = ((x0 + x1) / 2, cy), "mm"
+    else:
+        xy, anchor = (x0 + pad, cy), "lm"
+    return Placed(row, col, box, fitted, size, bold, xy, anchor, ink)
+
+
+def layout(view: TableView, options: RenderOptions | None = None) -> TableLayout:
+    """Where every band and every text of the table goes, and the texts as fitted in their cells."""
+    options = options or DEFAULT_OPTIONS
+    px, w = options.px, options.width
+    cols = column_edges(view, options)
+    texts: list[Placed] = []
+    y = px(HEADER_H)
+    head_box = (0, y, w, y + px(HEAD_ROW_H))
+    for c, ((x0, x1), column) in enumerate(zip(cols, view.columns)):
+        texts.append(_place(column.label, (x0, head_box[1], x1, head_box[3]), column.align, px(MIN_FONT_PX), True,
+                            P.PANEL_MUTED, -1, c, options))
+    y = head_box[3]
+    bands: list[Band] = []
+    body = px(BODY_PX)
+    for i, row in enumerate(view.rows):
+        if row.gap_before:
+            bands.append(Band(-1, (0, y, w, y + px(GAP_H)), "gap"))
+            texts.append(_place(GAP_MARK, (0, y, w, y + px(GAP_H)), "c", body, True, P.PANEL_MUTED, -2, 0, options))
+            y += px(GAP_H)
+        box = (0, y, w, y + px(ROW_H))
+        bands.append(Band(i, box, "row", row.highlight, row.muted))
+        ink = P.PANEL_MUTED if row.muted else P.PANEL_TEXT
+        for c, ((x0, x1), column) in enumerate(zip(cols, view.columns)):
+            texts.append(_place(row.cells[c], (x0, y, x1, y + px(ROW_H)), column.align, body, row.highlight, ink,
+                                i, c, options))
+        y += px(ROW_H)
+    if not view.rows:
+        texts.append(_place(EMPTY_MARK, (0, y, w, y + px(ROW_H)), "c", body, False, P.PANEL_MUTED, -2, 0, options))
+        y += px(ROW_H)
+    note_box = None
+    if view.note:
+        note_box = (0, y, w, y + px(NOTE_H))
+        left, right = px(PAD_X), w - px(PAD_X)
+        texts.append(_place(view.note, (left, y, right, y + px(NOTE_H)), "l", px(MIN_FONT_PX), False,
+                            P.PANEL_MUTED, -2, 0, options))
+        y += px(NOTE_H)
+    return TableLayout(w, y + px(PAD_BOTTOM), px(HEADER_H), head_box, tuple(bands), tuple(texts), note_box)
+
+
+# -- drawing -----------------------------------------------------------------------------------------
+
+def _draw_clipped(img: Image.Image, t: Placed) -> None:
+    """Draw `t` through a mask the size of its cell: whatever the glyphs, no pixel lands outside."""
+    x0, y0, x1, y1 = t.box
+    if not t.text or x1 <= x0 or y1 <= y0:
+        return
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    ImageDraw.Draw(mask).text((t.xy[0] - x0, t.xy[1] - y0), t.text, font=t.font, fill=255, anchor=t.anchor)
+    img.paste(t.ink, t.box, mask)
+
+
+def table_image(view: TableView, options: RenderOptions | None = None) -> Image.Image:
+    """The table as an RGB image `options.width` wide, as tall as its rows."""
+    options = options or DEFAULT_OPTIONS
+    lay = layout(view, options)
+    px = options.px
+    img = Image.new("RGB", (lay.width, lay.height), P.PANEL_BG)
+    draw_header(img, view.title, 0, view.subtitle, lay.header_h, options)
+    d = ImageDraw.Draw(img)
+    d.line((px(PAD_X), lay.head_box[3] - 1, lay.width - px(PAD_X), lay.head_box[3] - 1), fill=P.PANEL_MUTED,
+           width=max(1, px(2)))
+    zebra = 0
+    for band in lay.bands:
+        x0, y0, x1, y1 = band.box
+        if band.kind == "gap":
+            d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=P.PANEL_BG)
+            continue
+        bg = P.PANEL_ACTIVE if band.highlight else (P.PANEL_ALT if zebra % 2 else P.PANEL_BG)
+        zebra += 1
+        d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=bg)
+        if band.highlight:
+            d.rectangle((x0, y0, x0 + px(HIGHLIGHT_BAR) - 1, y1 - 1), fill=P.BLACK)
+    if lay.note_box is not None:
+        d.line((px(PAD_X), lay.note_box[1], lay.width - px(PAD_X), lay.note_box[1]), fill=P.PANEL_ALT,
+               width=max(1, px(2)))
+    for t in lay.texts:
+        _draw_clipped(img, t)
+    return img
+

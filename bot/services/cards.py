@@ -1,0 +1,78 @@
+"""Result cards: a closed round's finished runs as small JSON documents anybody can verify.
+
+A card names the round, its stages (with the SHA-256 of each stage's text), ruleset and modules,
+the dice mode, the round's seed (published at close) and its hash (published at open), the
+driver, the run's whole action log in the canonical versioned form (`bot.engine.action_codec`,
+never the words typed), and the claimed outcome. `python -m bot verify` replays a card with the
+engine alone (`bot/services/verify.py`): a card whose seed, stage, driver or any action was
+altered diverges or is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.engine.stage_catalogue import stage_digest
+from bot.store.connection import Tx
+from bot.store.leagues import Round, Run
+
+CARD_FORMAT = "rallybot-result-card"
+CARD_VERSION = 1
+FILE_FORMAT = "rallybot-result-cards"
+
+
+def run_modules(rnd: Round) -> dict[str, Any]:
+    """The rally settings every run of the round shares (the streams are per driver)."""
+    modules: dict[str, Any] = {"sisu": False, "shakedown": False, **{k: True for k, on in rnd.modules.items() if on}}
+    if len(rnd.specials) > 1:
+        modules["course"] = {"specials": list(rnd.specials), "assistance": list(rnd.assistance)}
+    return modules
+
+
+def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> dict[str, Any]:
+    """The card of one finished run; `log` is the run's action log (canonical texts, in order)."""
+    return {
+        "format": CARD_FORMAT,
+        "version": CARD_VERSION,
+        "league": league_name,
+        "round": rnd.number,
+        "week": rnd.week,
+        "specials": list(rnd.specials),
+        "assistance": list(rnd.assistance),
+        "stage_sha256": [stage_digest(name) for name in rnd.specials],
+        "ruleset": rnd.ruleset,
+        "modules": {k: True for k, on in sorted(rnd.modules.items()) if on},
+        "dice": rnd.dice,
+        "seed": rnd.seed,
+        "seed_sha256": rnd.seed_hash,
+        "driver": str(run.user_id),
+        "name": run.display_name,
+        "actions": [json.loads(entry) for entry in log],
+        "claimed": {"time_s": run.time_s, "power_s": run.power_s},
+    }
+
+
+async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
+    """Every run's action log of the round in one indexed query: rally id → canonical texts."""
+    rows = await tx.fetch_all(
+        "SELECT a.rally_id, a.action FROM actions a JOIN runs r ON r.rally_id = a.rally_id "
+        "WHERE r.round_id = ? ORDER BY a.rally_id, a.seq", (round_id,))
+    logs: dict[int, list[str]] = {}
+    for row in rows:
+        logs.setdefault(int(row[0]), []).append(str(row[1]))
+    return logs
+
+
+def cards_file(rnd: Round, league_name: str | None, runs: list[Run], logs: dict[int, list[str]]) -> str:
+    """All the finished runs' cards of a round, as the JSON file attached to the results."""
+    digests = {name: stage_digest(name) for name in rnd.specials}  # once per round, not per card
+    cards = []
+    for run in runs:
+        if run.status != "finished" or run.rally_id is None:
+            continue
+        card = card_of(rnd, league_name, run, logs.get(run.rally_id, []))
+        card["stage_sha256"] = [digests[name] for name in rnd.specials]
+        cards.append(card)
+    return json.dumps({"format": FILE_FORMAT, "version": CARD_VERSION, "cards": cards}, ensure_ascii=False,
+                      separators=(",", ":"))

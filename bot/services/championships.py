@@ -1,0 +1,89 @@
+"""`Championships`: the league side of the bot for the cogs and the console, on the shared unit of
+work. It builds the league services with one set of round locks, routes the `league.*` and
+`scratch.*` jobs of the scheduler to them, and registers the end hook that records a run's result
+in the transaction that ends its rally.
+
+A run starts in two steps because Discord makes its thread in between: `check_run` refuses early
+what `start_run` would refuse (so no thread is made for nothing), then the cog creates the private
+thread and `start_run` checks everything again under the round's lock and commits the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.services.errors import ServiceError
+from bot.services.league_jobs import LeagueJobs
+from bot.services.league_rounds import RoundLocks, discord_time, new_seed
+from bot.services.leagues import LeagueService
+from bot.services.reply import Actor, Place, Reply
+from bot.services.round_close import results_post, standings_post
+from bot.services.runs import RunService, runnable
+from bot.services.scratch import ScratchService
+from bot.services.work import RallyWork
+from bot.store.leagues import League, Round, rounds_of_league_tx
+
+
+class Championships:
+    """`leagues` (organisers and joining), `runs`, `scratch`, `jobs`; plus the run commands."""
+
+    def __init__(self, work: RallyWork, clock: Callable[[], datetime],
+                 seed_source: Callable[[], str] = new_seed, when: Callable[[datetime], str] = discord_time) -> None:
+        self.work = work
+        self.clock = clock
+        self.locks = RoundLocks()
+        self.leagues = LeagueService(work, self.locks, clock, seed_source, when)
+        self.runs = RunService(work, self.locks, clock, when)
+        self.jobs = LeagueJobs(work, self.locks, when, seed_source)
+        self.scratch = ScratchService(work, self.runs, clock, seed_source)
+        work.job_routes["league."] = self.jobs.handle
+        work.job_routes["scratch."] = self.jobs.handle
+
+    async def open_round(self, place: Place, league_name: object = None,
+                         round_number: object = None) -> tuple[Round, League]:
+        """The round a `/run` command means: the one named, else the league's only open round."""
+        league = await self.leagues.league_here(place, league_name)
+        if round_number is not None and str(round_number).strip():
+            return await self.leagues.find_round(league, round_number), league
+        rounds = await self.work.store.db.read(lambda tx: rounds_of_league_tx(tx, league.id))
+        now = self.clock()
+        open_now = [r for r in rounds if runnable(r, now)]
+        if not open_now:
+            raise ServiceError("run.round_not_open")
+        if len(open_now) > 1:
+            raise ServiceError("run.which_round", numbers=", ".join(str(r.number) for r in open_now))
+        return open_now[0], league
+
+    async def check_run(self, place: Place, actor: Actor, league: object = None,
+                        round_number: object = None) -> tuple[Round, League]:
+        rnd, found = await self.open_round(place, league, round_number)
+        await self.runs.check(rnd, found, actor)
+        return rnd, found
+
+    async def start_run(self, place: Place, actor: Actor, rnd: Round, league: League, thread_id: int,
+                        guild_name: str = "") -> Reply:
+        return await self.runs.start(place, actor, rnd, league, thread_id, guild_name)
+
+    async def replay(self, place: Place, actor: Actor, driver_id: int, league: object = None,
+                     round_number: object = None, turn: object = None) -> Reply:
+        found = await self.leagues.league_here(place, league)
+        if round_number is not None and str(round_number).strip():
+            rnd = await self.leagues.find_round(found, round_number)
+        else:
+            rounds = await self.work.store.db.read(lambda tx: rounds_of_league_tx(tx, found.id))
+            played = [r for r in rounds if r.status in ("open", "closed")]
+            if not played:
+                raise ServiceError("run.no_run")
+            rnd = max(played, key=lambda r: r.closes_at)
+        return await self.runs.replay(place, actor, rnd, found, driver_id, turn)
+
+    async def standings(self, place: Place, actor: Actor, league: object = None) -> Reply:
+        found = await self.leagues.league_here(place, league)
+        return await standings_post(self.work, found, self.clock())
+
+    async def results(self, place: Place, actor: Actor, round_number: object, league: object = None) -> Reply:
+        """Post a closed round's results again, with its image and its cards file."""
+        found = await self.leagues.league_here(place, league)
+        rnd = await self.leagues.find_round(found, round_number)
+        return await results_post(self.work, found, rnd, self.clock())

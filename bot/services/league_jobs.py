@@ -1,0 +1,181 @@
+"""The scheduled jobs of leagues and of the world ranking: open, remind, close, week rollover.
+
+Jobs live in the `jobs` table (`bot/store/jobs.py`): after downtime each overdue job is claimed
+once and runs late, with a note saying when it was due (the same rule as turn deadlines). Every
+handler is idempotent: it runs under the round's lock, re-reads the round, does its work only if
+the round is still in the state the job expects, and completes the job in the transaction of its
+posts, so a job claimed twice (a lease ran out, a restart) acts once.
+
+- `league.open`: the round opens; the channel is told the stages, the close time (a Discord
+  timestamp) and the SHA-256 of the round's secret seed.
+- `league.remind` (24 h and 1 h before the close): drivers of the league who have not finished are
+  pinged, if any.
+- `league.close`: `bot/services/round_close.py` (results, points, cards, standings, seed).
+- `scratch.open` / `scratch.close`: the world round of an ISO week opens (its seed hash is posted
+  in every league channel) and closes (the seed and the final top of the ranking are posted, and
+  the next week's round is made ready).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import partial
+
+from bot.engine.official import next_week
+from bot.engine.turn import format_time
+from bot.i18n import t
+from bot.services.images import preview_spec
+from bot.services.league_rounds import (
+    KIND_CLOSE,
+    KIND_OPEN,
+    KIND_REMIND,
+    RoundLocks,
+    discord_time,
+    new_seed,
+    round_of_ref,
+    round_title,
+    specials_text,
+)
+from bot.services.round_close import close_round
+from bot.services.work import Post, RallyWork, post_tx
+from bot.services.world_round import KIND_WEEK_CLOSE, KIND_WEEK_OPEN, ensure_week_tx
+from bot.store import Job
+from bot.store.clock import from_text
+from bot.store.connection import Tx
+from bot.store.jobs import complete_tx
+from bot.store.leagues import (
+    all_leagues_tx,
+    league_tx,
+    not_finished_members_tx,
+    round_tx,
+    set_round_status_tx,
+    world_round_tx,
+    world_top_tx,
+)
+
+log = logging.getLogger(__name__)
+
+LATE_AFTER = timedelta(minutes=5)
+WORLD_TOP = 10
+
+
+class LeagueJobs:
+    """Handles `league.*` and `scratch.*` jobs (routed here by `DeadlineService.run_due`)."""
+
+    def __init__(self, work: RallyWork, locks: RoundLocks, when: Callable[[datetime], str] = discord_time,
+                 seed_source: Callable[[], str] = new_seed) -> None:
+        self.work = work
+        self.store = work.store
+        self.locks = locks
+        self.when = when
+        self.seed_source = seed_source
+
+    def late(self, job: Job, now: datetime) -> list[str]:
+        due = from_text(job.due_at)
+        return [t("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
+
+    async def handle(self, job: Job, now: datetime) -> int:
+        """Run one league or scratch job; 1 if it posted or changed something, 0 if stale."""
+        finish = partial(complete_tx, job_id=job.id, now=now)
+        if job.kind.startswith("scratch."):
+            return await self._world(job, now, finish)
+        round_id = round_of_ref(job.ref)
+        if round_id is None:
+            log.warning("ignoring league job %s with ref %s", job.id, job.ref)
+            await self.store.db.write(finish)
+            return 0
+        async with self.locks(round_id):
+            if job.kind == KIND_CLOSE:
+                return await close_round(self.work, round_id, now, self.late(job, now), finish)
+            if job.kind == KIND_OPEN:
+                return await self._open(round_id, job, now, finish)
+            if job.kind == KIND_REMIND:
+                return await self._remind(round_id, job, now, finish)
+        log.warning("ignoring unknown league job %s %s", job.kind, job.ref)
+        await self.store.db.write(finish)
+        return 0
+
+    async def _open(self, round_id: int, job: Job, now: datetime, finish: partial) -> int:
+        lead = self.late(job, now)
+
+        async def body(tx: Tx) -> int:
+            await finish(tx)
+            if not await set_round_status_tx(tx, round_id, ("scheduled",), "open"):
+                return 0
+            rnd = await round_tx(tx, round_id)
+            league = await league_tx(tx, rnd.league_id) if rnd and rnd.league_id is not None else None
+            if rnd is None or league is None:
+                return 0
+            post = Post(lead + [t("league.round_open", title=round_title(rnd, league.name),
+                                  stages=specials_text(rnd.specials), closes=self.when(from_text(rnd.closes_at)),
+                                  hash=rnd.seed_hash, power=t("league.power_stage") if rnd.power_stage else "",
+                                  dice=t(f"league.dice_{rnd.dice}"))],
+                        channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))
+            await post_tx(tx, post, league.guild_id, league.channel_id, now)
+            return 1
+
+        return self._woke(await self.store.db.write(body))
+
+    async def _remind(self, round_id: int, job: Job, now: datetime, finish: partial) -> int:
+        lead = self.late(job, now)
+
+        async def body(tx: Tx) -> int:
+            await finish(tx)
+            rnd = await round_tx(tx, round_id)
+            if rnd is None or rnd.status != "open" or rnd.league_id is None or from_text(rnd.closes_at) <= now:
+                return 0  # after downtime the close itself is due: no point reminding
+            league = await league_tx(tx, rnd.league_id)
+            waiting = await not_finished_members_tx(tx, rnd.league_id, rnd.id)
+            if league is None or not waiting:
+                return 0
+            post = Post(lead + [t("league.reminder", title=round_title(rnd, league.name),
+                                  closes=self.when(from_text(rnd.closes_at)),
+                                  drivers=" ".join(f"<@{u}>" for u in waiting))],
+                        ping=tuple(waiting), channel_id=league.channel_id)
+            await post_tx(tx, post, league.guild_id, league.channel_id, now)
+            return 1
+
+        return self._woke(await self.store.db.write(body))
+
+    async def _world(self, job: Job, now: datetime, finish: partial) -> int:
+        week = job.ref.removeprefix("week:")
+        lead = self.late(job, now)
+        rnd = await self.store.db.read(lambda tx: world_round_tx(tx, week))
+        if rnd is None:
+            await self.store.db.write(finish)
+            return 0
+        if job.kind == KIND_WEEK_CLOSE:  # runs still being driven become DNF, the cards are kept
+            async with self.locks(rnd.id):
+                await close_round(self.work, rnd.id, now, lead, _nothing)
+
+        async def body(tx: Tx) -> int:
+            if not await finish(tx):
+                return 0  # done already: its posts were made
+            if job.kind == KIND_WEEK_OPEN:
+                await set_round_status_tx(tx, rnd.id, ("scheduled",), "open")
+                lines = lead + [t("scratch.week_open", week=week, stages=specials_text(rnd.specials),
+                                  hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)))]
+            else:
+                await ensure_week_tx(tx, next_week(week), now, self.seed_source)  # the rollover
+                top = await world_top_tx(tx, week, WORLD_TOP)
+                best = top[0].time_s or 0 if top else 0
+                lines = lead + [t("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
+                lines += [t("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
+                            gap=format_time((r.time_s or 0) - best)) for i, r in enumerate(top)]
+            for league in await all_leagues_tx(tx):  # every league channel hears of the world week
+                await post_tx(tx, Post(lines, channel_id=league.channel_id), league.guild_id, league.channel_id, now)
+            return 1
+
+        return self._woke(await self.store.db.write(body))
+
+    def _woke(self, acted: int) -> int:
+        if acted and self.work.on_commit is not None:
+            self.work.on_commit()
+        return acted
+
+
+
+async def _nothing(tx: Tx) -> None:
+    """The world close completes its job with its own posts, after the round is closed."""

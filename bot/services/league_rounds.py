@@ -1,0 +1,89 @@
+"""What every league service shares about rounds: their secret seeds, their jobs, their locks and
+how their times and stages are written in posts.
+
+A round's secret is 256 random bits (hex); only its SHA-256 is shown until the close, when the
+seed itself is published so anybody can check the hash and replay every result card. The jobs of
+a round (open, reminders 24 h and 1 h before the close, close) are scheduled in the transaction
+that adds the round and are handled by `bot/services/league_jobs.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from bot.engine.stage_catalogue import load_stage
+from bot.i18n import t
+from bot.store.clock import from_text
+from bot.store.connection import Tx
+from bot.store.jobs import schedule_tx
+from bot.store.leagues import Round
+
+KIND_OPEN, KIND_REMIND, KIND_CLOSE = "league.open", "league.remind", "league.close"
+LEAGUE_KINDS = (KIND_OPEN, KIND_REMIND, KIND_CLOSE)
+REMINDERS = (timedelta(hours=24), timedelta(hours=1))
+
+
+def new_seed() -> str:
+    """A round's secret: 256 random bits (hex), so its published SHA-256 cannot be reversed."""
+    return secrets.token_hex(32)
+
+
+def seed_hash(seed: str) -> str:
+    return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+
+
+def round_ref(round_id: int, what: str = "") -> str:
+    return f"round:{round_id}" + (f":{what}" if what else "")
+
+
+def round_of_ref(ref: str) -> int | None:
+    parts = ref.split(":")
+    return int(parts[1]) if len(parts) >= 2 and parts[0] == "round" and parts[1].isdigit() else None
+
+
+def discord_time(moment: datetime) -> str:
+    """A Discord timestamp: every reader sees it in their own time zone and language."""
+    stamp = int(moment.timestamp())
+    return f"<t:{stamp}:f> (<t:{stamp}:R>)"
+
+
+class RoundLocks:
+    """One asyncio lock per round: its open, close, penalties and run starts never interleave."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def __call__(self, round_id: int) -> asyncio.Lock:
+        lock = self._locks.get(round_id)
+        if lock is None:
+            lock = self._locks[round_id] = asyncio.Lock()
+        return lock
+
+
+async def schedule_round_tx(tx: Tx, rnd: Round) -> None:
+    """Inside `tx`: the round's jobs: open, a reminder 24 h and 1 h before the close (when the
+    round is open by then), and the close."""
+    opens, closes = from_text(rnd.opens_at), from_text(rnd.closes_at)
+    await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), opens)
+    for before in REMINDERS:
+        if closes - before > opens:
+            await schedule_tx(tx, KIND_REMIND, round_ref(rnd.id, f"{int(before.total_seconds() // 3600)}h"),
+                              closes - before)
+    await schedule_tx(tx, KIND_CLOSE, round_ref(rnd.id, "close"), closes)
+
+
+def specials_text(specials: list[str]) -> str:
+    """A round's stage, or its course of specials, as posts name it."""
+    if len(specials) == 1:
+        stage = load_stage(specials[0])
+        return t("league.stage_one", title=stage.title, length=stage.length)
+    return ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
+
+
+def round_title(rnd: Round, league_name: str | None) -> str:
+    if league_name is None:
+        return t("scratch.title", week=rnd.week or "?")
+    return t("league.round_title", league=league_name, number=rnd.number)

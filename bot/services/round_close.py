@@ -1,0 +1,353 @@
+"""Closing a round, cancelling one, and judging (penalties, disqualifications): everything that
+writes a round's results, in one transaction each, under the round's lock (callers hold it).
+
+At the close: the runs still in progress become DNF (their rallies are ended with a logged
+`status abandoned` by the bot), the classification is computed with penalties, disqualifications,
+points and the power-stage bonus (`bot/services/championship.py`), stored in `round_results`, the
+result cards of the finished runs are stored (`bot/services/cards.py`), and the league channel is
+owed two posts: the results (text, image, cards file, the seed revealed) and the season standings.
+A penalty or a disqualification on a closed round recomputes its results the same way, so the
+standings (a sum over `round_results`) follow at once.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from bot.engine.action_codec import Status, log_text
+from bot.engine.turn import format_time
+from bot.i18n import t
+from bot.render.table import Column, TableRow, TableView, plain
+from bot.services.cards import cards_file, logs_of_round_tx
+from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
+from bot.services.errors import ServiceError
+from bot.services.images import table_spec
+from bot.services.league_rounds import round_title
+from bot.services.reply import Actor, Reply
+from bot.services.work import Change, Logged, Post, RallyWork, TxStep, post_tx
+from bot.store.connection import Tx
+from bot.store.leagues import (
+    League,
+    LogEntry,
+    Result,
+    Round,
+    Run,
+    finish_run_tx,
+    league_tx,
+    log_of_round_tx,
+    log_tx,
+    put_cards_tx,
+    results_of_league_tx,
+    results_of_round_tx,
+    round_tx,
+    runs_of_round_tx,
+    set_round_status_tx,
+    write_results_tx,
+)
+from bot.store.rallies import find_tx
+
+TABLE_ROWS = 50  # rows drawn in a results or standings image (the cards file has every run)
+TEXT_ROWS = 10  # rows written in the results post
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A round's penalties (seconds per driver) and disqualifications (reason per driver)."""
+
+    penalties: dict[int, int]
+    disqualified: dict[int, str]
+    log: list[LogEntry]
+
+
+def judged(log: list[LogEntry]) -> Judged:
+    penalties: dict[int, int] = {}
+    dsq: dict[int, str] = {}
+    for entry in log:
+        if entry.target_id is None:
+            continue
+        if entry.action == "penalty":
+            penalties[entry.target_id] = penalties.get(entry.target_id, 0) + (entry.seconds or 0)
+        elif entry.action == "disqualify":
+            dsq[entry.target_id] = entry.reason
+    return Judged(penalties, dsq, [e for e in log if e.action in ("penalty", "disqualify")])
+
+
+def entries_of(runs: list[Run]) -> list[Entry]:
+    return [Entry(r.user_id, r.display_name, r.status, r.time_s, r.power_s, r.reason) for r in runs]
+
+
+def result_rows(rnd: Round, league: League, classified: list[Classified]) -> list[Result]:
+    return [Result(rnd.id, league.id, c.user_id, c.name, c.position, c.time_s, c.penalty_s, c.status, c.reason,
+                   c.points, c.bonus) for c in classified]
+
+
+def reason_text(reason: str | None) -> str:
+    known = {"knocked_out", "retired", "not_finished", "abandoned"}
+    return t(f"league.reason_{reason}") if reason in known else (reason or "")
+
+
+def results_table(title: str, classified: list[Classified], judged_: Judged, seed: str | None) -> TableView:
+    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=5),
+               Column(label=t("league.col_time"), align="r", weight=2), Column(label=t("league.col_gap"), align="r",
+                                                                                weight=2),
+               Column(label=t("league.col_penalty"), align="r", weight=2),
+               Column(label=t("league.col_points"), align="r", weight=2))
+    rows = []
+    for c in classified[:TABLE_ROWS]:
+        if c.status == "classified":
+            points = str(c.points) + (f" +{c.bonus}" if c.bonus else "")
+            rows.append(TableRow(cells=(str(c.position), plain(c.name), format_time(c.time_s or 0),
+                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s}s" if c.penalty_s else "",
+                                        points)))
+        else:
+            label = t("league.dsq") if c.status == "dsq" else t("league.dnf")
+            rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason)[:40], "", "0"), muted=True))
+    note = t("league.seed_note", seed=seed[:16]) if seed else ""
+    return TableView(title=title, subtitle=t("league.results_sub", n=len(classified)), columns=columns,
+                     rows=tuple(rows), note=note)
+
+
+def standings_table(league: League, scores: list[RoundScore]) -> TableView:
+    table = standings(scores, league.best_rounds)
+    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=5),
+               Column(label=t("league.col_points"), align="r", weight=2),
+               Column(label=t("league.col_wins"), align="r", weight=1),
+               Column(label=t("league.col_rounds"), align="r", weight=2))
+    rows = tuple(TableRow(cells=(str(s.position), plain(s.name), str(s.points), str(s.wins),
+                                 f"{s.counted}" + (f" (−{s.dropped})" if s.dropped else "")))
+                 for s in table[:TABLE_ROWS])
+    sub = t("league.drop_best", n=league.best_rounds) if league.best_rounds else t("league.drop_none")
+    return TableView(title=t("league.standings_title", league=league.name), subtitle=sub, columns=columns, rows=rows)
+
+
+def scores_of(results: list[Result]) -> list[RoundScore]:
+    return [RoundScore(r.round_id, r.user_id, r.display_name, r.position, r.time_s, r.points, r.bonus)
+            for r in results]
+
+
+def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
+                  late: list[str]) -> list[str]:
+    lines = list(late) + [t("league.closed_head", title=title)]
+    for c in classified[:TEXT_ROWS]:
+        if c.status == "classified":
+            lines.append(t("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
+                           gap=format_time(c.gap_s or 0), points=c.points,
+                           bonus=t("league.bonus", n=c.bonus) if c.bonus else ""))
+    if len(classified) > TEXT_ROWS:
+        lines.append(t("league.more_rows", n=len(classified) - TEXT_ROWS))
+    for entry in judged_.log:
+        who = names.get(entry.target_id or 0, str(entry.target_id))
+        by = f"<@{entry.actor_id}>"
+        if entry.action == "penalty":
+            lines.append(t("league.log_penalty", name=who, seconds=entry.seconds, reason=entry.reason, by=by))
+        else:
+            lines.append(t("league.log_dsq", name=who, reason=entry.reason, by=by))
+    lines.append(t("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
+    return lines
+
+
+async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
+    runs = await runs_of_round_tx(tx, rnd.id)
+    judged_ = judged(await log_of_round_tx(tx, rnd.id))
+    classified = classify_round(entries_of(runs), judged_.penalties, judged_.disqualified, league.points,
+                                rnd.power_stage)
+    return classified, judged_, runs
+
+
+async def _standings_post_tx(tx: Tx, league: League) -> Post:
+    scores = scores_of(await results_of_league_tx(tx, league.id))
+    return Post([t("league.standings_head", league=league.name)], channel_id=league.channel_id,
+                image=table_spec(standings_table(league, scores), "standings.png"))
+
+
+async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[str], finish: TxStep) -> int:
+    """Close the round (caller holds its lock): 1 if it closed now, 0 if it was closed already."""
+    store = work.store
+    rnd = await store.db.read(lambda tx: round_tx(tx, round_id))
+    if rnd is None or rnd.status not in ("open", "scheduled"):
+        await store.db.write(finish)
+        return 0
+    runs = await store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
+    running = [r for r in runs if r.status == "running" and r.rally_id is not None]
+    async with AsyncExitStack() as stack:
+        for run in running:  # the rallies still being driven: their drivers' commands wait
+            assert run.rally_id is not None
+            await stack.enter_async_context(work.lock(run.rally_id))
+
+        async def body(tx: Tx) -> list[int]:
+            if not await set_round_status_tx(tx, round_id, ("open", "scheduled"), "closed"):
+                await finish(tx)
+                return []
+            current = await round_tx(tx, round_id)
+            assert current is not None
+            for run in running:
+                await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="not_finished",
+                                    now=now)
+                rally = await find_tx(tx, run.rally_id or 0)
+                if rally is not None and rally.status in ("lobby", "running"):
+                    end = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")],
+                                 posts=[Post([t("run.closed_dnf")], close_turn=True)], end_turn_clock=True)
+                    await work.write(tx, rally, end)
+            ids = await _results_posts_tx(tx, work, current, late, now)
+            await finish(tx)
+            return ids
+
+        ids = await store.db.write(body)
+    if ids and work.on_commit is not None:
+        work.on_commit()
+    return 1 if ids else 0
+
+
+async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str], now: datetime) -> list[int]:
+    """Inside `tx`: results, cards and standings of a round that just closed; the posts' ids."""
+    league = await league_tx(tx, rnd.league_id) if rnd.league_id is not None else None
+    runs = await runs_of_round_tx(tx, rnd.id)
+    logs = await logs_of_round_tx(tx, rnd.id)
+    await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name if league else None, runs, logs))
+    if league is None:
+        return [-1]  # a world round: its ranking is a query on runs; the scratch jobs post it
+    classified, judged_, runs = await _classify_tx(tx, rnd, league)
+    await write_results_tx(tx, result_rows(rnd, league, classified))
+    title = round_title(rnd, league.name)
+    names = {r.user_id: r.display_name for r in runs}
+    results = Post(results_lines(title, classified, judged_, rnd, names, late), channel_id=league.channel_id,
+                   image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
+                   attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
+    standing = await _standings_post_tx(tx, league)
+    guild = league.guild_id
+    return [await post_tx(tx, results, guild, league.channel_id, now),
+            await post_tx(tx, standing, guild, league.channel_id, now)]
+
+
+async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Actor, reason: str) -> Reply:
+    """Cancel a scheduled or open round (caller holds its lock): jobs go, runs in progress end."""
+    work, now = svc.work, svc.clock()
+    rnd = await work.store.db.read(lambda tx: round_tx(tx, round_id))
+    if rnd is None or rnd.status not in ("scheduled", "open"):
+        raise ServiceError("league.cannot_cancel", number=rnd.number if rnd else "?",
+                           status=t(f"league.status_{rnd.status}") if rnd else "—")
+    runs = await work.store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
+    running = [r for r in runs if r.status == "running" and r.rally_id is not None]
+    post = Post([t("league.round_cancelled", title=round_title(rnd, league.name), reason=reason,
+                   by=f"<@{actor.user_id}>")], channel_id=league.channel_id)
+    async with AsyncExitStack() as stack:
+        for run in running:
+            await stack.enter_async_context(work.lock(run.rally_id or 0))
+
+        async def body(tx: Tx) -> int:
+            if not await set_round_status_tx(tx, round_id, ("scheduled", "open"), "cancelled"):
+                raise ServiceError("league.cannot_cancel", number=rnd.number, status="—")
+            await tx.execute("DELETE FROM jobs WHERE ref LIKE ? AND kind LIKE 'league.%' AND done_at IS NULL",
+                             (f"round:{round_id}:%",))
+            for run in running:
+                await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="cancelled", now=now)
+                rally = await find_tx(tx, run.rally_id or 0)
+                if rally is not None and rally.status in ("lobby", "running"):
+                    await work.write(tx, rally, Change(
+                        logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
+                        posts=[Post([t("run.cancelled")], close_turn=True)], end_turn_clock=True))
+            await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
+                         reason=reason, now=now)
+            return await post_tx(tx, post, league.guild_id, league.channel_id, now)
+
+        row = await work.store.db.write(body)
+    if work.on_commit is not None:
+        work.on_commit()
+    return Reply(list(post.lines), outbox=(row,))
+
+
+async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, action: str, driver_id: int,
+                driver_name: str, reason: str, seconds: int | None) -> Reply:
+    """A penalty or a disqualification (caller holds the round's lock), logged with who and why; on
+    a closed round the results are recomputed and posted again with the standings."""
+    work, now = svc.work, svc.clock()
+    rnd = await work.store.db.read(lambda tx: round_tx(tx, round_id))
+    if rnd is None or rnd.status == "cancelled":
+        raise ServiceError("league.round_cancelled_already")
+    runs = await work.store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
+    run = next((r for r in runs if r.user_id == driver_id), None)
+    if run is None:
+        raise ServiceError("league.no_run_of", name=driver_name, number=rnd.number)
+    title = round_title(rnd, league.name)
+    if action == "penalty":
+        line = t("league.penalty_given", name=run.display_name, seconds=seconds, title=title, reason=reason,
+                 by=f"<@{actor.user_id}>")
+    else:
+        line = t("league.dsq_given", name=run.display_name, title=title, reason=reason, by=f"<@{actor.user_id}>")
+    post = Post([line], channel_id=league.channel_id)
+
+    async def body(tx: Tx) -> list[int]:
+        current = await round_tx(tx, round_id)
+        assert current is not None
+        if action == "disqualify" and any(e.action == "disqualify" and e.target_id == driver_id
+                                          for e in await log_of_round_tx(tx, round_id)):
+            raise ServiceError("league.already_dsq", name=run.display_name)
+        await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action=action,
+                     target_id=driver_id, seconds=seconds, reason=reason, now=now)
+        ids = [await post_tx(tx, post, league.guild_id, league.channel_id, now)]
+        if current.status == "closed":  # recompute the stored results and post them again
+            await tx.execute("DELETE FROM round_results WHERE round_id = ?", (round_id,))
+            classified, judged_, runs_now = await _classify_tx(tx, current, league)
+            await write_results_tx(tx, result_rows(current, league, classified))
+            names = {r.user_id: r.display_name for r in runs_now}
+            updated = Post([t("league.results_updated", title=title)] +
+                           results_lines(title, classified, judged_, current, names, [])[1:],
+                           channel_id=league.channel_id,
+                           image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
+            ids.append(await post_tx(tx, updated, league.guild_id, league.channel_id, now))
+            ids.append(await post_tx(tx, await _standings_post_tx(tx, league), league.guild_id, league.channel_id,
+                                     now))
+        return ids
+
+    ids = await work.store.db.write(body)
+    if work.on_commit is not None:
+        work.on_commit()
+    return Reply([line], outbox=tuple(ids))
+
+
+async def standings_post(work: RallyWork, league: League, now: datetime) -> Reply:
+    """Post the league's standings now (`/league standings`)."""
+    async def body(tx: Tx) -> tuple[Post, int]:
+        post = await _standings_post_tx(tx, league)
+        return post, await post_tx(tx, post, league.guild_id, league.channel_id, now)
+
+    post, row = await work.store.db.write(body)
+    if work.on_commit is not None:
+        work.on_commit()
+    return Reply(list(post.lines), outbox=(row,))
+
+
+async def results_post(work: RallyWork, league: League, rnd: Round, now: datetime) -> Reply:
+    """Post a closed round's stored results again (`/league results`): text, image, cards file."""
+    if rnd.status != "closed":
+        raise ServiceError("league.no_results_yet", number=rnd.number, status=t(f"league.status_{rnd.status}"))
+    title = round_title(rnd, league.name)
+
+    async def body(tx: Tx) -> tuple[Post, int]:
+        stored = await results_of_round_tx(tx, rnd.id)
+        best = min((r.time_s for r in stored if r.time_s is not None), default=0)
+        classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.time_s, r.penalty_s, r.points,
+                                 r.bonus, r.reason, (r.time_s - best) if r.time_s is not None else None)
+                      for r in stored]
+        judged_ = judged(await log_of_round_tx(tx, rnd.id))
+        names = {r.user_id: r.display_name for r in stored}
+        post = Post(results_lines(title, classified, judged_, rnd, names, []), channel_id=league.channel_id,
+                    image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
+                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
+        return post, await post_tx(tx, post, league.guild_id, league.channel_id, now)
+
+    post, row = await work.store.db.write(body)
+    if work.on_commit is not None:
+        work.on_commit()
+    return Reply(list(post.lines), outbox=(row,))
+
+
+class LeagueLike(Protocol):
+    """What `cancel_round` and `judge` need of the league service (its unit of work and clock)."""
+
+    work: RallyWork
+
+    def clock(self) -> datetime: ...

@@ -1,0 +1,222 @@
+"""Championship runs: one driver's single attempt at a round, in a private thread of their own.
+
+A run is a rally of one car (`rallies` row in the thread, with its own action log), started
+running at once: the driver plays it with the usual turn commands, and nobody waits for anybody.
+Its dice are named streams from the round's secret seed (`bot.engine.dice.StreamDice`): with
+`personal` dice the keys mix in the driver's id, with `shared` dice every driver gets the same
+k-th face of each die. The rally stores only the derived keys, never the round's seed.
+
+**One attempt.** The `runs` table allows one run per driver and round (and one official run per
+driver and ISO week, across all servers), so a second `/run start` is refused whatever happened to
+the first; abandoning, leaving or the round's close is a DNF, never a restart; and because the
+dice are a function of (seed, driver, actions), nothing a driver does can re-roll a die.
+
+When a run's rally ends (finished, or abandoned), `on_rally_end` runs inside that same
+transaction: the run's result is recorded and the league channel is owed one line (time and
+provisional position, no dice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.engine.action_codec import Start, log_text
+from bot.engine.actions import Event
+from bot.engine.dice import stream_keys
+from bot.engine.game import Seat
+from bot.engine.run_result import run_outcome
+from bot.engine.state import GameState
+from bot.engine.turn import format_time
+from bot.i18n import t
+from bot.services.cards import run_modules
+from bot.services.errors import ServiceError
+from bot.services.images import board_spec
+from bot.services.inputs import display_name, number
+from bot.services.league_rounds import RoundLocks, discord_time, round_title
+from bot.services.lobby import start_state
+from bot.services.replay import replay_states
+from bot.services.reply import Actor, Place, Reply
+from bot.services.turns import turn_post
+from bot.services.work import Change, Logged, Post, RallyWork, post_tx
+from bot.store import Rally
+from bot.store.clock import from_text
+from bot.store.connection import Tx
+from bot.store.drivers import join_tx
+from bot.store.leagues import (
+    League,
+    Round,
+    Run,
+    faster_runs_tx,
+    finish_run_tx,
+    finished_count_tx,
+    league_tx,
+    member_tx,
+    official_run_tx,
+    round_tx,
+    run_of_rally_tx,
+    run_of_tx,
+    start_run_tx,
+)
+from bot.store.rallies import create_tx
+
+MAX_GUILD_NAME = 100
+
+
+def runnable(rnd: Round, now: datetime) -> bool:
+    """A run may start while the round is open (or due to open: its job may be a tick late)."""
+    if rnd.status not in ("open", "scheduled"):
+        return False
+    return from_text(rnd.opens_at) <= now < from_text(rnd.closes_at)
+
+
+class RunService:
+    """`check` (before the cog creates the thread), `start` (in it), the end hook, `replay`."""
+
+    def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime],
+                 when: Callable[[datetime], str] = discord_time) -> None:
+        self.when = when
+        self.work = work
+        self.store = work.store
+        self.locks = locks
+        self.clock = clock
+        work.end_hooks.append(self.on_rally_end)
+
+    async def check(self, rnd: Round, league: League | None, actor: Actor) -> None:
+        """Refuse now, before a thread is made, what `start` would refuse (it checks again)."""
+        async def read(tx: Tx) -> tuple[Round | None, str | None, Run | None, Run | None]:
+            current = await round_tx(tx, rnd.id)
+            member = await member_tx(tx, league.id, actor.user_id) if league is not None else ""
+            mine = await run_of_tx(tx, rnd.id, actor.user_id)
+            official = await official_run_tx(tx, rnd.week, actor.user_id) if rnd.week else None
+            return current, member, mine, official
+
+        current, member, mine, official = await self.store.db.read(read)
+        self._refusal(current, league, member, mine, official)
+
+    def _refusal(self, rnd: Round | None, league: League | None, member: str | None, mine: Run | None,
+                 official: Run | None) -> None:
+        if rnd is None or not runnable(rnd, self.clock()):
+            raise ServiceError("run.round_not_open")
+        if league is not None and member is None:
+            raise ServiceError("run.not_member", league=league.name)
+        if official is not None:  # the week's official stage: one attempt across every server
+            raise ServiceError("run.already_official", week=rnd.week)
+        if mine is not None:
+            raise ServiceError("run.already_ran")
+
+    async def start(self, place: Place, actor: Actor, rnd: Round, league: League | None, thread_id: int,
+                    guild_name: str = "") -> Reply:
+        """Start the actor's run of `rnd` in the thread `thread_id`: a rally of one car, running,
+        its first prompt owed to the thread; the round's lock keeps it from racing the close."""
+        name = display_name(actor.name)
+        driver = str(actor.user_id)
+        key, common = stream_keys(rnd.seed, driver, rnd.dice)
+        modules = {**run_modules(rnd), "streams": {"key": key, "common": common}, "run": {"round_id": rnd.id}}
+        events: list[Event] = []
+        state = start_state(rnd.specials[0], rnd.ruleset, 0, modules, [Seat(driver, name)], events)
+        async with self.locks(rnd.id):
+            now = self.clock()
+
+            async def body(tx: Tx) -> tuple[Rally, Change, object]:
+                current = await round_tx(tx, rnd.id)
+                member = await member_tx(tx, league.id, actor.user_id) if league is not None else ""
+                mine = await run_of_tx(tx, rnd.id, actor.user_id)
+                official = await official_run_tx(tx, rnd.week, actor.user_id) if rnd.week else None
+                self._refusal(current, league, member, mine, official)
+                rally = await create_tx(tx, guild_id=place.guild_id, channel_id=thread_id, host_id=actor.user_id,
+                                        stage=rnd.specials[0], ruleset=rnd.ruleset, seed=0, max_drivers=1,
+                                        modules=modules)
+                await join_tx(tx, rally_id=rally.id, user_id=actor.user_id, display_name=name)
+                await start_run_tx(tx, round_id=rnd.id, user_id=actor.user_id, display_name=name,
+                                   guild_id=place.guild_id, guild_name=guild_name[:MAX_GUILD_NAME],
+                                   rally_id=rally.id, thread_id=thread_id, week=rnd.week, now=now)
+                change = Change(logged=[Logged(log_text(Start((driver,))), actor.user_id, state, "running")])
+                title = round_title(rnd, league.name if league else None)
+                lead = [t("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
+                turn_post(rally.id, 1, state, events, lead, change)
+                return rally, change, await self.work.write(tx, rally, change)
+
+            rally, change, committed = await self.store.db.write(body)
+        self.work.committed(rally, change, committed)  # type: ignore[arg-type]
+        first = change.posts[-1]
+        return Reply([t("run.thread_ready", thread=f"<#{thread_id}>")] + list(first.lines), ping=first.ping,
+                     turn=first.turn, outbox=committed.outbox_ids)  # type: ignore[attr-defined]
+
+    async def on_rally_end(self, tx: Tx, rally: Rally, change: Change, status: str) -> None:
+        """Inside the transaction that ends a rally: if it is a run, record its result once and owe
+        the league channel one line (time and provisional position, no dice)."""
+        if not isinstance(rally.modules, dict) or "run" not in rally.modules:
+            return
+        run = await run_of_rally_tx(tx, rally.id)
+        if run is None:
+            return
+        state = change.final_state
+        now = self.clock()
+        if status == "finished" and state is not None:
+            outcome = run_outcome(state)
+        else:
+            outcome = None
+        if outcome is not None and outcome.finished:
+            if not await finish_run_tx(tx, run.id, status="finished", time_s=outcome.time_s, power_s=outcome.power_s,
+                                       reason=None, now=now):
+                return
+        else:
+            reason = outcome.reason if outcome is not None else "abandoned"
+            if not await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason=reason, now=now):
+                return
+        rnd = await round_tx(tx, run.round_id)
+        if rnd is None or rnd.league_id is None:
+            return  # a world run: the ranking shows it; no league channel to tell
+        league = await league_tx(tx, rnd.league_id)
+        if league is None:
+            return
+        title = round_title(rnd, league.name)
+        if outcome is not None and outcome.finished and outcome.time_s is not None:
+            position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
+            line = t("run.finished_line", name=run.display_name, title=title, time=format_time(outcome.time_s),
+                     position=position, count=await finished_count_tx(tx, rnd.id))
+        else:
+            line = t("run.dnf_line", name=run.display_name, title=title)
+        await post_tx(tx, Post([line], channel_id=league.channel_id), league.guild_id, league.channel_id, now)
+
+    async def replay(self, place: Place, actor: Actor, rnd: Round, league: League | None, driver_id: int,
+                     turn: object = None) -> Reply:
+        """Post a driver's board after one of their turns (default: the last). Another driver's
+        run is shown only once the round is closed (shared dice: a run in view reveals the dice)."""
+        if rnd.status != "closed" and driver_id != actor.user_id:
+            raise ServiceError("run.replay_after_close")
+        run = await self.store.db.read(lambda tx: run_of_tx(tx, rnd.id, driver_id))
+        if run is None or run.rally_id is None:
+            raise ServiceError("run.no_run")
+        rally = await self.store.rallies.get(run.rally_id)
+        log = await self.store.actions.list(run.rally_id)
+        boards = turn_boards(replay_states(rally.as_dict(), [a.as_dict() for a in log]))
+        if not boards:
+            raise ServiceError("run.no_turns")
+        wanted = len(boards) if turn is None or str(turn).strip() == "" else \
+            int(number("turn", turn, 1, len(boards), whole=True))
+        state = boards[wanted - 1]
+        title = round_title(rnd, league.name if league else None)
+        post = Post([t("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
+                    image=board_spec(state))
+        committed = await self._post_here(place, post)
+        return Reply(list(post.lines), outbox=committed)
+
+    async def _post_here(self, place: Place, post: Post) -> tuple[int, ...]:
+        now = self.clock()
+        row = await self.store.db.write(lambda tx: post_tx(tx, post, place.guild_id, place.channel_id, now))
+        if self.work.on_commit is not None:
+            self.work.on_commit()
+        return (row,)
+
+
+def turn_boards(states: list[GameState]) -> list[GameState]:
+    """The board after each turn of a one-car rally: the states after which the round (or the
+    special) changed, or the rally ended. `states` is the state after each logged action."""
+    boards = []
+    for before, after in zip(states, states[1:]):
+        special = (before.course.index if before.course else 0, after.course.index if after.course else 0)
+        if after.finished or after.round != before.round or special[0] != special[1]:
+            boards.append(after)
+    return boards

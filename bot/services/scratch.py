@@ -1,0 +1,166 @@
+"""The world scratch ranking: every server's drivers on the week's official stage, ranked by time.
+
+`/scratch run` starts the driver's one official run of the ISO week (personal dice, in a private
+thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run. The
+ranking is a query on the indexed `runs` table (week, status, time): the top, and the asker's
+neighbourhood found by keyset from their own row, never a replay and never a scan of the week.
+A server can hide its name (`/league settings world_name:off`); its drivers still rank.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.engine.official import parse_week, week_of
+from bot.engine.turn import format_time
+from bot.i18n import t
+from bot.render.table import Column, TableRow, TableView, plain
+from bot.services.errors import ServiceError
+from bot.services.images import table_spec
+from bot.services.league_rounds import new_seed
+from bot.services.reply import Actor, Place, Reply
+from bot.services.runs import RunService
+from bot.services.work import Post, RallyWork, post_tx
+from bot.services.world_round import ensure_week_tx
+from bot.store.connection import Tx
+from bot.store.leagues import (
+    Round,
+    Run,
+    official_history_tx,
+    official_run_tx,
+    world_around_tx,
+    world_count_tx,
+    world_rank_tx,
+    world_round_tx,
+    world_top_tx,
+)
+
+TOP = 10
+AROUND = 3
+
+
+class ScratchService:
+    """`/scratch run`, `/scratch [week]`, `/scratch me`."""
+
+    def __init__(self, work: RallyWork, runs: RunService, clock: Callable[[], datetime],
+                 seed_source: Callable[[], str] = new_seed) -> None:
+        self.work = work
+        self.store = work.store
+        self.runs = runs
+        self.clock = clock
+        self.seed_source = seed_source
+
+    async def this_week(self) -> Round:
+        """The current week's world round (made ready if no job has yet)."""
+        now = self.clock()
+        return await self.store.db.write(lambda tx: ensure_week_tx(tx, week_of(now), now, self.seed_source))
+
+    async def check_run(self, place: Place, actor: Actor) -> Round:
+        if place.guild_id <= 0:
+            raise ServiceError("discord.guild_only")
+        rnd = await self.this_week()
+        await self.runs.check(rnd, None, actor)
+        return rnd
+
+    async def start_run(self, place: Place, actor: Actor, thread_id: int, guild_name: str = "") -> Reply:
+        rnd = await self.this_week()
+        return await self.runs.start(place, actor, rnd, None, thread_id, guild_name)
+
+    def _week(self, week: object) -> str:
+        if week is None or not str(week).strip():
+            return week_of(self.clock())
+        text = str(week).strip()[:20]
+        try:
+            parse_week(text)
+        except ValueError:
+            raise ServiceError("scratch.bad_week", value=text) from None
+        return text
+
+    async def ranking(self, place: Place, actor: Actor, week: object = None) -> Reply:
+        """Post the week's ranking: the top, then the asker's neighbourhood (highlighted)."""
+        wanted = self._week(week)
+        now = self.clock()
+
+        async def body(tx: Tx) -> tuple[Post, int]:
+            rnd = await world_round_tx(tx, wanted)
+            if rnd is None:
+                raise ServiceError("scratch.no_week", week=wanted)
+            top = await world_top_tx(tx, wanted, TOP)
+            count = await world_count_tx(tx, wanted)
+            mine = await official_run_tx(tx, wanted, actor.user_id)
+            around: list[Run] = []
+            my_rank = None
+            if mine is not None and mine.status == "finished" and mine.time_s is not None:
+                my_rank = await world_rank_tx(tx, wanted, mine.time_s)
+                if my_rank > TOP:
+                    around = await world_around_tx(tx, wanted, mine, AROUND)
+            shown = top + around
+            hidden = await _hidden_guilds_tx(tx, {r.guild_id for r in shown})
+            ranks = {r.id: i + 1 for i, r in enumerate(top)}
+            for r in around:
+                ranks[r.id] = await world_rank_tx(tx, wanted, r.time_s or 0)
+            post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id, my_rank)
+            return post, await post_tx(tx, post, place.guild_id, place.channel_id, now)
+
+        if place.guild_id <= 0:
+            raise ServiceError("discord.guild_only")
+        post, row = await self.store.db.write(body)
+        if self.work.on_commit is not None:
+            self.work.on_commit()
+        return Reply(list(post.lines), outbox=(row,))
+
+    async def me(self, place: Place, actor: Actor) -> Reply:
+        """The asker's own line this week and their official history (privately)."""
+        week = week_of(self.clock())
+
+        async def read(tx: Tx) -> list[str]:
+            history = await official_history_tx(tx, actor.user_id)
+            lines = [t("scratch.me_head", week=week)]
+            if not history:
+                return lines + [t("scratch.me_none")]
+            for run in history:
+                if run.status == "finished" and run.time_s is not None and run.week:
+                    rank = await world_rank_tx(tx, run.week, run.time_s)
+                    lines.append(t("scratch.me_line", week=run.week, time=format_time(run.time_s), rank=rank,
+                                   count=await world_count_tx(tx, run.week)))
+                else:
+                    lines.append(t("scratch.me_dnf" if run.status == "dnf" else "scratch.me_running",
+                                   week=run.week or "?"))
+            return lines
+
+        return Reply(await self.store.db.read(read), ephemeral=True)
+
+
+async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
+    """Servers among `guilds` that chose not to show their name in the world ranking."""
+    if not guilds:
+        return set()
+    marks = ", ".join("?" for _ in guilds)
+    rows = await tx.fetch_all(f"SELECT guild_id, settings FROM guild_settings WHERE guild_id IN ({marks})",
+                              tuple(guilds))
+    return {int(r[0]) for r in rows if json.loads(r[1]).get("world_name") is False}
+
+
+def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],
+                  count: int, asker: int, my_rank: int | None) -> Post:
+    best = top[0].time_s or 0 if top else 0
+    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=4),
+               Column(label=t("scratch.col_server"), weight=4), Column(label=t("league.col_time"), align="r", weight=2),
+               Column(label=t("league.col_gap"), align="r", weight=2))
+    rows = []
+    for i, run in enumerate(top + around):
+        server = t("scratch.hidden_server") if run.guild_id in hidden else (run.guild_name or "—")
+        rows.append(TableRow(cells=(str(ranks[run.id]), plain(run.display_name), plain(server),
+                                    format_time(run.time_s or 0), "+" + format_time((run.time_s or 0) - best)),
+                             highlight=run.user_id == asker, gap_before=bool(around) and i == len(top)))
+    title = t("scratch.title", week=rnd.week or "?")
+    view = TableView(title=title, subtitle=t("scratch.subtitle", n=count), columns=columns, rows=tuple(rows),
+                     note=t("scratch.note_hash", hash=rnd.seed_hash[:16]))
+    lines = [t("scratch.ranking_head", week=rnd.week or "?", n=count)]
+    lines += [t("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
+                gap=format_time((r.time_s or 0) - best)) for r in top[:5]]
+    if my_rank is not None:
+        lines.append(t("scratch.your_rank", rank=my_rank, n=count))
+    return Post(lines, image=table_spec(view, "scratch.png"))

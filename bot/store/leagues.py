@@ -1,0 +1,411 @@
+"""Leagues, members, rounds, runs, results, the organiser log and result cards (issue 11).
+
+Every function is a transaction step (`*_tx`): the league services compose them with the rally
+changes, job scheduling and outbox rows of one command, so a round closes (results, points,
+cards, posts, job completion) in one transaction or not at all. Read-only helpers take a `Tx`
+too and serve `db.read`. Uniqueness is the database's job: one league name per server, one run
+per driver and round, one official run per driver and ISO week (`runs_official`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.store.clock import to_text
+from bot.store.connection import Tx, constraint_kind
+from bot.store.errors import StoreError
+
+LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
+                  "organiser_role, created_by, created_at")
+ROUND_COLUMNS = ("id, league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, status, "
+                 "seed, seed_hash, dice, ruleset, modules, created_by, created_at")
+RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, status, "
+               "time_s, power_s, reason, started_at, finished_at")
+RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, time_s, penalty_s, status, reason, points, "
+                  "bonus")
+LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at"
+
+
+class Duplicate(StoreError):
+    """A unique rule of the league tables refused the row (name taken, second run...)."""
+
+    kind = "duplicate"
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    id: int
+    guild_id: int
+    name: str
+    channel_id: int
+    timezone: str
+    points: list[int]
+    best_rounds: int | None
+    ruleset: str
+    modules: dict[str, Any]
+    dice: str
+    organiser_role: int | None
+    created_by: int
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> League:
+        d = dict(row)
+        d["points"] = json.loads(d["points"])
+        d["modules"] = json.loads(d["modules"])
+        return cls(**d)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    id: int
+    league_id: int | None
+    number: int
+    specials: list[str]
+    assistance: list[bool]
+    power_stage: bool
+    week: str | None
+    opens_at: str
+    closes_at: str
+    status: str
+    seed: str
+    seed_hash: str
+    dice: str
+    ruleset: str
+    modules: dict[str, Any]
+    created_by: int | None
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> Round:
+        d = dict(row)
+        d["specials"] = json.loads(d["specials"])
+        d["assistance"] = [bool(a) for a in json.loads(d["assistance"])]
+        d["power_stage"] = bool(d["power_stage"])
+        d["modules"] = json.loads(d["modules"])
+        return cls(**d)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    id: int
+    round_id: int
+    user_id: int
+    display_name: str
+    guild_id: int
+    guild_name: str
+    rally_id: int | None
+    thread_id: int | None
+    week: str | None
+    status: str
+    time_s: int | None
+    power_s: int | None
+    reason: str | None
+    started_at: str
+    finished_at: str | None
+
+    @classmethod
+    def from_row(cls, row: Any) -> Run:
+        return cls(**dict(row))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    round_id: int
+    league_id: int
+    user_id: int
+    display_name: str
+    position: int | None
+    time_s: int | None
+    penalty_s: int
+    status: str
+    reason: str | None
+    points: int
+    bonus: int
+
+    @classmethod
+    def from_row(cls, row: Any) -> Result:
+        return cls(**dict(row))
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    id: int
+    league_id: int
+    round_id: int | None
+    actor_id: int
+    action: str
+    target_id: int | None
+    seconds: int | None
+    reason: str
+    at: str
+
+    @classmethod
+    def from_row(cls, row: Any) -> LogEntry:
+        return cls(**dict(row))
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# -- leagues -------------------------------------------------------------------------------------
+
+async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int, timezone: str, points: list[int],
+                           best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
+                           created_by: int, now: datetime) -> League:
+    try:
+        row = await tx.fetch_one(
+            "INSERT INTO leagues (guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
+            f"created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
+            (guild_id, name, channel_id, timezone, _json(points), best_rounds, ruleset, _json(modules), dice,
+             created_by, to_text(now)))
+    except Exception as exc:
+        if constraint_kind(exc) != "unique":
+            raise
+        raise Duplicate("league.name_taken", name=name) from None
+    assert row is not None
+    return League.from_row(row)
+
+
+async def league_tx(tx: Tx, league_id: int) -> League | None:
+    row = await tx.fetch_one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
+    return League.from_row(row) if row else None
+
+
+async def leagues_of_guild_tx(tx: Tx, guild_id: int) -> list[League]:
+    rows = await tx.fetch_all(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY id", (guild_id,))
+    return [League.from_row(r) for r in rows]
+
+
+async def all_leagues_tx(tx: Tx) -> list[League]:
+    rows = await tx.fetch_all(f"SELECT {LEAGUE_COLUMNS} FROM leagues ORDER BY id")
+    return [League.from_row(r) for r in rows]
+
+
+async def set_organiser_role_tx(tx: Tx, league_id: int, role_id: int | None) -> None:
+    await tx.execute("UPDATE leagues SET organiser_role = ? WHERE id = ?", (role_id, league_id))
+
+
+async def join_league_tx(tx: Tx, league_id: int, user_id: int, display_name: str, now: datetime) -> None:
+    try:
+        await tx.execute("INSERT INTO league_members (league_id, user_id, display_name, joined_at) VALUES (?, ?, ?, ?)",
+                         (league_id, user_id, display_name, to_text(now)))
+    except Exception as exc:
+        if constraint_kind(exc) not in ("unique", "primary_key"):
+            raise
+        raise Duplicate("league.already_member") from None
+
+
+async def member_tx(tx: Tx, league_id: int, user_id: int) -> str | None:
+    """The member's display name, or None when they are not in the league."""
+    row = await tx.fetch_one("SELECT display_name FROM league_members WHERE league_id = ? AND user_id = ?",
+                             (league_id, user_id))
+    return str(row[0]) if row else None
+
+
+async def members_tx(tx: Tx, league_id: int) -> list[tuple[int, str]]:
+    rows = await tx.fetch_all("SELECT user_id, display_name FROM league_members WHERE league_id = ? ORDER BY joined_at",
+                              (league_id,))
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+# -- rounds --------------------------------------------------------------------------------------
+
+async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], assistance: list[bool],
+                       power_stage: bool, week: str | None, opens_at: datetime, closes_at: datetime, seed: str,
+                       seed_hash: str, dice: str, ruleset: str, modules: dict[str, Any], created_by: int | None,
+                       now: datetime, number: int | None = None) -> Round:
+    """A new scheduled round, numbered after the league's last one (a world round: its week)."""
+    if number is None:
+        row = await tx.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE league_id = ?", (league_id,))
+        number = int(row[0]) if row else 1
+    try:
+        row = await tx.fetch_one(
+            "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
+            "seed, seed_hash, dice, ruleset, modules, created_by, created_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
+            (league_id, number, _json(specials), _json(assistance), int(power_stage), week, to_text(opens_at),
+             to_text(closes_at), seed, seed_hash, dice, ruleset, _json(modules), created_by, to_text(now)))
+    except Exception as exc:
+        if constraint_kind(exc) != "unique":
+            raise
+        raise Duplicate("scratch.week_exists", week=week) from None
+    assert row is not None
+    return Round.from_row(row)
+
+
+async def round_tx(tx: Tx, round_id: int) -> Round | None:
+    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
+    return Round.from_row(row) if row else None
+
+
+async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
+    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
+    return [Round.from_row(r) for r in rows]
+
+
+async def world_round_tx(tx: Tx, week: str) -> Round | None:
+    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND week = ?", (week,))
+    return Round.from_row(row) if row else None
+
+
+async def set_round_status_tx(tx: Tx, round_id: int, old: tuple[str, ...], new: str) -> bool:
+    """Move a round on (scheduled → open → closed, or → cancelled); False if it was not in `old`
+    (a job run twice, a close racing a cancel): the caller then does nothing."""
+    marks = ", ".join("?" for _ in old)
+    return await tx.execute(f"UPDATE rounds SET status = ? WHERE id = ? AND status IN ({marks})",
+                            (new, round_id, *old)) == 1
+
+
+# -- runs ----------------------------------------------------------------------------------------
+
+async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str, guild_id: int, guild_name: str,
+                       rally_id: int, thread_id: int, week: str | None, now: datetime) -> Run:
+    try:
+        row = await tx.fetch_one(
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
+            f"started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
+            (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now)))
+    except Exception as exc:
+        if constraint_kind(exc) != "unique":
+            raise
+        raise Duplicate("run.already_ran") from None
+    assert row is not None
+    return Run.from_row(row)
+
+
+async def run_of_rally_tx(tx: Tx, rally_id: int) -> Run | None:
+    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ?", (rally_id,))
+    return Run.from_row(row) if row else None
+
+
+async def run_of_tx(tx: Tx, round_id: int, user_id: int) -> Run | None:
+    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE round_id = ? AND user_id = ?", (round_id, user_id))
+    return Run.from_row(row) if row else None
+
+
+async def official_run_tx(tx: Tx, week: str, user_id: int) -> Run | None:
+    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND user_id = ?", (week, user_id))
+    return Run.from_row(row) if row else None
+
+
+async def finish_run_tx(tx: Tx, run_id: int, *, status: str, time_s: int | None, power_s: int | None,
+                        reason: str | None, now: datetime) -> bool:
+    """Record a run's end once (finished with its time, or DNF with why); False if it had ended."""
+    return await tx.execute(
+        "UPDATE runs SET status = ?, time_s = ?, power_s = ?, reason = ?, finished_at = ? "
+        "WHERE id = ? AND status = 'running'",
+        (status, time_s, power_s, reason, to_text(now), run_id)) == 1
+
+
+async def runs_of_round_tx(tx: Tx, round_id: int) -> list[Run]:
+    rows = await tx.fetch_all(f"SELECT {RUN_COLUMNS} FROM runs WHERE round_id = ? ORDER BY id", (round_id,))
+    return [Run.from_row(r) for r in rows]
+
+
+async def faster_runs_tx(tx: Tx, round_id: int, time_s: int) -> int:
+    """How many finished runs of the round are faster than `time_s` (indexed range count)."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE round_id = ? AND status = 'finished' AND time_s < ?",
+                             (round_id, time_s))
+    return int(row[0]) if row else 0
+
+
+async def finished_count_tx(tx: Tx, round_id: int) -> int:
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE round_id = ? AND status = 'finished'", (round_id,))
+    return int(row[0]) if row else 0
+
+
+async def not_finished_members_tx(tx: Tx, league_id: int, round_id: int) -> list[int]:
+    """Members of the league without a finished or DNF run in the round (the reminders' list)."""
+    rows = await tx.fetch_all(
+        "SELECT m.user_id FROM league_members m LEFT JOIN runs r ON r.round_id = ? AND r.user_id = m.user_id "
+        "WHERE m.league_id = ? AND (r.id IS NULL OR r.status = 'running') ORDER BY m.joined_at",
+        (round_id, league_id))
+    return [int(r[0]) for r in rows]
+
+
+# -- world ranking -------------------------------------------------------------------------------
+
+async def world_top_tx(tx: Tx, week: str, limit: int) -> list[Run]:
+    rows = await tx.fetch_all(
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' ORDER BY time_s, id LIMIT ?",
+        (week, limit))
+    return [Run.from_row(r) for r in rows]
+
+
+async def world_rank_tx(tx: Tx, week: str, time_s: int) -> int:
+    """The rank of a time in the week's ranking (equal times share a rank)."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND time_s < ?",
+                             (week, time_s))
+    return (int(row[0]) if row else 0) + 1
+
+
+async def world_around_tx(tx: Tx, week: str, run: Run, count: int) -> list[Run]:
+    """Up to `count` finished runs each side of `run` in ranking order (keyset, indexed)."""
+    assert run.time_s is not None
+    before = await tx.fetch_all(
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s < ? OR "
+        "(time_s = ? AND id < ?)) ORDER BY time_s DESC, id DESC LIMIT ?", (week, run.time_s, run.time_s, run.id, count))
+    after = await tx.fetch_all(
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s > ? OR "
+        "(time_s = ? AND id > ?)) ORDER BY time_s, id LIMIT ?", (week, run.time_s, run.time_s, run.id, count))
+    return [Run.from_row(r) for r in reversed(before)] + [run] + [Run.from_row(r) for r in after]
+
+
+async def world_count_tx(tx: Tx, week: str) -> int:
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished'", (week,))
+    return int(row[0]) if row else 0
+
+
+async def official_history_tx(tx: Tx, user_id: int, limit: int = 10) -> list[Run]:
+    rows = await tx.fetch_all(
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE user_id = ? AND week IS NOT NULL ORDER BY week DESC LIMIT ?",
+        (user_id, limit))
+    return [Run.from_row(r) for r in rows]
+
+
+# -- results, standings, log, cards --------------------------------------------------------------
+
+async def write_results_tx(tx: Tx, rows: list[Result]) -> None:
+    await tx.execute_many(
+        f"INSERT INTO round_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.round_id, r.league_id, r.user_id, r.display_name, r.position, r.time_s, r.penalty_s, r.status,
+          r.reason, r.points, r.bonus) for r in rows])
+
+
+async def results_of_round_tx(tx: Tx, round_id: int) -> list[Result]:
+    rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM round_results WHERE round_id = ? "
+                              "ORDER BY position IS NULL, position, display_name", (round_id,))
+    return [Result.from_row(r) for r in rows]
+
+
+async def results_of_league_tx(tx: Tx, league_id: int) -> list[Result]:
+    """Every result of the league's closed rounds (one indexed scan): the standings' input."""
+    rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM round_results WHERE league_id = ?", (league_id,))
+    return [Result.from_row(r) for r in rows]
+
+
+async def log_tx(tx: Tx, *, league_id: int, actor_id: int, action: str, now: datetime, round_id: int | None = None,
+                 target_id: int | None = None, seconds: int | None = None, reason: str = "") -> None:
+    await tx.execute(
+        "INSERT INTO league_log (league_id, round_id, actor_id, action, target_id, seconds, reason, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (league_id, round_id, actor_id, action, target_id, seconds, reason,
+                                            to_text(now)))
+
+
+async def log_of_round_tx(tx: Tx, round_id: int) -> list[LogEntry]:
+    rows = await tx.fetch_all(f"SELECT {LOG_COLUMNS} FROM league_log WHERE round_id = ? ORDER BY id", (round_id,))
+    return [LogEntry.from_row(r) for r in rows]
+
+
+async def put_cards_tx(tx: Tx, round_id: int, body: str) -> None:
+    await tx.execute("INSERT OR REPLACE INTO round_cards (round_id, body) VALUES (?, ?)", (round_id, body))
+
+
+async def cards_tx(tx: Tx, round_id: int) -> str | None:
+    row = await tx.fetch_one("SELECT body FROM round_cards WHERE round_id = ?", (round_id,))
+    return str(row[0]) if row else None

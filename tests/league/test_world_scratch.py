@@ -1,0 +1,135 @@
+"""The world scratch ranking (issue 11): one official run per driver and week across servers, the
+ranking with the top and the asker's neighbourhood, hidden server names, the weekly jobs."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.engine.errors import RallyError
+from bot.engine.official import official_stage, week_bounds, week_of
+from bot.services import Actor, Place
+from bot.store.leagues import world_round_tx
+from tests.league.conftest import deliver
+from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, new_thread
+
+OTHER_SERVER = Place(guild_id=77, channel_id=88)
+
+
+async def scratch_run(service, actor, place=LEAGUE_CHANNEL, guild_name="Test server"):
+    scratch = service.championships.scratch
+    await scratch.check_run(place, actor)
+    thread = Place(place.guild_id, new_thread())
+    await scratch.start_run(place, actor, thread.channel_id, guild_name)
+    return thread
+
+
+async def test_anyone_on_any_server_drives_the_week_s_official_stage_once(service, store, clock):
+    thread = await scratch_run(service, ALICE)
+    rally = await store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
+    assert rally.stage == official_stage(week_of(clock()))
+    assert rally.modules["streams"]["key"] != rally.modules["streams"]["common"]  # personal dice
+    await drive(service, ALICE, thread)
+    with pytest.raises(RallyError, match="already drove the official stage"):
+        await scratch_run(service, ALICE, OTHER_SERVER)  # another server: still one attempt a week
+    await scratch_run(service, BOB, OTHER_SERVER, "Other server")
+    runs = await store.db.fetch_all("SELECT user_id, guild_id, week FROM runs ORDER BY id")
+    assert [tuple(r) for r in runs] == [(ALICE.user_id, 10, week_of(clock())), (BOB.user_id, 77, week_of(clock()))]
+
+
+async def insert_results(store, week: str, round_id: int, count: int, guild_of=lambda i: 1000 + i % 3):
+    async def body(tx):
+        await tx.execute_many(
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "started_at) VALUES (?, ?, ?, ?, ?, ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
+            [(round_id, 50_000 + i, f"Driver {i}", guild_of(i), f"Server {guild_of(i)}", week, 200 + i)
+             for i in range(count)])
+
+    await store.db.write(body)
+
+
+async def test_the_ranking_shows_the_top_then_the_askers_neighbourhood_highlighted(service, store, clock, posts):
+    scratch = service.championships.scratch
+    rnd = await scratch.this_week()
+    await insert_results(store, rnd.week, rnd.id, 200)
+    asker = Actor(50_000 + 120, "Driver 120")
+    reply = await scratch.ranking(LEAGUE_CHANNEL, asker)
+    assert "You are 121 of 200." in reply.lines
+    await deliver(service, posts)
+    rows = await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 1")
+    import json
+
+    table = json.loads(rows[0][0])["image"]["table"]
+    ranks = [row["cells"][0] for row in table["rows"]]
+    assert ranks == [str(i) for i in range(1, 11)] + [str(i) for i in range(118, 125)]
+    highlighted = [row["cells"][1] for row in table["rows"] if row["highlight"]]
+    assert highlighted == ["Driver 120"]
+    assert [row["gap_before"] for row in table["rows"]].index(True) == 10
+
+
+async def test_a_server_that_opts_out_is_hidden_but_its_drivers_still_rank(service, store, clock):
+    scratch = service.championships.scratch
+    rnd = await scratch.this_week()
+    await insert_results(store, rnd.week, rnd.id, 6, guild_of=lambda i: 1000 + i % 2)
+    organiser = Actor(1, "Owner", can_manage=True)
+    await service.championships.leagues.world_name(Place(1001, 5), organiser, "off")
+    await scratch.ranking(LEAGUE_CHANNEL, ALICE)
+    import json
+
+    body = json.loads((await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 1"))[0][0])
+    servers = [row["cells"][2] for row in body["image"]["table"]["rows"]]
+    assert servers == ["Server 1000", "(hidden)"] * 3
+
+
+async def test_bad_weeks_are_refused_by_name(service):
+    scratch = service.championships.scratch
+    for bad in ("2026-W60", "next week", "../../x", "2026-W5"):
+        with pytest.raises(RallyError, match="ISO week"):
+            await scratch.ranking(LEAGUE_CHANNEL, ALICE, bad)
+    with pytest.raises(RallyError, match="Nobody drove"):
+        await scratch.ranking(LEAGUE_CHANNEL, ALICE, "2020-W01")
+
+
+async def test_the_week_rolls_over_reveals_its_seed_and_final_top_in_every_league_channel(service, store, clock,
+                                                                                          deadlines, posts):
+    await service.championships.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
+    rnd = await service.championships.scratch.this_week()
+    thread = await scratch_run(service, ALICE)
+    await drive(service, ALICE, thread)
+    bob_thread = await scratch_run(service, BOB)  # still driving at the close
+    _, end = week_bounds(rnd.week)
+    clock.now = end + timedelta(minutes=1)
+    await deadlines.run_due()
+    await deliver(service, posts)
+    text = posts.text(LEAGUE_CHANNEL.channel_id)
+    assert f"world scratch of {rnd.week} is closed" in text and rnd.seed in text
+    assert "1. Alice" in text
+    bob_rally = await store.rallies.get_active_in_channel(bob_thread.guild_id, bob_thread.channel_id)
+    assert bob_rally is None  # ended at the close: a DNF
+    bob = (await store.db.fetch_all("SELECT status, reason FROM runs WHERE user_id = ?", (BOB.user_id,)))[0]
+    assert tuple(bob) == ("dnf", "not_finished")
+    nxt = await store.db.read(lambda tx: world_round_tx(tx, week_of(end)))
+    assert nxt is not None and nxt.seed != rnd.seed and nxt.specials == [official_stage(week_of(end))]
+    await deadlines.run_due()  # the next week opens: its hash (not its seed) is announced
+    await deliver(service, posts)
+    text = posts.text(LEAGUE_CHANNEL.channel_id)
+    assert nxt.seed_hash in text and nxt.seed not in text
+
+
+async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(service, store, clock, deadlines):
+    leagues = service.championships.leagues
+    await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC", dice="shared")
+    await leagues.join(LEAGUE_CHANNEL, ALICE)
+    start, end = week_bounds(week_of(clock() + timedelta(days=7)))
+    clock.now = start + timedelta(hours=1)
+    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+2d")
+    await deadlines.run_due()
+    rnd = (await store.db.fetch_all("SELECT dice, week, specials, seed FROM rounds WHERE league_id = 1"))[0]
+    world = await store.db.read(lambda tx: world_round_tx(tx, week_of(start)))
+    assert rnd["dice"] == "personal" and rnd["week"] == world.week and rnd["seed"] == world.seed
+    from tests.league.league_helpers import start_run
+
+    await start_run(service, ALICE)
+    with pytest.raises(RallyError, match="already drove the official stage"):
+        await scratch_run(service, ALICE)

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("run", "console", "stage", "render", "simulate", "bench", "db", "commands", "sync")
+SUBCOMMANDS = ("run", "console", "stage", "render", "simulate", "bench", "db", "commands", "sync", "verify")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -43,7 +43,7 @@ from bot.views.turn_buttons import TurnButton
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help")
+EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch")
 
 
 class RallyTree(app_commands.CommandTree):

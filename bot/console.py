@@ -1,29 +1,66 @@
-"""The offline console: play a rally in a terminal exactly as on Discord, through the same services.
+"""The offline console: play a rally or a whole championship in a terminal exactly as on Discord,
+through the same services, with a clock you can move.
 
 Each input line is `name: /command options`, e.g. `alice: /rally create stage:pinewood-sprint`,
 `bob: /rally join`, `alice: /roll 3 white`. Replies are printed with who sees them:
-`[channel]` for everybody, `[only alice]` for a private (ephemeral) reply.
+`[channel]` for everybody in the main channel, `[only alice]` for a private (ephemeral) reply or a
+DM, `[#run-alice-r1]` for a post in a driver's run (on Discord: the private thread the bot makes).
+
+Championships (issue 11): `/league …`, `/run …`, `/scratch …`, `/verify` call the league services.
+The console owns the clock (`ConsoleClock`): `/clock +3d` moves it forward and runs every job that
+falls due on the way at its own time (round opens, reminders, closes, turn deadlines), so a season
+can be tried offline in minutes; `/clock +30h offline` jumps as if the bot had been down, so each
+overdue job runs once, late, with its note. Due jobs also run before and after every command.
+
+Console users are plain members; the names given with `--admins` have Manage Server (they may
+create leagues), and `--roles bob:77` gives a member a role (a league's organisers' role).
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
 import re
 import shlex
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
+from bot.services.deadlines import DeadlineService, plain_time
+from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
 from bot.services.images import Renderer, default_renderer, draw_async, image_name
+from bot.services.league_rounds import new_seed
+from bot.store import Store
+from bot.store.clock import to_text, utc_now
+from bot.store.leagues import cards_tx
 
 PLACE = Place(guild_id=1, channel_id=1)
+GUILD_NAME = "console"
+FIRST_RUN_CHANNEL = 1000  # a run's channel (a private thread on Discord): 1000, 1001, …
+MAX_CLOCK_STEP = timedelta(days=400)
+MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)
+AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
 _LINE = re.compile(r"^\s*([\w.-]+)\s*:\s*(/\S.*)$")
+_STEP = re.compile(r"\+(?:(\d{1,5})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?")
+_CARDS_NAME = re.compile(r"[a-z0-9-]{1,60}\.json")
+_USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
+_CHANNEL_MENTION = re.compile(r"<#(\d{1,20})>")
+_ROLE_MENTION = re.compile(r"<@&(\d{1,20})>")
+
+#: commands that need a subcommand, and the message naming them
+_SUBCOMMANDS = {"rally": "console.rally_sub", "league": "console.league_sub", "run": "console.run_sub"}
+_SCRATCH = ("ranking", "run", "me")
+#: turn commands: typed by a driver with a run in progress, they go to that run's channel
+TURN_COMMANDS = frozenset({"roll", "stop", "line", "spare", "odds", "tires", "attack", "order", "place",
+                           "rally status", "rally board", "rally abandon", "autopilot"})
 
 
 def user_id(name: str) -> int:
@@ -35,9 +72,78 @@ class ConsoleError(RallyError):
     """A console line that is not a command."""
 
 
+class ConsoleClock:
+    """The console's time: the real time (or `--now`) plus how far `/clock` moved it. The services
+    are built with it, so moving it moves the bot's time; it never goes backwards."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        if start is not None and (start.tzinfo is None or start.utcoffset() is None):
+            raise ValueError("the console clock needs a timezone-aware start")
+        self.start = start
+        self.offset = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return (self.start or utc_now()) + self.offset
+
+    def move_to(self, moment: datetime) -> None:
+        """Set the time to `moment`, if it is later than now (the clock only moves forward)."""
+        now = self()
+        if moment > now:
+            self.offset += moment - now
+
+
+def parse_now(text: str) -> datetime:
+    """`--now 2026-11-23T08:00Z` (ISO 8601; without a zone it is UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ConsoleError(t("console.bad_now", value=text[:40])) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def parse_step(text: str) -> timedelta:
+    """`+3d`, `+12h`, `+30m`, `+1d12h`: how far `/clock` moves. Backwards or junk is refused."""
+    word = text.strip().lower()
+    if word.startswith("-"):
+        raise ConsoleError(t("console.clock_backwards"))
+    match = _STEP.fullmatch(word)
+    if not match or not any(match.groups()):
+        raise ConsoleError(t("console.clock_bad", value=text[:40]))
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    step = timedelta(days=days, hours=hours, minutes=minutes)
+    if step > MAX_CLOCK_STEP:
+        raise ConsoleError(t("console.clock_too_far", days=MAX_CLOCK_STEP.days))
+    if not step:
+        raise ConsoleError(t("console.clock_bad", value=text[:40]))
+    return step
+
+
+def seeded_round_secrets(seed: int) -> Callable[[], str]:
+    """Round secrets from `--seed` (reproducible sessions and tests): the n-th new round gets
+    SHA-256 of `seed/n` (256 bits, as a real secret). Never used by the bot on Discord."""
+    count = 0
+
+    def secret() -> str:
+        nonlocal count
+        count += 1
+        return hashlib.sha256(f"{seed}/{count}".encode()).hexdigest()
+
+    return secret
+
+
+def console_service(store: Store, seed: int | None = None, dice_script: dict | None = None,
+                    now: datetime | None = None) -> RallyService:
+    """The services as the console runs them: on a `ConsoleClock` (start `now`, default the real
+    time), times written as plain text, and with `seed` the dice of every new rally and the secret
+    of every new round reproducible."""
+    return RallyService(store, seed_source=(lambda: seed) if seed is not None else None, dice_script=dice_script,
+                        clock=ConsoleClock(now), when=plain_time,
+                        round_seeds=seeded_round_secrets(seed) if seed is not None else new_seed)
+
+
 @dataclass
 class Command:
-    name: str  # e.g. "rally create", "roll"
+    name: str  # e.g. "rally create", "roll", "league round add"
     words: list[str]  # free words after the command
     options: dict[str, str]  # key:value options
 
@@ -51,10 +157,19 @@ def split_command(text: str) -> Command:
         raise ConsoleError(t("console.empty"))
     head = parts[0].lower()
     rest = parts[1:]
-    if head == "rally":
-        if not rest:
-            raise ConsoleError(t("console.rally_sub"))
-        head, rest = f"rally {rest[0].lower()}", rest[1:]
+    if head in _SUBCOMMANDS:
+        if not rest or ":" in rest[0]:
+            raise ConsoleError(t(_SUBCOMMANDS[head]))
+        head, rest = f"{head} {rest[0].lower()}", rest[1:]
+        if head == "league round":
+            if not rest or ":" in rest[0]:
+                raise ConsoleError(t("console.round_sub"))
+            head, rest = f"league round {rest[0].lower()}", rest[1:]
+    elif head == "scratch":  # `/scratch` and `/scratch week:…` are the ranking
+        if rest and rest[0].lower() in _SCRATCH:
+            head, rest = f"scratch {rest[0].lower()}", rest[1:]
+        else:
+            head = "scratch ranking"
     options = {}
     words = []
     for part in rest:
@@ -70,17 +185,76 @@ def _yes(value: str | None) -> bool:
     return (value or "").lower() in ("yes", "y", "true", "on", "1")
 
 
-class Console:
-    """Runs console lines against a `RallyService` and prints the replies."""
+def _role(value: str | None) -> int | None:
+    """`role:77` (a role id), or `role:none` to go back to Manage Server only."""
+    text = (value or "").strip()
+    if text.lower() in ("none", "off", ""):
+        return None
+    if not text.isdigit() or len(text) > 20:
+        raise ConsoleError(t("console.number", option="role", value=text[:40]))
+    return int(text)
 
-    def __init__(self, service: RallyService, out: TextIO, images: Path | None = None,
-                 renderer: Renderer | None = None) -> None:
+
+def table_lines(spec: Mapping[str, Any]) -> list[str]:
+    """A league table image (results, standings, world ranking) as text, for a terminal: the
+    title, the column heads and one line per row, each column as wide as its widest cell."""
+    table = spec.get("table") or {}
+    columns = table.get("columns") or []
+    heads = [str(c.get("label", "")) for c in columns]
+    aligns = [str(c.get("align", "l")) for c in columns]
+    rows = table.get("rows") or []
+    widths = [len(h) for h in heads]
+    for row in rows:
+        for i, cell in enumerate(row.get("cells", ())[:len(widths)]):
+            widths[i] = max(widths[i], len(str(cell)))
+
+    def line(cells: Iterable[str], mark: str = " ") -> str:
+        out = []
+        for i, cell in enumerate(cells):
+            text = str(cell)
+            align = aligns[i] if i < len(aligns) else "l"
+            width = widths[i] if i < len(widths) else len(text)
+            out.append(text.rjust(width) if align == "r" else text.center(width) if align == "c" else text.ljust(width))
+        return (f"{mark} " + "  ".join(out)).rstrip()
+
+    title = str(table.get("title", ""))
+    subtitle = str(table.get("subtitle", ""))
+    lines = [f"{title} — {subtitle}" if subtitle else title, line(heads)]
+    for row in rows:
+        if row.get("gap_before"):
+            lines.append("  ⋯")
+        lines.append(line(row.get("cells", ()), ">" if row.get("highlight") else " "))
+    if table.get("note"):
+        lines.append(f"  ({table['note']})")
+    return lines
+
+
+class Console:
+    """Runs console lines against a `RallyService` and prints the replies.
+
+    `admins`: names of console users with Manage Server; `roles`: role ids per user name."""
+
+    def __init__(self, service: RallyService, out: TextIO | None, images: Path | None = None,
+                 renderer: Renderer | None = None, admins: Iterable[str] = (),
+                 roles: Mapping[str, Iterable[int]] | None = None) -> None:
         self.service = service
         self.out = out
         self.images = images
         self.renderer = renderer if renderer is not None or images is None else default_renderer()
         self.names: dict[int, str] = {}
         self.count = 0
+        self.admins = {name.lower() for name in admins}
+        self.roles = {name.lower(): tuple(ids) for name, ids in (roles or {}).items()}
+        self.clock: Callable[[], datetime] = service.work.clock
+        self.deadlines = DeadlineService(service.work, clock=self.clock, when=plain_time)
+        self.channels: dict[int, str] = {PLACE.channel_id: ""}  # channel id → its label ("" = main)
+        self._header: str | None = None  # printed before the next line (the time jobs ran at)
+
+    # -- lines ---------------------------------------------------------------------------------------
+
+    def actor(self, name: str) -> Actor:
+        key = name.lower()
+        return Actor(user_id(name), name, can_manage=key in self.admins, roles=self.roles.get(key, ()))
 
     async def run_line(self, line: str) -> None:
         line = line.strip()
@@ -91,16 +265,25 @@ class Console:
             self._print(None, [t("console.format")], ephemeral=True)
             return
         name, text = match.group(1), match.group(2)
-        actor = Actor(user_id(name), name)
+        actor = self.actor(name)
         self.names[actor.user_id] = name
+        await self.tick()  # what fell due meanwhile is posted before the command is answered
         try:
-            reply = await self.dispatch(actor, split_command(text))
+            command = split_command(text)
+            if command.name == "autopilot":
+                await self.autopilot(name, actor, command)
+                return
+            reply = await self.dispatch(actor, command)
         except Exception as exc:
             reply = error_reply(exc)
         await self._show(name, reply)
+        await self.tick()
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
+        if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name in ("verify", "clock"):
+            return await self._championship(actor, cmd)
         s, o = self.service, cmd.options
+        here = await self.turn_place(actor) if cmd.name in TURN_COMMANDS else PLACE
         if cmd.name == "rally create":
             stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
             if not stage:
@@ -116,7 +299,7 @@ class Console:
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
-            return await simple[cmd.name](PLACE, actor)
+            return await simple[cmd.name](here, actor)
         if cmd.name == "rally kick":
             target = o.get("driver") or (cmd.words[0] if cmd.words else "")
             if not target:
@@ -124,24 +307,243 @@ class Console:
             return await s.kick(PLACE, actor, user_id(target.lstrip("@")), target.lstrip("@"))
         if cmd.name == "roll":
             dice = o.get("dice") or " ".join(cmd.words)
-            return await s.roll(PLACE, actor, dice, end=_yes(o.get("end")))
+            return await s.roll(here, actor, dice, end=_yes(o.get("end")))
         if cmd.name == "stop":
-            return await s.stop(PLACE, actor)
+            return await s.stop(here, actor)
         if cmd.name == "line":
-            return await s.line(PLACE, actor, o.get("line") or " ".join(cmd.words))
+            return await s.line(here, actor, o.get("line") or " ".join(cmd.words))
         if cmd.name in ("attack", "order", "place"):
             text = o.get("dice") or o.get("order") or o.get("die") or " ".join(cmd.words)
             call = {"attack": s.attack, "order": s.order, "place": s.place_die}[cmd.name]
-            return await call(PLACE, actor, text)
+            return await call(here, actor, text)
         if cmd.name == "tires":
-            return await s.tires(PLACE, actor, o.get("tires") or " ".join(cmd.words))
+            return await s.tires(here, actor, o.get("tires") or " ".join(cmd.words))
         if cmd.name == "spare":
-            return await s.spare(PLACE, actor)
+            return await s.spare(here, actor)
         if cmd.name == "odds":
-            return await s.odds(PLACE, actor, o.get("dice") or " ".join(cmd.words))
+            return await s.odds(here, actor, o.get("dice") or " ".join(cmd.words))
         if cmd.name == "help":
-            return Reply([t("console.help")], ephemeral=True)
+            return Reply([t("console.help"), t("console.help_league")], ephemeral=True)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
+
+    # -- championships -------------------------------------------------------------------------------
+
+    async def _championship(self, actor: Actor, cmd: Command) -> Reply:
+        champs, o = self.service.championships, cmd.options
+        leagues = champs.leagues
+        league = o.get("league")
+        if cmd.name == "clock":
+            return await self.clock_command(cmd)
+        if cmd.name == "league create":
+            name = o.get("name") or " ".join(cmd.words)
+            return await leagues.create(PLACE, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
+                                        drop=o.get("drop"), ruleset=o.get("ruleset", "classic-en"),
+                                        modules=o.get("modules", ""), dice=o.get("dice", "personal"))
+        if cmd.name == "league join":
+            return await leagues.join(PLACE, actor, league)
+        if cmd.name == "league organisers":
+            return await leagues.organisers(PLACE, actor, _role(o.get("role")), league)
+        if cmd.name == "league settings":
+            if "world_name" not in o:
+                raise ConsoleError(t("console.need_option", command="/league settings", option="world_name:on|off"))
+            return await leagues.world_name(PLACE, actor, o.get("world_name"))
+        if cmd.name == "league round add":
+            stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
+            return await leagues.round_add(PLACE, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
+                                           day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
+                                           power_stage=_yes(o.get("power_stage")),
+                                           assistance=o.get("assistance", "all"), league=league)
+        if cmd.name == "league round list":
+            return await leagues.round_list(PLACE, actor, league)
+        if cmd.name == "league round cancel":
+            return await leagues.round_cancel(PLACE, actor, o.get("round"), o.get("reason"), league)
+        if cmd.name in ("league penalty", "league disqualify"):
+            driver = (o.get("driver") or "").lstrip("@")
+            if not driver:
+                raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
+            if cmd.name == "league penalty":
+                return await leagues.penalty(PLACE, actor, user_id(driver), driver, o.get("seconds"), o.get("reason"),
+                                             o.get("round"), league)
+            return await leagues.disqualify(PLACE, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
+                                            league)
+        if cmd.name == "league standings":
+            return await champs.standings(PLACE, actor, league)
+        if cmd.name == "run start":
+            rnd, found = await champs.check_run(PLACE, actor, league, o.get("round"))
+            channel = await self._new_channel(f"run-{actor.name}-r{rnd.number}")
+            reply = await champs.start_run(PLACE, actor, rnd, found, channel, GUILD_NAME)
+            return self._run_started(actor, channel, reply)
+        if cmd.name == "run replay":
+            driver = (o.get("driver") or "").lstrip("@")
+            return await champs.replay(PLACE, actor, user_id(driver) if driver else actor.user_id, league,
+                                       o.get("round"), o.get("turn"))
+        if cmd.name == "scratch run":
+            week = await champs.scratch.check_run(PLACE, actor)
+            channel = await self._new_channel(f"scratch-{actor.name}-{week.week}")
+            return self._run_started(actor, channel, await champs.scratch.start_run(PLACE, actor, channel, GUILD_NAME))
+        if cmd.name == "scratch ranking":
+            return await champs.scratch.ranking(PLACE, actor, o.get("week") or " ".join(cmd.words) or None)
+        if cmd.name == "scratch me":
+            return await champs.scratch.me(PLACE, actor)
+        if cmd.name == "verify":
+            return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
+        raise ConsoleError(t("console.unknown", command="/" + cmd.name))
+
+    def _run_started(self, actor: Actor, channel: int, reply: Reply) -> Reply:
+        """The run's posts go to its own channel; its driver is told where it is."""
+        self._print(actor.name, [t("run.thread_ready", thread="#" + self.channels[channel])], ephemeral=True)
+        return Reply(reply.lines[1:], ping=reply.ping, turn=reply.turn, outbox=reply.outbox)
+
+    async def _new_channel(self, label: str) -> int:
+        """A new channel for a run (a private thread on Discord): after every channel used so far."""
+        row = await self.service.store.db.fetch_one("SELECT MAX(channel_id) FROM rallies WHERE guild_id = ?",
+                                                    (PLACE.guild_id,))
+        used = [FIRST_RUN_CHANNEL - 1, *self.channels, int(row[0]) if row and row[0] is not None else 0]
+        channel = max(used) + 1
+        self.channels[channel] = re.sub(r"[^\w-]+", "-", label.lower())
+        return channel
+
+    async def turn_place(self, actor: Actor) -> Place:
+        """Where the actor's turn commands go: their run in progress (its channel), else the main channel."""
+        row = await self.service.store.db.fetch_one(
+            "SELECT r.thread_id FROM runs r JOIN rallies y ON y.id = r.rally_id WHERE r.user_id = ? "
+            "AND r.guild_id = ? AND r.status = 'running' AND y.status = 'running' ORDER BY r.id DESC LIMIT 1",
+            (actor.user_id, PLACE.guild_id))
+        if row is None or row[0] is None:
+            return PLACE
+        return Place(PLACE.guild_id, int(row[0]))
+
+    async def _label(self, channel_id: int) -> str:
+        """How a channel is named in the transcript: "" (main), `run-alice-r1`, `scratch-bob-2026-w48`."""
+        if channel_id in self.channels:
+            return self.channels[channel_id]
+        row = await self.service.store.db.fetch_one(
+            "SELECT r.display_name, o.number, o.week, o.league_id FROM runs r JOIN rounds o ON o.id = r.round_id "
+            "WHERE r.thread_id = ? LIMIT 1", (channel_id,))
+        if row is None:
+            label = f"channel-{channel_id}"
+        elif row[3] is None:
+            label = f"scratch-{row[0]}-{row[2]}"
+        else:
+            label = f"run-{row[0]}-r{row[1]}"
+        self.channels[channel_id] = re.sub(r"[^\w-]+", "-", label.lower())
+        return self.channels[channel_id]
+
+    def verify(self, path: str, published: str | None = None) -> Reply:
+        """`/verify file:PATH [seed_sha256:HASH]`: replay a result card, or a round's cards file,
+        with the engine alone (what `/verify` does with an attachment on Discord)."""
+        if not path:
+            raise ConsoleError(t("console.need_option", command="/verify", option="file:PATH"))
+        try:
+            from bot.services.verify import MAX_BYTES, verify_bytes
+        except ImportError:
+            raise ConsoleError(t("console.verify_missing")) from None
+        try:
+            with Path(path).expanduser().open("rb") as file:
+                data = file.read(MAX_BYTES + 1)  # a larger file is refused by its size, never read whole
+        except OSError as exc:
+            raise ConsoleError(t("console.no_file", path=path[:200], why=type(exc).__name__)) from None
+        return Reply(list(verify_bytes(data, published).lines), ephemeral=True)
+
+    # -- the clock and the jobs ----------------------------------------------------------------------
+
+    async def clock_command(self, cmd: Command) -> Reply:
+        """`/clock` (the time), `/clock +3d` (jobs run at their own times on the way),
+        `/clock +30h offline` (the bot was down: each overdue job runs once, late)."""
+        if not cmd.words and not cmd.options:
+            return self._time_now()
+        if not isinstance(self.clock, ConsoleClock):
+            raise ConsoleError(t("console.clock_fixed"))
+        words = [w.lower() for w in cmd.words]
+        offline = "offline" in words or _yes(cmd.options.get("offline"))
+        steps = [w for w in words if w != "offline"] + [f"{k}:{v}" for k, v in cmd.options.items() if k != "offline"]
+        if len(steps) != 1:
+            raise ConsoleError(t("console.clock_bad", value=" ".join(cmd.words)[:40]))
+        target = self.clock() + parse_step(steps[0])
+        if offline:
+            self.clock.move_to(target)
+        else:
+            await self._run_until(target)
+            self.clock.move_to(target)
+        self._header = f"[clock] {plain_time(self.clock())}"
+        await self.tick()
+        self._header = None
+        return self._time_now()
+
+    def _time_now(self) -> Reply:
+        """The console's time, printed for everybody (it is everybody's time)."""
+        self._print(None, [t("console.clock_now", time=plain_time(self.clock()))], ephemeral=False, prefix="[clock]")
+        return Reply([])
+
+    async def _run_until(self, target: datetime) -> None:
+        """Stop the clock at each moment a job falls due before `target` and run what is due then,
+        as the running bot would have (posts delivered at that moment start the clocks they start)."""
+        assert isinstance(self.clock, ConsoleClock)
+        last, repeats = None, 0
+        for _ in range(MAX_JOB_STEPS):
+            row = await self.service.store.db.fetch_one(
+                "SELECT MIN(due_at) FROM jobs WHERE done_at IS NULL AND due_at <= ?", (to_text(target),))
+            if row is None or row[0] is None:
+                return
+            moment = max(datetime.strptime(row[0], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC), self.clock())
+            repeats = repeats + 1 if moment == last else 0
+            if repeats > 5:  # a job that cannot run now (held by a lease): leave it for later
+                return
+            last = moment
+            self.clock.move_to(moment)
+            self._header = f"[clock] {plain_time(self.clock())}"
+            await self.tick()
+
+    async def tick(self) -> int:
+        """Run the jobs due now (league, world and turn jobs) and print what they posted."""
+        done = await self.deadlines.run_due(self.clock())
+        await self.deliver()
+        return done
+
+    # -- autopilot -----------------------------------------------------------------------------------
+
+    async def autopilot(self, name: str, actor: Actor, cmd: Command) -> None:
+        """Console only: the AI (`bot.engine.ai.choose_action`) plays the caller's turns where their
+        turn commands go (their run in progress, else the main channel's rally), each action printed
+        and played as if typed; until the run ends, it is somebody else's turn, or `turns:N` turns."""
+        limit = None
+        if cmd.options.get("turns") or cmd.words:
+            text = (cmd.options.get("turns") or cmd.words[0]).strip()
+            if not text.isdigit() or not 1 <= int(text) <= 1000:
+                raise ConsoleError(t("console.number", option="turns", value=text[:40]))
+            limit = int(text)
+        place = await self.turn_place(actor)
+        played, turns = 0, 0
+        for _ in range(AUTOPILOT_STEPS):
+            rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            if rally is None or rally.status != "running":
+                break
+            state = self.service.work.state_of(rally)
+            if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
+                break
+            if limit is not None and turns >= limit:
+                break
+            round_before = (state.round, state.turn.car)
+            typed = "/" + str(choose_action(state))
+            self._print(None, [f"{name}: {typed}"], ephemeral=False, prefix="[autopilot]")
+            try:
+                reply = await self.dispatch(actor, split_command(typed))
+            except Exception as exc:
+                await self._show(name, error_reply(exc))
+                return
+            await self._show(name, reply)
+            played += 1
+            after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            if after is None or after.status != "running":
+                break
+            now = self.service.work.state_of(after)
+            if now.turn is None or (now.round, now.turn.car) != round_before:
+                turns += 1
+        if not played:
+            await self._show(name, Reply([t("console.autopilot_idle")], ephemeral=True))
+        await self.tick()
+
+    # -- printing ------------------------------------------------------------------------------------
 
     async def _show(self, name: str, reply: Reply) -> None:
         """A private reply is printed for its reader; public posts come out of the outbox."""
@@ -150,28 +552,79 @@ class Console:
         await self.deliver()
 
     async def deliver(self) -> int:
-        """The console is a sender too: print every owed post in order and mark it delivered
-        (which starts a delivered turn's clock, exactly as on Discord). Returns how many."""
+        """The console is a sender too: print every owed post, oldest first across channels, and
+        mark it delivered (which starts a delivered turn's clock, exactly as on Discord)."""
         delivery = self.service.delivery
         count = 0
-        while batch := await delivery.claim():
-            for out in batch:
-                user = out.row.user_id
-                reader = self.names.get(user, str(user)) if user is not None else None
-                self._print(reader, out.lines, ephemeral=out.is_dm)
-                if out.image is not None and self.images is not None and self.renderer is not None:
-                    self.count += 1
-                    path = self.images / f"{self.count:03d}-{image_name(out.image)}"
-                    path.write_bytes(await draw_async(self.renderer, out.image))
-                    self._print(reader, [t("console.image", path=str(path))], ephemeral=out.is_dm)
-                await delivery.sent(out, None)
-                count += 1
-        return count
+        waiting: list[tuple[int, int, Outgoing]] = []  # claimed heads of the lanes, by row id
+        while True:
+            for out in await delivery.claim():
+                heapq.heappush(waiting, (out.row.id, count + len(waiting), out))
+            if not waiting:
+                return count
+            _, _, out = heapq.heappop(waiting)
+            await self._deliver_one(out)
+            await delivery.sent(out, None)
+            count += 1
 
-    def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool) -> None:
-        prefix = f"[only {name}]" if ephemeral and name else "[channel]" if not ephemeral else "[only you]"
+    async def _deliver_one(self, out: Outgoing) -> None:
+        user = out.row.user_id
+        reader = self.names.get(user, str(user)) if user is not None else None
+        where = None if out.is_dm else await self._label(out.row.channel_id)
+        prefix = f"[#{where}]" if where else None
+        self._print(reader, out.lines, ephemeral=out.is_dm, prefix=prefix)
+        image = out.image
+        if image is not None and image.get("kind") == "table":
+            self._print(reader, table_lines(image), ephemeral=out.is_dm, prefix=prefix)
+        if image is not None and self.images is not None and self.renderer is not None:
+            self.count += 1
+            path = self.images / f"{self.count:03d}-{image_name(image)}"
+            path.write_bytes(await draw_async(self.renderer, image))
+            self._print(reader, [t("console.image", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
+        attach = out.row.body.get("attach")
+        if isinstance(attach, dict) and attach.get("kind") == "cards":
+            await self._attachment(reader, out, attach, prefix)
+
+    async def _attachment(self, reader: str | None, out: Outgoing, attach: dict, prefix: str | None) -> None:
+        """A round's cards file: written next to the images (`--out`), else named."""
+        name = str(attach.get("name", ""))
+        name = name if _CARDS_NAME.fullmatch(name) else "cards.json"
+        round_id = int(attach.get("round_id", 0))
+        body = await self.service.store.db.read(lambda tx: cards_tx(tx, round_id))
+        if body is None:
+            return
+        if self.images is None:
+            self._print(reader, [t("console.cards_attached", name=name)], ephemeral=out.is_dm, prefix=prefix)
+            return
+        self.count += 1
+        path = self.images / f"{self.count:03d}-{name}"
+        path.write_text(body, encoding="utf-8")
+        self._print(reader, [t("console.cards_file", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
+
+    def _mentions(self, text: str) -> str:
+        """Discord mentions as a terminal shows them: `@alice`, `#run-alice-r1`, `@role-77`."""
+        def user(match: re.Match[str]) -> str:
+            name = self.names.get(int(match.group(1)))
+            return f"@{name}" if name else match.group(0)
+
+        def channel(match: re.Match[str]) -> str:
+            label = self.channels.get(int(match.group(1)))
+            return f"#{label or 'channel'}" if label is not None else match.group(0)
+
+        text = _USER_MENTION.sub(user, text)
+        text = _CHANNEL_MENTION.sub(channel, text)
+        return _ROLE_MENTION.sub(lambda m: f"@role-{m.group(1)}", text)
+
+    def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool, prefix: str | None = None) -> None:
+        if self.out is None:
+            return
+        if prefix is None:
+            prefix = f"[only {name}]" if ephemeral and name else "[channel]" if not ephemeral else "[only you]"
         for line in lines:
-            for part in line.split("\n"):
+            if self._header is not None:
+                print(self._header, file=self.out)
+                self._header = None
+            for part in self._mentions(line).split("\n"):
                 print(f"{prefix} {part.replace('**', '')}", file=self.out)
         self.out.flush()
 
@@ -193,8 +646,9 @@ def load_dice_script(path: Path) -> dict:
 
 async def run_console(lines: Iterable[str] | None, service: RallyService, out: TextIO = sys.stdout,
                       images: Path | None = None, interactive: bool = False,
-                      renderer: Renderer | None = None) -> None:
-    console = Console(service, out, images, renderer)
+                      renderer: Renderer | None = None, admins: Iterable[str] = (),
+                      roles: Mapping[str, Iterable[int]] | None = None) -> Console:
+    console = Console(service, out, images, renderer, admins=admins, roles=roles)
     if interactive:
         print(t("console.welcome"), file=out)
         while True:
@@ -203,6 +657,7 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
             except EOFError:
                 break
             await console.run_line(line)
-        return
+        return console
     for line in lines or ():
         await console.run_line(line)
+    return console

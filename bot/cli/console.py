@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from pathlib import Path
@@ -13,15 +14,23 @@ from bot.engine.errors import RallyError
 def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("console", help="play offline in the terminal, exactly as on Discord",
                               description="Type lines like `alice: /rally create stage:pinewood-sprint`, "
-                                          "`bob: /rally join`, `alice: /roll 1`. Reads stdin when piped.")
+                                          "`bob: /rally join`, `alice: /roll 1`, `mod: /league create name:Cup`, "
+                                          "`mod: /clock +7d`. Reads stdin when piped.")
     p.add_argument("--db", type=Path, help="SQLite file (default: RALLYBOT_DB or data/rallybot.sqlite3)")
-    p.add_argument("--seed", type=int, help="dice seed for every new rally (reproducible sessions)")
-    p.add_argument("--out", type=Path, help="folder where board images are written")
+    p.add_argument("--seed", type=int, help="dice seed for every new rally, and the secrets of new league rounds "
+                                            "(reproducible sessions)")
+    p.add_argument("--out", type=Path, help="folder where board images and result cards are written")
     p.add_argument("--dice", type=Path, help="script the dice: `.` plain face, `!` ⚠, spin/off_left/off_right")
+    p.add_argument("--now", help="start the console's clock at this time, e.g. 2026-11-23T08:00Z (default: now); "
+                                 "`/clock +3d` moves it")
+    p.add_argument("--admins", default="", help="console users with Manage Server, e.g. `mod,alice` "
+                                                 "(they may create leagues); everybody else is a plain member")
+    p.add_argument("--roles", default="", help="role ids of console users, e.g. `bob:77,carol:77` "
+                                                "(for `/league organisers role:77`)")
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_main(args))
     except RallyError as exc:
@@ -29,20 +38,38 @@ def main(args) -> int:
         return 2
 
 
-async def _main(args) -> int:
-    from bot.console import load_dice_script, run_console
-    from bot.services import RallyService
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _roles(text: str) -> dict[str, list[int]]:
+    from bot.console import ConsoleError
+    from bot.i18n import t
+
+    roles: dict[str, list[int]] = {}
+    for item in _names(text):
+        name, _, role = item.partition(":")
+        if not name.strip() or not role.strip().isdigit():
+            raise ConsoleError(t("console.number", option="--roles", value=item[:40]))
+        roles.setdefault(name.strip().lower(), []).append(int(role))
+    return roles
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from bot.console import console_service, load_dice_script, parse_now, run_console
     from bot.store import Store
 
     script = load_dice_script(args.dice) if args.dice else None
+    now = parse_now(args.now) if args.now else None
+    roles = _roles(args.roles)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     store = await Store.open(args.db)
     try:
-        seed = args.seed
-        service = RallyService(store, seed_source=(lambda: seed) if seed is not None else None, dice_script=script)
+        service = console_service(store, seed=args.seed, dice_script=script, now=now)
         interactive = sys.stdin.isatty()
-        await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive)
+        await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive,
+                          admins=_names(args.admins), roles=roles)
     finally:
         await store.close()
     return 0

@@ -5,6 +5,11 @@ permissions in that channel), so a rally never starts where its posts cannot go.
 bot uses is asked for: it posts messages with images and buttons and edits its own turn
 messages; in a thread it needs Send Messages in Threads (not Send Messages). The invite asks for
 the union, so the bot works in both kinds of channel.
+
+A championship run is played in a private thread the bot makes for the driver (`/run start` in
+the league's channel, `/scratch run` where it is typed): only those commands also ask for Create
+Private Threads, and for what the bot needs to post in the thread. The invite does not ask for it:
+a server grants it in the channels where leagues are run.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from bot.services.errors import ServiceError
 COMMON = ("view_channel", "embed_links", "attach_files", "read_message_history")
 IN_CHANNEL = ("send_messages",)
 IN_THREAD = ("send_messages_in_threads",)
+MAKES_THREADS = ("create_private_threads",)
 
 
 def needed_permissions() -> discord.Permissions:
@@ -44,3 +50,15 @@ def require_channel_permissions(have: discord.Permissions, in_thread: bool = Fal
     missing = missing_permissions(have, in_thread)
     if missing:
         raise ServiceError("discord.missing_permissions", missing=", ".join(missing))
+
+
+def missing_thread_permissions(have: discord.Permissions) -> list[str]:
+    """What the bot lacks in a channel to open a private run thread there and post in it."""
+    return [permission_name(name) for name in (*COMMON, *IN_THREAD, *MAKES_THREADS) if not getattr(have, name)]
+
+
+def require_thread_permissions(have: discord.Permissions, channel_id: int) -> None:
+    """Refuse (ServiceError, shown privately) before a thread-making command does anything."""
+    missing = missing_thread_permissions(have)
+    if missing:
+        raise ServiceError("discord.missing_thread_permissions", missing=", ".join(missing), channel=f"<#{channel_id}>")

@@ -10,6 +10,7 @@ derived from a secret round seed, so a run is a pure function of (seed, driver, 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 _MASK = (1 << 64) - 1
@@ -23,6 +24,25 @@ def _splitmix64(x: int) -> int:
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
     return x ^ (x >> 31)
+
+
+def _pick(value: int, weights: dict[Name, int]) -> Name:
+    """The key of `weights` that a draw `value` falls on, in proportion to the weights."""
+    r = value % sum(weights.values())
+    for name, w in weights.items():
+        if r < w:
+            return name
+        r -= w
+    raise AssertionError("unreachable: weights sum checked by the ruleset")
+
+
+def _shuffle(draw: Callable[[], int], items: list[str]) -> list[str]:
+    """Fisher–Yates with one draw per position, from the last."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = draw() % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 class DiceSource(Protocol):
@@ -61,20 +81,10 @@ class SeededDice:
         return self._next() % faces < hazard_faces
 
     def pick(self, kind: str, weights: dict[Name, int]) -> Name:
-        total = sum(weights.values())
-        r = self._next() % total
-        for name, w in weights.items():
-            if r < w:
-                return name
-            r -= w
-        raise AssertionError("unreachable: weights sum checked by the ruleset")
+        return _pick(self._next(), weights)
 
     def shuffle(self, items: list[str]) -> list[str]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self._next() % (i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
+        return _shuffle(self._next, items)
 
     def clone(self) -> SeededDice:
         return SeededDice(self.seed, self.counter)
@@ -180,19 +190,10 @@ class StreamDice:
         return self._next(f"die:{die}") % faces < hazard_faces
 
     def pick(self, kind: str, weights: dict[Name, int]) -> Name:
-        r = self._next(f"pick:{kind}") % sum(weights.values())
-        for name, w in weights.items():
-            if r < w:
-                return name
-            r -= w
-        raise AssertionError("unreachable: weights sum checked by the ruleset")
+        return _pick(self._next(f"pick:{kind}"), weights)
 
     def shuffle(self, items: list[str]) -> list[str]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self._next("deck") % (i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
+        return _shuffle(lambda: self._next("deck"), items)
 
     def clone(self) -> StreamDice:
         twin = StreamDice(self.key, self.common_key, dict(self.counters), self.prefix)

@@ -30,8 +30,8 @@ def run_modules(rnd: Round) -> dict[str, Any]:
     return modules
 
 
-def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> dict[str, Any]:
-    """The card of one finished run; `log` is the run's action log (canonical texts, in order)."""
+def card_head(rnd: Round, league_name: str | None, run: Run, digests: dict[str, str]) -> dict[str, Any]:
+    """Everything of a run's card but its actions (`digests`: stage name → SHA-256 of its text)."""
     return {
         "format": CARD_FORMAT,
         "version": CARD_VERSION,
@@ -40,7 +40,7 @@ def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> di
         "week": rnd.week,
         "specials": list(rnd.specials),
         "assistance": list(rnd.assistance),
-        "stage_sha256": [stage_digest(name) for name in rnd.specials],
+        "stage_sha256": [digests[name] for name in rnd.specials],
         "ruleset": rnd.ruleset,
         "modules": {k: True for k, on in sorted(rnd.modules.items()) if on},
         "dice": rnd.dice,
@@ -48,9 +48,21 @@ def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> di
         "seed_sha256": rnd.seed_hash,
         "driver": str(run.user_id),
         "name": run.display_name,
-        "actions": [json.loads(entry) for entry in log],
         "claimed": {"time_s": run.time_s, "power_s": run.power_s},
     }
+
+
+def card_json(head: dict[str, Any], log: list[str]) -> str:
+    """The card as JSON: the head, then `actions`, the logged canonical texts written as they are
+    (each is a JSON object already: a round of 1,000 runs is not parsed and written again)."""
+    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))
+    return text[:-1] + ',"actions":[' + ",".join(log) + "]}"
+
+
+def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> dict[str, Any]:
+    """The card of one finished run as a dict; `log` is its action log (canonical texts, in order)."""
+    digests = {name: stage_digest(name) for name in rnd.specials}
+    return json.loads(card_json(card_head(rnd, league_name, run, digests), log))
 
 
 async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
@@ -67,12 +79,7 @@ async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
 def cards_file(rnd: Round, league_name: str | None, runs: list[Run], logs: dict[int, list[str]]) -> str:
     """All the finished runs' cards of a round, as the JSON file attached to the results."""
     digests = {name: stage_digest(name) for name in rnd.specials}  # once per round, not per card
-    cards = []
-    for run in runs:
-        if run.status != "finished" or run.rally_id is None:
-            continue
-        card = card_of(rnd, league_name, run, logs.get(run.rally_id, []))
-        card["stage_sha256"] = [digests[name] for name in rnd.specials]
-        cards.append(card)
-    return json.dumps({"format": FILE_FORMAT, "version": CARD_VERSION, "cards": cards}, ensure_ascii=False,
-                      separators=(",", ":"))
+    cards = [card_json(card_head(rnd, league_name, run, digests), logs.get(run.rally_id, []))
+             for run in runs if run.status == "finished" and run.rally_id is not None]
+    head = json.dumps({"format": FILE_FORMAT, "version": CARD_VERSION}, separators=(",", ":"))
+    return head[:-1] + ',"cards":[' + ",".join(cards) + "]}"

@@ -21,6 +21,7 @@ from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import results_post, standings_post
 from bot.services.runs import RunService, runnable
 from bot.services.scratch import ScratchService
+from bot.services.verify_here import verify_upload
 from bot.services.work import RallyWork
 from bot.store.leagues import League, Round, rounds_of_league_tx
 
@@ -87,3 +88,7 @@ class Championships:
         found = await self.leagues.league_here(place, league)
         rnd = await self.leagues.find_round(found, round_number)
         return await results_post(self.work, found, rnd, self.clock())
+
+    async def verify(self, data: bytes) -> list[str]:
+        """`/verify`: the report on uploaded cards, anchored to the seed hashes this bot published."""
+        return list((await verify_upload(self.work.store, data)).lines)

@@ -9,8 +9,8 @@ owed row of each lane, sends it, and reports the outcome:
   rally resumes;
 - `failed(out, Failure.RETRY, after)`: 429, 5xx, a timeout: tried again later, the rest of the
   lane waits behind it (order per channel);
-- `Failure.TOO_LARGE` (413): the image goes, the text and buttons are sent at once (a post
-  without an image that is still too large is dropped: the same request cannot succeed);
+- `Failure.TOO_LARGE` (413): the image (and an attached file) goes, the text and buttons are sent
+  at once (a post with neither that is still too large is dropped: the same request cannot succeed);
 - `Failure.FORBIDDEN` (403: missing access or permission): the rally is paused (no AI turns, no
   deadlines; its owed posts wait) and its host is told by DM; delivery is retried every few
   minutes and resumes the rally when it works;
@@ -18,6 +18,10 @@ owed row of each lane, sends it, and reports the outcome:
   it), its owed posts are dropped, its host is told by DM;
 - `Failure.REFUSED`: Discord will never take this row (a DM to a user who closed them, a
   malformed message): it is dropped, with the reason kept in the row.
+
+A post to a channel that belongs to no rally (a league's channel) has no rally to pause: on 403
+it waits and is retried for about a day (`CHANNEL_RETRIES`), on 404 its channel's posts are
+dropped, and any other refusal drops it.
 
 Every outcome that touches a rally runs under that rally's lock, like any command.
 """
@@ -51,6 +55,9 @@ TURN = "turn"  # the messages-table kind of a rally's current turn message (the 
 LATE_AFTER = timedelta(minutes=5)
 BACKOFF_START_S = 2.0
 BACKOFF_MAX_S = 300.0
+#: A post to a channel of no rally (a league's) that Discord forbids is retried for about a day
+#: (every 5 minutes at most), so an organiser can restore the bot's permission before it is lost.
+CHANNEL_RETRIES = 288
 
 
 class Failure(enum.Enum):
@@ -161,16 +168,24 @@ class Delivery:
         if failure is Failure.RETRY:
             wait = timedelta(seconds=retry_after) if retry_after is not None else backoff(row.attempts)
             await self.store.outbox.retry(row.id, now + wait, reason)
-        elif failure is Failure.TOO_LARGE and row.body.get("image") is None:
+        elif failure is Failure.TOO_LARGE and row.body.get("image") is None and row.body.get("attach") is None:
             # Nothing left to take off (the text is capped at Discord's limit): sending the very
             # same request again cannot work, so it is dropped, never retried in a loop.
             await self.store.db.write(partial(finish_tx, row_id=row.id, outcome=f"dropped: {reason}"[:500], now=now))
-        elif failure is Failure.TOO_LARGE:
-            body = dict(row.body, image=None)
+        elif failure is Failure.TOO_LARGE:  # the picture and any attached file go; the text stays
+            body = {k: v for k, v in dict(row.body, image=None).items() if k != "attach"}
             await self.store.db.write(partial(set_body_tx, row_id=row.id, body=body))
             await self.store.outbox.retry(row.id, now, reason)
-        elif failure is Failure.REFUSED or out.is_dm or row.rally_id is None:
+        elif failure is Failure.REFUSED or out.is_dm:
             await self.store.db.write(partial(finish_tx, row_id=row.id, outcome=f"dropped: {reason}"[:500], now=now))
+        elif row.rally_id is None:  # a league channel: no rally to pause; its posts wait or go
+            if failure is Failure.FORBIDDEN and row.attempts < CHANNEL_RETRIES:
+                await self.store.outbox.retry(row.id, now + backoff(row.attempts + 4), reason)
+            elif failure is Failure.GONE:
+                await self.store.db.write(partial(drop_lane_tx, lane=row.lane, reason=reason, now=now))
+            else:
+                await self.store.db.write(partial(finish_tx, row_id=row.id, outcome=f"dropped: {reason}"[:500],
+                                                  now=now))
         elif failure is Failure.FORBIDDEN:
             await self._pause(row, now, reason)
         elif failure is Failure.GONE:

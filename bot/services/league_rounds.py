@@ -35,6 +35,11 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 
 
+def plural(n: int) -> str:
+    """The catalogue's plural form of a count (`.one` / `.other`)."""
+    return "one" if n == 1 else "other"
+
+
 def round_ref(round_id: int, what: str = "") -> str:
     return f"round:{round_id}" + (f":{what}" if what else "")
 

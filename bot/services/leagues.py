@@ -159,7 +159,7 @@ class LeagueService:
             raise ServiceError("discord.guild_only")
         leagues = await self.store.db.read(lambda tx: leagues_of_guild_tx(tx, place.guild_id))
         if not actor.can_manage and not any(self.is_organiser(lg, actor) for lg in leagues):
-            raise ServiceError("league.not_organiser", name="—")
+            raise ServiceError("league.not_organiser_here")
         text = str(show).strip().lower() if show is not None else ""
         if text not in ("on", "off"):
             raise ServiceError("league.bad_on_off", option="world_name", value=text[:20])

@@ -25,7 +25,7 @@ from bot.services.cards import cards_file, logs_of_round_tx
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_rounds import round_title
+from bot.services.league_rounds import plural, round_title
 from bot.services.reply import Actor, Reply
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep, post_tx
 from bot.store.connection import Tx
@@ -106,7 +106,8 @@ def results_table(title: str, classified: list[Classified], judged_: Judged, see
             label = t("league.dsq") if c.status == "dsq" else t("league.dnf")
             rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason)[:40], "", "0"), muted=True))
     note = t("league.seed_note", seed=seed[:16]) if seed else ""
-    return TableView(title=title, subtitle=t("league.results_sub", n=len(classified)), columns=columns,
+    count = len(classified)
+    return TableView(title=title, subtitle=t("league.results_sub." + plural(count), n=count), columns=columns,
                      rows=tuple(rows), note=note)
 
 

@@ -191,7 +191,10 @@ class RunService:
             raise ServiceError("run.no_run")
         rally = await self.store.rallies.get(run.rally_id)
         log = await self.store.actions.list(run.rally_id)
-        boards = turn_boards(replay_states(rally.as_dict(), [a.as_dict() for a in log]))
+        states = replay_states(rally.as_dict(), [a.as_dict() for a in log])
+        boards = turn_boards(states)
+        if not boards and len(states) > 1:  # ended (abandoned) before a first turn was over
+            boards = [states[-1]]
         if not boards:
             raise ServiceError("run.no_turns")
         wanted = len(boards) if turn is None or str(turn).strip() == "" else \

@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_rounds import new_seed
+from bot.services.league_rounds import new_seed, plural
 from bot.services.reply import Actor, Place, Reply
 from bot.services.runs import RunService
 from bot.services.work import Post, RallyWork, post_tx
@@ -30,6 +30,7 @@ from bot.store.leagues import (
     Run,
     official_history_tx,
     official_run_tx,
+    tied_before_tx,
     world_around_tx,
     world_count_tx,
     world_rank_tx,
@@ -98,9 +99,15 @@ class ScratchService:
                     around = await world_around_tx(tx, wanted, mine, AROUND)
             shown = top + around
             hidden = await _hidden_guilds_tx(tx, {r.guild_id for r in shown})
-            ranks = {r.id: i + 1 for i, r in enumerate(top)}
-            for r in around:
-                ranks[r.id] = await world_rank_tx(tx, wanted, r.time_s or 0)
+            ranks = shared_ranks(top, 1)
+            if around and mine is not None and my_rank is not None:
+                # the window is consecutive in (time, id) order: its first row's place follows from
+                # the asker's own (two small counts of tied times), then ranks are shared on ties
+                mine_at = [r.id for r in around].index(mine.id)
+                start = my_rank + await tied_before_tx(tx, wanted, mine.time_s or 0, mine.id) - mine_at
+                first = around[0]
+                ranks.update(shared_ranks(around, start, start - await tied_before_tx(
+                    tx, wanted, first.time_s or 0, first.id)))
             post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id, my_rank)
             return post, await post_tx(tx, post, place.guild_id, place.channel_id, now)
 
@@ -133,6 +140,19 @@ class ScratchService:
         return Reply(await self.store.db.read(read), ephemeral=True)
 
 
+def shared_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) -> dict[int, int]:
+    """Ranks of consecutive rows (by time, then id) starting at place `first_place`: equal times
+    share the rank of the first of them (`first_rank` for the first row, when its ties start
+    before the window)."""
+    ranks: dict[int, int] = {}
+    for i, run in enumerate(rows):
+        if i and run.time_s == rows[i - 1].time_s:
+            ranks[run.id] = ranks[rows[i - 1].id]
+        else:
+            ranks[run.id] = first_rank if i == 0 and first_rank is not None else first_place + i
+    return ranks
+
+
 async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
     """Servers among `guilds` that chose not to show their name in the world ranking."""
     if not guilds:
@@ -156,9 +176,10 @@ def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int
                                     format_time(run.time_s or 0), "+" + format_time((run.time_s or 0) - best)),
                              highlight=run.user_id == asker, gap_before=bool(around) and i == len(top)))
     title = t("scratch.title", week=rnd.week or "?")
-    view = TableView(title=title, subtitle=t("scratch.subtitle", n=count), columns=columns, rows=tuple(rows),
+    view = TableView(title=title, subtitle=t("scratch.subtitle." + plural(count), n=count), columns=columns,
+                     rows=tuple(rows),
                      note=t("scratch.note_hash", hash=rnd.seed_hash[:16]))
-    lines = [t("scratch.ranking_head", week=rnd.week or "?", n=count)]
+    lines = [t("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count)]
     lines += [t("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
                 gap=format_time((r.time_s or 0) - best)) for r in top[:5]]
     if my_rank is not None:

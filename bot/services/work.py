@@ -207,10 +207,6 @@ class RallyWork:
                                         snapshot_json=snapshot, status=entry.status)
         for step in change.steps:
             await step(tx)
-        ended = next((e.status for e in change.logged if e.status in ("finished", "abandoned")), None)
-        if ended is not None:
-            for hook in self.end_hooks:
-                await hook(tx, rally, change, ended)
         if change.end_turn_clock:
             await cancel_rally_tx(tx, rally.id, DEADLINE_KINDS)
         if change.played_by is not None:
@@ -219,6 +215,10 @@ class RallyWork:
             await add_missed_turn_tx(tx, rally.id, change.missed_by)
         ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id)
                for post in change.posts]
+        ended = next((e.status for e in change.logged if e.status in ("finished", "abandoned")), None)
+        if ended is not None:  # after the change's own posts: a run's result line follows its last roll
+            for hook in self.end_hooks:
+                await hook(tx, rally, change, ended)
         return Committed(version, tuple(ids), rally.paused_at is not None)
 
     async def post(self, rally: Rally, *posts: Post) -> Committed:

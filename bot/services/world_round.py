@@ -37,6 +37,7 @@ async def ensure_week_tx(tx: Tx, week: str, now: datetime, seed_source: Callable
                              power_stage=False, week=week, opens_at=opens, closes_at=closes, seed=seed,
                              seed_hash=seed_hash(seed), dice="personal", ruleset="classic-en", modules={},
                              created_by=None, now=now, number=int(number))
-    await schedule_tx(tx, KIND_WEEK_OPEN, week_ref(week), opens)
+    # made after the week began (its first `/scratch run`): announced now, not as a late job
+    await schedule_tx(tx, KIND_WEEK_OPEN, week_ref(week), max(opens, now))
     await schedule_tx(tx, KIND_WEEK_CLOSE, week_ref(week), closes)
     return rnd

@@ -345,15 +345,23 @@ async def world_rank_tx(tx: Tx, week: str, time_s: int) -> int:
 
 
 async def world_around_tx(tx: Tx, week: str, run: Run, count: int) -> list[Run]:
-    """Up to `count` finished runs each side of `run` in ranking order (keyset, indexed)."""
+    """Up to `count` finished runs each side of `run` in ranking order: a keyset on the row value
+    (time, id), which SQLite seeks in the index `runs_week_time` instead of walking it."""
     assert run.time_s is not None
     before = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s < ? OR "
-        "(time_s = ? AND id < ?)) ORDER BY time_s DESC, id DESC LIMIT ?", (week, run.time_s, run.time_s, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s, id) < (?, ?) "
+        "ORDER BY time_s DESC, id DESC LIMIT ?", (week, run.time_s, run.id, count))
     after = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s > ? OR "
-        "(time_s = ? AND id > ?)) ORDER BY time_s, id LIMIT ?", (week, run.time_s, run.time_s, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s, id) > (?, ?) "
+        "ORDER BY time_s, id LIMIT ?", (week, run.time_s, run.id, count))
     return [Run.from_row(r) for r in reversed(before)] + [run] + [Run.from_row(r) for r in after]
+
+
+async def tied_before_tx(tx: Tx, week: str, time_s: int, run_id: int) -> int:
+    """How many finished runs of the week have this time and an earlier id (ranked before it)."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND time_s = ? "
+                             "AND id < ?", (week, time_s, run_id))
+    return int(row[0]) if row else 0
 
 
 async def world_count_tx(tx: Tx, week: str) -> int:

@@ -50,10 +50,19 @@ def place_of(interaction: discord.Interaction) -> Place:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
-    """The user; `can_manage` is their Manage Server permission (the services' organiser check)."""
+    """The user; `can_manage` is their Manage Server permission and `roles` their role ids (the
+    services' organiser checks: a league's organiser role)."""
     user = interaction.user
     name = getattr(user, "display_name", None) or user.name
-    return Actor(user.id, display_name(name), can_manage=bool(interaction.permissions.manage_guild))
+    return Actor(user.id, display_name(name), can_manage=bool(interaction.permissions.manage_guild),
+                 roles=role_ids(user))
+
+
+def role_ids(user: discord.User | discord.Member) -> tuple[int, ...]:
+    """The member's role ids, as the interaction sent them. `Member.roles` resolves ids through
+    the guild's role cache, which a bot without the members intent may not have (and an
+    interaction's guild may be uncached): the ids themselves are what the check needs."""
+    return tuple(int(r) for r in getattr(user, "_roles", ()))
 
 
 def as_rally_error(exc: BaseException) -> BaseException:

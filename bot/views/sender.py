@@ -11,20 +11,29 @@ so a send repeated after a crash between Discord's answer and our bookkeeping is
 twice), then reports the outcome to `Delivery`, which decides what it changes (deadline from
 delivery, retry, pause, abandon; see bot/services/delivery.py). The old turn message loses its
 buttons after the new one is delivered.
+
+A row may carry a file to attach, read from the store at delivery (`attach` in its body): a
+closed round's result cards (`{"kind": "cards", "round_id": N, "name": "round-N-cards.json"}`)
+go with the results post as a second file. Cards too large for one Discord attachment (8 MiB)
+are not sent; the post says so instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
+from bot.i18n import t
 from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
-from bot.views.publish import content_of, file_of, mentions_for
+from bot.store.leagues import cards_tx
+from bot.views.publish import MAX_CONTENT, content_of, file_of, mentions_for
 from bot.views.turn_buttons import turn_view
 
 if TYPE_CHECKING:
@@ -40,6 +49,8 @@ UNKNOWN_USER = 10013
 MAX_INTERNAL_ATTEMPTS = 5  # a row that keeps failing inside the bot is given up, so its lane moves on
 CANNOT_DM = 50007
 TOO_LARGE = 40005
+MAX_ATTACHMENT = 8 * 1024 * 1024  # the attachment size every Discord server accepts
+CARDS_NAME = re.compile(r"round-\d+-cards\.json")
 
 
 def classify(exc: BaseException) -> tuple[Failure, float | None]:
@@ -160,11 +171,18 @@ class OutboxSender:
             return None
 
     async def send(self, out: Outgoing, image: bytes | None) -> Any:
-        kwargs: dict[str, Any] = {"content": content_of(out), "allowed_mentions": mentions_for(out.ping),
+        content = content_of(out)
+        files = [f for f in (file_of(out, image),) if f is not None]
+        attached, note = await self.attachment(out)
+        if attached is not None:
+            files.append(attached)
+        if note:  # the note is kept whole; the text before it is cut if both are too long
+            head = content if len(content) + len(note) < MAX_CONTENT else content[: MAX_CONTENT - len(note) - 2] + "…"
+            content = f"{head}\n{note}"
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(out.ping),
                                   "nonce": f"rb{out.row.id}"}
-        file = file_of(out, image)
-        if file is not None:
-            kwargs["file"] = file
+        if files:
+            kwargs["files"] = files
         if out.is_dm:
             assert out.row.user_id is not None
             channel: Any = await self.bot.create_dm(discord.Object(id=out.row.user_id))
@@ -173,6 +191,26 @@ class OutboxSender:
             if out.turn is not None and out.turn.options:
                 kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options)
         return await channel.send(**kwargs)
+
+    async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:
+        """The file the row asks to attach (`attach` in its body), read now; or, when it is too
+        large for Discord, no file and a line saying so. A malformed request attaches nothing."""
+        spec = out.row.body.get("attach")
+        if not spec:
+            return None, None
+        kind, round_id, name = (spec.get("kind"), spec.get("round_id"), spec.get("name")) \
+            if isinstance(spec, dict) else (None, None, None)
+        if kind != "cards" or not isinstance(round_id, int) or not isinstance(name, str) \
+                or not CARDS_NAME.fullmatch(name):
+            log.warning("outbox row %s: ignoring the attachment %r", out.row.id, spec)
+            return None, None
+        body = await self.delivery.store.db.read(lambda tx: cards_tx(tx, round_id))
+        if body is None:
+            return None, None
+        data = body.encode("utf-8")
+        if len(data) > MAX_ATTACHMENT:
+            return None, t("discord.cards_too_large", name=name, size=f"{len(data) / 1024 / 1024:.1f}")
+        return discord.File(io.BytesIO(data), filename=name), None
 
 
 async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) -> None:

@@ -9,7 +9,10 @@ paths, each faked at its narrowest point:
 - interaction responses and followups use the webhook adapter from the context variable
   `discord.webhook.async_.async_context`; `RecordingAdapter.request` records them;
 - channel messages and edits (scheduler posts, removing old buttons) use `bot.http.request`,
-  replaced by `RecordingHTTP`.
+  replaced by `RecordingHTTP`; it also answers what private run threads need (fetching a
+  channel, creating a thread in it, adding a member, deleting a thread);
+- attachments a command receives are read from Discord's CDN (`bot.http.get_from_cdn`): the
+  harness serves them from `Harness.cdn` (url → bytes).
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ class FakeRenderer:
     def results(self, state) -> bytes:
         return PNG
 
+    def table(self, view) -> bytes:
+        return PNG
+
 
 class FakeClock:
     def __init__(self, start: datetime | None = None) -> None:
@@ -70,6 +76,7 @@ class Sent:
     body: Any
     files: list[str] = field(default_factory=list)
     reply: Any = None
+    data: dict[str, bytes] = field(default_factory=dict)  # the attached files' bytes, by name (channel posts)
     via: str = "webhook"  # "webhook": interaction response/followup; "http": channel message/edit
     error: BaseException | None = None  # the failure a fake Discord answered with
 
@@ -84,6 +91,14 @@ class Sent:
         return bool((body.get("data") or body).get("flags", 0) & 64)
 
 
+def _file_bytes(file: discord.File) -> bytes:
+    """What an attached file holds, read without disturbing the request that sends it."""
+    position = file.fp.tell()
+    data = file.fp.read()
+    file.fp.seek(position)
+    return data
+
+
 def _body(payload: Any, multipart: Any) -> Any:
     if multipart:
         for part in multipart:
@@ -95,6 +110,20 @@ def _body(payload: Any, multipart: Any) -> Any:
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict:
     return {"id": str(user_id), "username": name.lower(), "discriminator": "0", "avatar": None,
             "global_name": name, "bot": bot}
+
+
+def text_channel_payload(channel_id: int, name: str = "rally") -> dict:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": None}
+
+
+def thread_payload(thread_id: int, parent_id: int = CHANNEL, name: str = "run", private: bool = True,
+                   owner_id: int = APP_ID) -> dict:
+    """A thread as Discord describes it (12: private, 11: public)."""
+    return {"id": str(thread_id), "type": 12 if private else 11, "guild_id": str(GUILD), "parent_id": str(parent_id),
+            "owner_id": str(owner_id), "name": name, "message_count": 0, "member_count": 1,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "invitable": not private,
+                                "archive_timestamp": "2026-05-01T12:00:00+00:00", "locked": False}}
 
 
 def message_payload(message_id: int, body: dict | None, channel_id: int = CHANNEL) -> dict:
@@ -155,13 +184,24 @@ class RecordingHTTP:
     def __init__(self, sent: list[Sent]) -> None:
         self.sent = sent
         self.failures: list[list[Any]] = []  # [exception, times left, path fragment]
+        self.threads: dict[int, dict] = {}  # threads created and not deleted: id → payload
+        self.hooks: list[list[Any]] = []  # [path fragment, coroutine function, times left]
+
+    def before(self, path: str, action: Any, times: int = 1) -> None:
+        """Await `action()` when the next matching request arrives, before it is answered: what
+        happens meanwhile elsewhere (another command racing this one)."""
+        self.hooks.append([path, action, times])
 
     def fail(self, exc: BaseException, times: int = 1, path: str = "/messages") -> None:
         self.failures.append([exc, times, path])
 
     async def __call__(self, route, *, files=None, form=None, **kwargs) -> Any:
+        for hook in self.hooks:
+            if hook[2] > 0 and hook[0] in route.url:
+                hook[2] -= 1
+                await hook[1]()
         call = Sent(route.method, route.url, _body(kwargs.get("json"), form), [f.filename for f in files or []],
-                    via="http")
+                    via="http", data={f.filename: _file_bytes(f) for f in files or []})
         self.sent.append(call)
         for failure in self.failures:
             exc, times, path = failure
@@ -173,6 +213,16 @@ class RecordingHTTP:
             recipient = (call.body or {}).get("recipient_id")
             call.reply = {"id": str(next(_ids)), "type": 1, "last_message_id": None,
                           "recipients": [user_payload(int(recipient), f"user{recipient}")]}
+        elif route.method == "POST" and route.path == "/channels/{channel_id}/threads":
+            body = call.body or {}
+            thread = thread_payload(next(_ids), parent_id=route.channel_id, name=body.get("name", "thread"),
+                                    private=body.get("type") == 12)
+            self.threads[int(thread["id"])] = thread
+            call.reply = thread
+        elif route.method == "GET" and route.path == "/channels/{channel_id}":
+            call.reply = self.threads.get(route.channel_id) or text_channel_payload(route.channel_id)
+        elif route.method == "DELETE" and route.path == "/channels/{channel_id}":
+            self.threads.pop(route.channel_id, None)
         elif route.method in ("POST", "PATCH"):
             channel = route.channel_id or CHANNEL
             call.reply = message_payload(next(_ids), call.body, channel_id=channel)
@@ -180,7 +230,9 @@ class RecordingHTTP:
 
 
 def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: discord.Permissions = EVERYTHING,
-          interaction_type: int = 2) -> dict:
+          interaction_type: int = 2, channel: dict | None = None, roles: tuple[int, ...] = ()) -> dict:
+    """An interaction from `user` in the test channel (or in `channel`, a channel payload such as
+    `thread_payload(...)`), with the member's `roles` ids."""
     user_id, name = user
     member_perms = discord.Permissions.all() if manage else discord.Permissions(
         view_channel=True, send_messages=True, use_application_commands=True)
@@ -188,10 +240,10 @@ def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: disco
     return {
         "id": str(interaction_id), "application_id": str(APP_ID), "type": interaction_type,
         "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD),
-        "channel_id": str(CHANNEL),
-        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "rally", "position": 0,
-                    "permission_overwrites": [], "nsfw": False, "parent_id": None},
-        "member": {"user": user_payload(user_id, name), "roles": [], "joined_at": "2025-01-01T00:00:00+00:00",
+        "channel_id": (channel or {}).get("id", str(CHANNEL)),
+        "channel": channel or text_channel_payload(CHANNEL),
+        "member": {"user": user_payload(user_id, name), "roles": [str(r) for r in roles],
+                   "joined_at": "2025-01-01T00:00:00+00:00",
                    "deaf": False, "mute": False, "flags": 0, "permissions": str(member_perms.value)},
         "app_permissions": str(app_permissions.value), "locale": "en-US", "guild_locale": "en-US",
         "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [], "authorizing_integration_owners": {},
@@ -209,14 +261,46 @@ def option(name: str, value: Any, *, focused: bool = False) -> dict:
 
 def command_payload(user, name: str, sub: str | None = None, options: list[dict] | None = None, *,
                     autocomplete: bool = False, resolved: dict | None = None, **kwargs) -> dict:
+    """`sub` is a subcommand (`create`) or a subcommand of a group (`round add`)."""
     payload = _base(user, interaction_type=4 if autocomplete else 2, **kwargs)
     opts = options or []
     if sub is not None:
-        opts = [{"name": sub, "type": 1, "options": opts}]
+        *group, leaf = sub.split()
+        opts = [{"name": leaf, "type": 1, "options": opts}]
+        if group:
+            opts = [{"name": group[0], "type": 2, "options": opts}]
     payload["data"] = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
     if resolved:
         payload["data"]["resolved"] = resolved
     return payload
+
+
+def user_option(name: str, user: tuple[int, str]) -> tuple[dict, dict]:
+    """A user option (a member of the guild) and its `resolved` part."""
+    user_id, username = user
+    member = {"roles": [], "joined_at": "2025-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0,
+              "permissions": "0"}
+    return ({"name": name, "type": 6, "value": str(user_id)},
+            {"users": {str(user_id): user_payload(user_id, username)}, "members": {str(user_id): member}})
+
+
+def role_option(name: str, role_id: int) -> tuple[dict, dict]:
+    role = {"id": str(role_id), "name": "organisers", "color": 0, "hoist": False, "position": 1,
+            "permissions": "0", "managed": False, "mentionable": True, "flags": 0}
+    return {"name": name, "type": 8, "value": str(role_id)}, {"roles": {str(role_id): role}}
+
+
+def attachment_option(name: str, filename: str, size: int, url: str) -> tuple[dict, dict]:
+    """An attachment option; the file's bytes are served by `Harness.cdn[url]`."""
+    attachment_id = str(next(_ids))
+    attachment = {"id": attachment_id, "filename": filename, "size": size, "url": url, "proxy_url": url,
+                  "content_type": "application/json"}
+    return {"name": name, "type": 11, "value": attachment_id}, {"attachments": {attachment_id: attachment}}
+
+
+def channel_option(name: str, channel_id: int) -> tuple[dict, dict]:
+    channel = {"id": str(channel_id), "type": 0, "name": "league", "permissions": str(EVERYTHING.value)}
+    return {"name": name, "type": 7, "value": str(channel_id)}, {"channels": {str(channel_id): channel}}
 
 
 def click_payload(user, message: dict, custom_id: str, **kwargs) -> dict:
@@ -230,7 +314,7 @@ def posts(calls: list[Sent]) -> list[Sent]:
     """The messages among `calls` that reached Discord (followups and channel posts), without
     callbacks, edits, DM channel openings and failed attempts."""
     return [c for c in calls if c.method == "POST" and not c.url.endswith("/callback") and c.error is None
-            and not c.url.endswith("/users/@me/channels")]
+            and not c.url.endswith(("/users/@me/channels", "/threads"))]
 
 
 def channel_posts(calls: list[Sent]) -> list[Sent]:
@@ -267,6 +351,7 @@ class Harness:
         self.webhooks = RecordingAdapter(self.sent)
         self.http = RecordingHTTP(self.sent)
         self.bot: RallyBot | None = None
+        self.cdn: dict[str, bytes] = {}  # attachments users send: url → bytes
         self._token = None
 
     async def __aenter__(self) -> Harness:
@@ -274,6 +359,7 @@ class Harness:
         self.bot = RallyBot(Settings(db_path=self.db), clock=self.clock, renderer=FakeRenderer(),
                             seed_source=lambda: 7, start_loops=False, sync=False)
         self.bot.http.request = self.http  # type: ignore[method-assign]
+        self.bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
         await self.bot._async_setup_hook()  # what login() does first: bind the event loop
         state = self.bot._connection  # what login() learns from Discord: who the bot is
         state.user = discord.ClientUser(state=state, data=user_payload(APP_ID, "rallybot", bot=True))
@@ -284,6 +370,9 @@ class Harness:
     async def __aexit__(self, *exc: object) -> None:
         await self.bot.close()
         async_context.reset(self._token)
+
+    async def _cdn(self, url: str) -> bytes:
+        return self.cdn[url]
 
     async def dispatch(self, payload: dict, *, deliver: bool = True) -> list[Sent]:
         """Feed one interaction to the gateway handler; wait for everything it started, then (with
@@ -303,9 +392,20 @@ class Harness:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
 
-    async def command(self, user, name: str, sub: str | None = None, **values: Any) -> list[Sent]:
+    async def command(self, user, name: str, sub: str | None = None, /, *,
+                      special: tuple[tuple[dict, dict], ...] = (), payload: dict | None = None,
+                      **values: Any) -> list[Sent]:
+        """Send `/name sub` with `values` as plain options, plus `special` (option, resolved) pairs
+        (`user_option`, `role_option`, `attachment_option`...); `payload` holds `_base` keywords
+        (`channel=`, `roles=`, `manage=`, `app_permissions=`)."""
         options = [option(k, v) for k, v in values.items()]
-        return await self.dispatch(command_payload(user, name, sub, options))
+        resolved: dict = {}
+        for opt, part in special:
+            options.append(opt)
+            for kind, items in part.items():
+                resolved.setdefault(kind, {}).update(items)
+        return await self.dispatch(command_payload(user, name, sub, options, resolved=resolved or None,
+                                                   **(payload or {})))
 
     def last_turn_message(self) -> dict:
         """The last public message with buttons the bot posted, as Discord would return it."""

@@ -50,7 +50,12 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
     assert len(names) == len(set(names))
     assert sorted(names) == sorted(["rally create", "rally join", "rally leave", "rally start", "rally status",
                                     "rally board", "rally abandon", "rally kick", "roll", "stop", "line", "spare",
-                                    "odds", "help", "tires", "attack", "order", "place"])
+                                    "odds", "help", "tires", "attack", "order", "place",
+                                    "league create", "league join", "league organisers", "league settings",
+                                    "league round add", "league round list", "league round cancel",
+                                    "league penalty", "league disqualify", "league standings", "league results",
+                                    "run start", "run replay", "scratch ranking", "scratch run", "scratch me",
+                                    "verify"])
     for command in payload:
         for name, item in walk(command):
             assert item["description"] and item["description"] != "…", name

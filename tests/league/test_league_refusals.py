@@ -139,3 +139,17 @@ async def test_a_round_on_a_course_with_a_power_stage_records_the_last_special_t
         assert 0 < run["power_s"] < run["time_s"]
     else:
         assert run["reason"] in ("knocked_out", "retired")
+
+
+async def test_a_league_post_the_bot_may_not_make_waits_and_goes_when_the_permission_is_back(service, store, league,
+                                                                                             clock):
+    from bot.services.delivery import Failure
+
+    [out] = [o for o in await service.delivery.claim() if o.row.rally_id is None][:1]
+    await service.delivery.failed(out, Failure.FORBIDDEN, error="403 Missing Permissions")
+    assert (await store.outbox.get(out.row.id)).done_at is None  # kept, not dropped
+    clock.now += timedelta(minutes=10)
+    again = [o for o in await service.delivery.claim() if o.row.id == out.row.id]
+    assert again, "retried once the wait is over"
+    await service.delivery.sent(again[0], 123)
+    assert (await store.outbox.get(out.row.id)).outcome == "sent"

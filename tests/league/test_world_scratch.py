@@ -133,3 +133,59 @@ async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(s
     await start_run(service, ALICE)
     with pytest.raises(RallyError, match="already drove the official stage"):
         await scratch_run(service, ALICE)
+
+
+async def test_the_weather_of_a_round_is_the_same_for_every_driver_with_personal_dice(service, store, deadlines):
+    """DESIGN §6: weather is fixed per special from the round's seed (the common stream), while
+    each driver's dice are their own (RULES A20.1 weather roll)."""
+    leagues = service.championships.leagues
+    await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Snow Cup", "UTC", modules="weather")
+    for driver in (ALICE, BOB):
+        await leagues.join(LEAGUE_CHANNEL, driver)
+    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "frozen-lakes, hollowell-winter", opens="now", closes="+2d")
+    await deadlines.run_due()
+    from tests.league.league_helpers import start_run
+
+    states = []
+    for driver in (ALICE, BOB):
+        thread = await start_run(service, driver)
+        rally = await store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
+        states.append(service.work.state_of(rally))
+    alice, bob = states
+    assert alice.weather is not None and alice.weather == bob.weather
+    assert alice.dice.key != bob.dice.key and alice.dice.common_key == bob.dice.common_key
+    # rolled with each driver's own dice instead, the weather would differ for some seeds: the
+    # common stream is what makes it equal (checked over a few rounds' seeds)
+    from bot.engine.dice import StreamDice, stream_keys
+    from bot.engine.weather import roll_weather
+
+    differs = False
+    for n in range(1, 30):
+        own = [StreamDice(*stream_keys(f"{n:064x}", d, "personal")) for d in ("1", "2")]
+        differs |= roll_weather(alice.stage, alice.rules, own[0]) != roll_weather(alice.stage, alice.rules, own[1])
+        common = [dice.common() for dice in own]
+        assert roll_weather(alice.stage, alice.rules, common[0]) == roll_weather(alice.stage, alice.rules, common[1])
+    assert differs
+
+
+async def test_equal_times_share_their_rank_in_the_top_and_in_the_neighbourhood(service, store):
+    scratch = service.championships.scratch
+    rnd = await scratch.this_week()
+
+    async def body(tx):
+        await tx.execute_many(
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "started_at) VALUES (?, ?, ?, 1, 'S', ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
+            [(rnd.id, 60_000 + i, f"T{i}", rnd.week, 200 + i // 3) for i in range(90)])
+
+    await store.db.write(body)
+    import json
+
+    for asker_index in (4, 40, 41, 42, 89):
+        reply = await scratch.ranking(LEAGUE_CHANNEL, Actor(60_000 + asker_index, "x"))
+        body_json = json.loads((await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 1"))[0][0])
+        shown = {row["cells"][1]: int(row["cells"][0]) for row in body_json["image"]["table"]["rows"]}
+        for name, rank in shown.items():
+            i = int(name[1:])
+            assert rank == 1 + 3 * (i // 3), (asker_index, name, rank)  # three drivers share each time
+        assert f"You are {1 + 3 * (asker_index // 3)} of 90." in reply.lines

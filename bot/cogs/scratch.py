@@ -1,0 +1,67 @@
+"""`/scratch ranking|run|me`: the world scratch ranking on the week's official stage, thin.
+
+Discord cannot make `/scratch` both a command and a group, so the ranking is `/scratch ranking
+[week]` next to `/scratch run` and `/scratch me`. `/scratch run` makes the driver's private thread
+in the channel where it is typed (after `scratch.check_run` and the permission check), then
+starts the run there like `/run start` (`bot/cogs/run.py`, `start_in_thread`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.permissions import require_thread_permissions
+from bot.cogs.run import server_name, start_in_thread
+from bot.i18n import t
+from bot.services.reply import Actor, Place, Reply
+from bot.views.interaction_io import run_command
+
+if TYPE_CHECKING:
+    from bot.client import RallyBot
+    from bot.services.scratch import ScratchService
+
+
+@app_commands.guild_only()
+class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("discord.cmd.scratch")):
+    def __init__(self, bot: RallyBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def scratch(self) -> ScratchService:
+        return self.bot.rallies.championships.scratch
+
+    @app_commands.command(name="ranking", description=t("discord.cmd.scratch_ranking"))
+    @app_commands.describe(week=t("discord.opt.week"))
+    async def ranking(self, interaction: discord.Interaction, week: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.scratch.ranking(place, actor, week)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="run", description=t("discord.cmd.scratch_run"))
+    async def run(self, interaction: discord.Interaction) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            require_thread_permissions(interaction.app_permissions, place.channel_id)
+            rnd = await self.scratch.check_run(place, actor)
+            name = t("discord.scratch_thread_name", name=actor.name, week=rnd.week or "?")
+            guild_name = server_name(interaction)
+
+            async def begin(thread_id: int) -> Reply:
+                return await self.scratch.start_run(place, actor, thread_id=thread_id, guild_name=guild_name)
+
+            return await start_in_thread(interaction, place.channel_id, name, begin)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="me", description=t("discord.cmd.scratch_me"))
+    async def me(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.scratch.me)
+
+
+async def setup(bot: RallyBot) -> None:
+    await bot.add_cog(ScratchCog(bot))

@@ -1,0 +1,503 @@
+"""Verifying result cards: replay a closed round's runs with the engine alone (issue 11).
+
+A result card (`bot/services/cards.py`) claims that a driver, with the round's seed, on stages of
+known text, took these actions and got this time. `verify_card` checks it without the store or
+Discord: the card's shape (strictly: a card is hostile input), that the seed hashes to the
+SHA-256 on the card, that every stage exists and its text hashes to the card's `stage_sha256`,
+then it derives the dice streams from (seed, driver, dice mode), starts the run as
+`bot/services/runs.py` does and applies every action as `bot/services/replay.py` does. The first
+refused action is where the card diverges; at the end the run must be finished with the claimed
+time (and power-stage time).
+
+What a card alone cannot prove is that its seed is the round's: whoever alters the seed can put
+its hash on the card too. So a cards file's cards must agree on the round (seed, stages, dice...),
+the report names the seed's SHA-256 to compare with the one published when the round opened, and
+`published` (the CLI's `--seed-sha256`) rejects any other.
+
+`verify_text` reads one card or a cards file (at most `MAX_BYTES`) and returns a `VerifyReport`
+whose lines come from the catalogue (data/i18n/en/verify.json). Nothing here raises on bad input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.engine.action_codec import CodecError, Entry, Start, Status, decode, log_text
+from bot.engine.actions import Retire, Timeout
+from bot.engine.dice import DICE_MODES, stream_keys
+from bot.engine.game import Seat, apply
+from bot.engine.ruleset import Modules, ruleset_names
+from bot.engine.run_result import run_outcome
+from bot.engine.stage_catalogue import is_stage_name, stage_digest
+from bot.engine.state import GameState
+from bot.engine.turn import format_time
+from bot.i18n import t
+from bot.services.cards import CARD_FORMAT, CARD_VERSION, FILE_FORMAT
+from bot.services.lobby import start_state
+
+MAX_BYTES = 8 * 1024 * 1024  # a round of 1,000 runs is well under this
+MAX_ACTIONS = 5_000  # far more than any run takes
+MAX_SPECIALS = 4  # a round is 1 to 4 specials (RULES A2)
+MAX_NAME = 100  # league and driver names on a card
+MAX_STAGE_NAME = 64
+MAX_TIME = 10**7  # seconds: no run takes 115 days
+MAX_ROUND = 10**6
+MAX_SHOWN = 120  # characters of a hostile value or action shown in a reason
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_DRIVER = re.compile(r"[0-9]{1,20}")
+_WEEK = re.compile(r"[0-9]{4}-W[0-9]{2}")
+PLUS_MODULES = tuple(name for name in Modules.model_fields if name not in ("sisu", "shakedown"))
+
+#: The fields every card of one round shares (the cards of a file must agree on them).
+ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
+                "seed", "seed_sha256")
+CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "driver", "name", "actions", "claimed")
+
+
+@dataclass(frozen=True)
+class CardResult:
+    """One card's verdict: `ok` (genuine) with the replayed times, or why it was rejected."""
+
+    ok: bool
+    line: str  # the report line (catalogue text)
+    reason: str | None = None  # why it was rejected; None when genuine
+    driver: str | None = None
+    name: str | None = None
+    league: str | None = None
+    round: int | None = None
+    time_s: int | None = None  # the replay's time (only when genuine)
+    power_s: int | None = None
+    seed_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """The verdict on a text: `ok` only if it held at least one card and every card is genuine."""
+
+    ok: bool
+    lines: list[str]
+    results: list[CardResult] = field(default_factory=list)
+
+
+class Rejected(Exception):
+    """A card is not genuine; the message is the user-ready reason."""
+
+
+# --- reading a card, strictly ------------------------------------------------------------------
+
+def _shown(value: object) -> str:
+    """A hostile value made safe to print on one line: printable, at most MAX_SHOWN characters."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True,
+                                                          separators=(",", ":"), default=str)
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return clean if len(clean) <= MAX_SHOWN else clean[: MAX_SHOWN - 1] + "…"
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "a text", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _refuse(key: str, **params: Any) -> Rejected:
+    return Rejected(t(key, **params))
+
+
+def _get(card: dict[str, Any], name: str) -> Any:
+    if name not in card:
+        raise _refuse("verify.field_missing", field=name)
+    return card[name]
+
+
+def _text(card: dict[str, Any], name: str, limit: int = MAX_NAME, optional: bool = False) -> str | None:
+    value = _get(card, name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise _refuse("verify.field_type", field=name, expected=t("verify.a_text"), got=_kind(value))
+    if not value.strip() or len(value) > limit:
+        raise _refuse("verify.bad_text", field=name, max=limit)
+    return value
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise _refuse("verify.bad_number", field=name, low=low, high=high, value=_shown(value))
+    return value
+
+
+def _list(card: dict[str, Any], name: str, low: int, high: int) -> list[Any]:
+    value = _get(card, name)
+    if not isinstance(value, list):
+        raise _refuse("verify.field_type", field=name, expected=t("verify.a_list"), got=_kind(value))
+    if not low <= len(value) <= high:
+        raise _refuse("verify.bad_count", field=name, low=low, high=high, count=len(value))
+    return value
+
+
+def _hash(value: object, name: str) -> str:
+    if not isinstance(value, str) or not _HEX64.fullmatch(value):
+        raise _refuse("verify.bad_hash", field=name)
+    return value
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card whose every field has the right type and range (not yet replayed)."""
+
+    league: str | None
+    round: int
+    week: str | None
+    specials: list[str]
+    assistance: list[bool]
+    stage_sha256: list[str]
+    ruleset: str
+    modules: dict[str, bool]
+    dice: str
+    seed: str
+    seed_sha256: str
+    driver: str
+    name: str
+    actions: list[Any]
+    time_s: int
+    power_s: int | None
+
+    def round_key(self) -> tuple[str, ...]:
+        """The round's fields, comparable between the cards of one file."""
+        return tuple(json.dumps(getattr(self, name), sort_keys=True) for name in ROUND_FIELDS)
+
+
+def read_card(card: object) -> Card:
+    """The card's fields checked for type and range; `Rejected` names the first wrong one."""
+    if not isinstance(card, dict):
+        raise _refuse("verify.field_type", field=t("verify.the_card"), expected=t("verify.an_object"), got=_kind(card))
+    fmt = _get(card, "format")
+    if fmt != CARD_FORMAT:
+        raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
+    version = _get(card, "version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != CARD_VERSION:
+        raise _refuse("verify.bad_version", value=_shown(version), version=CARD_VERSION)
+    unknown = sorted(str(k) for k in card if k not in CARD_FIELDS)
+    if unknown:
+        raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
+    league = _text(card, "league", optional=True)
+    number = _whole(_get(card, "round"), "round", 0, MAX_ROUND)
+    week = _get(card, "week")
+    if week is not None and (not isinstance(week, str) or not _WEEK.fullmatch(week)):
+        raise _refuse("verify.bad_week", value=_shown(week))
+    specials = _list(card, "specials", 1, MAX_SPECIALS)
+    for i, name in enumerate(specials):
+        if not isinstance(name, str):
+            raise _refuse("verify.field_type", field=f"specials[{i}]", expected=t("verify.a_text"), got=_kind(name))
+        if len(name) > MAX_STAGE_NAME or not is_stage_name(name):
+            raise _refuse("verify.unknown_stage", name=_shown(name))
+    assistance = _list(card, "assistance", len(specials), len(specials))
+    if not all(isinstance(flag, bool) for flag in assistance):
+        raise _refuse("verify.field_type", field="assistance", expected=t("verify.flags"), got=_shown(assistance))
+    digests = [_hash(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
+                                                                             len(specials)))]
+    ruleset = _get(card, "ruleset")
+    if not isinstance(ruleset, str) or ruleset not in ruleset_names():
+        raise _refuse("verify.unknown_ruleset", name=_shown(ruleset))
+    modules = _get(card, "modules")
+    if not isinstance(modules, dict):
+        raise _refuse("verify.field_type", field="modules", expected=t("verify.an_object"), got=_kind(modules))
+    for name, on in modules.items():
+        if name not in PLUS_MODULES or on is not True:
+            raise _refuse("verify.bad_module", name=_shown(name), known=", ".join(PLUS_MODULES))
+    dice = _get(card, "dice")
+    if not isinstance(dice, str) or dice not in DICE_MODES:
+        raise _refuse("verify.bad_dice", value=_shown(dice))
+    seed = _get(card, "seed")
+    if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+        raise _refuse("verify.bad_seed")
+    seed_sha256 = _hash(_get(card, "seed_sha256"), "seed_sha256")
+    driver = _get(card, "driver")
+    if not isinstance(driver, str) or not _DRIVER.fullmatch(driver):
+        raise _refuse("verify.bad_driver", value=_shown(driver))
+    name = _text(card, "name")
+    assert name is not None
+    actions = _list(card, "actions", 1, MAX_ACTIONS)
+    claimed = _get(card, "claimed")
+    if not isinstance(claimed, dict):
+        raise _refuse("verify.field_type", field="claimed", expected=t("verify.an_object"), got=_kind(claimed))
+    extra = sorted(str(k) for k in claimed if k not in ("time_s", "power_s"))
+    if extra:
+        raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
+    time_s = _whole(_get(claimed, "time_s"), "claimed.time_s", 0, MAX_TIME)
+    power = _get(claimed, "power_s")
+    power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
+    return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
+                seed_sha256, driver, name, actions, time_s, power_s)
+
+
+# --- replaying it ------------------------------------------------------------------------------
+
+def check_seed_and_stages(card: Card, digest: Callable[[str], str] = stage_digest) -> None:
+    """The seed hashes to the card's SHA-256, and each stage's text to its SHA-256."""
+    if hashlib.sha256(bytes.fromhex(card.seed)).hexdigest() != card.seed_sha256:
+        raise _refuse("verify.seed_mismatch")
+    for i, (name, claimed) in enumerate(zip(card.specials, card.stage_sha256, strict=True)):
+        try:
+            actual = digest(name)
+        except Exception:  # a stage that cannot be read is not the one driven
+            raise _refuse("verify.unknown_stage", name=_shown(name)) from None
+        if actual != claimed:
+            raise _refuse("verify.stage_mismatch", name=_shown(name), number=i + 1)
+
+
+def card_modules(card: Card) -> dict[str, Any]:
+    """The run's rally modules, as `bot/services/runs.py` starts it (`cards.run_modules` plus the
+    driver's streams): no SISU or shakedown, the card's Rules+ modules, the course if several."""
+    modules: dict[str, Any] = {"sisu": False, "shakedown": False, **card.modules}
+    if len(card.specials) > 1:
+        modules["course"] = {"specials": list(card.specials), "assistance": list(card.assistance)}
+    key, common = stream_keys(card.seed, card.driver, card.dice)
+    modules["streams"] = {"key": key, "common": common}
+    return modules
+
+
+def _action_text(raw: object, entry: Entry | None) -> str:
+    if entry is not None:
+        try:
+            return _shown(log_text(entry))
+        except CodecError:
+            pass
+    return _shown(raw)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return _shown(text) if text else type(exc).__name__
+
+
+def replay_card(card: Card) -> GameState:
+    """The state after the card's actions; `Rejected` at the first one the engine refuses."""
+    total = len(card.actions)
+
+    def diverges(k: int, raw: object, entry: Entry | None, reason: str) -> Rejected:
+        return _refuse("verify.diverges", number=k, count=total, action=_action_text(raw, entry), reason=reason)
+
+    first = card.actions[0]
+    try:
+        start = decode(first)
+    except CodecError as exc:
+        raise diverges(1, first, None, _reason(exc)) from None
+    if not isinstance(start, Start) or start.seats != (card.driver,):
+        raise diverges(1, first, start, t("verify.not_the_start", driver=card.driver))
+    try:
+        state = start_state(card.specials[0], card.ruleset, 0, card_modules(card), [Seat(card.driver, card.name)])
+    except Exception as exc:  # whatever the engine refuses, the card is not genuine
+        raise diverges(1, first, start, _reason(exc)) from None
+    for k, raw in enumerate(card.actions[1:], start=2):
+        entry: Entry | None = None
+        try:
+            entry = decode(raw)
+            if isinstance(entry, Start):
+                raise Rejected(t("verify.second_start"))
+            if isinstance(entry, Status):
+                if entry.status == "abandoned":
+                    raise Rejected(t("verify.abandoned"))
+                continue  # lifecycle only: the game state does not change
+            if state.finished:
+                raise Rejected(t("verify.after_finish"))
+            if isinstance(entry, (Retire, Timeout)):
+                state, _ = apply(state, entry)  # the rally's or the bot's doing, not a driver's move
+            else:
+                state, _ = apply(state, replace(entry, driver=card.driver))
+        except Exception as exc:  # a refusal, a codec error, an engine failure: all divergence
+            raise diverges(k, raw, entry, _reason(exc)) from None
+    return state
+
+
+def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
+    """The replayed (time, power-stage time), when they are the claimed ones."""
+    if not state.finished:
+        raise _refuse("verify.not_finished")
+    outcome = run_outcome(state)
+    if not outcome.finished or outcome.time_s is None:
+        raise _refuse("verify.out", reason=_shown(outcome.reason or "retired"))
+    if outcome.time_s != card.time_s:
+        raise _refuse("verify.claims_time", claimed=format_time(card.time_s), actual=format_time(outcome.time_s))
+    if card.power_s is not None and outcome.power_s != card.power_s:
+        actual = format_time(outcome.power_s) if outcome.power_s is not None else "—"
+        raise _refuse("verify.claims_power", claimed=format_time(card.power_s), actual=actual)
+    return outcome.time_s, outcome.power_s
+
+
+# --- verdicts and lines ------------------------------------------------------------------------
+
+def _where(card: Card) -> str:
+    if card.league is not None:
+        return t("verify.where_league", round=card.round, league=_shown(card.league))
+    if card.week is not None:
+        return t("verify.where_week", week=card.week)
+    return t("verify.where_round", round=card.round)
+
+
+def _rejected(card: Card, reason: str) -> CardResult:
+    return CardResult(False, t("verify.rejected", name=_shown(card.name), where=_where(card), reason=reason), reason,
+                      card.driver, card.name, card.league, card.round, seed_sha256=card.seed_sha256)
+
+
+def _unreadable(number: int, reason: str) -> CardResult:
+    return CardResult(False, t("verify.rejected_card", number=number, reason=reason), reason)
+
+
+def _genuine(card: Card, time_s: int, power_s: int | None) -> CardResult:
+    if len(card.specials) > 1 and power_s is not None:
+        line = t("verify.genuine_power", name=_shown(card.name), time=format_time(time_s),
+                 power=format_time(power_s), where=_where(card))
+    else:
+        line = t("verify.genuine", name=_shown(card.name), time=format_time(time_s), where=_where(card))
+    return CardResult(True, line, None, card.driver, card.name, card.league, card.round, time_s, power_s,
+                      card.seed_sha256)
+
+
+def _verdict(card: Card, published: str | None, digest: Callable[[str], str]) -> CardResult:
+    try:
+        if published is not None and card.seed_sha256 != published:
+            raise _refuse("verify.not_published", card=card.seed_sha256, published=_shown(published))
+        check_seed_and_stages(card, digest)
+        time_s, power_s = check_outcome(card, replay_card(card))
+    except Rejected as exc:
+        return _rejected(card, str(exc))
+    return _genuine(card, time_s, power_s)
+
+
+def verify_card(card: object, published: str | None = None) -> CardResult:
+    """Replay one card (a parsed JSON value) with the engine alone. `published`: the seed's
+    SHA-256 published when the round opened; a card with another one is rejected."""
+    try:
+        checked = read_card(card)
+    except Rejected as exc:
+        return _unreadable(1, str(exc))
+    return _verdict(checked, _published(published), stage_digest)
+
+
+def _published(value: str | None) -> str | None:
+    return value.strip().lower() if value is not None else None
+
+
+def _cards_of(document: object) -> list[object]:
+    """The cards of a parsed document: a single card, or a cards file's list."""
+    if not isinstance(document, dict):
+        raise _refuse("verify.not_a_card", got=_kind(document))
+    if document.get("format") == CARD_FORMAT:
+        return [document]
+    if document.get("format") != FILE_FORMAT:
+        raise _refuse("verify.not_a_card", got=_shown(document.get("format")))
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != CARD_VERSION:
+        raise _refuse("verify.bad_version", value=_shown(version), version=CARD_VERSION)
+    extra = sorted(str(k) for k in document if k not in ("format", "version", "cards"))
+    if extra:
+        raise _refuse("verify.field_unknown", field=_shown(extra[0]))
+    cards = document.get("cards")
+    if not isinstance(cards, list):
+        raise _refuse("verify.field_type", field="cards", expected=t("verify.a_list"), got=_kind(cards))
+    if not cards:
+        raise _refuse("verify.no_cards")
+    return cards
+
+
+def _round_of(cards: Iterable[Card]) -> tuple[str, ...] | None:
+    """The round named by more cards of the file than any other; None on a tie (two cards of
+    different seeds: which one was altered cannot be told)."""
+    counts = Counter(card.round_key() for card in cards)
+    top = counts.most_common(2)
+    if not top or (len(top) > 1 and top[0][1] == top[1][1]):
+        return None
+    return top[0][0]
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in d:
+            raise ValueError(t("verify.key_twice", name=_shown(key)))
+        d[key] = value
+    return d
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(t("verify.not_a_number", value=name))
+
+
+def _failed(reason: str) -> VerifyReport:
+    return VerifyReport(False, [t("verify.unreadable", reason=reason)])
+
+
+def verify_bytes(data: bytes, published: str | None = None) -> VerifyReport:
+    """`verify_text` of a file's bytes (UTF-8; an attachment, a file on disk)."""
+    if len(data) > MAX_BYTES:
+        return _failed(t("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return _failed(t("verify.not_utf8"))
+    return verify_text(text, published)
+
+
+def verify_text(text: str, published: str | None = None) -> VerifyReport:
+    """Verify a single card or a cards file. The cards of a file must be of one round (the one
+    more of them name than any other) and of different drivers; each is then replayed."""
+    if not isinstance(text, str):
+        return _failed(t("verify.not_json", detail=_kind(text)))
+    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        return _failed(t("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
+    try:
+        document = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        return _failed(t("verify.not_json", detail=f"{exc.msg} (line {exc.lineno}, column {exc.colno})"))
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting 100,000 deep
+        return _failed(t("verify.not_json", detail=_reason(exc)))
+    try:
+        raw_cards = _cards_of(document)
+    except Rejected as exc:
+        return _failed(str(exc))
+    published = _published(published)
+    results: list[CardResult | None] = [None] * len(raw_cards)
+    readable: list[tuple[int, Card]] = []
+    for i, raw in enumerate(raw_cards):
+        try:
+            readable.append((i, read_card(raw)))
+        except Rejected as exc:
+            results[i] = _unreadable(i + 1, str(exc))
+    usual = _round_of(card for _, card in readable)
+    drivers = Counter(card.driver for _, card in readable)
+    digests: dict[str, str] = {}
+
+    def digest(name: str) -> str:  # each stage's text hashed once per file, not once per card
+        if name not in digests:
+            digests[name] = stage_digest(name)
+        return digests[name]
+
+    for i, card in readable:
+        odd = [name for name, mine, theirs in zip(ROUND_FIELDS, card.round_key(), usual, strict=True)
+               if mine != theirs] if usual is not None else []
+        if usual is None:
+            results[i] = _rejected(card, t("verify.not_one_round"))
+        elif odd:
+            results[i] = _rejected(card, t("verify.odd_card", field=odd[0]))
+        elif drivers[card.driver] > 1:  # which one is the run? neither can be told genuine
+            results[i] = _rejected(card, t("verify.driver_twice", driver=card.driver))
+        else:
+            results[i] = _verdict(card, published, digest)
+    done = [r for r in results if r is not None]
+    genuine = sum(r.ok for r in done)
+    lines = [r.line for r in done]
+    if len(done) > 1:
+        lines.append(t("verify.summary", genuine=genuine, count=len(done)))
+    hashes = sorted({r.seed_sha256 for r in done if r.seed_sha256 is not None and r.ok})
+    if hashes and published is None:
+        lines.append(t("verify.seed_note", hash=hashes[0]))
+    return VerifyReport(bool(done) and genuine == len(done), lines, done)

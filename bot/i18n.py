@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import string
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from pydantic import RootModel, ValidationError
 
 from bot.engine.errors import DataError
+from bot.engine.text import Listed, Msg, set_renderer
 from bot.paths import data_dir
 
 DEFAULT_LANG = "en"
@@ -59,8 +61,7 @@ def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
     return merged
 
 
-def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
-    """The text of `key` with `params` filled in."""
+def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
     if key not in messages:
         raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
@@ -68,6 +69,45 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
         return messages[key].format(**params)
     except KeyError as exc:
         raise KeyError(f"message '{key}' needs parameter {exc}") from None
+
+
+def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
+    """`key` with `params`: in the default language a `Msg` (a text that keeps its key, so the
+    boundary can show it again in its reader's language), in another language its plain text."""
+    if lang == DEFAULT_LANG:
+        return Msg(key, **params)
+    return _format(key, lang, {k: render(v, lang) for k, v in params.items()})
+
+
+def render(value: object, lang: str = DEFAULT_LANG) -> str:
+    """A text for a reader of `lang`: a `Msg` (and the messages in its params) from that
+    language's catalogue, a `Listed` joined the language's way, anything else as it is."""
+    if isinstance(value, Msg):
+        return _format(value.key, lang, {k: render(v, lang) for k, v in value.params.items()})
+    if isinstance(value, Listed):
+        separator = catalogue(lang)[f"list.{value.how}"]
+        return separator.join(render(item, lang) for item in value.items)
+    return str(value)
+
+
+def languages() -> tuple[str, ...]:
+    """The languages with a catalogue (folders of data/i18n), the default first."""
+    found = sorted(p.name for p in _data_dir().iterdir() if p.is_dir() and (p / "engine.json").exists())
+    return (DEFAULT_LANG, *[lang for lang in found if lang != DEFAULT_LANG])
+
+
+def language_of(locale: object) -> str:
+    """The catalogue language for a Discord locale (`fr`, `de`, `en-US`, `pt-BR` …): its
+    language when there is a catalogue for it, else the default."""
+    code = str(getattr(locale, "value", locale) or "").split("-")[0].lower()
+    return code if code in languages() else DEFAULT_LANG
+
+
+def _default_text(message: Msg) -> str:
+    return _format(message.key, DEFAULT_LANG, message.params)
+
+
+set_renderer(_default_text)
 
 
 def placeholders(key: str, lang: str = DEFAULT_LANG) -> set[str]:

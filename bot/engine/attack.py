@@ -47,8 +47,8 @@ from bot.engine.moves import KO, LOC, Move, resolve
 from bot.engine.odds_model import Odds, Step
 from bot.engine.stage_model import FINISH, Surface
 from bot.engine.state import FINISHED, OUT, GameState
+from bot.engine.text import msg
 from bot.engine.turn import roll_one, stop
-from bot.i18n import t
 
 MIN_GROUP = 2  # A18.1 / AMB-14
 HAZARD_WHITE = "W!"  # a white die of the group that shows ⚠ (in an order)
@@ -137,17 +137,17 @@ def check_group(state: GameState, dice: tuple[str, ...]) -> None:
     turn = state.current_turn()
     car = state.cars[turn.car]
     if not state.rules.modules.attack:
-        raise NotAllowed(t("attack.off"))
+        raise NotAllowed(msg("attack.off"))
     if turn.started or turn.placed:
-        raise NotAllowed(t("attack.after_die"))
+        raise NotAllowed(msg("attack.after_die"))
     if len(dice) < MIN_GROUP:
-        raise NotAllowed(t("attack.too_few", min=MIN_GROUP))
+        raise NotAllowed(msg("attack.too_few", min=MIN_GROUP))
     counts = Counter(dice)
     whites = counts.pop("W", 0)
     if any(n > 1 for n in counts.values()) or whites > white_cap(state, car) or \
             sum(counts.values()) > black_cap(state, car) or not _chains(sorted(int(d) for d in counts), turn.gear,
                                                                          whites):
-        raise NotAllowed(t("attack.group_dice", dice=_words(dice), gear=gear_name(turn.gear),
+        raise NotAllowed(msg("attack.group_dice", dice=_words(dice), gear=gear_name(turn.gear),
                            cap_black=black_cap(state, car), cap_white=white_cap(state, car)))
     n = len(dice)
     early: list[int] = []
@@ -165,8 +165,8 @@ def check_group(state: GameState, dice: tuple[str, ...]) -> None:
     if found:
         return
     if early:
-        raise NotAllowed(t("attack.too_many_for_finish", needed=max(early)))
-    raise NotAllowed(t("attack.not_usable", dice=_words(dice), gear=gear_name(turn.gear)))
+        raise NotAllowed(msg("attack.too_many_for_finish", needed=max(early)))
+    raise NotAllowed(msg("attack.not_usable", dice=_words(dice), gear=gear_name(turn.gear)))
 
 
 def _chains(gears: list[int], gear: int, whites: int) -> bool:
@@ -284,14 +284,14 @@ def order_actions(state: GameState) -> list[Action]:
 def _faces(order: tuple[str, ...], rolled: list[list]) -> list[bool]:
     """The rolled face of each die of the order; refuses an order that is not the rolled dice."""
     if Counter(_base(d) for d in order) != Counter(d for d, _ in rolled):
-        raise NotAllowed(t("order.not_the_dice", rolled=_rolled_words(rolled)))
+        raise NotAllowed(msg("order.not_the_dice", rolled=_rolled_words(rolled)))
     gear = {d: h for d, h in rolled if d != "W"}
     whites = sorted((h for d, h in rolled if d == "W"))  # clean first
     faces = []
     for die in order:
         if die == HAZARD_WHITE:
             if True not in whites:
-                raise NotAllowed(t("order.no_hazard_white", rolled=_rolled_words(rolled)))
+                raise NotAllowed(msg("order.no_hazard_white", rolled=_rolled_words(rolled)))
             whites.remove(True)
             faces.append(True)
         elif die == "W":
@@ -317,16 +317,16 @@ def _trial_order(state: GameState, order: Order) -> None:
         try:
             move = roll_one(trial, _base(die), line, [])
         except NotAllowed as exc:
-            raise NotAllowed(t("order.refused", nth=nth, die=_words((die,)), reason=str(exc))) from None
+            raise NotAllowed(msg("order.refused", nth=nth, die=_words((die,)), reason=str(exc))) from None
         if line and move.line != line:
-            raise NotAllowed(t("order.line_not_taken", nth=nth, die=_words((die,)), line=line))
+            raise NotAllowed(msg("order.line_not_taken", nth=nth, die=_words((die,)), line=line))
 
 
 def play_order(state: GameState, action: Order, events: list[Event], how: str = "") -> None:
     """Drive the time attack in the order given (or the best one)."""
     turn = state.current_turn()
     if turn.attack is None:
-        raise NotAllowed(t("order.no_attack"))
+        raise NotAllowed(msg("order.no_attack"))
     if action.best:
         action, how = best_order(state), how or "best"
     faces = _faces(action.dice, turn.attack)
@@ -513,7 +513,7 @@ def waiting_refusal(state: GameState) -> NotAllowed:
     assert turn.attack is not None
     orders = order_actions(state)
     example = str(orders[0]) if orders else "order best"
-    return NotAllowed(t("attack.waiting", rolled=_rolled_words(turn.attack), example=example),
+    return NotAllowed(msg("attack.waiting", rolled=_rolled_words(turn.attack), example=example),
                       tuple(str(o) for o in orders))
 
 
@@ -531,6 +531,6 @@ def apply_attack(state: GameState, action: Action, events: list[Event]) -> None:
     elif isinstance(action, Attack):
         start_attack(state, action, events)
     elif isinstance(action, Order):
-        raise NotAllowed(t("order.no_attack"))
+        raise NotAllowed(msg("order.no_attack"))
     else:  # pragma: no cover - game.apply sends only these here
         raise TypeError(f"not a time-attack action: {action!r}")

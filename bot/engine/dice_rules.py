@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.engine.errors import NotAllowed
 from bot.engine.state import Car, GameState, TurnState
-from bot.i18n import t
+from bot.engine.text import msg
 
 
 def white_cap(state: GameState, car: Car) -> int:
@@ -84,4 +84,4 @@ def check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:
         return
     allowed = dice_allowed(state, car, turn)
     params = refusal_params(state, car, turn, die)
-    raise NotAllowed(t(f"dice.{kind}", allowed=describe_allowed(allowed), **params), tuple(allowed))
+    raise NotAllowed(msg(f"dice.{kind}", allowed=describe_allowed(allowed), **params), tuple(allowed))

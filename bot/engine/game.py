@@ -35,9 +35,9 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.specials import Seat, advance_course, setup_special
 from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.state import FINISHED, OUT, GameConfig, GameState
+from bot.engine.text import msg
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.engine.weather import choose_tires, tire_actions, weather_events
-from bot.i18n import t
 
 
 def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
@@ -105,9 +105,9 @@ def _retire(state: GameState, action: Retire) -> tuple[GameState, list[Event]]:
     """Retire a car (left the rally, removed by the host): out, unclassified; its turn ends."""
     car = state.car_by_id(action.target)
     if car is None:
-        raise NotAllowed(t("turn.not_a_driver"))
+        raise NotAllowed(msg("turn.not_a_driver"))
     if car.status in (FINISHED, OUT):
-        raise NotAllowed(t("retire.not_racing", name=car.name))
+        raise NotAllowed(msg("retire.not_racing", name=car.name))
     new = state.clone()
     events: list[Event] = []
     target = new.car_by_id(action.target)
@@ -126,18 +126,18 @@ def _retire(state: GameState, action: Retire) -> tuple[GameState, list[Event]]:
 
 def actor_index(state: GameState, action: Action) -> int:
     if state.turn is None:
-        raise NotAllowed(t("turn.stage_over"))
+        raise NotAllowed(msg("turn.stage_over"))
     active = state.cars[state.turn.car]
     if action.driver is None or action.driver == active.id:
         return state.turn.car
     car = state.car_by_id(action.driver)
     if car is None:
-        raise NotAllowed(t("turn.not_a_driver"))
+        raise NotAllowed(msg("turn.not_a_driver"))
     if car.status == FINISHED:
-        raise NotAllowed(t("turn.already_finished", time=f"{car.time // 60}:{car.time % 60:02d}"))
+        raise NotAllowed(msg("turn.already_finished", time=f"{car.time // 60}:{car.time % 60:02d}"))
     if car.status == OUT:  # retired (left, removed by the host) is not a knock-out of the rules (A12.5)
-        raise NotAllowed(t("turn.retired" if car.out_reason == "retired" else "turn.knocked_out"))
-    raise NotAllowed(t("turn.not_your_turn", name=active.name))
+        raise NotAllowed(msg("turn.retired" if car.out_reason == "retired" else "turn.knocked_out"))
+    raise NotAllowed(msg("turn.not_your_turn", name=active.name))
 
 
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
@@ -178,15 +178,15 @@ def _check_line_taken(state: GameState, action: Roll, start: int, moves: list[Mo
                for prev, m in zip([start] + [m.target for m in moves[:-1]], moves)]
     die, line, move = _die_word(action.dice[i]), action.line, moves[i]
     stays = move.line is not None and corner_of(move.target) is not None
-    what = t("parse.line_die_stays", taken=move.line, corner=(corner_of(move.target) or 0) + 1) if stays \
-        else t("parse.line_die_no_corner")
+    what = msg("parse.line_die_stays", taken=move.line, corner=(corner_of(move.target) or 0) + 1) if stays \
+        else msg("parse.line_die_no_corner")
     earlier = next((j for j in range(i) if entered[j]), None)
     if earlier is not None:
         fix = str(replace(action, line_at=earlier, end=False)).removeprefix("roll ")
-        raise Ambiguous(t("parse.line_after_wrong_die", line=line, die=die, what=what,
+        raise Ambiguous(msg("parse.line_after_wrong_die", line=line, die=die, what=what,
                           earlier=_die_word(action.dice[earlier]),
                           corner=(corner_of(moves[earlier].target) or 0) + 1, fix=fix), (fix,))
-    raise NotAllowed(t("parse.line_stays" if stays else "parse.line_no_corner", line=line, die=die, what=what))
+    raise NotAllowed(msg("parse.line_stays" if stays else "parse.line_no_corner", line=line, die=die, what=what))
 
 
 def _die_word(die: str) -> str:
@@ -216,7 +216,7 @@ def drive_clean(state: GameState, action: Roll) -> list[tuple[str, Move]]:
             # a refused die changes nothing, so the trial still shows why from the dice rules
             car = trial.cars[turn.car]
             kind = die_refusal(trial, car, turn, die)
-            reason = t(f"dice.plan.{kind}", **refusal_params(trial, car, turn, die)) if kind else str(exc)
+            reason = msg(f"dice.plan.{kind}", **refusal_params(trial, car, turn, die)) if kind else str(exc)
             raise _plan_refused(state, i, die, reason) from None
         played.append((die, move))
         moves.append(move)
@@ -233,7 +233,7 @@ def _plan_refused(state: GameState, i: int, die: str, reason: str) -> NotAllowed
     allowed = list(dict.fromkeys(now)) or dice_allowed(state, state.cars[turn.car], turn)
     words = describe_allowed(allowed) + (" (or stop)" if turn.started else "")
     nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(i + 1, f"{i + 1}th")
-    return NotAllowed(t("roll.plan_refused", nth=nth, die="white" if die == "W" else die, reason=reason,
+    return NotAllowed(msg("roll.plan_refused", nth=nth, die="white" if die == "W" else die, reason=reason,
                         gear=gear_name(turn.gear), allowed=words), tuple(allowed))
 
 
@@ -252,11 +252,11 @@ def _timeout(state: GameState, events: list[Event]) -> None:
 def _choose_line(state: GameState, ci: int, line: str, events: list[Event]) -> None:
     corner = next_corner(state, ci)
     if corner is None:
-        raise NotAllowed(t("line.no_corner"))
+        raise NotAllowed(msg("line.no_corner"))
     have = [name for name, ids in (("interior", corner.interior), ("skid", corner.skid),
                                    ("shortcut", corner.shortcut)) if ids]
     if line not in have:
-        raise NotAllowed(t("corner.no_such_line", line=line, lines=", ".join(have)))
+        raise NotAllowed(msg("corner.no_such_line", line=line, lines=", ".join(have)))
     state.cars[ci].line = line
     events.append(Event("line", state.cars[ci].id, {"line": line, "corner": corner.id + 1}))
 

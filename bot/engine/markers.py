@@ -22,8 +22,8 @@ from bot.engine.errors import NotAllowed
 from bot.engine.moves import Move, resolve
 from bot.engine.stage_model import Surface
 from bot.engine.state import Car, GameState, TurnState
+from bot.engine.text import msg
 from bot.engine.turn import roll_one
-from bot.i18n import t
 
 
 def cost(turn: TurnState) -> int:
@@ -65,15 +65,15 @@ def place(state: GameState, action: Place, events: list[Event]) -> None:
     turn = state.current_turn()
     car = state.cars[turn.car]
     if not state.rules.modules.seconds:
-        raise NotAllowed(t("seconds.off"))
+        raise NotAllowed(msg("seconds.off"))
     check_die(state, car, turn, action.die)
     gear_die = action.die != "W"
     move = resolve(state, turn.car, int(action.die) if gear_die else turn.gear, action.line, gear_die)
     if action.line and move.line != action.line:
-        raise NotAllowed(t("seconds.line_not_taken", die=_word(action.die), line=action.line))
+        raise NotAllowed(msg("seconds.line_not_taken", die=_word(action.die), line=action.line))
     key = refusal(state, car, turn, move)
     if key:
-        raise NotAllowed(t(key, cost=cost(turn), markers=car.seconds, hazards=turn.hazards))
+        raise NotAllowed(msg(key, cost=cost(turn), markers=car.seconds, hazards=turn.hazards))
     spent = cost(turn)
     car.seconds -= spent
     turn.placed += 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.engine.errors import NotAllowed
 from bot.engine.stage_model import FINISH, START, Space, SpaceKind, Surface
 from bot.engine.state import RACING, Car, GameState
-from bot.i18n import DEFAULT_LANG, t
+from bot.engine.text import msg
 
 OK, LOC, KO = "ok", "loc", "ko"
 CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
@@ -31,7 +31,7 @@ class Move:
 
 
 def refuse(key: str, **params: object) -> NotAllowed:
-    return NotAllowed(t(key, DEFAULT_LANG, **params))
+    return NotAllowed(msg(key, **params))
 
 
 def effective_note(state: GameState, space: Space, car: Car | None = None) -> int:

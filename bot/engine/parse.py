@@ -27,7 +27,7 @@ from bot.engine.dice_rules import check_die
 from bot.engine.errors import Ambiguous, CannotParse, NotAllowed
 from bot.engine.parse_plus import parse_plus
 from bot.engine.state import GameState
-from bot.i18n import t
+from bot.engine.text import msg
 
 WORDS: dict[str, tuple[str, ...]] = {
     "W": ("w", "white", "whites", "blanc", "blanche", "gaz", "g", "weiss", "weiß", "gas", "gaswurfel"),
@@ -58,10 +58,10 @@ def _meaning(word: str) -> str:
         return _EXACT[word]
     hits = sorted({m for alias, m in _EXACT.items() if len(alias) >= 3 and alias.startswith(word)})
     if len(hits) > 1:
-        raise Ambiguous(t("parse.ambiguous", word=word, options=" or ".join(hits)), tuple(hits))
+        raise Ambiguous(msg("parse.ambiguous", word=word, options=" or ".join(hits)), tuple(hits))
     if len(hits) == 1 and len(word) >= 2:  # one letter is too short to guess a single meaning
         return hits[0]
-    raise CannotParse(t("parse.unknown", word=word))
+    raise CannotParse(msg("parse.unknown", word=word))
 
 
 def tokens(text: str) -> list[str]:
@@ -76,7 +76,7 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
     """Read a driver's command. With a state, also refuse a first die the dice rules forbid now."""
     words = tokens(text)
     if not words:
-        raise CannotParse(t("parse.empty"))
+        raise CannotParse(msg("parse.empty"))
     plus = parse_plus(words, _meaning, driver)  # A18 / A19 commands (modules); checked by `apply`
     if plus is not None:
         return plus
@@ -87,25 +87,25 @@ def parse(text: str, state: GameState | None = None, driver: str | None = None) 
     dice = tuple(m for m in meanings if m in _DICE)
     lines = [m for m in meanings if m in ("interior", "skid", "shortcut")]
     if len(lines) > 1:
-        raise Ambiguous(t("parse.two_lines", lines=" and ".join(lines)), tuple(sorted(set(lines))))
+        raise Ambiguous(msg("parse.two_lines", lines=" and ".join(lines)), tuple(sorted(set(lines))))
     line = lines[0] if lines else None
     # the die the line word follows (the first die when the word comes before every die)
     line_at = max(0, sum(1 for m in meanings[:meanings.index(line)] if m in _DICE) - 1) if line else 0
     end = "stop" in meanings
     if end and meanings[-1] != "stop":
-        raise CannotParse(t("parse.stop_not_last"))
+        raise CannotParse(msg("parse.stop_not_last"))
     if "spare" in meanings:
         if len(meanings) > 1:
-            raise CannotParse(t("parse.spare_alone"))
+            raise CannotParse(msg("parse.spare_alone"))
         return Spare(driver=driver)
     if len(dice) > MAX_DICE:
-        raise CannotParse(t("parse.too_many_dice"))
+        raise CannotParse(msg("parse.too_many_dice"))
     if not dice:
         if line and not end:
             return ChooseLine(line, driver=driver)
         if end and not line:
             return Stop(driver=driver)
-        raise CannotParse(t("parse.line_alone"))
+        raise CannotParse(msg("parse.line_alone"))
     action = Roll(dice, line, end, driver=driver, line_at=line_at)
     if state is not None:
         _check_first_die(state, action)
@@ -120,14 +120,14 @@ def _tires(words: list[str]) -> str | None:
     if kinds and not rest and len(kinds) == 1 and len(words) <= 2:
         return kinds[0]
     if kinds or (words[0] in TIRE_WORDS and (len(words) > 1 or words[0] not in ("tire", "tyre"))):
-        raise CannotParse(t("parse.tires"))
+        raise CannotParse(msg("parse.tires"))
     return None
 
 
 def _check_first_die(state: GameState, action: Roll) -> None:
     """A quick 'not allowed now' naming what is allowed; the road is checked by `apply`."""
     if state.turn is None:
-        raise NotAllowed(t("turn.stage_over"))
+        raise NotAllowed(msg("turn.stage_over"))
     car = state.cars[state.turn.car]
     if action.driver is not None and action.driver != car.id:
         return  # apply() says whose turn it is

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from bot.engine.actions import Action, Attack, Order, Place
 from bot.engine.errors import Ambiguous, CannotParse
-from bot.i18n import t
+from bot.engine.text import msg
 
 ATTACK_WORDS = ("attack", "attaque", "angriff")
 ORDER_WORDS = ("order", "ordre", "reihenfolge")
@@ -44,32 +44,32 @@ def parse_plus(words: list[str], meaning: Callable[[str], str], driver: str | No
             bare = bare.removesuffix(mark)
         if not bare:  # a ⚠ on its own marks the die before it
             if not dice or dice[-1] != "W" or head not in ORDER_WORDS:
-                raise CannotParse(t("parse.plus_mark"))
+                raise CannotParse(msg("parse.plus_mark"))
             dice[-1] = "W!"
             continue
         m = meaning(bare)
         if m in _DICE:
             if marked and (m != "W" or head not in ORDER_WORDS):
-                raise CannotParse(t("parse.plus_mark"))
+                raise CannotParse(msg("parse.plus_mark"))
             dice.append("W!" if marked else m)
         elif m in _LINES and head not in ATTACK_WORDS:
             lines.append((m, max(0, len(dice) - 1)))
         else:
-            raise CannotParse(t(f"parse.plus_{_kind(head)}"))
+            raise CannotParse(msg(f"parse.plus_{_kind(head)}"))
     if len(lines) > 1:
         names = tuple(sorted({name for name, _ in lines}))
-        raise Ambiguous(t("parse.two_lines", lines=" and ".join(name for name, _ in lines)), names)
+        raise Ambiguous(msg("parse.two_lines", lines=" and ".join(name for name, _ in lines)), names)
     line, line_at = lines[0] if lines else (None, 0)
     if head in ATTACK_WORDS:
         if not dice:
-            raise CannotParse(t("parse.plus_attack"))
+            raise CannotParse(msg("parse.plus_attack"))
         return Attack(tuple(dice), driver=driver)
     if head in PLACE_WORDS:
         if len(dice) != 1:
-            raise CannotParse(t("parse.plus_place"))
+            raise CannotParse(msg("parse.plus_place"))
         return Place(dice[0], line, driver=driver)
     if not dice:
-        raise CannotParse(t("parse.plus_order"))
+        raise CannotParse(msg("parse.plus_order"))
     return Order(tuple(dice), line, line_at, driver=driver)
 
 

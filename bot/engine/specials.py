@@ -29,8 +29,8 @@ from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
 from bot.engine.stage_weather import with_weather
 from bot.engine.state import FINISHED, OUT, Car, GameConfig, GameState
+from bot.engine.text import msg
 from bot.engine.weather import default_tires, roll_weather, weather_events
-from bot.i18n import t
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,9 @@ def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset:
                   modules: dict[str, bool] | None = None, dice: DiceSource | None = None) -> GameState:
     """A special set up with its cars in start order, before anyone's first turn."""
     if not 1 <= len(seats) <= 4:
-        raise NotAllowed(t("game.seats", count=len(seats)))
+        raise NotAllowed(msg("game.seats", count=len(seats)))
     if len({s.id for s in seats}) != len(seats):
-        raise NotAllowed(t("game.duplicate_driver"))
+        raise NotAllowed(msg("game.duplicate_driver"))
     stage = load_stage(stage) if isinstance(stage, str) else stage
     base = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     modules = dict(modules or {})

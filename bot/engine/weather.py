@@ -26,7 +26,7 @@ from bot.engine.errors import NotAllowed
 from bot.engine.ruleset import Ruleset
 from bot.engine.stage_model import START, Stage
 from bot.engine.state import FINISHED, OUT, Car, GameState
-from bot.i18n import t
+from bot.engine.text import msg
 
 TIRES = ("asphalt", "snow")
 
@@ -86,14 +86,14 @@ def _started(state: GameState, car: Car) -> bool:
 def tire_refusal(state: GameState, car: Car) -> str | None:
     """Why `car` may not choose tires now (a message), or None when it may."""
     if not state.rules.modules.weather:
-        return t("tires.module_off")
+        return msg("tires.module_off")
     if car.status in (FINISHED, OUT):
-        return t("tires.not_racing", name=car.name)
+        return msg("tires.not_racing", name=car.name)
     if not tire_change_special(state):
         assert state.course is not None, "without a course every special is a first one"
-        return t("tires.carry_over", number=state.course.number, previous=state.course.index, tires=car.tires)
+        return msg("tires.carry_over", number=state.course.number, previous=state.course.index, tires=car.tires)
     if _started(state, car):
-        return t("tires.after_start", tires=car.tires)
+        return msg("tires.after_start", tires=car.tires)
     return None
 
 
@@ -108,15 +108,15 @@ def choose_tires(state: GameState, action: Tires) -> tuple[GameState, list[Event
     """Apply a tire choice (A20.2) for the driver named by the action, or the one whose turn it
     is; it may come from a driver still waiting to start (no turn needed)."""
     if action.tires not in TIRES:
-        raise NotAllowed(t("tires.unknown"), TIRES)
+        raise NotAllowed(msg("tires.unknown"), TIRES)
     if action.driver is None:
         if state.turn is None:
-            raise NotAllowed(t("turn.stage_over"))
+            raise NotAllowed(msg("turn.stage_over"))
         car = state.cars[state.turn.car]
     else:
         found = state.car_by_id(action.driver)
         if found is None:
-            raise NotAllowed(t("turn.not_a_driver"))
+            raise NotAllowed(msg("turn.not_a_driver"))
         car = found
     reason = tire_refusal(state, car)
     if reason is not None:

@@ -33,7 +33,7 @@ from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
 from bot.engine.game import apply
 from bot.engine.state import GameState
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.services.turns import turn_post
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork
 from bot.store import Job, Rally
@@ -159,7 +159,7 @@ class DeadlineService:
                 await self.store.db.write(finish)
                 return 0
             due = from_text(job.due_at)
-            lead = [t("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
+            lead = [msg("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
             if job.kind == KIND_REMIND:
                 change = await self._remind(rally, lead, now)
             else:
@@ -177,7 +177,7 @@ class DeadlineService:
         due = await self.due_at(rally.id)
         if car is None or due is None or due <= now:
             return None  # after downtime the deadline itself is due: no point reminding
-        lines = lead + [t("deadline.reminder", name=car.name, when=self.when(due))]
+        lines = lead + [msg("deadline.reminder", name=car.name, when=self.when(due))]
         ping = (int(car.id),) if car.id.isdigit() else ()
         return Change(posts=[Post(lines, ping=ping)])
 
@@ -192,16 +192,16 @@ class DeadlineService:
         missed = (driver.missed_turns if driver else 0) + 1
         change = Change(missed_by=user_id if driver is not None else None)
         if missed >= self.missed_limit:
-            lead.append(t("deadline.retired", name=car.name, missed=missed))
+            lead.append(msg("deadline.retired", name=car.name, missed=missed))
             state, events = self._log(change, state, Retire(car.id))
         elif state.turn is not None and state.turn.started:
-            lead.append(t("deadline.stopped", name=car.name))
+            lead.append(msg("deadline.stopped", name=car.name))
             state, events = self._log(change, state, Stop())
         elif rally.modules.get("ai_on_timeout", True):
-            lead.append(t("deadline.ai_drives", name=car.name))
+            lead.append(msg("deadline.ai_drives", name=car.name))
             state, events = self._ai_turn(change, state)
         else:
-            lead.append(t("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
+            lead.append(msg("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
             state, events = self._log(change, state, Timeout())
         turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change)
         return change

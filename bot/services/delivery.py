@@ -37,7 +37,8 @@ from functools import partial
 from typing import Any
 
 from bot.engine.action_codec import Status, log_text
-from bot.i18n import t
+from bot.engine.text import msg
+from bot.engine.text import from_json
 from bot.services.deadlines import start_clock_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork
@@ -79,6 +80,7 @@ class Outgoing:
     due: datetime | None  # when the turn this prompt opens ends (shown with the prompt)
     image: dict[str, Any] | None
     late_since: datetime | None  # created long before it could be sent
+    lang: str = "en"  # everybody reads it in this language (the rally's or the league's)
 
     @property
     def is_dm(self) -> bool:
@@ -117,8 +119,9 @@ class Delivery:
         due = None
         if turn is not None and body.get("deadline") in ("new", "keep") and row.rally_id is not None:
             due = await self._turn_end(row.rally_id, turn, now)
-        return Outgoing(row, list(body.get("lines") or []), tuple(body.get("ping") or ()), turn, due,
-                        body.get("image"), created if now - created > LATE_AFTER else None)
+        return Outgoing(row, [from_json(line) for line in body.get("lines") or []], tuple(body.get("ping") or ()),
+                        turn, due, body.get("image"), created if now - created > LATE_AFTER else None,
+                        str(body.get("lang") or "en"))
 
     async def _turn_end(self, rally_id: int, turn: TurnPrompt, now: datetime) -> datetime | None:
         """The running clock of the prompt's turn, or when it will end if it starts now."""
@@ -196,7 +199,7 @@ class Delivery:
         assert row.rally_id is not None
         async with self.work.locked_id(row.rally_id) as rally:
             if rally is not None and rally.status in ("lobby", "running") and rally.paused_at is None:
-                dm = Post([t("rally.paused_host", channel=rally.channel_id, reason=reason)], user_id=rally.host_id)
+                dm = Post([msg("rally.paused_host", channel=rally.channel_id, reason=reason)], user_id=rally.host_id)
 
                 async def pause(tx: Tx, rally: Rally = rally) -> None:
                     await set_paused_tx(tx, rally.id, to_text(now))
@@ -213,7 +216,7 @@ class Delivery:
             if rally is None or rally.status not in ("lobby", "running"):
                 await self.store.db.write(drop)
                 return
-            dm = Post([t("rally.channel_lost", channel=rally.channel_id)], user_id=rally.host_id)
+            dm = Post([msg("rally.channel_lost", channel=rally.channel_id)], user_id=rally.host_id)
             change = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")], steps=[drop],
                             posts=[dm], end_turn_clock=True)
             await self.work.commit(rally, change)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.engine.errors import RallyError
-from bot.i18n import DEFAULT_LANG, t
+from bot.engine.text import msg
 from bot.services.reply import Reply
 
 log = logging.getLogger(__name__)
@@ -15,7 +15,7 @@ class ServiceError(RallyError):
     """A refusal of the services (authorisation, lifecycle): text from the catalogue."""
 
     def __init__(self, key: str, **params: object) -> None:
-        super().__init__(t(key, DEFAULT_LANG, **params))
+        super().__init__(msg(key, **params))
         self.key = key
         self.params = params
 
@@ -28,4 +28,4 @@ def error_reply(exc: BaseException) -> Reply:
     if isinstance(exc, RallyError):
         return Reply([str(exc)], ephemeral=True)
     log.error("unexpected error in a command", exc_info=exc)
-    return Reply([t("error.unexpected")], ephemeral=True)
+    return Reply([msg("error.unexpected")], ephemeral=True)

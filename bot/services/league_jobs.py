@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from bot.engine.official import next_week
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 from bot.services.images import preview_spec
 from bot.services.league_rounds import (
     KIND_CLOSE,
@@ -74,7 +74,7 @@ class LeagueJobs:
 
     def late(self, job: Job, now: datetime) -> list[str]:
         due = from_text(job.due_at)
-        return [t("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
+        return [msg("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
 
     async def handle(self, job: Job, now: datetime) -> int:
         """Run one league or scratch job; 1 if it posted or changed something, 0 if stale."""
@@ -108,10 +108,10 @@ class LeagueJobs:
             league = await league_tx(tx, rnd.league_id) if rnd and rnd.league_id is not None else None
             if rnd is None or league is None:
                 return 0
-            post = Post(lead + [t("league.round_open", title=round_title(rnd, league.name),
+            post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
                                   stages=specials_text(rnd.specials), closes=self.when(from_text(rnd.closes_at)),
-                                  hash=rnd.seed_hash, power=t("league.power_stage") if rnd.power_stage else "",
-                                  dice=t(f"league.dice_{rnd.dice}"))],
+                                  hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
+                                  dice=msg(f"league.dice_{rnd.dice}"))],
                         channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))
             await post_tx(tx, post, league.guild_id, league.channel_id, now)
             return 1
@@ -130,7 +130,7 @@ class LeagueJobs:
             waiting = await not_finished_members_tx(tx, rnd.league_id, rnd.id)
             if league is None or not waiting:
                 return 0
-            post = Post(lead + [t("league.reminder", title=round_title(rnd, league.name),
+            post = Post(lead + [msg("league.reminder", title=round_title(rnd, league.name),
                                   closes=self.when(from_text(rnd.closes_at)),
                                   drivers=" ".join(f"<@{u}>" for u in waiting))],
                         ping=tuple(waiting), channel_id=league.channel_id)
@@ -155,14 +155,14 @@ class LeagueJobs:
                 return 0  # done already: its posts were made
             if job.kind == KIND_WEEK_OPEN:
                 await set_round_status_tx(tx, rnd.id, ("scheduled",), "open")
-                lines = lead + [t("scratch.week_open", week=week, stages=specials_text(rnd.specials),
+                lines = lead + [msg("scratch.week_open", week=week, stages=specials_text(rnd.specials),
                                   hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)))]
             else:
                 await ensure_week_tx(tx, next_week(week), now, self.seed_source)  # the rollover
                 top = await world_top_tx(tx, week, WORLD_TOP)
                 best = top[0].time_s or 0 if top else 0
-                lines = lead + [t("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
-                lines += [t("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
+                lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
+                lines += [msg("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
                             gap=format_time((r.time_s or 0) - best)) for i, r in enumerate(top)]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
                 await post_tx(tx, Post(lines, channel_id=league.channel_id), league.guild_id, league.channel_id, now)

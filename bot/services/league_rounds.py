@@ -15,7 +15,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from bot.engine.stage_catalogue import load_stage
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.jobs import schedule_tx
@@ -84,11 +84,11 @@ def specials_text(specials: list[str]) -> str:
     """A round's stage, or its course of specials, as posts name it."""
     if len(specials) == 1:
         stage = load_stage(specials[0])
-        return t("league.stage_one", title=stage.title, length=stage.length)
+        return msg("league.stage_one", title=stage.title, length=stage.length)
     return ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
 
 
 def round_title(rnd: Round, league_name: str | None) -> str:
     if league_name is None:
-        return t("scratch.title", week=rnd.week or "?")
-    return t("league.round_title", league=league_name, number=rnd.number)
+        return msg("scratch.title", week=rnd.week or "?")
+    return msg("league.round_title", league=league_name, number=rnd.number)

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 
 from bot.engine.dice import DICE_MODES
 from bot.engine.official import official_stage, week_of
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.services.championship import DEFAULT_POINTS
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec
@@ -120,9 +120,9 @@ class LeagueService:
             raise ServiceError("league.bad_dice", value=mode[:20])
         channel = channel_id or place.channel_id
         now = self.clock()
-        post = Post([t("league.created", name=title, host=display_name(actor.name), tz=tz.key,
+        post = Post([msg("league.created", name=title, host=display_name(actor.name), tz=tz.key,
                        points="-".join(str(p) for p in table),
-                       drop=t("league.drop_best", n=best) if best else t("league.drop_none"), dice=mode)],
+                       drop=msg("league.drop_best", n=best) if best else msg("league.drop_none"), dice=mode)],
                     channel_id=channel)
 
         async def body(tx: Tx) -> int:
@@ -142,7 +142,7 @@ class LeagueService:
         if not actor.can_manage:
             raise ServiceError("league.create_needs_manage")
         now = self.clock()
-        post = Post([t("league.organisers_set" if role_id else "league.organisers_cleared", name=found.name,
+        post = Post([msg("league.organisers_set" if role_id else "league.organisers_cleared", name=found.name,
                        role=f"<@&{role_id}>" if role_id else "")], channel_id=found.channel_id)
 
         async def body(tx: Tx) -> int:
@@ -164,7 +164,7 @@ class LeagueService:
         if text not in ("on", "off"):
             raise ServiceError("league.bad_on_off", option="world_name", value=text[:20])
         await self.store.guilds.update(place.guild_id, world_name=text == "on")
-        return Reply([t("league.world_name_" + text)], ephemeral=True)
+        return Reply([msg("league.world_name_" + text)], ephemeral=True)
 
     async def round_add(self, place: Place, actor: Actor, stage: object, opens: object = None, closes: object = None,
                         day: object = None, hour: object = None, rounds: object = 1, power_stage: bool = False,
@@ -211,17 +211,17 @@ class LeagueService:
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
                 added.append(rnd)
-            lines = [t("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+            lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
                        opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
-                       power=t("league.power_stage") if r.power_stage else "") for r in added]
+                       power=msg("league.power_stage") if r.power_stage else "") for r in added]
             post = Post(lines, channel_id=found.channel_id,
                         image=preview_spec(added[0].specials[0]) if len(added) == 1 else None)
             return await post_tx(tx, post, place.guild_id, found.channel_id, now)
 
         row = await self.store.db.write(body)
-        lines = [t("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+        lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
                    opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
-                   power=t("league.power_stage") if r.power_stage else "") for r in added]
+                   power=msg("league.power_stage") if r.power_stage else "") for r in added]
         return Reply(lines, outbox=(row,))
 
     async def _world_seed_tx(self, tx: Tx, week: str, now: datetime) -> str:
@@ -233,13 +233,13 @@ class LeagueService:
         found = await self.league_here(place, league)
         rounds = await self.store.db.read(lambda tx: rounds_of_league_tx(tx, found.id))
         if not rounds:
-            return Reply([t("league.no_rounds", name=found.name)], ephemeral=True)
-        lines = [t("league.rounds_head", name=found.name)]
+            return Reply([msg("league.no_rounds", name=found.name)], ephemeral=True)
+        lines = [msg("league.rounds_head", name=found.name)]
         for r in rounds:
-            lines.append(t("league.round_line", number=r.number, status=t(f"league.status_{r.status}"),
+            lines.append(msg("league.round_line", number=r.number, status=msg(f"league.status_{r.status}"),
                            stages=specials_text(r.specials), opens=self.when(from_text(r.opens_at)),
                            closes=self.when(from_text(r.closes_at)), hash=r.seed_hash[:16],
-                           power=t("league.power_stage") if r.power_stage else ""))
+                           power=msg("league.power_stage") if r.power_stage else ""))
         return Reply(lines, ephemeral=True)
 
     async def find_round(self, league: League, number_: object) -> Round:
@@ -301,7 +301,7 @@ class LeagueService:
         found = await self.league_here(place, league)
         now = self.clock()
         name = display_name(actor.name)
-        post = Post([t("league.joined", name=name, league=found.name)], channel_id=found.channel_id)
+        post = Post([msg("league.joined", name=name, league=found.name)], channel_id=found.channel_id)
 
         async def body(tx: Tx) -> int:
             await join_league_tx(tx, found.id, actor.user_id, name, now)

@@ -17,7 +17,7 @@ from bot.engine.dice import DiceSource, ScriptedDice, StreamDice
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
 from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
@@ -114,7 +114,7 @@ class Lobby:
             require_lobby(rally)
             count = len(await self.work.store.drivers.list(rally.id, active_only=True)) + 1
             name = display_name(actor.name)
-            post = Post([t("rally.joined", name=name, count=count, max=rally.max_drivers)])
+            post = Post([msg("rally.joined", name=name, count=count, max=rally.max_drivers)])
             step = partial(join_tx, rally_id=rally.id, user_id=actor.user_id, display_name=name)
             committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
             return reply_of(post, committed)
@@ -137,7 +137,7 @@ class Lobby:
         absent = "store.you_are_not_in" if how == "left" else "store.driver_not_in"
         step = partial(remove_tx, rally_id=rally.id, user_id=target_id, new_status=how, absent=absent)
         if rally.status == "lobby":
-            post = Post([t("rally.left" if how == "left" else "rally.kicked", name=name)])
+            post = Post([msg("rally.left" if how == "left" else "rally.kicked", name=name)])
             committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
             return reply_of(post, committed)
         state = self.work.state_of(rally)
@@ -147,7 +147,7 @@ class Lobby:
         new, events = apply(state, Retire(str(target_id), driver=str(actor.user_id)))
         change = Change(logged=[Logged(log_text(Retire(str(target_id))), actor.user_id, new,
                                        "finished" if new.finished else None)], steps=[step])
-        lead = [t("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
+        lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
         post = turn_post(rally.id, rally.version + 1, new, told, lead, change)
         committed = await self.work.commit(rally, change)
@@ -169,7 +169,7 @@ class Lobby:
             state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats, events)
             action = log_text(Start(tuple(s.id for s in seats)))
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
-            lead = [t("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
+            lead = [msg("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
@@ -178,9 +178,9 @@ class Lobby:
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
-            names = ", ".join(d.display_name for d in drivers) or t("rally.nobody")
+            names = ", ".join(d.display_name for d in drivers) or msg("rally.nobody")
             planned = (rally.modules.get("course") or {}).get("specials") or [rally.stage]
-            return Reply([t("rally.lobby_status", stage=", ".join(planned), names=names, count=len(drivers),
+            return Reply([msg("rally.lobby_status", stage=", ".join(planned), names=names, count=len(drivers),
                             max=rally.max_drivers)], ephemeral=True)
         return Reply(status_lines(self.work.state_of(rally)), ephemeral=True)
 
@@ -189,7 +189,7 @@ class Lobby:
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
             stage = load_stage(rally.stage)
-            post = Post([t("rally.lobby_board", title=stage.title, length=stage.length)],
+            post = Post([msg("rally.lobby_board", title=stage.title, length=stage.length)],
                         image=preview_spec(rally.stage))
         else:
             state = self.work.state_of(rally)
@@ -202,7 +202,7 @@ class Lobby:
         async with self.work.locked(place) as (_, rally):
             require_active(rally)
             require_boss(rally, actor, "abandon the rally")
-            post = Post([t("rally.abandoned", name=display_name(actor.name))], close_turn=True)
+            post = Post([msg("rally.abandoned", name=display_name(actor.name))], close_turn=True)
             change = Change(logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
                             posts=[post], end_turn_clock=True)
             committed = await self.work.commit(rally, change)
@@ -235,14 +235,14 @@ def created_text(host: str, specials: list[str], flags: list[bool], drivers: int
     """The lobby post of a new rally: its stage, or its course and assistance (A2.4)."""
     if len(specials) == 1:
         loaded = load_stage(specials[0])
-        return t("rally.created", host=host, title=loaded.title, length=loaded.length,
+        return msg("rally.created", host=host, title=loaded.title, length=loaded.length,
                  corners=loaded.counts()["corners"], drivers=drivers, hours=f"{hours:g}")
     if all(flags):
-        after = t("rally.assistance_all")
+        after = msg("rally.assistance_all")
     elif not any(flags):
-        after = t("rally.assistance_none")
+        after = msg("rally.assistance_none")
     else:
-        after = t("rally.assistance_some", numbers=", SS".join(str(i + 1) for i, f in enumerate(flags) if f))
+        after = msg("rally.assistance_some", numbers=", SS".join(str(i + 1) for i, f in enumerate(flags) if f))
     titles = ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
-    return t("rally.course_created", host=host, count=len(specials), titles=titles, assistance=after,
+    return msg("rally.course_created", host=host, count=len(specials), titles=titles, assistance=after,
              drivers=drivers, hours=f"{hours:g}")

@@ -1,22 +1,25 @@
-"""Engine events as lines a spectator reads, from the message catalogue."""
+"""Engine events as the lines a spectator reads: messages (keys and params), shown in the reader's language
+by the boundary."""
 
 from __future__ import annotations
 
 from bot.engine.actions import Event
 from bot.engine.state import GameState
-from bot.i18n import catalogue, t
+from bot.engine.text import Listed, msg
 
 QUIET = frozenset({"turn"})  # shown by the turn prompt instead
+#: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language.
+WORDS = frozenset({"hazards", "overspeed", "bump", "spin", "off_left", "off_right", "fastest", "knocked_out",
+                   "retired"})
 
 
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
-    messages = catalogue()
-    params = {k: (t(f"word.{v}") if isinstance(v, str) and f"word.{v}" in messages else v)
-              for k, v in event.params.items()}
-    text = t(f"event.{event.kind}", **params)
+    params = {k: (msg(f"word.{v}") if isinstance(v, str) and v in WORDS else v) for k, v in event.params.items()}
+    text = msg(f"event.{event.kind}", **params)
     name = _name(event.driver, state)
-    return f"**{name}** {text}" if name and event.kind not in ("stage_over", "retired") else text
+    return msg("event.by_driver", name=name, text=text) if name and event.kind not in ("stage_over", "retired") \
+        else text
 
 
 def _name(driver: str | None, state: GameState | None) -> str | None:
@@ -34,7 +37,7 @@ def narrate(events: list[Event], state: GameState) -> list[str]:
 
     def flush() -> None:
         if dice and last is not None:
-            lines.append(t("narrate.dice", name=_name(last.driver, state), dice=" · ".join(dice),
+            lines.append(msg("narrate.dice", name=_name(last.driver, state), dice=Listed(list(dice), "dot"),
                            space=last.params["space"], hazards=last.params["hazards"]))
             dice.clear()
 

@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.engine.action_codec import Status, log_text
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.cards import cards_file, logs_of_round_tx
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
@@ -86,15 +86,16 @@ def result_rows(rnd: Round, league: League, classified: list[Classified]) -> lis
 
 def reason_text(reason: str | None) -> str:
     known = {"knocked_out", "retired", "not_finished", "abandoned"}
-    return t(f"league.reason_{reason}") if reason in known else (reason or "")
+    return msg(f"league.reason_{reason}") if reason in known else (reason or "")
 
 
 def results_table(title: str, classified: list[Classified], judged_: Judged, seed: str | None) -> TableView:
-    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=5),
-               Column(label=t("league.col_time"), align="r", weight=2), Column(label=t("league.col_gap"), align="r",
-                                                                                weight=2),
-               Column(label=t("league.col_penalty"), align="r", weight=2),
-               Column(label=t("league.col_points"), align="r", weight=2))
+    columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
+               Column(label=msg("league.col_driver"), weight=5),
+               Column(label=msg("league.col_time"), align="r", weight=2),
+               Column(label=msg("league.col_gap"), align="r", weight=2),
+               Column(label=msg("league.col_penalty"), align="r", weight=2),
+               Column(label=msg("league.col_points"), align="r", weight=2))
     rows = []
     for c in classified[:TABLE_ROWS]:
         if c.status == "classified":
@@ -103,25 +104,26 @@ def results_table(title: str, classified: list[Classified], judged_: Judged, see
                                         f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s}s" if c.penalty_s else "",
                                         points)))
         else:
-            label = t("league.dsq") if c.status == "dsq" else t("league.dnf")
+            label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
             rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason)[:40], "", "0"), muted=True))
-    note = t("league.seed_note", seed=seed[:16]) if seed else ""
+    note = msg("league.seed_note", seed=seed[:16]) if seed else ""
     count = len(classified)
-    return TableView(title=title, subtitle=t("league.results_sub." + plural(count), n=count), columns=columns,
+    return TableView(title=title, subtitle=msg("league.results_sub." + plural(count), n=count), columns=columns,
                      rows=tuple(rows), note=note)
 
 
 def standings_table(league: League, scores: list[RoundScore]) -> TableView:
     table = standings(scores, league.best_rounds)
-    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=5),
-               Column(label=t("league.col_points"), align="r", weight=2),
-               Column(label=t("league.col_wins"), align="r", weight=1),
-               Column(label=t("league.col_rounds"), align="r", weight=2))
+    columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
+               Column(label=msg("league.col_driver"), weight=5),
+               Column(label=msg("league.col_points"), align="r", weight=2),
+               Column(label=msg("league.col_wins"), align="r", weight=1),
+               Column(label=msg("league.col_rounds"), align="r", weight=2))
     rows = tuple(TableRow(cells=(str(s.position), plain(s.name), str(s.points), str(s.wins),
                                  f"{s.counted}" + (f" (−{s.dropped})" if s.dropped else "")))
                  for s in table[:TABLE_ROWS])
-    sub = t("league.drop_best", n=league.best_rounds) if league.best_rounds else t("league.drop_none")
-    return TableView(title=t("league.standings_title", league=league.name), subtitle=sub, columns=columns, rows=rows)
+    sub = msg("league.drop_best", n=league.best_rounds) if league.best_rounds else msg("league.drop_none")
+    return TableView(title=msg("league.standings_title", league=league.name), subtitle=sub, columns=columns, rows=rows)
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
@@ -131,22 +133,22 @@ def scores_of(results: list[Result]) -> list[RoundScore]:
 
 def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
                   late: list[str]) -> list[str]:
-    lines = list(late) + [t("league.closed_head", title=title)]
+    lines = list(late) + [msg("league.closed_head", title=title)]
     for c in classified[:TEXT_ROWS]:
         if c.status == "classified":
-            lines.append(t("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
+            lines.append(msg("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
                            gap=format_time(c.gap_s or 0), points=c.points,
-                           bonus=t("league.bonus", n=c.bonus) if c.bonus else ""))
+                           bonus=msg("league.bonus", n=c.bonus) if c.bonus else ""))
     if len(classified) > TEXT_ROWS:
-        lines.append(t("league.more_rows", n=len(classified) - TEXT_ROWS))
+        lines.append(msg("league.more_rows", n=len(classified) - TEXT_ROWS))
     for entry in judged_.log:
         who = names.get(entry.target_id or 0, str(entry.target_id))
         by = f"<@{entry.actor_id}>"
         if entry.action == "penalty":
-            lines.append(t("league.log_penalty", name=who, seconds=entry.seconds, reason=entry.reason, by=by))
+            lines.append(msg("league.log_penalty", name=who, seconds=entry.seconds, reason=entry.reason, by=by))
         else:
-            lines.append(t("league.log_dsq", name=who, reason=entry.reason, by=by))
-    lines.append(t("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
+            lines.append(msg("league.log_dsq", name=who, reason=entry.reason, by=by))
+    lines.append(msg("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
     return lines
 
 
@@ -160,7 +162,7 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
 
 async def _standings_post_tx(tx: Tx, league: League) -> Post:
     scores = scores_of(await results_of_league_tx(tx, league.id))
-    return Post([t("league.standings_head", league=league.name)], channel_id=league.channel_id,
+    return Post([msg("league.standings_head", league=league.name)], channel_id=league.channel_id,
                 image=table_spec(standings_table(league, scores), "standings.png"))
 
 
@@ -190,7 +192,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
                 rally = await find_tx(tx, run.rally_id or 0)
                 if rally is not None and rally.status in ("lobby", "running"):
                     end = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")],
-                                 posts=[Post([t("run.closed_dnf")], close_turn=True)], end_turn_clock=True)
+                                 posts=[Post([msg("run.closed_dnf")], close_turn=True)], end_turn_clock=True)
                     await work.write(tx, rally, end)
             ids = await _results_posts_tx(tx, work, current, late, now)
             await finish(tx)
@@ -229,10 +231,10 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
     rnd = await work.store.db.read(lambda tx: round_tx(tx, round_id))
     if rnd is None or rnd.status not in ("scheduled", "open"):
         raise ServiceError("league.cannot_cancel", number=rnd.number if rnd else "?",
-                           status=t(f"league.status_{rnd.status}") if rnd else "—")
+                           status=msg(f"league.status_{rnd.status}") if rnd else "—")
     runs = await work.store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
     running = [r for r in runs if r.status == "running" and r.rally_id is not None]
-    post = Post([t("league.round_cancelled", title=round_title(rnd, league.name), reason=reason,
+    post = Post([msg("league.round_cancelled", title=round_title(rnd, league.name), reason=reason,
                    by=f"<@{actor.user_id}>")], channel_id=league.channel_id)
     async with AsyncExitStack() as stack:
         for run in running:
@@ -249,7 +251,7 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                 if rally is not None and rally.status in ("lobby", "running"):
                     await work.write(tx, rally, Change(
                         logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
-                        posts=[Post([t("run.cancelled")], close_turn=True)], end_turn_clock=True))
+                        posts=[Post([msg("run.cancelled")], close_turn=True)], end_turn_clock=True))
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
                          reason=reason, now=now)
             return await post_tx(tx, post, league.guild_id, league.channel_id, now)
@@ -274,10 +276,10 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
         raise ServiceError("league.no_run_of", name=driver_name, number=rnd.number)
     title = round_title(rnd, league.name)
     if action == "penalty":
-        line = t("league.penalty_given", name=run.display_name, seconds=seconds, title=title, reason=reason,
+        line = msg("league.penalty_given", name=run.display_name, seconds=seconds, title=title, reason=reason,
                  by=f"<@{actor.user_id}>")
     else:
-        line = t("league.dsq_given", name=run.display_name, title=title, reason=reason, by=f"<@{actor.user_id}>")
+        line = msg("league.dsq_given", name=run.display_name, title=title, reason=reason, by=f"<@{actor.user_id}>")
     post = Post([line], channel_id=league.channel_id)
 
     async def body(tx: Tx) -> list[int]:
@@ -294,7 +296,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             classified, judged_, runs_now = await _classify_tx(tx, current, league)
             await write_results_tx(tx, result_rows(current, league, classified))
             names = {r.user_id: r.display_name for r in runs_now}
-            updated = Post([t("league.results_updated", title=title)] +
+            updated = Post([msg("league.results_updated", title=title)] +
                            results_lines(title, classified, judged_, current, names, [])[1:],
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
@@ -324,7 +326,7 @@ async def standings_post(work: RallyWork, league: League, now: datetime) -> Repl
 async def results_post(work: RallyWork, league: League, rnd: Round, now: datetime) -> Reply:
     """Post a closed round's stored results again (`/league results`): text, image, cards file."""
     if rnd.status != "closed":
-        raise ServiceError("league.no_results_yet", number=rnd.number, status=t(f"league.status_{rnd.status}"))
+        raise ServiceError("league.no_results_yet", number=rnd.number, status=msg(f"league.status_{rnd.status}"))
     title = round_title(rnd, league.name)
 
     async def body(tx: Tx) -> tuple[Post, int]:

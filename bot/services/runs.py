@@ -27,8 +27,8 @@ from bot.engine.dice import stream_keys
 from bot.engine.game import Seat
 from bot.engine.run_result import run_outcome
 from bot.engine.state import GameState
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec
@@ -133,14 +133,14 @@ class RunService:
                                    rally_id=rally.id, thread_id=thread_id, week=rnd.week, now=now)
                 change = Change(logged=[Logged(log_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
-                lead = [t("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
+                lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
                 turn_post(rally.id, 1, state, events, lead, change)
                 return rally, change, await self.work.write(tx, rally, change)
 
             rally, change, committed = await self.store.db.write(body)
         self.work.committed(rally, change, committed)  # type: ignore[arg-type]
         first = change.posts[-1]
-        return Reply([t("run.thread_ready", thread=f"<#{thread_id}>")] + list(first.lines), ping=first.ping,
+        return Reply([msg("run.thread_ready", thread=f"<#{thread_id}>")] + list(first.lines), ping=first.ping,
                      turn=first.turn, outbox=committed.outbox_ids)  # type: ignore[attr-defined]
 
     async def on_rally_end(self, tx: Tx, rally: Rally, change: Change, status: str) -> None:
@@ -174,10 +174,10 @@ class RunService:
         title = round_title(rnd, league.name)
         if outcome is not None and outcome.finished and outcome.time_s is not None:
             position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
-            line = t("run.finished_line", name=run.display_name, title=title, time=format_time(outcome.time_s),
+            line = msg("run.finished_line", name=run.display_name, title=title, time=format_time(outcome.time_s),
                      position=position, count=await finished_count_tx(tx, rnd.id))
         else:
-            line = t("run.dnf_line", name=run.display_name, title=title)
+            line = msg("run.dnf_line", name=run.display_name, title=title)
         await post_tx(tx, Post([line], channel_id=league.channel_id), league.guild_id, league.channel_id, now)
 
     async def replay(self, place: Place, actor: Actor, rnd: Round, league: League | None, driver_id: int,
@@ -201,7 +201,7 @@ class RunService:
             int(number("turn", turn, 1, len(boards), whole=True))
         state = boards[wanted - 1]
         title = round_title(rnd, league.name if league else None)
-        post = Post([t("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
+        post = Post([msg("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
                     image=board_spec(state))
         committed = await self._post_here(place, post)
         return Reply(list(post.lines), outbox=committed)

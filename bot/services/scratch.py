@@ -14,8 +14,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.engine.official import parse_week, week_of
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
@@ -124,16 +124,16 @@ class ScratchService:
 
         async def read(tx: Tx) -> list[str]:
             history = await official_history_tx(tx, actor.user_id)
-            lines = [t("scratch.me_head", week=week)]
+            lines = [msg("scratch.me_head", week=week)]
             if not history:
-                return lines + [t("scratch.me_none")]
+                return lines + [msg("scratch.me_none")]
             for run in history:
                 if run.status == "finished" and run.time_s is not None and run.week:
                     rank = await world_rank_tx(tx, run.week, run.time_s)
-                    lines.append(t("scratch.me_line", week=run.week, time=format_time(run.time_s), rank=rank,
+                    lines.append(msg("scratch.me_line", week=run.week, time=format_time(run.time_s), rank=rank,
                                    count=await world_count_tx(tx, run.week)))
                 else:
-                    lines.append(t("scratch.me_dnf" if run.status == "dnf" else "scratch.me_running",
+                    lines.append(msg("scratch.me_dnf" if run.status == "dnf" else "scratch.me_running",
                                    week=run.week or "?"))
             return lines
 
@@ -166,22 +166,24 @@ async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
 def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],
                   count: int, asker: int, my_rank: int | None) -> Post:
     best = top[0].time_s or 0 if top else 0
-    columns = (Column(label=t("league.col_pos"), align="c", weight=1), Column(label=t("league.col_driver"), weight=4),
-               Column(label=t("scratch.col_server"), weight=4), Column(label=t("league.col_time"), align="r", weight=2),
-               Column(label=t("league.col_gap"), align="r", weight=2))
+    columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
+               Column(label=msg("league.col_driver"), weight=4),
+               Column(label=msg("scratch.col_server"), weight=4),
+               Column(label=msg("league.col_time"), align="r", weight=2),
+               Column(label=msg("league.col_gap"), align="r", weight=2))
     rows = []
     for i, run in enumerate(top + around):
-        server = t("scratch.hidden_server") if run.guild_id in hidden else (run.guild_name or "—")
+        server = msg("scratch.hidden_server") if run.guild_id in hidden else (run.guild_name or "—")
         rows.append(TableRow(cells=(str(ranks[run.id]), plain(run.display_name), plain(server),
                                     format_time(run.time_s or 0), "+" + format_time((run.time_s or 0) - best)),
                              highlight=run.user_id == asker, gap_before=bool(around) and i == len(top)))
-    title = t("scratch.title", week=rnd.week or "?")
-    view = TableView(title=title, subtitle=t("scratch.subtitle." + plural(count), n=count), columns=columns,
+    title = msg("scratch.title", week=rnd.week or "?")
+    view = TableView(title=title, subtitle=msg("scratch.subtitle." + plural(count), n=count), columns=columns,
                      rows=tuple(rows),
-                     note=t("scratch.note_hash", hash=rnd.seed_hash[:16]))
-    lines = [t("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count)]
-    lines += [t("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
+                     note=msg("scratch.note_hash", hash=rnd.seed_hash[:16]))
+    lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count)]
+    lines += [msg("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
                 gap=format_time((r.time_s or 0) - best)) for r in top[:5]]
     if my_rank is not None:
-        lines.append(t("scratch.your_rank", rank=my_rank, n=count))
+        lines.append(msg("scratch.your_rank", rank=my_rank, n=count))
     return Post(lines, image=table_spec(view, "scratch.png"))

@@ -8,55 +8,55 @@ from bot.engine.dice_rules import gear_name
 from bot.engine.rally_classification import rally_classification
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, OUT, WAITING, GameState
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 
 
 def car_line(state: GameState, car) -> str:
     if car.status == FINISHED:
-        return t("status.finished", name=car.name, time=format_time(car.time))
+        return msg("status.finished", name=car.name, time=format_time(car.time))
     if car.status == OUT:
-        return t("status.out", name=car.name)
+        return msg("status.out", name=car.name)
     if car.status == WAITING:
-        return t("status.waiting", name=car.name)
+        return msg("status.waiting", name=car.name)
     where = state.stage.label(car.position)
     damage = []
     if car.lost_black:
-        damage.append(t("status.black_lost." + ("one" if car.lost_black == 1 else "other"), n=car.lost_black))
+        damage.append(msg("status.black_lost." + ("one" if car.lost_black == 1 else "other"), n=car.lost_black))
     if car.flats:
-        damage.append(t("status.flats." + ("one" if car.flats == 1 else "other"), n=car.flats))
+        damage.append(msg("status.flats." + ("one" if car.flats == 1 else "other"), n=car.flats))
     if car.pose != "normal":
-        damage.append(t(f"word.{car.pose}") if car.pose != "spun" else t("word.spin"))
+        damage.append(msg(f"word.{car.pose}") if car.pose != "spun" else msg("word.spin"))
     if car.seconds:  # second markers held (A18.4), already taken off the time shown
-        damage.append(t("status.markers." + ("one" if car.seconds == 1 else "other"), n=car.seconds))
+        damage.append(msg("status.markers." + ("one" if car.seconds == 1 else "other"), n=car.seconds))
     if state.weather is not None:  # the tires matter only with the weather module (A20)
-        damage.append(t(f"status.tires_{car.tires}"))
+        damage.append(msg(f"status.tires_{car.tires}"))
     turn = state.turn if state.turn is not None and state.cars[state.turn.car] is car else None
-    return t("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
+    return msg("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
              time=format_time(car.time), extra=(" — " + ", ".join(damage)) if damage else "")
 
 
 def status_lines(state: GameState) -> list[str]:
-    lines = [t("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
+    lines = [msg("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
     if state.course is not None:
-        lines[0] += " — " + t("status.special_of", number=state.course.number, count=len(state.course.specials))
+        lines[0] += " — " + msg("status.special_of", number=state.course.number, count=len(state.course.specials))
     lines += [car_line(state, c) for c in sorted(state.cars, key=lambda c: c.seat)]
     if state.turn is not None:
-        lines.append(t("status.to_play", name=state.cars[state.turn.car].name))
+        lines.append(msg("status.to_play", name=state.cars[state.turn.car].name))
     return lines
 
 
 def results_lines(state: GameState) -> list[str]:
     if state.course is not None:
         return course_lines(state.course)
-    lines = [t("rally.results", title=state.stage.title)]
+    lines = [msg("rally.results", title=state.stage.title)]
     for row in classification(state):
         if row["status"] == FINISHED:
             gap = "" if not row["gap"] else f" (+{format_time(row['gap'])})"
-            lines.append(t("rally.result_row", rank=row["rank"], name=row["name"], time=format_time(row["time"]),
+            lines.append(msg("rally.result_row", rank=row["rank"], name=row["name"], time=format_time(row["time"]),
                            gap=gap))
         else:
-            lines.append(t("rally.result_dnf", name=row["name"]))
+            lines.append(msg("rally.result_dnf", name=row["name"]))
     return lines
 
 
@@ -69,27 +69,27 @@ def course_lines(course: Course) -> list[str]:
     specials, what the assistance did or did not repair (A16)."""
     number = len(course.results)
     rows = course.results[-1]
-    lines = [t("rally.special_results", number=number, title=load_stage(course.specials[number - 1]).title)]
+    lines = [msg("rally.special_results", number=number, title=load_stage(course.specials[number - 1]).title)]
     timed = sorted((r for r in rows if r.time is not None), key=lambda r: r.time or 0)
     best = timed[0].time if timed else 0
     rank, previous = 0, None
     for position, row in enumerate(timed, start=1):
         if row.time != previous:
             rank, previous = position, row.time
-        lines.append(t("rally.class_row", rank=rank, name=row.name, time=format_time(row.time or 0),
+        lines.append(msg("rally.class_row", rank=rank, name=row.name, time=format_time(row.time or 0),
                        gap=_gap((row.time or 0) - (best or 0))))
-    lines += [t("rally.class_out", name=r.name, reason=t(f"word.{r.reason or 'retired'}")) for r in rows
+    lines += [msg("rally.class_out", name=r.name, reason=msg(f"word.{r.reason or 'retired'}")) for r in rows
               if r.time is None]
     final = number >= len(course.specials)
-    lines.append(t("rally.final_classification", count=number) if final
-                 else t("rally.reclassification", number=number))
+    lines.append(msg("rally.final_classification", count=number) if final
+                 else msg("rally.reclassification", number=number))
     for ranked in rally_classification(course):
         if ranked.total is None:
-            lines.append(t("rally.class_out", name=ranked.name, reason=t(f"word.{ranked.reason or 'retired'}")))
+            lines.append(msg("rally.class_out", name=ranked.name, reason=msg(f"word.{ranked.reason or 'retired'}")))
         else:
-            lines.append(t("rally.class_row", rank=ranked.rank, name=ranked.name, time=format_time(ranked.total),
+            lines.append(msg("rally.class_row", rank=ranked.rank, name=ranked.name, time=format_time(ranked.total),
                            gap=_gap(ranked.gap)))
     if not final:
         key = "rally.assisted" if course.assistance[number - 1] else "rally.not_assisted"
-        lines.append(t(key, number=number))
+        lines.append(msg(key, number=number))
     return lines

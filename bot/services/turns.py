@@ -15,7 +15,7 @@ from bot.engine.game import apply, legal_actions
 from bot.engine.odds import odds
 from bot.engine.parse import parse
 from bot.engine.state import GameState
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
@@ -109,9 +109,9 @@ class Turns:
         result = odds(state, action)
         words = " ".join("white" if d == "W" else d for d in action.dice)
         key = "odds.attack" if isinstance(action, Attack) else "odds.result"
-        lines = [t(key, plan=words, percent=result.percent)]
+        lines = [msg(key, plan=words, percent=result.percent)]
         if result.knocked_out:
-            lines.append(t("odds.knock_out", percent=f"{result.knocked_out * 100:.1f}%"))
+            lines.append(msg("odds.knock_out", percent=f"{result.knocked_out * 100:.1f}%"))
         return Reply(lines, ephemeral=True)
 
     async def options(self, place: Place, actor: Actor) -> list[str]:
@@ -164,11 +164,11 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
     if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
         orders = [o for o in option_labels(state) if o.startswith("order ")]
-        lines.append(t("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6])))
+        lines.append(msg("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6])))
     elif turn_changed or not state.turn.started:  # not begun yet (after tires, a spare): no `/stop` (A6.3.7)
-        lines.append(t("turn.your_turn", name=car.name, allowed=allowed))
+        lines.append(msg("turn.your_turn", name=car.name, allowed=allowed))
     else:
-        lines.append(t("turn.go_on", name=car.name, allowed=allowed))
+        lines.append(msg("turn.go_on", name=car.name, allowed=allowed))
     driver_id = int(car.id) if car.id.isdigit() else 0
     prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
     post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,

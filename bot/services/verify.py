@@ -36,8 +36,8 @@ from bot.engine.ruleset import Modules, ruleset_names
 from bot.engine.run_result import run_outcome
 from bot.engine.stage_catalogue import is_stage_name, stage_digest
 from bot.engine.state import GameState
+from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.i18n import t
 from bot.services.cards import CARD_FORMAT, CARD_VERSION, FILE_FORMAT
 from bot.services.lobby import start_state
 
@@ -108,7 +108,7 @@ def _kind(value: object) -> str:
 
 
 def _refuse(key: str, **params: Any) -> Rejected:
-    return Rejected(t(key, **params))
+    return Rejected(msg(key, **params))
 
 
 def _get(card: dict[str, Any], name: str) -> Any:
@@ -122,7 +122,7 @@ def _text(card: dict[str, Any], name: str, limit: int = MAX_NAME, optional: bool
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise _refuse("verify.field_type", field=name, expected=t("verify.a_text"), got=_kind(value))
+        raise _refuse("verify.field_type", field=name, expected=msg("verify.a_text"), got=_kind(value))
     if not value.strip() or len(value) > limit:
         raise _refuse("verify.bad_text", field=name, max=limit)
     return value
@@ -137,7 +137,7 @@ def _whole(value: object, name: str, low: int, high: int) -> int:
 def _list(card: dict[str, Any], name: str, low: int, high: int) -> list[Any]:
     value = _get(card, name)
     if not isinstance(value, list):
-        raise _refuse("verify.field_type", field=name, expected=t("verify.a_list"), got=_kind(value))
+        raise _refuse("verify.field_type", field=name, expected=msg("verify.a_list"), got=_kind(value))
     if not low <= len(value) <= high:
         raise _refuse("verify.bad_count", field=name, low=low, high=high, count=len(value))
     return value
@@ -178,7 +178,8 @@ class Card:
 def read_card(card: object) -> Card:
     """The card's fields checked for type and range; `Rejected` names the first wrong one."""
     if not isinstance(card, dict):
-        raise _refuse("verify.field_type", field=t("verify.the_card"), expected=t("verify.an_object"), got=_kind(card))
+        raise _refuse("verify.field_type", field=msg("verify.the_card"), expected=msg("verify.an_object"),
+                      got=_kind(card))
     fmt = _get(card, "format")
     if fmt != CARD_FORMAT:
         raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
@@ -196,12 +197,12 @@ def read_card(card: object) -> Card:
     specials = _list(card, "specials", 1, MAX_SPECIALS)
     for i, name in enumerate(specials):
         if not isinstance(name, str):
-            raise _refuse("verify.field_type", field=f"specials[{i}]", expected=t("verify.a_text"), got=_kind(name))
+            raise _refuse("verify.field_type", field=f"specials[{i}]", expected=msg("verify.a_text"), got=_kind(name))
         if len(name) > MAX_STAGE_NAME or not is_stage_name(name):
             raise _refuse("verify.unknown_stage", name=_shown(name))
     assistance = _list(card, "assistance", len(specials), len(specials))
     if not all(isinstance(flag, bool) for flag in assistance):
-        raise _refuse("verify.field_type", field="assistance", expected=t("verify.flags"), got=_shown(assistance))
+        raise _refuse("verify.field_type", field="assistance", expected=msg("verify.flags"), got=_shown(assistance))
     digests = [_hash(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
                                                                              len(specials)))]
     ruleset = _get(card, "ruleset")
@@ -209,7 +210,7 @@ def read_card(card: object) -> Card:
         raise _refuse("verify.unknown_ruleset", name=_shown(ruleset))
     modules = _get(card, "modules")
     if not isinstance(modules, dict):
-        raise _refuse("verify.field_type", field="modules", expected=t("verify.an_object"), got=_kind(modules))
+        raise _refuse("verify.field_type", field="modules", expected=msg("verify.an_object"), got=_kind(modules))
     for name, on in modules.items():
         if name not in PLUS_MODULES or on is not True:
             raise _refuse("verify.bad_module", name=_shown(name), known=", ".join(PLUS_MODULES))
@@ -228,7 +229,7 @@ def read_card(card: object) -> Card:
     actions = _list(card, "actions", 1, MAX_ACTIONS)
     claimed = _get(card, "claimed")
     if not isinstance(claimed, dict):
-        raise _refuse("verify.field_type", field="claimed", expected=t("verify.an_object"), got=_kind(claimed))
+        raise _refuse("verify.field_type", field="claimed", expected=msg("verify.an_object"), got=_kind(claimed))
     extra = sorted(str(k) for k in claimed if k not in ("time_s", "power_s"))
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
@@ -292,7 +293,7 @@ def replay_card(card: Card) -> GameState:
     except CodecError as exc:
         raise diverges(1, first, None, _reason(exc)) from None
     if not isinstance(start, Start) or start.seats != (card.driver,):
-        raise diverges(1, first, start, t("verify.not_the_start", driver=card.driver))
+        raise diverges(1, first, start, msg("verify.not_the_start", driver=card.driver))
     try:
         state = start_state(card.specials[0], card.ruleset, 0, card_modules(card), [Seat(card.driver, card.name)])
     except Exception as exc:  # whatever the engine refuses, the card is not genuine
@@ -302,13 +303,13 @@ def replay_card(card: Card) -> GameState:
         try:
             entry = decode(raw)
             if isinstance(entry, Start):
-                raise Rejected(t("verify.second_start"))
+                raise Rejected(msg("verify.second_start"))
             if isinstance(entry, Status):
                 if entry.status == "abandoned":
-                    raise Rejected(t("verify.abandoned"))
+                    raise Rejected(msg("verify.abandoned"))
                 continue  # lifecycle only: the game state does not change
             if state.finished:
-                raise Rejected(t("verify.after_finish"))
+                raise Rejected(msg("verify.after_finish"))
             if isinstance(entry, (Retire, Timeout)):
                 state, _ = apply(state, entry)  # the rally's or the bot's doing, not a driver's move
             else:
@@ -337,27 +338,27 @@ def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
 
 def _where(card: Card) -> str:
     if card.league is not None:
-        return t("verify.where_league", round=card.round, league=_shown(card.league))
+        return msg("verify.where_league", round=card.round, league=_shown(card.league))
     if card.week is not None:
-        return t("verify.where_week", week=card.week)
-    return t("verify.where_round", round=card.round)
+        return msg("verify.where_week", week=card.week)
+    return msg("verify.where_round", round=card.round)
 
 
 def _rejected(card: Card, reason: str) -> CardResult:
-    return CardResult(False, t("verify.rejected", name=_shown(card.name), where=_where(card), reason=reason), reason,
+    return CardResult(False, msg("verify.rejected", name=_shown(card.name), where=_where(card), reason=reason), reason,
                       card.driver, card.name, card.league, card.round, seed_sha256=card.seed_sha256)
 
 
 def _unreadable(number: int, reason: str) -> CardResult:
-    return CardResult(False, t("verify.rejected_card", number=number, reason=reason), reason)
+    return CardResult(False, msg("verify.rejected_card", number=number, reason=reason), reason)
 
 
 def _genuine(card: Card, time_s: int, power_s: int | None) -> CardResult:
     if len(card.specials) > 1 and power_s is not None:
-        line = t("verify.genuine_power", name=_shown(card.name), time=format_time(time_s),
+        line = msg("verify.genuine_power", name=_shown(card.name), time=format_time(time_s),
                  power=format_time(power_s), where=_where(card))
     else:
-        line = t("verify.genuine", name=_shown(card.name), time=format_time(time_s), where=_where(card))
+        line = msg("verify.genuine", name=_shown(card.name), time=format_time(time_s), where=_where(card))
     return CardResult(True, line, None, card.driver, card.name, card.league, card.round, time_s, power_s,
                       card.seed_sha256)
 
@@ -403,7 +404,7 @@ def _cards_of(document: object) -> list[object]:
         raise _refuse("verify.field_unknown", field=_shown(extra[0]))
     cards = document.get("cards")
     if not isinstance(cards, list):
-        raise _refuse("verify.field_type", field="cards", expected=t("verify.a_list"), got=_kind(cards))
+        raise _refuse("verify.field_type", field="cards", expected=msg("verify.a_list"), got=_kind(cards))
     if not cards:
         raise _refuse("verify.no_cards")
     return cards
@@ -423,27 +424,27 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     d: dict[str, Any] = {}
     for key, value in pairs:
         if key in d:
-            raise ValueError(t("verify.key_twice", name=_shown(key)))
+            raise ValueError(msg("verify.key_twice", name=_shown(key)))
         d[key] = value
     return d
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(t("verify.not_a_number", value=name))
+    raise ValueError(msg("verify.not_a_number", value=name))
 
 
 def _failed(reason: str) -> VerifyReport:
-    return VerifyReport(False, [t("verify.unreadable", reason=reason)])
+    return VerifyReport(False, [msg("verify.unreadable", reason=reason)])
 
 
 def verify_bytes(data: bytes, published: str | None = None) -> VerifyReport:
     """`verify_text` of a file's bytes (UTF-8; an attachment, a file on disk)."""
     if len(data) > MAX_BYTES:
-        return _failed(t("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
+        return _failed(msg("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return _failed(t("verify.not_utf8"))
+        return _failed(msg("verify.not_utf8"))
     return verify_text(text, published)
 
 
@@ -451,15 +452,15 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
     """Verify a single card or a cards file. The cards of a file must be of one round (the one
     more of them name than any other) and of different drivers; each is then replayed."""
     if not isinstance(text, str):
-        return _failed(t("verify.not_json", detail=_kind(text)))
+        return _failed(msg("verify.not_json", detail=_kind(text)))
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        return _failed(t("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
+        return _failed(msg("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
     try:
         document = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        return _failed(t("verify.not_json", detail=f"{exc.msg} (line {exc.lineno}, column {exc.colno})"))
+        return _failed(msg("verify.not_json", detail=f"{exc.msg} (line {exc.lineno}, column {exc.colno})"))
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting 100,000 deep
-        return _failed(t("verify.not_json", detail=_reason(exc)))
+        return _failed(msg("verify.not_json", detail=_reason(exc)))
     try:
         raw_cards = _cards_of(document)
     except Rejected as exc:
@@ -485,19 +486,19 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
         odd = [name for name, mine, theirs in zip(ROUND_FIELDS, card.round_key(), usual, strict=True)
                if mine != theirs] if usual is not None else []
         if usual is None:
-            results[i] = _rejected(card, t("verify.not_one_round"))
+            results[i] = _rejected(card, msg("verify.not_one_round"))
         elif odd:
-            results[i] = _rejected(card, t("verify.odd_card", field=odd[0]))
+            results[i] = _rejected(card, msg("verify.odd_card", field=odd[0]))
         elif drivers[card.driver] > 1:  # which one is the run? neither can be told genuine
-            results[i] = _rejected(card, t("verify.driver_twice", driver=card.driver))
+            results[i] = _rejected(card, msg("verify.driver_twice", driver=card.driver))
         else:
             results[i] = _verdict(card, published, digest)
     done = [r for r in results if r is not None]
     genuine = sum(r.ok for r in done)
     lines = [r.line for r in done]
     if len(done) > 1:
-        lines.append(t("verify.summary", genuine=genuine, count=len(done)))
+        lines.append(msg("verify.summary", genuine=genuine, count=len(done)))
     hashes = sorted({r.seed_sha256 for r in done if r.seed_sha256 is not None and r.ok})
     if hashes and published is None:
-        lines.append(t("verify.seed_note", hash=hashes[0]))
+        lines.append(msg("verify.seed_note", hash=hashes[0]))
     return VerifyReport(bool(done) and genuine == len(done), lines, done)

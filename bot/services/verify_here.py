@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.i18n import t
+from bot.engine.text import msg
 from bot.services.verify import VerifyReport, read_card, verify_bytes
 from bot.store import Store
 from bot.store.leagues import ROUND_COLUMNS, Round
@@ -42,12 +42,12 @@ async def verify_upload(store: Store, data: bytes) -> VerifyReport:
         return await asyncio.to_thread(verify_bytes, data)
     row = await store.db.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ?", (card.seed_sha256,))
     if row is None:
-        return VerifyReport(False, [t("verify.unpublished", hash=card.seed_sha256)])
+        return VerifyReport(False, [msg("verify.unpublished", hash=card.seed_sha256)])
     rnd = Round.from_row(row)
     differs = [name for name, ours, theirs in (
         ("specials", rnd.specials, card.specials), ("ruleset", rnd.ruleset, card.ruleset),
         ("dice", rnd.dice, card.dice),
         ("modules", {k: True for k, on in rnd.modules.items() if on}, card.modules)) if ours != theirs]
     if differs:
-        return VerifyReport(False, [t("verify.round_differs", field=differs[0], hash=card.seed_sha256[:16])])
+        return VerifyReport(False, [msg("verify.round_differs", field=differs[0], hash=card.seed_sha256[:16])])
     return await asyncio.to_thread(verify_bytes, data, rnd.seed_hash)

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine.state import GameState
+from bot.engine.text import to_json
 from bot.services.errors import ServiceError
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store
@@ -76,7 +77,8 @@ class Post:
         if self.turn is not None:
             turn = {"rally_id": self.turn.rally_id, "version": self.turn.version,
                     "driver_id": self.turn.driver_id, "options": list(self.turn.options)}
-        return {"lines": list(self.lines), "ping": list(self.ping), "turn": turn, "deadline": self.deadline,
+        return {"lines": [to_json(line) for line in self.lines], "ping": list(self.ping), "turn": turn,
+                "deadline": self.deadline,
                 "image": self.image, "close_turn": self.close_turn, **({"attach": self.attach} if self.attach else {})}
 
 
@@ -213,7 +215,8 @@ class RallyWork:
             await reset_missed_turns_tx(tx, rally.id, change.played_by)
         if change.missed_by is not None:
             await add_missed_turn_tx(tx, rally.id, change.missed_by)
-        ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id)
+        lang = language_of_rally(rally)
+        ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id, lang)
                for post in change.posts]
         ended = next((e.status for e in change.logged if e.status in ("finished", "abandoned")), None)
         if ended is not None:  # after the change's own posts: a run's result line follows its last roll
@@ -226,13 +229,25 @@ class RallyWork:
         return await self.commit(rally, Change(posts=list(posts)))
 
 
+DEFAULT_LANG = "en"  # the catalogue's default language (bot.i18n.DEFAULT_LANG)
 _KEEP = object()
 
 
 async def post_tx(tx: Tx, post: Post, guild_id: int, channel_id: int, now: datetime,
-                  rally_id: int | None = None) -> int:
-    """Inside `tx`: owe `post` (to `post.channel_id` when it names another channel): one outbox row."""
+                  rally_id: int | None = None, lang: str = DEFAULT_LANG) -> int:
+    """Inside `tx`: owe `post` (to `post.channel_id` when it names another channel): one outbox row.
+    The row keeps its lines as messages and the language everybody reads it in (the rally's or
+    the league's): the sender shows it in that language."""
     target = post.channel_id if post.channel_id is not None else channel_id
+    body = post.body()
+    if lang != DEFAULT_LANG:
+        body["lang"] = lang
     return await enqueue_tx(tx, guild_id=guild_id, channel_id=target, kind="turn" if post.turn else "post",
-                            body=post.body(), rally_id=rally_id if target == channel_id else None,
+                            body=body, rally_id=rally_id if target == channel_id else None,
                             user_id=post.user_id, now=now)
+
+
+def language_of_rally(rally: Rally) -> str:
+    """The language a rally's posts are written in (chosen at creation; English before)."""
+    modules = rally.modules if isinstance(rally.modules, dict) else {}
+    return str(modules.get("language") or DEFAULT_LANG)

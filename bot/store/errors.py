@@ -8,7 +8,7 @@ catalogue (`data/i18n/<lang>/store.json`) by `key`, filled with `params`.
 from __future__ import annotations
 
 from bot.engine.errors import RallyError
-from bot.i18n import DEFAULT_LANG, t
+from bot.engine.text import msg
 
 
 class StoreError(RallyError):
@@ -18,7 +18,7 @@ class StoreError(RallyError):
     key = "store.error"
 
     def __init__(self, key: str, **params: object) -> None:
-        super().__init__(t(key, DEFAULT_LANG, **params))
+        super().__init__(msg(key, **params))
         self.key = key
         self.params = params
 

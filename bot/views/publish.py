@@ -13,7 +13,7 @@ from datetime import datetime
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import render, t
 from bot.services.delivery import Outgoing
 from bot.services.images import image_name
 
@@ -34,11 +34,13 @@ def mentions_for(ping: tuple[int, ...]) -> discord.AllowedMentions:
 
 
 def content_of(out: Outgoing) -> str:
-    """The message text: a late note, the lines, the turn's end, the ping; cut to Discord's limit."""
-    lines = [t("outbox.late", when=show_time(out.late_since))] if out.late_since is not None else []
-    lines += out.lines
+    """The message text in the post's language (`out.lang`): a late note, the lines, the turn's end,
+    the ping; cut to Discord's limit."""
+    lang = out.lang
+    lines = [t("outbox.late", lang, when=show_time(out.late_since))] if out.late_since is not None else []
+    lines += [render(line, lang) for line in out.lines]
     if out.due is not None:
-        lines.append(t("discord.turn_ends", when=show_time(out.due)))
+        lines.append(t("discord.turn_ends", lang, when=show_time(out.due)))
     if out.ping:
         lines.append(" ".join(f"<@{u}>" for u in out.ping))
     text = "\n".join(lines) or "\u200b"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -43,3 +44,33 @@ def test_the_guard_would_catch_an_impure_module(tmp_path):
     """The scan is not vacuous: a module importing sqlite3 and PIL is flagged."""
     (tmp_path / "impure.py").write_text("import sqlite3\nfrom PIL import Image\nimport json\n")
     assert forbidden_imports(tmp_path, FORBIDDEN) == ["impure.py: sqlite3", "impure.py: PIL"]
+
+
+def _bot_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("bot.")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot.") and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_the_engine_never_imports_the_message_catalogue_even_through_another_module():
+    """Issue 12: below the boundary, texts are message keys (`bot.engine.text.Msg`); the engine
+    reaches nothing that imports `bot.i18n`, following every `bot.*` import it makes."""
+    seen: set[str] = set()
+    todo = [f"bot.engine.{p.stem}" for p in ENGINE_DIR.glob("*.py")]
+    root = ENGINE_DIR.parent.parent
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = root / (module.replace(".", "/") + ".py")
+        if not path.exists():
+            path = root / module.replace(".", "/") / "__init__.py"
+        if path.exists():
+            todo += sorted(_bot_imports(path))
+    assert "bot.engine.text" in seen
+    assert "bot.i18n" not in seen, sorted(m for m in seen if not m.startswith("bot.engine"))

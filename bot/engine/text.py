@@ -1,0 +1,109 @@
+"""Texts as message keys until they are shown (DESIGN §7): `Msg` and `Listed`, pure.
+
+Below the boundary that shows texts (cogs, views, console, renderer), nothing is a sentence in a
+language: the engine, the store and the services build `Msg(key, **params)` values, whose params
+may themselves be messages (a refusal's reason, a list of dice joined by "or"). The boundary turns
+one into text for its reader with `bot.i18n.render(value, lang)`.
+
+A `Msg` is also a `str`: its value is its text in the default language (English), so logs, tests
+and code that only needs *a* text keep working unchanged. That text comes from a renderer that
+the message catalogue registers (`set_renderer`, done when `bot` is imported): the engine never
+imports the catalogue. Plain `str` operations (`+`, `join`, f-strings) give plain English text and
+lose the key, so code below the boundary composes messages with params and `Listed`, not with
+string operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def _key_only(message: Msg) -> str:
+    return message.key
+
+
+_renderer: Callable[[Msg], str] = _key_only
+
+
+def set_renderer(renderer: Callable[[Msg], str]) -> None:
+    """Register how a message reads in the default language (the catalogue does, at import)."""
+    global _renderer
+    _renderer = renderer
+
+
+class Msg(str):
+    """A message key with its parameters; as a `str`, its default-language text."""
+
+    key: str
+    params: Mapping[str, Any]
+
+    def __new__(cls, key: str, /, **params: Any) -> Msg:
+        probe = str.__new__(cls, key)
+        probe.key = key
+        probe.params = params
+        self = str.__new__(cls, _renderer(probe))
+        self.key = key
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.key, dict(self.params)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON data (an outbox row keeps it so, to render it for its reader)."""
+        return {"key": self.key, "params": {k: to_json(v) for k, v in self.params.items()}}
+
+
+def _rebuild(key: str, params: dict[str, Any]) -> Msg:
+    return Msg(key, **params)
+
+
+class Listed(str):
+    """Items joined the way the reader's language joins them: `how` is `or`, `and`, `comma` or
+    `dot` (the separators are catalogue texts `list.or`, `list.and` …: " or ", " ou " …)."""
+
+    items: tuple[Any, ...]
+    how: str
+
+    def __new__(cls, items: list[Any] | tuple[Any, ...], how: str = "comma") -> Listed:
+        self = str.__new__(cls, _SEPARATORS[how].join(str(i) for i in items))
+        self.items = tuple(items)
+        self.how = how
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Listed, (list(self.items), self.how))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"list": [to_json(i) for i in self.items], "how": self.how}
+
+
+#: The default language's separators (the catalogue has every language's).
+_SEPARATORS = {"or": " or ", "and": " and ", "comma": ", ", "dot": " · "}
+
+
+def to_json(value: Any) -> Any:
+    """A text or a message as JSON data (plain values as they are)."""
+    if isinstance(value, (Msg, Listed)):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    """Back from `to_json` (the message is rendered again in the default language)."""
+    if isinstance(value, dict) and set(value) == {"key", "params"}:
+        return Msg(str(value["key"]), **{k: from_json(v) for k, v in dict(value["params"]).items()})
+    if isinstance(value, dict) and set(value) == {"list", "how"}:
+        return Listed([from_json(v) for v in value["list"]], str(value["how"]))
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    return value
+
+
+def msg(key: str, /, **params: Any) -> str:
+    """`Msg(key, **params)`: the engine's and the services' way to say something. Typed as `str`,
+    which it is, so lists of lines mix messages and plain texts (names) freely."""
+    return Msg(key, **params)

@@ -70,7 +70,7 @@ def realistic_snapshot(rng: random.Random, step: int) -> str:
         })
     state = {
         "config": {
-            "stage": "ridge-and-moor", "ruleset": "classic-en", "seed": 1234567890123, "modules": {"weather": True}
+            "stage": "ridge-and-moor", "ruleset": "classic", "seed": 1234567890123, "modules": {"weather": True}
         },
         "round": 1 + step // DRIVERS,
         "arrival": step,
@@ -137,7 +137,7 @@ async def _setup_rallies(store: Store, rallies: int) -> dict[int, int]:
     versions = {}
     for r in range(rallies):
         rally = await store.rallies.create(
-            guild_id=1, channel_id=1000 + r, host_id=100, stage="ridge-and-moor", ruleset="classic-en", seed=r
+            guild_id=1, channel_id=1000 + r, host_id=100, stage="ridge-and-moor", ruleset="classic", seed=r
         )
         for seat in range(DRIVERS):
             await store.drivers.join(rally.id, 100 + seat, f"Driver {seat + 1}")

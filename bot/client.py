@@ -8,9 +8,11 @@
 4. start the scheduler loop and the outbox sender; both wait for the gateway to be ready, and
    the start-up work (clocks for running rallies that have none, what is still owed) runs in
    them, in the background, so commands are answered at once;
-5. sync the slash commands only when needed (DESIGN §3): to `DEV_GUILD_ID` when set, else
-   globally, and only when the tree's hash differs from the last synced one (kept in the
-   database); `python -m bot sync` forces it.
+5. install the catalogue's translator (bot/views/translator.py: French and German command
+   names, descriptions and choices), then sync the slash commands only when needed (DESIGN §3):
+   to `DEV_GUILD_ID` when set, else globally, and only when the hash of the payload, its
+   localisations included, differs from the last synced one (kept in the database);
+   `python -m bot sync` forces it.
 
 `close()` stops the loops, closes the gateway, then checkpoints and closes the database.
 Intents are the defaults: no privileged intent (no message content, members or presences).
@@ -27,7 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.autocomplete import OptionsCache
-from bot.cogs.tree_info import tree_hash, tree_payload
+from bot.cogs.tree_info import sync_payload, tree_hash
 from bot.config import Settings
 from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
@@ -39,6 +41,7 @@ from bot.store.clock import utc_now
 from bot.views.interaction_io import send_error
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
+from bot.views.translator import CatalogueTranslator
 from bot.views.turn_buttons import TurnButton
 
 log = logging.getLogger(__name__)
@@ -103,6 +106,7 @@ class RallyBot(commands.Bot):
         if self.start_loops:
             self.scheduler.start()
             self.sender.start()
+        await self.tree.set_translator(CatalogueTranslator())
         if self.sync_on_start:
             await self.sync_commands()
 
@@ -130,7 +134,7 @@ class RallyBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         scope = f"guild:{guild_id}" if guild is not None else "global"
-        digest = tree_hash(tree_payload(self.tree, guild))
+        digest = tree_hash(await sync_payload(self.tree, guild))
         state = CommandSyncState(self.store)
         if not force and await state.last_hash(scope) == digest:
             log.info("slash commands unchanged since the last sync (%s): not syncing", scope)

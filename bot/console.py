@@ -31,7 +31,7 @@ from typing import Any, TextIO
 
 from bot.engine.ai import choose_action
 from bot.engine.errors import RallyError
-from bot.i18n import t
+from bot.i18n import DEFAULT_LANG, languages, render, t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
@@ -48,7 +48,7 @@ FIRST_RUN_CHANNEL = 1000  # a run's channel (a private thread on Discord): 1000,
 MAX_CLOCK_STEP = timedelta(days=400)
 MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)
 AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
-_LINE = re.compile(r"^\s*([\w.-]+)\s*:\s*(/\S.*)$")
+_LINE = re.compile(r"^\s*([\w.-]+)(?:@([a-z]{2}))?\s*:\s*(/\S.*)$")
 _STEP = re.compile(r"\+(?:(\d{1,5})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?")
 _CARDS_NAME = re.compile(r"[a-z0-9-]{1,60}\.json")
 _USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
@@ -236,7 +236,10 @@ class Console:
 
     def __init__(self, service: RallyService, out: TextIO | None, images: Path | None = None,
                  renderer: Renderer | None = None, admins: Iterable[str] = (),
-                 roles: Mapping[str, Iterable[int]] | None = None) -> None:
+                 roles: Mapping[str, Iterable[int]] | None = None, lang: str = DEFAULT_LANG) -> None:
+        self.lang = lang if lang in languages() else DEFAULT_LANG  # the server's language (`--lang`)
+        self.place = Place(PLACE.guild_id, PLACE.channel_id, self.lang)
+        self.readers: dict[str, str] = {}  # console user → their own language (`alice@fr: …`)
         self.service = service
         self.out = out
         self.images = images
@@ -264,7 +267,13 @@ class Console:
         if not match:
             self._print(None, [t("console.format")], ephemeral=True)
             return
-        name, text = match.group(1), match.group(2)
+        name, reader_lang, text = match.group(1), match.group(2), match.group(3)
+        if reader_lang is not None:
+            if reader_lang not in languages():
+                self._print(None, [t("console.unknown_language", lang=reader_lang,
+                                     languages=", ".join(languages()))], ephemeral=True)
+                return
+            self.readers[name.lower()] = reader_lang
         actor = self.actor(name)
         self.names[actor.user_id] = name
         await self.tick()  # what fell due meanwhile is posted before the command is answered
@@ -283,19 +292,19 @@ class Console:
         if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name in ("verify", "clock"):
             return await self._championship(actor, cmd)
         s, o = self.service, cmd.options
-        here = await self.turn_place(actor) if cmd.name in TURN_COMMANDS else PLACE
+        here = await self.turn_place(actor) if cmd.name in TURN_COMMANDS else self.place
         if cmd.name == "rally create":
             stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
             if not stage:
                 raise ConsoleError(t("console.need_stage"))
             deadline = o.get("deadline", "24")
             # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
-            return await s.create(PLACE, actor, stage, drivers=o.get("drivers", "4"),
+            return await s.create(self.place, actor, stage, drivers=o.get("drivers", "4"),
                                   deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
-                                  ruleset=o.get("ruleset", "classic-en"),
+                                  ruleset=o.get("ruleset", "classic"),
                                   sisu=_yes(o.get("sisu")), shakedown=_yes(o.get("shakedown")),
                                   assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
-                                  modules=o.get("modules", ""))
+                                  modules=o.get("modules", ""), language=o.get("language"))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
@@ -304,7 +313,7 @@ class Console:
             target = o.get("driver") or (cmd.words[0] if cmd.words else "")
             if not target:
                 raise ConsoleError(t("console.need_driver"))
-            return await s.kick(PLACE, actor, user_id(target.lstrip("@")), target.lstrip("@"))
+            return await s.kick(self.place, actor, user_id(target.lstrip("@")), target.lstrip("@"))
         if cmd.name == "roll":
             dice = o.get("dice") or " ".join(cmd.words)
             return await s.roll(here, actor, dice, end=_yes(o.get("end")))
@@ -336,55 +345,56 @@ class Console:
             return await self.clock_command(cmd)
         if cmd.name == "league create":
             name = o.get("name") or " ".join(cmd.words)
-            return await leagues.create(PLACE, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
-                                        drop=o.get("drop"), ruleset=o.get("ruleset", "classic-en"),
-                                        modules=o.get("modules", ""), dice=o.get("dice", "personal"))
+            return await leagues.create(self.place, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
+                                        drop=o.get("drop"), ruleset=o.get("ruleset", "classic"),
+                                        modules=o.get("modules", ""), dice=o.get("dice", "personal"),
+                                        language=o.get("language"))
         if cmd.name == "league join":
-            return await leagues.join(PLACE, actor, league)
+            return await leagues.join(self.place, actor, league)
         if cmd.name == "league organisers":
-            return await leagues.organisers(PLACE, actor, _role(o.get("role")), league)
+            return await leagues.organisers(self.place, actor, _role(o.get("role")), league)
         if cmd.name == "league settings":
             if "world_name" not in o:
                 raise ConsoleError(t("console.need_option", command="/league settings", option="world_name:on|off"))
-            return await leagues.world_name(PLACE, actor, o.get("world_name"))
+            return await leagues.world_name(self.place, actor, o.get("world_name"))
         if cmd.name == "league round add":
             stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
-            return await leagues.round_add(PLACE, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
+            return await leagues.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
                                            day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
                                            power_stage=_yes(o.get("power_stage")),
                                            assistance=o.get("assistance", "all"), league=league)
         if cmd.name == "league round list":
-            return await leagues.round_list(PLACE, actor, league)
+            return await leagues.round_list(self.place, actor, league)
         if cmd.name == "league round cancel":
-            return await leagues.round_cancel(PLACE, actor, o.get("round"), o.get("reason"), league)
+            return await leagues.round_cancel(self.place, actor, o.get("round"), o.get("reason"), league)
         if cmd.name in ("league penalty", "league disqualify"):
             driver = (o.get("driver") or "").lstrip("@")
             if not driver:
                 raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
             if cmd.name == "league penalty":
-                return await leagues.penalty(PLACE, actor, user_id(driver), driver, o.get("seconds"), o.get("reason"),
+                return await leagues.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"), o.get("reason"),
                                              o.get("round"), league)
-            return await leagues.disqualify(PLACE, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
+            return await leagues.disqualify(self.place, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
                                             league)
         if cmd.name == "league standings":
-            return await champs.standings(PLACE, actor, league)
+            return await champs.standings(self.place, actor, league)
         if cmd.name == "run start":
-            rnd, found = await champs.check_run(PLACE, actor, league, o.get("round"))
+            rnd, found = await champs.check_run(self.place, actor, league, o.get("round"))
             channel = await self._new_channel(f"run-{actor.name}-r{rnd.number}")
-            reply = await champs.start_run(PLACE, actor, rnd, found, channel, GUILD_NAME)
+            reply = await champs.start_run(self.place, actor, rnd, found, channel, GUILD_NAME)
             return self._run_started(actor, channel, reply)
         if cmd.name == "run replay":
             driver = (o.get("driver") or "").lstrip("@")
-            return await champs.replay(PLACE, actor, user_id(driver) if driver else actor.user_id, league,
+            return await champs.replay(self.place, actor, user_id(driver) if driver else actor.user_id, league,
                                        o.get("round"), o.get("turn"))
         if cmd.name == "scratch run":
-            week = await champs.scratch.check_run(PLACE, actor)
+            week = await champs.scratch.check_run(self.place, actor)
             channel = await self._new_channel(f"scratch-{actor.name}-{week.week}")
-            return self._run_started(actor, channel, await champs.scratch.start_run(PLACE, actor, channel, GUILD_NAME))
+            return self._run_started(actor, channel, await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME))
         if cmd.name == "scratch ranking":
-            return await champs.scratch.ranking(PLACE, actor, o.get("week") or " ".join(cmd.words) or None)
+            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None)
         if cmd.name == "scratch me":
-            return await champs.scratch.me(PLACE, actor)
+            return await champs.scratch.me(self.place, actor)
         if cmd.name == "verify":
             return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
@@ -410,8 +420,8 @@ class Console:
             "AND r.guild_id = ? AND r.status = 'running' AND y.status = 'running' ORDER BY r.id DESC LIMIT 1",
             (actor.user_id, PLACE.guild_id))
         if row is None or row[0] is None:
-            return PLACE
-        return Place(PLACE.guild_id, int(row[0]))
+            return self.place
+        return Place(PLACE.guild_id, int(row[0]), self.lang)
 
     async def _label(self, channel_id: int) -> str:
         """How a channel is named in the transcript: "" (main), `run-alice-r1`, `scratch-bob-2026-w48`."""
@@ -572,7 +582,7 @@ class Console:
         reader = self.names.get(user, str(user)) if user is not None else None
         where = None if out.is_dm else await self._label(out.row.channel_id)
         prefix = f"[#{where}]" if where else None
-        self._print(reader, out.lines, ephemeral=out.is_dm, prefix=prefix)
+        self._print(reader, out.lines, ephemeral=out.is_dm, prefix=prefix, lang=out.lang)
         image = out.image
         if image is not None and image.get("kind") == "table":
             self._print(reader, table_lines(image), ephemeral=out.is_dm, prefix=prefix)
@@ -615,16 +625,21 @@ class Console:
         text = _CHANNEL_MENTION.sub(channel, text)
         return _ROLE_MENTION.sub(lambda m: f"@role-{m.group(1)}", text)
 
-    def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool, prefix: str | None = None) -> None:
+    def _print(self, name: str | None, lines: Iterable[str], ephemeral: bool, prefix: str | None = None,
+               lang: str | None = None) -> None:
+        """Print lines (messages) for their readers: a private answer in its reader's language, a
+        post in `lang` (the rally's or the league's)."""
         if self.out is None:
             return
+        if lang is None:
+            lang = self.readers.get(name.lower(), self.lang) if ephemeral and name else self.lang
         if prefix is None:
             prefix = f"[only {name}]" if ephemeral and name else "[channel]" if not ephemeral else "[only you]"
         for line in lines:
             if self._header is not None:
                 print(self._header, file=self.out)
                 self._header = None
-            for part in self._mentions(line).split("\n"):
+            for part in self._mentions(render(line, lang)).split("\n"):
                 print(f"{prefix} {part.replace('**', '')}", file=self.out)
         self.out.flush()
 
@@ -647,8 +662,8 @@ def load_dice_script(path: Path) -> dict:
 async def run_console(lines: Iterable[str] | None, service: RallyService, out: TextIO = sys.stdout,
                       images: Path | None = None, interactive: bool = False,
                       renderer: Renderer | None = None, admins: Iterable[str] = (),
-                      roles: Mapping[str, Iterable[int]] | None = None) -> Console:
-    console = Console(service, out, images, renderer, admins=admins, roles=roles)
+                      roles: Mapping[str, Iterable[int]] | None = None, lang: str = DEFAULT_LANG) -> Console:
+    console = Console(service, out, images, renderer, admins=admins, roles=roles, lang=lang)
     if interactive:
         print(t("console.welcome"), file=out)
         while True:

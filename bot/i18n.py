@@ -9,6 +9,7 @@ missing parameter shows up in tests, not in front of a user.
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Mapping
 from functools import lru_cache
@@ -17,7 +18,7 @@ from pathlib import Path
 from pydantic import RootModel, ValidationError
 
 from bot.engine.errors import DataError
-from bot.engine.text import Listed, Msg, set_renderer
+from bot.engine.text import Listed, Msg, joined, set_renderer
 from bot.paths import data_dir
 
 DEFAULT_LANG = "en"
@@ -66,9 +67,66 @@ def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     if key not in messages:
         raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
     try:
-        return messages[key].format(**params)
+        text = messages[key].format(**params)
     except KeyError as exc:
         raise KeyError(f"message '{key}' needs parameter {exc}") from None
+    return cite(text, lang) if "(RULES " in text else text
+
+
+class _Articles(RootModel[dict[str, dict[str, str | None]]]):
+    """data/rulebook_articles.json: specification section (A6) → article per rulebook language."""
+
+
+@lru_cache(maxsize=1)
+def rulebook_articles() -> dict[str, dict[str, str | None]]:
+    """Which article of each language's rulebook edition holds each section (RULES.md A0)."""
+    path = data_dir() / "rulebook_articles.json"
+    source = "data/rulebook_articles.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw.pop("_about", None)
+        table = _Articles.model_validate(raw).root
+    except json.JSONDecodeError as exc:
+        raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise DataError(source, ".".join(str(p) for p in err["loc"]), err["msg"]) from None
+    for section, by_lang in table.items():
+        if not _SECTION.fullmatch(section) or set(by_lang) != {"en", "fr", "de"}:
+            raise DataError(source, section, "a section like A6 with an article (or null) for en, fr and de")
+    return table
+
+
+_SECTION = re.compile(r"A\d+")
+_CITATION = re.compile(r" ?\(RULES ([^)]*)\)")
+_REFERENCE = re.compile(r"\bA(\d+)(?:\.\d+)*")
+
+
+def cite(text: str, lang: str) -> str:
+    """Rule citations as a player can use them: `(RULES A12.5)` in the catalogue becomes the
+    article of the reader's rulebook edition, `(rulebook ART.8)` / `(règle ART.8)` / `(Regel
+    ART.8)`; a section that edition does not have is left out, and a citation left empty goes."""
+    articles = rulebook_articles()
+    word = catalogue(lang).get("rules.cite", "rulebook")
+
+    def one(match: re.Match[str]) -> str:
+        seen: list[str] = []
+
+        def article(ref: re.Match[str]) -> str:
+            found = articles.get(f"A{ref.group(1)}", {}).get(lang if lang in ("en", "fr", "de") else "en")
+            if found is None or found in seen:
+                return ""
+            seen.append(found)
+            return found
+
+        inner = _REFERENCE.sub(article, match.group(1))
+        inner = re.sub(r"^[,;\s]+|(?<=[,;])\s*[,;]\s*|[,;\s]+$", "", inner).strip()
+        inner = re.sub(r"\s*,\s*(?=,)", "", inner)
+        if not seen:
+            return f" ({inner})" if inner and not inner.startswith(("AMB", "OPEN")) else ""
+        return f" ({word} {inner})"
+
+    return _CITATION.sub(one, text)
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
@@ -85,8 +143,9 @@ def render(value: object, lang: str = DEFAULT_LANG) -> str:
     if isinstance(value, Msg):
         return _format(value.key, lang, {k: render(v, lang) for k, v in value.params.items()})
     if isinstance(value, Listed):
-        separator = catalogue(lang)[f"list.{value.how}"]
-        return separator.join(render(item, lang) for item in value.items)
+        messages = catalogue(lang)
+        separators = {how: messages[f"list.{how}"] for how in ("or", "and", "comma", "dot", "space")}
+        return joined([render(item, lang) for item in value.items], value.how, separators)
     return str(value)
 
 

@@ -27,6 +27,9 @@ def register(subparsers: Subparsers) -> None:
                                                  "(they may create leagues); everybody else is a plain member")
     p.add_argument("--roles", default="", help="role ids of console users, e.g. `bob:77,carol:77` "
                                                 "(for `/league organisers role:77`)")
+    p.add_argument("--lang", default="en", choices=("en", "fr", "de"),
+                   help="the server's language: rallies and leagues created here write in it, and it is every "
+                        "reader's language unless a line says otherwise (`alice@de: /odds 3`)")
     p.set_defaults(func=main)
 
 
@@ -69,7 +72,7 @@ async def _main(args: argparse.Namespace) -> int:
         service = console_service(store, seed=args.seed, dice_script=script, now=now)
         interactive = sys.stdin.isatty()
         await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive,
-                          admins=_names(args.admins), roles=roles)
+                          admins=_names(args.admins), roles=roles, lang=args.lang)
     finally:
         await store.close()
     return 0

@@ -107,18 +107,20 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
     @app_commands.describe(name=t("discord.opt.league_name"), timezone=t("discord.opt.timezone"),
                            channel=t("discord.opt.league_channel"), points=t("discord.opt.points"),
                            drop=t("discord.opt.drop"), ruleset=t("discord.opt.ruleset"),
-                           modules=t("discord.opt.modules"), dice=t("discord.opt.league_dice"))
+                           modules=t("discord.opt.modules"), dice=t("discord.opt.league_dice"),
+                           language=t("discord.opt.language"))
     @app_commands.autocomplete(timezone=timezone_choices)
     async def create(self, interaction: discord.Interaction, name: str, timezone: str,
                      channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption] | None = None,
                      points: str | None = None, drop: app_commands.Range[int, 1, 52] | None = None,
-                     ruleset: str = "classic-en", modules: str = "",
-                     dice: Literal["personal", "shared"] = "personal") -> None:
+                     ruleset: str = "classic", modules: str = "",
+                     dice: Literal["personal", "shared"] = "personal",
+                     language: Literal["en", "fr", "de"] | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.create(place, actor, name, timezone,
                                                     channel_id=channel.id if channel is not None else None,
                                                     points=points, drop=drop, ruleset=ruleset, modules=modules,
-                                                    dice=dice)
+                                                    dice=dice, language=language)
 
         await run_command(interaction, call)
 

@@ -36,20 +36,22 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
                            deadline_hours=t("discord.opt.deadline_hours"), ruleset=t("discord.opt.ruleset"),
                            sisu=t("discord.opt.sisu"), shakedown=t("discord.opt.shakedown"),
                            ai_on_timeout=t("discord.opt.ai_on_timeout"), assistance=t("discord.opt.assistance"),
-                           order=t("discord.opt.order"), modules=t("discord.opt.modules"))
+                           order=t("discord.opt.order"), modules=t("discord.opt.modules"),
+                           language=t("discord.opt.language"))
     @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices)
     async def create(self, interaction: discord.Interaction, stage: str,
                      drivers: app_commands.Range[int, 1, 4] = 4,
                      deadline_hours: app_commands.Range[int, 1, 168] = 24,
-                     ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
+                     ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all",
-                     order: Literal["joined", "random"] = "joined", modules: str = "") -> None:
+                     order: Literal["joined", "random"] = "joined", modules: str = "",
+                     language: Literal["en", "fr", "de"] | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             require_channel_permissions(interaction.app_permissions, in_thread=is_thread(interaction.channel))
             return await self.bot.rallies.create(place, actor, stage, drivers=drivers, deadline_hours=deadline_hours,
                                                  ruleset=ruleset, sisu=sisu, shakedown=shakedown,
                                                  ai_on_timeout=ai_on_timeout, assistance=assistance, order=order,
-                                                 modules=modules)
+                                                 modules=modules, language=language)
 
         await run_command(interaction, call)
 

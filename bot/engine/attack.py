@@ -49,6 +49,7 @@ from bot.engine.stage_model import FINISH, Surface
 from bot.engine.state import FINISHED, OUT, GameState
 from bot.engine.text import msg
 from bot.engine.turn import roll_one, stop
+from bot.engine.words import dice_words
 
 MIN_GROUP = 2  # A18.1 / AMB-14
 HAZARD_WHITE = "W!"  # a white die of the group that shows ⚠ (in an order)
@@ -127,7 +128,7 @@ def _base(die: str) -> str:
 
 
 def _words(dice) -> str:
-    return " ".join("white" if d == "W" else ("white⚠" if d == HAZARD_WHITE else d) for d in dice)
+    return dice_words(list(dice))
 
 
 # -- A18.1 / A18.2: the group ---------------------------------------------------------------------

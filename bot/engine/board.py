@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine.classify import classification
 from bot.engine.stage_model import SpaceKind
 from bot.engine.state import FINISHED, OUT, WAITING, Car, GameState
+from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.engine.view import BoardView, CarView, PathStep, ShownPose, ShownStatus
 
@@ -51,5 +52,6 @@ def board_view(state: GameState, status: str | None = None) -> BoardView:
 def default_status(state: GameState) -> str:
     if state.turn is None:
         best = next((r for r in classification(state) if r["status"] == FINISHED), None)
-        return f"Finished — fastest {best['name']} {format_time(best['time'])}" if best else "Finished"
-    return f"{state.cars[state.turn.car].name} to drive"
+        return msg("board.finished_fastest", name=best["name"], time=format_time(best["time"])) if best \
+            else msg("board.finished")
+    return msg("board.to_drive", name=state.cars[state.turn.car].name)

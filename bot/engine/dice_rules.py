@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.errors import NotAllowed
 from bot.engine.state import Car, GameState, TurnState
 from bot.engine.text import msg
+from bot.engine.words import allowed_words, counted, die_word, gear_name
 
 
 def white_cap(state: GameState, car: Car) -> int:
@@ -43,16 +44,8 @@ def dice_allowed(state: GameState, car: Car, turn: TurnState) -> list[str]:
 
 
 def describe_allowed(allowed: list[str]) -> str:
-    words = ["white" if d == "W" else d for d in allowed]
-    if not words:
-        return "nothing"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def gear_name(g: int) -> str:
-    return {0: "neutral", 1: "1st", 2: "2nd", 3: "3rd"}.get(g, f"{g}th")
+    """What may be rolled, in words: `2, 3 or white` (a message: see `bot.engine.words`)."""
+    return allowed_words(allowed)
 
 
 def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> str | None:
@@ -71,10 +64,10 @@ def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> str | 
 
 def refusal_params(state: GameState, car: Car, turn: TurnState, die: str) -> dict[str, Any]:
     """Everything the refusal texts of `die_refusal` may name."""
-    return {"die": "white" if die == "W" else die, "gear": gear_name(turn.gear), "cap_white": white_cap(state, car),
+    return {"die": die_word(die), "gear": gear_name(turn.gear), "cap_white": white_cap(state, car),
             "flats": car.flats, "cap_black": black_cap(state, car), "lost": car.lost_black,
-            "white_dice": "white die" if white_cap(state, car) == 1 else "white dice",
-            "gear_dice": "gear die" if black_cap(state, car) == 1 else "gear dice"}
+            "white_dice": counted("word.white_dice", white_cap(state, car)),
+            "gear_dice": counted("word.gear_dice", black_cap(state, car))}
 
 
 def check_die(state: GameState, car: Car, turn: TurnState, die: str) -> None:

@@ -38,9 +38,10 @@ from bot.engine.state import FINISHED, OUT, GameConfig, GameState
 from bot.engine.text import msg
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.engine.weather import choose_tires, tire_actions, weather_events
+from bot.engine.words import die_noun, die_word, ordinal
 
 
-def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
+def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic",
              modules: dict[str, bool] | None = None, dice: DiceSource | None = None,
              course: Course | None = None, events: list[Event] | None = None) -> GameState:
     """A special ready for its first turn: cars behind the start line in gear 0 (A4.1). With a
@@ -190,7 +191,7 @@ def _check_line_taken(state: GameState, action: Roll, start: int, moves: list[Mo
 
 
 def _die_word(die: str) -> str:
-    return "white die" if die == "W" else die
+    return die_noun(die)
 
 
 def drive_clean(state: GameState, action: Roll) -> list[tuple[str, Move]]:
@@ -231,9 +232,8 @@ def _plan_refused(state: GameState, i: int, die: str, reason: str) -> NotAllowed
     turn = state.current_turn()
     now = [a.dice[0] for a in legal_actions(state) if isinstance(a, Roll)]
     allowed = list(dict.fromkeys(now)) or dice_allowed(state, state.cars[turn.car], turn)
-    words = describe_allowed(allowed) + (" (or stop)" if turn.started else "")
-    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(i + 1, f"{i + 1}th")
-    return NotAllowed(msg("roll.plan_refused", nth=nth, die="white" if die == "W" else die, reason=reason,
+    words = msg("roll.or_stop", allowed=describe_allowed(allowed)) if turn.started else describe_allowed(allowed)
+    return NotAllowed(msg("roll.plan_refused", nth=ordinal(i + 1), die=die_word(die), reason=reason,
                         gear=gear_name(turn.gear), allowed=words), tuple(allowed))
 
 

@@ -24,6 +24,7 @@ from bot.engine.stage_model import Surface
 from bot.engine.state import Car, GameState, TurnState
 from bot.engine.text import msg
 from bot.engine.turn import roll_one
+from bot.engine.words import die_word
 
 
 def cost(turn: TurnState) -> int:
@@ -103,4 +104,4 @@ def place_actions(state: GameState) -> list[Action]:
 
 
 def _word(die: str) -> str:
-    return "white" if die == "W" else die
+    return die_word(die)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.engine.errors import NotAllowed
 from bot.engine.stage_model import FINISH, START, Space, SpaceKind, Surface
 from bot.engine.state import RACING, Car, GameState
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 
 OK, LOC, KO = "ok", "loc", "ko"
 CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
@@ -225,15 +225,16 @@ def _describe(options: dict[str, Space], notes: dict[str, int]) -> str:
     parts = []
     for name, sp in options.items():
         note = notes[name]
+        word = msg(f"word.{name}") if name in ("interior", "skid", "shortcut") else name
         if note < 1:
-            parts.append(f"{name} closed")
+            parts.append(msg("note.closed", name=word))
         elif sp.kind is SpaceKind.SKID:
-            parts.append(f"{name} exactly {note}")
+            parts.append(msg("note.exactly", name=word, note=note))
         elif sp.kind is SpaceKind.SHORTCUT:
-            parts.append(f"shortcut K{note}")
+            parts.append(msg("note.shortcut", note=note))
         else:
-            parts.append(f"{name} up to {note}")
-    return ", ".join(parts)
+            parts.append(msg("note.up_to", name=word, note=note))
+    return Listed(parts, "comma")
 
 
 def _jump(state: GameState, ci: int, bump: Space, g: int, line: str | None) -> Move:

@@ -30,12 +30,13 @@ from bot.engine.state import GameState
 from bot.engine.text import msg
 
 WORDS: dict[str, tuple[str, ...]] = {
-    "W": ("w", "white", "whites", "blanc", "blanche", "gaz", "g", "weiss", "weiß", "gas", "gaswurfel"),
-    "interior": ("interior", "inside", "inner", "int", "i", "in", "ideal", "ideallinie", "tendue", "innen"),
-    "skid": ("skid", "drift", "driften", "derapage", "dérapage", "outside", "out"),
+    "W": ("w", "white", "whites", "blanc", "blanche", "gaz", "g", "weiss", "weiß", "gas", "gaswurfel", "gaswürfel"),
+    "interior": ("interior", "inside", "inner", "int", "i", "in", "ideal", "ideallinie", "tendue", "innen",
+                 "intérieur", "interieur", "innenbahn"),
+    "skid": ("skid", "drift", "driften", "derapage", "dérapage", "outside", "out", "außenbahn", "aussenbahn"),
     "shortcut": ("shortcut", "cut", "k", "corde", "abkurzung", "abkürzung"),
-    "stop": ("stop", "end", "done", "fin", "halt", "ende", "."),
-    "spare": ("spare", "tire", "tyre", "roue", "reserverad", "reserve"),
+    "stop": ("stop", "end", "done", "fin", "halt", "ende", "arrêt", "arret", "stopp", "."),
+    "spare": ("spare", "tire", "tyre", "roue", "reserverad", "reserve", "secours"),
 }
 #: Tire choice (A20.2), EN/FR/DE words of RULES D1: `tires snow`, `pneus neige`, `Winterreifen`.
 TIRE_WORDS = ("tires", "tyres", "tire", "tyre", "pneus", "pneu", "reifen")

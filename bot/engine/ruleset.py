@@ -1,6 +1,6 @@
 """Rulesets: every number and every OPEN/AMB default of RULES.md, loaded from data/rulesets/.
 
-The engine reads these settings instead of constants, so an edition (classic-en, -fr, -de) or a
+The engine reads these settings instead of constants, so a rulebook edition's rules (classic, classic-consecutive, classic-sisu) or a
 house rule is a data file. Validation errors name the file, the field and the reason.
 """
 
@@ -151,9 +151,16 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
         raise DataError(source, field, err["msg"]) from None
 
 
+#: Former names: the rulesets were named after the language of their rulebook edition, which read
+#: like a choice of language. Rallies stored under the old names still load (and replay as they were).
+RENAMED = {"classic-en": "classic", "classic-fr": "classic-consecutive", "classic-de": "classic-sisu"}
+DEFAULT_RULESET = "classic"
+
+
 @lru_cache(maxsize=16)
-def load_ruleset(name: str = "classic-en") -> Ruleset:
-    """A shipped ruleset by name (data/rulesets/<name>.json)."""
+def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
+    """A shipped ruleset by name (data/rulesets/<name>.json), or by its former name."""
+    name = RENAMED.get(name, name)
     path = data_dir() / "rulesets" / f"{name}.json"
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in path.parent.glob("*.json")))

@@ -42,7 +42,7 @@ class Seat:
     tires: str | None = None
 
 
-def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic-en",
+def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic",
                   modules: dict[str, bool] | None = None, dice: DiceSource | None = None) -> GameState:
     """A special set up with its cars in start order, before anyone's first turn."""
     if not 1 <= len(seats) <= 4:
@@ -61,7 +61,9 @@ def setup_special(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset:
         stage = with_weather(stage, weather)
     tires = default_tires(stage)
     cars = [Car(id=s.id, name=s.name, seat=i, tires=s.tires or tires) for i, s in enumerate(seats)]
-    config = GameConfig(stage=stage.name, ruleset=base.name, seed=seed, modules=modules)
+    # the name as given: a rally stored under a ruleset's former name replays byte for byte
+    config = GameConfig(stage=stage.name, ruleset=ruleset if isinstance(ruleset, str) else base.name, seed=seed,
+                        modules=modules)
     state = GameState(stage=stage, rules=rules, config=config, cars=cars, dice=dice, deck=deck, weather=weather)
     if rules.stagger == "consecutive":
         state.entry = consecutive_entry(len(cars))

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.engine.text import msg
+
 #: Position id of a car that has not yet crossed the start line (RULES A4.1).
 START = -1
 #: Position id of a car that has crossed the finish line (RULES A15.1).
@@ -179,14 +181,14 @@ class Stage(BaseModel):
     def label(self, position: int) -> str:
         """A space as drivers name it: `space 12`, `skid of corner 3`, `the start`, `the finish`."""
         if position == START:
-            return "the start"
+            return msg("space.start")
         if position == FINISH:
-            return "the finish"
+            return msg("space.finish")
         space = self.spaces[position]
         if space.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
             assert space.corner is not None, "skid and shortcut spaces belong to a corner"
-            return f"{space.kind.value} of corner {space.corner + 1}"
-        return f"space {space.index}"
+            return msg("space.corner_line", line=msg(f"word.{space.kind.value}"), corner=space.corner + 1)
+        return msg("space.index", n=space.index)
 
     def counts(self) -> dict[str, int]:
         """Figures for listings: corners, bumps, shortcuts, splits."""

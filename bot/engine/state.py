@@ -142,7 +142,7 @@ class GameConfig:
     """What a special is set up with; together with the action log it rebuilds the state."""
 
     stage: str
-    ruleset: str = "classic-en"
+    ruleset: str = "classic"
     seed: int = 0
     modules: dict[str, bool] = field(default_factory=dict)
 

@@ -60,14 +60,15 @@ def _rebuild(key: str, params: dict[str, Any]) -> Msg:
 
 
 class Listed(str):
-    """Items joined the way the reader's language joins them: `how` is `or`, `and`, `comma` or
-    `dot` (the separators are catalogue texts `list.or`, `list.and` …: " or ", " ou " …)."""
+    """Items joined the way the reader's language joins them: `how` is `or`, `and`, `comma`,
+    `dot`, `space` (the separators are catalogue texts `list.or` …: " or ", " ou " …), or `either` /
+    `both`: commas, then "or" / "and" before the last item ("2, 3 or white")."""
 
     items: tuple[Any, ...]
     how: str
 
     def __new__(cls, items: list[Any] | tuple[Any, ...], how: str = "comma") -> Listed:
-        self = str.__new__(cls, _SEPARATORS[how].join(str(i) for i in items))
+        self = str.__new__(cls, joined([str(i) for i in items], how, _SEPARATORS))
         self.items = tuple(items)
         self.how = how
         return self
@@ -79,8 +80,16 @@ class Listed(str):
         return {"list": [to_json(i) for i in self.items], "how": self.how}
 
 
-#: The default language's separators (the catalogue has every language's).
-_SEPARATORS = {"or": " or ", "and": " and ", "comma": ", ", "dot": " · "}
+#: The default language's separators (the catalogue has every language's: `list.<how>`).
+_SEPARATORS = {"or": " or ", "and": " and ", "comma": ", ", "dot": " · ", "space": " "}
+
+
+def joined(items: list[str], how: str, separators: Mapping[str, str]) -> str:
+    """`how`: a separator's name, or `either` / `both` (commas, then "or" / "and" before the last)."""
+    if how in ("either", "both") and len(items) > 1:
+        last = separators["or" if how == "either" else "and"]
+        return separators["comma"].join(items[:-1]) + last + items[-1]
+    return separators["comma" if how in ("either", "both") else how].join(items)
 
 
 def to_json(value: Any) -> Any:

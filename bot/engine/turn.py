@@ -17,6 +17,7 @@ from bot.engine.order import next_turn
 from bot.engine.splits import record_splits
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
+from bot.engine.words import die_word
 
 
 def roll_one(state: GameState, die: str, line: str | None, events: list[Event], face: bool | None = None) -> Move:
@@ -286,7 +287,7 @@ def format_time(seconds: int) -> str:
 
 
 def _die_word(die: str) -> str:
-    return "white" if die == "W" else die
+    return die_word(die)
 
 
 def _space_label(state: GameState, target: int) -> str:

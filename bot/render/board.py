@@ -1,7 +1,8 @@
 """Putting a board image together: header, map (static layer + overlay), overview strip, table.
 
-Pure: stage + view + options in, image out. The static layer comes from the cache, so a turn
-costs one copy of it, a few sprite pastes and some text (see bench/render.py).
+Pure: stage + view + options in, image out; every word in `options.lang`. The static layer comes
+from the cache, so a turn costs one copy of it, a few sprite pastes and some text (see
+bench/render.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from bot.render.camera import draw_overview, focus_point
 from bot.render.frame import Frame
 from bot.render.layout import MapLayout, board_layout, crop_origin
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.overlay import draw_overlay
-from bot.render.panel import draw_header, draw_table, panel_height
+from bot.render.overlay import DirtTag, dirt_tags, draw_overlay
+from bot.render.panel import draw_header, draw_table, header_texts, panel_height, table_texts
 from bot.render.placement import Placed, place_cars, world_position
 from bot.render.static_layer import static_layer
+from bot.render.textbox import TextBox
 
 
 def snow_of(stage: Stage, view: BoardView | None) -> frozenset[str]:
@@ -51,12 +53,34 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     canvas = Image.new("RGB", (width, height), P.PAPER)
     _paste_window(canvas, static, origin, layout)
     frame = map_frame(layout, origin)
-    draw_overlay(canvas, stage, view, frame, placed, options)
+    draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
     if layout.mode == "camera":
         draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
     draw_header(canvas, view.title, view.round, view.status, layout.header_h, options)
     draw_table(canvas, stage, view, layout.body_bottom, options)
     return canvas
+
+
+def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[TextBox]:
+    """The header's and the table's texts of the board image, each with its cell (for the tests:
+    the drawing draws these very boxes)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options)
+            + table_texts(stage, view, layout.body_bottom, options))
+
+
+def map_window(layout: MapLayout) -> tuple[float, float, float, float]:
+    """The map's box in the board image (between the header and the overview strip or table)."""
+    return 0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]
+
+
+def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[DirtTag]:
+    """The dirt tags of the board image, in image pixels (for the tests)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
 
 
 def _paste_window(canvas: Image.Image, static: Image.Image, origin: tuple[int, int], layout: MapLayout) -> None:

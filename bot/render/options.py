@@ -1,8 +1,9 @@
-"""How a board image is drawn: output width, map mode, PNG compression.
+"""How a board image is drawn: output width, map mode, PNG compression, language.
 
-One frozen, hashable value so it can be part of the static-layer cache key. Defaults aim at a
-phone: Discord shows an attachment at the screen's width, so the image is ~1080 px wide and
-every text is at least `min_font` px high at that width.
+One frozen, hashable value so it can be part of the static-layer cache key (the static layer prints
+words, START and FINISH, so its language is part of the key). Defaults aim at a phone: Discord
+shows an attachment at the screen's width, so the image is ~1080 px wide and every text is at
+least `min_font` px high at that width.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class RenderOptions:
     compress_level: int = 3
     #: the static layer is drawn at this multiple and downscaled with LANCZOS (antialiasing).
     supersample: int = 2
+    #: the language of every word the image prints (the catalogue's `data/i18n/<lang>/render.json`)
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         if not 480 <= self.width <= 2400:
@@ -38,6 +41,8 @@ class RenderOptions:
             raise ValueError(f"supersample {self.supersample}: use 1, 2 or 3")
         if self.mode not in ("auto", "fit", "camera"):
             raise ValueError(f"mode '{self.mode}': auto, fit or camera")
+        if not (self.lang.isascii() and self.lang.isalpha() and 2 <= len(self.lang) <= 8):
+            raise ValueError(f"lang '{self.lang}': a language code such as en, fr, de")
 
     @property
     def scale(self) -> float:

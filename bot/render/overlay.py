@@ -7,6 +7,8 @@ under them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image, ImageDraw
 
 from bot.engine.stage_model import FINISH, Stage
@@ -14,21 +16,23 @@ from bot.engine.view import BoardView, PathStep
 from bot.render import palette as P
 from bot.render.cars import car_size, car_sprite, paste_car
 from bot.render.dice import die_badge
-from bot.render.drawing import pill, text_centered
+from bot.render.drawing import pill, pill_size, text_centered
 from bot.render.fonts import MIN_FONT_PX, fitting_font, font
 from bot.render.frame import Frame
 from bot.render.geometry import add, left_of, stage_shapes, unit
 from bot.render.options import RenderOptions
 from bot.render.placement import Placed, world_position
+from bot.render.words import word
 
 Pt = tuple[float, float]
 
 
 def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Frame, placed: list[Placed],
-                 options: RenderOptions) -> None:
-    """Dirt markers, the path just driven, the cars and the dice of the last turn."""
+                 options: RenderOptions, window: tuple[float, float, float, float] | None = None) -> None:
+    """Dirt markers, the path just driven, the cars and the dice of the last turn (`window`: the
+    map's box in the image, which a visible corner's dirt tag stays in)."""
     draw = ImageDraw.Draw(canvas)
-    _dirt(draw, stage, view, frame, options)
+    _dirt(draw, stage, view, frame, options, window)
     steps = _path_points(stage, view)
     colour = _path_colour(view)
     if steps:
@@ -106,10 +110,28 @@ def _path_dice(draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame, steps: lis
 
 # -- dirt markers ----------------------------------------------------------------------------------
 
-def _dirt(draw: ImageDraw.ImageDraw, stage: Stage, view: BoardView, frame: Frame, options: RenderOptions) -> None:
-    """A brown tag outside each dirty corner: its notes are lowered by that many (RULES A8.5)."""
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class DirtTag:
+    """The brown tag of a dirty corner: its text, centre and box, and whether its corner is in the
+    visible window (a tag of a corner off the camera window may be cut: nobody sees the corner)."""
+
+    text: str
+    at: Pt
+    box: Box
+    visible: bool
+
+
+def dirt_tags(stage: Stage, view: BoardView, frame: Frame, options: RenderOptions,
+              window: Box | None = None) -> list[DirtTag]:
+    """The tag outside each dirty corner. A tag whose corner is in the visible `window` is kept
+    inside it, so a long word ("● Schmutz −1") is never cut by the map's edge."""
     shapes = stage_shapes(stage)
     f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    pad = 0.35 * f.size
+    out = []
     for corner_id, count in sorted(view.dirt.items()):
         if count <= 0 or not 0 <= corner_id < len(stage.corners):
             continue
@@ -118,5 +140,24 @@ def _dirt(draw: ImageDraw.ImageDraw, stage: Stage, view: BoardView, frame: Frame
         outward = -1.0 if corner.direction == "left" else 1.0  # away from the corner's centre
         edge = mid.edge_right if corner.direction == "left" else mid.edge_left
         n = left_of(mid.heading)
-        at = frame.px(add(mid.centre, n, outward * (edge + 0.55)))
-        pill(draw, at, f"● dirt −{count}", f, P.DIRT_MARKER, P.WHITE, 0.35 * f.size, outline=P.WHITE, outline_w=2)
+        x, y = frame.px(add(mid.centre, n, outward * (edge + 0.55)))
+        text = word("dirt", options.lang, n=count)
+        w, h = pill_size(text, f, pad)
+        visible = True
+        if window is not None:
+            corner_at = frame.px(mid.centre)
+            x0, y0, x1, y1 = window
+            visible = x0 <= corner_at[0] <= x1 and y0 <= corner_at[1] <= y1
+            if visible:
+                x = min(max(x, x0 + w / 2 + 2), x1 - w / 2 - 2)
+                y = min(max(y, y0 + h / 2 + 2), y1 - h / 2 - 2)
+        out.append(DirtTag(text, (x, y), (x - w / 2, y - h / 2, x + w / 2, y + h / 2), visible))
+    return out
+
+
+def _dirt(draw: ImageDraw.ImageDraw, stage: Stage, view: BoardView, frame: Frame, options: RenderOptions,
+          window: Box | None) -> None:
+    """A brown tag outside each dirty corner: its notes are lowered by that many (RULES A8.5)."""
+    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    for tag in dirt_tags(stage, view, frame, options, window):
+        pill(draw, tag.at, tag.text, f, P.DIRT_MARKER, P.WHITE, 0.35 * f.size, outline=P.WHITE, outline_w=2)

@@ -5,6 +5,10 @@ per driver in road order (finished first by time, then the cars on the road from
 then those waiting at the start, knocked-out drivers last): colour token with initials, name,
 gear, chrono m:ss (RULES A15.2), ⚠ this turn, damage as dice symbols (black dice lost, white dice
 lost, A12), spare tire (A14), second markers (A18). Above it, the dice of the turn just played.
+
+Every word is in the image's language (`options.lang`). The texts are placed as `TextBox`es with
+the cell each must stay in (`header_texts`, `table_texts`): the drawing draws exactly those, and
+the tests check every box in every language.
 """
 
 from __future__ import annotations
@@ -16,15 +20,18 @@ from bot.engine.view import BoardView, CarView
 from bot.render import palette as P
 from bot.render.dice import die_badge, hazard_triangle
 from bot.render.drawing import text_centered
-from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.formats import mmss
 from bot.render.options import RenderOptions
-from bot.render.words import LABELS
+from bot.render.textbox import TextBox, fit_box
+from bot.render.words import text, word
 
 ROW_H = 52
 TABLE_HEAD_H = 40
 DICE_ROW_H = 62
 PAD_BOTTOM = 14
+HEAD_PAD = 4  # least space between a centred text and its column's edges
+MARGIN = 6  # a left-aligned text's cell begins this far before the text (glyphs such as J overhang)
 # column x positions (design px at 1080 wide)
 COL = {"pos": 26, "token": 72, "name": 106, "gear": 470, "time": 566, "hazard": 664,
        "damage": 722, "spare": 900, "seconds": 1000}
@@ -49,19 +56,74 @@ def road_order(stage: Stage, cars: tuple[CarView, ...]) -> list[CarView]:
     return sorted(cars, key=key)
 
 
+def header_texts(title: str, round_no: int, status: str, width: int, height: int,
+                 options: RenderOptions) -> list[TextBox]:
+    """The header's texts: the title (bold, cut to leave room for the round), "Round 7" on the
+    right, and the status line under them (shrunk to the minimum size, then cut)."""
+    px, lang = options.px, options.lang
+    title, status = text(title, lang), text(status, lang)
+    right = word("round", lang, n=round_no) if round_no else ""
+    round_size = px(28)
+    rw = font(round_size, bold=True).getlength(right)
+    title_bottom = px(62)
+    edge = px(MARGIN)  # texts start px(20) from the side (a glyph may overhang its start a little)
+    left, right_edge = px(20 - MARGIN), width - px(20 - MARGIN)
+    out = [fit_box(title, (left, 0, width - rw - px(40 - MARGIN), title_bottom), px(36), P.HEADER_TEXT,
+                   bold=True, pad=edge, top=px(14), what="header title")]
+    if right:
+        out.append(TextBox(right, round_size, True, (width - px(20) - rw, px(20)), "la",
+                           (width - px(20 + MARGIN) - rw, 0, right_edge, title_bottom), P.FINISH_YELLOW,
+                           "header round"))
+    if status:
+        size = max(px(MIN_FONT_PX), px(26))
+        out.append(fit_box(status, (left, title_bottom, right_edge, height), size, P.HEADER_MUTED,
+                           min_size=px(MIN_FONT_PX), pad=edge, top=px(64), what="header status"))
+    return out
+
+
 def draw_header(canvas: Image.Image, title: str, round_no: int, status: str, height: int,
                 options: RenderOptions) -> None:
+    """The dark band on top: title, round and status line (`title` and `status` may be messages:
+    they are shown in the image's language)."""
     d = ImageDraw.Draw(canvas)
-    w, px = canvas.width, options.px
-    d.rectangle((0, 0, w, height), fill=P.HEADER_BG)
-    big, small = font(px(36), bold=True), font(max(px(MIN_FONT_PX), px(26)))
-    right = LABELS["round"].format(n=round_no) if round_no else ""
-    rw = font(px(28), bold=True).getlength(right)
-    d.text((px(20), px(14)), fit_text(title, big, w - rw - px(60)), font=big, fill=P.HEADER_TEXT)
-    if right:
-        d.text((w - px(20) - rw, px(20)), right, font=font(px(28), bold=True), fill=P.FINISH_YELLOW)
-    if status:
-        d.text((px(20), px(64)), fit_text(status, small, w - px(40)), font=small, fill=P.HEADER_MUTED)
+    d.rectangle((0, 0, canvas.width, height), fill=P.HEADER_BG)
+    for t in header_texts(title, round_no, status, canvas.width, height, options):
+        t.draw(d)
+
+
+def _name_cell(top: float, bottom: float, px) -> tuple[float, float, float, float]:
+    """The name column's cell: its text starts at COL["name"] (MARGIN inside) and leaves 14 px free
+    before the gear column."""
+    return px(COL["name"] - MARGIN), top, px(COL["gear"] - 14 + MARGIN), bottom
+
+
+def _cell(col: str, top: float, bottom: float, px) -> tuple[float, float, float, float]:
+    """A column's cell between `top` and `bottom` (from its x to the next column's)."""
+    keys = list(COL)
+    i = keys.index(col)
+    right = COL[keys[i + 1]] if i + 1 < len(keys) else 1080
+    return px(COL[col]), top, px(right), bottom
+
+
+def table_texts(stage: Stage, view: BoardView, top: int, options: RenderOptions) -> list[TextBox]:
+    """Every text of the panel under the map: the last turn's label, the column heads, the rows."""
+    px, lang = options.px, options.lang
+    out: list[TextBox] = []
+    y: float = top
+    if view.path:
+        out += _dice_texts(view, y, options)
+        y += px(DICE_ROW_H)
+    bottom = y + px(TABLE_HEAD_H)
+    for col, key in (("name", "driver"), ("gear", "gear"), ("time", "time"), ("damage", "damage"),
+                     ("spare", "spare"), ("seconds", "seconds")):
+        cell = _name_cell(y, bottom, px) if col == "name" else _cell(col, y, bottom, px)
+        out.append(fit_box(word(key, lang), cell, px(MIN_FONT_PX), P.PANEL_MUTED, align="l" if col == "name" else "c",
+                           pad=px(MARGIN) if col == "name" else px(HEAD_PAD), what=f"table head {key}"))
+    y = bottom
+    for i, car in enumerate(road_order(stage, view.cars)):
+        out += _row_texts(car, i, y, options)
+        y += px(ROW_H)
+    return out
 
 
 def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, options: RenderOptions) -> None:
@@ -72,17 +134,13 @@ def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, opt
     if view.path:
         _dice_row(d, view, y, options)
         y += px(DICE_ROW_H)
-    head = font(px(MIN_FONT_PX))
-    for col, key in (("name", "driver"), ("gear", "gear"), ("time", "time"), ("damage", "damage"),
-                     ("spare", "spare"), ("seconds", "seconds")):
-        anchor = "lm" if col == "name" else "mm"
-        d.text((px(COL[col]) if col == "name" else _mid(col, px), y + px(TABLE_HEAD_H) / 2), LABELS[key],
-               font=head, fill=P.PANEL_MUTED, anchor=anchor)
     hazard_triangle(d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(26))
     y += px(TABLE_HEAD_H)
     for i, car in enumerate(road_order(stage, view.cars)):
         _row(d, car, i, y, w, options)
         y += px(ROW_H)
+    for t in table_texts(stage, view, top, options):
+        t.draw(d)
 
 
 def _mid(col: str, px) -> float:
@@ -95,41 +153,54 @@ def _mid(col: str, px) -> float:
     return px(COL[col] + 40)
 
 
+def _row_texts(car: CarView, i: int, y: float, options: RenderOptions) -> list[TextBox]:
+    """A driver's row: place, name, gear (or DNF / finished), time, ⚠ count, seconds held."""
+    px, lang = options.px, options.lang
+    bottom = y + px(ROW_H)
+    out = car.status == "out"
+    ink = P.PANEL_MUTED if out else P.PANEL_TEXT
+    if out:
+        gear = word("dnf", lang)
+    elif car.space == FINISH or car.status == "finished":
+        gear = word("finished", lang)
+    elif car.space == START or car.status == "waiting":
+        gear = "—"
+    else:
+        gear = str(car.gear)
+    time_text = mmss(car.chrono_s) if (car.chrono_s or car.status != "waiting") else "—"
+    what = f"row {i + 1} "
+    texts = [
+        fit_box(str(i + 1), (0, y, px(COL["pos"] * 2), bottom), px(24), P.PANEL_MUTED, align="c", bold=True,
+                what=what + "place"),
+        fit_box(car.name, _name_cell(y, bottom, px), px(26), ink, bold=True, pad=px(MARGIN), what=what + "name"),
+        fit_box(gear, _cell("gear", y, bottom, px), px(26), P.HAZARD_RED if out else ink, align="c", bold=True,
+                min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "gear"),
+        fit_box(time_text, _cell("time", y, bottom, px), px(26), ink, align="c", bold=car.status == "finished",
+                min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "time"),
+        fit_box(str(car.hazards) if car.hazards else "·", _cell("hazard", y, bottom, px), px(26),
+                P.HAZARD_RED if car.hazards else P.PANEL_MUTED, align="c", bold=True, what=what + "hazards"),
+    ]
+    if not car.black_lost and not car.white_lost:
+        texts.append(fit_box("·", _cell("damage", y, bottom, px), px(26), P.PANEL_MUTED, align="c",
+                             what=what + "damage"))
+    sec = f"−{car.seconds_held}s" if car.seconds_held else "·"
+    texts.append(fit_box(sec, _cell("seconds", y, bottom, px), px(26), ink if car.seconds_held else P.PANEL_MUTED,
+                         align="c", min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "seconds"))
+    return texts
+
+
 def _row(d: ImageDraw.ImageDraw, car: CarView, i: int, y: float, w: int, options: RenderOptions) -> None:
+    """A driver's row without its texts: background, colour token, damage, spare tire."""
     px = options.px
     h = px(ROW_H)
     bg = P.PANEL_ACTIVE if car.active else (P.PANEL_ALT if i % 2 else P.PANEL_BG)
     d.rectangle((0, y, w, y + h), fill=bg)
     if car.active:
         d.rectangle((0, y, px(8), y + h), fill=P.BLACK)
-    out = car.status == "out"
-    ink = P.PANEL_MUTED if out else P.PANEL_TEXT
     cy = y + h / 2
-    regular, bold = font(px(26)), font(px(26), bold=True)
-    d.text((px(COL["pos"]), cy), str(i + 1), font=font(px(24), bold=True), fill=P.PANEL_MUTED, anchor="mm")
     _token(d, car, (px(COL["token"]) + px(4), cy), px(44), px(34), options)
-    name = fit_text(car.name, bold, px(COL["gear"] - COL["name"] - 14))
-    d.text((px(COL["name"]), cy), name, font=bold, fill=ink, anchor="lm")
-    if out:
-        gear = LABELS["dnf"]
-    elif car.space == FINISH or car.status == "finished":
-        gear = LABELS["finished"]
-    elif car.space == START or car.status == "waiting":
-        gear = "—"
-    else:
-        gear = str(car.gear)
-    d.text((_mid("gear", px), cy), gear, font=bold, fill=P.HAZARD_RED if out else ink, anchor="mm")
-    time_text = mmss(car.chrono_s) if (car.chrono_s or car.status != "waiting") else "—"
-    d.text((_mid("time", px), cy), time_text, font=bold if car.status == "finished" else regular, fill=ink,
-           anchor="mm")
-    hz = str(car.hazards) if car.hazards else "·"
-    d.text((_mid("hazard", px), cy), hz, font=bold, fill=P.HAZARD_RED if car.hazards else P.PANEL_MUTED,
-           anchor="mm")
     _damage(d, car, px(COL["damage"]) + px(6), cy, options)
     _spare(d, car.spare, (_mid("spare", px), cy), px(15))
-    sec = f"−{car.seconds_held}s" if car.seconds_held else "·"
-    d.text((_mid("seconds", px), cy), sec, font=regular, fill=ink if car.seconds_held else P.PANEL_MUTED,
-           anchor="mm")
 
 
 def _token(d: ImageDraw.ImageDraw, car: CarView, centre, w: int, h: int, options: RenderOptions) -> None:
@@ -144,12 +215,8 @@ def _token(d: ImageDraw.ImageDraw, car: CarView, centre, w: int, h: int, options
 
 
 def _damage(d: ImageDraw.ImageDraw, car: CarView, x: float, cy: float, options: RenderOptions) -> None:
-    """■ per black die lost, □ per white die lost (flat tire); a dash when the car is intact."""
+    """■ per black die lost, □ per white die lost (flat tire); a dot (a text) when the car is intact."""
     s, gap = options.px(20), options.px(5)
-    if not car.black_lost and not car.white_lost:
-        d.text((options.px((COL["damage"] + COL["spare"]) / 2), cy), "·", font=font(options.px(26)),
-               fill=P.PANEL_MUTED, anchor="mm")
-        return
     for _ in range(min(car.black_lost, 5)):
         d.rectangle((x, cy - s / 2, x + s, cy + s / 2), fill=P.BLACK)
         x += s + gap
@@ -171,22 +238,35 @@ def _spare(d: ImageDraw.ImageDraw, available: bool, centre, r: int) -> None:
         d.line((x - r, y + r, x + r, y - r), fill=P.PANEL_MUTED, width=2)
 
 
+def _dice_texts(view: BoardView, y: float, options: RenderOptions) -> list[TextBox]:
+    """"Last turn · Name" (shrunk, then cut to its cell) and, after the dice, "= 2 ⚠"."""
+    px = options.px
+    h = px(DICE_ROW_H)
+    who = next((c for c in view.cars if c.driver_id == view.path_driver), None)
+    label = word("last_turn", options.lang) + (f" · {who.name}" if who else "")
+    out = [fit_box(label, (px(20 - MARGIN), y, px(540 + MARGIN), y + h), px(24), P.PANEL_TEXT, bold=True,
+                   min_size=px(MIN_FONT_PX), pad=px(MARGIN), what="last turn")]
+    hazards = sum(1 for s in view.path if s.hazard)
+    if hazards:
+        x = _dice_x(out[0], options) + (px(38) + px(14)) * len(view.path) + px(6)
+        out.append(fit_box(f"= {hazards} ⚠", (x - px(MARGIN), y, options.width, y + h), px(24), P.HAZARD_RED,
+                           bold=True, pad=px(MARGIN), what="last turn hazards"))
+    return out
+
+
+def _dice_x(label: TextBox, options: RenderOptions) -> float:
+    """Centre x of the first die after the last turn's label."""
+    return label.xy[0] + label.font.getlength(label.text) + options.px(30)
+
+
 def _dice_row(d: ImageDraw.ImageDraw, view: BoardView, y: float, options: RenderOptions) -> None:
-    """"Last turn · Name:" followed by the dice in the order rolled."""
+    """The band of the last turn: the dice in the order rolled (its texts are `_dice_texts`)."""
     px = options.px
     h = px(DICE_ROW_H)
     d.rectangle((0, y, options.width, y + h), fill=P.PANEL_ALT)
-    who = next((c for c in view.cars if c.driver_id == view.path_driver), None)
-    label = LABELS["last_turn"] + (f" · {who.name}" if who else "")
-    f = font(px(24), bold=True)
-    label = fit_text(label, f, px(520))
+    x = _dice_x(_dice_texts(view, y, options)[0], options)
     cy = y + h / 2
-    d.text((px(20), cy), label, font=f, fill=P.PANEL_TEXT, anchor="lm")
-    x = px(20) + f.getlength(label) + px(30)
     size = px(38)
     for step in view.path:
         die_badge(d, (x, cy), step.die, step.hazard, size)
         x += size + px(14)
-    hazards = sum(1 for s in view.path if s.hazard)
-    if hazards:
-        d.text((x + px(6), cy), f"= {hazards} ⚠", font=f, fill=P.HAZARD_RED, anchor="lm")

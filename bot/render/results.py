@@ -3,7 +3,8 @@
 For a rally of several specials the same image shows one column per special and the total.
 
 Equal times share a rank (OPEN-5 default). Gaps are to the winner (+0:20); the engine may give
-them, else they are computed here.
+them, else they are computed here. Every word is in `options.lang`; every text is a `TextBox` fitted
+to its column (`results_texts`), so the tests check that none leaves its cell in any language.
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ from PIL import Image, ImageDraw
 from bot.engine.view import ResultRow, ResultsView
 from bot.render import palette as P
 from bot.render.drawing import text_centered
-from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.formats import gap, mmss
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.panel import draw_header
-from bot.render.words import LABELS
+from bot.render.panel import header_texts
+from bot.render.textbox import TextBox, fit_box
+from bot.render.words import text, word
 
 HEADER_H = 112
 ROW_H = 60
 HEAD_ROW_H = 44
 COLUMNS_X = 470  # a rally's per-special columns: the first one's centre, then one every COLUMN_W
 COLUMN_W = 90
+CELL_PAD = 6  # least space between a centred text and its column's edges
+NAME_PAD = 8  # the name column's cell begins this far before its text (glyphs such as J overhang)
 
 
 def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]:
@@ -43,58 +47,97 @@ def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]
     return out
 
 
+def _cells(view: ResultsView, options: RenderOptions) -> dict[str, tuple[float, float]]:
+    """(left, right) of the rank, name, total time and gap columns; a rally's specials come between
+    the name and the total, COLUMN_W each, centred from COLUMNS_X."""
+    px = options.px
+    if view.columns:  # a rally: one column per special, then the total
+        return {"rank": (px(4), px(84)), "name": (px(160 - NAME_PAD), px(COLUMNS_X - COLUMN_W / 2)),
+                "time": (px(785), px(915)), "gap": (px(915), px(1055))}
+    return {"rank": (px(4), px(84)), "name": (px(160 - NAME_PAD), px(720)), "time": (px(720), px(880)),
+            "gap": (px(880), px(1040))}
+
+
+def _specials(view: ResultsView, options: RenderOptions) -> list[tuple[float, float]]:
+    px = options.px
+    return [(px(COLUMNS_X + i * COLUMN_W - COLUMN_W / 2), px(COLUMNS_X + i * COLUMN_W + COLUMN_W / 2))
+            for i in range(len(view.columns))]
+
+
+def results_texts(view: ResultsView, options: RenderOptions | None = None) -> list[TextBox]:
+    """Every text of the results image with its cell: header, column heads, one line per driver."""
+    options = options or DEFAULT_OPTIONS
+    px, lang, w = options.px, options.lang, options.width
+    rows = classification(view)
+    finished = sum(1 for r in view.rows if r.status == "finished" and r.time_s is not None)
+    subtitle = text(view.subtitle, lang) or word("classified", lang, n=finished)
+    out = header_texts(f"{text(view.title, lang)} — {word('results', lang)}", 0, subtitle, w, px(HEADER_H), options)
+    cells, specials = _cells(view, options), _specials(view, options)
+    pad = px(CELL_PAD)
+    y: float = px(HEADER_H)
+    bottom = y + px(HEAD_ROW_H)
+    head = px(MIN_FONT_PX)
+
+    def at(col: str, top: float, low: float) -> tuple[float, float, float, float]:
+        return cells[col][0], top, cells[col][1], low
+    out.append(fit_box(word("driver", lang), at("name", y, bottom), head, P.PANEL_MUTED, pad=px(NAME_PAD),
+                       what="head driver"))
+    for (x0, x1), label in zip(specials, view.columns):
+        out.append(fit_box(text(label, lang), (x0, y, x1, bottom), head, P.PANEL_MUTED, align="c", pad=pad,
+                           what="head special"))
+    total = word("total", lang) if view.columns else word("time", lang)
+    out.append(fit_box(total, at("time", y, bottom), head, P.PANEL_MUTED, align="c", pad=pad, what="head total"))
+    out.append(fit_box(word("gap", lang), at("gap", y, bottom), head, P.PANEL_MUTED, align="c", pad=pad,
+                       what="head gap"))
+    y = bottom
+    for i, (rank, row, behind) in enumerate(rows):
+        low = y + px(ROW_H)
+        ink = P.PANEL_MUTED if behind is None else P.PANEL_TEXT
+        what = f"row {i + 1} "
+        out.append(fit_box(rank, at("rank", y, low), px(30), ink, align="c", bold=True, min_size=px(MIN_FONT_PX),
+                           what=what + "rank"))
+        out.append(fit_box(row.name, at("name", y, low), px(28), ink, bold=True, pad=px(NAME_PAD), what=what + "name"))
+        for (x0, x1), seconds in zip(specials, row.times):
+            out.append(fit_box(mmss(seconds) if seconds is not None else "—", (x0, y, x1, low), head, ink,
+                               align="c", pad=px(4), what=what + "special"))
+        if behind is None:  # DNF
+            out.append(fit_box(word("dnf", lang), at("time", y, low), px(28), P.HAZARD_RED, align="c", bold=True,
+                               min_size=px(MIN_FONT_PX), pad=pad, what=what + "dnf"))
+        else:
+            assert row.time_s is not None, "classification() gives a gap to timed rows only"
+            out.append(fit_box(mmss(row.time_s), at("time", y, low), px(28), ink, align="c", bold=True,
+                               min_size=px(MIN_FONT_PX), pad=pad, what=what + "time"))
+            out.append(fit_box(gap(behind), at("gap", y, low), px(28), ink, align="c", min_size=px(MIN_FONT_PX),
+                               pad=pad, what=what + "gap"))
+        y = low
+    return out
+
+
 def results_image(view: ResultsView, options: RenderOptions | None = None) -> Image.Image:
+    """The classification as an RGB image `options.width` wide, its words in `options.lang`."""
     options = options or DEFAULT_OPTIONS
     px, w = options.px, options.width
     rows = classification(view)
     height = px(HEADER_H) + px(HEAD_ROW_H) + px(ROW_H) * max(1, len(rows)) + px(16)
     img = Image.new("RGB", (w, height), P.PANEL_BG)
-    finished = sum(1 for r in view.rows if r.status == "finished" and r.time_s is not None)
-    subtitle = view.subtitle or LABELS["classified"].format(n=finished)
-    draw_header(img, f"{view.title} — {LABELS['results']}", 0, subtitle, px(HEADER_H), options)
     d = ImageDraw.Draw(img)
-    y = px(HEADER_H)
-    head = font(px(MIN_FONT_PX))
-    cx = {"rank": px(44), "token": px(112), "name": px(160), "time": px(800), "gap": px(960)}
-    name_w = px(560)
-    columns = [px(COLUMNS_X + i * COLUMN_W) for i in range(len(view.columns))]
-    if view.columns:  # a rally: one column per special, then the total
-        name_w = px(COLUMNS_X - 180)
-        cx["time"], cx["gap"] = px(850), px(985)
-    d.text((cx["name"], y + px(HEAD_ROW_H) / 2), LABELS["driver"], font=head, fill=P.PANEL_MUTED, anchor="lm")
-    for x, label in zip(columns, view.columns):
-        d.text((x, y + px(HEAD_ROW_H) / 2), label, font=head, fill=P.PANEL_MUTED, anchor="mm")
-    total_label = LABELS["total"] if view.columns else LABELS["time"]
-    d.text((cx["time"], y + px(HEAD_ROW_H) / 2), total_label, font=head, fill=P.PANEL_MUTED, anchor="mm")
-    d.text((cx["gap"], y + px(HEAD_ROW_H) / 2), LABELS["gap"], font=head, fill=P.PANEL_MUTED, anchor="mm")
-    y += px(HEAD_ROW_H)
-    big, bold = font(px(30), bold=True), font(px(28), bold=True)
-    regular = font(px(28))
-    for i, (rank, row, behind) in enumerate(rows):
+    d.rectangle((0, 0, w, px(HEADER_H)), fill=P.HEADER_BG)
+    y = px(HEADER_H) + px(HEAD_ROW_H)
+    token_x = px(112)
+    for i, (rank, row, _behind) in enumerate(rows):
         h = px(ROW_H)
-        dnf = behind is None
         bg = (255, 236, 160) if rank == "1" else (P.PANEL_ALT if i % 2 else P.PANEL_BG)
         d.rectangle((0, y, w, y + h), fill=bg)
         cy = y + h / 2
-        ink = P.PANEL_MUTED if dnf else P.PANEL_TEXT
-        d.text((cx["rank"], cy), rank, font=big, fill=ink, anchor="mm")
         colour = P.car_colour(row.colour)
         tw, th = px(52), px(38)
-        d.rounded_rectangle((cx["token"] - tw / 2, cy - th / 2, cx["token"] + tw / 2, cy + th / 2), radius=th * 0.3,
+        d.rounded_rectangle((token_x - tw / 2, cy - th / 2, token_x + tw / 2, cy + th / 2), radius=th * 0.3,
                             fill=colour, outline=P.BLACK, width=2)
         fg, stroke = P.ink_on(colour)
         initials = (row.initials or "".join(p[0] for p in row.name.split()[:2]) or "?")[:3]
-        text_centered(d, (cx["token"], cy), initials, font(px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
+        text_centered(d, (token_x, cy), initials, font(px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
                       stroke_width=1)
-        d.text((cx["name"], cy), fit_text(row.name, bold, name_w), font=bold, fill=ink, anchor="lm")
-        small = font(px(MIN_FONT_PX))
-        for x, seconds in zip(columns, row.times):
-            d.text((x, cy), mmss(seconds) if seconds is not None else "—", font=small, fill=ink, anchor="mm")
-        if behind is None:  # DNF
-            d.text((cx["time"], cy), LABELS["dnf"], font=bold, fill=P.HAZARD_RED, anchor="mm")
-        else:
-            assert row.time_s is not None, "classification() gives a gap to timed rows only"
-            d.text((cx["time"], cy), mmss(row.time_s), font=bold, fill=ink, anchor="mm")
-            d.text((cx["gap"], cy), gap(behind), font=regular, fill=ink, anchor="mm")
         y += h
+    for t in results_texts(view, options):
+        t.draw(d)
     return img

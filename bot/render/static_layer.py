@@ -5,7 +5,8 @@ of one resize; then kept in memory (keyed by stage, snow zones and size) so a tu
 and draws the cars. Contents: zone tints (snow-side zones whitish, RULES A20), terrain strips on
 each side of the road (A11.3), every space as a quad or ring sector, corner notes (interior note
 in a white disc, skid notes in an outlined square, "K4" on the brown shortcut area, A8), bumps with
-their note (A10), split points (A21), the start and finish lines (A4.1, A15.1), zone names.
+their note (A10), split points (A21), the start and finish lines (A4.1, A15.1), zone names. Its
+words (START, FINISH, SPLIT) are in `options.lang`, which is part of the cache key.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.render.label_placer import LabelPlacer
 from bot.render.layout import MapLayout
 from bot.render.options import RenderOptions
 from bot.render.terrain_marks import terrain_mark
+from bot.render.words import word
 
 #: memory kept for static layers (a long stage at camera scale is ~15 MB); least recently used go first
 CACHE_BYTES = 96 * 1024 * 1024
@@ -54,7 +56,7 @@ def cache_clear() -> None:
 def static_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:
     """The cached static layer (treat it as read-only: copy before drawing on it)."""
     key = (stage_fingerprint(stage), tuple(sorted(snow)), layout.static_size, layout.frame,
-           options.supersample, layout.detail)
+           options.supersample, layout.detail, options.lang)
     with _lock:
         img = _cache.get(key)
         if img is not None:
@@ -83,11 +85,32 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     return big if k == 1 else big.resize(size, Image.Resampling.LANCZOS)
 
 
+def label_boxes(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> list[MapLabel]:
+    """The labels of the static layer (START, FINISH, splits, zone names) as they are placed, in
+    pixels of the layer: what the tests check for fit (in the layer, no two overlapping)."""
+    k = options.supersample
+    painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
+                       size=(layout.static_size[0] * k, layout.static_size[1] * k))
+    return [MapLabel(label.text, (label.box[0] / k, label.box[1] / k, label.box[2] / k, label.box[3] / k),
+                     label.at, label.bg, label.fg) for label in painter.placed_labels()]
+
+
+@dataclass(frozen=True)
+class MapLabel:
+    """A label's text, its pill's box (x0, y0, x1, y1) and centre, and its colours."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    at: tuple[float, float]
+    bg: P.RGB
+    fg: P.RGB
+
+
 class _Painter:
     def __init__(self, stage: Stage, frame: Frame, img: Image.Image, snow: frozenset[str],
-                 options: RenderOptions, k: int, detail: bool) -> None:
+                 options: RenderOptions, k: int, detail: bool, size: tuple[int, int] | None = None) -> None:
         self.stage, self.f, self.img, self.snow, self.k = stage, frame, img, snow, k
-        self.detail = detail
+        self.detail, self.lang = detail, options.lang
         self.draw = ImageDraw.Draw(img)
         self.shapes: StageShapes = stage_shapes(stage)
         self.u = frame.ppu  # pixels per space unit at this (supersampled) size
@@ -101,7 +124,7 @@ class _Painter:
                 for side in (-0.3, 0.3):
                     centres.append(self.f.px(add(add(line.mid, unit(line.heading), sgn * along),
                                                  left_of(line.heading), side)))
-        self.placer = LabelPlacer(centres, 0.55 * self.u, img.size)
+        self.placer = LabelPlacer(centres, 0.55 * self.u, size or img.size)
 
     def snowy(self, zone: str) -> bool:
         return zone in self.snow
@@ -252,14 +275,23 @@ class _Painter:
     def labels(self) -> None:
         """START, FINISH, SPLIT and zone names, each in a pill beside the road."""
         lf, pad = self.label_font, 0.4 * self.label_font.size
-        dists = tuple(x * self.u for x in (1.25, 1.7, 2.3, 3.0))
+        for label in self.placed_labels():
+            pill(self.draw, label.at, label.text, lf, label.bg, label.fg, pad, outline=P.ROAD_EDGE,
+                 outline_w=max(1, self.k))
+
+    def placed_labels(self) -> list[MapLabel]:
+        """Where each label goes (its text and pill box); the words are in the image's language."""
+        lf, pad = self.label_font, 0.4 * self.label_font.size
+        dists = tuple(x * self.u for x in (1.25, 1.7, 2.3, 3.0, 3.8, 4.8))  # far ones: long words in tight spots
         st, fi = self.shapes.start, self.shapes.finish
         items = [
-            (self.f.px(add(st.mid, unit(st.heading), -0.6)), st.heading, "START", P.START_RED, P.WHITE),
-            (self.f.px(add(fi.mid, unit(fi.heading), 0.6)), fi.heading, "FINISH", P.FINISH_YELLOW, P.BLACK),
+            (self.f.px(add(st.mid, unit(st.heading), -0.6)), st.heading, word("start", self.lang), P.START_RED,
+             P.WHITE),
+            (self.f.px(add(fi.mid, unit(fi.heading), 0.6)), fi.heading, word("finish_line", self.lang),
+             P.FINISH_YELLOW, P.BLACK),
         ]
         for i, sp in enumerate(self.shapes.splits, 1):
-            name = "SPLIT" if len(self.shapes.splits) == 1 else f"SPLIT {i}"
+            name = word("split", self.lang) if len(self.shapes.splits) == 1 else word("split_n", self.lang, n=i)
             items.append((self.f.px(sp.mid), sp.heading, name, P.SPLIT, P.WHITE))
         if self.detail or len(self.stage.zone_order) > 1:
             seen: set[str] = set()
@@ -270,8 +302,9 @@ class _Painter:
                 zone = self.stage.zones[s.zone]
                 text = f"{zone.letter} · {zone.name}" + (" ❄" if self.snowy(s.zone) else "")
                 items.append((self.f.px((s.x, s.y)), s.heading, text, P.WHITE, P.PANEL_TEXT))
+        out = []
         for anchor, heading, text, bg, fg in items:
-            size = pill_size(text, lf, pad)
-            at = self.placer.place(anchor, self.f.heading(heading), size, dists)
-            pill(self.draw, at, text, lf, bg, fg, pad, outline=P.ROAD_EDGE, outline_w=max(1, self.k))
-
+            w, h = pill_size(text, lf, pad)
+            at = self.placer.place(anchor, self.f.heading(heading), (w, h), dists)
+            out.append(MapLabel(text, (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2), at, bg, fg))
+        return out

@@ -3,7 +3,9 @@ world scratch ranking.
 
 The caller says what the table holds (`TableView`: title, column heads with their alignment and
 relative width, rows of plain-text cells, flags per row); this module only lays it out and draws it,
-so the three league images look alike and none of them needs its own drawing code.
+so the three league images look alike and none of them needs its own drawing code. Any text may be
+a message (`Msg`, `Listed`: the view keeps it as one); it is shown in the image's language
+(`RenderOptions.lang`) when the table is laid out.
 
 - `layout(view, options)`: pure geometry — every band (row, "⋯" gap marker) and every text with its
   box and the text as fitted into it. Tests check the geometry here, the drawing uses nothing else.
@@ -19,15 +21,25 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+    model_validator,
+)
 
+from bot.engine.text import Listed, Msg
 from bot.render import palette as P
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.panel import draw_header
+from bot.render.words import text as shown
 
 #: a longer table would not be readable on a phone (and a ranking shows top N + a neighbourhood)
 MAX_ROWS = 60
@@ -56,6 +68,17 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 _NOT_PLAIN = frozenset({"Cc", "Cs", "Zl", "Zp"})  # controls (\n, \t, NUL), lone surrogates, line breaks
 
 
+def _keep_message(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A message (`Msg`, `Listed`) stays one, so the table is drawn in its reader's language."""
+    if isinstance(value, (Msg, Listed)):
+        return value
+    return handler(value)
+
+
+#: a table's text: plain, or a message shown in the image's language when the table is drawn
+Text = Annotated[str, WrapValidator(_keep_message)]
+
+
 def _bad_char(text: str) -> str | None:
     for ch in text:
         if ch in _BIDI or unicodedata.category(ch) in _NOT_PLAIN:
@@ -74,7 +97,10 @@ def _plain_checked(text: str, what: str) -> str:
 
 def plain(text: str) -> str:
     """`text` made acceptable as a cell: control codes, line breaks and bidi overrides become spaces,
-    and it is cut to MAX_TEXT characters. For callers that put user-chosen names in a table."""
+    and it is cut to MAX_TEXT characters. For callers that put user-chosen names in a table. A
+    message that is already plain stays a message (it is shown in the reader's language)."""
+    if isinstance(text, (Msg, Listed)) and len(text) <= MAX_TEXT and _bad_char(text) is None:
+        return text
     cleaned = "".join(" " if (ch in _BIDI or unicodedata.category(ch) in _NOT_PLAIN) else ch for ch in text)
     return cleaned[:MAX_TEXT]
 
@@ -86,7 +112,7 @@ class Column(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    label: str
+    label: Text
     align: Literal["l", "c", "r"] = "l"
     weight: float = Field(default=1.0, gt=0, le=100, description="relative width; widths share the image width")
 
@@ -113,7 +139,7 @@ class TableRow(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    cells: tuple[str, ...]
+    cells: tuple[Text, ...]
     highlight: bool = False
     muted: bool = False
     gap_before: bool = False
@@ -138,11 +164,11 @@ class TableView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    title: str
-    subtitle: str = Field(default="", description="one line under the title, e.g. the league and round")
+    title: Text
+    subtitle: Text = Field(default="", description="one line under the title, e.g. the league and round")
     columns: tuple[Column, ...] = Field(min_length=1, max_length=MAX_COLUMNS)
     rows: tuple[TableRow, ...] = Field(default=(), max_length=MAX_ROWS)
-    note: str = Field(default="", description="one footer line, e.g. the seed to verify the round with")
+    note: Text = Field(default="", description="one footer line, e.g. the seed to verify the round with")
 
     @field_validator("title", "subtitle", "note")
     @classmethod
@@ -240,7 +266,7 @@ def _place(text: str, box: Box, align: str, size: int, bold: bool, ink: P.RGB, r
     x0, y0, x1, y1 = box
     pad = options.px(CELL_PAD)
     f = font(size, bold)
-    fitted = fit(text, f, max(0, x1 - x0 - 2 * pad))
+    fitted = fit(plain(shown(text, options.lang)), f, max(0, x1 - x0 - 2 * pad))
     cy = (y0 + y1) / 2
     xy: tuple[float, float]
     if align == "r":

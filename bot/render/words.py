@@ -1,20 +1,54 @@
-"""The words the images print, from the message catalogue (`data/i18n/en/render.json`).
+"""The words the images print, from the message catalogue (`data/i18n/<lang>/render.json`).
 
-Read once at import into the shapes the drawing code uses: `LABELS[key]` (a text, maybe with a
-`{n}` placeholder) and `LABELS_COUNTED[key]` = (singular, plural).
+Every word an image prints is looked up here in the language the image is drawn in
+(`RenderOptions.lang`: the rally's or the league's), never fixed at import: `word("gear", lang)`,
+`word("round", lang, n=3)`, `counted("fact_corners", 4, lang)` ("4 virages"). A language's words
+are read once and cached. Texts that come from the services inside a view (a league table's cells,
+a header's status) may be messages (`bot.engine.text.Msg`); `text(value, lang)` shows one in the
+image's language and anything else as it is.
 """
 
 from __future__ import annotations
 
-from bot.i18n import catalogue
+from collections.abc import Mapping
+from functools import lru_cache
 
-_KEYS = ("round", "driver", "gear", "time", "damage", "spare", "seconds", "dnf", "finished", "last_turn",
-         "results", "gap", "classified", "total")
-_COUNTED = ("fact_spaces", "fact_corners", "fact_bumps", "fact_shortcuts", "fact_splits")
+from bot.i18n import DEFAULT_LANG, catalogue, render
 
-_messages = catalogue()
-LABELS: dict[str, str] = {key: _messages[f"render.{key}"] for key in _KEYS}
-#: (singular, plural) of the stage figures shown on the preview
-LABELS_COUNTED: dict[str, tuple[str, str]] = {
-    key: (_messages[f"render.{key}.one"], _messages[f"render.{key}.other"]) for key in _COUNTED
-}
+PREFIX = "render."
+#: languages whose singular also covers zero ("0 virage", "1 virage", "2 virages")
+_ZERO_IS_SINGULAR = frozenset({"fr"})
+
+
+@lru_cache(maxsize=16)
+def labels(lang: str = DEFAULT_LANG) -> Mapping[str, str]:
+    """Every render word of `lang` by its short key (`"gear"`, `"fact_spaces.one"` ...)."""
+    return {key[len(PREFIX):]: value for key, value in catalogue(lang).items() if key.startswith(PREFIX)}
+
+
+def word(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
+    """The word `render.<key>` of `lang`, its placeholders filled with `params`."""
+    entries = labels(lang)
+    if key not in entries:
+        raise KeyError(f"message '{PREFIX}{key}' is not in data/i18n/{lang}/")
+    try:
+        return entries[key].format(**params)
+    except KeyError as exc:
+        raise KeyError(f"message '{PREFIX}{key}' needs parameter {exc}") from None
+
+
+def plural_form(n: int, lang: str = DEFAULT_LANG) -> str:
+    """`one` or `other`: the catalogue's plural form of a count in `lang`."""
+    if n == 1 or (lang in _ZERO_IS_SINGULAR and n == 0):
+        return "one"
+    return "other"
+
+
+def counted(key: str, n: int, lang: str = DEFAULT_LANG) -> str:
+    """`n` followed by the word `render.<key>.one|other` of `lang`: "1 corner", "4 Kurven"."""
+    return f"{n} {word(f'{key}.{plural_form(n, lang)}', lang)}"
+
+
+def text(value: object, lang: str = DEFAULT_LANG) -> str:
+    """A view's text as the image prints it: a message in `lang`, a plain text as it is."""
+    return str(render(value, lang))

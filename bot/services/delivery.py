@@ -37,8 +37,7 @@ from functools import partial
 from typing import Any
 
 from bot.engine.action_codec import Status, log_text
-from bot.engine.text import msg
-from bot.engine.text import from_json
+from bot.engine.text import from_json, msg
 from bot.services.deadlines import start_clock_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork

@@ -104,6 +104,20 @@ def start_order_option(value: object) -> bool:
     return text == "random"
 
 
+#: The languages a rally or a league can be written in (the catalogues of data/i18n).
+LANGUAGES = ("en", "fr", "de")
+
+
+def language(value: object, default: str) -> str:
+    """A rally's or a league's language: `en`, `fr` or `de`; empty means `default` (the server's)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default if default in LANGUAGES else LANGUAGES[0]
+    text = text_option("language", value, MAX_NAME).lower()
+    if text not in LANGUAGES:
+        raise ServiceError("input.bad_language", value=text[:MAX_NAME], languages=", ".join(LANGUAGES))
+    return text
+
+
 def ruleset_name(value: object) -> str:
     return catalogue_name("ruleset", value, ruleset_names(), "rally.unknown_ruleset")
 

@@ -33,13 +33,14 @@ from bot.services.league_rounds import (
     KIND_REMIND,
     RoundLocks,
     discord_time,
+    league_post_tx,
     new_seed,
     round_of_ref,
     round_title,
     specials_text,
 )
 from bot.services.round_close import close_round
-from bot.services.work import Post, RallyWork, post_tx
+from bot.services.work import Post, RallyWork
 from bot.services.world_round import KIND_WEEK_CLOSE, KIND_WEEK_OPEN, ensure_week_tx
 from bot.store import Job
 from bot.store.clock import from_text
@@ -113,7 +114,7 @@ class LeagueJobs:
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
                                   dice=msg(f"league.dice_{rnd.dice}"))],
                         channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))
-            await post_tx(tx, post, league.guild_id, league.channel_id, now)
+            await league_post_tx(tx, league, post, now)
             return 1
 
         return self._woke(await self.store.db.write(body))
@@ -134,7 +135,7 @@ class LeagueJobs:
                                   closes=self.when(from_text(rnd.closes_at)),
                                   drivers=" ".join(f"<@{u}>" for u in waiting))],
                         ping=tuple(waiting), channel_id=league.channel_id)
-            await post_tx(tx, post, league.guild_id, league.channel_id, now)
+            await league_post_tx(tx, league, post, now)
             return 1
 
         return self._woke(await self.store.db.write(body))
@@ -165,7 +166,7 @@ class LeagueJobs:
                 lines += [msg("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
                             gap=format_time((r.time_s or 0) - best)) for i, r in enumerate(top)]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
-                await post_tx(tx, Post(lines, channel_id=league.channel_id), league.guild_id, league.channel_id, now)
+                await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1
 
         return self._woke(await self.store.db.write(body))

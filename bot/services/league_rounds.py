@@ -16,10 +16,11 @@ from datetime import datetime, timedelta
 
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.text import msg
+from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.jobs import schedule_tx
-from bot.store.leagues import Round
+from bot.store.leagues import League, Round
 
 KIND_OPEN, KIND_REMIND, KIND_CLOSE = "league.open", "league.remind", "league.close"
 LEAGUE_KINDS = (KIND_OPEN, KIND_REMIND, KIND_CLOSE)
@@ -78,6 +79,16 @@ async def schedule_round_tx(tx: Tx, rnd: Round) -> None:
             await schedule_tx(tx, KIND_REMIND, round_ref(rnd.id, f"{int(before.total_seconds() // 3600)}h"),
                               closes - before)
     await schedule_tx(tx, KIND_CLOSE, round_ref(rnd.id, "close"), closes)
+
+
+def league_language(league: League) -> str:
+    """The language of a league's posts (chosen at creation; English before)."""
+    return league.language
+
+
+async def league_post_tx(tx: Tx, league: League, post: Post, now: datetime) -> int:
+    """Inside `tx`: owe `post` to the league's channel, in the league's language."""
+    return await post_tx(tx, post, league.guild_id, league.channel_id, now, lang=league_language(league))
 
 
 def specials_text(specials: list[str]) -> str:

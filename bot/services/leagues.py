@@ -26,7 +26,16 @@ from bot.services.images import preview_spec
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, text_option
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
-from bot.services.league_rounds import RoundLocks, discord_time, new_seed, schedule_round_tx, seed_hash, specials_text
+from bot.services.inputs import language as inputs_language
+from bot.services.league_rounds import (
+    RoundLocks,
+    discord_time,
+    league_post_tx,
+    new_seed,
+    schedule_round_tx,
+    seed_hash,
+    specials_text,
+)
 from bot.services.league_time import hour_of, moment, weekday, weekly, window, zone
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round, judge
@@ -100,8 +109,8 @@ class LeagueService:
     # -- organiser commands ------------------------------------------------------------------------
 
     async def create(self, place: Place, actor: Actor, name: object, timezone: object, channel_id: int | None = None,
-                     points: object = None, drop: object = None, ruleset: object = "classic-en",
-                     modules: object = "", dice: object = "personal") -> Reply:
+                     points: object = None, drop: object = None, ruleset: object = "classic",
+                     modules: object = "", dice: object = "personal", language: object = None) -> Reply:
         """A new league of this server; its posts go to `channel_id` (default: this channel)."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
@@ -118,6 +127,7 @@ class LeagueService:
         mode = text_option("dice", dice, 20).lower()
         if mode not in DICE_MODES:
             raise ServiceError("league.bad_dice", value=mode[:20])
+        lang = inputs_language(language, place.lang)
         channel = channel_id or place.channel_id
         now = self.clock()
         post = Post([msg("league.created", name=title, host=display_name(actor.name), tz=tz.key,
@@ -128,10 +138,10 @@ class LeagueService:
         async def body(tx: Tx) -> int:
             league = await create_league_tx(tx, guild_id=place.guild_id, name=title, channel_id=channel,
                                             timezone=tz.key, points=table, best_rounds=best, ruleset=rules,
-                                            modules={name: True for name in plus}, dice=mode,
+                                            modules={name: True for name in plus}, dice=mode, language=lang,
                                             created_by=actor.user_id, now=now)
             await log_tx(tx, league_id=league.id, actor_id=actor.user_id, action="create", now=now)
-            return await post_tx(tx, post, place.guild_id, channel, now)
+            return await post_tx(tx, post, place.guild_id, channel, now, lang=lang)
 
         row = await self.store.db.write(body)
         return self._posted(post, row)
@@ -149,7 +159,7 @@ class LeagueService:
             await set_organiser_role_tx(tx, found.id, role_id)
             await log_tx(tx, league_id=found.id, actor_id=actor.user_id, action="organisers", target_id=role_id,
                          now=now)
-            return await post_tx(tx, post, place.guild_id, found.channel_id, now)
+            return await league_post_tx(tx, found, post, now)
 
         return self._posted(post, await self.store.db.write(body))
 
@@ -216,7 +226,7 @@ class LeagueService:
                        power=msg("league.power_stage") if r.power_stage else "") for r in added]
             post = Post(lines, channel_id=found.channel_id,
                         image=preview_spec(added[0].specials[0]) if len(added) == 1 else None)
-            return await post_tx(tx, post, place.guild_id, found.channel_id, now)
+            return await league_post_tx(tx, found, post, now)
 
         row = await self.store.db.write(body)
         lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
@@ -305,7 +315,7 @@ class LeagueService:
 
         async def body(tx: Tx) -> int:
             await join_league_tx(tx, found.id, actor.user_id, name, now)
-            return await post_tx(tx, post, place.guild_id, found.channel_id, now)
+            return await league_post_tx(tx, found, post, now)
 
         return self._posted(post, await self.store.db.write(body))
 

@@ -22,6 +22,7 @@ from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
 from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import assistance as inputs_assistance
+from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
@@ -68,9 +69,9 @@ class Lobby:
         self.dice_script = dice_script  # console/tests only: scripted faces, never from Discord
 
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
-                     ruleset: str = "classic-en", sisu: bool = False, shakedown: bool = False,
+                     ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined",
-                     modules: str = "") -> Reply:
+                     modules: str = "", language: object = None) -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
         course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
         `none`, or the numbered ones (`1,2`). `order` is the start order of SS1 (A3): the order
@@ -93,6 +94,9 @@ class Lobby:
             settings["dice_script"] = self.dice_script
         if len(specials) > 1:
             settings["course"] = {"specials": specials, "assistance": flags}
+        lang = inputs_language(language, place.lang)
+        if lang != "en":  # stored only when not English, so older rallies read as before
+            settings["language"] = lang
         if start_random:
             settings["random_order"] = True
         post = Post([created_text(display_name(actor.name), specials, flags, seats, hours)])

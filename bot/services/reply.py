@@ -21,6 +21,7 @@ class Place:
 
     guild_id: int
     channel_id: int
+    lang: str = "en"  # the server's preferred language: the default of a rally or league created here
 
 
 @dataclass(frozen=True)

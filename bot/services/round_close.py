@@ -25,9 +25,9 @@ from bot.services.cards import cards_file, logs_of_round_tx
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_rounds import plural, round_title
+from bot.services.league_rounds import league_post_tx, plural, round_title
 from bot.services.reply import Actor, Reply
-from bot.services.work import Change, Logged, Post, RallyWork, TxStep, post_tx
+from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
 from bot.store.leagues import (
     League,
@@ -220,9 +220,8 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
                    image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
-    guild = league.guild_id
-    return [await post_tx(tx, results, guild, league.channel_id, now),
-            await post_tx(tx, standing, guild, league.channel_id, now)]
+    return [await league_post_tx(tx, league, results, now),
+            await league_post_tx(tx, league, standing, now)]
 
 
 async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Actor, reason: str) -> Reply:
@@ -254,7 +253,7 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                         posts=[Post([msg("run.cancelled")], close_turn=True)], end_turn_clock=True))
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
                          reason=reason, now=now)
-            return await post_tx(tx, post, league.guild_id, league.channel_id, now)
+            return await league_post_tx(tx, league, post, now)
 
         row = await work.store.db.write(body)
     if work.on_commit is not None:
@@ -290,7 +289,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             raise ServiceError("league.already_dsq", name=run.display_name)
         await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action=action,
                      target_id=driver_id, seconds=seconds, reason=reason, now=now)
-        ids = [await post_tx(tx, post, league.guild_id, league.channel_id, now)]
+        ids = [await league_post_tx(tx, league, post, now)]
         if current.status == "closed":  # recompute the stored results and post them again
             await tx.execute("DELETE FROM round_results WHERE round_id = ?", (round_id,))
             classified, judged_, runs_now = await _classify_tx(tx, current, league)
@@ -300,9 +299,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                            results_lines(title, classified, judged_, current, names, [])[1:],
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
-            ids.append(await post_tx(tx, updated, league.guild_id, league.channel_id, now))
-            ids.append(await post_tx(tx, await _standings_post_tx(tx, league), league.guild_id, league.channel_id,
-                                     now))
+            ids.append(await league_post_tx(tx, league, updated, now))
+            ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
         return ids
 
     ids = await work.store.db.write(body)
@@ -315,7 +313,7 @@ async def standings_post(work: RallyWork, league: League, now: datetime) -> Repl
     """Post the league's standings now (`/league standings`)."""
     async def body(tx: Tx) -> tuple[Post, int]:
         post = await _standings_post_tx(tx, league)
-        return post, await post_tx(tx, post, league.guild_id, league.channel_id, now)
+        return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
     if work.on_commit is not None:
@@ -340,7 +338,7 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         post = Post(results_lines(title, classified, judged_, rnd, names, []), channel_id=league.channel_id,
                     image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
-        return post, await post_tx(tx, post, league.guild_id, league.channel_id, now)
+        return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
     if work.on_commit is not None:

@@ -33,7 +33,7 @@ from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
-from bot.services.league_rounds import RoundLocks, discord_time, round_title
+from bot.services.league_rounds import RoundLocks, discord_time, league_language, league_post_tx, round_title
 from bot.services.lobby import start_state
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply
@@ -113,6 +113,9 @@ class RunService:
         driver = str(actor.user_id)
         key, common = stream_keys(rnd.seed, driver, rnd.dice)
         modules = {**run_modules(rnd), "streams": {"key": key, "common": common}, "run": {"round_id": rnd.id}}
+        lang = league_language(league) if league is not None else place.lang
+        if lang != "en":  # the thread's posts in the league's language (a world run: the server's)
+            modules["language"] = lang
         events: list[Event] = []
         state = start_state(rnd.specials[0], rnd.ruleset, 0, modules, [Seat(driver, name)], events)
         async with self.locks(rnd.id):
@@ -178,7 +181,7 @@ class RunService:
                      position=position, count=await finished_count_tx(tx, rnd.id))
         else:
             line = msg("run.dnf_line", name=run.display_name, title=title)
-        await post_tx(tx, Post([line], channel_id=league.channel_id), league.guild_id, league.channel_id, now)
+        await league_post_tx(tx, league, Post([line], channel_id=league.channel_id), now)
 
     async def replay(self, place: Place, actor: Actor, rnd: Round, league: League | None, driver_id: int,
                      turn: object = None) -> Reply:

@@ -35,7 +35,7 @@ async def ensure_week_tx(tx: Tx, week: str, now: datetime, seed_source: Callable
     _, number = week.split("-W")
     rnd = await add_round_tx(tx, league_id=None, specials=[official_stage(week)], assistance=[True],
                              power_stage=False, week=week, opens_at=opens, closes_at=closes, seed=seed,
-                             seed_hash=seed_hash(seed), dice="personal", ruleset="classic-en", modules={},
+                             seed_hash=seed_hash(seed), dice="personal", ruleset="classic", modules={},
                              created_by=None, now=now, number=int(number))
     # made after the week began (its first `/scratch run`): announced now, not as a late job
     await schedule_tx(tx, KIND_WEEK_OPEN, week_ref(week), max(opens, now))

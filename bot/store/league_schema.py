@@ -20,6 +20,7 @@ SCHEMA_LEAGUES: tuple[str, ...] = (
         ruleset         TEXT    NOT NULL,
         modules         TEXT    NOT NULL DEFAULT '{}',
         dice            TEXT    NOT NULL CHECK (dice IN ('personal', 'shared')),
+        language        TEXT    NOT NULL DEFAULT 'en',
         organiser_role  BIGINT,
         created_by      BIGINT  NOT NULL,
         created_at      TEXT    NOT NULL

@@ -19,7 +19,7 @@ from bot.store.connection import Tx, constraint_kind
 from bot.store.errors import StoreError
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
-                  "organiser_role, created_by, created_at")
+                  "language, organiser_role, created_by, created_at")
 ROUND_COLUMNS = ("id, league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, status, "
                  "seed, seed_hash, dice, ruleset, modules, created_by, created_at")
 RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, status, "
@@ -47,6 +47,7 @@ class League:
     ruleset: str
     modules: dict[str, Any]
     dice: str
+    language: str
     organiser_role: int | None
     created_by: int
     created_at: str
@@ -156,13 +157,13 @@ def _json(value: object) -> str:
 
 async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int, timezone: str, points: list[int],
                            best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
-                           created_by: int, now: datetime) -> League:
+                           created_by: int, now: datetime, language: str = "en") -> League:
     try:
         row = await tx.fetch_one(
             "INSERT INTO leagues (guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
-            f"created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
+            f"language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
             (guild_id, name, channel_id, timezone, _json(points), best_rounds, ruleset, _json(modules), dice,
-             created_by, to_text(now)))
+             language, created_by, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise

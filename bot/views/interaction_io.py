@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import language_of, render, t
 from bot.services.errors import ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
@@ -46,7 +46,21 @@ def bot_of(interaction: discord.Interaction) -> RallyBot:
 
 
 def place_of(interaction: discord.Interaction) -> Place:
-    return Place(guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0)
+    """Where: guild and channel, and the server's preferred language (the default language of
+    what is created there: a rally's or a league's posts)."""
+    return Place(guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+                 lang=language_of(interaction.guild_locale))
+
+
+def reader_language(interaction: discord.Interaction) -> str:
+    """The language of a private answer: the reader's own Discord language."""
+    return language_of(interaction.locale)
+
+
+def shown(interaction: discord.Interaction, lines: list[str]) -> str:
+    """Lines (messages) as the reader of this interaction reads them."""
+    lang = reader_language(interaction)
+    return "\n".join(render(line, lang) for line in lines)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -92,8 +106,8 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
 
 
 async def send_error(interaction: discord.Interaction, exc: BaseException) -> None:
-    """THE one place an error raised before a commit becomes an answer."""
-    await answer_privately(interaction, error_reply(as_rally_error(exc)).text)
+    """THE one place an error raised before a commit becomes an answer, in the reader's language."""
+    await answer_privately(interaction, shown(interaction, error_reply(as_rally_error(exc)).lines))
 
 
 def in_a_guild(interaction: discord.Interaction) -> bool:
@@ -130,7 +144,7 @@ async def run_click(interaction: discord.Interaction, rally_id: int, version: in
         return
     if reply.paused:
         with suppress(discord.HTTPException):
-            await interaction.followup.send(t("rally.paused_note"), ephemeral=True)
+            await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
     bot.sender.wake()
 
 
@@ -140,15 +154,15 @@ async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
     bot = bot_of(interaction)
     try:
         if reply.ephemeral or not reply.outbox:
-            await interaction.edit_original_response(content=reply.text or "\u200b")
+            await interaction.edit_original_response(content=shown(interaction, reply.lines) or "\u200b")
             return
         bot.sender.wake()
         if reply.paused:
-            await interaction.edit_original_response(content=t("rally.paused_note"))
+            await interaction.edit_original_response(content=t("rally.paused_note", reader_language(interaction)))
         else:
             await interaction.delete_original_response()
     except Exception as exc:  # an HTTP error, a time-out, a lost connection: the change is saved anyway
         log.info("could not answer interaction %s: %s", interaction.id, exc)
         if reply.outbox:  # saved: say so if Discord lets us say anything at all
             with suppress(Exception):
-                await interaction.followup.send(t("error.after_commit"), ephemeral=True)
+                await interaction.followup.send(t("error.after_commit", reader_language(interaction)), ephemeral=True)

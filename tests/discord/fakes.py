@@ -42,16 +42,16 @@ _ids = itertools.count(900_000)
 class FakeRenderer:
     """Images as a few fixed bytes: the Discord layer only forwards them."""
 
-    def board(self, stage, view) -> bytes:
+    def board(self, stage, view, lang="en") -> bytes:
         return PNG
 
-    def preview(self, stage) -> bytes:
+    def preview(self, stage, lang="en") -> bytes:
         return PNG
 
-    def results(self, state) -> bytes:
+    def results(self, state, lang="en") -> bytes:
         return PNG
 
-    def table(self, view) -> bytes:
+    def table(self, view, lang="en") -> bytes:
         return PNG
 
 

@@ -31,16 +31,16 @@ class Killed(BaseException):
 class BrokenRenderer:
     """A renderer whose every drawing fails (a missing font, a corrupt stage file...)."""
 
-    def board(self, stage, view) -> bytes:
+    def board(self, stage, view, lang="en") -> bytes:
         raise RuntimeError("cannot draw the board")
 
-    def preview(self, stage) -> bytes:
+    def preview(self, stage, lang="en") -> bytes:
         raise RuntimeError("cannot draw the preview")
 
-    def results(self, state) -> bytes:
+    def results(self, state, lang="en") -> bytes:
         raise RuntimeError("cannot draw the results")
 
-    def table(self, view) -> bytes:
+    def table(self, view, lang="en") -> bytes:
         raise RuntimeError("cannot draw the table")
 
 

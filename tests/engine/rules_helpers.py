@@ -48,7 +48,7 @@ def seats(n: int) -> list[Seat]:
 
 def make_game(stage_text: str | Stage, drivers: int = 1, faces: list[bool] | None = None,
               events: list[str] | None = None, deck: list[str] | None = None,
-              ruleset: str | Ruleset = "classic-en", modules: dict[str, bool] | None = None) -> GameState:
+              ruleset: str | Ruleset = "classic", modules: dict[str, bool] | None = None) -> GameState:
     """A special on an inline stage with scripted dice (⚠ faces in order, loss-of-control events in
     order) and, if given, a scripted shortcut deck (top card first)."""
     stage = stage_text if isinstance(stage_text, Stage) else stage_from(stage_text)
@@ -59,7 +59,7 @@ def make_game(stage_text: str | Stage, drivers: int = 1, faces: list[bool] | Non
     return state
 
 
-def rules_with(base: str = "classic-en", **changes) -> Ruleset:
+def rules_with(base: str = "classic", **changes) -> Ruleset:
     """A shipped ruleset with some settings changed (how a house rule would be written)."""
     rules = load_ruleset(base)
     dice = changes.pop("dice", None)

@@ -47,7 +47,7 @@ def test_A1_hazard_faces_of_each_die_come_from_the_ruleset(hazard_faces, expect)
 
 def test_A1_default_hazard_faces_are_the_OPEN_1_defaults():
     """OPEN-1 default: gear dice 1-3 one ⚠ face of 6, gear dice 4-5 two, white one."""
-    rules = load_ruleset("classic-en")
+    rules = load_ruleset("classic")
     assert [rules.hazard_probability(d) for d in ("1", "2", "3", "4", "5", "W")] == \
         pytest.approx([1 / 6, 1 / 6, 1 / 6, 2 / 6, 2 / 6, 1 / 6])
 

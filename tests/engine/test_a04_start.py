@@ -50,7 +50,7 @@ def test_A4_2_interleaved_staggered_start_round_contents(n, expected):
 def test_A4_2_consecutive_staggered_start_classic_fr(n, expected):
     """A4.2 variant (FR, `stagger: consecutive`): driver 1 plays N turns in a row, driver 2 N-1,
     ..., driver N one; then normal rounds with every driver."""
-    state = make_game(LONG, drivers=n, ruleset="classic-fr")
+    state = make_game(LONG, drivers=n, ruleset="classic-consecutive")
     assert state.rules.stagger == "consecutive"
     played = _rounds(state, len(expected) + n)
     assert [seat for _, seat in played[:len(expected)]] == expected
@@ -63,7 +63,7 @@ def test_A4_2_both_stagger_variants_give_the_same_turn_counts(n):
     """A4.2: "Both give the same turn counts before normal play" (4/3/2/1 for four drivers)."""
     entry_turns = n * (n + 1) // 2
     inter = Counter(seat for _, seat in _rounds(make_game(LONG, drivers=n), entry_turns))
-    consec = Counter(seat for _, seat in _rounds(make_game(LONG, drivers=n, ruleset="classic-fr"), entry_turns))
+    consec = Counter(seat for _, seat in _rounds(make_game(LONG, drivers=n, ruleset="classic-consecutive"), entry_turns))
     assert inter == consec == Counter({i: n - i for i in range(n)})
 
 

@@ -138,6 +138,6 @@ def test_A13_4_option_spun_car_blocks_the_corner_road_lines():
     refused(state, "4 skid", None, "closed")
     cut, _ = act(state, "4 cut")
     assert cut.cars[0].position == ids["shortcut"][0]
-    state, ids = game("classic-en")
+    state, ids = game("classic")
     skid, _ = act(state, "4")
     assert skid.cars[0].position == ids["skid"][0]

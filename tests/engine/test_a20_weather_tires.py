@@ -158,7 +158,7 @@ def test_A20_2_tires_are_chosen_before_the_first_die_and_refused_after_it():
     assert state.turn is not None and state.turn.car == 0 and not state.turn.started  # still to roll
     state = play(state, "1")
     assert not any(isinstance(a, Tires) for a in legal_actions(state))
-    refused(state, "tires asphalt", None, "before your first die", "A20.2")
+    refused(state, "tires asphalt", None, "before your first die", "(rulebook ART.15)")  # A20.2 cited
 
 
 def test_A20_2_a_driver_waiting_to_start_may_choose_while_another_drives():
@@ -206,7 +206,7 @@ def test_A20_2_tires_change_only_before_a_special_preceded_by_an_assistance(assi
     else:
         assert [c.tires for c in state.cars] == ["snow", "snow"]  # carried over
         assert not any(isinstance(a, Tires) for a in legal_actions(state))
-        refused(state, "tires asphalt", state.cars[0].id, "carry over", "SS2", "A20.2")
+        refused(state, "tires asphalt", state.cars[0].id, "carry over", "SS2", "(rulebook ART.15)")
 
 
 @pytest.mark.parametrize(("text", "tires"), [("tires snow", "snow"), ("snow tires", "snow"), ("pneus neige", "snow"),

@@ -21,11 +21,11 @@ def bump_game(gear: int, faces, **kw):
 # -- A22 SISU --------------------------------------------------------------------------------------
 
 def test_A22_sisu_is_off_unless_enabled():
-    """0.3 / A22: SISU is a module, off unless the host enables it (on in classic-de)."""
+    """0.3 / A22: SISU is a module, off unless the host enables it (on in classic-sisu, the German edition's)."""
     state = make_game(LONG, faces=[True] * 3, events=["spin"])
     state, events = act(state, "1 2 3")
     assert "loss_of_control" in kinds(events) and "sisu" not in kinds(events)
-    assert make_game(LONG, ruleset="classic-de").rules.modules.sisu is True
+    assert make_game(LONG, ruleset="classic-sisu").rules.modules.sisu is True
 
 
 def test_A22_sisu_cancels_a_hazard_loss_of_control_and_the_turn_goes_on():

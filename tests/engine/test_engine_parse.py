@@ -147,3 +147,16 @@ def test_A8_a_single_die_line_word_that_reaches_no_corner_is_refused_with_a_hint
     state = make_game(K_CORNER)
     put_car(state, 0, space_at(state.stage, 1), 3)
     refused(state, "4 skid", None, "the 4", "no corner", "`skid`")
+
+
+def test_french_and_german_words_are_read_whatever_the_readers_language():
+    """Issue 12 / RULES D1: `gaz`, `blanc`, `weiß` (white die), `arrêt`, `stopp` (stop),
+    `intérieur`, `corde`, `dérapage`, `Ideallinie`, `Abkürzung`, `Driften` (lines)."""
+    from bot.engine.actions import Roll
+    from bot.engine.parse import parse
+
+    assert parse("1 gaz arrêt") == parse("1 white stop") == Roll(("1", "W"), end=True)
+    assert parse("1 weiß stopp") == Roll(("1", "W"), end=True)
+    assert parse("1 intérieur").line == parse("1 ideallinie").line == "interior"
+    assert parse("1 dérapage").line == parse("1 driften").line == "skid"
+    assert parse("1 corde").line == parse("1 abkürzung").line == "shortcut"

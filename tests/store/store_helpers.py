@@ -11,7 +11,7 @@ TABLES = ("guild_settings", "rallies", "drivers", "actions", "messages", "jobs")
 
 async def new_rally(store: Store, channel_id: int = 500, **overrides):
     """A rally in the lobby with sensible defaults."""
-    fields = dict(guild_id=1, channel_id=channel_id, host_id=10, stage="ridge-and-moor", ruleset="classic-en", seed=42)
+    fields = dict(guild_id=1, channel_id=channel_id, host_id=10, stage="ridge-and-moor", ruleset="classic", seed=42)
     fields.update(overrides)
     return await store.rallies.create(**fields)
 

@@ -39,7 +39,7 @@ from bot.store.migrations import MIGRATIONS
 
 WHEN = "2026-01-01T00:00:00.000000+00:00"
 # A rally whose engine-driven play (below) meets every kind of action before its end.
-STAGE, RULESET, SEED = "greystone-col", "classic-en", 1
+STAGE, RULESET, SEED = "greystone-col", "classic", 1
 MODULES = {"weather": True, "attack": True, "seconds": True}
 SEATS = [Seat("1002", "Bob"), Seat("1001", "Alice"), Seat("1003", "Carol")]
 HOST = 1002

@@ -36,7 +36,7 @@ from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
-from bot.services.images import Renderer, default_renderer, draw_async, image_name
+from bot.services.images import Renderer, default_renderer, draw_async, image_name, table_view
 from bot.services.league_rounds import new_seed
 from bot.store import Store
 from bot.store.clock import to_text, utc_now
@@ -195,37 +195,35 @@ def _role(value: str | None) -> int | None:
     return int(text)
 
 
-def table_lines(spec: Mapping[str, Any]) -> list[str]:
-    """A league table image (results, standings, world ranking) as text, for a terminal: the
-    title, the column heads and one line per row, each column as wide as its widest cell."""
-    table = spec.get("table") or {}
-    columns = table.get("columns") or []
-    heads = [str(c.get("label", "")) for c in columns]
-    aligns = [str(c.get("align", "l")) for c in columns]
-    rows = table.get("rows") or []
+def table_lines(spec: Mapping[str, Any], lang: str = DEFAULT_LANG) -> list[str]:
+    """A league table image (results, standings, world ranking) as text for a terminal, in the
+    post's language: the title, the column heads and one line per row, each column as wide as
+    its widest cell."""
+    view = table_view(dict(spec))
+    heads = [render(c.label, lang) for c in view.columns]
+    aligns = [c.align for c in view.columns]
+    rows = [[render(cell, lang) for cell in row.cells] for row in view.rows]
     widths = [len(h) for h in heads]
-    for row in rows:
-        for i, cell in enumerate(row.get("cells", ())[:len(widths)]):
-            widths[i] = max(widths[i], len(str(cell)))
+    for cells in rows:
+        for i, cell in enumerate(cells[:len(widths)]):
+            widths[i] = max(widths[i], len(cell))
 
     def line(cells: Iterable[str], mark: str = " ") -> str:
         out = []
-        for i, cell in enumerate(cells):
-            text = str(cell)
+        for i, text in enumerate(cells):
             align = aligns[i] if i < len(aligns) else "l"
             width = widths[i] if i < len(widths) else len(text)
             out.append(text.rjust(width) if align == "r" else text.center(width) if align == "c" else text.ljust(width))
         return (f"{mark} " + "  ".join(out)).rstrip()
 
-    title = str(table.get("title", ""))
-    subtitle = str(table.get("subtitle", ""))
+    title, subtitle = render(view.title, lang), render(view.subtitle, lang)
     lines = [f"{title} — {subtitle}" if subtitle else title, line(heads)]
-    for row in rows:
-        if row.get("gap_before"):
+    for row, cells in zip(view.rows, rows):
+        if row.gap_before:
             lines.append("  ⋯")
-        lines.append(line(row.get("cells", ()), ">" if row.get("highlight") else " "))
-    if table.get("note"):
-        lines.append(f"  ({table['note']})")
+        lines.append(line(cells, ">" if row.highlight else " "))
+    if view.note:
+        lines.append(f"  ({render(view.note, lang)})")
     return lines
 
 
@@ -372,8 +370,8 @@ class Console:
             if not driver:
                 raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
             if cmd.name == "league penalty":
-                return await leagues.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"), o.get("reason"),
-                                             o.get("round"), league)
+                return await leagues.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"),
+                                             o.get("reason"), o.get("round"), league)
             return await leagues.disqualify(self.place, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
                                             league)
         if cmd.name == "league standings":
@@ -390,7 +388,8 @@ class Console:
         if cmd.name == "scratch run":
             week = await champs.scratch.check_run(self.place, actor)
             channel = await self._new_channel(f"scratch-{actor.name}-{week.week}")
-            return self._run_started(actor, channel, await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME))
+            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME)
+            return self._run_started(actor, channel, started)
         if cmd.name == "scratch ranking":
             return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None)
         if cmd.name == "scratch me":
@@ -475,14 +474,15 @@ class Console:
         else:
             await self._run_until(target)
             self.clock.move_to(target)
-        self._header = f"[clock] {plain_time(self.clock())}"
+        self._header = f"{t('console.prefix_clock', self.lang)} {plain_time(self.clock())}"
         await self.tick()
         self._header = None
         return self._time_now()
 
     def _time_now(self) -> Reply:
         """The console's time, printed for everybody (it is everybody's time)."""
-        self._print(None, [t("console.clock_now", time=plain_time(self.clock()))], ephemeral=False, prefix="[clock]")
+        self._print(None, [t("console.clock_now", time=plain_time(self.clock()))], ephemeral=False,
+                    prefix=t("console.prefix_clock", self.lang))
         return Reply([])
 
     async def _run_until(self, target: datetime) -> None:
@@ -501,7 +501,7 @@ class Console:
                 return
             last = moment
             self.clock.move_to(moment)
-            self._header = f"[clock] {plain_time(self.clock())}"
+            self._header = f"{t('console.prefix_clock', self.lang)} {plain_time(self.clock())}"
             await self.tick()
 
     async def tick(self) -> int:
@@ -585,11 +585,11 @@ class Console:
         self._print(reader, out.lines, ephemeral=out.is_dm, prefix=prefix, lang=out.lang)
         image = out.image
         if image is not None and image.get("kind") == "table":
-            self._print(reader, table_lines(image), ephemeral=out.is_dm, prefix=prefix)
+            self._print(reader, table_lines(image, out.lang), ephemeral=out.is_dm, prefix=prefix, lang=out.lang)
         if image is not None and self.images is not None and self.renderer is not None:
             self.count += 1
             path = self.images / f"{self.count:03d}-{image_name(image)}"
-            path.write_bytes(await draw_async(self.renderer, image))
+            path.write_bytes(await draw_async(self.renderer, image, out.lang))
             self._print(reader, [t("console.image", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
         attach = out.row.body.get("attach")
         if isinstance(attach, dict) and attach.get("kind") == "cards":
@@ -634,7 +634,8 @@ class Console:
         if lang is None:
             lang = self.readers.get(name.lower(), self.lang) if ephemeral and name else self.lang
         if prefix is None:
-            prefix = f"[only {name}]" if ephemeral and name else "[channel]" if not ephemeral else "[only you]"
+            prefix = t("console.prefix_only", lang, name=name) if ephemeral and name \
+                else t("console.prefix_channel", lang) if not ephemeral else t("console.prefix_you", lang)
         for line in lines:
             if self._header is not None:
                 print(self._header, file=self.out)

@@ -329,11 +329,12 @@ def play_order(state: GameState, action: Order, events: list[Event], how: str = 
     if turn.attack is None:
         raise NotAllowed(msg("order.no_attack"))
     if action.best:
-        action, how = best_order(state), how or "best"
+        action, how = best_order(state), how or msg("attack.how_best")
     faces = _faces(action.dice, turn.attack)
     _trial_order(state, action)
     car = state.cars[turn.car]
-    events.append(Event("attack_order", car.id, {"order": _words(action.dice), "how": f" ({how})" if how else ""}))
+    events.append(Event("attack_order", car.id, {"order": _words(action.dice),
+                                                      "how": msg("attack.how", how=how) if how else ""}))
     turn.attack = None
     drive(state, action, faces, events)
 
@@ -526,7 +527,7 @@ def apply_attack(state: GameState, action: Action, events: list[Event]) -> None:
         if isinstance(action, Order):
             play_order(state, action, events)
         elif isinstance(action, Timeout):
-            play_order(state, Order(best=True), events, "best, time is up")
+            play_order(state, Order(best=True), events, msg("attack.how_timeout"))
         else:
             raise waiting_refusal(state)
     elif isinstance(action, Attack):

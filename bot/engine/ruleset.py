@@ -1,7 +1,8 @@
 """Rulesets: every number and every OPEN/AMB default of RULES.md, loaded from data/rulesets/.
 
-The engine reads these settings instead of constants, so a rulebook edition's rules (classic, classic-consecutive, classic-sisu) or a
-house rule is a data file. Validation errors name the file, the field and the reason.
+The engine reads these settings instead of constants, so a rulebook edition's rules (classic,
+classic-consecutive, classic-sisu) or a house rule is a data file. Validation errors name the
+file, the field and the reason.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@
 - `render_table(table_view)`: a league table (round results, season standings, world ranking);
 - `space_pixel(stage, space_id, options)`: where a space's centre lands in the board image.
 
+Every word an image prints is in `RenderOptions.lang` (the catalogue's `data/i18n/<lang>/render.json`,
+see bot.render.words); a league table's texts may be messages (`Msg`), shown in that language too.
+
 No discord and no database here: services call these inside `asyncio.to_thread`.
 """
 

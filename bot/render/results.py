@@ -96,7 +96,8 @@ def results_texts(view: ResultsView, options: RenderOptions | None = None) -> li
         what = f"row {i + 1} "
         out.append(fit_box(rank, at("rank", y, low), px(30), ink, align="c", bold=True, min_size=px(MIN_FONT_PX),
                            what=what + "rank"))
-        out.append(fit_box(row.name, at("name", y, low), px(28), ink, bold=True, pad=px(NAME_PAD), what=what + "name"))
+        out.append(fit_box(row.name, at("name", y, low), px(28), ink, bold=True, min_size=px(24), pad=px(NAME_PAD),
+                           what=what + "name"))
         for (x0, x1), seconds in zip(specials, row.times):
             out.append(fit_box(mmss(seconds) if seconds is not None else "—", (x0, y, x1, low), head, ink,
                                align="c", pad=px(4), what=what + "special"))

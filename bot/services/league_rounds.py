@@ -15,7 +15,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from bot.engine.stage_catalogue import load_stage
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Tx
@@ -96,7 +96,7 @@ def specials_text(specials: list[str]) -> str:
     if len(specials) == 1:
         stage = load_stage(specials[0])
         return msg("league.stage_one", title=stage.title, length=stage.length)
-    return ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
+    return Listed([msg("special.numbered", n=i + 1, title=load_stage(name).title) for i, name in enumerate(specials)])
 
 
 def round_title(rnd: Round, league_name: str | None) -> str:

@@ -17,7 +17,7 @@ from bot.engine.dice import DiceSource, ScriptedDice, StreamDice
 from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec
 from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
@@ -130,7 +130,7 @@ class Lobby:
     async def kick(self, place: Place, actor: Actor, target_id: int, target_name: str = "") -> Reply:
         async with self.work.locked(place) as (_, rally):
             require_active(rally)
-            require_boss(rally, actor, "remove a driver")
+            require_boss(rally, actor, msg("rally.what_kick"))
             if target_id == actor.user_id:
                 raise ServiceError("rally.kick_self")
             return await self._remove(rally, actor, target_id, display_name(target_name or str(target_id)), "kicked")
@@ -161,7 +161,7 @@ class Lobby:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""
         async with self.work.locked(place) as (_, rally):
             require_active(rally)
-            require_boss(rally, actor, "start the rally")
+            require_boss(rally, actor, msg("rally.what_start"))
             require_lobby(rally)
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             if not drivers:
@@ -205,7 +205,7 @@ class Lobby:
         """The host ends the rally, whatever was played just before (it is not bound to a version)."""
         async with self.work.locked(place) as (_, rally):
             require_active(rally)
-            require_boss(rally, actor, "abandon the rally")
+            require_boss(rally, actor, msg("rally.what_abandon"))
             post = Post([msg("rally.abandoned", name=display_name(actor.name))], close_turn=True)
             change = Change(logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
                             posts=[post], end_turn_clock=True)
@@ -246,7 +246,8 @@ def created_text(host: str, specials: list[str], flags: list[bool], drivers: int
     elif not any(flags):
         after = msg("rally.assistance_none")
     else:
-        after = msg("rally.assistance_some", numbers=", SS".join(str(i + 1) for i, f in enumerate(flags) if f))
-    titles = ", ".join(f"SS{i + 1} {load_stage(name).title}" for i, name in enumerate(specials))
+        after = msg("rally.assistance_some", numbers=Listed([msg("special.short", n=i + 1)
+                                                             for i, f in enumerate(flags) if f]))
+    titles = Listed([msg("special.numbered", n=i + 1, title=load_stage(name).title) for i, name in enumerate(specials)])
     return msg("rally.course_created", host=host, count=len(specials), titles=titles, assistance=after,
              drivers=drivers, hours=f"{hours:g}")

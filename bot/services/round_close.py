@@ -105,7 +105,7 @@ def results_table(title: str, classified: list[Classified], judged_: Judged, see
                                         points)))
         else:
             label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
-            rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason)[:40], "", "0"), muted=True))
+            rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason), "", "0"), muted=True))
     note = msg("league.seed_note", seed=seed[:16]) if seed else ""
     count = len(classified)
     return TableView(title=title, subtitle=msg("league.results_sub." + plural(count), n=count), columns=columns,

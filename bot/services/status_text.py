@@ -8,7 +8,7 @@ from bot.engine.dice_rules import gear_name
 from bot.engine.rally_classification import rally_classification
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, OUT, WAITING, GameState
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
 
 
@@ -33,7 +33,7 @@ def car_line(state: GameState, car) -> str:
         damage.append(msg(f"status.tires_{car.tires}"))
     turn = state.turn if state.turn is not None and state.cars[state.turn.car] is car else None
     return msg("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
-             time=format_time(car.time), extra=(" — " + ", ".join(damage)) if damage else "")
+             time=format_time(car.time), extra=msg("status.extra", damage=Listed(damage)) if damage else "")
 
 
 def status_lines(state: GameState) -> list[str]:

@@ -16,6 +16,7 @@ from bot.engine.odds import odds
 from bot.engine.parse import parse
 from bot.engine.state import GameState
 from bot.engine.text import msg
+from bot.engine.words import dice_words
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
@@ -107,7 +108,7 @@ class Turns:
         if not isinstance(action, (Roll, Attack)):
             raise ServiceError("odds.need_dice")
         result = odds(state, action)
-        words = " ".join("white" if d == "W" else d for d in action.dice)
+        words = dice_words(action.dice)
         key = "odds.attack" if isinstance(action, Attack) else "odds.result"
         lines = [msg(key, plan=words, percent=result.percent)]
         if result.knocked_out:

@@ -103,8 +103,10 @@ def _shown(value: object) -> str:
 def _kind(value: object) -> str:
     if value is None:
         return "null"
-    return {bool: "true/false", int: "a number", float: "a number", str: "a text", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    kinds = {bool: "verify.kind_bool", int: "verify.kind_number", float: "verify.kind_number", str: "verify.kind_text",
+             list: "verify.kind_list", dict: "verify.kind_object"}
+    key = kinds.get(type(value))
+    return msg(key) if key else type(value).__name__
 
 
 def _refuse(key: str, **params: Any) -> Rejected:

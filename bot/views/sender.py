@@ -189,7 +189,7 @@ class OutboxSender:
         else:
             channel = self.bot.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
-                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options)
+                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang)
         return await channel.send(**kwargs)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:

@@ -14,7 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.engine.text import Listed, msg
+from bot.engine.words import die_word
+from bot.i18n import DEFAULT_LANG, render, t
 from bot.views.interaction_io import run_click
 
 TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w !]+)"
@@ -26,12 +28,13 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
     return f"rally:{rally_id}:{version}:{action}"
 
 
-def button_label(action: str) -> str:
-    """`W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`, `W!` → `white⚠`."""
+def button_label(action: str, lang: str = DEFAULT_LANG) -> str:
+    """In the rally's language: `W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`, `W!` →
+    `white⚠` (`blanc`, `4 · dérapage` … in French). The action itself stays the canonical one."""
     if action in ("stop", "spare"):
-        return t(f"discord.button_{action}")
-    words = ["white" if w == "W" else "white⚠" if w == "W!" else w for w in action.split()]
-    return " · ".join(words)
+        return t(f"discord.button_{action}", lang)
+    words = [die_word(w) if w in ("W", "W!") else msg(f"word.{w}") if w in LINES else w for w in action.split()]
+    return render(Listed(words, "dot"), lang)
 
 
 def button_style(action: str) -> discord.ButtonStyle:
@@ -48,8 +51,8 @@ def button_style(action: str) -> discord.ButtonStyle:
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     """One action of one turn; persistent across restarts through its custom_id."""
 
-    def __init__(self, rally_id: int, version: int, action: str) -> None:
-        super().__init__(discord.ui.Button(label=button_label(action), style=button_style(action),
+    def __init__(self, rally_id: int, version: int, action: str, lang: str = DEFAULT_LANG) -> None:
+        super().__init__(discord.ui.Button(label=button_label(action, lang), style=button_style(action),
                                            custom_id=custom_id(rally_id, version, action)))
         self.rally_id = rally_id
         self.version = version
@@ -64,11 +67,12 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
         await run_click(interaction, self.rally_id, self.version, self.action)
 
 
-def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str]) -> discord.ui.View:
+def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
+              lang: str = DEFAULT_LANG) -> discord.ui.View:
     """A persistent view (timeout None) with one button per legal action, at most 25. Time-attack
     groups are typed (`/attack`), not offered as buttons: there are too many."""
     view = discord.ui.View(timeout=None)
     shown = [a for a in options if not a.startswith("attack ") and re.fullmatch(r"[\w !]+", a)]
     for action in shown[:MAX_BUTTONS]:
-        view.add_item(TurnButton(rally_id, version, action))
+        view.add_item(TurnButton(rally_id, version, action, lang))
     return view

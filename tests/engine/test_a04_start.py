@@ -63,7 +63,8 @@ def test_A4_2_both_stagger_variants_give_the_same_turn_counts(n):
     """A4.2: "Both give the same turn counts before normal play" (4/3/2/1 for four drivers)."""
     entry_turns = n * (n + 1) // 2
     inter = Counter(seat for _, seat in _rounds(make_game(LONG, drivers=n), entry_turns))
-    consec = Counter(seat for _, seat in _rounds(make_game(LONG, drivers=n, ruleset="classic-consecutive"), entry_turns))
+    consecutive = make_game(LONG, drivers=n, ruleset="classic-consecutive")
+    consec = Counter(seat for _, seat in _rounds(consecutive, entry_turns))
     assert inter == consec == Counter({i: n - i for i in range(n)})
 
 

@@ -44,7 +44,7 @@ async def test_A20_2_tires_are_chosen_before_the_first_die_and_refused_after(ser
 async def test_without_the_module_tires_are_refused_with_the_reason_and_nothing_changes(service, store):
     await _started(service, "")
     before = await snapshot_of(store)
-    with pytest.raises(RallyError, match="module \\(rulebook ART.15\\), which is off"):
+    with pytest.raises(RallyError, match=r"module \(rulebook ART\.15\), which is off"):
         await service.tires(HERE, BOB, "snow")
     assert await snapshot_of(store) == before
 

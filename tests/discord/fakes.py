@@ -230,7 +230,8 @@ class RecordingHTTP:
 
 
 def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: discord.Permissions = EVERYTHING,
-          interaction_type: int = 2, channel: dict | None = None, roles: tuple[int, ...] = ()) -> dict:
+          interaction_type: int = 2, channel: dict | None = None, roles: tuple[int, ...] = (),
+          locale: str = "en-US", guild_locale: str = "en-US") -> dict:
     """An interaction from `user` in the test channel (or in `channel`, a channel payload such as
     `thread_payload(...)`), with the member's `roles` ids."""
     user_id, name = user
@@ -245,7 +246,7 @@ def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: disco
         "member": {"user": user_payload(user_id, name), "roles": [str(r) for r in roles],
                    "joined_at": "2025-01-01T00:00:00+00:00",
                    "deaf": False, "mute": False, "flags": 0, "permissions": str(member_perms.value)},
-        "app_permissions": str(app_permissions.value), "locale": "en-US", "guild_locale": "en-US",
+        "app_permissions": str(app_permissions.value), "locale": locale, "guild_locale": guild_locale,
         "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [], "authorizing_integration_owners": {},
         "context": 0,
     }

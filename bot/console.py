@@ -535,7 +535,7 @@ class Console:
                 break
             round_before = (state.round, state.turn.car)
             typed = "/" + str(choose_action(state))
-            self._print(None, [f"{name}: {typed}"], ephemeral=False, prefix="[autopilot]")
+            self._print(None, [f"{name}: {typed}"], ephemeral=False, prefix=t("console.prefix_autopilot", self.lang))
             try:
                 reply = await self.dispatch(actor, split_command(typed))
             except Exception as exc:

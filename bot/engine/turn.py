@@ -17,7 +17,7 @@ from bot.engine.order import next_turn
 from bot.engine.splits import record_splits
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
-from bot.engine.words import die_word
+from bot.engine.words import counted, die_word
 
 
 def roll_one(state: GameState, die: str, line: str | None, events: list[Event], face: bool | None = None) -> Move:
@@ -278,8 +278,8 @@ def end_turn(state: GameState, events: list[Event]) -> None:
 
 
 def dice_word(n: int) -> str:
-    """`die` or `dice` after a number: "1 black die lost", "2 black dice lost"."""
-    return "die" if n == 1 else "dice"
+    """`die` or `dice` after a number: "1 black die lost", "2 black dice lost" (a message)."""
+    return counted("word.dice", n)
 
 
 def format_time(seconds: int) -> str:

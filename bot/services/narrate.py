@@ -8,6 +8,8 @@ from bot.engine.state import GameState
 from bot.engine.text import Listed, msg
 
 QUIET = frozenset({"turn"})  # shown by the turn prompt instead
+#: Terrains a car can leave the road into (RULES D1), named in the reader's language.
+TERRAINS = frozenset({"grass", "dirt", "snow", "forest", "rocks", "village", "water"})
 #: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language.
 WORDS = frozenset({"hazards", "overspeed", "bump", "spin", "off_left", "off_right", "fastest", "knocked_out",
                    "retired"})
@@ -15,7 +17,9 @@ WORDS = frozenset({"hazards", "overspeed", "bump", "spin", "off_left", "off_righ
 
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
-    params = {k: (msg(f"word.{v}") if isinstance(v, str) and v in WORDS else v) for k, v in event.params.items()}
+    params = {k: (msg(f"word.{v}") if isinstance(v, str) and v in WORDS
+                  else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS else v)
+              for k, v in event.params.items()}
     text = msg(f"event.{event.kind}", **params)
     name = _name(event.driver, state)
     return msg("event.by_driver", name=name, text=text) if name and event.kind not in ("stage_over", "retired") \
@@ -43,8 +47,8 @@ def narrate(events: list[Event], state: GameState) -> list[str]:
 
     for event in events:
         if event.kind == "die":
-            face = "W" if event.params["die"] == "white" else event.params["die"]
-            dice.append(face + ("⚠" if event.params["hazard"] else ""))
+            face = msg("word.white_face") if event.params["die"] == "white" else event.params["die"]
+            dice.append(msg("word.hazard_face", face=face) if event.params["hazard"] else face)
             last = event
             continue
         flush()

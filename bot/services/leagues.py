@@ -132,7 +132,8 @@ class LeagueService:
         now = self.clock()
         post = Post([msg("league.created", name=title, host=display_name(actor.name), tz=tz.key,
                        points="-".join(str(p) for p in table),
-                       drop=msg("league.drop_best", n=best) if best else msg("league.drop_none"), dice=mode)],
+                       drop=msg("league.drop_best", n=best) if best else msg("league.drop_none"),
+                       dice=msg(f"league.dice_{mode}"))],
                     channel_id=channel)
 
         async def body(tx: Tx) -> int:

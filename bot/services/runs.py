@@ -206,12 +206,13 @@ class RunService:
         title = round_title(rnd, league.name if league else None)
         post = Post([msg("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
                     image=board_spec(state))
-        committed = await self._post_here(place, post)
+        committed = await self._post_here(place, post, league_language(league) if league else place.lang)
         return Reply(list(post.lines), outbox=committed)
 
-    async def _post_here(self, place: Place, post: Post) -> tuple[int, ...]:
+    async def _post_here(self, place: Place, post: Post, lang: str) -> tuple[int, ...]:
         now = self.clock()
-        row = await self.store.db.write(lambda tx: post_tx(tx, post, place.guild_id, place.channel_id, now))
+        row = await self.store.db.write(lambda tx: post_tx(tx, post, place.guild_id, place.channel_id, now,
+                                                           lang=lang))
         if self.work.on_commit is not None:
             self.work.on_commit()
         return (row,)

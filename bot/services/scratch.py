@@ -109,7 +109,7 @@ class ScratchService:
                 ranks.update(shared_ranks(around, start, start - await tied_before_tx(
                     tx, wanted, first.time_s or 0, first.id)))
             post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id, my_rank)
-            return post, await post_tx(tx, post, place.guild_id, place.channel_id, now)
+            return post, await post_tx(tx, post, place.guild_id, place.channel_id, now, lang=place.lang)
 
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")

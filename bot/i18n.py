@@ -70,7 +70,7 @@ def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
         text = messages[key].format(**params)
     except KeyError as exc:
         raise KeyError(f"message '{key}' needs parameter {exc}") from None
-    return cite(text, lang) if "(RULES " in text else text
+    return cite(text, lang) if "RULES " in text else text
 
 
 class _Articles(RootModel[dict[str, dict[str, str | None]]]):
@@ -98,35 +98,35 @@ def rulebook_articles() -> dict[str, dict[str, str | None]]:
 
 
 _SECTION = re.compile(r"A\d+")
-_CITATION = re.compile(r" ?\(RULES ([^)]*)\)")
-_REFERENCE = re.compile(r"\bA(\d+)(?:\.\d+)*")
+_REF = r"(?:A\d+(?:\.\d+)*|AMB-\d+|OPEN-\d+)"
+_RULES = re.compile(rf"RULES ({_REF}(?:,\s*{_REF})*)")
+_SECTION_OF = re.compile(r"A(\d+)")
 
 
 def cite(text: str, lang: str) -> str:
-    """Rule citations as a player can use them: `(RULES A12.5)` in the catalogue becomes the
-    article of the reader's rulebook edition, `(rulebook ART.8)` / `(règle ART.8)` / `(Regel
-    ART.8)`; a section that edition does not have is left out, and a citation left empty goes."""
+    """Rule citations as a player can use them: `RULES A12.5` in a catalogue text becomes the
+    article of the reader's rulebook edition, `(rulebook ART.8)` / `(règlement ART.8)` …; a
+    section that edition does not have (and a specification id, AMB-/OPEN-) is left out, and a
+    parenthesis left empty goes."""
     articles = rulebook_articles()
+    edition = lang if lang in ("en", "fr", "de") else "en"
     word = catalogue(lang).get("rules.cite", "rulebook")
 
-    def one(match: re.Match[str]) -> str:
-        seen: list[str] = []
+    def refs(match: re.Match[str]) -> str:
+        found: list[str] = []
+        for ref in re.split(r",\s*", match.group(1)):
+            section = _SECTION_OF.match(ref)
+            article = articles.get(f"A{section.group(1)}", {}).get(edition) if section else None
+            if article is not None and article not in found:
+                found.append(article)
+        return f"{word} {', '.join(found)}" if found else ""
 
-        def article(ref: re.Match[str]) -> str:
-            found = articles.get(f"A{ref.group(1)}", {}).get(lang if lang in ("en", "fr", "de") else "en")
-            if found is None or found in seen:
-                return ""
-            seen.append(found)
-            return found
-
-        inner = _REFERENCE.sub(article, match.group(1))
-        inner = re.sub(r"^[,;\s]+|(?<=[,;])\s*[,;]\s*|[,;\s]+$", "", inner).strip()
-        inner = re.sub(r"\s*,\s*(?=,)", "", inner)
-        if not seen:
-            return f" ({inner})" if inner and not inner.startswith(("AMB", "OPEN")) else ""
-        return f" ({word} {inner})"
-
-    return _CITATION.sub(one, text)
+    gone = "\0"  # a citation with no article in this edition: taken out with its separator
+    text = _RULES.sub(lambda match: refs(match) or gone, text)
+    text = re.sub(r" ?\(\0\)", "", text)
+    text = re.sub(r"\s*[,;]\s*\0", "", text)
+    text = re.sub(r"\0\s*[,;]\s*", "", text)
+    return text.replace(gone, "")
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:

@@ -129,6 +129,38 @@ def cite(text: str, lang: str) -> str:
     return text.replace(gone, "")
 
 
+_COMMAND = re.compile(r"`/([^`]+)`")
+
+
+def localize_commands(text: str, lang: str) -> str:
+    """Slash commands named in a text (`/rally create stage:x`) as a Discord client in `lang`
+    shows them (`/course créer spéciale:x`): the command, group and option names of
+    `commands.json`; values stay as typed. For what Discord shows only: the console reads the
+    commands as they are typed there."""
+    if lang == DEFAULT_LANG or "`/" not in text:
+        return text
+    names = catalogue(lang)
+
+    def one(match: re.Match[str]) -> str:
+        words = match.group(1).split(" ")
+        if f"name.{words[0]}" not in names:
+            return match.group(0)
+        shown = []
+        path = True
+        for word in words:
+            key, colon, value = word.partition(":")
+            if colon:
+                shown.append(names.get(f"name.{key}", key) + ":" + value)
+            elif path and re.fullmatch(r"[a-z_]+", word) and len(shown) < 3:
+                shown.append(names.get(f"name.{word}", word))
+            else:
+                path = False
+                shown.append(word)
+        return "`/" + " ".join(shown) + "`"
+
+    return _COMMAND.sub(one, text)
+
+
 def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
     """`key` with `params`: in the default language a `Msg` (a text that keeps its key, so the
     boundary can show it again in its reader's language), in another language its plain text."""

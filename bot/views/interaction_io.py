@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import language_of, render, t
+from bot.i18n import language_of, localize_commands, render, t
 from bot.services.errors import ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
@@ -60,7 +60,7 @@ def reader_language(interaction: discord.Interaction) -> str:
 def shown(interaction: discord.Interaction, lines: list[str]) -> str:
     """Lines (messages) as the reader of this interaction reads them."""
     lang = reader_language(interaction)
-    return "\n".join(render(line, lang) for line in lines)
+    return "\n".join(localize_commands(render(line, lang), lang) for line in lines)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

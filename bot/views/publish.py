@@ -13,7 +13,7 @@ from datetime import datetime
 
 import discord
 
-from bot.i18n import render, t
+from bot.i18n import localize_commands, render, t
 from bot.services.delivery import Outgoing
 from bot.services.images import image_name
 
@@ -38,7 +38,7 @@ def content_of(out: Outgoing) -> str:
     the ping; cut to Discord's limit."""
     lang = out.lang
     lines = [t("outbox.late", lang, when=show_time(out.late_since))] if out.late_since is not None else []
-    lines += [render(line, lang) for line in out.lines]
+    lines += [localize_commands(render(line, lang), lang) for line in out.lines]
     if out.due is not None:
         lines.append(t("discord.turn_ends", lang, when=show_time(out.due)))
     if out.ping:

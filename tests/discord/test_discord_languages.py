@@ -73,3 +73,12 @@ async def test_the_turn_buttons_of_a_german_rally_read_german(tmp_path):
                     for c in row["components"]}
         assert label_of["W"] == t("word.white", "de") != "white"
         assert label_of["stop"] == t("discord.button_stop", "de")
+
+
+async def test_commands_named_in_a_text_are_shown_as_the_readers_client_names_them(tmp_path):
+    """A French client shows `/course créer`, not `/rally create` (the names of commands.json)."""
+    async with Harness(tmp_path / "names.sqlite3") as h:
+        fr = private_answers(await h.command(ALICE, "rally", "status", payload={"locale": "fr"}))
+        en = private_answers(await h.command(ALICE, "rally", "status"))
+        assert "`/rally create`" in en[0]
+        assert "`/course créer`" in fr[0] and "/rally" not in fr[0]

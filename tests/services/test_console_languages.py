@@ -30,12 +30,14 @@ def test_a_whole_rally_in_the_console_reads_as_its_reference_transcript(tmp_path
     assert "FINISHES" not in expected and ("TERMINE" in expected or "ZIEL" in expected)
 
 
-def test_a_french_championship_in_the_console_reads_as_its_reference_transcript(tmp_path):
-    """The README's championship session on a French console: league posts, the run's thread,
-    the close, results and standings tables, all in French."""
-    session = (HERE / "league_fr.in").read_text(encoding="utf-8")
-    expected = (HERE / "league_fr.out").read_text(encoding="utf-8")
-    args = (HERE / "league_fr.args").read_text(encoding="utf-8").split()
+@pytest.mark.parametrize(("lang", "closed", "standings"), [("fr", "manche 1 est close", "Classement de Sunday Cup"),
+                                                          ("de", "Lauf 1 ist geschlossen", "Tabelle von Sunday Cup")])
+def test_a_championship_in_the_console_reads_as_its_reference_transcript(tmp_path, lang, closed, standings):
+    """The README's championship session on a French and on a German console: league posts, the
+    run's thread, the close, results and standings tables, all in the league's language."""
+    session = (HERE / f"league_{lang}.in").read_text(encoding="utf-8")
+    expected = (HERE / f"league_{lang}.out").read_text(encoding="utf-8")
+    args = (HERE / f"league_{lang}.args").read_text(encoding="utf-8").split()
     result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "c.sqlite3"), *args],
                             input=session, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -43,4 +45,4 @@ def test_a_french_championship_in_the_console_reads_as_its_reference_transcript(
     english = ("League ", " created by", "is open", "is closed", "Results", "Standings", "[channel]", "the board after",
                "finished ", "did not finish", "Your run")
     assert not [line for line in expected.splitlines() for word in english if word in line]
-    assert "manche 1 est close" in expected and "Classement de Sunday Cup" in expected
+    assert closed in expected and standings in expected

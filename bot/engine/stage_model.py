@@ -31,6 +31,10 @@ class Terrain(str, Enum):
     WATER = "water"
 
 
+#: Labels of spaces by (stage name, position): see `Stage.label`.
+_LABELS: dict[tuple[str, int], str] = {}
+
+
 class Surface(str, Enum):
     """Road surface of a space on one side of its zone board (RULES A20.5)."""
 
@@ -179,7 +183,16 @@ class Stage(BaseModel):
         return space, border
 
     def label(self, position: int) -> str:
-        """A space as drivers name it: `space 12`, `skid of corner 3`, `the start`, `the finish`."""
+        """A space as drivers name it: `space 12`, `skid of corner 3`, `the start`, `the finish`
+        (a message; made once per stage and space: a stage's spaces never change)."""
+        found = _LABELS.get((self.name, position))
+        if found is None:
+            if len(_LABELS) > 50_000:
+                _LABELS.clear()
+            found = _LABELS[(self.name, position)] = self._label(position)
+        return found
+
+    def _label(self, position: int) -> str:
         if position == START:
             return msg("space.start")
         if position == FINISH:

@@ -37,6 +37,7 @@ class Msg(str):
 
     key: str
     params: Mapping[str, Any]
+    identity: tuple[Any, ...] | None = None  # how `msg`'s cache knows it (see `_identity`)
 
     def __new__(cls, key: str, /, **params: Any) -> Msg:
         probe = str.__new__(cls, key)
@@ -114,5 +115,42 @@ def from_json(value: Any) -> Any:
 
 def msg(key: str, /, **params: Any) -> str:
     """`Msg(key, **params)`: the engine's and the services' way to say something. Typed as `str`,
-    which it is, so lists of lines mix messages and plain texts (names) freely."""
-    return Msg(key, **params)
+    which it is, so lists of lines mix messages and plain texts (names) freely. Messages are
+    immutable, so the same key with the same params is made once (the engine names the same
+    spaces and gears thousands of times a second)."""
+    if all(type(value) in (str, int) for value in params.values()):  # the common case, quickly
+        identity: tuple[Any, ...] = tuple((name, type(value) is int, value) for name, value in params.items())
+    else:
+        try:
+            identity = tuple((name, _identity(value)) for name, value in params.items())
+        except TypeError:  # a param that is not plain data: not cached
+            return Msg(key, **params)
+    return _cached(key, identity, tuple(params.items()))
+
+
+def _identity(value: Any) -> Any:
+    """What tells two params apart for the cache: a message by its key and params (two messages
+    may read the same in English), a list by its items, plain data by type and value."""
+    if isinstance(value, Msg):
+        known = getattr(value, "identity", None)  # set on the messages `msg` made
+        return known if known is not None else ("msg", value.key, tuple((k, _identity(v))
+                                                                         for k, v in value.params.items()))
+    if isinstance(value, Listed):
+        return ("list", value.how, tuple(_identity(v) for v in value.items))
+    if type(value) in (str, int, float, bool) or value is None:
+        return (type(value).__name__, value)
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+_CACHE: dict[tuple[Any, ...], Msg] = {}
+_CACHE_SIZE = 8192
+
+
+def _cached(key: str, identity: tuple[Any, ...], items: tuple[tuple[str, Any], ...]) -> Msg:
+    found = _CACHE.get((key, identity))
+    if found is None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        found = _CACHE[(key, identity)] = Msg(key, **dict(items))
+        found.identity = ("msg", key, identity)
+    return found

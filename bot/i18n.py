@@ -66,11 +66,18 @@ def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
     if key not in messages:
         raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
+    if any(type(value) is float for value in params.values()):  # numbers the reader's way: 12,5
+        params = {k: _number(v, lang) if type(v) is float else v for k, v in params.items()}
     try:
         text = messages[key].format(**params)
     except KeyError as exc:
         raise KeyError(f"message '{key}' needs parameter {exc}") from None
     return cite(text, lang) if "RULES " in text else text
+
+
+def _number(value: float, lang: str) -> str:
+    """A decimal number with one decimal, written with the language's decimal mark."""
+    return f"{value:.1f}".replace(".", catalogue(lang).get("number.decimal", "."))
 
 
 class _Articles(RootModel[dict[str, dict[str, str | None]]]):
@@ -166,19 +173,24 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
     boundary can show it again in its reader's language), in another language its plain text."""
     if lang == DEFAULT_LANG:
         return Msg(key, **params)
-    return _format(key, lang, {k: render(v, lang) for k, v in params.items()})
+    return _format(key, lang, {k: _shown(v, lang) for k, v in params.items()})
 
 
 def render(value: object, lang: str = DEFAULT_LANG) -> str:
     """A text for a reader of `lang`: a `Msg` (and the messages in its params) from that
     language's catalogue, a `Listed` joined the language's way, anything else as it is."""
     if isinstance(value, Msg):
-        return _format(value.key, lang, {k: render(v, lang) for k, v in value.params.items()})
+        return _format(value.key, lang, {k: _shown(v, lang) for k, v in value.params.items()})
     if isinstance(value, Listed):
         messages = catalogue(lang)
         separators = {how: messages[f"list.{how}"] for how in ("or", "and", "comma", "dot", "space")}
         return joined([render(item, lang) for item in value.items], value.how, separators)
     return str(value)
+
+
+def _shown(value: object, lang: str) -> object:
+    """A param for `lang`: a message or a list rendered, a number left for `_format` to write."""
+    return render(value, lang) if isinstance(value, (Msg, Listed)) else value
 
 
 def languages() -> tuple[str, ...]:

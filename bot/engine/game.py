@@ -38,7 +38,7 @@ from bot.engine.state import FINISHED, OUT, GameConfig, GameState
 from bot.engine.text import msg
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.engine.weather import choose_tires, tire_actions, weather_events
-from bot.engine.words import die_noun, die_word, ordinal
+from bot.engine.words import dice_words, die_noun, die_word, ordinal
 
 
 def new_game(stage: Stage | str, seats: list[Seat], seed: int = 0, ruleset: str | Ruleset = "classic",
@@ -148,7 +148,7 @@ def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> N
     moves: list[Move] = []
     for i, die in enumerate(action.dice):
         if state.turn is not turn:
-            events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": " ".join(action.dice[i:])}))
+            events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": dice_words(action.dice[i:])}))
             return
         try:
             move = roll_one(state, die, action.line if i == action.line_at else None, events)

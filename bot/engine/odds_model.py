@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.engine.text import msg
+
 
 @dataclass(frozen=True)
 class Step:
@@ -26,4 +28,5 @@ class Odds:
 
     @property
     def percent(self) -> str:
-        return f"{self.loss_of_control * 100:.1f}%"
+        """`12.5%` (`12,5 %` in French): a message, its number in the reader's way."""
+        return msg("number.percent", value=round(self.loss_of_control * 100, 1))

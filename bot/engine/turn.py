@@ -17,6 +17,7 @@ from bot.engine.order import next_turn
 from bot.engine.splits import record_splits
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
+from bot.engine.text import msg
 from bot.engine.words import counted, die_word
 
 
@@ -160,7 +161,7 @@ def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause:
         if border.kind == "road" and space.kind is not SpaceKind.SHORTCUT:
             # AMB-20: the car crosses the other lane(s) and leaves the road beyond its edge
             space, border = state.stage.beyond_road(space.id, side)
-            events.append(Event("off_across_road", car.id, {"side": side}))
+            events.append(Event("off_across_road", car.id, {"side": msg(f"word.side_{side}")}))
         if border.kind == "shortcut":  # A11.4: the excursion lands on the shortcut
             assert border.link is not None, "a shortcut border links the shortcut space"
             _place(state, car, border.link)
@@ -172,7 +173,7 @@ def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause:
                 assert border.link is not None, "a road border links the space beside"
                 resume = border.link
             car.pose = event
-            events.append(Event("off_onto_road", car.id, {"side": side}))
+            events.append(Event("off_onto_road", car.id, {"side": msg(f"word.side_{side}")}))
         else:
             car.pose = event
             zone = state.stage.zones[space.zone]

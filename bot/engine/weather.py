@@ -91,9 +91,10 @@ def tire_refusal(state: GameState, car: Car) -> str | None:
         return msg("tires.not_racing", name=car.name)
     if not tire_change_special(state):
         assert state.course is not None, "without a course every special is a first one"
-        return msg("tires.carry_over", number=state.course.number, previous=state.course.index, tires=car.tires)
+        return msg("tires.carry_over", number=state.course.number, previous=state.course.index,
+                   tires=msg(f"word.tires_{car.tires}"))
     if _started(state, car):
-        return msg("tires.after_start", tires=car.tires)
+        return msg("tires.after_start", tires=msg(f"word.tires_{car.tires}"))
     return None
 
 

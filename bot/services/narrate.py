@@ -18,7 +18,8 @@ WORDS = frozenset({"hazards", "overspeed", "bump", "spin", "off_left", "off_righ
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
     params = {k: (msg(f"word.{v}") if isinstance(v, str) and v in WORDS
-                  else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS else v)
+                  else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS
+                  else msg(f"word.tires_{v}") if k == "tires" and v in ("snow", "asphalt") else v)
               for k, v in event.params.items()}
     text = msg(f"event.{event.kind}", **params)
     name = _name(event.driver, state)

@@ -112,7 +112,8 @@ class Turns:
         key = "odds.attack" if isinstance(action, Attack) else "odds.result"
         lines = [msg(key, plan=words, percent=result.percent)]
         if result.knocked_out:
-            lines.append(msg("odds.knock_out", percent=f"{result.knocked_out * 100:.1f}%"))
+            lines.append(msg("odds.knock_out", percent=msg("number.percent",
+                                                           value=round(result.knocked_out * 100, 1))))
         return Reply(lines, ephemeral=True)
 
     async def options(self, place: Place, actor: Actor) -> list[str]:

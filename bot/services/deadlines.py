@@ -17,7 +17,9 @@ deadline: its jobs are cancelled at the pause and a new clock starts when postin
 Each job runs under its rally's lock and commits its actions, its posts (outbox rows) and its own
 completion in ONE transaction, so a job that is claimed twice (a lease that ran out, a restart)
 does its work once. After downtime `run_due` claims every overdue job once and runs it late,
-with a note saying when it was due. The bot's own actions are logged with actor None.
+with a note saying when it was due. The bot's own actions are logged with actor None. Jobs of
+other kinds (`league.*`, `scratch.*`) are claimed by the same `run_due` and handed to the
+service that registered their prefix in `RallyWork.job_routes` (bot/services/league_jobs.py).
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ the logged actions with the state after them, roster changes, the deadline jobs 
 missed-turn bookkeeping, and the posts the bot now owes the channel (outbox rows). `commit`
 writes all of it in one transaction or nothing; after it returns, the change is permanent and
 the posts will be delivered by the outbox sender, whatever Discord does next.
+
+Other services plug in without a second copy of this path: `end_hooks` run inside the
+transaction of a change that ends a rally (a championship run records its result there), and
+`job_routes` give the scheduler their jobs by kind prefix (`league.`, `scratch.`). Posts keep
+their lines as messages (`bot.engine.text`) with the language everybody reads them in.
 """
 
 from __future__ import annotations
@@ -117,7 +122,8 @@ class Committed:
 
 
 class RallyWork:
-    """The store, the per-rally locks, the state cache and the commit: injected into every service."""
+    """The store, the per-rally locks, the state cache, the commit, and the hooks and job routes
+    of the league services: injected into every service."""
 
     def __init__(self, store: Store, clock: Callable[[], datetime] = utc_now) -> None:
         self.store = store

@@ -7,7 +7,7 @@ Each input line is `name: /command options`, e.g. `alice: /rally create stage:pi
 DM, `[#run-alice-r1]` for a post in a driver's run (on Discord: the private thread the bot makes).
 
 Championships (issue 11): `/league …`, `/run …`, `/scratch …`, `/verify` call the league services.
-The console owns the clock (`ConsoleClock`): `/clock +3d` moves it forward and runs every job that
+The console owns the clock (`ConsoleClock`, bot/console_clock.py): `/clock +3d` moves it forward and runs every job that
 falls due on the way at its own time (round opens, reminders, closes, turn deadlines), so a season
 can be tried offline in minutes; `/clock +30h offline` jumps as if the bot had been down, so each
 overdue job runs once, late, with its note. Due jobs also run before and after every command.
@@ -25,31 +25,29 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from bot.console_clock import ConsoleClock, parse_step
+from bot.console_errors import ConsoleError
+from bot.console_tables import table_lines
 from bot.engine.ai import choose_action
-from bot.engine.errors import RallyError
 from bot.i18n import DEFAULT_LANG, languages, render, t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
-from bot.services.images import Renderer, default_renderer, draw_async, image_name, table_view
-from bot.services.league_rounds import new_seed
-from bot.store import Store
-from bot.store.clock import to_text, utc_now
+from bot.services.images import Renderer, default_renderer, draw_async, image_name
+from bot.store.clock import to_text
 from bot.store.leagues import cards_tx
 
 PLACE = Place(guild_id=1, channel_id=1)
 GUILD_NAME = "console"
 FIRST_RUN_CHANNEL = 1000  # a run's channel (a private thread on Discord): 1000, 1001, …
-MAX_CLOCK_STEP = timedelta(days=400)
 MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)
 AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
 _LINE = re.compile(r"^\s*([\w.-]+)(?:@([a-z]{2}))?\s*:\s*(/\S.*)$")
-_STEP = re.compile(r"\+(?:(\d{1,5})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?")
 _CARDS_NAME = re.compile(r"[a-z0-9-]{1,60}\.json")
 _USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
 _CHANNEL_MENTION = re.compile(r"<#(\d{1,20})>")
@@ -66,79 +64,6 @@ TURN_COMMANDS = frozenset({"roll", "stop", "line", "spare", "odds", "tires", "at
 def user_id(name: str) -> int:
     """A stable id per console user name, so a database can be reopened and played on."""
     return int.from_bytes(hashlib.sha256(name.lower().encode()).digest()[:6], "big")
-
-
-class ConsoleError(RallyError):
-    """A console line that is not a command."""
-
-
-class ConsoleClock:
-    """The console's time: the real time (or `--now`) plus how far `/clock` moved it. The services
-    are built with it, so moving it moves the bot's time; it never goes backwards."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        if start is not None and (start.tzinfo is None or start.utcoffset() is None):
-            raise ValueError("the console clock needs a timezone-aware start")
-        self.start = start
-        self.offset = timedelta(0)
-
-    def __call__(self) -> datetime:
-        return (self.start or utc_now()) + self.offset
-
-    def move_to(self, moment: datetime) -> None:
-        """Set the time to `moment`, if it is later than now (the clock only moves forward)."""
-        now = self()
-        if moment > now:
-            self.offset += moment - now
-
-
-def parse_now(text: str) -> datetime:
-    """`--now 2026-11-23T08:00Z` (ISO 8601; without a zone it is UTC)."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise ConsoleError(t("console.bad_now", value=text[:40])) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def parse_step(text: str) -> timedelta:
-    """`+3d`, `+12h`, `+30m`, `+1d12h`: how far `/clock` moves. Backwards or junk is refused."""
-    word = text.strip().lower()
-    if word.startswith("-"):
-        raise ConsoleError(t("console.clock_backwards"))
-    match = _STEP.fullmatch(word)
-    if not match or not any(match.groups()):
-        raise ConsoleError(t("console.clock_bad", value=text[:40]))
-    days, hours, minutes = (int(g or 0) for g in match.groups())
-    step = timedelta(days=days, hours=hours, minutes=minutes)
-    if step > MAX_CLOCK_STEP:
-        raise ConsoleError(t("console.clock_too_far", days=MAX_CLOCK_STEP.days))
-    if not step:
-        raise ConsoleError(t("console.clock_bad", value=text[:40]))
-    return step
-
-
-def seeded_round_secrets(seed: int) -> Callable[[], str]:
-    """Round secrets from `--seed` (reproducible sessions and tests): the n-th new round gets
-    SHA-256 of `seed/n` (256 bits, as a real secret). Never used by the bot on Discord."""
-    count = 0
-
-    def secret() -> str:
-        nonlocal count
-        count += 1
-        return hashlib.sha256(f"{seed}/{count}".encode()).hexdigest()
-
-    return secret
-
-
-def console_service(store: Store, seed: int | None = None, dice_script: dict | None = None,
-                    now: datetime | None = None) -> RallyService:
-    """The services as the console runs them: on a `ConsoleClock` (start `now`, default the real
-    time), times written as plain text, and with `seed` the dice of every new rally and the secret
-    of every new round reproducible."""
-    return RallyService(store, seed_source=(lambda: seed) if seed is not None else None, dice_script=dice_script,
-                        clock=ConsoleClock(now), when=plain_time,
-                        round_seeds=seeded_round_secrets(seed) if seed is not None else new_seed)
 
 
 @dataclass
@@ -193,38 +118,6 @@ def _role(value: str | None) -> int | None:
     if not text.isdigit() or len(text) > 20:
         raise ConsoleError(t("console.number", option="role", value=text[:40]))
     return int(text)
-
-
-def table_lines(spec: Mapping[str, Any], lang: str = DEFAULT_LANG) -> list[str]:
-    """A league table image (results, standings, world ranking) as text for a terminal, in the
-    post's language: the title, the column heads and one line per row, each column as wide as
-    its widest cell."""
-    view = table_view(dict(spec))
-    heads = [render(c.label, lang) for c in view.columns]
-    aligns = [c.align for c in view.columns]
-    rows = [[render(cell, lang) for cell in row.cells] for row in view.rows]
-    widths = [len(h) for h in heads]
-    for cells in rows:
-        for i, cell in enumerate(cells[:len(widths)]):
-            widths[i] = max(widths[i], len(cell))
-
-    def line(cells: Iterable[str], mark: str = " ") -> str:
-        out = []
-        for i, text in enumerate(cells):
-            align = aligns[i] if i < len(aligns) else "l"
-            width = widths[i] if i < len(widths) else len(text)
-            out.append(text.rjust(width) if align == "r" else text.center(width) if align == "c" else text.ljust(width))
-        return (f"{mark} " + "  ".join(out)).rstrip()
-
-    title, subtitle = render(view.title, lang), render(view.subtitle, lang)
-    lines = [f"{title} — {subtitle}" if subtitle else title, line(heads)]
-    for row, cells in zip(view.rows, rows):
-        if row.gap_before:
-            lines.append("  ⋯")
-        lines.append(line(cells, ">" if row.highlight else " "))
-    if view.note:
-        lines.append(f"  ({render(view.note, lang)})")
-    return lines
 
 
 class Console:

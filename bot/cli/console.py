@@ -46,7 +46,7 @@ def _names(text: str) -> list[str]:
 
 
 def _roles(text: str) -> dict[str, list[int]]:
-    from bot.console import ConsoleError
+    from bot.console_errors import ConsoleError
     from bot.i18n import t
 
     roles: dict[str, list[int]] = {}
@@ -59,7 +59,8 @@ def _roles(text: str) -> dict[str, list[int]]:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from bot.console import console_service, load_dice_script, parse_now, run_console
+    from bot.console import load_dice_script, run_console
+    from bot.console_clock import console_service, parse_now
     from bot.store import Store
 
     script = load_dice_script(args.dice) if args.dice else None

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.console import PLACE, console_service, run_console, seeded_round_secrets, user_id
+from bot.console import PLACE, run_console, user_id
+from bot.console_clock import console_service, seeded_round_secrets
 from bot.services.replay import log_problem, replay_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """Store benchmark (issue 4): how fast is one committed game action, against plain SQLite?
 
 Measured in the same run, on the same disk, with the same connection settings
-(`bot.store.connection.connect`: WAL, synchronous=NORMAL, foreign_keys, busy_timeout,
+(`bot.store.sqlite.connect`: WAL, synchronous=NORMAL, foreign_keys, busy_timeout,
 isolation_level=None):
 
 - `raw_commit_per_s`, the baseline: plain aiosqlite `execute(INSERT)` of one row holding the
@@ -35,7 +35,7 @@ import tempfile
 import time
 
 from bot.store import Store
-from bot.store.connection import connect
+from bot.store.sqlite import connect
 
 DRIVERS = 4
 SNAPSHOT_VARIANTS = 64

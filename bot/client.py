@@ -1,7 +1,8 @@
 """The Discord bot: a `commands.Bot` that opens the store, loads the cogs, starts the scheduler.
 
 `setup_hook` (run by discord.py after login, before the gateway connects):
-1. open the SQLite store (migrating it) and build the services on it;
+1. open the store (SQLite or PostgreSQL, migrating it) and build the services on it, which claim
+   only the posts and jobs of this process's shards;
 2. load every module of `EXTENSIONS`; one that fails is logged and skipped, not fatal;
 3. register the persistent turn buttons (`add_dynamic_items`), so buttons posted before a
    restart still work;
@@ -23,6 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -57,13 +59,19 @@ class RallyTree(app_commands.CommandTree):
         await send_error(interaction, error)
 
 
-class RallyBot(commands.Bot):
+class RallyBot(commands.AutoShardedBot):
+    """The bot: one process serves the shards `SHARD_COUNT`/`SHARD_IDS` name (all of them by
+    default, as many as Discord recommends), and claims only their servers' posts and jobs."""
+
     def __init__(self, settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now,
                  renderer: Renderer | None = None, seed_source: Callable[[], int] | None = None,
                  start_loops: bool = True, sync: bool = True, extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        settings = settings or Settings()
+        shards = settings.shards
+        sharding: dict[str, Any] = {"shard_count": shards.count, "shard_ids": list(shards.ids)} if shards.count else {}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         tree_cls=RallyTree, help_command=None)
-        self.settings = settings or Settings()
+                         tree_cls=RallyTree, help_command=None, **sharding)
+        self.settings = settings
         self.clock = clock
         self.renderer = renderer if renderer is not None else default_renderer()
         self.seed_source = seed_source
@@ -112,8 +120,9 @@ class RallyBot(commands.Bot):
 
     async def open_services(self, store: Store | None = None) -> None:
         """Open the store (or use `store`) and build the services on it."""
-        self._store = store or await Store.open(self.settings.db_path)
+        self._store = store or await Store.open(self.settings.db)
         self._rallies = RallyService(self._store, seed_source=self.seed_source, clock=self.clock)
+        self._rallies.work.shards = self.settings.shards
         self._deadlines = DeadlineService(self._rallies.work, clock=self.clock, when=show_time)
         self._sender = OutboxSender(self, self._rallies.delivery, self.renderer)
         self._rallies.work.on_commit = self._sender.wake

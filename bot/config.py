@@ -1,7 +1,11 @@
 """The bot's settings, from the environment and an optional `.env` file (no extra dependency).
 
     DISCORD_TOKEN   the bot token (Discord developer portal → your application → Bot)
-    RALLYBOT_DB     SQLite file (default data/rallybot.sqlite3)
+    RALLYBOT_DB     the database: an SQLite file (default data/rallybot.sqlite3) or a postgresql:// URL
+    DATABASE_URL    a postgresql:// URL (Heroku-style hosts set it): used when RALLYBOT_DB is not set
+    RALLYBOT_DB_POOL  PostgreSQL connections per process (default 8)
+    SHARD_COUNT     Discord shards in all (several processes share the bot); SHARD_IDS: this
+                    process's shards (`0,1` or `0-3`; default all of them)
     DEV_GUILD_ID    a test server: commands are synced there instantly instead of globally
     LOG_LEVEL       DEBUG, INFO (default), WARNING or ERROR
 
@@ -17,7 +21,8 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.paths import ROOT, default_db_path
+from bot.paths import ROOT, default_db
+from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -61,15 +66,19 @@ def apply_dotenv(path: Path | None = None, environ: MutableMapping[str, str] | N
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    db_path: Path = field(default_factory=default_db_path)
+    db: Path | str = field(default_factory=default_db)  # an SQLite file or a postgresql:// URL
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shards: Shards = field(default_factory=Shards.everything)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
-        db = env.get("RALLYBOT_DB")
+        try:
+            db = default_db(env)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         guild_text = (env.get("DEV_GUILD_ID") or "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}. "
@@ -78,5 +87,33 @@ class Settings:
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
-        return cls(token=token, db_path=Path(db) if db else default_db_path(),
-                   dev_guild_id=int(guild_text) if guild_text else None, log_level=level)
+        return cls(token=token, db=db, dev_guild_id=int(guild_text) if guild_text else None, log_level=level,
+                   shards=shards_from(env))
+
+
+def _shard_list(text: str) -> list[int]:
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(f"SHARD_IDS must be shard numbers like `0,1` or `0-3`, not {text!r}.")
+        ids.extend(range(int(first), int(last) + 1) if dash else [int(first)])
+    return ids
+
+
+def shards_from(env: Mapping[str, str]) -> Shards:
+    """The shards this process serves, from SHARD_COUNT and SHARD_IDS (see the module docstring)."""
+    count_text = (env.get("SHARD_COUNT") or "").strip()
+    ids_text = (env.get("SHARD_IDS") or "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has in all).")
+        return Shards.everything()
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, at least 1, not {count_text!r}.")
+    count = int(count_text)
+    ids = _shard_list(ids_text) if ids_text else list(range(count))
+    try:
+        return Shards(count, tuple(ids))
+    except ValueError as exc:
+        raise ConfigError(f"SHARD_IDS: {exc}.") from None

@@ -1,13 +1,19 @@
-"""`python -m bot db migrate|backup|check`: look after the SQLite database from the command line.
+"""`python -m bot db migrate|backup|check|copy`: look after the database from the command line.
 
 - `migrate` creates the database or brings it to the current schema and prints the version;
 - `backup PATH` copies it online (safe while the bot runs) and prints the path and size; it does
-  not migrate, so a backup taken before an upgrade holds the old schema untouched;
+  not migrate, so a backup taken before an upgrade holds the old schema untouched. From
+  PostgreSQL it writes a portable export: an SQLite file any rallybot opens (`pg_dump` is the
+  tool for a backup of the server itself);
 - `check` replays every rally's action log with the rules engine and compares the result with the
   stored snapshot, and checks every logged action is in the log's canonical form; exit 1 and one
-  line per mismatch if anything differs.
+  line per mismatch if anything differs;
+- `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move
+  to a host without a disk, or back), then runs `check` on the target and compares the row
+  counts of every table.
 
-`--db PATH` picks the database; default `RALLYBOT_DB`, else `data/rallybot.sqlite3`.
+`--db` picks the database: an SQLite file or a `postgresql://` URL; default `RALLYBOT_DB`, else
+`DATABASE_URL`, else `data/rallybot.sqlite3`.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import sys
 from pathlib import Path
 
 from bot.cli import Subparsers
-from bot.paths import default_db_path
+from bot.paths import default_db
+from bot.store.connection import is_postgres_url, redact
 
 REPLAY_MODULE = "bot.services.replay"
 NO_REPLAY = "db check needs the rules engine (bot.services.replay), not available yet"
@@ -26,11 +33,11 @@ NO_REPLAY = "db check needs the rules engine (bot.services.replay), not availabl
 
 def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
-    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check")
+    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--db", type=Path, default=None, metavar="PATH",
-        help="database file (default: RALLYBOT_DB or data/rallybot.sqlite3)",
+        "--db", default=None, metavar="DB",
+        help="SQLite file or postgresql:// URL (default: RALLYBOT_DB, DATABASE_URL or data/rallybot.sqlite3)",
     )
     actions = parser.add_subparsers(dest="db_action", metavar="ACTION")
     migrate = actions.add_parser(
@@ -44,6 +51,11 @@ def register(subparsers: Subparsers) -> None:
         "check", parents=[common], help="replay every rally and compare with its stored snapshot"
     )
     check.set_defaults(func=cmd_check)
+    copy = actions.add_parser(
+        "copy", parents=[common], help="copy every row into another, empty database, then check it there"
+    )
+    copy.add_argument("--to", required=True, metavar="TARGET", help="SQLite file or postgresql:// URL to fill")
+    copy.set_defaults(func=cmd_copy)
 
     def usage(_: argparse.Namespace) -> int:
         parser.print_help(sys.stderr)
@@ -52,12 +64,19 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=usage)
 
 
-def _db_path(args: argparse.Namespace) -> Path:
-    return args.db if getattr(args, "db", None) is not None else default_db_path()
+def _db_path(args: argparse.Namespace) -> Path | str:
+    chosen = getattr(args, "db", None)
+    if chosen is None:
+        return default_db()
+    return chosen if is_postgres_url(chosen) else Path(chosen)
 
 
-def _existing(path: Path) -> bool:
-    if path.is_file():
+def _shown(target: Path | str) -> str:
+    return redact(target) if isinstance(target, str) else str(target)
+
+
+def _existing(path: Path | str) -> bool:
+    if isinstance(path, str) or path.is_file():  # a server is asked when connecting
         return True
     print(f"no database at {path} (run `python -m bot db migrate` to create one)", file=sys.stderr)
     return False
@@ -78,19 +97,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except (StoreError, UntranslatableAction) as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"{path}: schema version {version}")
+    print(f"{_shown(path)}: schema version {version}")
     return 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from bot.store.connection import Database
+    from bot.store.backends import open_database
 
     path = _db_path(args)
     if not _existing(path):
         return 1
 
     async def run() -> int:
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             return await db.backup(args.path)
         finally:
@@ -128,6 +147,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(exc, file=sys.stderr)
         return 1
+    return _print_report(report)
+
+
+def _print_report(report) -> int:
     if report.ok:
         print(f"ok: {report.rallies} rallies, {report.actions} actions")
         return 0
@@ -135,3 +158,40 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(mismatch)
     print(f"{len(report.mismatches)} mismatches in {report.rallies} rallies, {report.actions} actions")
     return 1
+
+
+def cmd_copy(args: argparse.Namespace) -> int:
+    from bot.services.replay import log_problem, replay_snapshot
+    from bot.store import Store, StoreError
+    from bot.store.copy import copy_rows, count_rows
+
+    source = _db_path(args)
+    target: Path | str = args.to if is_postgres_url(args.to) else Path(args.to)
+    if not _existing(source):
+        return 1
+    if _shown(source) == _shown(target) or (isinstance(source, Path) and isinstance(target, Path)
+                                            and source.resolve() == target.resolve()):
+        print(f"refusing to copy {_shown(source)} onto itself", file=sys.stderr)
+        return 1
+
+    def progress(table: str, rows: int) -> None:
+        print(f"  {table}: {rows} rows", file=sys.stderr)
+
+    async def run():
+        async with Store.open(source) as src, Store.open(target) as dst:
+            copied = await copy_rows(src.db, dst.db, progress)
+            counts = await count_rows(dst.db)
+            report = await dst.check(replay_snapshot, log_problem)
+            return copied, counts, report
+
+    try:
+        copied, counts, report = asyncio.run(run())
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    differ = [t for t, n in copied.rows.items() if counts.get(t) != n]
+    if differ:
+        print(f"row counts differ after the copy: {', '.join(differ)}", file=sys.stderr)
+        return 1
+    print(f"copied {copied.total} rows from {_shown(source)} to {_shown(target)}")
+    return _print_report(report)

@@ -33,7 +33,7 @@ class Championships:
                  seed_source: Callable[[], str] = new_seed, when: Callable[[datetime], str] = discord_time) -> None:
         self.work = work
         self.clock = clock
-        self.locks = RoundLocks()
+        self.locks = RoundLocks(work.store.db)
         self.leagues = LeagueService(work, self.locks, clock, seed_source, when)
         self.runs = RunService(work, self.locks, clock, when)
         self.jobs = LeagueJobs(work, self.locks, when, seed_source)

@@ -124,12 +124,12 @@ class DeadlineService:
         return await self.store.outbox.prune(before) + await self.store.jobs.prune(before)
 
     async def run_due(self, now: datetime | None = None) -> int:
-        """Claim and run every due job once; returns how many did something. A failing job is
-        retried later (at most MAX_ATTEMPTS) and never blocks the others."""
+        """Claim and run every due job of this process's shards once; returns how many did
+        something. A failing job is retried later (at most MAX_ATTEMPTS) and never blocks the others."""
         now = now or self.clock()
         done = 0
         while True:
-            jobs = await self.store.jobs.claim_due(now, limit=BATCH)
+            jobs = await self.store.jobs.claim_due(now, limit=BATCH, shards=self.work.shards)
             for job in jobs:
                 try:
                     done += await self.handle(job, now)

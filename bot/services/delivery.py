@@ -107,9 +107,10 @@ class Delivery:
         self.clock = clock
 
     async def claim(self, limit: int = 20) -> list[Outgoing]:
-        """The next owed row of up to `limit` lanes, leased to this sender."""
+        """The next owed row of up to `limit` lanes of this process's shards, leased to this sender."""
         now = self.clock()
-        return [await self.prepare(row, now) for row in await self.store.outbox.claim(now, limit=limit)]
+        rows = await self.store.outbox.claim(now, limit=limit, shards=self.work.shards)
+        return [await self.prepare(row, now) for row in rows]
 
     async def prepare(self, row: OutboxRow, now: datetime) -> Outgoing:
         body = row.body

@@ -9,16 +9,16 @@ that adds the round and are handled by `bot/services/league_jobs.py`.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.text import Listed, msg
 from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
-from bot.store.connection import Tx
+from bot.store.connection import Database, Tx
 from bot.store.jobs import schedule_tx
 from bot.store.leagues import League, Round
 
@@ -57,28 +57,26 @@ def discord_time(moment: datetime) -> str:
 
 
 class RoundLocks:
-    """One asyncio lock per round: its open, close, penalties and run starts never interleave."""
+    """One lock per round, across every process of the database (`Database.locked`): its open,
+    close, penalties and run starts never interleave."""
 
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
-    def __call__(self, round_id: int) -> asyncio.Lock:
-        lock = self._locks.get(round_id)
-        if lock is None:
-            lock = self._locks[round_id] = asyncio.Lock()
-        return lock
+    def __call__(self, round_id: int) -> AbstractAsyncContextManager[None]:
+        return self._db.locked("round", round_id)
 
 
-async def schedule_round_tx(tx: Tx, rnd: Round) -> None:
+async def schedule_round_tx(tx: Tx, rnd: Round, guild_id: int) -> None:
     """Inside `tx`: the round's jobs: open, a reminder 24 h and 1 h before the close (when the
-    round is open by then), and the close."""
+    round is open by then), and the close; they belong to the league's server (`guild_id`)."""
     opens, closes = from_text(rnd.opens_at), from_text(rnd.closes_at)
-    await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), opens)
+    await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), opens, guild_id=guild_id)
     for before in REMINDERS:
         if closes - before > opens:
             await schedule_tx(tx, KIND_REMIND, round_ref(rnd.id, f"{int(before.total_seconds() // 3600)}h"),
-                              closes - before)
-    await schedule_tx(tx, KIND_CLOSE, round_ref(rnd.id, "close"), closes)
+                              closes - before, guild_id=guild_id)
+    await schedule_tx(tx, KIND_CLOSE, round_ref(rnd.id, "close"), closes, guild_id=guild_id)
 
 
 def league_language(league: League) -> str:

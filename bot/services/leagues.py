@@ -218,7 +218,7 @@ class LeagueService:
                     power_stage=bool(power_stage), week=week, opens_at=start, closes_at=end, seed=seed,
                     seed_hash=seed_hash(seed), dice="personal" if week else found.dice, ruleset=found.ruleset,
                     modules=found.modules, created_by=actor.user_id, now=now)
-                await schedule_round_tx(tx, rnd)
+                await schedule_round_tx(tx, rnd, found.guild_id)
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
                 added.append(rnd)

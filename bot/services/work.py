@@ -20,11 +20,10 @@ their lines as messages (`bot.engine.text`) with the language everybody reads th
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -39,6 +38,7 @@ from bot.store.connection import Tx
 from bot.store.drivers import add_missed_turn_tx, reset_missed_turns_tx
 from bot.store.jobs import cancel_rally_tx
 from bot.store.outbox import enqueue_tx
+from bot.store.shards import Shards
 from bot.store.versioning import advance
 
 CACHE_SIZE = 256
@@ -128,20 +128,20 @@ class RallyWork:
     def __init__(self, store: Store, clock: Callable[[], datetime] = utc_now) -> None:
         self.store = store
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
         self.on_commit: Callable[[], None] | None = None  # wakes the outbox sender
+        #: The Discord shards this process serves: it claims only their servers' posts and jobs.
+        self.shards = Shards.everything()
         self.end_hooks: list[EndHook] = []
         #: Scheduled jobs of other services by kind prefix (`league.`, `scratch.`): `run_due` routes them.
         self.job_routes: dict[str, JobHandler] = {}
 
     # -- finding and locking -------------------------------------------------------------------
 
-    def lock(self, rally_id: int) -> asyncio.Lock:
-        lock = self._locks.get(rally_id)
-        if lock is None:
-            lock = self._locks[rally_id] = asyncio.Lock()
-        return lock
+    def lock(self, rally_id: int) -> AbstractAsyncContextManager[None]:
+        """The rally's lock, held by one command at a time in every process of the database
+        (`Database.locked`): on PostgreSQL a transaction that commits when the lock is released."""
+        return self.store.db.locked("rally", rally_id)
 
     async def rally_here(self, place: Place) -> Rally:
         if place.guild_id <= 0:
@@ -193,12 +193,13 @@ class RallyWork:
         return done
 
     def committed(self, rally: Rally, change: Change, done: Committed) -> None:
-        """After a commit: cache the new state, wake the outbox sender."""
+        """After a commit: cache the new state, wake the outbox sender, both once the change is
+        visible to everyone (`Database.after_commit`: at the end of the rally's lock on PostgreSQL)."""
         state = change.final_state
         if state is not None:
-            self.remember(rally.id, done.version, state)
+            self.store.db.after_commit(lambda: self.remember(rally.id, done.version, state))
         if done.outbox_ids and self.on_commit is not None:
-            self.on_commit()
+            self.store.db.after_commit(self.on_commit)
 
     async def write(self, tx: Tx, rally: Rally, change: Change) -> Committed:
         """Inside `tx` (a transaction body): write the change. Use `commit` unless the change is

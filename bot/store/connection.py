@@ -1,109 +1,74 @@
-"""The one long-lived SQLite connection, its pragmas, and transactions: all SQLite specifics live here.
+"""The store's contract with its database, whichever backend holds it.
 
-Why it is shaped like this (DESIGN §3):
-- one `sqlite3` connection per process, owned by one dedicated thread (`Database` runs every
-  call on its single-thread executor), `isolation_level=None` so Python's sqlite3 never opens or
-  commits a transaction behind our back; WAL (readers never block the writer, a crash loses no
-  committed transaction), `synchronous=NORMAL` (in WAL: durable against a process crash, and no
-  fsync per commit), `foreign_keys=ON`, `busy_timeout` for other processes (the CLI's backup or
-  check while the bot runs);
-- a transaction body is a coroutine of a `Tx` (`async def body(tx): await tx.execute(...)`), the
-  shape an asyncpg backend needs. Here the whole body runs as ONE call on the database thread,
-  between `BEGIN IMMEDIATE` and `COMMIT` (ROLLBACK on any error): each `await tx.…` completes at
-  once, so nothing else can run inside a transaction, a cancelled caller cannot leave it half
-  done (the call finishes or rolls back on the thread), and a commit costs one thread round trip
-  instead of one per statement. A body that awaits anything but its own statements (Discord, a
-  sleep) is refused and rolled back;
-- why not aiosqlite: its public API offers one round trip per statement and no way to run a
-  function on its thread except private names. Owning the thread keeps the public-API rule and
-  the speed (bench/store.py times it against plain aiosqlite);
-- `close()` checkpoints the WAL (`wal_checkpoint(TRUNCATE)`), closes the connection and stops
-  the thread.
+- `Tx`: the statements of one open transaction. Repositories write one SQL text for both backends,
+  with `?` placeholders (the PostgreSQL backend numbers them), `RETURNING`, `ON CONFLICT … DO
+  UPDATE` and row values, which both dialects read the same way. A statement a constraint may
+  refuse, after which the transaction goes on, runs inside `async with tx.attempt():`.
+- `Database`: transactions (`write`, `read`), single reads, the cross-process lock `locked(scope,
+  key)` (the per-rally and per-round lock), `after_commit`, health check, backup, close.
+- `bot.store.backends.open_database(target)` picks the backend: a `postgresql://` (or
+  `postgres://`) URL selects PostgreSQL through asyncpg (`bot/store/postgres.py`); a file path
+  selects SQLite (`bot/store/sqlite.py`).
 
-Repositories speak portable SQL through `Tx` and `Database`; the PRAGMAs, constraint-error
-classification and the backup API below are what a PostgreSQL backend would replace.
+What differs between the backends is kept in one place each: their modules above, and the DDL of
+the migrations (`bot/store/pg_schema.py` says how SQLite's DDL reads in PostgreSQL).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
-from pathlib import Path
-from typing import Any, TypeVar
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar, TypeVar
 
-import aiosqlite
-
-log = logging.getLogger(__name__)
-
-BUSY_TIMEOUT_MS = 5000
-MEMORY = ":memory:"
+SQLITE = "sqlite"
+POSTGRESQL = "postgresql"
 
 Params = Sequence[Any]
+Row = Any  # sqlite3.Row or asyncpg.Record: both read by column name or index
 T = TypeVar("T")
+Target = str | os.PathLike[str]
+
+_URL = re.compile(r"^postgres(ql)?://", re.IGNORECASE)
 
 
-def _prepare_path(path: str | os.PathLike[str]) -> str:
-    location = str(path)
-    if location != MEMORY:
-        Path(location).parent.mkdir(parents=True, exist_ok=True)
-    return location
+def is_postgres_url(target: object) -> bool:
+    """Is `target` a PostgreSQL URL (rather than the path of an SQLite file)?"""
+    return isinstance(target, str) and bool(_URL.match(target))
 
 
-def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """A sqlite3 connection with the store's settings; parent folders are created. Call it on the
-    thread that will own the connection."""
-    location = _prepare_path(path)
-    conn = sqlite3.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-    try:
-        conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if location != MEMORY and str(mode).lower() != "wal":
-            log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", location, mode)
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+def redact(url: str) -> str:
+    """A URL fit for logs and messages: its password replaced by `***`."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", url, flags=re.IGNORECASE)
 
 
-async def connect(path: str | os.PathLike[str]) -> aiosqlite.Connection:
-    """A plain aiosqlite connection with the store's settings: the benchmark's baseline (what
-    ordinary aiosqlite code pays for a commit), on exactly the same pragmas."""
-    location = _prepare_path(path)
-    conn = await aiosqlite.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-    try:
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
+# SQLSTATE codes of integrity violations (class 23), as PostgreSQL reports them.
+_PG_CONSTRAINTS = {"23505": "unique", "23503": "foreign_key", "23514": "check", "23502": "not_null"}
+_SQLITE_CONSTRAINTS = {
+    "SQLITE_CONSTRAINT_UNIQUE": "unique",
+    "SQLITE_CONSTRAINT_PRIMARYKEY": "primary_key",
+    "SQLITE_CONSTRAINT_FOREIGNKEY": "foreign_key",
+    "SQLITE_CONSTRAINT_CHECK": "check",
+    "SQLITE_CONSTRAINT_NOTNULL": "not_null",
+}
 
 
 def constraint_kind(exc: BaseException) -> str | None:
-    """'unique', 'foreign_key', 'check', 'not_null' or 'primary_key' for a constraint violation, else None."""
+    """'unique', 'foreign_key', 'check', 'not_null' or 'primary_key' for a constraint violation of
+    either backend ('other' for another one), else None."""
+    state = getattr(exc, "sqlstate", None)  # asyncpg's errors carry the SQLSTATE
+    if isinstance(state, str):
+        return _PG_CONSTRAINTS.get(state, "other") if state.startswith("23") else None
+    import sqlite3
+
     if not isinstance(exc, sqlite3.IntegrityError):
         return None
     name = getattr(exc, "sqlite_errorname", "") or ""
+    if name in _SQLITE_CONSTRAINTS:
+        return _SQLITE_CONSTRAINTS[name]
     text = str(exc)
-    table = {
-        "SQLITE_CONSTRAINT_UNIQUE": "unique",
-        "SQLITE_CONSTRAINT_PRIMARYKEY": "primary_key",
-        "SQLITE_CONSTRAINT_FOREIGNKEY": "foreign_key",
-        "SQLITE_CONSTRAINT_CHECK": "check",
-        "SQLITE_CONSTRAINT_NOTNULL": "not_null",
-    }
-    if name in table:
-        return table[name]
     fallbacks = (("UNIQUE", "unique"), ("FOREIGN KEY", "foreign_key"), ("CHECK", "check"), ("NOT NULL", "not_null"))
     for needle, kind in fallbacks:
         if needle in text:
@@ -111,215 +76,122 @@ def constraint_kind(exc: BaseException) -> str | None:
     return "other"
 
 
-class Tx:
-    """The statements of one open transaction.
+class _NoSavepoint:
+    async def __aenter__(self) -> None:
+        return None
 
-    Its methods are coroutines so that a body reads the same on every backend; on SQLite they run
-    the statement at once, on the database thread that runs the whole body (see the module
-    docstring).
-    """
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
 
-    __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+class Tx(ABC):
+    """The statements of one open transaction. Methods are coroutines so that a body reads the
+    same on every backend."""
 
+    __slots__ = ()
+    dialect: ClassVar[str]
+
+    @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        return self._conn.execute(sql, params).rowcount
 
+    @abstractmethod
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement for each parameter row."""
-        self._conn.executemany(sql, rows)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a query (or of an `… RETURNING` statement)."""
-        return self._conn.execute(sql, params).fetchall()
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """The first row of a query, or None (the statement still runs to its end)."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
+    @abstractmethod
     async def user_version(self) -> int:
-        """The schema version recorded in the database header."""
-        row = await self.fetch_one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+        """The schema version this database records (how many migration steps were applied)."""
 
+    @abstractmethod
     async def set_user_version(self, version: int) -> None:
         """Record the schema version; transactional, so it commits or rolls back with the step."""
-        self._conn.execute(f"PRAGMA user_version = {int(version)}")
+
+    @abstractmethod
+    async def columns(self, table: str) -> list[str]:
+        """The column names of `table`, in their order ([] when there is no such table)."""
+
+    @abstractmethod
+    async def identity(self, table: str) -> int:
+        """The last id `table`'s id column handed out (0 before the first): new rows get larger ones."""
+
+    @abstractmethod
+    async def set_identity(self, table: str, value: int) -> None:
+        """Make `table`'s next id larger than `value` (after rows were copied in with their ids)."""
+
+    def skip_locked(self, table: str) -> str:
+        """The clause a claim's row query ends with so that two processes claiming at once take
+        different rows (`FOR UPDATE OF table SKIP LOCKED` on PostgreSQL). SQLite: nothing, its write
+        transaction holds the whole file."""
+        return ""
+
+    def attempt(self) -> AbstractAsyncContextManager[None]:
+        """Around a statement a constraint may refuse (an INSERT that can meet a unique key), when
+        the body goes on after the refusal: PostgreSQL aborts a whole transaction on an error
+        unless the statement ran in a savepoint; SQLite needs nothing."""
+        return _NoSavepoint()
 
 
 Body = Callable[[Tx], Awaitable[T]]
 
 
-class BodyAwaitedOutside(RuntimeError):
-    """A transaction body awaited something other than its own statements."""
+class Database(ABC):
+    """An open database: transactions and reads; what every repository is built on."""
 
-
-def run_now(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine that never really suspends (a body awaiting only `Tx` calls) to its end."""
-    try:
-        coro.send(None)
-    except StopIteration as stop:
-        result: T = stop.value
-        return result
-    coro.close()
-    raise BodyAwaitedOutside("a transaction body may await only its own statements (never Discord or a sleep)")
-
-
-def _as_coroutine(awaitable: Awaitable[T]) -> Coroutine[Any, Any, T]:
-    if not isinstance(awaitable, Coroutine):
-        raise TypeError("a transaction body must be a coroutine function (async def body(tx): ...)")
-    return awaitable
-
-
-def _transaction(conn: sqlite3.Connection, begin: str, body: Body[T]) -> T:
-    """On the database thread: BEGIN, the body, COMMIT; ROLLBACK on any exception."""
-    conn.execute(begin)
-    try:
-        result = run_now(_as_coroutine(body(Tx(conn))))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:  # keep the original error
-                log.error("ROLLBACK failed: %s", exc)
-        raise
-    return result
-
-
-class Database:
-    """One connection on one thread; transactions and reads; what every repository is built on.
-
-    Every call runs on the database thread in the order it was made, one at a time, so a read
-    never sees the inside of a transaction. The caller awaits the result; if it is cancelled, the
-    call still completes (or rolls back) on the thread: never half a transaction.
-    """
-
-    def __init__(self, path: str, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
-        self.path = path
-        self._conn: sqlite3.Connection | None = conn
-        self._thread = thread
-
-    @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Open (creating the file and its folders if needed) with the store's pragmas."""
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        try:
-            conn = await asyncio.get_running_loop().run_in_executor(thread, open_sqlite, path)
-        except BaseException:
-            thread.shutdown(wait=False)
-            raise
-        return cls(str(path), conn, thread)
+    dialect: ClassVar[str]
+    path: str  # the file, or the URL without its password
 
     @property
-    def closed(self) -> bool:
-        return self._conn is None
+    @abstractmethod
+    def closed(self) -> bool: ...
 
-    def _require(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise RuntimeError(f"the store {self.path} is closed")
-        return self._conn
-
-    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
-
+    @abstractmethod
     async def write(self, body: Body[T]) -> T:
-        """Run `await body(tx)` in one write transaction (`BEGIN IMMEDIATE`); returns its result.
-        A refused or failed change leaves the database exactly as it was."""
-        return await self._call(_transaction, self._require(), "BEGIN IMMEDIATE", body)
+        """Run `await body(tx)` in one write transaction; returns its result. A refused or failed
+        change leaves the database exactly as it was."""
 
+    @abstractmethod
     async def read(self, body: Body[T]) -> T:
         """Run `await body(tx)` inside one read transaction: several queries that see one state."""
-        return await self._call(_transaction, self._require(), "BEGIN", body)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """All rows of one query (autocommit: one statement sees one consistent state)."""
-        conn = self._require()
-        return await self._call(lambda: conn.execute(sql, params).fetchall())
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of one query (one statement sees one consistent state)."""
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    async def user_version(self) -> int:
-        row = await self.fetch_one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+    @abstractmethod
+    async def user_version(self) -> int: ...
 
+    @abstractmethod
+    def locked(self, scope: str, key: int) -> AbstractAsyncContextManager[None]:
+        """Hold the lock of (`scope`, `key`), e.g. ("rally", 12): one holder at a time in every
+        process of this database. Code that changes a rally re-reads and commits under it."""
+
+    @abstractmethod
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once what was written so far is visible to everyone: at once, or when
+        the lock this task holds is released (PostgreSQL commits the held lock's transaction then)."""
+
+    @abstractmethod
     async def integrity_check(self) -> list[str]:
-        """SQLite's own consistency check of pages, indexes and foreign keys; [] when healthy."""
-        rows = await self.fetch_all("PRAGMA integrity_check")
-        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
-        problems += [f"foreign key: {tuple(r)}" for r in await self.fetch_all("PRAGMA foreign_key_check")]
-        return problems
+        """The database's own consistency problems; [] when healthy."""
 
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the main file and truncate it (a clean file to copy or back up)."""
-        await self.fetch_all("PRAGMA wal_checkpoint(TRUNCATE)")
+    @abstractmethod
+    async def backup(self, dest: Target) -> int:
+        """Copy everything to the file `dest`; returns its size in bytes."""
 
-    async def backup(self, dest: str | os.PathLike[str]) -> int:
-        """Online backup to `dest` (replaced atomically); returns its size in bytes.
-
-        The copy runs on its own connection in a worker thread, in one step, so it is one
-        consistent snapshot and the store keeps serving reads and writes meanwhile (WAL). The copy
-        is written beside `dest` and renamed when complete: a crash never leaves half a backup
-        under the final name. The result is a single self-contained file (rollback journal mode).
-        An in-memory database is copied on the store's own thread.
-        """
-        conn = self._require()
-        target = Path(dest)
-        if self.path != MEMORY and target.resolve() == Path(self.path).resolve():
-            raise ValueError(f"refusing to back up {self.path} onto itself")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-
-        def copy(source: sqlite3.Connection) -> None:
-            out = sqlite3.connect(partial)
-            try:
-                source.backup(out)
-                out.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                out.close()
-
-        def work() -> int:
-            source = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
-            try:
-                copy(source)
-            finally:
-                source.close()
-            os.replace(partial, target)
-            return target.stat().st_size
-
-        try:
-            if self.path == MEMORY:  # only this connection sees an in-memory database
-                await self._call(copy, conn)
-                os.replace(partial, target)
-                return target.stat().st_size
-            return await asyncio.to_thread(work)
-        except BaseException:
-            with suppress(OSError):
-                partial.unlink()
-            raise
-
+    @abstractmethod
     async def close(self) -> None:
-        """Checkpoint, close, stop the thread; safe to call twice. The connection is closed even
-        if the checkpoint fails."""
-        conn, self._conn = self._conn, None
-        if conn is None:
-            return
-
-        def finish() -> None:
-            try:
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlite3.Error as exc:
-                log.warning("checkpoint on close of %s failed: %s", self.path, exc)
-            finally:
-                conn.close()
-
-        try:
-            await self._call(finish)
-        finally:
-            self._thread.shutdown(wait=False)
+        """Close; safe to call twice."""

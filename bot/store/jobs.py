@@ -17,16 +17,21 @@ from bot.store.clock import now_text, to_text, utc_now
 from bot.store.connection import Database, Tx
 from bot.store.errors import NotFound
 from bot.store.rows import JOB_COLUMNS, Job
+from bot.store.shards import Shards
 
 DEFAULT_LEASE_S = 300
 
 
-async def schedule_tx(tx: Tx, kind: str, ref: str, due_at: datetime, rally_id: int | None = None) -> Job:
-    """Inside `tx`: a new pending job; `due_at` must be timezone-aware."""
+async def schedule_tx(tx: Tx, kind: str, ref: str, due_at: datetime, rally_id: int | None = None,
+                      guild_id: int | None = None) -> Job:
+    """Inside `tx`: a new pending job; `due_at` must be timezone-aware. `guild_id`: the server it
+    belongs to (a rally's is taken from the rally); None for world jobs (see `Shards`)."""
     row = await tx.fetch_one(
-        "INSERT INTO jobs (kind, ref, due_at, attempts, created_at, rally_id) VALUES (?, ?, ?, 0, ?, ?) "
+        "INSERT INTO jobs (kind, ref, due_at, attempts, created_at, rally_id, guild_id) "
+        "VALUES (?, ?, ?, 0, ?, ?, "
+        "COALESCE(?, (SELECT guild_id FROM rallies WHERE id = ?))) "
         f"RETURNING {JOB_COLUMNS}",
-        (kind, ref, to_text(due_at), now_text(), rally_id),
+        (kind, ref, to_text(due_at), now_text(), rally_id, guild_id, rally_id),
     )
     assert row is not None
     return Job.from_row(row)
@@ -77,19 +82,22 @@ class Jobs:
         return await self._db.write(insert)
 
     async def claim_due(
-        self, now: datetime | None = None, *, limit: int = 20, lease_s: int = DEFAULT_LEASE_S
+        self, now: datetime | None = None, *, limit: int = 20, lease_s: int = DEFAULT_LEASE_S,
+        shards: Shards | None = None,
     ) -> list[Job]:
-        """Take up to `limit` due, unclaimed (or lease-expired) jobs, oldest due first; counts an attempt."""
+        """Take up to `limit` due, unclaimed (or lease-expired) jobs of this process's `shards`,
+        oldest due first; counts an attempt. Two processes claiming at once get different jobs."""
         moment = now or utc_now()
         now_s = to_text(moment)
         until = to_text(moment + timedelta(seconds=lease_s))
+        ours = (shards or Shards.everything()).where("guild_id")
 
         async def claim(tx: Tx) -> list:
             return await tx.fetch_all(
                 "UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
                 "SELECT id FROM jobs WHERE done_at IS NULL AND due_at <= ? "
-                "AND (locked_until IS NULL OR locked_until <= ?) ORDER BY due_at, id LIMIT ?"
-                f") RETURNING {JOB_COLUMNS}",
+                f"AND (locked_until IS NULL OR locked_until <= ?) AND {ours} ORDER BY due_at, id LIMIT ?"
+                f"{tx.skip_locked('jobs')}) RETURNING {JOB_COLUMNS}",
                 (until, now_s, now_s, limit),
             )
 

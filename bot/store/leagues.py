@@ -159,11 +159,13 @@ async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int,
                            best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
                            created_by: int, now: datetime, language: str = "en") -> League:
     try:
-        row = await tx.fetch_one(
-            "INSERT INTO leagues (guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
-            f"language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
-            (guild_id, name, channel_id, timezone, _json(points), best_rounds, ruleset, _json(modules), dice,
-             language, created_by, to_text(now)))
+        async with tx.attempt():
+            row = await tx.fetch_one(
+                "INSERT INTO leagues (guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, "
+                "dice, language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"RETURNING {LEAGUE_COLUMNS}",
+                (guild_id, name, channel_id, timezone, _json(points), best_rounds, ruleset, _json(modules), dice,
+                 language, created_by, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -193,8 +195,9 @@ async def set_organiser_role_tx(tx: Tx, league_id: int, role_id: int | None) -> 
 
 async def join_league_tx(tx: Tx, league_id: int, user_id: int, display_name: str, now: datetime) -> None:
     try:
-        await tx.execute("INSERT INTO league_members (league_id, user_id, display_name, joined_at) VALUES (?, ?, ?, ?)",
-                         (league_id, user_id, display_name, to_text(now)))
+        async with tx.attempt():
+            await tx.execute("INSERT INTO league_members (league_id, user_id, display_name, joined_at) "
+                             "VALUES (?, ?, ?, ?)", (league_id, user_id, display_name, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) not in ("unique", "primary_key"):
             raise
@@ -225,12 +228,13 @@ async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], as
         row = await tx.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE league_id = ?", (league_id,))
         number = int(row[0]) if row else 1
     try:
-        row = await tx.fetch_one(
-            "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
-            "seed, seed_hash, dice, ruleset, modules, created_by, created_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
-            (league_id, number, _json(specials), _json(assistance), int(power_stage), week, to_text(opens_at),
-             to_text(closes_at), seed, seed_hash, dice, ruleset, _json(modules), created_by, to_text(now)))
+        async with tx.attempt():
+            row = await tx.fetch_one(
+                "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
+                "seed, seed_hash, dice, ruleset, modules, created_by, created_at) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
+                (league_id, number, _json(specials), _json(assistance), int(power_stage), week, to_text(opens_at),
+                 to_text(closes_at), seed, seed_hash, dice, ruleset, _json(modules), created_by, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -267,10 +271,11 @@ async def set_round_status_tx(tx: Tx, round_id: int, old: tuple[str, ...], new: 
 async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str, guild_id: int, guild_name: str,
                        rally_id: int, thread_id: int, week: str | None, now: datetime) -> Run:
     try:
-        row = await tx.fetch_one(
-            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
-            f"started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
-            (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now)))
+        async with tx.attempt():
+            row = await tx.fetch_one(
+                "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
+                f"started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
+                (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -412,7 +417,8 @@ async def log_of_round_tx(tx: Tx, round_id: int) -> list[LogEntry]:
 
 
 async def put_cards_tx(tx: Tx, round_id: int, body: str) -> None:
-    await tx.execute("INSERT OR REPLACE INTO round_cards (round_id, body) VALUES (?, ?)", (round_id, body))
+    await tx.execute("INSERT INTO round_cards (round_id, body) VALUES (?, ?) "
+                     "ON CONFLICT (round_id) DO UPDATE SET body = excluded.body", (round_id, body))
 
 
 async def cards_tx(tx: Tx, round_id: int) -> str | None:

@@ -6,8 +6,9 @@ database applies the missing steps; a database whose version is higher than `len
 was written by a newer rallybot and is refused (`SchemaTooNew`) without being changed.
 
 Never edit a released step: append a new one. A step is a tuple of SQL statements or a function
-of the open transaction (for data migrations). The DDL below is SQLite's dialect; the
-PostgreSQL backend will keep its own list with the same numbers (BIGINT ids, IDENTITY, JSONB).
+of the open transaction (for data migrations). The DDL below is SQLite's dialect; PostgreSQL runs
+the same numbered steps, each statement as `bot/store/pg_schema.py` translates it, and records
+the version in its `rallybot_schema` table instead of `PRAGMA user_version`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from bot.store.connection import Database, Tx
+from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
 from bot.store.league_schema import SCHEMA_LEAGUES
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
+from bot.store.pg_schema import postgres_statement
 
 StepFunction = Callable[[Tx], Awaitable[None]]
 
@@ -155,11 +157,30 @@ async def canonical_action_log(tx: Tx) -> None:
     await tx.execute_many("UPDATE actions SET action = ? WHERE rally_id = ? AND seq = ?", updates)
 
 
+async def jobs_by_guild(tx: Tx) -> None:
+    """Step 5: every job names the server it belongs to (`guild_id`), so a process that serves some
+    Discord shards claims only their jobs. Rally jobs take their rally's server, league round
+    jobs (`round:<id>:…`) their league's; world jobs (the weekly scratch) have none: the process
+    of shard 0 runs them."""
+    await tx.execute("ALTER TABLE jobs ADD COLUMN guild_id BIGINT")
+    await tx.execute("UPDATE jobs SET guild_id = (SELECT guild_id FROM rallies WHERE rallies.id = jobs.rally_id) "
+                     "WHERE rally_id IS NOT NULL")
+    guilds = {int(r[0]): int(r[1]) for r in await tx.fetch_all(
+        "SELECT rounds.id, leagues.guild_id FROM rounds JOIN leagues ON leagues.id = rounds.league_id")}
+    updates = []
+    for row in await tx.fetch_all("SELECT id, ref FROM jobs WHERE ref LIKE 'round:%'"):
+        parts = str(row[1]).split(":")
+        if len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) in guilds:
+            updates.append((guilds[int(parts[1])], int(row[0])))
+    await tx.execute_many("UPDATE jobs SET guild_id = ? WHERE id = ?", updates)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "rallies, drivers, actions, messages, guild settings, jobs", SCHEMA_V1),
     Migration(2, "outbox, jobs by rally, paused rallies", SCHEMA_V2),
     Migration(3, "canonical action log", canonical_action_log),
     Migration(4, "leagues, rounds, runs, results, organiser log, result cards", SCHEMA_LEAGUES),
+    Migration(5, "jobs by server (Discord shards)", jobs_by_guild),
 )
 
 
@@ -200,6 +221,8 @@ async def _apply(tx: Tx, migration: Migration, path: str, known: int) -> None:
     if callable(migration.step):
         await migration.step(tx)
     else:
-        for statement in migration.step:
+        for index, statement in enumerate(migration.step):
+            if tx.dialect == POSTGRESQL:
+                statement = postgres_statement(migration.version, index, statement)
             await tx.execute(statement)
     await tx.set_user_version(migration.version)

@@ -18,6 +18,7 @@ from typing import Any
 from bot.store.clock import to_text, utc_now
 from bot.store.connection import Database, Tx
 from bot.store.rows import OUTBOX_COLUMNS, OutboxRow
+from bot.store.shards import Shards
 
 DEFAULT_LEASE_S = 120
 
@@ -85,18 +86,22 @@ class Outbox:
         self._db = db
 
     async def claim(self, now: datetime | None = None, *, limit: int = 20,
-                    lease_s: int = DEFAULT_LEASE_S) -> list[OutboxRow]:
-        """Lease the oldest owed row of up to `limit` lanes whose head is due; counts an attempt."""
+                    lease_s: int = DEFAULT_LEASE_S, shards: Shards | None = None) -> list[OutboxRow]:
+        """Lease the oldest owed row of up to `limit` lanes of this process's `shards` whose head is
+        due; counts an attempt. Two processes claiming at once get different rows; `o.done_at IS
+        NULL` is checked on the row itself too, so a head another process finished meanwhile is
+        not taken again (PostgreSQL re-checks a locked row's own conditions, not the subquery's)."""
         moment = now or utc_now()
         now_s, until = to_text(moment), to_text(moment + timedelta(seconds=lease_s))
+        ours = (shards or Shards.everything()).where("o.guild_id")
 
         async def claim(tx: Tx) -> list[Any]:
             return await tx.fetch_all(
                 "UPDATE outbox SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
                 "SELECT o.id FROM outbox o WHERE o.id IN "
-                "(SELECT MIN(id) FROM outbox WHERE done_at IS NULL GROUP BY lane) "
-                "AND o.due_at <= ? AND (o.locked_until IS NULL OR o.locked_until <= ?) ORDER BY o.id LIMIT ?"
-                f") RETURNING {OUTBOX_COLUMNS}",
+                "(SELECT MIN(id) FROM outbox WHERE done_at IS NULL GROUP BY lane) AND o.done_at IS NULL "
+                f"AND o.due_at <= ? AND (o.locked_until IS NULL OR o.locked_until <= ?) AND {ours} "
+                f"ORDER BY o.id LIMIT ?{tx.skip_locked('o')}) RETURNING {OUTBOX_COLUMNS}",
                 (until, now_s, now_s, limit),
             )
 

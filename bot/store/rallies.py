@@ -54,13 +54,14 @@ async def create_tx(
     values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
               turn_deadline_s, snapshot_json, now, now)
     try:
-        row = await tx.fetch_one(
-            "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
-            "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
-            f"RETURNING {RALLY_COLUMNS}",
-            values,
-        )
+        async with tx.attempt():
+            row = await tx.fetch_one(
+                "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
+                "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
+                f"RETURNING {RALLY_COLUMNS}",
+                values,
+            )
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise

@@ -22,7 +22,7 @@ RALLY_COLUMNS = (
 DRIVER_COLUMNS = "rally_id, user_id, display_name, seat, joined_at, missed_turns, status"
 ACTION_COLUMNS = "rally_id, seq, actor, action, created_at"
 MESSAGE_COLUMNS = "rally_id, kind, channel_id, message_id, created_at"
-JOB_COLUMNS = "id, kind, ref, due_at, done_at, locked_until, attempts, last_error, created_at, rally_id"
+JOB_COLUMNS = "id, kind, ref, due_at, done_at, locked_until, attempts, last_error, created_at, rally_id, guild_id"
 OUTBOX_COLUMNS = (
     "id, rally_id, guild_id, channel_id, user_id, lane, kind, body, created_at, due_at, locked_until, "
     "attempts, last_error, done_at, outcome, message_id"
@@ -129,6 +129,7 @@ class Job(_Record):
     last_error: str | None
     created_at: str
     rally_id: int | None = None
+    guild_id: int | None = None  # the server it belongs to; None: a world job (see `Shards`)
 
     @classmethod
     def from_row(cls, row: Any) -> Job:

@@ -14,8 +14,9 @@ import os
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from bot.paths import default_db_path
+from bot.paths import default_db
 from bot.store.actions import Actions
+from bot.store.backends import open_database
 from bot.store.check import CheckReport, LogProblem, Replay, check
 from bot.store.connection import Database
 from bot.store.drivers import Drivers
@@ -48,12 +49,12 @@ class Store:
         migrate: bool = True,
         migrations: Sequence[Migration] = MIGRATIONS,
     ) -> _Opening:
-        """Open (await it, or use `async with`); `path` defaults to `bot.paths.default_db_path()`.
+        """Open (await it, or use `async with`); `path` defaults to `bot.paths.default_db()`.
 
         With `migrate=False` (read-only tools) an older schema raises `SchemaTooOld` instead of
         being migrated; a newer one always raises `SchemaTooNew`.
         """
-        return _Opening(path if path is not None else default_db_path(), migrations, migrate)
+        return _Opening(path if path is not None else default_db(), migrations, migrate)
 
     @property
     def path(self) -> str:
@@ -119,7 +120,7 @@ class _Opening:
         self._store: Store | None = None
 
     async def _open(self) -> Store:
-        db = await Database.open(self._path)
+        db = await open_database(self._path)
         try:
             if self._migrate:
                 await migrate(db, self._migrations)

@@ -53,9 +53,10 @@ async def store(tmp_path):
 
 @pytest.fixture
 async def bot(store, tmp_path):
-    b = RallyBot(Settings(db_path=tmp_path / "unused.sqlite3"), clock=FakeClock(), renderer=FakeRenderer(),
+    b = RallyBot(Settings(db=tmp_path / "unused.sqlite3"), clock=FakeClock(), renderer=FakeRenderer(),
                  seed_source=lambda: 42, start_loops=False, sync=False)
     b.http.request = RecordingHTTP([])  # type: ignore[method-assign]
+    await b._async_setup_hook()  # what login() does first (an AutoShardedBot closes its event queue)
     await b.open_services(store)
     await b.load_extensions()
     assert not b.extension_errors

@@ -357,7 +357,7 @@ class Harness:
 
     async def __aenter__(self) -> Harness:
         self._token = async_context.set(self.webhooks)
-        self.bot = RallyBot(Settings(db_path=self.db), clock=self.clock, renderer=FakeRenderer(),
+        self.bot = RallyBot(Settings(db=self.db), clock=self.clock, renderer=FakeRenderer(),
                             seed_source=lambda: 7, start_loops=False, sync=False)
         self.bot.http.request = self.http  # type: ignore[method-assign]
         self.bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]

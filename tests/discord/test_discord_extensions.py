@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 async def bot():
     b = RallyBot(start_loops=False, sync=False)
+    await b._async_setup_hook()  # what login() does first (an AutoShardedBot closes its event queue)
     await b.load_extensions()
     yield b
     await b.close()
@@ -65,6 +66,7 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
 
 async def test_a_broken_extension_is_logged_and_the_others_still_load(caplog):
     b = RallyBot(start_loops=False, sync=False, extensions=("bot.cogs.help", "bot.cogs.does_not_exist"))
+    await b._async_setup_hook()
     try:
         await b.load_extensions()
         assert "bot.cogs.does_not_exist" in b.extension_errors

@@ -51,7 +51,7 @@ def test_dotenv_values_fill_in_but_the_environment_wins(tmp_path):
     apply_dotenv(path, environ)
     settings = Settings.from_env(environ)
     assert (settings.token, settings.dev_guild_id, settings.log_level) == ("from-env", 42, "DEBUG")
-    assert settings.db_path == tmp_path / "x.sqlite3"
+    assert settings.db == tmp_path / "x.sqlite3"
     path.write_text("just words\n")
     with pytest.raises(ConfigError, match="expected KEY=value"):
         read_dotenv(path)
@@ -61,7 +61,8 @@ def test_dotenv_values_fill_in_but_the_environment_wins(tmp_path):
 
 @pytest.fixture
 async def bot(tmp_path):
-    b = RallyBot(Settings(db_path=tmp_path / "sync.sqlite3"), start_loops=False, sync=False)
+    b = RallyBot(Settings(db=tmp_path / "sync.sqlite3"), start_loops=False, sync=False)
+    await b._async_setup_hook()  # what login() does first (an AutoShardedBot closes its event queue)
     await b.open_services()
     await b.load_extensions()
     b.tree.sync = AsyncMock(return_value=[])  # the one network call of a sync
@@ -83,7 +84,7 @@ async def test_commands_sync_only_when_the_tree_changed(bot):
 
 
 async def test_with_a_dev_guild_commands_go_to_that_guild(bot):
-    bot.settings = Settings(db_path=bot.settings.db_path, dev_guild_id=77)
+    bot.settings = Settings(db=bot.settings.db, dev_guild_id=77)
     assert await bot.sync_commands() is True
     (call,) = bot.tree.sync.await_args_list
     assert call.kwargs["guild"].id == 77
@@ -106,7 +107,7 @@ async def test_sigterm_closes_the_bot_cleanly(tmp_path, monkeypatch):
     monkeypatch.setattr(RallyBot, "start", fake_start)
     loop = asyncio.get_running_loop()
     loop.call_later(0.3, os.kill, os.getpid(), signal.SIGTERM)
-    code = await run_cli.serve(Settings(token="t", db_path=tmp_path / "serve.sqlite3"))
+    code = await run_cli.serve(Settings(token="t", db=tmp_path / "serve.sqlite3"))
     assert code == 0
     (bot,) = seen
     assert bot.is_closed() and bot.store.db.closed and not bot.scheduler.loop.is_running()
@@ -126,7 +127,7 @@ async def test_the_sync_command_logs_in_over_http_and_forces_a_global_sync(tmp_p
     synced = AsyncMock(return_value=[])
     monkeypatch.setattr(RallyBot, "login", fake_login)
     monkeypatch.setattr(RallyTree, "sync", synced)
-    settings = Settings(token="t", db_path=tmp_path / "cli-sync.sqlite3", dev_guild_id=77)
+    settings = Settings(token="t", db=tmp_path / "cli-sync.sqlite3", dev_guild_id=77)
     assert await sync_cli._sync(settings, None) == 0
     assert await sync_cli._sync(settings, None) == 0  # forced: even though nothing changed
     assert [c.kwargs["guild"] for c in synced.await_args_list] == [None, None]  # global, not the dev guild

@@ -13,7 +13,7 @@ import pytest
 from store_helpers import log_snapshot, new_rally
 
 from bot.store import Store
-from bot.store.connection import BodyAwaitedOutside
+from bot.store.sqlite import BodyAwaitedOutside
 
 ROOT = Path(__file__).resolve().parents[2]
 

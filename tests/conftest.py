@@ -3,9 +3,43 @@
 from __future__ import annotations
 
 import pytest
+from pg_server import PgServer
 
 
 @pytest.fixture(autouse=True)
 def _isolated_db(tmp_path, monkeypatch):
     """Point RALLYBOT_DB at a temp file so no test can write the developer's database."""
     monkeypatch.setenv("RALLYBOT_DB", str(tmp_path / "rallybot-test.sqlite3"))
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One throwaway PostgreSQL server for the session (tests/pg_server.py), started by the first test that asks.
+
+    A plain sync fixture: start and stop are subprocesses, so no event loop outlives a test.
+    """
+    server = PgServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_server):
+    """The URL of a fresh empty database on the session's server, dropped after the test."""
+    url = await pg_server.create_database()
+    yield url
+    await pg_server.drop_database(url)
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def db_target(request, tmp_path):
+    """The database of a test that runs on both backends: a temp SQLite file, or a fresh empty
+    PostgreSQL database on the session's throwaway server (the test's id shows which)."""
+    if request.param == "sqlite":
+        return tmp_path / "store" / "rallybot.sqlite3"
+    return request.getfixturevalue("pg_url")

@@ -128,6 +128,12 @@ class Tx(ABC):
     async def set_identity(self, table: str, value: int) -> None:
         """Make `table`'s next id larger than `value` (after rows were copied in with their ids)."""
 
+    async def lock(self, scope: str, key: int) -> None:
+        """Until this transaction ends, be the only one holding (`scope`, `key`): a read-modify-write
+        body (merging settings, numbering a league's rounds) takes it before it reads. SQLite:
+        nothing to do, a write transaction already excludes every other writer."""
+        return None
+
     def skip_locked(self, table: str) -> str:
         """The clause a claim's row query ends with so that two processes claiming at once take
         different rows (`FOR UPDATE OF table SKIP LOCKED` on PostgreSQL). SQLite: nothing, its write
@@ -173,6 +179,11 @@ class Database(ABC):
 
     @abstractmethod
     async def user_version(self) -> int: ...
+
+    @abstractmethod
+    def snapshot(self) -> AbstractAsyncContextManager[Tx]:
+        """The whole database as it is now, to read at length (an export, `db copy`): a `Tx` whose
+        queries all see this one moment while others keep writing."""
 
     @abstractmethod
     def locked(self, scope: str, key: int) -> AbstractAsyncContextManager[None]:

@@ -70,14 +70,20 @@ async def count_rows(db: Database) -> dict[str, int]:
 
 async def copy_rows(source: Database, target: Database,
                     progress: Callable[[str, int], None] | None = None) -> CopyReport:
-    """Copy every table of `source` into the empty `target` (both at the current schema)."""
+    """Copy every table of `source`, as it is at one moment (`Database.snapshot`), into the empty
+    `target` (both at the current schema)."""
+    async with source.snapshot() as reader:
+        return await _copy(reader, target, progress)
+
+
+async def _copy(source: Tx, target: Database, progress: Callable[[str, int], None] | None) -> CopyReport:
     present = {table: n for table, n in (await count_rows(target)).items() if n}
     if present:
         raise TargetNotEmpty("store.copy_target_not_empty", target=target.path,
                              tables=", ".join(f"{t} ({n})" for t, n in present.items()))
     copied: dict[str, int] = {}
     for table, keys in TABLES:
-        columns = await _columns(source, table)
+        columns = await source.columns(table)
         wanted = await _columns(target, table)
         missing = [c for c in columns if c not in wanted]
         if missing:
@@ -102,7 +108,7 @@ async def copy_rows(source: Database, target: Database,
             if progress is not None:
                 progress(table, total)
         if "id" in columns:
-            await _move_counter(source, target, table)
+            await _move_counter(await source.identity(table), target, table)
         copied[table] = total
     return CopyReport(copied)
 
@@ -121,13 +127,8 @@ async def _insert(db: Database, sql: str, batch: list[tuple[object, ...]]) -> No
     await db.write(body)
 
 
-async def _move_counter(source: Database, target: Database, table: str) -> None:
-    """The target's next id for `table` goes past every id the source ever handed out."""
-
-    async def read(tx: Tx) -> int:
-        return await tx.identity(table)
-
-    high = await source.read(read)
+async def _move_counter(high: int, target: Database, table: str) -> None:
+    """The target's next id for `table` goes past every id the source ever handed out (`high`)."""
 
     async def write(tx: Tx) -> None:
         await tx.set_identity(table, high)

@@ -1,7 +1,8 @@
 """Per-server settings (language, default turn deadline, league channel...) as one JSON object.
 
 The store does not know the keys: the services validate them (pydantic). `update` merges in one
-transaction, so two admins changing different keys at once both keep their change.
+transaction under the server's lock (`Tx.lock`), so two admins changing different keys at once,
+even through two processes, both keep their change.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class GuildSettings:
         """Merge `changes` into the stored settings (a value of None removes the key); returns the result."""
 
         async def merge(tx: Tx) -> dict[str, Any]:
+            await tx.lock("guild", guild_id)  # another process merging at once waits, then reads this
             merged = await _read(tx, guild_id)
             for key, value in changes.items():
                 if value is None:

@@ -225,6 +225,8 @@ async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], as
                        now: datetime, number: int | None = None) -> Round:
     """A new scheduled round, numbered after the league's last one (a world round: its week)."""
     if number is None:
+        if league_id is not None:
+            await tx.lock("league", league_id)  # two processes adding rounds at once number them in turn
         row = await tx.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE league_id = ?", (league_id,))
         number = int(row[0]) if row else 1
     try:

@@ -50,7 +50,7 @@ CLOSE_TIMEOUT_S = 10.0
 SCHEMA_TABLE = "rallybot_schema"
 # Advisory lock keys: (scope, key) as two int4; a key is folded into 31 bits (two ids that fold
 # together only wait for each other, never share a holder).
-SCOPES = {"schema": 0, "rally": 1, "round": 2}
+SCOPES = {"schema": 0, "rally": 1, "round": 2, "guild": 3, "league": 4}
 _KEY_MASK = 0x7FFFFFFF
 _LOCK = "SELECT pg_advisory_xact_lock($1, $2)"
 
@@ -143,6 +143,9 @@ class PgTx(Tx):
         if sequence is not None and value > 0:
             await self._conn.execute("SELECT setval($1::regclass, GREATEST($2::bigint, "
                                      f"(SELECT COALESCE(MAX(id), 0) FROM {table})))", sequence, value)
+
+    async def lock(self, scope: str, key: int) -> None:
+        await self._conn.execute(_LOCK, *lock_key(scope, key))
 
     def skip_locked(self, table: str) -> str:
         return f" FOR UPDATE OF {table} SKIP LOCKED"
@@ -243,6 +246,12 @@ class PgDatabase(Database):
     async def user_version(self) -> int:
         async with self._require().acquire() as conn:
             return await _schema_version(conn)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Tx]:
+        """A read-only `REPEATABLE READ` transaction on its own connection, for as long as needed."""
+        async with self._require().acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            yield PgTx(conn)
 
     @asynccontextmanager
     async def locked(self, scope: str, key: int) -> AsyncIterator[None]:

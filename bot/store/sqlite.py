@@ -30,6 +30,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import tempfile
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -225,6 +226,20 @@ class SqliteDatabase(Database):
         """All rows of one query (autocommit: one statement sees one consistent state)."""
         conn = self._require()
         return await self._call(lambda: conn.execute(sql, params).fetchall())
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Tx]:
+        """An online backup into a temporary file, read through its own connection. Its queries
+        run on the caller's thread (a command-line export may block; the bot's thread never is)."""
+        with tempfile.TemporaryDirectory(prefix="rallybot-snapshot-") as folder:
+            path = Path(folder) / "snapshot.sqlite3"
+            await self.backup(path)
+            conn = sqlite3.connect(path, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            try:
+                yield SqliteTx(conn)
+            finally:
+                conn.close()
 
     @asynccontextmanager
     async def locked(self, scope: str, key: int) -> AsyncIterator[None]:

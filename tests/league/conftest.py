@@ -36,8 +36,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "league.sqlite3")
+async def store(db_target):
+    s = await Store.open(db_target)
     try:
         yield s
     finally:

@@ -34,8 +34,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "deadlines.sqlite3"
+def db_path(db_target):
+    return db_target
 
 
 @pytest.fixture

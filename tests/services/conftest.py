@@ -1,4 +1,5 @@
-"""Fixtures for service tests: a real SQLite store in a temp file and a service on it."""
+"""Fixtures for service tests: a real store on each backend (a temp SQLite file, a fresh PostgreSQL
+database) and a service on it."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ MOD = Actor(1004, "Mod", can_manage=True)
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "rally.sqlite3")
+async def store(db_target):
+    s = await Store.open(db_target)
     try:
         yield s
     finally:

@@ -59,7 +59,10 @@ async def test_one_driver_twice_at_the_same_instant_exactly_one_succeeds(service
     ok = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, RallyError)]
     assert len(ok) == 1 and len(refused) == 1
-    assert "already played" in str(refused[0])  # bound to the version it arrived at
+    if store.db.dialect == "sqlite":
+        assert "already played" in str(refused[0])  # bound to the version it arrived at
+    else:  # its arrival read runs on a pooled connection of its own: it may see the first roll already
+        assert "already played" in str(refused[0]) or "Die 1 is already used this turn" in str(refused[0])
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     assert rally.version == 2 and len(await store.actions.list(rally.id)) == 2
 

@@ -1,4 +1,6 @@
-"""Store test fixtures: a real SQLite file in tmp_path, opened and always closed (helpers: store_helpers.py)."""
+"""Store test fixtures: the store on each backend (a real SQLite file in tmp_path, a fresh PostgreSQL
+database), opened and always closed; `db_path` is for the tests of SQLite's own file (helpers:
+store_helpers.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,17 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def store(db_path):
+async def store(db_target):
+    opened = await Store.open(db_target)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+async def sqlite_store(db_path):
+    """For the tests of what only SQLite has (its file, pragmas, its one thread)."""
     opened = await Store.open(db_path)
     try:
         yield opened

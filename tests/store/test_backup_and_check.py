@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 
 import pytest
 from store_helpers import dump, log_snapshot, new_rally
@@ -57,7 +56,8 @@ async def test_backup_while_writing_is_one_consistent_state(store, tmp_path):
         assert report.rallies == 1 and 1 <= report.actions <= 201
 
 
-async def test_backup_onto_the_database_itself_is_refused(store):
+async def test_backup_onto_the_database_itself_is_refused(sqlite_store):
+    store = sqlite_store
     await _play(store, 1, ["a"])
     before = await dump(store)
     with pytest.raises(ValueError, match="onto itself"):
@@ -72,11 +72,15 @@ async def test_check_finds_nothing_when_consistent(store):
     assert report.ok and (report.rallies, report.actions) == (2, 2)
 
 
-async def test_check_reports_a_tampered_snapshot(store, db_path):
+async def tamper(store, sql, params):
+    """Change a row behind the store's back (as a hand-edited database would be)."""
+    await store.db.write(lambda tx: tx.execute(sql, params))
+
+
+async def test_check_reports_a_tampered_snapshot(store):
     good = await _play(store, 1, ["roll 3", "stop"])
     bad = await _play(store, 2, ["roll 3", "roll 4", "stop"])
-    with sqlite3.connect(db_path) as raw:
-        raw.execute("UPDATE rallies SET snapshot = ? WHERE id = ?", (json.dumps(["roll 3", "roll 5", "stop"]), bad))
+    await tamper(store, "UPDATE rallies SET snapshot = ? WHERE id = ?", (json.dumps(["roll 3", "roll 5", "stop"]), bad))
     report = await store.check(replay_texts)
     assert [m.rally_id for m in report.mismatches] == [bad]
     assert good not in [m.rally_id for m in report.mismatches]
@@ -85,11 +89,10 @@ async def test_check_reports_a_tampered_snapshot(store, db_path):
     assert str(report.mismatches[0]).startswith(f"rally #{bad}: ")
 
 
-async def test_check_reports_a_broken_log_and_a_crashing_replay(store, db_path):
+async def test_check_reports_a_broken_log_and_a_crashing_replay(store):
     gap = await _play(store, 1, ["a", "b", "c"])
     await _play(store, 2, ["x"])
-    with sqlite3.connect(db_path) as raw:
-        raw.execute("DELETE FROM actions WHERE rally_id = ? AND seq = 2", (gap,))
+    await tamper(store, "DELETE FROM actions WHERE rally_id = ? AND seq = 2", (gap,))
 
     def fragile(rally_row, actions):
         if rally_row["channel_id"] == 2:

@@ -18,7 +18,8 @@ from bot.store.sqlite import BodyAwaitedOutside
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_pragmas_are_set(store):
+async def test_pragmas_are_set(sqlite_store):
+    store = sqlite_store
     async def pragma(name):
         return (await store.db.fetch_one(f"PRAGMA {name}"))[0]
 
@@ -42,7 +43,8 @@ def test_the_store_uses_no_private_name_of_aiosqlite():
                 assert isinstance(owner, ast.Name) and owner.id == "self", f"{path.name}:{node.lineno}: {node.attr}"
 
 
-async def test_a_transaction_body_runs_whole_on_the_database_thread(store):
+async def test_a_transaction_body_runs_whole_on_the_database_thread(sqlite_store):
+    store = sqlite_store
     """One call on the store's own thread: nothing of this process can run inside it."""
     seen = []
 
@@ -53,7 +55,8 @@ async def test_a_transaction_body_runs_whole_on_the_database_thread(store):
     assert seen[0][0] != threading.get_ident()
 
 
-async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(store):
+async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(sqlite_store):
+    store = sqlite_store
     """A transaction never waits for Discord (or anything): such a body is refused, unwritten."""
 
     async def waits(tx):

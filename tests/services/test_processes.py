@@ -1,0 +1,203 @@
+"""Two bot processes on one PostgreSQL database (issue 13): the per-rally lock, the claims of jobs
+and the version check are database guarantees, so two processes behave as one.
+
+The processes are real (`tests/services/pg_worker.py`, started with the same interpreter): each
+has its own pool, its own services and its own in-process locks; only the database is shared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.services import Actor, Place, RallyService
+from bot.services.replay import log_problem, replay_snapshot
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+GUILD = 10
+ALICE, BOB, CAROL = Actor(1001, "Alice"), Actor(1002, "Bob"), Actor(1003, "Carol")
+
+
+class Worker:
+    """One worker process: send a command line, read its answer line."""
+
+    def __init__(self, url: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.services.pg_worker", url], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        assert self.read() == {"ready": True}
+
+    def send(self, command: dict) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> dict:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line, f"worker {self.proc.pid} ended (exit {self.proc.poll()})"
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=30)
+
+
+async def start_rallies(url: str, channels: list[int], drivers: tuple[Actor, ...] = (BOB, ALICE)) -> dict[int, int]:
+    """Running rallies in these channels (Bob drives first); channel → rally id."""
+    ids = {}
+    async with Store.open(url) as store:
+        service = RallyService(store, seed_source=lambda: 42)
+        for channel in channels:
+            place = Place(GUILD, channel)
+            await service.create(place, drivers[0], "pinewood-sprint", drivers=len(drivers))
+            for actor in drivers:
+                await service.join(place, actor)
+            await service.start(place, drivers[0])
+            rally = await store.rallies.get_active_in_channel(GUILD, channel)
+            assert rally is not None
+            ids[channel] = rally.id
+    return ids
+
+
+async def check_logs(url: str) -> None:
+    async with Store.open(url) as store:
+        report = await store.check(replay_snapshot, log_problem)
+        assert report.ok, [str(m) for m in report.mismatches]
+
+
+async def test_two_processes_on_one_rally_at_the_same_moment_exactly_one_wins_each_time(pg_url):
+    await start_rallies(pg_url, [20])
+    a, b = Worker(pg_url), Worker(pg_url)
+    try:
+        wins = 0
+        for _ in range(12):
+            a.send({"op": "act", "channel": 20})
+            b.send({"op": "act", "channel": 20})
+            results = [a.read(), b.read()]
+            if all(not r["ok"] and r["error"] == "Finished" for r in results):
+                break
+            ok = [r for r in results if r["ok"]]
+            refused = [r for r in results if not r["ok"]]
+            assert len(ok) == 1 and len(refused) == 1, results
+            # the usual refusal of a command that arrived at a rally that moved on (or of a die already
+            # rolled, or a turn that passed): the same texts as two commands in one process
+            assert refused[0]["error"] in ("ServiceError", "RallyError"), refused
+            assert any(words in refused[0]["text"] for words in ("moved on before your command", "already used",
+                                                                  "not your turn")), refused
+            wins += 1
+        assert wins >= 3
+    finally:
+        a.close()
+        b.close()
+    async with Store.open(pg_url) as store:
+        rally = await store.rallies.get_active_in_channel(GUILD, 20) or await store.rallies.get(1)
+        assert len(await store.actions.list(rally.id)) == rally.version
+    await check_logs(pg_url)
+
+
+async def test_every_due_job_runs_once_across_two_processes(pg_url):
+    now = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    async with Store.open(pg_url) as store:
+        ids = [(await store.jobs.schedule("test.tick", f"t:{n}", now - timedelta(seconds=n))).id for n in range(300)]
+    a, b = Worker(pg_url), Worker(pg_url)
+    try:
+        a.send({"op": "jobs", "now": now.isoformat()})
+        b.send({"op": "jobs", "now": now.isoformat()})
+        ran_a, ran_b = a.read()["ran"], b.read()["ran"]
+    finally:
+        a.close()
+        b.close()
+    assert not set(ran_a) & set(ran_b), "a job ran in both processes"
+    assert sorted(ran_a + ran_b) == sorted(ids), "every due job ran"
+    assert ran_a and ran_b, "both processes took a share (they really claimed at the same time)"
+    async with Store.open(pg_url) as store:
+        assert await store.jobs.pending("test.tick") == []
+
+
+async def test_kill_9_mid_storm_loses_no_committed_action_and_the_other_finishes(pg_url):
+    channels = [30, 31, 32, 33]
+    rallies = await start_rallies(pg_url, channels)
+    a, b = Worker(pg_url), Worker(pg_url)
+    acked: dict[int, int] = {}
+    try:
+        a.send({"op": "storm", "channels": channels})
+        b.send({"op": "storm", "channels": channels})
+        for _ in range(25):  # a is killed in the middle of its work
+            answer = a.read()
+            if "ack" in answer:
+                acked[answer["ack"]] = max(acked.get(answer["ack"], 0), answer["version"])
+        os.kill(a.proc.pid, signal.SIGKILL)
+        a.proc.wait(timeout=30)
+        while "done" not in (answer := b.read()):  # b plays every rally to its end
+            acked[answer["ack"]] = max(acked.get(answer["ack"], 0), answer["version"])
+    finally:
+        a.close()
+        b.close()
+    assert len(acked) == len(channels)
+    async with Store.open(pg_url) as store:
+        for rally_id, version in acked.items():
+            rally = await store.rallies.get(rally_id)
+            assert rally.version >= version, f"rally {rally_id}: acknowledged {version}, stored {rally.version}"
+        for rally_id in rallies.values():
+            rally = await store.rallies.get(rally_id)
+            assert rally.status == "finished", "the other process played every rally to its end"
+            assert len(await store.actions.list(rally_id)) == rally.version
+    await check_logs(pg_url)
+
+
+async def test_kill_9_mid_jobs_the_other_process_runs_the_rest_once_their_lease_ends(pg_url):
+    now = datetime.now(UTC)
+    async with Store.open(pg_url) as store:
+        ids = [(await store.jobs.schedule("test.tick", f"t:{n}", now - timedelta(seconds=n))).id for n in range(60)]
+    a, b = Worker(pg_url), Worker(pg_url)
+    try:
+        a.send({"op": "jobs", "now": now.isoformat(), "pause": 0.02})  # 60 jobs: over a second
+        time.sleep(0.5)
+        os.kill(a.proc.pid, signal.SIGKILL)
+        a.proc.wait(timeout=30)
+        async with Store.open(pg_url) as store:
+            done_by_a = {j for j in ids if (await store.jobs.get(j)).done_at is not None}
+            leased = [j for j in await store.jobs.pending("test.tick") if j.locked_until is not None]
+        assert done_by_a and leased, "a was killed with jobs done and jobs claimed but not done"
+        b.send({"op": "jobs", "now": now.isoformat()})
+        assert set(b.read()["ran"]).isdisjoint(leased_ids := {j.id for j in leased}), "a's lease holds them"
+        later = now + timedelta(hours=1)  # past the lease of the dead process
+        b.send({"op": "jobs", "now": later.isoformat()})
+        ran_later = set(b.read()["ran"])
+    finally:
+        a.close()
+        b.close()
+    assert leased_ids <= ran_later and not (ran_later & done_by_a), "b ran what a left, not what a finished"
+    async with Store.open(pg_url) as store:
+        assert await store.jobs.pending("test.tick") == []
+
+
+async def test_a_process_killed_holding_a_rally_lock_leaves_nothing_locked(pg_url):
+    rallies = await start_rallies(pg_url, [40])
+    a = Worker(pg_url)
+    try:
+        a.send({"op": "hold", "rally": rallies[40]})
+        assert a.read() == {"holding": rallies[40]}
+        async with Store.open(pg_url) as store:
+            service = RallyService(store, seed_source=lambda: 42)
+            waiting = asyncio.create_task(service.act(Place(GUILD, 40), BOB, "1"))
+            await asyncio.sleep(0.5)
+            assert not waiting.done(), "the lock of the other process holds the command"
+            began = time.monotonic()
+            os.kill(a.proc.pid, signal.SIGKILL)
+            reply = await asyncio.wait_for(waiting, timeout=20)
+            assert time.monotonic() - began < 20
+            assert reply.turn is not None or reply.lines
+    finally:
+        a.close()
+    await check_logs(pg_url)

@@ -3,10 +3,9 @@
 `python -m tests.services.pg_worker URL` opens the store and the services on URL, prints `ready`,
 then reads one JSON command per line on stdin and answers one JSON line each (flushed):
 
-- `{"op": "act", "channel": C, "die": D?}`: the driver whose turn it is in channel C plays die D,
-  or the move the AI picks from the state this process read (both processes get the same
-  command at the same moment, read the same state and pick the same move: one wins, the other
-  must be refused);
+- `{"op": "act", "channel": C, "die": D?, "user": U?}`: driver U (default: whose turn it is in
+  channel C) plays D (default: the move the AI picks from the state this process read). Both
+  processes get the same command at the same moment: one wins, the other must be refused;
   answers `{"ok": true, "version": V}` or `{"ok": false, "error": class name, "text": refusal}`;
 - `{"op": "storm", "channels": [...]}`: play the channels' rallies to their end (the AI picks each
   move), answering `{"ack": rally, "version": V}` after every committed command, then `{"done": n}`;
@@ -39,13 +38,14 @@ def answer(value: dict) -> None:
     print(json.dumps(value), flush=True)
 
 
-async def act(service: RallyService, store: Store, channel: int, die: str | None = None) -> dict:
+async def act(service: RallyService, store: Store, channel: int, die: str | None = None,
+              user: int | None = None) -> dict:
     place = Place(GUILD, channel)
     rally = await store.rallies.get_active_in_channel(GUILD, channel)
     if rally is None:
         return {"ok": False, "error": "Finished", "text": ""}
     state = service.work.state_of(rally)
-    actor = DRIVERS[int(state.cars[state.turn.car].id)]
+    actor = DRIVERS[user if user is not None else int(state.cars[state.turn.car].id)]
     try:
         reply = await service.act(place, actor, die or label(choose_action(state)))
     except RallyError as exc:
@@ -76,7 +76,7 @@ async def main(url: str) -> None:
         command = json.loads(line)
         op = command["op"]
         if op == "act":
-            answer(await act(service, store, command["channel"], command.get("die")))
+            answer(await act(service, store, command["channel"], command.get("die"), command.get("user")))
         elif op == "storm":
             played = 0
             busy = True

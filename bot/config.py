@@ -97,6 +97,8 @@ def _shard_list(text: str) -> list[int]:
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()):
             raise ConfigError(f"SHARD_IDS must be shard numbers like `0,1` or `0-3`, not {text!r}.")
+        if dash and int(last) < int(first):  # `3-1` would name no shard at all
+            raise ConfigError(f"SHARD_IDS must count up in a range (`1-3`, not `{part}`), not {text!r}.")
         ids.extend(range(int(first), int(last) + 1) if dash else [int(first)])
     return ids
 

@@ -3,6 +3,11 @@
 The `bench` package sits at the top of the checkout, next to `bot/`; `python -m` puts the
 current directory on sys.path, and the checkout root is added too so it works from anywhere.
 `bench league` takes its sizes (`--runs`, `--results`, `--jobs`) for a smaller, quicker run.
+`bench store` and `bench live` take `--backend postgresql` (issue 13): the same figures on a
+PostgreSQL database, `--url` (an existing empty one) or else a fresh one on a throwaway server
+started from the checkout's `tests/pg_server.py` and stopped at the end; DATABASE_URL and
+RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
+N bot processes on that database at once (PostgreSQL only: SQLite serves one process).
 """
 
 from __future__ import annotations
@@ -11,12 +16,15 @@ import argparse
 import importlib
 import json
 import sys
+from typing import Any
 
 from bot.cli import Subparsers
 from bot.paths import ROOT
+from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 
 NAMES = ("engine", "store", "render", "live", "league")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
+BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 
 
 def register(subparsers: Subparsers) -> None:
@@ -26,16 +34,49 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--runs", type=int, help="league: finished runs in the round that closes (default 1000)")
     p.add_argument("--results", type=int, help="league: finished runs in the week's world ranking (default 100000)")
     p.add_argument("--jobs", type=int, help="league: pending jobs not yet due at the scheduler tick (default 100000)")
+    p.add_argument("--backend", choices=(SQLITE, POSTGRESQL),
+                   help="store, live: the database the figures are measured on (default sqlite)")
+    p.add_argument("--processes", type=int,
+                   help="live: bot processes sharing the rallies (default 1; more only with --backend postgresql)")
+    p.add_argument("--url", help="postgresql: an existing empty database to use (postgresql://…); without it a "
+                                 "throwaway server is started from tests/pg_server.py and stopped at the end")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _options(args: argparse.Namespace) -> dict[str, Any] | str:
+    """The keyword arguments of the bench's `run()`, or why the command line is refused."""
     sizes = {name: value for name in SIZES if (value := getattr(args, name, None)) is not None}
     if sizes and args.name != "league":
-        print(f"--{' --'.join(sizes)}: only for 'bench league'", file=sys.stderr)
-        return 2
+        return f"--{' --'.join(sizes)}: only for 'bench league'"
     if any(value < 1 for value in sizes.values()):
-        print("--runs, --results and --jobs must be at least 1", file=sys.stderr)
+        return "--runs, --results and --jobs must be at least 1"
+    backend = getattr(args, "backend", None)
+    processes, url = getattr(args, "processes", None), getattr(args, "url", None)
+    if backend is not None and args.name not in BACKEND_NAMES:
+        return "--backend: only for 'bench store' and 'bench live'"
+    if processes is not None and args.name != "live":
+        return "--processes: only for 'bench live'"
+    if url is not None and backend != POSTGRESQL:
+        return "--url: only with --backend postgresql"
+    if url is not None and not is_postgres_url(url):
+        return "--url must be a postgresql:// URL"
+    if processes is not None and processes < 1:
+        return "--processes must be at least 1"
+    if processes not in (None, 1) and backend != POSTGRESQL:
+        return (f"--processes {processes}: SQLite serves one process (one bot process per database file); "
+                "several processes share a database with --backend postgresql")
+    if args.name not in BACKEND_NAMES:
+        return sizes
+    options: dict[str, Any] = {"backend": backend or SQLITE, "url": url}
+    if args.name == "live":
+        options["processes"] = processes or 1
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    options = _options(args)
+    if isinstance(options, str):
+        print(options, file=sys.stderr)
         return 2
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -46,5 +87,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"no benchmark '{args.name}' yet: bench/{args.name}.py does not exist", file=sys.stderr)
             return 2
         raise
-    print(json.dumps(module.run(**sizes)))
+    refusal = getattr(module, "BenchError", None)  # bench store and live: cannot run as asked
+    try:
+        record = module.run(**options)
+    except Exception as exc:
+        if refusal is None or not isinstance(exc, refusal):
+            raise
+        print(f"bench {args.name}: {exc}", file=sys.stderr)  # no server to run on, a database in use
+        return 2
+    print(json.dumps(record))
     return 0

@@ -172,8 +172,8 @@ class LeagueJobs:
         return self._woke(await self.store.db.write(body))
 
     def _woke(self, acted: int) -> int:
-        if acted and self.work.on_commit is not None:
-            self.work.on_commit()
+        if acted:
+            self.work.wake()
         return acted
 
 

@@ -327,8 +327,7 @@ class LeagueService:
         return await self.store.db.read(lambda tx: league_tx(tx, league_id))
 
     def _posted(self, post: Post, row: int) -> Reply:
-        if self.work.on_commit is not None:
-            self.work.on_commit()
+        self.work.wake()
         return Reply(list(post.lines), outbox=(row,))
 
 

@@ -199,8 +199,8 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
             return ids
 
         ids = await store.db.write(body)
-    if ids and work.on_commit is not None:
-        work.on_commit()
+    if ids:
+        work.wake()
     return 1 if ids else 0
 
 
@@ -256,8 +256,7 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
             return await league_post_tx(tx, league, post, now)
 
         row = await work.store.db.write(body)
-    if work.on_commit is not None:
-        work.on_commit()
+    work.wake()
     return Reply(list(post.lines), outbox=(row,))
 
 
@@ -304,8 +303,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
         return ids
 
     ids = await work.store.db.write(body)
-    if work.on_commit is not None:
-        work.on_commit()
+    work.wake()
     return Reply([line], outbox=tuple(ids))
 
 
@@ -316,8 +314,7 @@ async def standings_post(work: RallyWork, league: League, now: datetime) -> Repl
         return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
-    if work.on_commit is not None:
-        work.on_commit()
+    work.wake()
     return Reply(list(post.lines), outbox=(row,))
 
 
@@ -341,8 +338,7 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
-    if work.on_commit is not None:
-        work.on_commit()
+    work.wake()
     return Reply(list(post.lines), outbox=(row,))
 
 

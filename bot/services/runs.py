@@ -213,8 +213,7 @@ class RunService:
         now = self.clock()
         row = await self.store.db.write(lambda tx: post_tx(tx, post, place.guild_id, place.channel_id, now,
                                                            lang=lang))
-        if self.work.on_commit is not None:
-            self.work.on_commit()
+        self.work.wake()
         return (row,)
 
 

@@ -114,8 +114,7 @@ class ScratchService:
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         post, row = await self.store.db.write(body)
-        if self.work.on_commit is not None:
-            self.work.on_commit()
+        self.work.wake()
         return Reply(list(post.lines), outbox=(row,))
 
     async def me(self, place: Place, actor: Actor) -> Reply:

@@ -198,7 +198,12 @@ class RallyWork:
         state = change.final_state
         if state is not None:
             self.store.db.after_commit(lambda: self.remember(rally.id, done.version, state))
-        if done.outbox_ids and self.on_commit is not None:
+        if done.outbox_ids:
+            self.wake()
+
+    def wake(self) -> None:
+        """Wake the outbox sender once what was just written is visible to it (`after_commit`)."""
+        if self.on_commit is not None:
             self.store.db.after_commit(self.on_commit)
 
     async def write(self, tx: Tx, rally: Rally, change: Change) -> Committed:

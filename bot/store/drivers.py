@@ -1,8 +1,8 @@
 """Drivers of a rally: join, leave, kick, seats and missed turns.
 
 The roster is guarded in the same transaction as the change: joining checks the rally is in the
-lobby, the driver is not already in, and a seat is free, so two people taking the last seat at the
-same moment cannot both get it. Roster changes do not bump the rally's version (the version
+lobby, the driver is not already in, and a seat is free, under the rally's lock (`Tx.lock`, so
+across processes too), so two people taking the last seat at the same moment cannot both get it. Roster changes do not bump the rally's version (the version
 counts the action log); a driver who leaves or is kicked once the rally runs keeps the row, with
 status `left`/`kicked`, so results and the replay still know them.
 """
@@ -22,6 +22,8 @@ _SEAT_SHIFT = 1000  # temporary offset while renumbering seats (UNIQUE is checke
 
 
 async def _rally_status(tx: Tx, rally_id: int) -> tuple[str, int]:
+    """The rally's status and size, read under its lock: the roster change that follows is the only one."""
+    await tx.lock("rally", rally_id)
     row = await tx.fetch_one("SELECT status, max_drivers FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
         raise NotFound("store.no_rally", rally_id=rally_id)

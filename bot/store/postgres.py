@@ -158,7 +158,12 @@ class PgTx(Tx):
 
 
 async def _schema_version(conn: asyncpg.Connection) -> int:
-    if await conn.fetchval("SELECT to_regclass($1)", SCHEMA_TABLE) is None:
+    # Asked of the catalogue as a query (this statement's snapshot), not with `to_regclass`: that
+    # looks the name up in the connection's cache, which can still say "no such table" after
+    # another process created it and released the schema lock we waited for, and the step would
+    # then run twice.
+    if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+                               "WHERE schemaname = current_schema() AND tablename = $1)", SCHEMA_TABLE):
         return 0
     value = await conn.fetchval(f"SELECT version FROM {SCHEMA_TABLE} WHERE id = 1")
     return int(value or 0)

@@ -2,9 +2,10 @@
 
 The roster is guarded in the same transaction as the change: joining checks the rally is in the
 lobby, the driver is not already in, and a seat is free, under the rally's lock (`Tx.lock`, so
-across processes too), so two people taking the last seat at the same moment cannot both get it. Roster changes do not bump the rally's version (the version
-counts the action log); a driver who leaves or is kicked once the rally runs keeps the row, with
-status `left`/`kicked`, so results and the replay still know them.
+across processes too), so two people taking the last seat at the same moment cannot both get it.
+Roster changes do not bump the rally's version (the version counts the action log); a driver who
+leaves or is kicked once the rally runs keeps the row, with status `left`/`kicked`, so results
+and the replay still know them.
 """
 
 from __future__ import annotations

@@ -132,3 +132,30 @@ async def test_the_sync_command_logs_in_over_http_and_forces_a_global_sync(tmp_p
     assert await sync_cli._sync(settings, None) == 0  # forced: even though nothing changed
     assert [c.kwargs["guild"] for c in synced.await_args_list] == [None, None]  # global, not the dev guild
     assert "synced to all servers (global)" in capsys.readouterr().out
+
+
+async def test_the_bot_runs_with_only_database_url_and_discord_token(pg_url, monkeypatch):
+    """A Heroku-style host sets those two: the bot opens PostgreSQL, migrates it, serves, stops."""
+    environ = {"DATABASE_URL": pg_url, "DISCORD_TOKEN": "t"}
+    settings = Settings.from_env(environ)
+    assert settings.db == pg_url and settings.token == "t"
+    seen: list[RallyBot] = []
+
+    async def fake_start(self, token, *, reconnect=True):
+        seen.append(self)
+        self.sync_on_start = False
+        await self._async_setup_hook()
+        await self.setup_hook()
+        versions.append(await self.store.schema_version())
+        await self.close()
+
+    versions: list[int] = []
+    monkeypatch.setattr(RallyBot, "start", fake_start)
+    assert await run_cli.serve(settings) == 0
+    (bot,) = seen
+    assert versions and versions[0] >= 5
+    assert bot.store.db.dialect == "postgresql" and bot.store.db.closed
+    from bot.store import Store
+
+    async with Store.open(pg_url, migrate=False) as store:  # migrated for real, on the server
+        assert await store.schema_version() >= 5

@@ -16,7 +16,8 @@ def register(subparsers: Subparsers) -> None:
                               description="Type lines like `alice: /rally create stage:pinewood-sprint`, "
                                           "`bob: /rally join`, `alice: /roll 1`, `mod: /league create name:Cup`, "
                                           "`mod: /clock +7d`. Reads stdin when piped.")
-    p.add_argument("--db", type=Path, help="SQLite file (default: RALLYBOT_DB or data/rallybot.sqlite3)")
+    p.add_argument("--db", help="SQLite file or postgresql:// URL (default: RALLYBOT_DB, DATABASE_URL or "
+                                "data/rallybot.sqlite3)")
     p.add_argument("--seed", type=int, help="dice seed for every new rally, and the secrets of new league rounds "
                                             "(reproducible sessions)")
     p.add_argument("--out", type=Path, help="folder where board images and result cards are written")
@@ -68,7 +69,7 @@ async def _main(args: argparse.Namespace) -> int:
     roles = _roles(args.roles)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    store = await Store.open(args.db)
+    store = await Store.open(args.db or None)
     try:
         service = console_service(store, seed=args.seed, dice_script=script, now=now)
         interactive = sys.stdin.isatty()

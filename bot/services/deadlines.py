@@ -101,13 +101,15 @@ class DeadlineService:
     async def resync(self) -> int:
         """After start-up (in the background, once the gateway is ready): start the clock of every
         running, unpaused rally whose turn has none and owes no post (a database from before the
-        outbox). One indexed query, then one small transaction per such rally: linear in the
-        running rallies. Returns how many clocks were started."""
+        outbox), of this process's shards. One indexed query, then one small transaction per such
+        rally: linear in the running rallies. Returns how many clocks were started."""
         count = 0
         for rally_id in await self.store.rallies.without_clock(KIND_DEADLINE):
             async with self.work.locked_id(rally_id) as rally:
                 if rally is None or rally.status != "running" or rally.paused_at is not None:
                     continue
+                if not self.work.shards.owns(rally.guild_id):
+                    continue  # another process serves its server
                 now = self.clock()
 
                 async def start(tx: Tx, rally: Rally = rally, now: datetime = now) -> None:

@@ -18,10 +18,11 @@ ENGLISH = (" rolls ", "your turn", "FINISHES", "Results", "[channel]", "[only ",
 
 
 @pytest.mark.parametrize("lang", ["fr", "de"])
-def test_a_whole_rally_in_the_console_reads_as_its_reference_transcript(tmp_path, lang):
+def test_a_whole_rally_in_the_console_reads_as_its_reference_transcript(db_target, lang):
+    """On each backend: the same session gives the same transcript, byte for byte."""
     session = (HERE / f"rally_{lang}.in").read_text(encoding="utf-8")
     expected = (HERE / f"rally_{lang}.out").read_text(encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "x.sqlite3"), "--seed", "1",
+    result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(db_target), "--seed", "1",
                              "--lang", lang], input=session, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected
@@ -32,13 +33,14 @@ def test_a_whole_rally_in_the_console_reads_as_its_reference_transcript(tmp_path
 
 @pytest.mark.parametrize(("lang", "closed", "standings"), [("fr", "manche 1 est close", "Classement de Sunday Cup"),
                                                           ("de", "Lauf 1 ist geschlossen", "Tabelle von Sunday Cup")])
-def test_a_championship_in_the_console_reads_as_its_reference_transcript(tmp_path, lang, closed, standings):
+def test_a_championship_in_the_console_reads_as_its_reference_transcript(db_target, lang, closed, standings):
     """The README's championship session on a French and on a German console: league posts, the
-    run's thread, the close, results and standings tables, all in the league's language."""
+    run's thread, the close, results and standings tables, all in the league's language; the same
+    bytes on both backends."""
     session = (HERE / f"league_{lang}.in").read_text(encoding="utf-8")
     expected = (HERE / f"league_{lang}.out").read_text(encoding="utf-8")
     args = (HERE / f"league_{lang}.args").read_text(encoding="utf-8").split()
-    result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "c.sqlite3"), *args],
+    result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(db_target), *args],
                             input=session, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected

@@ -31,6 +31,7 @@ import logging
 import os
 import sqlite3
 import tempfile
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -57,6 +58,20 @@ def _prepare_path(path: str | os.PathLike[str]) -> str:
     return location
 
 
+def _wal(conn: sqlite3.Connection) -> str:
+    """Switch to WAL. Two connections opening a new file at once can get "database is locked" here
+    without SQLite's busy handler being asked (the switch needs the file alone): wait and retry, up
+    to the busy timeout, as for any other lock."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """A sqlite3 connection with the store's settings; parent folders are created. Call it on the
     thread that will own the connection."""
@@ -65,7 +80,7 @@ def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _wal(conn)
         if location != MEMORY and str(mode).lower() != "wal":
             log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", location, mode)
         conn.execute("PRAGMA synchronous = NORMAL")

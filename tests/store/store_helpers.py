@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.store import Store
+from bot.store.copy import TABLES as ALL_TABLES
 
 TABLES = ("guild_settings", "rallies", "drivers", "actions", "messages", "jobs")
 
@@ -28,3 +29,14 @@ async def dump(store: Store) -> dict[str, list[tuple]]:
 def log_snapshot(actions: list[str]) -> str:
     """The deterministic 'game state' the tests use: the JSON list of the action texts so far."""
     return json.dumps(actions)
+
+
+async def dump_every_table(db) -> dict[str, list[tuple]]:
+    """Every row of every table `db copy` knows (`bot.store.copy.TABLES`), in key order, each value
+    paired with its Python type name: equal dumps of two databases, even of two backends, mean the
+    same rows with the same values and types."""
+    result = {}
+    for table, keys in ALL_TABLES:
+        rows = await db.fetch_all(f"SELECT * FROM {table} ORDER BY {', '.join(keys)}")
+        result[table] = [tuple((type(v).__name__, v) for v in r) for r in rows]
+    return result

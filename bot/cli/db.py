@@ -5,9 +5,10 @@
   not migrate, so a backup taken before an upgrade holds the old schema untouched. From
   PostgreSQL it writes a portable export: an SQLite file any rallybot opens (`pg_dump` is the
   tool for a backup of the server itself);
-- `check` replays every rally's action log with the rules engine and compares the result with the
-  stored snapshot, and checks every logged action is in the log's canonical form; exit 1 and one
-  line per mismatch if anything differs;
+- `check` replays the action log of every rally changed since the last check (`--all`: every
+  rally, and the database's own integrity check) with the rules engine, on every core, compares
+  the result with the stored snapshot, and checks every logged action is in the log's canonical
+  form; exit 1 and one line per mismatch if anything differs;
 - `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move
   to a host without a disk, or back), then runs `check` on the target and compares the row
   counts of every table.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -48,8 +50,10 @@ def register(subparsers: Subparsers) -> None:
     backup.add_argument("path", type=Path, metavar="PATH", help="backup file to write (replaced if it exists)")
     backup.set_defaults(func=cmd_backup)
     check = actions.add_parser(
-        "check", parents=[common], help="replay every rally and compare with its stored snapshot"
+        "check", parents=[common], help="replay the rallies changed since the last check (--all: every rally) "
+                                        "and compare with their stored snapshots"
     )
+    check.add_argument("--all", action="store_true", help="replay every rally, and check the whole file")
     check.set_defaults(func=cmd_check)
     copy = actions.add_parser(
         "copy", parents=[common], help="copy every row into another, empty database, then check it there"
@@ -140,7 +144,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     async def run():
         async with Store.open(path, migrate=False) as store:
-            return await store.check(replay_snapshot, log_problem)
+            return await store.check(replay_snapshot, log_problem, changed_only=not args.all,
+                                     workers=os.cpu_count() or 1)
 
     try:
         report = asyncio.run(run())
@@ -151,8 +156,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_report(report) -> int:
+    skipped = (f" ({report.unchanged} unchanged since the last check, not replayed: --all replays them)"
+               if report.unchanged else "")
     if report.ok:
-        print(f"ok: {report.rallies} rallies, {report.actions} actions")
+        print(f"ok: {report.rallies} rallies, {report.actions} actions{skipped}")
         return 0
     for mismatch in report.mismatches:
         print(mismatch)

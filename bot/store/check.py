@@ -5,7 +5,9 @@ must give the stored snapshot back. The replay itself belongs to the rules engin
 in: `replay(rally_row, actions) -> snapshot_json`, where `rally_row` is the rally as a dict (every
 column except `snapshot`, so the replay cannot just copy it) plus `drivers` (list of driver
 dicts, by seat), and `actions` the log as dicts in order. The check also verifies the log's shape
-(numbered 1..version) and SQLite's own integrity check. It only reads.
+(numbered 1..version) and the database's own integrity check. The rallies that pass are marked
+(`check_marks`: their version and snapshot hash), so the next check can replay only the rallies
+that changed since (`changed_only`; `python -m bot db check` does, `--all` replays everything).
 
 Each logged text must also be in the log's canonical form (one JSON text per entry, see
 `bot.engine.action_codec`): that check belongs to the engine too and is passed in as
@@ -14,12 +16,17 @@ Each logged text must also be in the log's canonical form (one JSON text per ent
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bot.store.clock import now_text
 from bot.store.connection import Database, Tx
 from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
 
@@ -27,6 +34,7 @@ Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
 LogProblem = Callable[[str], str | None]
 
 _SHOWN = 80  # characters of a differing value shown in a report
+BATCH = 64  # rallies read and replayed together (one task of a worker process)
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class CheckReport:
     rallies: int = 0
     actions: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    unchanged: int = 0  # rallies skipped: the same version and snapshot as at their last check
 
     @property
     def ok(self) -> bool:
@@ -99,9 +108,9 @@ def compare_snapshots(stored: str | None, replayed: str | None) -> str | None:
     return first_difference(a, b)
 
 
-def _log_shape(rally: Rally, actions: list[Action]) -> str | None:
-    if len(actions) != rally.version:
-        return f"version {rally.version} but {len(actions)} actions in the log"
+def _log_shape_of(version: int, actions: list[Action]) -> str | None:
+    if len(actions) != version:
+        return f"version {version} but {len(actions)} actions in the log"
     for expected, action in enumerate(actions, start=1):
         if action.seq != expected:
             return f"action log jumps from {expected - 1} to {action.seq}"
@@ -130,38 +139,130 @@ async def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | Non
     return row, drivers, log
 
 
-async def check(db: Database, replay: Replay, log_problem: LogProblem | None = None) -> CheckReport:
-    """Replay every rally and compare with its stored snapshot, and (given `log_problem`) check
-    that every logged text is canonical; reads only."""
+def snapshot_sha(snapshot: str | None) -> str:
+    """What a check mark remembers of a snapshot."""
+    return hashlib.sha256((snapshot or "").encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One rally to verify: everything the replay needs, picklable for a worker process."""
+
+    rally_id: int
+    version: int
+    rally_row: dict[str, Any]
+    actions: list[dict[str, Any]]
+    snapshot: str | None
+
+
+def _verify(job: _Job, replay: Replay, log_problem: LogProblem | None) -> list[Mismatch]:
+    """The problems of one rally's log and snapshot ([] when it replays to its snapshot)."""
+    actions = [Action(**a) for a in job.actions]
+    shape = _log_shape_of(job.version, actions)
+    if shape:
+        return [Mismatch(job.rally_id, shape)]
+    found = _log_entries(job.rally_id, actions, log_problem) if log_problem is not None else []
+    try:
+        replayed = replay(job.rally_row, job.actions)
+    except Exception as exc:
+        return [*found, Mismatch(job.rally_id, f"replay failed: {type(exc).__name__}: {exc}")]
+    difference = compare_snapshots(job.snapshot, replayed)
+    return [*found, Mismatch(job.rally_id, difference)] if difference else found
+
+
+def _verify_batch(jobs: list[_Job], replay: Replay, log_problem: LogProblem | None) -> list[list[Mismatch]]:
+    """In a worker process: `_verify` of each job."""
+    return [_verify(job, replay, log_problem) for job in jobs]
+
+
+async def _job(db: Database, rally_id: int) -> _Job | None:
+    # One read transaction per rally: its row, drivers and log are one consistent state even
+    # while the bot keeps writing.
+    found = await db.read(partial(_load, rally_id=rally_id))
+    if found is None:
+        return None  # deleted meanwhile
+    row, drivers, log = found
+    rally = Rally.from_row(row)
+    rally_row = rally.as_dict()
+    del rally_row["snapshot"]
+    rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]
+    return _Job(rally.id, rally.version, rally_row, [Action.from_row(r).as_dict() for r in log], rally.snapshot)
+
+
+async def _to_check(db: Database, changed_only: bool, report: CheckReport) -> list[int]:
+    """The rallies to replay: all, or those whose version or snapshot changed since their mark."""
+    if not changed_only:
+        return [int(r[0]) for r in await db.fetch_all("SELECT id FROM rallies ORDER BY id")]
+    rows = await db.fetch_all(
+        "SELECT r.id, r.version, r.snapshot, m.version, m.snapshot_sha FROM rallies r "
+        "LEFT JOIN check_marks m ON m.rally_id = r.id ORDER BY r.id")
+    wanted = []
+    for rally_id, version, snapshot, marked_version, marked_sha in rows:
+        if marked_version == version and marked_sha == snapshot_sha(snapshot):
+            report.unchanged += 1
+        else:
+            wanted.append(int(rally_id))
+    return wanted
+
+
+async def _mark(db: Database, passed: list[_Job], now: str) -> None:
+    """Remember the rallies that replayed to their snapshot, as they were checked."""
+    rows = [(job.rally_id, job.version, snapshot_sha(job.snapshot), now) for job in passed]
+
+    async def body(tx: Tx) -> None:
+        await tx.execute_many(
+            "INSERT INTO check_marks (rally_id, version, snapshot_sha, checked_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (rally_id) DO UPDATE SET version = excluded.version, "
+            "snapshot_sha = excluded.snapshot_sha, checked_at = excluded.checked_at", rows)
+
+    if rows:
+        await db.write(body)
+
+
+async def check(db: Database, replay: Replay, log_problem: LogProblem | None = None, *,
+                changed_only: bool = False, workers: int = 1) -> CheckReport:
+    """Replay the rallies and compare each with its stored snapshot, and (given `log_problem`)
+    check that every logged text is canonical; the rallies that pass are marked (`check_marks`:
+    version and snapshot hash), nothing else is written.
+
+    `changed_only`: replay only the rallies whose version or snapshot changed since their last
+    mark, and skip the database's own integrity check, which reads the whole file (a log edited
+    behind the bot's back without touching the rally's row is found by a full check). `workers`
+    > 1 replays in that many processes (`replay` and `log_problem` must then be module-level
+    functions, picklable)."""
     report = CheckReport()
-    report.mismatches += [Mismatch(None, f"integrity: {p}") for p in await db.integrity_check()]
-    ids = [int(r[0]) for r in await db.fetch_all("SELECT id FROM rallies ORDER BY id")]
-    for rally_id in ids:
-        # One read transaction per rally: its row, drivers and log are one consistent state even
-        # while the bot keeps writing.
-        found = await db.read(partial(_load, rally_id=rally_id))
-        if found is None:
-            continue  # deleted meanwhile
-        row, drivers, log = found
-        rally = Rally.from_row(row)
-        actions = [Action.from_row(r) for r in log]
-        report.rallies += 1
-        report.actions += len(actions)
-        shape = _log_shape(rally, actions)
-        if shape:
-            report.mismatches.append(Mismatch(rally_id, shape))
-            continue
-        if log_problem is not None:
-            report.mismatches += _log_entries(rally_id, actions, log_problem)
-        rally_row = rally.as_dict()
-        del rally_row["snapshot"]
-        rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]
-        try:
-            replayed = replay(rally_row, [a.as_dict() for a in actions])
-        except Exception as exc:
-            report.mismatches.append(Mismatch(rally_id, f"replay failed: {type(exc).__name__}: {exc}"))
-            continue
-        difference = compare_snapshots(rally.snapshot, replayed)
-        if difference:
-            report.mismatches.append(Mismatch(rally_id, difference))
+    if not changed_only:
+        report.mismatches += [Mismatch(None, f"integrity: {p}") for p in await db.integrity_check()]
+    ids = await _to_check(db, changed_only, report)
+    now = now_text()
+    passed: list[_Job] = []
+    pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 and len(ids) > BATCH else None
+    loop = asyncio.get_running_loop()
+    pending: deque[tuple[list[_Job], asyncio.Future[list[list[Mismatch]]]]] = deque()
+
+    def settle(jobs: list[_Job], results: list[list[Mismatch]]) -> None:
+        for job, problems in zip(jobs, results):
+            report.mismatches += problems
+            if not problems:
+                passed.append(job)
+
+    try:
+        for start in range(0, len(ids), BATCH):
+            jobs = [job for rally_id in ids[start:start + BATCH] if (job := await _job(db, rally_id)) is not None]
+            report.rallies += len(jobs)
+            report.actions += sum(len(job.actions) for job in jobs)
+            if pool is None:
+                settle(jobs, _verify_batch(jobs, replay, log_problem))
+                continue
+            pending.append((jobs, loop.run_in_executor(pool, _verify_batch, jobs, replay, log_problem)))
+            while len(pending) > 2 * workers:  # bounded memory: a few batches in flight
+                done_jobs, future = pending.popleft()
+                settle(done_jobs, await future)
+        while pending:
+            done_jobs, future = pending.popleft()
+            settle(done_jobs, await future)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    await _mark(db, passed, now)
     return report

@@ -38,6 +38,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round_results", ("round_id", "user_id")),
     ("league_log", ("id",)),
     ("round_cards", ("round_id",)),
+    ("check_marks", ("rally_id",)),
 )
 
 

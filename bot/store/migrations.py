@@ -181,6 +181,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "canonical action log", canonical_action_log),
     Migration(4, "leagues, rounds, runs, results, organiser log, result cards", SCHEMA_LEAGUES),
     Migration(5, "jobs by server (Discord shards)", jobs_by_guild),
+    Migration(6, "check marks (db check replays what changed since)", (
+        """CREATE TABLE check_marks (
+            rally_id     INTEGER NOT NULL PRIMARY KEY REFERENCES rallies (id) ON DELETE CASCADE,
+            version      INTEGER NOT NULL,
+            snapshot_sha TEXT    NOT NULL,
+            checked_at   TEXT    NOT NULL
+        )""",
+    )),
 )
 
 

@@ -104,10 +104,12 @@ class Store:
         """Online backup to `path` while the store stays usable; returns the file size in bytes."""
         return await self.db.backup(path)
 
-    async def check(self, replay: Replay, log_problem: LogProblem | None = None) -> CheckReport:
-        """Compare every rally's replayed log with its stored snapshot and, given `log_problem`,
-        check every logged text is canonical (see `bot.store.check`)."""
-        return await check(self.db, replay, log_problem)
+    async def check(self, replay: Replay, log_problem: LogProblem | None = None, *,
+                    changed_only: bool = False, workers: int = 1) -> CheckReport:
+        """Compare the rallies' replayed logs with their stored snapshots (every rally, or only those
+        changed since the last check) and, given `log_problem`, check every logged text is
+        canonical (see `bot.store.check`)."""
+        return await check(self.db, replay, log_problem, changed_only=changed_only, workers=workers)
 
 
 class _Opening:

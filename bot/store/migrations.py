@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 
+from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
 from bot.store.league_schema import SCHEMA_LEAGUES
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
-from bot.store.pg_schema import postgres_statement
+from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 
 StepFunction = Callable[[Tx], Awaitable[None]]
 
@@ -175,6 +177,43 @@ async def jobs_by_guild(tx: Tx) -> None:
     await tx.execute_many("UPDATE jobs SET guild_id = ? WHERE id = ?", updates)
 
 
+COMPACT_BATCH = 5000
+
+
+def _millis(text: str) -> int:
+    """A logged time (ISO 8601 as the store wrote it, or any offset an older tool wrote) in ms."""
+    moment = datetime.fromisoformat(text)
+    return to_millis(moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC))
+
+
+async def compact_actions(tx: Tx) -> None:
+    """Step 7: smaller action rows: times as integer milliseconds (`bot.store.clock.to_millis`)
+    and, on SQLite, a WITHOUT ROWID table (the key (rally_id, seq) is the row: no second copy in
+    an index). SQLite cannot change a column's type: the table is rebuilt, rows copied in key
+    order by batches; PostgreSQL changes the type in place (`pg_schema.COMPACT_ACTIONS`)."""
+    if tx.dialect == POSTGRESQL:
+        await tx.execute(COMPACT_ACTIONS)
+        return
+    await tx.execute("""CREATE TABLE actions_compact (
+        rally_id   INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        actor      BIGINT,
+        action     TEXT    NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (rally_id, seq)
+    ) WITHOUT ROWID""")
+    last = (0, 0)
+    while rows := await tx.fetch_all(
+            "SELECT rally_id, seq, actor, action, created_at FROM actions WHERE (rally_id, seq) > (?, ?) "
+            "ORDER BY rally_id, seq LIMIT ?", (*last, COMPACT_BATCH)):
+        await tx.execute_many("INSERT INTO actions_compact (rally_id, seq, actor, action, created_at) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              [(r[0], r[1], r[2], r[3], _millis(r[4])) for r in rows])
+        last = (rows[-1][0], rows[-1][1])
+    await tx.execute("DROP TABLE actions")
+    await tx.execute("ALTER TABLE actions_compact RENAME TO actions")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "rallies, drivers, actions, messages, guild settings, jobs", SCHEMA_V1),
     Migration(2, "outbox, jobs by rally, paused rallies", SCHEMA_V2),
@@ -189,6 +228,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             checked_at   TEXT    NOT NULL
         )""",
     )),
+    Migration(7, "smaller action rows (integer times; SQLite: WITHOUT ROWID)", compact_actions),
 )
 
 

@@ -33,6 +33,11 @@ _BACKFILL_JOBS_RALLY = """UPDATE jobs SET rally_id = CAST(split_part(ref, ':', 2
     WHERE ref LIKE 'rally:%:%' AND split_part(ref, ':', 2) ~ '^[0-9]+$' AND EXISTS (SELECT 1 FROM rallies
         WHERE id = CAST(split_part(jobs.ref, ':', 2) AS BIGINT))"""
 
+# Step 7 (`bot.store.migrations.compact_actions`): SQLite rebuilds the table; PostgreSQL changes the
+# column's type in place (the times were written by `bot.store.clock.to_text`: ISO 8601 UTC).
+COMPACT_ACTIONS = ("ALTER TABLE actions ALTER COLUMN created_at TYPE BIGINT "
+                   "USING floor(extract(epoch FROM created_at::timestamptz) * 1000)::bigint")
+
 OVERRIDES: dict[tuple[int, int], str] = {
     (2, 2): _BACKFILL_JOBS_RALLY,
 }

@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.store.clock import millis_text
+
 RALLY_STATUSES = ("lobby", "running", "finished", "abandoned")
 ACTIVE_STATUSES = ("lobby", "running")
 DRIVER_STATUSES = ("active", "left", "kicked")
@@ -93,11 +95,13 @@ class Action(_Record):
     seq: int
     actor: int | None
     action: str
-    created_at: str
+    created_at: str  # stored as milliseconds (`bot.store.clock`), shown as the store's time text
 
     @classmethod
     def from_row(cls, row: Any) -> Action:
-        return cls(*tuple(row))
+        rally_id, seq, actor, action, created_at = tuple(row)
+        shown = millis_text(created_at) if isinstance(created_at, int) else created_at
+        return cls(rally_id, seq, actor, action, shown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ abandoned rally is frozen, and a running rally never goes back to the lobby.
 
 from __future__ import annotations
 
-from bot.store.clock import now_text
+from bot.store.clock import to_millis, to_text, utc_now
 from bot.store.connection import Tx
 from bot.store.errors import NotFound, StaleVersion, WrongStatus
 from bot.store.rows import RALLY_STATUSES
@@ -72,7 +72,8 @@ async def advance(
     check_arguments(expected_version, action, status, snapshot_json)
     sources = ALLOWED_FROM[status]
     marks = ", ".join("?" for _ in sources)
-    now = now_text()
+    moment = utc_now()
+    now = to_text(moment)
     new_version = expected_version + 1
     if snapshot_json is KEEP:
         changed = await tx.execute(
@@ -90,6 +91,6 @@ async def advance(
         raise await _explain_refusal(tx, rally_id, expected_version, status)
     await tx.execute(
         "INSERT INTO actions (rally_id, seq, actor, action, created_at) VALUES (?, ?, ?, ?, ?)",
-        (rally_id, new_version, actor, action, now),
+        (rally_id, new_version, actor, action, to_millis(moment)),
     )
     return new_version

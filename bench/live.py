@@ -22,27 +22,66 @@ choice for the driver whose turn it is, on rallies taken in a shuffled order.
   and migrating the store, building the services, the start-up clock check over every running
   rally). Goal ≤ 5 s.
 - `delivered_p99_ms`: from arrival to the post marked delivered by the sender (extra figure).
+
+`--backend postgresql --processes N` (issue 13): the same path on one PostgreSQL database served
+by N bot processes at once, against SQLite in the same run.
+
+- The rallies are seeded as above, in one PostgreSQL database: `url` (`--url`, an existing
+  database holding no rallies yet), else a fresh one on a throwaway server started from the
+  checkout's `tests/pg_server.py` (fsync off) and stopped at the end.
+- N worker processes (`python -m bench.live --worker …`, each with its own pool, services,
+  outbox sender and scheduler ticks, as N bots would) start together and share ONE schedule of
+  `RATE` commands per second in all: arrival n, at n / `RATE` s, goes to process n mod N, on
+  rally order[n // N]. So each rally visited gets one command from each process, 1 / `RATE` apart
+  (20 ms at 50/s): the processes really share the rallies; the later command reads what the
+  earlier one committed, waits for the rally's lock, or is refused.
+- A refusal (any `RallyError`: "not your turn", "already played"…) is the correct end of such a
+  race: counted as `refused`, its latency left out of the text figures. Any other error fails
+  the bench.
+- `text_p50_ms`, `text_p99_ms`: over the commands of all processes; `delivered_p99_ms`: from
+  arrival to the post marked delivered by whichever process's sender delivered it (the
+  processes' times are compared on the wall clock).
+- The baseline, in the same run: the same schedule (same rallies, same pairs) in ONE process on
+  an SQLite file of the same size: `sqlite_text_p99_ms`, and `p99_vs_sqlite` = text_p99_ms /
+  sqlite_text_p99_ms, goal ≤ 2. `sqlite_refused` counts that run's refusals.
+- Not measured in that mode: `startup_s` and the 1,000-rally figure (the SQLite run has them).
+- Sizes: the full ones (10,000 rallies, 50/s for 30 s). Seeding 10,000 rallies in PostgreSQL
+  takes about a second on the 2-core machine, and the whole run about a minute.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the checkout importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import argparse
 import asyncio
 import itertools
 import json
+import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import IO, Any
+
+from bench.store import BACKENDS, BenchError, check_backend, postgres_database, require_no_rallies
+from bot.store.connection import POSTGRESQL, SQLITE
+
+__all__ = ["BenchError", "main", "run"]  # BenchError: what `python -m bot bench live` reports and exits 2 on
 
 RALLIES = 10_000
 BASELINE_RALLIES = 1_000
 RATE = 50
 SECONDS = 30
 ROOT = Path(__file__).resolve().parents[1]
+START_DELAY_S = 0.5  # between the workers' "ready" and their common start
+WORKER_TIMEOUT_S = 180.0  # beyond the load itself: a worker that takes longer has hung
 
 
 class _Message:
@@ -81,13 +120,15 @@ class ZeroLatencyDiscord:
         return _Channel()
 
 
-async def _seed(db: Path, rallies: int) -> None:
-    """One rally through the services, then cloned `rallies - 1` times with its log and jobs."""
+async def _seed(db: Path | str, rallies: int) -> None:
+    """One rally through the services, then cloned `rallies - 1` times with its log and jobs (the
+    same SQL on both backends: `?` placeholders, ids from the identity of a fresh database)."""
     from bot.services import Actor, Place, RallyService
     from bot.store import Store
 
     store = await Store.open(db)
     try:
+        await require_no_rallies(store)  # the clones take the ids after the template's (1)
         service = RallyService(store, seed_source=lambda: 5)
         place = Place(1, 1)
         host, other = Actor(1, "Ada"), Actor(2, "Seb")
@@ -123,9 +164,20 @@ async def _seed(db: Path, rallies: int) -> None:
         await store.close()
 
 
-async def _load(db: Path, rallies: int, rate: int, seconds: float) -> dict[str, float]:
-    """Open-loop commands at `rate`/s for `seconds`; latencies to commit and to delivery."""
+async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, share: int = 0, shares: int = 1,
+                group: int = 1, start: Callable[[], Awaitable[float]] | None = None,
+                count_refusals: bool = False) -> dict[str, Any]:
+    """Open-loop commands at `rate`/s for `seconds`; latencies to commit and to delivery.
+
+    One schedule: arrival n at n / `rate` s, on rally order[(n // `group`) % rallies]; this process
+    takes the arrivals with n % `shares` == `share` (all of them by default). `start` (a worker's)
+    waits for the common start and returns it on this process's `perf_counter`. With
+    `count_refusals`, a refused command (a `RallyError`, the answer to a race) is counted, not raised.
+    Returns the raw figures: `text` latencies (ms), `refused`, `posted` (arrival, last outbox id)
+    and `delivered` (outbox id, time marked delivered), times on this process's `perf_counter`.
+    """
     from bot.engine.ai import choose_action
+    from bot.engine.errors import RallyError
     from bot.services import Actor, Place, RallyService
     from bot.services.deadlines import DeadlineService
     from bot.services.turns import label
@@ -151,6 +203,7 @@ async def _load(db: Path, rallies: int, rate: int, seconds: float) -> dict[str, 
     order = list(range(1, rallies + 1))
     random.Random(3).shuffle(order)
     text: list[float] = []
+    refused: list[str] = []
     posted: list[tuple[float, tuple[int, ...]]] = []
     stop = asyncio.Event()
 
@@ -166,17 +219,23 @@ async def _load(db: Path, rallies: int, rate: int, seconds: float) -> dict[str, 
         state = service.work.state_of(rally)
         assert state.active is not None
         actor = actors[int(state.active.id)]
-        reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, label(choose_action(state)))
+        try:
+            reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, label(choose_action(state)))
+        except RallyError as exc:
+            if not count_refusals:
+                raise
+            refused.append(type(exc).__name__)
+            return
         text.append((time.perf_counter() - started) * 1000)
         posted.append((started, reply.outbox))
 
     ticker = asyncio.create_task(ticks())
     tasks = []
-    began = time.perf_counter()
-    for n in range(int(rate * seconds)):
+    began = await start() if start is not None else time.perf_counter()
+    for n in range(share, int(rate * seconds), shares):
         due = began + n / rate
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        tasks.append(asyncio.create_task(one(order[n % len(order)], time.perf_counter())))
+        tasks.append(asyncio.create_task(one(order[(n // group) % len(order)], time.perf_counter())))
     await asyncio.gather(*tasks)
     for _ in range(200):  # let the sender finish what it owes
         if await store.outbox.count_owed() == 0:
@@ -186,9 +245,17 @@ async def _load(db: Path, rallies: int, rate: int, seconds: float) -> dict[str, 
     await ticker
     await sender.stop()
     await store.close()
-    delivered = [(delivered_at[ids[-1]] - started) * 1000 for started, ids in posted if ids and ids[-1] in delivered_at]
-    return {"p50": statistics.median(text), "p99": _p99(text), "delivered_p99": _p99(delivered),
-            "commands": len(text)}
+    return {"text": text, "refused": len(refused), "posted": [(t, ids[-1]) for t, ids in posted if ids],
+            "delivered": list(delivered_at.items())}
+
+
+def _summary(load: dict[str, Any]) -> dict[str, float]:
+    """p50 and p99 of the text latency, p99 to delivery, counts (one process, or the workers' merged)."""
+    delivered_at = dict(load["delivered"])
+    delivered = [(delivered_at[last] - started) * 1000 for started, last in load["posted"] if last in delivered_at]
+    text = load["text"]
+    return {"p50": statistics.median(text) if text else float("nan"), "p99": _p99(text),
+            "delivered_p99": _p99(delivered), "commands": len(text), "refused": load["refused"]}
 
 
 def _p99(values: list[float]) -> float:
@@ -222,15 +289,127 @@ def _startup_s(db: Path) -> float:
     return time.perf_counter() - began
 
 
+def _worker(spec: dict[str, Any]) -> int:
+    """One of the N processes of `--processes N`: prints `{"ready": true}` once its store, sender
+    and ticks run, reads the common start (a wall-clock time) on stdin, runs its share of the
+    schedule, then prints its raw figures as one JSON line, times on the wall clock."""
+    offset = time.time() - time.perf_counter()  # this process's perf_counter → wall clock
+
+    async def start() -> float:
+        print(json.dumps({"ready": True}), flush=True)
+        line = await asyncio.to_thread(sys.stdin.readline)
+        return float(json.loads(line)["start"]) - offset
+
+    load = asyncio.run(_load(spec["db"], spec["rallies"], spec["rate"], spec["seconds"], share=spec["share"],
+                             shares=spec["shares"], group=spec["shares"], start=start, count_refusals=True))
+    print(json.dumps({"text": load["text"], "refused": load["refused"],
+                      "posted": [(t + offset, last) for t, last in load["posted"]],
+                      "delivered": [(last, t + offset) for last, t in load["delivered"]]}), flush=True)
+    return 0
+
+
+def _failed(proc: subprocess.Popen[str], err: IO[str], what: str) -> RuntimeError:
+    """The error of a worker that `what` (its exit code and the end of what it wrote to stderr)."""
+    err.seek(0)
+    return RuntimeError(f"bench worker {proc.pid} {what} (exit {proc.poll()}):\n{err.read()[-4000:]}")
+
+
+def _read_line(proc: subprocess.Popen[str], err: IO[str]) -> dict[str, Any]:
+    """The worker's next JSON line; its error output when it ended instead."""
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line:
+        proc.wait(30)
+        raise _failed(proc, err, "ended")
+    return json.loads(line)
+
+
+def _load_processes(url: str, rallies: int, rate: int, seconds: float, processes: int) -> dict[str, Any]:
+    """`_load` in `processes` worker processes at once on one database, sharing the schedule; their
+    raw figures merged (times on the wall clock)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+    with tempfile.TemporaryDirectory(prefix="rallybot-live-") as tmp:
+        workers: list[tuple[subprocess.Popen[str], IO[str]]] = []
+        try:
+            for share in range(processes):
+                spec = {"db": url, "rallies": rallies, "rate": rate, "seconds": seconds, "share": share,
+                        "shares": processes}
+                err = open(Path(tmp) / f"worker-{share}.log", "w+")  # closed in the finally below
+                proc = subprocess.Popen([sys.executable, "-m", "bench.live", "--worker", json.dumps(spec)], cwd=ROOT,
+                                        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+                workers.append((proc, err))
+            for proc, err in workers:
+                if _read_line(proc, err) != {"ready": True}:
+                    raise _failed(proc, err, "did not say it was ready")
+            at = time.time() + START_DELAY_S
+            for proc, _ in workers:
+                assert proc.stdin is not None
+                proc.stdin.write(json.dumps({"start": at}) + "\n")
+                proc.stdin.flush()
+            loads = []
+            for proc, err in workers:
+                loads.append(_read_line(proc, err))
+                if proc.wait(WORKER_TIMEOUT_S + seconds) != 0:
+                    raise _failed(proc, err, "failed")
+        finally:
+            for proc, err in workers:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(30)
+                err.close()
+    return {"text": [v for load in loads for v in load["text"]], "refused": sum(load["refused"] for load in loads),
+            "posted": [tuple(p) for load in loads for p in load["posted"]],
+            "delivered": [tuple(d) for load in loads for d in load["delivered"]]}
+
+
+def _run_postgresql(rallies: int, rate: int, seconds: float, processes: int, url: str | None) -> dict[str, Any]:
+    """`processes` processes on one PostgreSQL database, then the same schedule on SQLite in one."""
+    with postgres_database(url) as target, tempfile.TemporaryDirectory() as tmp:
+        alone_db = Path(tmp) / "baseline.sqlite3"
+        asyncio.run(_seed(target, rallies))
+        asyncio.run(_seed(alone_db, rallies))
+        shared = _summary(_load_processes(target, rallies, rate, seconds, processes))
+        alone = _summary(asyncio.run(_load(alone_db, rallies, rate, seconds, group=processes, count_refusals=True)))
+    return {
+        "bench": "live",
+        "backend": POSTGRESQL,
+        "processes": processes,
+        "text_p50_ms": round(shared["p50"], 2),
+        "text_p99_ms": round(shared["p99"], 2),
+        "sqlite_text_p99_ms": round(alone["p99"], 2),
+        "p99_vs_sqlite": round(shared["p99"] / alone["p99"], 2),
+        "delivered_p99_ms": round(shared["delivered_p99"], 2),
+        "sqlite_delivered_p99_ms": round(alone["delivered_p99"], 2),
+        "rallies": rallies,
+        "pending_jobs": rallies * 2,
+        "commands": int(shared["commands"]),
+        "refused": int(shared["refused"]),
+        "sqlite_commands": int(alone["commands"]),
+        "sqlite_refused": int(alone["refused"]),
+        "rate_per_s": rate,
+        "seconds": seconds,
+    }
+
+
 def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RATE,
-        seconds: float = SECONDS) -> dict[str, Any]:
+        seconds: float = SECONDS, *, backend: str = SQLITE, processes: int = 1,
+        url: str | None = None) -> dict[str, Any]:
+    """Run the live benchmark; returns its JSON record (`backend` 'postgresql': `processes` processes
+    on one PostgreSQL database against one SQLite process, see the module docstring)."""
+    check_backend(backend, url)
+    if processes < 1:
+        raise ValueError(f"processes must be at least 1, got {processes}")
+    if backend == POSTGRESQL:
+        return _run_postgresql(rallies, rate, seconds, processes, url)
+    if processes != 1:
+        raise ValueError("SQLite serves one process: several processes share a database with backend 'postgresql'")
     with tempfile.TemporaryDirectory() as tmp:
         big, small = Path(tmp) / "big.sqlite3", Path(tmp) / "small.sqlite3"
         asyncio.run(_seed(big, rallies))
         asyncio.run(_seed(small, baseline))
         startup = _startup_s(big)
-        at_scale = asyncio.run(_load(big, rallies, rate, seconds))
-        at_1k = asyncio.run(_load(small, baseline, rate, seconds))
+        at_scale = _summary(asyncio.run(_load(big, rallies, rate, seconds)))
+        at_1k = _summary(asyncio.run(_load(small, baseline, rate, seconds)))
     return {
         "bench": "live",
         "text_p50_ms": round(at_scale["p50"], 2),
@@ -247,5 +426,22 @@ def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RA
     }
 
 
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="live command-path benchmark: prints one JSON line")
+    parser.add_argument("--backend", choices=BACKENDS, default=SQLITE)
+    parser.add_argument("--processes", type=int, default=1, help="postgresql: bot processes sharing the rallies")
+    parser.add_argument("--url", help="postgresql: an existing empty database (default: a throwaway server)")
+    parser.add_argument("--rallies", type=int, default=RALLIES)
+    parser.add_argument("--rate", type=int, default=RATE, help="commands per second, all processes together")
+    parser.add_argument("--seconds", type=float, default=SECONDS)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # one of the processes of --processes N
+    args = parser.parse_args(argv)
+    if args.worker is not None:
+        return _worker(json.loads(args.worker))
+    print(json.dumps(run(args.rallies, rate=args.rate, seconds=args.seconds, backend=args.backend,
+                         processes=args.processes, url=args.url)))
+    return 0
+
+
 if __name__ == "__main__":
-    print(json.dumps(run()))
+    sys.exit(main())

@@ -60,9 +60,9 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-async def _measure(rallies: int, calls: int, render: bool) -> dict:
+async def _measure(rallies: int, calls: int, render: bool, target: str | None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "latency.sqlite3")
+        store = await Store.open(target if target is not None else Path(tmp) / "latency.sqlite3")
         try:
             service = RallyService(store, seed_source=lambda: 8)
             renderer = default_renderer() if render else None
@@ -77,9 +77,10 @@ async def _measure(rallies: int, calls: int, render: bool) -> dict:
             "image_p99_ms": round(_p(images, 0.99), 1) if images else None, "images": len(images)}
 
 
-def service_latency(rallies: int = 200, calls: int = 8, render: bool = True) -> dict:
-    """Latency figures with `rallies` rallies played concurrently (see the module docstring)."""
-    return asyncio.run(_measure(rallies, calls, render))
+def service_latency(rallies: int = 200, calls: int = 8, render: bool = True, target: str | None = None) -> dict:
+    """Latency figures with `rallies` rallies played concurrently (see the module docstring), on a
+    temporary SQLite file, or on the database `target` (a `postgresql://` URL: bench store's)."""
+    return asyncio.run(_measure(rallies, calls, render, target))
 
 
 if __name__ == "__main__":

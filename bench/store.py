@@ -12,10 +12,26 @@ isolation_level=None):
 - `commit_ratio` = action / raw (goal >= 0.5). Raw and action runs alternate, `repeats` times;
   each figure is the median.
 - `service_p50_ms` / `service_p99_ms`: latency of a whole service turn (load → engine → store →
-  render). Needs the services layer: `service_latency` returns None until it exists, and the
-  figures are null.
+  render) with `rallies` rallies played at once (bench/service_latency.py).
 
-`python3 bench/store.py` (or `python -m bench.store`, `python -m bot bench store`) prints one JSON line.
+`--backend postgresql` (issue 13) measures the same figures on PostgreSQL, plus `"backend"`:
+
+- `raw_commit_per_s`, the baseline: plain asyncpg on one connection, `INSERT` of one row holding
+  the action text and the same ~4 KB snapshot inside `async with conn.transaction()` (BEGIN,
+  INSERT, COMMIT: three round trips), into a plain table the bench creates (`bench_raw_actions`,
+  dropped at the end), on the same server and database as the store run;
+- `action_commit_per_s`: `Store.append_action` on the PostgreSQL store (a pooled connection,
+  BEGIN, the version-checked UPDATE, the INSERT, COMMIT), round-robin over the rallies as above;
+- the service latency runs on that database too (its rallies in another server id).
+
+The database is `url` (`--url`: an existing database holding no rallies yet; the bench writes
+its rallies into it), else a fresh one on a throwaway server started from the checkout's
+`tests/pg_server.py` and stopped at the end. That server runs with fsync off (nothing in it
+needs to survive), so a commit never waits for the disk: both figures are higher than on a
+durable server, and their ratio compares the work each commit does, not the disk.
+
+`python3 bench/store.py [--backend postgresql [--url URL]]` (or `python -m bench.store`,
+`python -m bot bench store`) prints one JSON line.
 """
 
 from __future__ import annotations
@@ -28,14 +44,22 @@ if __package__ in (None, ""):  # run as a script: make the checkout importable
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import random
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from bot.store import Store
+from bot.store.connection import POSTGRESQL, SQLITE, redact
 from bot.store.sqlite import connect
+
+BACKENDS = (SQLITE, POSTGRESQL)
+ROOT = Path(__file__).resolve().parents[1]
 
 DRIVERS = 4
 SNAPSHOT_VARIANTS = 64
@@ -167,20 +191,145 @@ async def measure_commits(folder: Path, rallies: int, repeats: int, commits: int
     return statistics.median(raw), statistics.median(action)
 
 
-def service_latency(rallies: int) -> dict:
-    """Service-call latency with `rallies` rallies played at once (bench/service_latency.py)."""
+PG_RAW_TABLE = ("CREATE TABLE bench_raw_actions (rally_id BIGINT, seq BIGINT, actor BIGINT, action TEXT, "
+                "snapshot TEXT, created_at TEXT)")
+PG_RAW_INSERT = ("INSERT INTO bench_raw_actions (rally_id, seq, actor, action, snapshot, created_at) "
+                 "VALUES ($1, $2, $3, $4, $5, $6)")
+
+
+async def raw_commits_pg(conn: Any, pool: list[str], n: int, start: int) -> float:
+    """Baseline on PostgreSQL: plain asyncpg, one row with the same content per explicit
+    transaction (`async with conn.transaction()`: BEGIN, INSERT, COMMIT); per second."""
+    began = time.perf_counter()
+    for i in range(start, start + n):
+        async with conn.transaction():
+            await conn.execute(PG_RAW_INSERT, *_raw_row(pool, i))
+    return n / (time.perf_counter() - began)
+
+
+class BenchError(RuntimeError):
+    """The bench cannot run as asked (no PostgreSQL server to run on, a database already in use):
+    `python -m bot bench` prints the message and exits 2."""
+
+
+async def require_no_rallies(store: Store) -> None:
+    """Refuse a database that already holds rallies: a bench writes its own into it, and a
+    database in use (or an earlier run's) would skew the figures and get bench rallies mixed in."""
+    row = await store.db.fetch_one("SELECT COUNT(*) FROM rallies")
+    count = int(row[0]) if row else 0
+    if count:
+        raise BenchError(f"the database {store.path} already holds {count} rallies: "
+                         "give the bench an empty database (it writes its own rallies into it)")
+
+
+async def measure_commits_pg(url: str, rallies: int, repeats: int, commits: int) -> tuple[float, float]:
+    """Median raw and action commits per second on one PostgreSQL database, runs alternating."""
+    import asyncpg
+
+    pool = snapshots()
+    async with Store.open(url) as store:
+        await require_no_rallies(store)
+        versions = await _setup_rallies(store, rallies)
+        raw_conn = await asyncpg.connect(url)
+        try:
+            await raw_conn.execute(PG_RAW_TABLE)
+            try:
+                await raw_commits_pg(raw_conn, pool, min(commits, 200), 0)  # warm-up, not counted
+                await action_commits(store, versions, pool, min(commits, 200), 0)
+                raw, action = [], []
+                for rep in range(repeats):
+                    raw.append(await raw_commits_pg(raw_conn, pool, commits, (rep + 1) * commits))
+                    action.append(await action_commits(store, versions, pool, commits, (rep + 1) * commits))
+            finally:
+                await raw_conn.execute("DROP TABLE IF EXISTS bench_raw_actions")
+        finally:
+            await raw_conn.close()
+    return statistics.median(raw), statistics.median(action)
+
+
+def _pg_server_module() -> Any:
+    """The checkout's tests/pg_server.py (`PgServer`), loaded from its file: `tests` is no package."""
+    path = ROOT / "tests" / "pg_server.py"
+    if not path.is_file():
+        raise BenchError(f"{path} is not in this checkout, so no throwaway PostgreSQL server can be "
+                         "started: give the bench an empty database with --url postgresql://…")
+    name = "rallybot_bench_pg_server"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+async def _reachable(url: str) -> None:
+    """Refuse, saying why, a database the bench cannot connect to (rather than a traceback)."""
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise BenchError(f"cannot connect to {redact(url)}: {exc}") from exc
+    await conn.close()
+
+
+@contextmanager
+def postgres_database(url: str | None) -> Iterator[str]:
+    """The PostgreSQL database a bench runs on: `url` as it is, else a fresh database on a
+    throwaway server (tests/pg_server.py) started here and stopped when the block ends.
+    Never DATABASE_URL or RALLYBOT_DB: a bench writes rallies, so it only uses what it is given."""
+    if url is not None:
+        asyncio.run(_reachable(url))
+        yield url
+        return
+    module = _pg_server_module()
+    server = module.PgServer()
+    try:
+        try:
+            server.start()
+            target = asyncio.run(server.create_database("rallybot_bench"))
+        except module.PgServerError as exc:
+            raise BenchError(f"{exc} (or give the bench a database with --url postgresql://…)") from exc
+        yield target
+    finally:
+        server.stop()
+
+
+def check_backend(backend: str, url: str | None) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if url is not None and backend != POSTGRESQL:
+        raise ValueError("url: only with backend 'postgresql'")
+
+
+def service_latency(rallies: int, target: str | None = None) -> dict:
+    """Service-call latency with `rallies` rallies played at once (bench/service_latency.py), on
+    a temporary SQLite file, or on the database `target`."""
     from bench.service_latency import service_latency as measure
 
-    return measure(rallies)
+    return measure(rallies, target=target)
 
 
-def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000) -> dict:
-    """Run the store benchmark; returns the issue-4 JSON record."""
+def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000, backend: str = SQLITE,
+        url: str | None = None) -> dict:
+    """Run the store benchmark; returns the issue-4 JSON record (`backend` 'postgresql': on a
+    PostgreSQL database, `url` or a throwaway server's, with `"backend"` in the record)."""
+    check_backend(backend, url)
+    if backend == POSTGRESQL:
+        with postgres_database(url) as target:
+            raw, action = asyncio.run(measure_commits_pg(target, rallies, repeats, commits))
+            latency = service_latency(rallies, target)
+        return {"bench": "store", "backend": POSTGRESQL, **_figures(raw, action, latency, rallies)}
     with tempfile.TemporaryDirectory(prefix="rallybot-bench-") as tmp:
         raw, action = asyncio.run(measure_commits(Path(tmp), rallies, repeats, commits))
     latency = service_latency(rallies)
+    return {"bench": "store", **_figures(raw, action, latency, rallies)}
+
+
+def _figures(raw: float, action: float, latency: dict, rallies: int) -> dict:
     return {
-        "bench": "store",
         "raw_commit_per_s": round(raw, 1),
         "action_commit_per_s": round(action, 1),
         "commit_ratio": round(action / raw, 3),
@@ -198,8 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rallies", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--commits", type=int, default=1000, help="commits per repeat and per kind")
+    parser.add_argument("--backend", choices=BACKENDS, default=SQLITE)
+    parser.add_argument("--url", help="postgresql: an existing empty database (default: a throwaway server)")
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.rallies, repeats=args.repeats, commits=args.commits)))
+    print(json.dumps(run(args.rallies, repeats=args.repeats, commits=args.commits, backend=args.backend,
+                         url=args.url)))
     return 0
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 from bot.store.connection import Database, Target, is_postgres_url
 
 
@@ -12,6 +15,9 @@ async def open_database(target: Target) -> Database:
         from bot.store.postgres import PgDatabase
 
         return await PgDatabase.connect(str(target))
+    if not isinstance(target, str) and re.match(r"^postgres(ql)?:/", os.fspath(target), re.IGNORECASE):
+        # `Path("postgresql://…")` folds the `//`: it would silently become an SQLite file named so
+        raise ValueError(f"{os.fspath(target)!r} is a PostgreSQL URL made into a path: pass the URL as a string")
     from bot.store.sqlite import SqliteDatabase
 
     return await SqliteDatabase.open_file(target)

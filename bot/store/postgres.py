@@ -182,6 +182,14 @@ class _Held:
 _HELD: ContextVar[_Held | None] = ContextVar("rallybot_pg_held", default=None)
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """The pool's `reset` for a connection coming back: asyncpg rolls back a transaction left open
+    in any case; the rest of its default reset (`RESET ALL`, `UNLISTEN *`, unlock every advisory
+    lock: one more round trip per transaction) has nothing to undo here, since the store sets no
+    session setting, listens to nothing and only takes locks that end with their transaction."""
+    return None
+
+
 def pool_size() -> int:
     """Connections per process: `RALLYBOT_DB_POOL` (1…100), else 8."""
     raw = os.environ.get("RALLYBOT_DB_POOL", "")
@@ -207,7 +215,7 @@ class PgDatabase(Database):
     async def connect(cls, url: str, *, size: int | None = None) -> PgDatabase:
         """A pool on `url` (`postgresql://user:password@host:port/name`)."""
         count = size or pool_size()
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=count,
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=count, reset=_nothing_to_reset,
                                          server_settings={"application_name": "rallybot"})
         return cls(url, pool)
 

@@ -301,3 +301,12 @@ async def test_joining_a_league_twice_is_a_duplicate_on_both_backends(store):
     with pytest.raises(Duplicate):
         await store.db.write(lambda tx: join_league_tx(tx, league_id, 5, "Ann again", NOW))
     assert await dump_every_table(store.db) == before
+
+
+async def test_a_postgresql_url_made_into_a_path_is_refused_not_opened_as_a_file(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="made into a path"):
+        await Store.open(Path("postgresql://rallybot@127.0.0.1:5432/db"))
+    assert list(tmp_path.iterdir()) == [], "no SQLite file was created"

@@ -4,8 +4,11 @@ Measured in the same run, on the same disk, with the same connection settings
 (`bot.store.sqlite.connect`: WAL, synchronous=NORMAL, foreign_keys, busy_timeout,
 isolation_level=None):
 
-- `raw_commit_per_s`, the baseline: plain aiosqlite `execute(INSERT)` of one row holding the
-  action text and the same ~4 KB snapshot, then `commit()`; nothing else.
+- `raw_commit_per_s`, the baseline, like with like (issue 14): a plain `sqlite3` connection with
+  the same settings owned by one thread, as the store's, each commit ONE call on that thread
+  running `BEGIN IMMEDIATE`, an INSERT of one row holding the action text and the same ~4 KB
+  snapshot, `COMMIT`; nothing else. (`aiosqlite_commit_per_s`, for information: plain aiosqlite
+  `execute(INSERT)` + `commit()`, two thread round trips, what ordinary aiosqlite code pays.)
 - `action_commit_per_s`: `Store.append_action` with that snapshot, round-robin over `rallies`
   rallies of 4 drivers: lock, then in one call on the connection thread `BEGIN IMMEDIATE`,
   version-checked UPDATE of the rally, INSERT of the action, `COMMIT`.
@@ -47,16 +50,18 @@ import asyncio
 import importlib.util
 import json
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 from bot.store import Store
 from bot.store.connection import POSTGRESQL, SQLITE, redact
-from bot.store.sqlite import connect
+from bot.store.sqlite import connect, open_sqlite
 
 BACKENDS = (SQLITE, POSTGRESQL)
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,6 +150,22 @@ async def raw_commits(conn, pool: list[str], n: int, start: int) -> float:
     return n / (time.perf_counter() - began)
 
 
+def _thread_insert(conn: sqlite3.Connection, row: tuple) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(RAW_INSERT, row)
+    conn.execute("COMMIT")
+
+
+async def raw_commits_thread(thread: ThreadPoolExecutor, conn: sqlite3.Connection, pool: list[str], n: int,
+                             start: int) -> float:
+    """Baseline: BEGIN IMMEDIATE, INSERT, COMMIT as one call on the connection's own thread; per second."""
+    loop = asyncio.get_running_loop()
+    began = time.perf_counter()
+    for i in range(start, start + n):
+        await loop.run_in_executor(thread, _thread_insert, conn, _raw_row(pool, i))
+    return n / (time.perf_counter() - began)
+
+
 async def action_commits(store: Store, versions: dict[int, int], pool: list[str], n: int, start: int) -> float:
     """`append_action` round-robin over the rallies; commits per second."""
     ids = list(versions)
@@ -169,26 +190,37 @@ async def _setup_rallies(store: Store, rallies: int) -> dict[int, int]:
     return versions
 
 
-async def measure_commits(folder: Path, rallies: int, repeats: int, commits: int) -> tuple[float, float]:
-    """Median raw and action commits per second, runs alternating so both see the same machine."""
+RAW_TABLE = ("CREATE TABLE raw_actions (rally_id INTEGER, seq INTEGER, actor BIGINT, action TEXT, "
+             "snapshot TEXT, created_at TEXT)")
+
+
+async def measure_commits(folder: Path, rallies: int, repeats: int, commits: int) -> tuple[float, float, float]:
+    """Median raw (own thread), action and aiosqlite commits per second, runs alternating so all
+    see the same machine."""
     pool = snapshots()
+    loop = asyncio.get_running_loop()
+    thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="raw-sqlite")
+    thread_conn = await loop.run_in_executor(thread, open_sqlite, folder / "raw-thread.sqlite3")
+    await loop.run_in_executor(thread, thread_conn.execute, RAW_TABLE)
     raw_conn = await connect(folder / "raw.sqlite3")
     try:
-        await raw_conn.execute(
-            "CREATE TABLE raw_actions (rally_id INTEGER, seq INTEGER, actor BIGINT, action TEXT, "
-            "snapshot TEXT, created_at TEXT)"
-        )
+        await raw_conn.execute(RAW_TABLE)
         async with Store.open(folder / "store.sqlite3") as store:
             versions = await _setup_rallies(store, rallies)
-            await raw_commits(raw_conn, pool, min(commits, 200), 0)  # warm-up, not counted
+            await raw_commits_thread(thread, thread_conn, pool, min(commits, 200), 0)  # warm-up, not counted
+            await raw_commits(raw_conn, pool, min(commits, 200), 0)
             await action_commits(store, versions, pool, min(commits, 200), 0)
-            raw, action = [], []
+            raw, action, plain = [], [], []
             for rep in range(repeats):
-                raw.append(await raw_commits(raw_conn, pool, commits, (rep + 1) * commits))
-                action.append(await action_commits(store, versions, pool, commits, (rep + 1) * commits))
+                start = (rep + 1) * commits
+                raw.append(await raw_commits_thread(thread, thread_conn, pool, commits, start))
+                action.append(await action_commits(store, versions, pool, commits, start))
+                plain.append(await raw_commits(raw_conn, pool, commits, start))
     finally:
         await raw_conn.close()
-    return statistics.median(raw), statistics.median(action)
+        await loop.run_in_executor(thread, thread_conn.close)
+        thread.shutdown()
+    return statistics.median(raw), statistics.median(action), statistics.median(plain)
 
 
 PG_RAW_TABLE = ("CREATE TABLE bench_raw_actions (rally_id BIGINT, seq BIGINT, actor BIGINT, action TEXT, "
@@ -323,9 +355,9 @@ def run(rallies: int = 200, *, repeats: int = 5, commits: int = 1000, backend: s
             latency = service_latency(rallies, target)
         return {"bench": "store", "backend": POSTGRESQL, **_figures(raw, action, latency, rallies)}
     with tempfile.TemporaryDirectory(prefix="rallybot-bench-") as tmp:
-        raw, action = asyncio.run(measure_commits(Path(tmp), rallies, repeats, commits))
+        raw, action, plain = asyncio.run(measure_commits(Path(tmp), rallies, repeats, commits))
     latency = service_latency(rallies)
-    return {"bench": "store", **_figures(raw, action, latency, rallies)}
+    return {"bench": "store", **_figures(raw, action, latency, rallies), "aiosqlite_commit_per_s": round(plain, 1)}
 
 
 def _figures(raw: float, action: float, latency: dict, rallies: int) -> dict:

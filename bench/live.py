@@ -22,6 +22,11 @@ choice for the driver whose turn it is, on rallies taken in a shuffled order.
   and migrating the store, building the services, the start-up clock check over every running
   rally). Goal ≤ 5 s.
 - `delivered_p99_ms`: from arrival to the post marked delivered by the sender (extra figure).
+- The burst (issue 14, `bench/burst.py`): 200 rallies end their turn at the same moment, the
+  real sender drawing the boards with the real renderer, Discord faked with 50 ms per call:
+  `ping_p99_ms` (the next driver's ping handed to Discord), `board_p99_ms` (the board on that
+  post; goal ≤ 1000 ms) and `text_only_p99_ms`, the same burst drawing nothing, measured in the
+  same run (goal `ping_over_text` ≤ 2).
 
 `--backend postgresql --processes N` (issue 13): the same path on one PostgreSQL database served
 by N bot processes at once, against SQLite in the same run.
@@ -70,6 +75,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import IO, Any
 
+from bench.burst import BURST
+from bench.burst import measure as measure_burst
 from bench.store import BACKENDS, BenchError, check_backend, postgres_database, require_no_rallies
 from bot.store.connection import POSTGRESQL, SQLITE
 
@@ -393,7 +400,7 @@ def _run_postgresql(rallies: int, rate: int, seconds: float, processes: int, url
 
 def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RATE,
         seconds: float = SECONDS, *, backend: str = SQLITE, processes: int = 1,
-        url: str | None = None) -> dict[str, Any]:
+        url: str | None = None, burst: int = BURST) -> dict[str, Any]:
     """Run the live benchmark; returns its JSON record (`backend` 'postgresql': `processes` processes
     on one PostgreSQL database against one SQLite process, see the module docstring)."""
     check_backend(backend, url)
@@ -410,6 +417,7 @@ def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RA
         startup = _startup_s(big)
         at_scale = _summary(asyncio.run(_load(big, rallies, rate, seconds)))
         at_1k = _summary(asyncio.run(_load(small, baseline, rate, seconds)))
+        burst_figures = measure_burst(Path(tmp), burst)
     return {
         "bench": "live",
         "text_p50_ms": round(at_scale["p50"], 2),
@@ -423,6 +431,7 @@ def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RA
         "commands": int(at_scale["commands"]),
         "rate_per_s": rate,
         "seconds": seconds,
+        **burst_figures,
     }
 
 

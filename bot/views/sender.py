@@ -1,21 +1,53 @@
-"""The outbox sender: delivers what the bot owes Discord, in order per channel, once.
+"""The outbox sender: delivers what the bot owes Discord, in order per channel, once; text first.
 
 One task (`run`) claims the oldest owed row of each lane (`Delivery.claim`), and sends the rows
 of different lanes concurrently (at most `CONCURRENCY` at once); the rows of one lane go one
 after the other. It wakes as soon as a commit owes something (`wake`, called by the unit of
 work) and otherwise looks again every `IDLE_S` seconds for rows whose retry time came.
 
-For each row it draws the image (a drawing that fails is logged and the text goes without it),
-sends the message with a nonce made from the row id (discord.py sends it with `enforce_nonce`,
-so a send repeated after a crash between Discord's answer and our bookkeeping is not posted
-twice), then reports the outcome to `Delivery`, which decides what it changes (deadline from
-delivery, retry, pause, abandon; see bot/services/delivery.py). The old turn message loses its
-buttons after the new one is delivered.
+Text first. For each row it sends the message at once (its text, ping, buttons and any attached
+file that is not its picture) with a nonce made from the row id (discord.py sends it with
+`enforce_nonce`, so a send repeated after a crash between Discord's answer and our bookkeeping
+is not posted twice), then reports the outcome to `Delivery`, which decides what it changes
+(deadline from delivery, retry, pause, abandon; see bot/services/delivery.py). So the lane moves
+on and the turn's clock starts from the text; the old turn message loses its buttons then. A row
+with an image (`Post.image`: a board, results, a stage preview, a table) starts drawing it when
+its text starts going out (`_draw`, in the render worker); once the text is recorded as
+delivered, a background task (one per picture, never holding a send slot) waits for the drawing
+and adds the picture to that same message: `Message.edit(attachments=[picture, *kept])`, the
+message's other attachments kept (Discord keeps only the attachments an edit lists). Nothing of
+the lane waits for a picture: the next row (the next driver's ping) and the other channels go
+out while it is drawn. A drawing that fails is logged, and the text stays without its picture.
+
+Why the same message, edited, rather than a follow-up post: a picture belongs to its turn. Edited
+into the turn's message it sits under that turn's text and buttons whatever was posted since,
+whichever picture is drawn first; a follow-up would land wherever the channel is by then (after
+the next driver's ping when turns follow quickly: a board under the wrong turn) and would need its
+own place in the lane's order. An edit also adds no message to the channel and notifies nobody
+again (its ping is not re-sent). The price is the "(edited)" mark, and a message that grows when
+its picture arrives. An edit sends the attachments only: never the text (it is never posted
+twice), never the buttons (taking the old turn's buttons off is another edit of other fields).
+
+When the edit fails: 404 (the message was deleted) gives up quietly; 403 gives up and logs it;
+413 (too large) gives up on the picture, the text is already there; 429, 5xx, time-outs and
+lost connections are tried again a few times (`BOARD_RETRIES_S`, or Discord's Retry-After up
+to `BOARD_MAX_WAIT_S`), then given up. None of them changes the row, the rally or its clock.
+
+A picture is owed in memory only. `stop` lets the pictures in flight finish (for at most
+`BOARD_DRAIN_S`); a crash between a text and its picture loses that picture: the text was
+recorded as delivered, so it is never posted again, and the rally's next post brings a fresh
+board (`/rally board` draws one any time). It is not written down as an owed outbox row: such a
+row would sit in its channel's lane, whose rows go one at a time, so the next driver's ping
+would wait behind a drawing again (what this design removes); a lane of its own and a new kind
+of row in the store, for a picture the next turn replaces anyway, are not worth it.
+
+`flush` (tests, a drain) delivers what is due and then waits until the pictures of what it
+delivered are attached; the running loop (`run`, through `deliver_due`) never waits for them.
 
 A row may carry a file to attach, read from the store at delivery (`attach` in its body): a
 closed round's result cards (`{"kind": "cards", "round_id": N, "name": "round-N-cards.json"}`)
-go with the results post as a second file. Cards too large for one Discord attachment (8 MiB)
-are not sent; the post says so instead.
+go with the results post's text as its file; its picture joins them when drawn. Cards too large
+for one Discord attachment (8 MiB) are not sent; the post says so instead.
 """
 
 from __future__ import annotations
@@ -51,6 +83,10 @@ CANNOT_DM = 50007
 TOO_LARGE = 40005
 MAX_ATTACHMENT = 8 * 1024 * 1024  # the attachment size every Discord server accepts
 CARDS_NAME = re.compile(r"round-\d+-cards\.json")
+#: Waits before the 2nd, 3rd and 4th try of a picture's edit that Discord could not take (429, 5xx, network).
+BOARD_RETRIES_S = (1.0, 4.0, 15.0)
+BOARD_MAX_WAIT_S = 60.0  # a Retry-After longer than this gives the picture up
+BOARD_DRAIN_S = 15.0  # how long `stop` lets the pictures in flight reach their messages
 
 
 def classify(exc: BaseException) -> tuple[Failure, float | None]:
@@ -82,6 +118,24 @@ def classify(exc: BaseException) -> tuple[Failure, float | None]:
     raise exc
 
 
+def board_fault(exc: BaseException) -> tuple[bool, float | None, int]:
+    """What a failed edit adding a picture means: (try again?, Discord's Retry-After, the log
+    level of giving up). The text is already in the channel, so nothing here touches the row."""
+    if isinstance(exc, discord.RateLimited):
+        return True, exc.retry_after, logging.WARNING
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429:
+            return True, classify(exc)[1], logging.WARNING
+        if exc.status >= 500:
+            return True, None, logging.WARNING
+        if exc.status == 404:  # the message (or its channel) was deleted meanwhile: nobody will miss it
+            return False, None, logging.INFO
+        return False, None, logging.WARNING  # 403, 413 (too large), any other refusal
+    if isinstance(exc, (asyncio.TimeoutError, aiohttp.ClientError, OSError)):
+        return True, None, logging.WARNING
+    return False, None, logging.ERROR
+
+
 class OutboxSender:
     """Delivers the outbox of one bot; `start()` / `stop()` around the bot's life."""
 
@@ -95,6 +149,8 @@ class OutboxSender:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[None]] = set()
+        self._boards: set[asyncio.Task[None]] = set()  # pictures on their way to delivered messages
+        self.board_retries_s: tuple[float, ...] = BOARD_RETRIES_S
 
     def wake(self) -> None:
         self._wake.set()
@@ -110,12 +166,17 @@ class OutboxSender:
             self._task = None
         if self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
+        if self._boards:
+            _, late = await asyncio.wait(list(self._boards), timeout=BOARD_DRAIN_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
 
     async def run(self) -> None:
         await self.bot.wait_until_ready()
         while True:
             try:
-                await self.flush()
+                await self.deliver_due()
             except Exception:  # keep delivering: the next round tries again
                 log.exception("the outbox sender failed a round")
             try:
@@ -125,7 +186,20 @@ class OutboxSender:
             self._wake.clear()
 
     async def flush(self) -> int:
-        """Deliver every row that is due now, lane by lane in order; returns how many were tried."""
+        """Deliver every row that is due now, then wait until their pictures are on their messages
+        (tests, a drain); returns how many rows were tried."""
+        tried = await self.deliver_due()
+        await self.boards_attached()
+        return tried
+
+    async def boards_attached(self) -> None:
+        """Wait until every picture on its way is attached (or given up)."""
+        while self._boards:
+            await asyncio.gather(*list(self._boards), return_exceptions=True)
+
+    async def deliver_due(self) -> int:
+        """Deliver the text of every row that is due now, lane by lane in order, without waiting
+        for any picture; returns how many were tried."""
         tried = 0
         while True:
             self._wake.clear()
@@ -145,21 +219,48 @@ class OutboxSender:
                 await self.delivery.failed(out, Failure.REFUSED if give_up else Failure.RETRY, error="internal error")
 
     async def deliver(self, out: Outgoing) -> None:
-        image = await self._draw(out)
+        """Send the row's text now; its picture, drawn meanwhile, follows by an edit (`_board`)."""
+        drawing = self._start_drawing(out)
         try:
-            message = await asyncio.wait_for(self.send(out, image), SEND_TIMEOUT_S)
-        except Exception as exc:
-            failure, wait = classify(exc)
-            log.info("outbox row %s (%s): %s (%s)", out.row.id, out.row.lane, failure.value, exc)
-            await self.delivery.failed(out, failure, retry_after=wait, error=f"{type(exc).__name__}: {exc}"[:300])
-            return
-        old = await self.delivery.sent(out, getattr(message, "id", None))
-        if out.turn is not None:
-            self.bot.options_cache.remember(out.row.channel_id, out.turn)
-        elif not out.is_dm:
-            self.bot.options_cache.forget(out.row.channel_id)
-        if old is not None:
-            await remove_buttons(self.bot, old.channel_id, old.message_id)
+            try:
+                message = await asyncio.wait_for(self.send(out), SEND_TIMEOUT_S)
+            except Exception as exc:
+                failure, wait = classify(exc)
+                log.info("outbox row %s (%s): %s (%s)", out.row.id, out.row.lane, failure.value, exc)
+                await self.delivery.failed(out, failure, retry_after=wait,
+                                           error=f"{type(exc).__name__}: {exc}"[:300])
+                return
+            old = await self.delivery.sent(out, getattr(message, "id", None))
+            if drawing is not None:  # only now: a row sent again (its delivery not recorded) gets one picture
+                self._follow(out, message, drawing)
+                drawing = None
+            if out.turn is not None:
+                self.bot.options_cache.remember(out.row.channel_id, out.turn)
+            elif not out.is_dm:
+                self.bot.options_cache.forget(out.row.channel_id)
+            if old is not None:
+                await remove_buttons(self.bot, old.channel_id, old.message_id)
+        finally:
+            if drawing is not None:  # the text did not go (or was not recorded): its picture waits for it
+                drawing.cancel()
+
+    def _start_drawing(self, out: Outgoing) -> asyncio.Task[bytes | None] | None:
+        if out.image is None or self.renderer is None:
+            return None
+        return asyncio.create_task(self._draw(out), name=f"outbox-draw-{out.row.id}")
+
+    def _follow(self, out: Outgoing, message: Any, drawing: asyncio.Task[bytes | None]) -> None:
+        task = asyncio.create_task(self._board(out, message, drawing), name=f"outbox-board-{out.row.id}")
+        self._boards.add(task)
+        task.add_done_callback(self._boards.discard)
+
+    async def _board(self, out: Outgoing, message: Any, drawing: asyncio.Task[bytes | None]) -> None:
+        try:
+            image = await drawing
+            if image is not None:
+                await self.attach_board(out, message, image)
+        except Exception:  # a background task: nobody else would see it
+            log.exception("could not attach the image of outbox row %s", out.row.id)
 
     async def _draw(self, out: Outgoing) -> bytes | None:
         if out.image is None or self.renderer is None:
@@ -170,9 +271,37 @@ class OutboxSender:
             log.exception("could not draw the image of outbox row %s", out.row.id)
             return None
 
-    async def send(self, out: Outgoing, image: bytes | None) -> Any:
+    async def attach_board(self, out: Outgoing, message: Any, image: bytes) -> bool:
+        """Add the drawn picture to the row's delivered message, trying again a few times while
+        Discord cannot take it (see the module docstring); returns whether it is attached."""
+        for wait in (*self.board_retries_s, None):  # None: the last try
+            try:
+                await asyncio.wait_for(self.edit_in(out, message, image), SEND_TIMEOUT_S)
+                return True
+            except Exception as exc:
+                again, retry_after, level = board_fault(exc)
+                delay = max(wait, retry_after or 0.0) if again and wait is not None else None
+                if delay is not None and delay <= BOARD_MAX_WAIT_S:
+                    log.info("the image of outbox row %s: %s; trying again in %.1f s", out.row.id, exc, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                log.log(level, "the image of outbox row %s is not attached to message %s: %s: %s", out.row.id,
+                        getattr(message, "id", None), type(exc).__name__, exc, exc_info=level >= logging.ERROR)
+                return False
+        return False  # not reached: the last try returns
+
+    async def edit_in(self, out: Outgoing, message: Any, image: bytes) -> Any:
+        """One edit: the picture first, then the message's other attachments (kept by id; a picture
+        of the same name, from an earlier edit, is replaced)."""
+        picture = file_of(out, image)
+        assert picture is not None
+        kept = [a for a in getattr(message, "attachments", ()) if a.filename != picture.filename]
+        return await message.edit(attachments=[picture, *kept])
+
+    async def send(self, out: Outgoing) -> Any:
+        """The row's message without its picture: text, ping, buttons, its attached file."""
         content = content_of(out)
-        files = [f for f in (file_of(out, image),) if f is not None]
+        files: list[discord.File] = []
         attached, note = await self.attachment(out)
         if attached is not None:
             files.append(attached)

@@ -8,9 +8,12 @@ paths, each faked at its narrowest point:
 
 - interaction responses and followups use the webhook adapter from the context variable
   `discord.webhook.async_.async_context`; `RecordingAdapter.request` records them;
-- channel messages and edits (scheduler posts, removing old buttons) use `bot.http.request`,
-  replaced by `RecordingHTTP`; it also answers what private run threads need (fetching a
-  channel, creating a thread in it, adding a member, deleting a thread);
+- channel messages and edits (scheduler posts, removing old buttons, adding a drawn picture to
+  a delivered post) use `bot.http.request`, replaced by `RecordingHTTP`; it keeps the messages
+  it was sent as Discord would (an edit changes only what it lists, keeps the message's id, and
+  keeps or uploads the attachments its `attachments` list names), and it also answers what
+  private run threads need (fetching a channel, creating a thread in it, adding a member,
+  deleting a thread);
 - attachments a command receives are read from Discord's CDN (`bot.http.get_from_cdn`): the
   harness serves them from `Harness.cdn` (url → bytes).
 """
@@ -18,6 +21,7 @@ paths, each faked at its narrowest point:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -135,6 +139,30 @@ def message_payload(message_id: int, body: dict | None, channel_id: int = CHANNE
             "components": body.get("components", []), "application_id": str(APP_ID)}
 
 
+def attachment_payload(filename: str, data: bytes) -> dict:
+    """An uploaded file as Discord describes it in a message."""
+    attachment_id = next(_ids)
+    url = f"https://cdn.discordapp.com/attachments/{CHANNEL}/{attachment_id}/{filename}"
+    return {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url, "proxy_url": url}
+
+
+def _uploaded(call: Sent, kept: list[dict]) -> list[dict]:
+    """The attachments a message has after `call`: its `attachments` list, each entry an
+    attachment of `kept` (by id) or the upload at that index of the request's files."""
+    listed = (call.body or {}).get("attachments")
+    if listed is None:
+        return [attachment_payload(name, call.data.get(name, b"")) for name in call.files] if call.files else kept
+    by_id = {a["id"]: a for a in kept}
+    out = []
+    for entry in listed:
+        if str(entry["id"]) in by_id:
+            out.append(by_id[str(entry["id"])])
+        else:
+            name = call.files[int(entry["id"])]
+            out.append(attachment_payload(name, call.data.get(name, b"")))
+    return out
+
+
 class RecordingAdapter(AsyncWebhookAdapter):
     """Interaction callbacks and webhook followups, recorded; answers like Discord would."""
 
@@ -186,6 +214,7 @@ class RecordingHTTP:
         self.failures: list[list[Any]] = []  # [exception, times left, path fragment]
         self.threads: dict[int, dict] = {}  # threads created and not deleted: id → payload
         self.hooks: list[list[Any]] = []  # [path fragment, coroutine function, times left]
+        self.messages: dict[int, dict] = {}  # the channel messages posted, as Discord shows them now
 
     def before(self, path: str, action: Any, times: int = 1) -> None:
         """Await `action()` when the next matching request arrives, before it is answered: what
@@ -223,6 +252,18 @@ class RecordingHTTP:
             call.reply = self.threads.get(route.channel_id) or text_channel_payload(route.channel_id)
         elif route.method == "DELETE" and route.path == "/channels/{channel_id}":
             self.threads.pop(route.channel_id, None)
+        elif route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            call.reply = message_payload(next(_ids), call.body, channel_id=route.channel_id)
+            call.reply["attachments"] = _uploaded(call, [])
+            self.messages[int(call.reply["id"])] = call.reply
+        elif route.method == "PATCH" and route.path == "/channels/{channel_id}/messages/{message_id}":
+            message_id = int(route.url.rsplit("/", 1)[1])
+            shown = dict(self.messages.get(message_id) or message_payload(message_id, {}, route.channel_id))
+            body = call.body or {}
+            shown.update({k: body[k] for k in ("content", "components", "flags") if k in body})
+            shown["attachments"] = _uploaded(call, shown.get("attachments", []))
+            shown["edited_timestamp"] = "2026-05-01T12:00:01+00:00"
+            self.messages[message_id] = call.reply = shown
         elif route.method in ("POST", "PATCH"):
             channel = route.channel_id or CHANNEL
             call.reply = message_payload(next(_ids), call.body, channel_id=channel)
@@ -313,14 +354,40 @@ def click_payload(user, message: dict, custom_id: str, **kwargs) -> dict:
 
 def posts(calls: list[Sent]) -> list[Sent]:
     """The messages among `calls` that reached Discord (followups and channel posts), without
-    callbacks, edits, DM channel openings and failed attempts."""
-    return [c for c in calls if c.method == "POST" and not c.url.endswith("/callback") and c.error is None
-            and not c.url.endswith(("/users/@me/channels", "/threads"))]
+    callbacks, edits, DM channel openings and failed attempts; a channel post as it shows once
+    the edits among `calls` added its picture (`as_shown`)."""
+    return [as_shown(c, calls) for c in calls if c.method == "POST" and not c.url.endswith("/callback")
+            and c.error is None and not c.url.endswith(("/users/@me/channels", "/threads"))]
 
 
 def channel_posts(calls: list[Sent]) -> list[Sent]:
-    """The messages the outbox sender delivered to channels (not interaction answers)."""
+    """The messages the outbox sender delivered to channels (not interaction answers), as shown."""
     return [c for c in posts(calls) if c.via == "http"]
+
+
+def attachment_edits(calls: list[Sent], post: Sent | None = None) -> list[Sent]:
+    """The edits among `calls` that changed a channel message's attachments (a picture added
+    after its text), of `post`'s message only when given; failed ones too (`error` set)."""
+    return [c for c in calls if c.via == "http" and c.method == "PATCH" and "attachments" in (c.body or {})
+            and (post is None or c.url == f"{post.url}/{post.reply['id']}")]
+
+
+def as_shown(post: Sent, calls: list[Sent]) -> Sent:
+    """A channel post as readers see it once the successful edits among `calls` changed its
+    attachments (text first: its picture comes by an edit of the same message): `files`, `data`
+    and the body's `attachments` are the message's, in its order; `reply` stays Discord's answer
+    to the post itself. The post as sent stays in `calls` unchanged."""
+    if post.via != "http" or not isinstance(post.reply, dict):
+        return post
+    edits = [c for c in attachment_edits(calls, post) if c.error is None]
+    if not edits:
+        return post
+    attachments = edits[-1].body["attachments"]
+    data = dict(post.data)
+    for edit in edits:
+        data.update(edit.data)
+    return dataclasses.replace(post, files=[a["filename"] for a in attachments], data=data,
+                               body=dict(post.body or {}, attachments=attachments))
 
 
 def private_answers(calls: list[Sent]) -> list[str]:

@@ -26,6 +26,7 @@ from tests.discord.fakes import (
     CHANNEL,
     FakeClock,
     Harness,
+    attachment_edits,
     buttons_of,
     channel_posts,
     http_error,
@@ -90,6 +91,8 @@ async def test_a_start_whose_turn_post_discord_fails_is_kept_and_posted_once_whe
         (post,) = prompts
         assert pinged(post) == [str(BOB[0])] and f"<@{BOB[0]}>" in post.content
         assert buttons_of(post.body) == [f"rally:{rally.id}:1:1"] and post.files == ["board.png"]
+        # the failed attempts drew nothing that reached Discord: one board, added to the delivered post
+        assert attachment_edits(h.sent) == attachment_edits(h.sent, post) and len(attachment_edits(h.sent)) == 1
         ends = h.clock() + timedelta(seconds=DAY_S)
         assert await h.bot.deadlines.due_at(rally.id) == ends
         assert turn_ends_text(ends) in post.content
@@ -160,17 +163,20 @@ async def test_a_rate_limited_post_waits_for_retry_after_then_is_posted_once(tmp
 # -- 3. 413 -------------------------------------------------------------------------------------
 
 async def test_a_post_too_large_for_discord_goes_at_once_without_its_image(tmp_path):
-    """A 413 on the turn prompt with its board: the same text with its buttons and ping is posted
-    at once (same flush, no clock change), without the picture."""
+    """A 413 on the turn prompt (its text goes first, without its board): the same text with its
+    buttons and ping is posted at once (same flush, no clock change); its picture is given up
+    with the 413, so no edit follows. (A 413 on the edit that adds the board: see
+    test_discord_text_first.py.)"""
     async with Harness(tmp_path / "413.sqlite3") as h:
         rally = await lobby(h)
         h.http.fail(http_error(413, 40005), times=1, path=f"/channels/{CHANNEL}/messages")
-        await command(h, BOB, "rally", "start")
+        calls = await command(h, BOB, "rally", "start")
         refused, posted = tries(h)[-2:]
-        assert refused.error is not None and refused.files == ["board.png"]
+        assert refused.error is not None and refused.files == []
         assert posted.error is None and posted.files == []
         assert posted.content == refused.content and "The rally starts" in posted.content
         assert buttons_of(posted.body) == [f"rally:{rally.id}:1:1"] and pinged(posted) == [str(BOB[0])]
+        assert attachment_edits(calls) == []
         assert len(delivered(h)) == 4
         assert await h.bot.deadlines.due_at(rally.id) == h.clock() + timedelta(seconds=DAY_S)
 
@@ -208,6 +214,7 @@ async def test_a_board_that_cannot_be_drawn_does_not_hold_back_the_turn_post(tmp
         assert "The rally starts" in post.content and post.files == []
         assert buttons_of(post.body) == [f"rally:{rally.id}:1:1"] and pinged(post) == [str(BOB[0])]
         assert len(tries(h)) == 4  # no failed attempt, nothing to retry
+        assert [c for c in calls if c.method == "PATCH" and c.via == "http"] == []  # no picture to add
         assert await h.bot.deadlines.due_at(rally.id) == h.clock() + timedelta(seconds=DAY_S)
 
 
@@ -288,6 +295,9 @@ async def test_a_post_discord_took_but_the_bot_did_not_record_is_resent_with_the
         assert first.body["enforce_nonce"] is True
         assert row.outcome == "sent" and calls_to_sent == [row.id, row.id]
         assert len(await h.bot.deadlines.pending(rally.id)) == 2
+        # the board follows the delivery that was recorded only: one edit, of that message
+        (board,) = attachment_edits(h.sent)
+        assert board.url.endswith(f"/messages/{second.reply['id']}") and board.files == ["board.png"]
 
 
 async def test_after_a_crash_between_send_and_record_the_restarted_bot_resends_with_the_same_nonce(tmp_path):

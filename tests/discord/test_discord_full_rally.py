@@ -13,7 +13,16 @@ from bot.engine.actions import Roll, Spare, Stop
 from bot.engine.ai import choose_action
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label
-from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
+from tests.discord.fakes import (
+    CHANNEL,
+    GUILD,
+    Harness,
+    attachment_edits,
+    buttons_of,
+    channel_posts,
+    click_payload,
+    private_answers,
+)
 
 BOB = (1002, "Bob")
 ALICE = (1001, "Alice")
@@ -60,6 +69,9 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 assert mentioned == []
         assert rally.status == "finished", "the rally did not finish"
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
+        (text,) = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None]
+        assert text.files == []  # text first: the results picture was added to that message by an edit
+        assert [e.files for e in attachment_edits(calls, post)] == [["results.png"]]
         assert clicks > 5 and commands > 5 and pings > 5
         assert buttons_of(post.body) == []  # no buttons under the results
         report = await h.bot.store.check(replay_snapshot, log_problem)

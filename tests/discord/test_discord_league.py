@@ -28,6 +28,7 @@ from tests.discord.fakes import (
     EVERYTHING,
     GUILD,
     Harness,
+    attachment_edits,
     attachment_option,
     buttons_of,
     channel_option,
@@ -160,8 +161,16 @@ async def test_a_round_is_run_in_private_threads_and_closes_with_results_cards_a
     assert "🏁 Bob finished" in finished.content and "of 2" in finished.content
 
     h.clock.advance(days=2, minutes=1)
-    results, standings = channel_posts(await tick(h))
+    closing = await tick(h)
+    results, standings = channel_posts(closing)
     (rnd,) = await rounds(h)
+    # text first: the results go with their cards, the picture joins them by an edit that keeps
+    # the cards (listed by id, not uploaded again)
+    (text,) = [c for c in closing if c.method == "POST" and c.via == "http" and c.reply == results.reply]
+    assert text.files == ["round-1-cards.json"]
+    (edit,) = attachment_edits(closing, results)
+    assert edit.files == ["results.png"] and edit.body["attachments"][0]["filename"] == "results.png"
+    assert str(edit.body["attachments"][1]["id"]) == text.reply["attachments"][0]["id"]
     assert results.url.endswith(f"/channels/{CHANNEL}/messages") and "is closed" in results.content
     assert "Alice" in results.content and "Bob" in results.content and rnd.seed in results.content
     assert results.files == ["results.png", "round-1-cards.json"]

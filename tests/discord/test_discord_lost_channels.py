@@ -168,11 +168,11 @@ async def test_a_row_that_keeps_failing_inside_the_bot_is_given_up_so_its_channe
         original = h.bot.sender.send
         calls = {"n": 0}
 
-        async def broken(out, image):
+        async def broken(out):
             if "Bob joins" in " ".join(out.lines):
                 calls["n"] += 1
                 raise ValueError("a bug")
-            return await original(out, image)
+            return await original(out)
 
         h.bot.sender.send = broken
         await command(h, BOB, "rally", "join")

@@ -15,6 +15,7 @@ from tests.discord.fakes import (
     GUILD,
     Harness,
     Sent,
+    attachment_edits,
     buttons_of,
     channel_posts,
     command_payload,
@@ -141,6 +142,8 @@ async def test_start_defers_privately_and_the_sender_posts_the_board_and_buttons
     (post,) = channel_posts(calls)
     assert post.url.endswith(f"/channels/{CHANNEL}/messages")
     assert post.files == ["board.png"] and post.body["attachments"][0]["filename"] == "board.png"
+    (sent,) = [c for c in calls if c.method == "POST" and c.url == post.url]  # text first: the board by an edit
+    assert sent.files == [] and [e.files for e in attachment_edits(calls, post)] == [["board.png"]]
     assert "Bob, your turn" in post.content and "Turn ends" in post.content
     assert post.body["allowed_mentions"] == {"parse": [], "users": [BOB[0]]}  # only Bob; no @everyone/roles
     assert buttons_of(post.body) == ["rally:1:1:1"]
@@ -155,7 +158,9 @@ async def test_roll_with_the_end_option_through_the_tree(h):
     calls = await h.command(BOB, "roll", dice="1", end=True)
     (post,) = channel_posts(calls)
     assert "**Bob** stops in gear 1" in post.content
-    (edit,) = [c for c in calls if c.method == "PATCH" and c.via == "http"]  # old buttons removed
+    (board,) = attachment_edits(calls, post)  # the new turn message's board, added to it
+    assert board.files == ["board.png"] and "components" not in board.body
+    (edit,) = [c for c in calls if c.method == "PATCH" and c.via == "http" and c is not board]  # old buttons removed
     assert edit.url.endswith(f"/messages/{start.reply['id']}") and edit.body["components"] == []
     log = await h.bot.store.actions.list(1)
     assert log[-1].action == log_text(Roll(("1",), end=True)) and log[-1].actor == BOB[0]

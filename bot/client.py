@@ -15,12 +15,14 @@
    localisations included, differs from the last synced one (kept in the database);
    `python -m bot sync` forces it.
 
-`close()` stops the loops, closes the gateway, then checkpoints and closes the database.
+The render worker processes (`bot/services/images.py`) are started first, in a thread, and
+stopped by `close()`, which also stops the loops, closes the gateway, then closes the database.
 Intents are the defaults: no privileged intent (no message content, members or presences).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -37,7 +39,7 @@ from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
 from bot.services.deadlines import DeadlineService
-from bot.services.images import Renderer, default_renderer
+from bot.services.images import PillowRenderer, Renderer, default_renderer, shutdown_pool, start_pool
 from bot.store import Store
 from bot.store.clock import utc_now
 from bot.views.interaction_io import send_error
@@ -108,6 +110,8 @@ class RallyBot(commands.AutoShardedBot):
         return self._sender
 
     async def setup_hook(self) -> None:
+        if isinstance(self.renderer, PillowRenderer):  # the render workers start beside the gateway
+            await asyncio.to_thread(start_pool)
         await self.open_services()
         await self.load_extensions()
         self.add_dynamic_items(TurnButton)
@@ -163,6 +167,8 @@ class RallyBot(commands.AutoShardedBot):
         finally:
             if self._store is not None:
                 await self._store.close()
+            if isinstance(self.renderer, PillowRenderer):
+                await asyncio.to_thread(shutdown_pool)
 
     def forget_store(self) -> None:
         """Tests that own the store close it themselves."""

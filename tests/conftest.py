@@ -10,6 +10,7 @@ from pg_server import PgServer
 def _isolated_db(tmp_path, monkeypatch):
     """Point RALLYBOT_DB at a temp file so no test can write the developer's database."""
     monkeypatch.setenv("RALLYBOT_DB", str(tmp_path / "rallybot-test.sqlite3"))
+    monkeypatch.setenv("RALLYBOT_CACHE", str(tmp_path / "render-cache"))  # nor the checkout's image cache
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ from bot.cli import Subparsers
 from bot.paths import ROOT
 from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 
-NAMES = ("engine", "store", "render", "live", "league", "check")
+NAMES = ("engine", "store", "render", "live", "league", "check", "memory")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 

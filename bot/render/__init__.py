@@ -9,7 +9,7 @@
 Every word an image prints is in `RenderOptions.lang` (the catalogue's `data/i18n/<lang>/render.json`,
 see bot.render.words); a league table's texts may be messages (`Msg`), shown in that language too.
 
-No discord and no database here: services call these inside `asyncio.to_thread`.
+No discord and no database here: the bot draws in worker processes (bot.services.images).
 """
 
 from __future__ import annotations
@@ -30,22 +30,22 @@ __all__ = ["RenderOptions", "TableView", "render_board", "render_results", "rend
 def render_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:
     """PNG of the board after a turn."""
     options = options or DEFAULT_OPTIONS
-    return to_png(board_image(stage, view, options), options.compress_level)
+    return to_png(board_image(stage, view, options), options.compress_level, options.palette)
 
 
 def render_stage_preview(stage: Stage, options: RenderOptions | None = None) -> bytes:
     """PNG of the whole stage with its figures and damage legends."""
     options = options or DEFAULT_OPTIONS
-    return to_png(preview_image(stage, options), options.compress_level)
+    return to_png(preview_image(stage, options), options.compress_level, options.palette)
 
 
 def render_results(results_view: ResultsView, options: RenderOptions | None = None) -> bytes:
     """PNG of a stage's classification (DNF last)."""
     options = options or DEFAULT_OPTIONS
-    return to_png(results_image(results_view, options), options.compress_level)
+    return to_png(results_image(results_view, options), options.compress_level, options.palette)
 
 
 def render_table(view: TableView, options: RenderOptions | None = None) -> bytes:
     """PNG of a league table (see bot.render.table)."""
     options = options or DEFAULT_OPTIONS
-    return to_png(table_image(view, options), options.compress_level)
+    return to_png(table_image(view, options), options.compress_level, options.palette)

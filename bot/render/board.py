@@ -19,7 +19,7 @@ from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.overlay import DirtTag, dirt_tags, draw_overlay
 from bot.render.panel import draw_header, draw_table, header_texts, panel_height, table_texts
 from bot.render.placement import Placed, place_cars, world_position
-from bot.render.static_layer import static_layer
+from bot.render.static_layer import static_window
 from bot.render.textbox import TextBox
 
 
@@ -45,13 +45,14 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
     snow = snow_of(stage, view)
-    static = static_layer(stage, layout, snow, options)
     placed = place_cars(stage, view)
     origin = window_origin(stage, layout, view, placed)
     width = options.width
     height = layout.body_bottom + panel_height(view, options)
-    canvas = Image.new("RGB", (width, height), P.PAPER)
-    _paste_window(canvas, static, origin, layout)
+    # not cleared: every pixel is painted below (header and table bands, the overview strip, and
+    # the map band, PAPER first where the layer does not cover the window)
+    canvas = Image.new("RGB", (width, height), None)
+    _paste_window(canvas, stage, layout, snow, options, origin)
     frame = map_frame(layout, origin)
     draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
     if layout.mode == "camera":
@@ -83,12 +84,17 @@ def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = No
     return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
 
 
-def _paste_window(canvas: Image.Image, static: Image.Image, origin: tuple[int, int], layout: MapLayout) -> None:
+def _paste_window(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
+                  origin: tuple[int, int]) -> None:
+    """The visible part of the static layer (a palette image, converted by the paste)."""
     ox, oy = origin
     ww, wh = layout.map_size
+    sw, sh = layout.static_size
     x0, y0 = max(ox, 0), max(oy, 0)
-    x1, y1 = min(ox + ww, static.width), min(oy + wh, static.height)
-    part = static if (x0, y0, x1, y1) == (0, 0, static.width, static.height) else static.crop((x0, y0, x1, y1))
+    x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
+    if (x1 - x0, y1 - y0) != (ww, wh) or ww != canvas.width:  # the layer leaves some of the band bare
+        canvas.paste(P.PAPER, (0, layout.map_top, canvas.width, layout.map_top + wh))
+    part = static_window(stage, layout, snow, options, (x0, y0, x1, y1))
     canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 
 

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 from bot.engine.stage_model import FINISH, START, SpaceKind, Stage
 from bot.engine.view import BoardView
 from bot.render import palette as P
+from bot.render.cache import ByteLRU, image_bytes
 from bot.render.frame import Frame
 from bot.render.geometry import StageShapes, add, stage_fingerprint, stage_shapes, unit
 from bot.render.layout import MapLayout
@@ -63,18 +64,20 @@ def _ahead(stage: Stage, shapes: StageShapes, progress: float) -> tuple[float, f
 
 # -- overview strip ------------------------------------------------------------------------------
 
-_strips: dict[tuple, Image.Image] = {}
+#: memory kept for overview strips in one process (palette images: ~0.3 MB each at 1080 px wide)
+STRIP_CACHE_BYTES = 16 * 1024 * 1024
+_strips: ByteLRU[Image.Image] = ByteLRU(STRIP_CACHE_BYTES)
 
 
 def overview_base(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:
-    """The overview strip without cars: the road as a thick line, start, finish (cached)."""
-    key = (stage_fingerprint(stage), layout.overview, layout.overview_size, tuple(sorted(snow)))
+    """The overview strip without cars: the road as a thick line, start, finish (cached, as a
+    palette image: its few colours and their antialiasing fit 256 colours, at a quarter of the memory)."""
+    key = (stage_fingerprint(stage), layout.overview, layout.overview_size, tuple(sorted(snow)), options.supersample)
     img = _strips.get(key)
     if img is None:
-        img = _draw_strip(stage, *layout.strip(), snow, options)
-        if len(_strips) > 32:
-            _strips.clear()
-        _strips[key] = img
+        drawn = _draw_strip(stage, *layout.strip(), snow, options)
+        img = drawn.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        _strips.put(key, img, image_bytes(img))
     return img
 
 
@@ -100,7 +103,7 @@ def _draw_strip(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     for line, colour in ((shapes.start, P.START_RED), (shapes.finish, P.FINISH_YELLOW)):
         a, b = f.px(line.a), f.px(line.b)
         d.line([a, b], fill=colour, width=max(3 * k, round(0.5 * f.ppu)))
-    return img.resize(size, Image.Resampling.LANCZOS) if k > 1 else img
+    return img.reduce(k) if k > 1 else img  # a box filter, as the static layer
 
 
 def _round_line(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:

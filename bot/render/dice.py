@@ -6,10 +6,10 @@ border and a red warning triangle on its corner so it stands out even in a small
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.render import palette as P
-from bot.render.drawing import text_centered
+from bot.render.drawing import outlined_polygon, text_centered
 from bot.render.fonts import font
 
 
@@ -30,5 +30,10 @@ def hazard_triangle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size
     """A red warning triangle with a white "!" (the ⚠ face)."""
     x, y, s = centre[0], centre[1], size
     pts = [(x, y - s * 0.55), (x + s * 0.58, y + s * 0.45), (x - s * 0.58, y + s * 0.45)]
-    draw.polygon(pts, fill=P.HAZARD_RED, outline=P.WHITE, width=max(1, round(s * 0.08)))
+    width = max(1, round(s * 0.08))
+    image = getattr(draw, "_image", None)  # the canvas: a wide outline is drawn on a crop of it
+    if isinstance(image, Image.Image) and image.mode == "RGB":
+        outlined_polygon(image, pts, P.HAZARD_RED, P.WHITE, width)
+    else:
+        draw.polygon(pts, fill=P.HAZARD_RED, outline=P.WHITE, width=width)
     text_centered(draw, (x, y + s * 0.08), "!", font(max(10, round(s * 0.62)), bold=True), P.WHITE)

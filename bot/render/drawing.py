@@ -1,37 +1,126 @@
-"""Small drawing helpers shared by the static layer, the overlay and the panels."""
+"""Small drawing helpers shared by the static layer, the overlay and the panels.
+
+Text is most of a board's drawing time (~60 texts, each rasterised by FreeType), and a rally's
+boards print the same names, headings and numbers turn after turn: `draw_text` keeps each text's
+glyph mask (per font, text, anchor and sub-pixel start, so the pixels are exactly those of
+`ImageDraw.text`) in a cache bounded in bytes (`TEXT_CACHE_BYTES`, per process), and `length`
+keeps text widths.
+"""
 
 from __future__ import annotations
 
-from PIL import ImageDraw, ImageFont
+import math
+from functools import lru_cache
+from typing import Any
 
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.cache import ByteLRU
 from bot.render.palette import RGB
 
 Pt = tuple[float, float]
 
+#: memory kept for rendered text masks in one process (a board's ~60 texts take ~150 KB)
+TEXT_CACHE_BYTES = 4 * 1024 * 1024
+_masks: ByteLRU[tuple[Any, tuple[int, int]]] = ByteLRU(TEXT_CACHE_BYTES)
+
+
+@lru_cache(maxsize=16384)
+def length(f: ImageFont.FreeTypeFont, text: str) -> float:
+    """`f.getlength(text)`, remembered (fonts are shared objects, see bot.render.fonts.font)."""
+    return f.getlength(text)
+
+
+def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float],
+          stroke_width: float, cache: bool) -> tuple[Any, tuple[int, int]]:
+    key = (f.path, f.size, text, anchor, start, stroke_width)
+    found = _masks.get(key) if cache else None
+    if found is None:
+        if stroke_width:
+            try:
+                found = f.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True)
+            except TypeError:  # Pillow < 11.1: the stroke mask is always filled
+                found = f.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start)
+        else:
+            found = f.getmask2(text, "L", None, None, None, 0, anchor, 0, start)
+        if cache:
+            size = found[0].size
+            _masks.put(key, found, size[0] * size[1] + 200)
+    return found
+
+
+def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
+              anchor: str = "la", stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
+    """`draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke...)` for one line of text, the
+    same pixels, with the glyph masks cached unless `cache` is False (text drawn once, such as a
+    static layer's); any other case goes to `draw.text`."""
+    if not text:
+        return
+    if "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont) or draw.palette:
+        draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width if stroke else 0,
+                  stroke_fill=stroke)
+        return
+    x, y = int(xy[0]), int(xy[1])
+    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+    ink = draw._getink(fill)[0]
+    if stroke is not None and stroke_width:
+        stroke_ink = draw._getink(stroke)[0]
+        mask, (ox, oy) = _mask(f, text, anchor, start, stroke_width, cache)
+        draw.draw.draw_bitmap((x + ox, y + oy), mask, stroke_ink)
+        if ink == stroke_ink:
+            return
+    mask, (ox, oy) = _mask(f, text, anchor, start, 0, cache)
+    draw.draw.draw_bitmap((x + ox, y + oy), mask, ink)
+
+
+def text_cache_clear() -> None:
+    """Forget the cached text masks and widths."""
+    _masks.clear()
+    length.cache_clear()
+
 
 def text_centered(draw: ImageDraw.ImageDraw, centre: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
-                  stroke: RGB | None = None, stroke_width: int = 0) -> None:
+                  stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
     """`text` centred on `centre` (middle of its ink box, so digits sit right in badges)."""
-    draw.text(centre, text, font=f, fill=fill, anchor="mm",
-              stroke_width=stroke_width if stroke else 0, stroke_fill=stroke)
+    draw_text(draw, centre, text, f, fill, "mm", stroke, stroke_width, cache)
+
+
+def outlined_polygon(img: Image.Image, pts: list[Pt], fill: RGB, outline: RGB, width: int) -> None:
+    """`ImageDraw.polygon(pts, fill, outline, width)` drawn on a crop round the polygon: Pillow
+    masks a wide outline with an image the size of the whole canvas, which on a supersampled
+    static layer (16 Mpx) cost ~0.3 ms per space."""
+    if width <= 1 or not pts:
+        ImageDraw.Draw(img).polygon(pts, fill=fill, outline=outline, width=width)
+        return
+    margin = 2 * width + 2
+    x0 = max(0, math.floor(min(p[0] for p in pts)) - margin)
+    y0 = max(0, math.floor(min(p[1] for p in pts)) - margin)
+    x1 = min(img.width, math.ceil(max(p[0] for p in pts)) + margin)
+    y1 = min(img.height, math.ceil(max(p[1] for p in pts)) + margin)
+    if x0 >= x1 or y0 >= y1:
+        return
+    part = img.crop((x0, y0, x1, y1))
+    ImageDraw.Draw(part).polygon([(x - x0, y - y0) for x, y in pts], fill=fill, outline=outline, width=width)
+    img.paste(part, (x0, y0))
 
 
 def pill(draw: ImageDraw.ImageDraw, centre: Pt, text: str, f: ImageFont.FreeTypeFont, bg: RGB, fg: RGB,
-         pad: float, outline: RGB | None = None, outline_w: int = 0) -> tuple[float, float, float, float]:
+         pad: float, outline: RGB | None = None, outline_w: int = 0,
+         cache: bool = True) -> tuple[float, float, float, float]:
     """A rounded label; returns its box."""
-    w = f.getlength(text)
+    w = length(f, text)
     asc, desc = f.getmetrics()
     h = asc + desc * 0.3
     box = (centre[0] - w / 2 - pad, centre[1] - h / 2 - pad * 0.6,
            centre[0] + w / 2 + pad, centre[1] + h / 2 + pad * 0.6)
     draw.rounded_rectangle(box, radius=(box[3] - box[1]) / 2, fill=bg, outline=outline, width=outline_w)
-    text_centered(draw, centre, text, f, fg)
+    text_centered(draw, centre, text, f, fg, cache=cache)
     return box
 
 
 def pill_size(text: str, f: ImageFont.FreeTypeFont, pad: float) -> tuple[float, float]:
     asc, desc = f.getmetrics()
-    return f.getlength(text) + 2 * pad, asc + desc * 0.3 + 1.2 * pad
+    return length(f, text) + 2 * pad, asc + desc * 0.3 + 1.2 * pad
 
 
 def dashed(draw: ImageDraw.ImageDraw, a: Pt, b: Pt, fill: RGB, width: int, dash: float) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+from bot.render.drawing import length
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -26,14 +28,14 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
-    return f.getlength(text)
+    return length(f, text)
 
 
 def fit_text(text: str, f: ImageFont.FreeTypeFont, max_width: float) -> str:
     """`text`, shortened with an ellipsis until it fits in `max_width` pixels."""
-    if f.getlength(text) <= max_width:
+    if length(f, text) <= max_width:
         return text
-    while text and f.getlength(text + "…") > max_width:
+    while text and length(f, text + "…") > max_width:
         text = text[:-1]
     return text.rstrip() + "…" if text else ""
 
@@ -42,6 +44,6 @@ def fitting_font(text: str, size: int, min_size: int, max_width: float, bold: bo
     """The largest font between `min_size` and `size` in which `text` fits `max_width`."""
     for s in range(size, min_size - 1, -1):
         f = font(s, bold)
-        if f.getlength(text) <= max_width:
+        if length(f, text) <= max_width:
             return f
     return font(min_size, bold)

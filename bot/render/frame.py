@@ -22,7 +22,12 @@ def rotate(p: Pt, degrees: float) -> Pt:
 
 
 def bbox(points: Iterable[Pt], degrees: float = 0.0) -> tuple[float, float, float, float]:
-    pts = [rotate(p, degrees) for p in points] if degrees else list(points)
+    if degrees:
+        r = math.radians(degrees)
+        c, s = math.cos(r), math.sin(r)  # `rotate`, its sine and cosine computed once
+        pts = [(x * c - y * s, x * s + y * c) for x, y in points]
+    else:
+        pts = list(points)
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return min(xs), min(ys), max(xs), max(ys)
 

@@ -27,7 +27,9 @@ class RenderOptions:
     max_ppu: float = 110.0
     #: PNG zlib level: 1–6 only (7–9 and optimize=True cost 3–5× the time for ~the same size).
     compress_level: int = 3
-    #: the static layer is drawn at this multiple and downscaled with LANCZOS (antialiasing).
+    #: palette PNGs (≤ 256 colours chosen per image, see bot.render.encode); False: true colour
+    palette: bool = True
+    #: the static layer is drawn at this multiple and reduced with a box filter (antialiasing).
     supersample: int = 2
     #: the language of every word the image prints (the catalogue's `data/i18n/<lang>/render.json`)
     lang: str = "en"

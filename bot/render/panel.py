@@ -18,8 +18,9 @@ from PIL import Image, ImageDraw
 from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.view import BoardView, CarView
 from bot.render import palette as P
+from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dice import die_badge, hazard_triangle
-from bot.render.drawing import text_centered
+from bot.render.drawing import length, text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.formats import mmss
 from bot.render.options import RenderOptions
@@ -64,7 +65,7 @@ def header_texts(title: str, round_no: int, status: str, width: int, height: int
     title, status = text(title, lang), text(status, lang)
     right = word("round", lang, n=round_no) if round_no else ""
     round_size = px(28)
-    rw = font(round_size, bold=True).getlength(right)
+    rw = length(font(round_size, bold=True), right)
     title_bottom = px(62)
     edge = px(MARGIN)  # texts start px(20) from the side (a glyph may overhang its start a little)
     left, right_edge = px(20 - MARGIN), width - px(20 - MARGIN)
@@ -107,9 +108,18 @@ def _cell(col: str, top: float, bottom: float, px) -> tuple[float, float, float,
 
 def table_texts(stage: Stage, view: BoardView, top: int, options: RenderOptions) -> list[TextBox]:
     """Every text of the panel under the map: the last turn's label, the column heads, the rows."""
+    y, out = _head_texts(view, top, options)
+    for i, car in enumerate(road_order(stage, view.cars)):
+        out += _row_texts(car, i, y, options)
+        y += options.px(ROW_H)
+    return out
+
+
+def _head_texts(view: BoardView, top: int, options: RenderOptions) -> tuple[int, list[TextBox]]:
+    """The texts above the rows (the last turn's label, the column heads) and the first row's top."""
     px, lang = options.px, options.lang
     out: list[TextBox] = []
-    y: float = top
+    y = top
     if view.path:
         out += _dice_texts(view, y, options)
         y += px(DICE_ROW_H)
@@ -119,11 +129,13 @@ def table_texts(stage: Stage, view: BoardView, top: int, options: RenderOptions)
         cell = _name_cell(y, bottom, px) if col == "name" else _cell(col, y, bottom, px)
         out.append(fit_box(word(key, lang), cell, px(MIN_FONT_PX), P.PANEL_MUTED, align="l" if col == "name" else "c",
                            pad=px(MARGIN) if col == "name" else px(HEAD_PAD), what=f"table head {key}"))
-    y = bottom
-    for i, car in enumerate(road_order(stage, view.cars)):
-        out += _row_texts(car, i, y, options)
-        y += px(ROW_H)
-    return out
+    return bottom, out
+
+
+#: memory kept for drawn rows of the drivers' table in one process (~0.2 MB a row at 1080 px):
+#: from one turn to the next only the rows of the cars that moved change
+ROW_CACHE_BYTES = 4 * 1024 * 1024
+_rows: ByteLRU[Image.Image] = ByteLRU(ROW_CACHE_BYTES)
 
 
 def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, options: RenderOptions) -> None:
@@ -135,12 +147,27 @@ def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, opt
         _dice_row(d, view, y, options)
         y += px(DICE_ROW_H)
     hazard_triangle(d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(26))
-    y += px(TABLE_HEAD_H)
+    y, head = _head_texts(view, top, options)
     for i, car in enumerate(road_order(stage, view.cars)):
-        _row(d, car, i, y, w, options)
+        canvas.paste(_row_image(car, i, w, options), (0, y))  # in order: each row covers the last one's bottom line
         y += px(ROW_H)
-    for t in table_texts(stage, view, top, options):
+    for t in head:
         t.draw(d)
+
+
+def _row_image(car: CarView, i: int, w: int, options: RenderOptions) -> Image.Image:
+    """A driver's row with its texts, drawn at y = 0 (rows start on whole pixels, so the texts land
+    on the very pixels they would on the board), one pixel taller than the row like its band."""
+    key = (car, i, w, options)
+    img = _rows.get(key)
+    if img is None:
+        img = Image.new("RGB", (w, options.px(ROW_H) + 1), P.PANEL_BG)
+        d = ImageDraw.Draw(img)
+        _row(d, car, i, 0, w, options)
+        for t in _row_texts(car, i, 0, options):
+            t.draw(d)
+        _rows.put(key, img, image_bytes(img))
+    return img
 
 
 def _mid(col: str, px) -> float:
@@ -256,7 +283,7 @@ def _dice_texts(view: BoardView, y: float, options: RenderOptions) -> list[TextB
 
 def _dice_x(label: TextBox, options: RenderOptions) -> float:
     """Centre x of the first die after the last turn's label."""
-    return label.xy[0] + label.font.getlength(label.text) + options.px(30)
+    return label.xy[0] + length(label.font, label.text) + options.px(30)
 
 
 def _dice_row(d: ImageDraw.ImageDraw, view: BoardView, y: float, options: RenderOptions) -> None:

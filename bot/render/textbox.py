@@ -14,6 +14,7 @@ from typing import Literal
 
 from PIL import ImageDraw, ImageFont
 
+from bot.render.drawing import draw_text, length
 from bot.render.fonts import fit_text, font
 from bot.render.palette import RGB
 
@@ -53,13 +54,13 @@ class TextBox:
 
     def draw(self, d: ImageDraw.ImageDraw) -> None:
         if self.text:
-            d.text(self.xy, self.text, font=self.font, fill=self.ink, anchor=self.anchor)
+            draw_text(d, self.xy, self.text, self.font, self.ink, self.anchor)
 
 
 def fitted_size(text: str, size: int, min_size: int, room: float, bold: bool) -> int:
     """The largest size from `size` down to `min_size` at which `text` is at most `room` wide."""
     for s in range(size, min(size, min_size) - 1, -1):
-        if font(s, bold).getlength(text) <= room:
+        if length(font(s, bold), text) <= room:
             return s
     return min(size, min_size)
 
@@ -73,7 +74,7 @@ def fit_box(text: str, cell: Box, size: int, ink: RGB, *, align: Align = "l", bo
     room = max(0.0, x1 - x0 - 2 * pad)
     chosen = fitted_size(text, size, size if min_size is None else min_size, room, bold)
     f = font(chosen, bold)
-    if f.getlength(text) > room:
+    if length(f, text) > room:
         text = fit_text(text, f, room)
     vertical = "a" if top is not None else "m"
     y = top if top is not None else (y0 + y1) / 2

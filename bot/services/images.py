@@ -3,8 +3,23 @@
 An outbox row holds an image *spec* (`{"kind": "board", "state": <snapshot JSON>}`, `results`,
 `{"kind": "preview", "stage": name}` or `{"kind": "table", "table": <TableView as JSON>}` for the
 league tables), not the picture: the action's transaction stays small and the text never waits for
-the drawing. The sender draws a spec with `draw_async`, in one worker thread (`RENDER_THREAD`) so a
-burst of boards never takes the event loop; when a drawing fails the post goes without its picture.
+the drawing. When a drawing fails the post goes without its picture.
+
+Where pictures are drawn: never on the event loop. `draw_async` with the bot's `PillowRenderer`
+sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`: one per
+CPU the process may use, started on first use, or at boot with `asyncio.to_thread(start_pool)`;
+`shutdown_pool` stops them, and runs at exit), so a burst of turn ends is drawn on every core
+instead of queueing behind one thread. Each worker keeps its own caches (static layers, strips,
+sprites, text, table rows: each bounded in bytes); the static layers are also kept on disk
+(bot.render.disk_cache), shared by the workers and kept across restarts. Any other renderer (a
+test's stand-in) draws in one thread (`RENDER_THREAD`), and so does the Pillow renderer when the
+pool cannot start or a worker died (logged).
+
+Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
+or league round using it is created, so its first board costs an overlay and not a whole layer
+(errors are logged, nobody waits). A worker that meets a layer nobody drew draws only the part the
+board shows and the layer is then warmed the same way. Warm requests made before the pool started
+wait (the last `PENDING_WARMS`) and are sent when it starts.
 
 Specs hold no language: `draw(renderer, spec, lang)` draws one in its reader's language (the
 outbox row's `lang`, the rally's or the league's). A board's status line is made when it is drawn;
@@ -17,10 +32,17 @@ when it is a plain `[a-z0-9-]+.png` name (it comes back from the database: never
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import logging
+import multiprocessing
+import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engine.board import board_view, default_status
@@ -37,7 +59,12 @@ if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
     from bot.render.options import RenderOptions
     from bot.render.table import TableView
 
+log = logging.getLogger(__name__)
+
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+#: environment variable: the number of render worker processes (default: the CPUs this process may use)
+PROCESSES_ENV = "RALLYBOT_RENDER_PROCESSES"
+PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
 IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
@@ -45,7 +72,7 @@ IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
 
 class Renderer(Protocol):
     """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
-    in the render thread."""
+    in a render worker (or the render thread)."""
 
     def board(self, stage: Stage, view: BoardView, lang: str = DEFAULT_LANG) -> bytes: ...
 
@@ -183,7 +210,7 @@ def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
 
 
 def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
-    """The picture of a spec, every word in `lang` (synchronous: call it in the render thread)."""
+    """The picture of a spec, every word in `lang` (synchronous: `draw_async` runs it off the loop)."""
     kind = spec.get("kind")
     if kind == "preview":
         return _call(renderer.preview, load_stage(str(spec["stage"])), lang=lang)
@@ -198,5 +225,210 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
 
 
 async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
-    """`draw` in the render thread."""
-    return await asyncio.get_running_loop().run_in_executor(RENDER_THREAD, draw, renderer, spec, lang)
+    """`draw` off the event loop: in a render worker process for the bot's `PillowRenderer`, else
+    (a stand-in, or no worker pool) in the render thread."""
+    loop = asyncio.get_running_loop()
+    if type(renderer) is PillowRenderer:
+        pool = _pool
+        if pool is None and not _pool_failed:
+            pool = await asyncio.to_thread(start_pool)
+        if pool is not None:
+            try:
+                png, layer = await loop.run_in_executor(pool, _draw_in_worker, spec, lang)
+            except BrokenProcessPool as exc:
+                log.warning("a render worker died (%s): drawing this one in a thread, new workers next time", exc)
+                _drop_pool(pool)
+            else:
+                if layer is not None:  # its layer was new: draw it whole now, for the next boards
+                    warm(*layer)
+                return png
+    return await loop.run_in_executor(RENDER_THREAD, draw, renderer, spec, lang)
+
+
+# -- the worker processes --------------------------------------------------------------------------
+
+_pool: ProcessPoolExecutor | None = None
+_pool_failed = False
+_pool_lock = threading.Lock()
+_warm_lock = threading.Lock()
+_warmed: OrderedDict[tuple, None] = OrderedDict()  # warm requests already sent (the last 512)
+_pending: OrderedDict[tuple, None] = OrderedDict()  # warm requests waiting for the pool
+
+
+def pool_size() -> int:
+    """Render workers to start: `RALLYBOT_RENDER_PROCESSES`, else the CPUs this process may run on
+    (`os.sched_getaffinity`, which a container's CPU set limits; `os.cpu_count()` elsewhere)."""
+    env = os.environ.get(PROCESSES_ENV, "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
+    """The render worker pool, started if need be (`workers` processes, default `pool_size()`);
+    None when it cannot start on this platform (logged once: drawing then stays in a thread).
+    Blocking (it starts processes): from the event loop, call it through `asyncio.to_thread`."""
+    global _pool, _pool_failed
+    with _pool_lock:
+        if _pool is not None or _pool_failed:
+            return _pool
+        from bot.render.disk_cache import cache_dir
+
+        folder = cache_dir()
+        try:
+            methods = multiprocessing.get_all_start_methods()
+            # forkserver: workers forked from a clean server process, never from the bot with its
+            # threads (event loop, database); spawn elsewhere
+            ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            if ctx.get_start_method() == "forkserver":
+                ctx.set_forkserver_preload(["bot.services.images", "bot.render"])
+            size = workers or pool_size()
+            pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
+                                       initargs=(str(folder) if folder else None,))
+            # every worker starts now (here, not on the event loop at a later submit), imports bot.render
+            for future in [pool.submit(_ping) for _ in range(size)]:
+                future.result(timeout=60)
+        except Exception as exc:
+            _pool_failed = True
+            log.warning("render workers could not start (%s: %s): drawing in a thread", type(exc).__name__, exc)
+            return None
+        _pool = pool
+        _register_exit()
+        pending = list(_pending)
+        _pending.clear()
+    for key in pending:
+        _send_warm(pool, key)
+    return pool
+
+
+def worker_pids() -> list[int]:
+    """The process ids of the running render workers (for measurements)."""
+    pool = _pool
+    processes = getattr(pool, "_processes", None) or {}
+    return sorted(processes)
+
+
+def shutdown_pool(wait: bool = True) -> None:
+    """Stop the render workers (queued drawings are cancelled); the next drawing starts new ones."""
+    global _pool, _pool_failed
+    with _pool_lock:
+        pool, _pool, _pool_failed = _pool, None, False
+    with _warm_lock:
+        _warmed.clear()
+    if pool is not None:
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _drop_pool(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+_exit_registered = False
+
+
+def _register_exit() -> None:
+    global _exit_registered
+    if not _exit_registered:
+        atexit.register(shutdown_pool)
+        _exit_registered = True
+
+
+def _worker_init(cache_folder: str | None) -> None:
+    """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
+    window-first drawing of new layers (the bot warms the whole layer after such a board), and
+    Ctrl-C left to the bot (which stops its workers itself) rather than a traceback per worker."""
+    import signal
+
+    from bot.render import disk_cache, static_layer
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    disk_cache.set_cache_dir(cache_folder)
+    static_layer.WINDOW_FIRST = True
+
+
+def _ping() -> int:
+    return os.getpid()
+
+
+_drawn = 0
+#: a worker hands freed memory back to the system every this many pictures (~4 ms, ~25 MB)
+TRIM_EVERY = 100
+
+
+def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[str, tuple[str, ...], str] | None]:
+    """In a worker: the picture, and the layer to warm when this board drew only its window."""
+    from bot.render import static_layer
+
+    global _drawn
+    _drawn += 1
+    if _drawn % TRIM_EVERY == 0:
+        static_layer.release_memory()
+    before = static_layer.stats.windows
+    png = draw(PillowRenderer(), spec, lang)
+    layer = None
+    if static_layer.stats.windows != before and spec.get("kind") == "board":
+        stage = GameState.from_dict(json.loads(spec["state"])).stage
+        layer = (stage.name, tuple(sorted(stage.snow_zones)), lang)
+    return png, layer
+
+
+def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str) -> str:
+    """In a worker: the static layer of a stage's board, kept in memory and on disk."""
+    from bot.engine.stage_weather import with_weather
+    from bot.render.layout import board_layout
+    from bot.render.static_layer import warm_layer
+
+    options = _options(lang)
+    stage = load_stage(stage_name)
+    if snow is not None:
+        stage = with_weather(stage, snow)
+    return warm_layer(stage, board_layout(stage, options), frozenset(stage.snow_zones), options)
+
+
+def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG) -> None:
+    """Draw the static layer of `stage_name`'s board (its fixed weather, or the zones `snow` on
+    their snow side) in a render worker, in the background: never blocks, never raises (a failure
+    is logged). Before the pool has started the request waits for it."""
+    key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang)
+    with _warm_lock:
+        if key in _warmed:
+            return
+        pool = _pool
+        if pool is None:
+            _pending[key] = None
+            while len(_pending) > PENDING_WARMS:
+                _pending.popitem(last=False)
+            return
+    _send_warm(pool, key)
+
+
+def _send_warm(pool: ProcessPoolExecutor, key: tuple) -> None:
+    with _warm_lock:
+        _warmed[key] = None
+        while len(_warmed) > 512:
+            _warmed.popitem(last=False)
+    try:
+        future = pool.submit(_warm_in_worker, *key)
+    except Exception as exc:  # shut down meanwhile, or a worker died
+        log.warning("could not warm the layer of %s: %s", key[0], exc)
+        with _warm_lock:
+            _warmed.pop(key, None)
+        return
+    future.add_done_callback(lambda f: _warmed_done(key, f))
+
+
+def _warmed_done(key: tuple, future: Future) -> None:
+    if future.cancelled():
+        return
+    exc = future.exception()
+    if exc is not None:
+        log.warning("warming the layer of %s failed: %s: %s", key[0], type(exc).__name__, exc)
+        with _warm_lock:
+            _warmed.pop(key, None)

@@ -22,7 +22,7 @@ from bot.engine.official import official_stage, week_of
 from bot.engine.text import msg
 from bot.services.championship import DEFAULT_POINTS
 from bot.services.errors import ServiceError
-from bot.services.images import preview_spec
+from bot.services.images import preview_spec, warm
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, text_option
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
@@ -30,6 +30,7 @@ from bot.services.inputs import language as inputs_language
 from bot.services.league_rounds import (
     RoundLocks,
     discord_time,
+    league_language,
     league_post_tx,
     new_seed,
     schedule_round_tx,
@@ -230,6 +231,8 @@ class LeagueService:
             return await league_post_tx(tx, found, post, now)
 
         row = await self.store.db.write(body)
+        for special in dict.fromkeys(s for r in added for s in r.specials):  # static layers, in the background
+            warm(special, lang=league_language(found))
         lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
                    opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                    power=msg("league.power_stage") if r.power_stage else "") for r in added]

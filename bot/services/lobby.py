@@ -19,7 +19,7 @@ from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
 from bot.engine.text import Listed, msg
 from bot.services.errors import ServiceError
-from bot.services.images import board_spec, preview_spec
+from bot.services.images import board_spec, preview_spec, warm
 from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import language as inputs_language
@@ -111,6 +111,8 @@ class Lobby:
 
         rally, committed = await self.work.store.db.write(body)
         self.work.committed(rally, change, committed)
+        for special in specials:  # draw its boards' static layers now, in the background
+            warm(special, lang=lang)
         return reply_of(post, committed)
 
     async def join(self, place: Place, actor: Actor) -> Reply:

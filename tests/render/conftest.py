@@ -6,7 +6,17 @@ import pytest
 from render_helpers import hill_stage
 
 from bot.engine.stage_model import Stage
+from bot.render import disk_cache
 from bot.render.static_layer import cache_clear
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _layers_on_disk_in_a_temporary_folder(tmp_path_factory):
+    """The render tests keep static layers in a folder of their own, never in data/cache/."""
+    disk_cache.set_cache_dir(tmp_path_factory.mktemp("render-cache"))
+    yield
+    disk_cache.flush()
+    disk_cache.reset_cache_dir()
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ def test_there_are_stages_to_render():
 def test_preview_renders(name):
     stage = load_stage(name)
     img = decode(render_stage_preview(stage))
-    assert img.mode == "RGB"
+    assert img.mode == "P"  # a palette PNG (bot.render.encode)
     assert img.width == DEFAULT_OPTIONS.width
     layout = board_layout(stage, DEFAULT_OPTIONS, preview=True)
     assert img.height > layout.map_top + layout.static_size[1]  # header + whole map + legends
@@ -36,7 +36,7 @@ def test_board_renders_at_the_expected_size(name):
     png = render_board(stage, view)
     img = decode(png)
     layout = board_layout(stage, DEFAULT_OPTIONS)
-    assert img.mode == "RGB"
+    assert img.mode == "P"  # a palette PNG (bot.render.encode)
     assert img.size == (DEFAULT_OPTIONS.width, layout.body_bottom + panel_height(view, DEFAULT_OPTIONS))
     assert len(png) < 500 * 1024
 

@@ -26,7 +26,7 @@ def test_order_gaps_and_dnf_last():
 
 def test_results_image_renders_with_one_row_per_driver():
     img = decode(render_results(VIEW))
-    assert img.mode == "RGB"
+    assert img.mode == "P"  # a palette PNG (bot.render.encode)
     assert img.width == 1080
     assert img.height == HEADER_H + HEAD_ROW_H + ROW_H * len(ROWS) + 16
 

@@ -211,7 +211,7 @@ def test_columns_share_the_width_by_their_weights_and_align_as_asked():
 def test_png_decodes_at_phone_width_and_as_tall_as_its_rows():
     view = scratch_ranking()
     img = decode(render_table(view))
-    assert img.mode == "RGB" and img.width == 1080
+    assert img.mode == "P" and img.width == 1080  # a palette PNG (bot.render.encode)
     assert img.height == HEADER_H + HEAD_ROW_H + ROW_H * len(view.rows) + GAP_H + PAD_BOTTOM
     noted = decode(render_table(view.model_copy(update={"note": "Seed 3f9a — verify"})))
     assert noted.height == img.height + NOTE_H

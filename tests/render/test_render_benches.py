@@ -1,0 +1,24 @@
+"""`bench render` and `bench memory` still run (at small sizes: their figures are measured elsewhere)."""
+
+from __future__ import annotations
+
+from bench import memory
+from bench import render as render_bench
+from bot.engine.stage_loader import load_stage
+from bot.services import images
+
+
+def test_the_render_bench_measures_overlay_and_palette_encode_in_process():
+    record = render_bench._in_process(load_stage("pinewood-sprint"), runs=3)
+    assert record["encode_ms"] > 0 and record["png_kib"] < record["png_rgb_kib"]
+    assert abs(record["total_over_encode"] - record["total_ms"] / record["encode_ms"]) < 0.01
+    assert len(render_bench._specs("pinewood-sprint", 5)) == 5
+
+
+def test_the_memory_bench_holds_rallies_and_draws_a_board_for_each():
+    images.shutdown_pool()
+    images._pending.clear()  # warm requests of the rallies other tests created
+    record = memory.run(rallies=4, stages=2)
+    assert record["bench"] == "memory" and record["boards"] == 4
+    assert record["rss_mb"] > 0 and record["baseline_mb"] > 0 and len(record["workers_rss_mb"]) == images.pool_size()
+    assert images._pool is None  # the bench stops its workers

@@ -26,7 +26,7 @@ choice for the driver whose turn it is, on rallies taken in a shuffled order.
   real sender drawing the boards with the real renderer, Discord faked with 50 ms per call:
   `ping_p99_ms` (the next driver's ping handed to Discord), `board_p99_ms` (the board on that
   post; goal ≤ 1000 ms) and `text_only_p99_ms`, the same burst drawing nothing, measured in the
-  same run (goal `ping_over_text` ≤ 2).
+  same run (goal `ping_over_text` ≤ 2); `board_after_ping_p99_ms`, how long each board follows its text.
 
 `--backend postgresql --processes N` (issue 13): the same path on one PostgreSQL database served
 by N bot processes at once, against SQLite in the same run.

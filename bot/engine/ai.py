@@ -5,6 +5,10 @@ its gear low enough to brake for the corners ahead (one gear per space, RULES A6
 when that is safe, uses white dice when it is already as fast as the road allows, and stops when
 the exact chance of losing control on the next die (from `odds`) is above its risk tolerance.
 
+The die is chosen once per situation: the AI remembers its choice (`ai_memo.situation` is the key:
+everything the choice reads), so a situation met again, in this special or another, is a lookup;
+the moves it weighs are looked up in the stage's compiled tables (`moves.try_resolve`).
+
 Tires (A20.2, weather module): the AI's choice is made when a special where tires may change is
 set up (`weather.default_tires` on the weather rolled: snow tires when most of the special is
 snow), for every driver; it never types `tires`, so it never undoes a driver's own choice when
@@ -14,15 +18,15 @@ it drives a timed-out turn for them.
 from __future__ import annotations
 
 from bot.engine.actions import Action, Attack, Place, Roll, Spare, Stop
+from bot.engine.ai_memo import situation
 from bot.engine.attack import attack_odds, best_order, group_options
 from bot.engine.braking import brake_limit
 from bot.engine.dice_rules import dice_allowed
-from bot.engine.errors import NotAllowed
 from bot.engine.markers import cost, place_actions
-from bot.engine.moves import KO, LOC, OK, resolve
+from bot.engine.moves import KO, LOC, OK, occupants, resolve, try_resolve
 from bot.engine.odds import die_risk
 from bot.engine.stage_model import FINISH
-from bot.engine.state import GameState
+from bot.engine.state import Car, GameState, TurnState
 
 _BADNESS = {OK: 0, LOC: 1, KO: 2}
 
@@ -33,40 +37,80 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
     car = state.cars[turn.car]
     if turn.attack is None and not turn.started and car.flats and car.spare and turn.gear <= 1:
         return Spare(driver=car.id)
-    plus = _rules_plus(state, risk)  # A18 modules: an order due, else maybe a time attack
-    if plus is not None:
-        return plus
-    best: tuple | None = None
-    fallback: tuple | None = None
-    branching = len(state.stage.successors(car.position)) > 1
-    lines = (None, "skid", "shortcut") if branching else (None,)
-    for die in dice_allowed(state, car, turn):
-        g = int(die) if die != "W" else turn.gear
-        for line in lines:
-            try:
-                move = resolve(state, turn.car, g, line, die != "W")
-            except NotAllowed:
-                continue
-            roll = Roll((die,), line if move.line == line else None, driver=car.id)
-            danger = die_risk(state, die, move)
-            badness = (_BADNESS[move.outcome], danger, g)
-            if fallback is None or badness < fallback[0]:
-                fallback = (badness, roll)
-            if move.outcome != OK or danger > risk or not _can_brake(state, move.target, g):
-                continue
-            rank = (g, die != "W", -danger)
-            if best is None or rank > best[0]:
-                best = (rank, roll)
+    if turn.attack is not None or (state.rules.modules.attack and not turn.started):
+        plus = _rules_plus(state, risk)  # A18 modules: an order due, else maybe a time attack
+        if plus is not None:
+            return plus
+    best, fallback = _dice_choice(state, turn, car, risk)
     if best is not None:
-        return best[1]
+        return best
     placed = _place_instead(state) if state.rules.modules.seconds else None
     if placed is not None:  # A19: markers spent where rolling is too risky
         return placed
     if turn.started:
         return Stop(driver=car.id)
     if fallback is not None:
-        return fallback[1]
+        return fallback
     raise AssertionError("a turn starts only when some die can move the car (A13.5)")
+
+
+_MEMO: dict[tuple, tuple[Roll | None, Roll | None]] = {}
+_MEMO_SIZE = 100_000
+
+
+def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tuple[Roll | None, Roll | None]:
+    """(best, fallback): the fastest one-die roll that is safe (no certain loss of control,
+    chance of one within `risk`, the car can still brake for what lies ahead), and the least bad
+    roll of all, for `car` whose `turn` it is; remembered per situation (`ai_memo.situation`:
+    everything this reads)."""
+    lines = _FORK_LINES if len(state.stage.successors(car.position)) > 1 else _ROAD_LINES
+    key = situation(state, turn, car, risk, lines)
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        found = _MEMO[key] = _work_out_dice_choice(state, risk, lines, occupants(state, turn.car))
+    return found
+
+
+_FORK_LINES: tuple[str | None, ...] = (None, "skid", "shortcut")
+_ROAD_LINES: tuple[str | None, ...] = (None,)
+
+
+def _work_out_dice_choice(state: GameState, risk: float, lines: tuple[str | None, ...],
+                          occupied: list[int]) -> tuple[Roll | None, Roll | None]:
+    """`_dice_choice` worked out: each allowed die on each of `lines` (one move per line that
+    changes where it goes), weighed by its exact risk (`odds.die_risk`) and braking ahead;
+    `occupied` is `moves.occupants(state, turn.car)`."""
+    turn = state.current_turn()
+    ci = turn.car
+    car = state.cars[ci]
+    best: tuple | None = None
+    fallback: tuple | None = None
+    for die in dice_allowed(state, car, turn):
+        gear_die = die != "W"
+        g = int(die) if gear_die else turn.gear
+        for line in lines:
+            move = try_resolve(state, ci, g, line, gear_die, occupied)
+            if move is None:
+                continue
+            roll = (die, line if move.line == line else None)
+            danger = die_risk(state, die, move)
+            badness = (_BADNESS[move.outcome], danger, g)
+            if fallback is None or badness < fallback[0]:
+                fallback = (badness, roll)
+            if move.outcome != OK or danger > risk or not _can_brake(state, move.target, g):
+                continue
+            rank = (g, gear_die, -danger)
+            if best is None or rank > best[0]:
+                best = (rank, roll)
+    return (_roll(best[1], car.id) if best is not None else None,
+            _roll(fallback[1], car.id) if fallback is not None else None)
+
+
+def _roll(choice: tuple[str, str | None], driver: str) -> Roll:
+    die, line = choice
+    return Roll((die,), line, driver=driver)
 
 
 MAX_PLACE_COST = 3  # markers: a space is worth a few seconds, not more

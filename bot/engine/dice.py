@@ -26,6 +26,12 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
+#: `_splitmix64(n)` for the first draw numbers: the half of a seeded draw that is the same for
+#: every seed (a special draws a few hundred times, a rally a few thousand). Made at import and
+#: never changed, so threads replaying results share it safely.
+_COUNTERS: tuple[int, ...] = tuple(_splitmix64(n) for n in range(4096))
+
+
 def _pick(value: int, weights: dict[Name, int]) -> Name:
     """The key of `weights` that a draw `value` falls on, in proportion to the weights."""
     r = value % sum(weights.values())
@@ -78,7 +84,13 @@ class SeededDice:
         return _splitmix64(self.seed ^ _splitmix64(self.counter))
 
     def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
-        return self._next() % faces < hazard_faces
+        # `self._next() % faces < hazard_faces`, written out: one die is rolled per die played
+        self.counter = n = self.counter + 1
+        x = self.seed ^ (_COUNTERS[n] if 0 <= n < 4096 else _splitmix64(n))
+        x = (x + 0x9E3779B97F4A7C15) & _MASK
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (x ^ (x >> 31)) % faces < hazard_faces
 
     def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         return _pick(self._next(), weights)

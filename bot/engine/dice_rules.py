@@ -26,21 +26,59 @@ def black_cap(state: GameState, car: Car) -> int:
 
 def dice_allowed(state: GameState, car: Car, turn: TurnState) -> list[str]:
     """Dice the chaining rules allow next, before looking at the road (A6.2, A6.3)."""
-    out: list[str] = []
     g = turn.gear
-    if turn.black_used < black_cap(state, car):
+    used = turn.used
+    dice = state.rules.dice
+    out: list[str] = []
+    if len(used) - turn.whites < max(0, dice.black_dice - car.lost_black):  # black_used < black_cap
+        out += [d for d in _candidates(g, bool(used)) if d not in used]
+    if g >= 1 and turn.whites < max(0, dice.white_dice - car.flats):  # white_cap
+        out.append("W")
+    return out
+
+
+def die_allowed(state: GameState, car: Car, turn: TurnState, die: str) -> bool:
+    """`die in dice_allowed(state, car, turn)`, without making the list (every die played asks)."""
+    g = turn.gear
+    dice = state.rules.dice
+    if die == "W":
+        return g >= 1 and turn.whites < max(0, dice.white_dice - car.flats)
+    used = turn.used
+    return len(used) - turn.whites < max(0, dice.black_dice - car.lost_black) and \
+        die in _candidates(g, bool(used)) and die not in used
+
+
+def any_die_allowed(state: GameState, car: Car, turn: TurnState) -> bool:
+    """`bool(dice_allowed(state, car, turn))`, without making the list (asked after every die)."""
+    g = turn.gear
+    dice = state.rules.dice
+    if g >= 1 and turn.whites < max(0, dice.white_dice - car.flats):
+        return True
+    used = turn.used
+    if len(used) - turn.whites < max(0, dice.black_dice - car.lost_black):
+        for d in _candidates(g, bool(used)):
+            if d not in used:
+                return True
+    return False
+
+
+_CANDIDATES: dict[tuple[int, bool], tuple[str, ...]] = {}
+
+
+def _candidates(g: int, started: bool) -> tuple[str, ...]:
+    """Gear dice next to gear `g`, before the dice already used are taken out (made once per case)."""
+    found = _CANDIDATES.get((g, started))
+    if found is None:
         if g == 0:
-            candidates = [1]
-        elif not turn.started:
-            candidates = [g - 1, g, g + 1]  # first die of the turn: same gear allowed (A6.2)
+            near = [1]
+        elif not started:
+            near = [g - 1, g, g + 1]  # first die of the turn: same gear allowed (A6.2)
         else:
             # chaining: exactly one away, also after white dice only (A6.3.2: the same-gear
             # option exists only for the first die of the turn)
-            candidates = [g - 1, g + 1]
-        out += [str(d) for d in candidates if 1 <= d <= 5 and str(d) not in turn.used]
-    if g >= 1 and turn.whites < white_cap(state, car):
-        out.append("W")
-    return out
+            near = [g - 1, g + 1]
+        found = _CANDIDATES[(g, started)] = tuple(str(d) for d in near if 1 <= d <= 5)
+    return found
 
 
 def describe_allowed(allowed: list[str]) -> str:
@@ -51,7 +89,7 @@ def describe_allowed(allowed: list[str]) -> str:
 def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> str | None:
     """Why the dice rules forbid `die` now (already_used, white_in_neutral, no_white_left,
     no_black_left, neutral_first_die, not_adjacent), or None when it is allowed."""
-    if die in dice_allowed(state, car, turn):
+    if die_allowed(state, car, turn, die):
         return None
     if die != "W" and die in turn.used:
         return "already_used"

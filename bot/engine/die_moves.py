@@ -11,18 +11,32 @@ from collections.abc import Iterator
 
 from bot.engine.actions import LINES
 from bot.engine.dice_rules import dice_allowed
-from bot.engine.errors import NotAllowed
-from bot.engine.moves import Move, resolve
+from bot.engine.moves import Move, try_resolve
 from bot.engine.state import Car, GameState, TurnState
 
 
 def die_moves(state: GameState, car: Car, turn: TurnState) -> Iterator[tuple[str, str | None, Move]]:
     """(die, line asked for, move) for each die allowed now and each line the rules accept."""
+    ci = turn.car
     for die in dice_allowed(state, car, turn):
-        gear = int(die) if die != "W" else turn.gear
-        for line in (None, *LINES):
-            try:
-                move = resolve(state, turn.car, gear, line, die != "W")
-            except NotAllowed:
-                continue
-            yield die, line, move
+        gear_die = die != "W"
+        gear = int(die) if gear_die else turn.gear
+        for line in _LINES:
+            move = try_resolve(state, ci, gear, line, gear_die)  # refused: no message to make
+            if move is not None:
+                yield die, line, move
+
+
+def any_die_move(state: GameState, car: Car, turn: TurnState) -> bool:
+    """Whether `die_moves` has any move (the no-move check at the start of every turn, A13.5)."""
+    ci = turn.car
+    for die in dice_allowed(state, car, turn):
+        gear_die = die != "W"
+        gear = int(die) if gear_die else turn.gear
+        for line in _LINES:
+            if try_resolve(state, ci, gear, line, gear_die) is not None:
+                return True
+    return False
+
+
+_LINES = (None, *LINES)

@@ -25,7 +25,14 @@ from bot.engine.actions import (
 from bot.engine.attack import apply_attack, attack_actions, order_actions
 from bot.engine.course import Course
 from bot.engine.dice import CleanDice, DiceSource
-from bot.engine.dice_rules import describe_allowed, dice_allowed, die_refusal, gear_name, refusal_params
+from bot.engine.dice_rules import (
+    any_die_allowed,
+    describe_allowed,
+    dice_allowed,
+    die_refusal,
+    gear_name,
+    refusal_params,
+)
 from bot.engine.die_moves import die_moves
 from bot.engine.errors import Ambiguous, NotAllowed, RallyError
 from bot.engine.markers import place, place_actions
@@ -34,7 +41,7 @@ from bot.engine.order import next_turn, stand_still
 from bot.engine.ruleset import Ruleset
 from bot.engine.specials import Seat, advance_course, setup_special
 from bot.engine.stage_model import FINISH, START, Stage
-from bot.engine.state import FINISHED, OUT, GameConfig, GameState
+from bot.engine.state import FINISHED, OUT, GameConfig, GameState, TurnState
 from bot.engine.text import msg
 from bot.engine.turn import end_turn, fit_spare, roll_one, stop
 from bot.engine.weather import choose_tires, tire_actions, weather_events
@@ -144,23 +151,33 @@ def actor_index(state: GameState, action: Action) -> int:
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
     """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
     turn = state.current_turn()  # a new TurnState starts when this turn ends, even for the same driver
+    if len(action.dice) == 1 and action.line is None:  # one die, no line word: most rolls, the AI's all
+        roll_one(state, action.dice[0], None, events)
+    elif not _roll_each(state, ci, action, turn, events):
+        return
+    if state.turn is turn and (action.end or not any_die_allowed(state, state.cars[ci], turn)):
+        stop(state, events)  # by choice, or no die left to use (A6.4)
+
+
+def _roll_each(state: GameState, ci: int, action: Roll, turn: TurnState, events: list[Event]) -> bool:
+    """The dice of `action` one by one; False when the rest is cancelled or stopped (events say so)."""
     start = state.cars[ci].position
     moves: list[Move] = []
     for i, die in enumerate(action.dice):
         if state.turn is not turn:
             events.append(Event("dice_cancelled", state.cars[ci].id, {"dice": dice_words(action.dice[i:])}))
-            return
+            return False
         try:
             move = roll_one(state, die, action.line if i == action.line_at else None, events)
             moves.append(move)
-            _check_line_taken(state, action, start, moves)
+            if action.line is not None:
+                _check_line_taken(state, action, start, moves)
         except RallyError as exc:
             if i == 0:
                 raise
             events.append(Event("dice_stopped", state.cars[ci].id, {"reason": str(exc)}))
-            return
-    if state.turn is turn and (action.end or not dice_allowed(state, state.cars[ci], turn)):
-        stop(state, events)  # by choice, or no die left to use (A6.4)
+            return False
+    return True
 
 
 def _check_line_taken(state: GameState, action: Roll, start: int, moves: list[Move]) -> None:

@@ -1,282 +1,65 @@
-"""Where one die takes a car, and whether the rules allow it (RULES A7, A8, A10, A13).
+"""Where one die takes a car, and whether the rules allow it (RULES A7, A8, A10, A13, A20.4).
 
 `resolve` is pure: it reads the state and returns a `Move` (normal, loss of control, knocked out)
 or raises `NotAllowed` with the reason in the user's words. It rolls nothing: the die is rolled
-only once the move is known to be legal, so a refused die never consumes randomness.
+only once the move is known to be legal, so a refused die never consumes randomness. The rules
+are written out in bot/engine/move_rules.py; play looks their answer up in the stage's compiled
+tables (bot/engine/move_table.py), which give the same moves and the same messages.
+`try_resolve` is the same question for callers that only need to know whether a die is refused
+(the AI, the list of legal actions): no message is made for them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bot.engine.move_model import (
+    CORNER_KINDS,
+    KO,
+    LINE_NAMES,
+    LOC,
+    OK,
+    Move,
+    effective_note,
+    has_room,
+    occupancy,
+    occupants,
+    refuse,
+)
+from bot.engine.move_table import Refusal, table_move
+from bot.engine.stage_model import Surface
+from bot.engine.state import GameState
 
-from bot.engine.errors import NotAllowed
-from bot.engine.stage_model import FINISH, START, Space, SpaceKind, Surface
-from bot.engine.state import RACING, Car, GameState
-from bot.engine.text import Listed, msg
-
-OK, LOC, KO = "ok", "loc", "ko"
-CORNER_KINDS = (SpaceKind.INTERIOR, SpaceKind.SKID, SpaceKind.SHORTCUT)
-LINE_NAMES = {SpaceKind.INTERIOR: "interior", SpaceKind.SKID: "skid", SpaceKind.SHORTCUT: "shortcut"}
-
-
-@dataclass(slots=True)
-class Move:
-    target: int  # space reached, or FINISH
-    outcome: str = OK  # ok | loc | ko
-    reason: str = ""  # overspeed | bump
-    over: int = 0  # gears above the note (A8.6)
-    bump_risk: bool = False  # bump at N+1: loss of control if this die shows ⚠ (A10.1)
-    line: str | None = None  # trajectory entered
-    flown: int = 0  # spaces flown over by a bump jump
-
-
-def refuse(key: str, **params: object) -> NotAllowed:
-    return NotAllowed(msg(key, **params))
-
-
-def effective_note(state: GameState, space: Space, car: Car | None = None) -> int:
-    """Note of a corner space after dirt markers (A8.5): interior and skid notes drop, shortcut
-    never. Markers count "for every later arrival": a `car` already in the corner keeps the
-    count it found when it arrived."""
-    note = space.note
-    assert note is not None, "every corner space has a note"
-    if space.kind in (SpaceKind.INTERIOR, SpaceKind.SKID):
-        corner = space.corner
-        assert corner is not None, "interior and skid spaces belong to a corner"
-        if car is not None and car.corner_dirt is not None and car.corner_dirt[0] == corner:
-            return note - car.corner_dirt[1]
-        return note - state.dirt.get(corner, 0)
-    return note
-
-
-def occupancy(state: GameState, space_id: int, moving: int) -> int:
-    """Cars on a road space, not counting the mover; off-road cars occupy nothing (A13.2)."""
-    count = 0
-    i = 0
-    for c in state.cars:  # a plain loop: this runs for every die the AI considers
-        if i != moving and c.position == space_id and c.status == RACING and c.pose not in _OFF:
-            count += 1
-        i += 1
-    return count
-
-
-_OFF = ("off_left", "off_right")
-
-
-def has_room(state: GameState, space_id: int, moving: int) -> bool:
-    if space_id == FINISH:
-        return True
-    return occupancy(state, space_id, moving) < state.stage.spaces[space_id].capacity
-
-
-def _blocked_by_spun_car(state: GameState, space: Space, moving: int) -> bool:
-    """Option `spun_car_blocks_corner` (A13.4): a spun car closes the corner's road lines."""
-    if not state.rules.spun_car_blocks_corner or space.kind is SpaceKind.SHORTCUT:
-        return False
-    stage = state.stage
-    return any(i != moving and c.pose == "spun" and c.position >= 0
-               and stage.spaces[c.position].corner == space.corner for i, c in enumerate(state.cars))
-
-
-def _fits(space: Space, note: int, g: int) -> bool:
-    """Gear `g` is allowed on a corner space with current note `note` (A8.1, A8.2, A8.4)."""
-    if note < 1:
-        return False
-    return g == note if space.kind is SpaceKind.SKID else g <= note
+__all__ = ["CORNER_KINDS", "KO", "LINE_NAMES", "LOC", "OK", "Move", "effective_note", "has_room", "occupancy",
+           "occupants", "refuse", "resolve", "try_resolve"]
 
 
 def resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool) -> Move:
     """The move of a die of gear `g` for car `ci`; `line` is the trajectory asked for, if any.
     Every rule that depends on where the die goes is checked here, so what `resolve` accepts is
     what `roll_one` plays (the AI, `legal_actions` and the no-move check all rely on it)."""
-    move = _resolve(state, ci, g, line, gear_die)
-    if not gear_die:
-        _check_snow_tires(state, ci, move.target)
+    move = table_move(state, ci, g, line, gear_die)
+    if isinstance(move, Refusal):
+        raise move.error()
+    if not gear_die and _snow_tires_refuse(state, ci, move.target):
+        raise refuse("dice.snow_tires_asphalt")
     return move
 
 
-def _check_snow_tires(state: GameState, ci: int, target: int) -> None:
+def try_resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool,
+                occupied: list[int] | None = None) -> Move | None:
+    """`resolve`, with None for a refused die instead of its message; `occupied`, if given, is
+    `occupants(state, ci)` (worked out once for the many dice of one state)."""
+    move = table_move(state, ci, g, line, gear_die, occupied)
+    if isinstance(move, Refusal) or (not gear_die and _snow_tires_refuse(state, ci, move.target)):
+        return None
+    return move
+
+
+def _snow_tires_refuse(state: GameState, ci: int, target: int) -> bool:
     """A20.4: with snow tires, at most one white die per turn moves the car onto asphalt."""
     car, turn = state.cars[ci], state.turn
     if car.tires != "snow" or turn is None or turn.car != ci or turn.whites_asphalt < 1:
-        return
+        return False
     if target < 0:  # the finish line (and the start) count as asphalt
-        raise refuse("dice.snow_tires_asphalt")
+        return True
     space = state.stage.spaces[target]
-    if space.surface(space.zone in state.stage.snow_zones) is Surface.ASPHALT:
-        raise refuse("dice.snow_tires_asphalt")
-
-
-def _resolve(state: GameState, ci: int, g: int, line: str | None, gear_die: bool) -> Move:
-    stage = state.stage
-    car = state.cars[ci]
-    pos = car.position
-    here = stage.spaces[pos] if pos >= 0 else None
-    # Bail-out (A8.3) with the die one below the skid note, unless the driver names the skid: a
-    # skid that tightens (4-4-3) goes on into a space whose note is exactly that gear (A8.2).
-    if here is not None and here.kind is SpaceKind.SKID and gear_die and here.bailout is not None \
-            and g == effective_note(state, here, car) - 1 and line != "skid":
-        return _inside(state, ci, stage.spaces[here.bailout], g, "interior")
-    succ = stage.successors(pos)
-    if not succ:
-        raise refuse("move.no_road")
-    if len(succ) == 1:
-        nxt = succ[0]
-        if nxt == FINISH:
-            return Move(FINISH)
-        space = stage.spaces[nxt]
-        if line and space.kind in CORNER_KINDS and LINE_NAMES[space.kind] != line and _entering(stage, pos, space):
-            raise refuse("corner.no_such_line", line=line, lines=LINE_NAMES[space.kind])
-        if space.kind is SpaceKind.BUMP:
-            assert space.note is not None, "every bump has a note"
-            if g >= space.note:
-                return _jump(state, ci, space, g, line)
-        if space.kind in CORNER_KINDS:
-            return _corner(state, ci, pos, succ, space, g, line) if _entering(stage, pos, space) \
-                else _inside(state, ci, space, g, LINE_NAMES[space.kind])
-        _need_room(state, space, ci)
-        return Move(nxt)
-    return _corner(state, ci, pos, succ, None, g, line)
-
-
-def _entering(stage, pos: int, space: Space) -> bool:
-    return pos == START or stage.spaces[pos].corner != space.corner
-
-
-def _need_room(state: GameState, space: Space, ci: int) -> None:
-    if not has_room(state, space.id, ci):
-        raise refuse("move.space_full", space=space.index or space.id, capacity=space.capacity)
-
-
-def _inside(state: GameState, ci: int, space: Space, g: int, line: str) -> Move:
-    """A move inside a corner: checked against the destination's note only (A8.6, second case)."""
-    note = effective_note(state, space, state.cars[ci])
-    if _fits(space, note, g):
-        _need_room(state, space, ci)
-        return Move(space.id, line=line)
-    if space.kind is SpaceKind.SKID and g < note:
-        raise refuse("corner.skid_exact", note=note, gear=g, bailout=note - 1)
-    _need_room(state, space, ci)
-    over = g - max(note, 0)
-    return Move(space.id, outcome=LOC if over <= 2 else KO, reason="overspeed", over=over, line=line)
-
-
-def _corner(state: GameState, ci: int, pos: int, succ: tuple[int, ...], only: Space | None, g: int,
-            line: str | None) -> Move:
-    """Entering a corner (A8.6, first case): against H, the highest open note enterable from here."""
-    stage = state.stage
-    options = _options(stage, succ)
-    notes = {name: (effective_note(state, sp) if not _blocked_by_spun_car(state, sp, ci) else 0)
-             for name, sp in options.items()}
-    open_notes = [n for n in notes.values() if n >= 1]
-    high = max(open_notes) if open_notes else 0
-    car = state.cars[ci]
-    wanted = line or (car.line if car.line in options else None)
-    if wanted is not None and wanted not in options:
-        raise refuse("corner.no_such_line", line=wanted, lines=", ".join(options))
-    if wanted is None:
-        for name in ("interior", "skid"):
-            if name in options and _fits(options[name], notes[name], g) and has_room(state, options[name].id, ci):
-                wanted = name
-                break
-    if wanted is None:
-        if "shortcut" in options and _fits(options["shortcut"], notes["shortcut"], g) and g <= high:
-            raise refuse("corner.name_shortcut", gear=g, note=notes["shortcut"])
-        if g <= high:
-            raise refuse("corner.no_line_for_gear", gear=g, lines=_describe(options, notes))
-        wanted = next((n for n in ("interior", "skid", "shortcut") if n in options and notes[n] >= 1),
-                      next(iter(options)))
-    space = options[wanted]
-    note = notes[wanted]
-    if note < 1 and g <= high:
-        raise refuse("corner.closed", line=wanted)
-    if _fits(space, note, g):
-        _need_room(state, space, ci)
-        return Move(space.id, line=wanted)
-    reference = high if state.rules.overspeed_reference == "highest" else note
-    if g <= reference:
-        raise refuse("corner.not_allowed_here", gear=g, line=wanted, note=note, lines=_describe(options, notes))
-    _need_room(state, space, ci)
-    over = g - reference
-    return Move(space.id, outcome=LOC if over <= 2 else KO, reason="overspeed", over=over, line=wanted)
-
-
-_OPTIONS: dict[tuple[int, tuple[int, ...]], tuple[object, dict[str, Space]]] = {}
-
-
-def _options(stage, succ: tuple[int, ...]) -> dict[str, Space]:
-    """The trajectories a fork leads into, by name; memoised per stage object (stages never
-    change; the entry keeps its stage alive so an id is never reused under it)."""
-    key = (id(stage), succ)
-    entry = _OPTIONS.get(key)
-    if entry is None or entry[0] is not stage:
-        options = {}
-        for s in succ:
-            if s >= 0:
-                sp = stage.spaces[s]
-                options[LINE_NAMES.get(sp.kind, "road")] = sp
-        if len(_OPTIONS) > 20_000:
-            _OPTIONS.clear()
-        entry = _OPTIONS[key] = (stage, options)
-    return entry[1]
-
-
-def _describe(options: dict[str, Space], notes: dict[str, int]) -> str:
-    parts = []
-    for name, sp in options.items():
-        note = notes[name]
-        word = msg(f"word.{name}") if name in ("interior", "skid", "shortcut") else name
-        if note < 1:
-            parts.append(msg("note.closed", name=word))
-        elif sp.kind is SpaceKind.SKID:
-            parts.append(msg("note.exactly", name=word, note=note))
-        elif sp.kind is SpaceKind.SHORTCUT:
-            parts.append(msg("note.shortcut", note=note))
-        else:
-            parts.append(msg("note.up_to", name=word, note=note))
-    return Listed(parts, "comma")
-
-
-def _jump(state: GameState, ci: int, bump: Space, g: int, line: str | None) -> Move:
-    """A bump taken at its note or faster (A10): fly 1–3 spaces, land, maybe lose control."""
-    stage = state.stage
-    line = line or state.cars[ci].line  # a trajectory chosen ahead also steers the flight
-    assert bump.note is not None, "every bump has a note"
-    steps = g - bump.note
-    if steps >= 3 and state.rules.bump_beyond_n2 == "knocked_out":
-        return Move(bump.id, outcome=KO, reason="bump", over=steps)
-    land_after = min(steps, 2) + 1
-    prev, cur = bump.id, bump.id
-    flew = None  # trajectory flown over where the road forks: the line asked for was used
-    for _ in range(land_after):
-        succ = stage.successors(cur)
-        if FINISH in succ:
-            return Move(FINISH, bump_risk=steps == 1, outcome=LOC if steps >= 2 else OK, reason="bump",
-                        flown=land_after, line=flew)
-        prev, cur = cur, _flight_choice(stage, succ, line)
-        if len(succ) > 1:
-            flew = LINE_NAMES.get(stage.spaces[cur].kind)
-    landing = stage.spaces[cur]
-    if not has_room(state, cur, ci):
-        raise refuse("bump.landing_full", space=landing.index or landing.id)
-    move = Move(cur, flown=land_after - 1, line=flew)
-    if landing.kind in CORNER_KINDS:
-        move.line = LINE_NAMES[landing.kind]
-        if _entering(stage, prev, landing):
-            checked = _corner(state, ci, prev, stage.successors(prev), None, g, move.line)
-        else:
-            checked = _inside(state, ci, landing, g, move.line)
-        move.outcome, move.reason, move.over = checked.outcome, checked.reason, checked.over
-    if move.outcome == OK:
-        if steps >= 2:
-            move.outcome, move.reason = LOC, "bump"
-        elif steps == 1:
-            move.bump_risk = True
-    return move
-
-
-def _flight_choice(stage, succ: tuple[int, ...], line: str | None) -> int:
-    if len(succ) == 1:
-        return succ[0]
-    by_line = {LINE_NAMES.get(stage.spaces[s].kind): s for s in succ}
-    return by_line.get(line) or by_line.get("interior") or succ[0]
+    return space.surface(space.zone in state.stage.snow_zones) is Surface.ASPHALT

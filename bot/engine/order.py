@@ -4,7 +4,7 @@ A11.6 resuming, A13.5 no move possible)."""
 from __future__ import annotations
 
 from bot.engine.actions import Event
-from bot.engine.die_moves import die_moves
+from bot.engine.die_moves import any_die_move
 from bot.engine.dirt import note_corner_arrival
 from bot.engine.stage_model import START
 from bot.engine.state import FINISHED, OUT, RACING, WAITING, Car, Card, GameState, TurnState
@@ -96,8 +96,9 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
 
 
 def can_move(state: GameState, car: Car) -> bool:
-    """Whether any die could legally move the car one space now (A13.5)."""
-    return next(die_moves(state, car, state.current_turn()), None) is not None
+    """Whether any die could legally move the car one space now (A13.5): some move of
+    `die_moves`, looked for without making the moves one by one."""
+    return any_die_move(state, car, state.current_turn())
 
 
 def stand_still(state: GameState, car: Car, events: list[Event]) -> None:

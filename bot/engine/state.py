@@ -68,7 +68,7 @@ class Car:
     @property
     def time(self) -> int:
         """Stage time so far: chrono pile minus second markers (A15.2)."""
-        return sum(c.seconds for c in self.pile) - self.seconds
+        return sum([c.seconds for c in self.pile]) - self.seconds
 
     @property
     def on_road(self) -> bool:

@@ -118,6 +118,9 @@ def msg(key: str, /, **params: Any) -> str:
     which it is, so lists of lines mix messages and plain texts (names) freely. Messages are
     immutable, so the same key with the same params is made once (the engine names the same
     spaces and gears thousands of times a second)."""
+    if not params:  # a word: the commonest case, most quickly
+        found = _CACHE.get((key, ()))
+        return found if found is not None else _cached(key, (), ())
     if all(type(value) in (str, int) for value in params.values()):  # the common case, quickly
         identity: tuple[Any, ...] = tuple((name, type(value) is int, value) for name, value in params.items())
     else:

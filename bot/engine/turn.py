@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bot.engine.actions import Event
-from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, gear_name
+from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, die_allowed, gear_name
 from bot.engine.dirt import note_corner_arrival
 from bot.engine.moves import KO, LOC, Move, refuse, resolve
 from bot.engine.order import next_turn
@@ -26,15 +26,26 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
     given, is the die's face already known (a time attack rolled first, A18.3; a die placed with
     second markers shows none, A19.1) instead of a roll."""
     turn = state.current_turn()
-    car = state.cars[turn.car]
-    check_die(state, car, turn, die)
+    ci = turn.car
+    car = state.cars[ci]
+    if not die_allowed(state, car, turn, die):
+        check_die(state, car, turn, die)  # refuses it, saying why
     gear_die = die != "W"
     g = int(die) if gear_die else turn.gear
-    move = resolve(state, turn.car, g, line, gear_die)
-    surface = _surface(state, move.target)  # the snow-tire cap on white dice is checked by `resolve` (A20.4)
-    hazard = state.dice.roll(die, state.rules.dice.faces, state.rules.dice.hazard_faces[die]) if face is None else face
-    ignore = state.rules.modules.shakedown or turn.sisu_active
-    counted = hazard and not ignore
+    move = resolve(state, ci, g, line, gear_die)
+    target = move.target
+    stage = state.stage
+    rules = state.rules
+    space = stage.spaces[target] if target >= 0 else None
+    # the snow-tire cap on white dice is checked by `resolve` (A20.4)
+    surface = space.surface(space.zone in stage.snow_zones) if space is not None else Surface.ASPHALT
+    if face is None:
+        dice = rules.dice
+        hazard = state.dice.roll(die, dice.faces, dice.hazard_faces[die])
+    else:
+        hazard = face
+    shakedown = rules.modules.shakedown
+    counted = hazard and not (shakedown or turn.sisu_active)
     turn.used.append(die)
     if gear_die:
         turn.gear = g
@@ -47,23 +58,23 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
         turn.hazards += 1
         if surface is Surface.SNOW:
             turn.snow_hazards += 1
-    turn.path.append([move.target, die, hazard])
-    events.append(Event("die", car.id, {"die": _die_word(die), "hazard": "⚠" if hazard else "",
-                                         "space": _space_label(state, move.target), "hazards": turn.hazards}))
+    turn.path.append([target, die, hazard])
+    events.append(Event("die", car.id, {"die": die_word(die), "hazard": "⚠" if hazard else "",
+                                         "space": stage.label(target), "hazards": turn.hazards}))
     if move.outcome == KO:
         _knock_out(state, car, "overspeed_ko", events, over=move.over)
         end_turn(state, events)
         return move
-    _place(state, car, move.target)
+    _place(state, car, target)
     if move.line:
         car.line = None
-    if move.target >= 0 and state.stage.spaces[move.target].kind is SpaceKind.SHORTCUT:
-        _shortcut_card(state, car, move.target, events)
+    if space is not None and space.kind is SpaceKind.SHORTCUT:
+        _shortcut_card(state, car, target, events)
         if car.status == OUT:
             end_turn(state, events)
             return move
-    cause = _loss_cause(state, car, turn, move, hazard and not state.rules.modules.shakedown, events)
-    if move.target == FINISH:
+    cause = _loss_cause(state, car, turn, move, hazard and not shakedown, events)
+    if target == FINISH:
         _finish(state, car, turn, events, crashed=cause is not None)
     elif cause:
         lose_control(state, car, turn, move, cause, events)
@@ -113,13 +124,6 @@ def _place(state: GameState, car: Car, target: int) -> None:
     car.position = target
     car.arrived = state.arrival
     note_corner_arrival(state, car)
-
-
-def _surface(state: GameState, target: int) -> Surface:
-    if target < 0:
-        return Surface.ASPHALT
-    space = state.stage.spaces[target]
-    return space.surface(space.zone in state.stage.snow_zones)
 
 
 def _shortcut_card(state: GameState, car: Car, space_id: int, events: list[Event]) -> None:
@@ -229,9 +233,9 @@ def stop(state: GameState, events: list[Event]) -> None:
     if not turn.started:
         raise refuse("turn.stop_without_die", allowed=describe_allowed(dice_allowed(state, car, turn)))
     g = move_gear(turn)
-    car.pile.append(Card("gear", g, state.rules.card_seconds(g)))
-    events.append(Event("stop", car.id, {"gear": g, "seconds": state.rules.card_seconds(g),
-                                         "time": format_time(car.time)}))
+    seconds = state.rules.card_seconds(g)
+    car.pile.append(Card("gear", g, seconds))
+    events.append(Event("stop", car.id, {"gear": g, "seconds": seconds, "time": format_time(car.time)}))
     end_turn(state, events)
 
 
@@ -269,8 +273,9 @@ def end_turn(state: GameState, events: list[Event]) -> None:
     if state.rules.modules.splits:  # A21 module: split times shown to all (bot.engine.splits)
         record_splits(state, car, events)
     elif car.status != OUT:  # without it: recorded silently; knocked out: unclassified (A12.5)
+        spaces = state.stage.spaces
         for space_id, _, _ in turn.path:
-            if space_id >= 0 and state.stage.spaces[space_id].split and all(s[0] != space_id for s in car.splits):
+            if space_id >= 0 and spaces[space_id].split and all(s[0] != space_id for s in car.splits):
                 car.splits.append([space_id, car.time])
     state.last_path = [list(p) for p in turn.path]
     state.last_driver = turn.car
@@ -285,10 +290,6 @@ def dice_word(n: int) -> str:
 
 def format_time(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def _die_word(die: str) -> str:
-    return die_word(die)
 
 
 def _space_label(state: GameState, target: int) -> str:

@@ -1,0 +1,94 @@
+"""The AI's memory: the die it chose in each situation it has met, so the same situation is a lookup.
+
+The AI's choice of a die (`ai._dice_choice`) reads only: the stage (its roads, notes and snow
+zones), the ruleset (tokens: below), its risk tolerance, the driver (index and id: the action
+names them), the car's space, line chosen ahead, tires, flats, lost black dice and the dirt it
+found in its corner (A8.5), the turn's gear, dice used, white dice (all, and onto asphalt), ⚠ (all,
+and on snow) and SISU, the dirt markers, and the other cars only as far as room goes (A13: the
+cars racing on the road) on the spaces whose room the stage's table asks about for the dice and
+lines the AI weighs from this space (`move_table.Context.reach`). With `spun_car_blocks_corner`
+(A13.4) the rules are worked out as written, so the key takes the cars on every space a die may
+reach or fly to (`move_table.reach`) and the spun cars. `situation` puts exactly these into a key; the lines
+the AI weighs follow from the stage and the space, so they are not in it.
+
+Stages and rulesets are named in keys by tokens, never by `id()` alone: a token map keeps its
+object alive, and a token is never given twice, so a key never outlives the meaning of its ids.
+Two rulesets with the same settings (each rally with modules makes its own copy) share a token.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+from bot.engine.move_table import context, reach
+from bot.engine.ruleset import Ruleset
+from bot.engine.stage_model import Stage
+from bot.engine.state import RACING, Car, GameState, TurnState
+
+_STAGE_TOKENS: dict[int, tuple[Stage, int]] = {}
+_RULES_TOKENS: dict[int, tuple[Ruleset, int]] = {}
+_RULES_BY_TEXT: dict[str, int] = {}
+_TOKENS = count(1)  # `next` on it is one step under the GIL: threads never get the same token
+_OFF = ("off_left", "off_right")
+
+
+def _stage_token(stage: Stage) -> int:
+    entry = _STAGE_TOKENS.get(id(stage))
+    if entry is None or entry[0] is not stage:
+        if len(_STAGE_TOKENS) > 500:
+            _STAGE_TOKENS.clear()
+        entry = _STAGE_TOKENS[id(stage)] = (stage, next(_TOKENS))
+    return entry[1]
+
+
+def _rules_token(rules: Ruleset) -> int:
+    """The same token for rulesets with the same settings (a rally's modules make a copy)."""
+    entry = _RULES_TOKENS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_RULES_TOKENS) > 500:
+            _RULES_TOKENS.clear()
+        text = rules.model_dump_json()
+        token = _RULES_BY_TEXT.get(text)
+        if token is None:
+            if len(_RULES_BY_TEXT) > 500:
+                _RULES_BY_TEXT.clear()
+            token = _RULES_BY_TEXT[text] = next(_TOKENS)
+        entry = _RULES_TOKENS[id(rules)] = (rules, token)
+    return entry[1]
+
+
+_LAST: tuple = (None, None, 0, 0)  # (stage, rules, their tokens) of the last key: a game asks again and again
+
+
+def situation(state: GameState, turn: TurnState, car: Car, risk: float, lines: tuple[str | None, ...]) -> tuple:
+    """Everything the AI's choice of a die for `car`, whose `turn` it is, asking for `lines`, reads
+    from `state` (see the module text), as a key."""
+    global _LAST
+    ci = turn.car
+    stage, rules = state.stage, state.rules
+    last_stage, last_rules, stage_token, rules_token = _LAST
+    if last_stage is not stage or last_rules is not rules:
+        stage_token, rules_token = _stage_token(stage), _rules_token(rules)
+        _LAST = (stage, rules, stage_token, rules_token)
+    position = car.position
+    spun: tuple = ()
+    if rules.spun_car_blocks_corner:  # the rules are worked out as written: every space in reach
+        near = reach(stage, position)
+        spun = tuple((j, c.position) for j, c in enumerate(state.cars) if j != ci and c.pose == "spun")
+    else:  # the spaces whose room the table's entries for these dice and lines look at
+        ctx = context(state, car)
+        near = ctx.reaches.get((position, car.line, lines)) or ctx.reach(position, car.line, lines)
+    others: list[int] = []
+    if near:  # the cars taking room there (`moves.occupants`, as far as `near` goes)
+        i = 0
+        for c in state.cars:
+            if c.position in near and i != ci and c.status == RACING and c.pose not in _OFF:
+                others.append(c.position)
+            i += 1
+        others.sort()
+    found = car.corner_dirt  # flat in the key, as the rest (`lines` follows from the stage and the space)
+    corner, count = (found[0], found[1]) if found is not None else (0, 0)
+    return (stage_token, rules_token, risk, ci, car.id, position, car.line, car.tires, car.flats, car.lost_black,
+            found is None, corner, count, turn.gear, tuple(turn.used), turn.whites, turn.whites_asphalt, turn.hazards,
+            turn.snow_hazards, turn.sisu_active, tuple(sorted(state.dirt.items())) if state.dirt else (),
+            tuple(others), spun)

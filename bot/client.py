@@ -15,8 +15,9 @@
    localisations included, differs from the last synced one (kept in the database);
    `python -m bot sync` forces it.
 
-The render worker processes (`bot/services/images.py`) are started first, in a thread, and
-stopped by `close()`, which also stops the loops, closes the gateway, then closes the database.
+The render worker processes (`bot/services/images.py`) start in a thread in the background once
+the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
+closes the gateway and the database, then the workers.
 Intents are the defaults: no privileged intent (no message content, members or presences).
 """
 
@@ -87,6 +88,7 @@ class RallyBot(commands.AutoShardedBot):
         self._rallies: RallyService | None = None
         self._deadlines: DeadlineService | None = None
         self._sender: OutboxSender | None = None
+        self._pool_start: asyncio.Task[object] | None = None
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
     @property
@@ -110,9 +112,9 @@ class RallyBot(commands.AutoShardedBot):
         return self._sender
 
     async def setup_hook(self) -> None:
-        if isinstance(self.renderer, PillowRenderer):  # the render workers start beside the gateway
-            await asyncio.to_thread(start_pool)
         await self.open_services()
+        if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
+            self._pool_start = asyncio.create_task(asyncio.to_thread(start_pool), name="render-pool-start")
         await self.load_extensions()
         self.add_dynamic_items(TurnButton)
         if self.start_loops:
@@ -167,7 +169,8 @@ class RallyBot(commands.AutoShardedBot):
         finally:
             if self._store is not None:
                 await self._store.close()
-            if isinstance(self.renderer, PillowRenderer):
+            if self._pool_start is not None:  # started (or starting): wait for it, then stop the workers
+                await asyncio.gather(self._pool_start, return_exceptions=True)
                 await asyncio.to_thread(shutdown_pool)
 
     def forget_store(self) -> None:

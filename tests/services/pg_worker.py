@@ -80,7 +80,8 @@ async def main(url: str) -> None:
         elif op == "storm":
             played = 0
             busy = True
-            while busy:
+            refusals = 0  # in a row: a storm that only meets refusals is stuck, and says so
+            while busy and refusals < 500:
                 busy = False
                 for channel in command["channels"]:
                     result = await act(service, store, channel)
@@ -89,9 +90,13 @@ async def main(url: str) -> None:
                     busy = True
                     if result["ok"]:
                         played += 1
+                        refusals = 0
                         rally = await store.rallies.get(result["rally"])
                         answer({"ack": rally.id, "version": rally.version})
-            answer({"done": played})
+                    else:
+                        refusals += 1
+                        last = result
+            answer({"done": played} if refusals < 500 else {"done": played, "stuck": last})
         elif op == "jobs":
             ran.clear()
             pause[0] = command.get("pause", 0.001)

@@ -44,3 +44,21 @@ def db_target(request, tmp_path):
     if request.param == "sqlite":
         return tmp_path / "store" / "rallybot.sqlite3"
     return request.getfixturevalue("pg_url")
+
+
+async def _opened(target):
+    from bot.store import Store
+
+    store = await Store.open(target)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def store(db_target):
+    """The store on each backend (`db_target`), opened and always closed; a suite that needs
+    another store (tests/cogs) defines its own."""
+    async for opened in _opened(db_target):
+        yield opened

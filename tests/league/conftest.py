@@ -10,7 +10,6 @@ import pytest
 
 from bot.services import RallyService
 from bot.services.deadlines import DeadlineService
-from bot.store import Store
 from tests.discord.fakes import FakeClock
 
 # A Sunday noon UTC: the weekly rounds below open on Mondays.
@@ -33,15 +32,6 @@ class Posts:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(START)
-
-
-@pytest.fixture
-async def store(db_target):
-    s = await Store.open(db_target)
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 @pytest.fixture

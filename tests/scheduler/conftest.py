@@ -15,7 +15,6 @@ import pytest
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService
 from bot.services.delivery import Failure, Outgoing
-from bot.store import Store
 from tests.discord.fakes import FakeClock
 
 HERE = Place(guild_id=10, channel_id=20)
@@ -36,15 +35,6 @@ def clock() -> FakeClock:
 @pytest.fixture
 def db_path(db_target):
     return db_target
-
-
-@pytest.fixture
-async def store(db_path):
-    s = await Store.open(db_path)
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 @pytest.fixture

@@ -16,15 +16,6 @@ MOD = Actor(1004, "Mod", can_manage=True)
 
 
 @pytest.fixture
-async def store(db_target):
-    s = await Store.open(db_target)
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-@pytest.fixture
 async def service(store):
     return RallyService(store, seed_source=lambda: 42)
 

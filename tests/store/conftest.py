@@ -15,15 +15,6 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def store(db_target):
-    opened = await Store.open(db_target)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
-
-@pytest.fixture
 async def sqlite_store(db_path):
     """For the tests of what only SQLite has (its file, pragmas, its one thread)."""
     opened = await Store.open(db_path)

@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.cli import Subparsers
@@ -45,27 +46,50 @@ def register(subparsers: Subparsers) -> None:
     migrate = actions.add_parser(
         "migrate", parents=[common], help="create or upgrade the database; print its schema version"
     )
-    migrate.set_defaults(func=cmd_migrate)
+    migrate.set_defaults(func=_plainly(cmd_migrate))
     backup = actions.add_parser("backup", parents=[common], help="online backup to PATH (safe while the bot runs)")
     backup.add_argument("path", type=Path, metavar="PATH", help="backup file to write (replaced if it exists)")
-    backup.set_defaults(func=cmd_backup)
+    backup.set_defaults(func=_plainly(cmd_backup))
     check = actions.add_parser(
         "check", parents=[common], help="replay the rallies changed since the last check (--all: every rally) "
                                         "and compare with their stored snapshots"
     )
     check.add_argument("--all", action="store_true", help="replay every rally, and check the whole file")
-    check.set_defaults(func=cmd_check)
+    check.set_defaults(func=_plainly(cmd_check))
     copy = actions.add_parser(
         "copy", parents=[common], help="copy every row into another, empty database, then check it there"
     )
     copy.add_argument("--to", required=True, metavar="TARGET", help="SQLite file or postgresql:// URL to fill")
-    copy.set_defaults(func=cmd_copy)
+    copy.set_defaults(func=_plainly(cmd_copy))
 
     def usage(_: argparse.Namespace) -> int:
         parser.print_help(sys.stderr)
         return 2
 
     parser.set_defaults(func=usage)
+
+
+def _plainly(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """The command, with the errors of a setting or a server it cannot reach told in one line
+    (exit 1) instead of a traceback: a `DATABASE_URL` that is not a PostgreSQL URL, a server that
+    refuses the connection or the login."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except ValueError as exc:  # a setting (DATABASE_URL) or an argument the store refuses
+            print(exc, file=sys.stderr)
+            return 1
+        except OSError as exc:  # the database server cannot be reached
+            print(f"cannot reach the database: {exc}", file=sys.stderr)
+            return 1
+        except Exception as exc:
+            if type(exc).__module__.startswith("asyncpg"):  # PostgreSQL refused (login, database name...)
+                print(f"PostgreSQL refused: {exc}", file=sys.stderr)
+                return 1
+            raise
+
+    return run
 
 
 def _db_path(args: argparse.Namespace) -> Path | str:

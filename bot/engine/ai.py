@@ -63,7 +63,10 @@ def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tu
     chance of one within `risk`, the car can still brake for what lies ahead), and the least bad
     roll of all, for `car` whose `turn` it is; remembered per situation (`ai_memo.situation`:
     everything this reads)."""
-    lines = _FORK_LINES if len(state.stage.successors(car.position)) > 1 else _ROAD_LINES
+    if car.line is not None:  # a line chosen ahead (A8): the AI may keep it or take another
+        lines = _ALL_LINES
+    else:
+        lines = _FORK_LINES if len(state.stage.successors(car.position)) > 1 else _ROAD_LINES
     key = situation(state, turn, car, risk, lines)
     found = _MEMO.get(key)
     if found is None:
@@ -74,6 +77,7 @@ def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tu
 
 
 _FORK_LINES: tuple[str | None, ...] = (None, "skid", "shortcut")
+_ALL_LINES: tuple[str | None, ...] = (None, "interior", "skid", "shortcut")
 _ROAD_LINES: tuple[str | None, ...] = (None,)
 
 

@@ -9,7 +9,7 @@ cars racing on the road) on the spaces whose room the stage's table asks about f
 lines the AI weighs from this space (`move_table.Context.reach`). With `spun_car_blocks_corner`
 (A13.4) the rules are worked out as written, so the key takes the cars on every space a die may
 reach or fly to (`move_table.reach`) and the spun cars. `situation` puts exactly these into a key; the lines
-the AI weighs follow from the stage and the space, so they are not in it.
+the AI weighs follow from the stage, the space and the line chosen ahead, so they are not in it.
 
 Stages and rulesets are named in keys by tokens, never by `id()` alone: a token map keeps its
 object alive, and a token is never given twice, so a key never outlives the meaning of its ids.

@@ -211,7 +211,7 @@ def start_attack(state: GameState, action: Attack, events: list[Event]) -> None:
     dice = tuple(_base(d) for d in action.dice)
     check_group(state, dice)
     turn = state.current_turn()
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     rules = state.rules
     rolled = [[die, state.dice.roll(die, rules.dice.faces, rules.dice.hazard_faces[die])] for die in dice]
     turn.attack = rolled

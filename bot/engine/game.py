@@ -79,7 +79,7 @@ def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]
     if isinstance(action, Tires):  # A20.2: a driver still behind the start line, turn or not
         return choose_tires(state, action)
     ci = actor_index(state, action)
-    new = state.clone()
+    new = state.fork(ci)
     events: list[Event] = []
     if isinstance(action, (Attack, Order, Place)) or new.current_turn().attack is not None:
         _rules_plus(new, action, events)  # A18 time attack, A19 second markers (modules)
@@ -260,7 +260,7 @@ def _timeout(state: GameState, events: list[Event]) -> None:
     if turn.started:
         stop(state, events)
         return
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     events.append(Event("timeout", car.id, {"name": car.name}))
     stand_still(state, car, events)
     next_turn(state, events)
@@ -274,7 +274,7 @@ def _choose_line(state: GameState, ci: int, line: str, events: list[Event]) -> N
                                    ("shortcut", corner.shortcut)) if ids]
     if line not in have:
         raise NotAllowed(msg("corner.no_such_line", line=line, lines=", ".join(have)))
-    state.cars[ci].line = line
+    state.own(ci).line = line
     events.append(Event("line", state.cars[ci].id, {"line": line, "corner": corner.id + 1}))
 
 

@@ -64,7 +64,7 @@ def refusal(state: GameState, car: Car, turn: TurnState, move: Move) -> str | No
 def place(state: GameState, action: Place, events: list[Event]) -> None:
     """Place one die with markers on the clone `state` (A19.1)."""
     turn = state.current_turn()
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     if not state.rules.modules.seconds:
         raise NotAllowed(msg("seconds.off"))
     check_die(state, car, turn, action.die)

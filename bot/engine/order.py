@@ -74,7 +74,7 @@ def _pop_next(state: GameState) -> int | None:
 
 def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
     """Begin car `ci`'s turn; False when it could not move at all (A13.5) and the turn is done."""
-    car = state.cars[ci]
+    car = state.own(ci)  # the car whose turn starts may be shared with the state forked from
     if car.status == WAITING:
         car.status = RACING
         car.position = START
@@ -102,10 +102,12 @@ def can_move(state: GameState, car: Car) -> bool:
 
 
 def stand_still(state: GameState, car: Car, events: list[Event]) -> None:
-    """The car does not move this turn (A13.5): a copy of the top card; after neutral/spare,
-    60 s in gear 0 (OPEN-12). The turn is over; the caller hands it on."""
+    """The car does not move this turn (A13.5): a copy of the top card, which may itself be such
+    a copy (a second turn without a move keeps the gear: the car must not fall to gear 0 in a
+    corner that needs a higher one); after neutral/spare, 60 s in gear 0 (OPEN-12). The turn is
+    over; the caller hands it on."""
     top = car.pile[-1] if car.pile else None
-    if top is not None and top.kind == "gear":
+    if top is not None and top.kind in ("gear", "nomove"):
         card = Card("nomove", top.gear, top.seconds)
     else:
         card = Card("nomove", 0, state.rules.no_move_neutral_seconds)

@@ -118,14 +118,25 @@ def advance_course(state: GameState, events: list[Event]) -> GameState:
     seats = [Seat(d, cars[d].name, None if choosing else cars[d].tires) for d in starters + absent]
     new = setup_special(course.specials[course.index], seats, state.config.seed, state.config.ruleset,
                         state.config.modules, state.dice.clone())
+    wrecked: list[Event] = []
     for car in new.cars:
         carry_over(cars[car.id], car, assisted, keep_tires=not choosing)
         if car.id in absent:
             car.status = OUT
             car.out_reason = cars[car.id].out_reason or "retired"
+        elif car.lost_black >= state.rules.knocked_out_at_black_lost:
+            # A15.3 took its last black die on the finish line and no assistance (A16) repairs
+            # it: it could never move again, so it is knocked out now (A12.5, OPEN-10) instead
+            # of standing still at the start for ever
+            car.status = OUT
+            car.out_reason = "damage_ko"
+            car.pose = "normal"
+            wrecked.append(Event("damage_ko", car.id, {"lost": car.lost_black}))
     new.course = course
     new.moves = state.moves
-    names = ", ".join(cars[d].name for d in starters)
+    events.extend(wrecked)
+    knocked_out = {e.driver for e in wrecked}
+    names = ", ".join(cars[d].name for d in starters if d not in knocked_out)
     events.append(Event("special_start", None, {"number": course.number, "title": new.stage.title,
                                                 "order": names, "assistance": "yes" if assisted else "no"}))
     events.extend(weather_events(new))  # A20.1: known before the first car starts

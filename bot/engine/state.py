@@ -19,6 +19,8 @@ from bot.engine.stage_weather import with_weather
 
 WAITING, RACING, FINISHED, OUT = "waiting", "racing", "finished", "out"
 
+_new = object.__new__  # the clones below fill every slot themselves
+
 #: How a car stands on its space: facing forward, spun, or off the road on one side (A11.2).
 Pose = Literal["normal", "spun", "off_left", "off_right"]
 
@@ -75,12 +77,17 @@ class Car:
         return self.pose not in ("off_left", "off_right")
 
     def clone(self) -> Car:
-        # Written out: the AI and the benchmarks clone cars millions of times. Cards are never
+        # Written out field by field (`tests/engine/test_engine_state_clone.py` checks that every
+        # slot is copied): the AI and the benchmarks clone cars millions of times. Cards are never
         # mutated once on the pile, so the pile list is copied but not its cards.
-        return Car(self.id, self.name, self.seat, self.tires, self.status, self.position, self.pose, self.resume,
-                   self.arrived, list(self.pile), self.lost_black, self.flats, self.spare, self.sisu, self.seconds,
-                   self.line, list(self.splits), self.finish_rank, self.out_reason, self.last_hazards,
-                   self.corner_dirt)
+        c = _new(Car)
+        c.id, c.name, c.seat, c.tires, c.status = self.id, self.name, self.seat, self.tires, self.status
+        c.position, c.pose, c.resume, c.arrived = self.position, self.pose, self.resume, self.arrived
+        c.pile, c.lost_black, c.flats, c.spare = self.pile[:], self.lost_black, self.flats, self.spare
+        c.sisu, c.seconds, c.line, c.splits = self.sisu, self.seconds, self.line, self.splits[:]
+        c.finish_rank, c.out_reason, c.last_hazards = self.finish_rank, self.out_reason, self.last_hazards
+        c.corner_dirt = self.corner_dirt  # replaced, never changed in place (`dirt.note_corner_arrival`)
+        return c
 
     def to_dict(self) -> dict:
         d = {name: getattr(self, name) for name in Car.__slots__}
@@ -121,11 +128,12 @@ class TurnState:
         return len(self.used) - self.whites
 
     def clone(self) -> TurnState:
-        t = TurnState.__new__(TurnState)
-        for name in TurnState.__slots__:
-            setattr(t, name, getattr(self, name))
-        t.used = list(self.used)
-        t.path = list(self.path)
+        # Written out, as `Car.clone`; `attack` is replaced, never changed in place (attack.py).
+        t = _new(TurnState)
+        t.car, t.gear, t.used, t.hazards = self.car, self.gear, self.used[:], self.hazards
+        t.snow_hazards, t.whites, t.whites_asphalt = self.snow_hazards, self.whites, self.whites_asphalt
+        t.last_gear_die, t.sisu_active, t.path = self.last_gear_die, self.sisu_active, self.path[:]
+        t.attack, t.placed = self.attack, self.placed
         return t
 
     def to_dict(self) -> dict:
@@ -170,6 +178,9 @@ class GameState:
     moves: int = 0  # actions applied; also the version the engine knows
     course: Course | None = None  # a rally of several specials (A2); None for a single special
     weather: tuple[str, ...] | None = None  # zones on their snow side (A20.1, weather module); None: off
+    # Bit i set: `cars[i]` belongs to this state alone and may be changed in place. A state made
+    # any way but `fork` owns all its cars (-1); see `fork` and `own`. Not part of the game.
+    owned: int = field(default=-1, repr=False, compare=False)
 
     @property
     def finished(self) -> bool:
@@ -195,17 +206,45 @@ class GameState:
         return None
 
     def clone(self) -> GameState:
-        s = GameState.__new__(GameState)
-        s.stage, s.rules, s.config = self.stage, self.rules, self.config
+        """A copy sharing nothing that the engine changes in place: every car is copied."""
+        s = self._copy_rest()
         s.cars = [c.clone() for c in self.cars]
+        s.owned = -1
+        return s
+
+    def fork(self, ci: int) -> GameState:
+        """A copy for one action of car `ci` (`game.apply`, trial drives): car `ci` is copied and
+        the others are shared with `self` until `own` copies one, so an action pays for the car
+        it moves, not for the whole field. Code that changes any car but the one whose turn it
+        is calls `own` first (today: the car whose turn starts, `order._start_turn`);
+        `tests/engine/test_engine_state_clone.py` plays whole rallies with every module and
+        checks that `apply` never changes the state it is given."""
+        s = self._copy_rest()
+        cars = s.cars = self.cars[:]
+        cars[ci] = cars[ci].clone()
+        s.owned = 1 << ci
+        return s
+
+    def own(self, ci: int) -> Car:
+        """Car `ci`, copied first if it is still shared with the state this one was forked from;
+        call it before changing a car that may not be the one the action started with."""
+        if not self.owned >> ci & 1:
+            self.cars[ci] = self.cars[ci].clone()
+            self.owned |= 1 << ci
+        return self.cars[ci]
+
+    def _copy_rest(self) -> GameState:
+        s = _new(GameState)
+        s.stage, s.rules, s.config = self.stage, self.rules, self.config
         s.dice = self.dice.clone()
-        s.deck = list(self.deck)
-        s.dirt = dict(self.dirt)
+        s.deck = self.deck[:]
+        s.dirt = dict(self.dirt) if self.dirt else {}
         s.round, s.arrival, s.finishers, s.moves = self.round, self.arrival, self.finishers, self.moves
-        s.queue = list(self.queue)
-        s.entry = list(self.entry)
-        s.turn = self.turn.clone() if self.turn else None
-        s.last_path = self.last_path
+        s.queue = self.queue[:]
+        s.entry = self.entry[:]
+        turn = self.turn
+        s.turn = turn.clone() if turn is not None else None
+        s.last_path = self.last_path  # replaced at the end of a turn, never changed in place
         s.last_driver = self.last_driver
         s.course = self.course  # never changed in place: the move to the next special replaces it
         s.weather = self.weather

@@ -27,7 +27,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
     second markers shows none, A19.1) instead of a roll."""
     turn = state.current_turn()
     ci = turn.car
-    car = state.cars[ci]
+    car = state.own(ci)
     if not die_allowed(state, car, turn, die):
         check_die(state, car, turn, die)  # refuses it, saying why
     gear_die = die != "W"
@@ -229,7 +229,7 @@ def _finish(state: GameState, car: Car, turn: TurnState, events: list[Event], cr
 def stop(state: GameState, events: list[Event]) -> None:
     """End the turn by choice (A6.4): the card of the last gear die, or the current gear (AMB-15)."""
     turn = state.current_turn()
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     if not turn.started:
         raise refuse("turn.stop_without_die", allowed=describe_allowed(dice_allowed(state, car, turn)))
     g = move_gear(turn)
@@ -242,7 +242,7 @@ def stop(state: GameState, events: list[Event]) -> None:
 def fit_spare(state: GameState, events: list[Event]) -> None:
     """Spare tire (A14.1): start of turn, gear 0 or 1, one flat repaired, restart in 1st."""
     turn = state.current_turn()
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     if turn.started:
         raise refuse("spare.not_at_start")
     if not car.spare:
@@ -268,7 +268,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
     turn = state.turn
     if turn is None:
         return
-    car = state.cars[turn.car]
+    car = state.own(turn.car)
     car.last_hazards = turn.hazards
     if state.rules.modules.splits:  # A21 module: split times shown to all (bot.engine.splits)
         record_splits(state, car, events)

@@ -125,3 +125,36 @@ def test_A16_the_next_special_starts_repaired_after_an_assistance_and_damaged_wi
         car = state.cars[0]
         assert state.stage.name == COURSE[1]
         assert car.lost_black == (0 if assisted else 1)
+
+
+@pytest.mark.parametrize("assisted", [False, True])
+def test_A15_3_a_finish_crash_taking_the_last_black_die_knocks_out_before_the_next_special(assisted):
+    """A15.3 covers a black die even on the finish line; with the 5th gone and no assistance
+    (A16) the car could never move again, so it is knocked out before the next special starts
+    (A12.5, OPEN-10) and the others drive it; an assistance repairs it instead. Found by random
+    play: the car stood still at the start turn after turn and no car could take a turn."""
+    from bot.engine.ai import choose_action
+
+    state = new_game("pinewood-sprint", ai_seats(2), seed=4, course=course_of(COURSE[:2], [assisted, True]))
+    events_at_change: list[str] = []
+    while state.turn is not None:
+        finished = [c for c in state.cars if c.status == "finished"]
+        if state.course.index == 0 and finished and finished[0].lost_black < 5:
+            finished[0].lost_black = 5  # what A15.3 leaves after a crash on the line with 4 lost
+        index = state.course.index
+        state, events = apply(state, choose_action(state))
+        if state.course.index != index:
+            events_at_change = [e.kind for e in events]
+            wrecked = state.car_by_id(finished[0].id)
+            names = next(e.params["order"] for e in events if e.kind == "special_start")
+    assert state.finished and state.course.index == 1
+    if assisted:
+        assert wrecked.status != "out" and wrecked.lost_black == 0
+        assert "damage_ko" not in events_at_change
+    else:
+        assert events_at_change.index("special_over") < events_at_change.index("damage_ko") < \
+            events_at_change.index("special_start")
+        assert (wrecked.status, wrecked.out_reason, wrecked.pile) == ("out", "damage_ko", [])
+        assert wrecked.name not in names
+        classified = [row for row in state.course.results[1] if row.time is not None]
+        assert [row.id for row in classified] == [c.id for c in state.cars if c is not wrecked]

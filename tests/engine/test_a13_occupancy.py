@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rules_helpers import CORNER, act, corner_ids, gear_cards, kinds, make_game, put_car, refused, space_at
 
+from bot.engine.actions import Timeout
+from bot.engine.game import apply
 from bot.engine.state import Card
 
 
@@ -105,6 +107,25 @@ def test_A13_5_no_move_possible_adds_a_copy_of_the_top_card():
     assert state.last_path == [], "Bea's turn passed without a die"
     assert gear_cards(state, 1)[-2:] == [("gear", 1, 50), ("nomove", 1, 50)]
     assert state.cars[1].position == ids["before"]
+
+
+def test_A13_5_a_second_turn_without_a_move_copies_the_copy_and_keeps_the_gear():
+    """A13.5: the card added is identical to the one on top, so after a no-move copy of a 4th-gear
+    card the next one is 4th gear again, not OPEN-12's neutral. Found by random play: a driver
+    timing out twice on a skid that needs exactly 3rd fell to gear 0 there, could never move
+    again, and no car could take a turn."""
+    state = make_game(CORNER, drivers=2)
+    ids = corner_ids(state.stage)
+    put_car(state, 1, ids["before"], 2)
+    put_car(state, 0, ids["skid"][0], 4)  # Ada, to play, stopped in the skid in 4th
+    timeouts = 0
+    while timeouts < 2:  # both time out without a die, turn after turn (a rally rule: A13.5's card)
+        timeouts += state.turn.car == 0
+        state, _ = apply(state, Timeout())
+    assert gear_cards(state, 0)[-3:] == [("gear", 4, 20), ("nomove", 4, 20), ("nomove", 4, 20)]
+    assert state.cars[0].gear == 4
+    assert state.cars[0].position == ids["skid"][0]
+    assert state.turn is not None, "the special goes on"
 
 
 def test_OPEN_12_no_move_after_a_loss_of_control_costs_60s_in_gear_0():

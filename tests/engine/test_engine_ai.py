@@ -142,3 +142,29 @@ def test_every_ai_choice_is_accepted_on_generated_stages(zones, stage_seed, leng
     stage = parse_stage(generate(stage_seed, length), f"generated seed {stage_seed}", zones,
                         name=f"generated-{stage_seed}")
     _ai_plays_to_the_end(stage, drivers, dice_seed)
+
+
+def test_A8_a_line_chosen_ahead_that_no_die_can_take_does_not_stop_the_ai():
+    """A8: a driver may choose the line for the next corner ahead (`line skid`), then time out;
+    the AI drives the turn. When the chosen line needs a gear none of the dice allowed gives,
+    the AI names another line for the die instead of finding nothing to do. Found by random
+    play: on black-moor the AI raised "a turn starts only when some die can move the car"."""
+    from bot.engine.actions import ChooseLine
+
+    stage = new_game("black-moor", ai_seats(1)).stage
+    tried = 0
+    for space in stage.spaces:
+        if space.corner is not None:
+            continue
+        for gear in range(1, 6):
+            state = new_game(stage, ai_seats(1), seed=1)
+            put_car(state, 0, space.id, gear)
+            for line in ("skid", "shortcut", "interior"):
+                try:
+                    chosen, _ = apply(state, ChooseLine(line))
+                except RallyError:
+                    continue  # no such line ahead
+                tried += 1
+                action = choose_action(chosen)
+                apply(chosen, action)  # accepted: raises otherwise
+    assert tried > 100

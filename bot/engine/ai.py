@@ -25,7 +25,7 @@ from bot.engine.dice_rules import dice_allowed
 from bot.engine.markers import cost, place_actions
 from bot.engine.moves import KO, LOC, OK, occupants, resolve, try_resolve
 from bot.engine.odds import die_risk
-from bot.engine.stage_model import FINISH
+from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.state import Car, GameState, TurnState
 
 _BADNESS = {OK: 0, LOC: 1, KO: 2}
@@ -33,7 +33,9 @@ _BADNESS = {OK: 0, LOC: 1, KO: 2}
 
 def choose_action(state: GameState, risk: float = 0.12) -> Action:
     """The AI's next action for the driver whose turn it is."""
-    turn = state.current_turn()
+    turn = state.turn  # `state.current_turn()`, inlined: asked before every action of a simulation
+    if turn is None:
+        raise AssertionError("no turn is being played")
     car = state.cars[turn.car]
     if turn.attack is None and not turn.started and car.flats and car.spare and turn.gear <= 1:
         return Spare(driver=car.id)
@@ -66,7 +68,7 @@ def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tu
     if car.line is not None:  # a line chosen ahead (A8): the AI may keep it or take another
         lines = _ALL_LINES
     else:
-        lines = _FORK_LINES if len(state.stage.successors(car.position)) > 1 else _ROAD_LINES
+        lines = _FORK_LINES if car.position in _forks(state.stage) else _ROAD_LINES
     key = situation(state, turn, car, risk, lines)
     found = _MEMO.get(key)
     if found is None:
@@ -77,6 +79,20 @@ def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tu
 
 
 _FORK_LINES: tuple[str | None, ...] = (None, "skid", "shortcut")
+_LAST_FORKS: tuple[object, frozenset[int]] = (None, frozenset())
+
+
+def _forks(stage: Stage) -> frozenset[int]:
+    """The positions from which a die may take more than one road (a corner ahead: A8), for the
+    stage met last (a game asks again and again; one tuple, read and replaced whole)."""
+    global _LAST_FORKS
+    last, forks = _LAST_FORKS
+    if last is not stage:
+        forks = frozenset(p for p in (START, *(s.id for s in stage.spaces)) if len(stage.successors(p)) > 1)
+        _LAST_FORKS = (stage, forks)
+    return forks
+
+
 _ALL_LINES: tuple[str | None, ...] = (None, "interior", "skid", "shortcut")
 _ROAD_LINES: tuple[str | None, ...] = (None,)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 _MASK = (1 << 64) - 1
+_new = object.__new__
 
 #: What `pick` draws: the keys of its weights (`Literal` event names keep their type).
 Name = TypeVar("Name", bound=str)
@@ -99,7 +100,9 @@ class SeededDice:
         return _shuffle(self._next, items)
 
     def clone(self) -> SeededDice:
-        return SeededDice(self.seed, self.counter)
+        d = _new(SeededDice)  # the seed is already masked
+        d.seed, d.counter = self.seed, self.counter
+        return d
 
     def common(self) -> SeededDice:
         return self

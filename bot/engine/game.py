@@ -80,13 +80,14 @@ def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]
         return choose_tires(state, action)
     ci = actor_index(state, action)
     new = state.fork(ci)
+    turn = new.current_turn()
     events: list[Event] = []
-    if isinstance(action, (Attack, Order, Place)) or new.current_turn().attack is not None:
-        _rules_plus(new, action, events)  # A18 time attack, A19 second markers (modules)
-    elif isinstance(action, Roll):
+    if isinstance(action, Roll) and turn.attack is None:  # the commonest action first
         if len(action.dice) > 1:
             drive_clean(state, action)  # refuse it whole if its dice cannot all be played (like A18.2)
         _roll_all(new, ci, action, events)
+    elif isinstance(action, (Attack, Order, Place)) or turn.attack is not None:
+        _rules_plus(new, action, events)  # A18 time attack, A19 second markers (modules)
     elif isinstance(action, Stop):
         stop(new, events)
     elif isinstance(action, Spare):
@@ -150,7 +151,8 @@ def actor_index(state: GameState, action: Action) -> int:
 
 def _roll_all(state: GameState, ci: int, action: Roll, events: list[Event]) -> None:
     """Roll the dice in order; a loss of control or the finish cancels the rest (A11.2)."""
-    turn = state.current_turn()  # a new TurnState starts when this turn ends, even for the same driver
+    turn = state.turn  # a new TurnState starts when this turn ends, even for the same driver
+    assert turn is not None, "_apply_one checked that a turn is on"
     if len(action.dice) == 1 and action.line is None:  # one die, no line word: most rolls, the AI's all
         roll_one(state, action.dice[0], None, events)
     elif not _roll_each(state, ci, action, turn, events):

@@ -57,13 +57,16 @@ def next_turn(state: GameState, events: list[Event]) -> None:
 
 
 def _pop_next(state: GameState) -> int | None:
+    # `entry` and `queue` are replaced, never changed in place: a forked state shares them
     while True:
         while state.entry:
-            ci = state.entry.pop(0)
+            ci, *rest = state.entry
+            state.entry = rest
             if state.cars[ci].status in (RACING, WAITING):
                 return ci
         while state.queue:
-            ci = state.queue.pop(0)
+            ci, *rest = state.queue
+            state.queue = rest
             if state.cars[ci].status in (RACING, WAITING):
                 return ci
         if all(c.status in (FINISHED, OUT) for c in state.cars):
@@ -87,7 +90,7 @@ def _start_turn(state: GameState, ci: int, events: list[Event]) -> bool:
         car.corner_dirt = None  # back on the road: a new arrival (A8.5)
         note_corner_arrival(state, car)
         events.append(Event("back_on_road", car.id, {}))
-    state.turn = TurnState(car=ci, gear=car.gear)
+    state.turn = TurnState.begin(ci, car.gear)
     events.append(Event("turn", car.id, {"name": car.name, "round": state.round}))
     if can_move(state, car):
         return True

@@ -119,6 +119,14 @@ class TurnState:
     attack: list[list] | None = None  # time attack rolled, waiting for its order: [die, hazard] (A18.3)
     placed: int = 0  # dice placed with second markers this turn (A19.1 cost)
 
+    @classmethod
+    def begin(cls, car: int, gear: int) -> TurnState:
+        """`TurnState(car=car, gear=gear)`, written out: a turn starts after every few actions."""
+        t = _new(cls)
+        t.car, t.gear, t.used, t.hazards, t.snow_hazards, t.whites, t.whites_asphalt = car, gear, [], 0, 0, 0, 0
+        t.last_gear_die, t.sisu_active, t.path, t.attack, t.placed = None, False, [], None, 0
+        return t
+
     @property
     def started(self) -> bool:
         return bool(self.used)
@@ -237,11 +245,10 @@ class GameState:
         s = _new(GameState)
         s.stage, s.rules, s.config = self.stage, self.rules, self.config
         s.dice = self.dice.clone()
-        s.deck = self.deck[:]
-        s.dirt = dict(self.dirt) if self.dirt else {}
+        # the engine replaces these four, never changes them in place (turn.py, order.py), so
+        # copies share them
+        s.deck, s.dirt, s.queue, s.entry = self.deck, self.dirt, self.queue, self.entry
         s.round, s.arrival, s.finishers, s.moves = self.round, self.arrival, self.finishers, self.moves
-        s.queue = self.queue[:]
-        s.entry = self.entry[:]
         turn = self.turn
         s.turn = turn.clone() if turn is not None else None
         s.last_path = self.last_path  # replaced at the end of a turn, never changed in place

@@ -25,7 +25,9 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
     """Use one die: check it, move, roll, count ⚠, then resolve what the move caused. `face`, when
     given, is the die's face already known (a time attack rolled first, A18.3; a die placed with
     second markers shows none, A19.1) instead of a roll."""
-    turn = state.current_turn()
+    turn = state.turn  # `state.current_turn()`, inlined: this runs for every die
+    if turn is None:
+        raise AssertionError("no turn is being played")
     ci = turn.car
     car = state.own(ci)
     if not die_allowed(state, car, turn, die):
@@ -128,12 +130,13 @@ def _place(state: GameState, car: Car, target: int) -> None:
 
 def _shortcut_card(state: GameState, car: Car, space_id: int, events: list[Event]) -> None:
     """Draw the top shortcut card and put it under the deck (A9.1, AMB-4), then apply it."""
-    card = state.deck.pop(0)
-    state.deck.append(card)
+    deck = state.deck  # replaced, never changed in place: a forked state shares it (`GameState.fork`)
+    card = deck[0]
+    state.deck = deck[1:] + [card]
     corner = state.stage.spaces[space_id].corner
     assert corner is not None, "a shortcut space belongs to a corner"
     if card == "dirty":
-        state.dirt[corner] = state.dirt.get(corner, 0) + 1
+        state.dirt = {**state.dirt, corner: state.dirt.get(corner, 0) + 1}  # replaced, as the deck
         events.append(Event("shortcut_dirty", car.id, {"markers": state.dirt[corner]}))
     elif card == "flat" and not state.rules.modules.shakedown:
         car.flats += 1

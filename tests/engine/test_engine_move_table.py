@@ -193,7 +193,7 @@ def _change_a_detail(state: GameState, rng: random.Random) -> None:
     elif detail == 4 and corner is not None:
         car.corner_dirt = [corner, rng.choice([0, 1, 2])]
     elif detail == 5 and state.stage.corners:
-        state.dirt[rng.randrange(len(state.stage.corners))] = rng.choice([1, 2])
+        state.dirt = {**state.dirt, rng.randrange(len(state.stage.corners)): rng.choice([1, 2])}  # shared: replaced
     elif detail == 6:
         turn.hazards = rng.choice([0, 1, 2])
         turn.snow_hazards = rng.choice([0, 1])

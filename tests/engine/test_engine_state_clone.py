@@ -115,3 +115,7 @@ def test_apply_never_changes_the_state_it_is_given(modules: dict) -> None:
     if modules.get("attack"):
         expected |= {"Attack", "Order", "Place"}
     assert expected <= accepted and refused > 0
+
+
+def test_a_turn_begun_is_the_dataclass_default_turn() -> None:
+    assert TurnState.begin(2, 3) == TurnState(car=2, gear=3)

@@ -249,6 +249,7 @@ async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAU
 
 _pool: ProcessPoolExecutor | None = None
 _pool_failed = False
+_workers: list[multiprocessing.process.BaseProcess] = []  # the processes the pool started (measurements)
 _pool_lock = threading.Lock()
 _warm_lock = threading.Lock()
 _warmed: OrderedDict[tuple, None] = OrderedDict()  # warm requests already sent (the last 512)
@@ -286,11 +287,13 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
             if ctx.get_start_method() == "forkserver":
                 ctx.set_forkserver_preload(["bot.services.images", "bot.render"])
             size = workers or pool_size()
+            before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
                                        initargs=(str(folder) if folder else None,))
             # every worker starts now (here, not on the event loop at a later submit), imports bot.render
             for future in [pool.submit(_ping) for _ in range(size)]:
                 future.result(timeout=60)
+            _workers[:] = [p for p in multiprocessing.active_children() if p not in before]
         except Exception as exc:
             _pool_failed = True
             log.warning("render workers could not start (%s: %s): drawing in a thread", type(exc).__name__, exc)
@@ -305,10 +308,12 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
 
 
 def worker_pids() -> list[int]:
-    """The process ids of the running render workers (for measurements)."""
-    pool = _pool
-    processes = getattr(pool, "_processes", None) or {}
-    return sorted(processes)
+    """The process ids of the running render workers (for measurements): the processes that
+    appeared among this process's `multiprocessing.active_children()` while the pool started
+    (the executor keeps its own list privately), those still alive."""
+    if _pool is None:
+        return []
+    return sorted(p.pid for p in _workers if p.pid is not None and p.is_alive())
 
 
 def shutdown_pool(wait: bool = True) -> None:

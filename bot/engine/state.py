@@ -1,8 +1,10 @@
 """The game state of one special stage (RULES A24 "Driver state"), and its JSON form.
 
-`apply` never mutates the state it is given: it clones it, changes the clone and returns it, so
-a refused action (an exception) leaves the caller's state untouched. Cloning is hand-written
-because the AI and the benchmarks clone thousands of states per second.
+`apply` never mutates the state it is given: it forks it (`GameState.fork`: a copy in which the
+cars the action does not change are shared until `own` copies one), changes the fork and returns
+it, so a refused action (an exception) leaves the caller's state untouched. Copies are written
+out by hand because the AI and the benchmarks make thousands of them per second; the deck, the
+dirt markers and the round's queues are replaced, never changed in place, so copies share them.
 """
 
 from __future__ import annotations

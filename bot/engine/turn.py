@@ -1,8 +1,10 @@
-"""Playing a turn on a cloned state: one die, stop, spare tire, and what follows from them.
+"""Playing a turn on a copied state: one die, stop, spare tire, and what follows from them.
 
 Covers the die itself (A6, A7), shortcut cards (A9), bumps (A10), loss of control (A11), damage
-(A12), spare tire (A14) and finishing (A15). Functions mutate the clone they are given and
-append events; `game.apply` clones first, so a refusal never leaks into the caller's state.
+(A12), spare tire (A14) and finishing (A15). Functions change the copy they are given and append
+events; `game.apply` forks first, so a refusal never leaks into the caller's state. A car is
+changed only through `state.own(i)` (a fork shares the cars it did not copy), and the deck and
+dirt markers are replaced, never changed in place.
 """
 
 from __future__ import annotations

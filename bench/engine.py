@@ -5,11 +5,13 @@ plus the figures behind it. The headline stage is the shipped stage of median le
 weekly generator's default length is 30 spaces); the longest shipped stage is measured too, as
 `stages_per_s_longest`, since time grows with length. Speeds are medians over repeats (the
 machine is shared and noisy);
-the baseline measured in the same run is a bare `GameState.clone()` (a full copy: every car),
-so `actions_per_clone` says how many clones' worth of time one AI action costs (the median of
-the repeats' ratios, each repeat timing its clones right after its stages). An action itself no
-longer pays a full clone: `apply` forks the state, copying only the car that moves
-(`GameState.fork`).
+the baseline measured in the same run is `GameState.clone()` (a full copy: every car) of every
+state those stages pass through, each timed at the moment the action meets it (`_clone_us`), so
+`actions_per_clone` says how many clones' worth of time one AI action costs (the median of the
+repeats' ratios; each repeat replays its own stages for the clones right after timing them).
+`clone_hot_us`, for information, is one state cloned again and again, hot in every cache (the
+baseline printed before; about 10 % lower). An action itself no longer pays a full clone:
+`apply` forks the state, copying only the car that moves (`GameState.fork`).
 The stage's compiled move tables and the AI's memory of its choices live as long as the process,
 as in a running bot: the warm-up and the earlier repeats fill them.
 Goals: ≥ 500 stages/s on the median stage, one AI action ≤ 4 clones, ≤ 100 µs per odds call
@@ -78,7 +80,31 @@ def _plan(state) -> Roll | None:
     return Roll(tuple(dice))
 
 
-def _clone_us(stage: str, n: int = 2000) -> float:
+def _clone_us(stage: str, seeds: range) -> float:
+    """The baseline, like with like: one `GameState.clone()` of each state the AI actions of these
+    stages run on, at the moment they run on it (the same states, just made by the action before,
+    as warm in the caches as the action finds them); each clone is timed alone and the cost of
+    the timer itself is taken off."""
+    clock = time.perf_counter
+    spent = timer = 0.0
+    n = 0
+    for seed in seeds:
+        state = new_game(stage, ai_seats(4), seed=seed)
+        while state.turn is not None:
+            t0 = clock()
+            state.clone()
+            t1 = clock()
+            t2 = clock()
+            spent += t1 - t0
+            timer += t2 - t1
+            n += 1
+            state, _ = apply(state, choose_action(state))
+    return (spent - timer) / n * 1e6
+
+
+def _clone_hot_us(stage: str, n: int = 2000) -> float:
+    """For information: one mid-stage state cloned `n` times in a row (hot in every cache), the
+    baseline printed before issue 14's last round."""
     state = new_game(stage, ai_seats(4), seed=3)
     for _ in range(40):
         if state.turn is None:
@@ -98,8 +124,9 @@ def run(repeats: int = 7, stages_per_repeat: int = 20) -> dict:
     for r in range(repeats):
         # each repeat times its stages and then its clones, so the ratio compares like moments
         # of a machine whose speed drifts (shared cores)
-        rate, actions = _stages_per_s(stage, range(r * stages_per_repeat, (r + 1) * stages_per_repeat))
-        clone_us = _clone_us(stage)
+        seeds = range(r * stages_per_repeat, (r + 1) * stages_per_repeat)
+        rate, actions = _stages_per_s(stage, seeds)
+        clone_us = _clone_us(stage, seeds)
         rates.append(rate)
         per_stage.append(actions)
         clones.append(clone_us)
@@ -119,6 +146,7 @@ def run(repeats: int = 7, stages_per_repeat: int = 20) -> dict:
         "action_us": round(action_us, 1),
         "clone_us": round(statistics.median(clones), 2),
         "actions_per_clone": round(statistics.median(ratios), 2),
+        "clone_hot_us": round(statistics.median(_clone_hot_us(stage) for _ in range(3)), 2),
     }
 
 

@@ -13,8 +13,10 @@ from bot.render.drawing import outlined_polygon, text_centered
 from bot.render.fonts import font
 
 
-def die_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], face: str, hazard: bool, size: float) -> None:
-    """A die showing `face` ('1'..'5' or 'W'), `size` pixels wide, centred on `centre`."""
+def die_badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float], face: str, hazard: bool,
+              size: float) -> None:
+    """A die showing `face` ('1'..'5' or 'W'), `size` pixels wide, centred on `centre`; `draw` draws
+    on `canvas` (an RGB image)."""
     x, y, h = centre[0], centre[1], size / 2
     white = face.upper() == "W"
     bg, fg = (P.WHITE, P.BLACK) if white else (P.BLACK, P.WHITE)
@@ -23,17 +25,13 @@ def die_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], face: str,
     draw.rounded_rectangle((x - h, y - h, x + h, y + h), radius=size * 0.2, fill=bg, outline=border, width=bw)
     text_centered(draw, (x, y), "W" if white else face, font(round(size * 0.62), bold=True), fg)
     if hazard:
-        hazard_triangle(draw, (x + h * 0.95, y - h * 0.95), size * 0.62)
+        hazard_triangle(canvas, draw, (x + h * 0.95, y - h * 0.95), size * 0.62)
 
 
-def hazard_triangle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float) -> None:
-    """A red warning triangle with a white "!" (the ⚠ face)."""
+def hazard_triangle(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float) -> None:
+    """A red warning triangle with a white "!" (the ⚠ face); `draw` draws on `canvas`, whose wide
+    outline is drawn on a crop of it (`outlined_polygon`)."""
     x, y, s = centre[0], centre[1], size
     pts = [(x, y - s * 0.55), (x + s * 0.58, y + s * 0.45), (x - s * 0.58, y + s * 0.45)]
-    width = max(1, round(s * 0.08))
-    image = getattr(draw, "_image", None)  # the canvas: a wide outline is drawn on a crop of it
-    if isinstance(image, Image.Image) and image.mode == "RGB":
-        outlined_polygon(image, pts, P.HAZARD_RED, P.WHITE, width)
-    else:
-        draw.polygon(pts, fill=P.HAZARD_RED, outline=P.WHITE, width=width)
+    outlined_polygon(canvas, pts, P.HAZARD_RED, P.WHITE, max(1, round(s * 0.08)))
     text_centered(draw, (x, y + s * 0.08), "!", font(max(10, round(s * 0.62)), bold=True), P.WHITE)

@@ -32,45 +32,47 @@ def length(f: ImageFont.FreeTypeFont, text: str) -> float:
 
 
 def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float],
-          stroke_width: float, cache: bool) -> tuple[Any, tuple[int, int]]:
+          stroke_width: float, cache: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """The glyph mask of `text` (with its stroke, when `stroke_width`) as an "L" image, and where
+    its corner lies from the anchor point's whole pixel. Drawn by `ImageDraw.text` itself, at
+    the anchor point's sub-pixel `start`, on a black image with a margin round the font's box of
+    the text, so the mask is the very one `ImageDraw.text` blends onto a canvas."""
     key = (f.path, f.size, text, anchor, start, stroke_width)
     found = _masks.get(key) if cache else None
     if found is None:
-        if stroke_width:
-            try:
-                found = f.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True)
-            except TypeError:  # Pillow < 11.1: the stroke mask is always filled
-                found = f.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start)
-        else:
-            found = f.getmask2(text, "L", None, None, None, 0, anchor, 0, start)
+        left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+        x0, y0 = math.floor(left) - 2, math.floor(top) - 2  # a sub-pixel start moves ink < 1 px
+        size = (max(1, math.ceil(right) + 3 - x0), max(1, math.ceil(bottom) + 3 - y0))
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).text((start[0] - x0, start[1] - y0), text, font=f, fill=255, anchor=anchor,
+                                  stroke_width=stroke_width, stroke_fill=255 if stroke_width else None)
+        found = (mask, (x0, y0))
         if cache:
-            size = found[0].size
             _masks.put(key, found, size[0] * size[1] + 200)
     return found
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
               anchor: str = "la", stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
-    """`draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke...)` for one line of text, the
-    same pixels, with the glyph masks cached unless `cache` is False (text drawn once, such as a
-    static layer's); any other case goes to `draw.text`."""
+    """`draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke...)` for one line of text on
+    an RGB or RGBA canvas, the same pixels, with the glyph masks cached unless `cache` is False
+    (text drawn once, such as a static layer's): each mask is blended with `ImageDraw.bitmap`;
+    any other case goes to `draw.text`."""
     if not text:
         return
-    if "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont) or draw.palette:
+    if "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont):
         draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width if stroke else 0,
                   stroke_fill=stroke)
         return
     x, y = int(xy[0]), int(xy[1])
     start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
-    ink = draw._getink(fill)[0]
     if stroke is not None and stroke_width:
-        stroke_ink = draw._getink(stroke)[0]
         mask, (ox, oy) = _mask(f, text, anchor, start, stroke_width, cache)
-        draw.draw.draw_bitmap((x + ox, y + oy), mask, stroke_ink)
-        if ink == stroke_ink:
+        draw.bitmap((x + ox, y + oy), mask, fill=stroke)
+        if tuple(fill) == tuple(stroke):  # as `ImageDraw.text`: one colour, the stroke mask covers it
             return
     mask, (ox, oy) = _mask(f, text, anchor, start, 0, cache)
-    draw.draw.draw_bitmap((x + ox, y + oy), mask, ink)
+    draw.bitmap((x + ox, y + oy), mask, fill=fill)
 
 
 def text_cache_clear() -> None:

@@ -44,7 +44,7 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
         _initials(draw, p, at, length, width, options)
     if steps:
-        _path_dice(draw, stage, frame, steps, car_px, options)
+        _path_dice(canvas, draw, stage, frame, steps, car_px, options)
 
 
 def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: int, options: RenderOptions) -> None:
@@ -88,8 +88,8 @@ def _path_line(draw: ImageDraw.ImageDraw, pts: list[Pt], colour: P.RGB, ppu: flo
         draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
-def _path_dice(draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame, steps: list[tuple[PathStep, Pt]],
-               car_px: list[Pt], options: RenderOptions) -> None:
+def _path_dice(canvas: Image.Image, draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame,
+               steps: list[tuple[PathStep, Pt]], car_px: list[Pt], options: RenderOptions) -> None:
     """One die badge per step, on its space, or moved beside it when a car stands there."""
     size = max(36 * options.scale, 0.5 * frame.ppu)
     shapes = stage_shapes(stage)
@@ -105,7 +105,7 @@ def _path_dice(draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame, steps: lis
             if all(abs(at[0] - c[0]) + abs(at[1] - c[1]) > clear * 1.2 for c in car_px + taken):
                 break
         taken.append(at)
-        die_badge(draw, at, step.die, step.hazard, size)
+        die_badge(canvas, draw, at, step.die, step.hazard, size)
 
 
 # -- dirt markers ----------------------------------------------------------------------------------

@@ -144,9 +144,9 @@ def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, opt
     d.rectangle((0, top, w, canvas.height), fill=P.PANEL_BG)
     y = top
     if view.path:
-        _dice_row(d, view, y, options)
+        _dice_row(canvas, d, view, y, options)
         y += px(DICE_ROW_H)
-    hazard_triangle(d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(26))
+    hazard_triangle(canvas, d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(26))
     y, head = _head_texts(view, top, options)
     for i, car in enumerate(road_order(stage, view.cars)):
         canvas.paste(_row_image(car, i, w, options), (0, y))  # in order: each row covers the last one's bottom line
@@ -286,7 +286,7 @@ def _dice_x(label: TextBox, options: RenderOptions) -> float:
     return label.xy[0] + length(label.font, label.text) + options.px(30)
 
 
-def _dice_row(d: ImageDraw.ImageDraw, view: BoardView, y: float, options: RenderOptions) -> None:
+def _dice_row(canvas: Image.Image, d: ImageDraw.ImageDraw, view: BoardView, y: float, options: RenderOptions) -> None:
     """The band of the last turn: the dice in the order rolled (its texts are `_dice_texts`)."""
     px = options.px
     h = px(DICE_ROW_H)
@@ -295,5 +295,5 @@ def _dice_row(d: ImageDraw.ImageDraw, view: BoardView, y: float, options: Render
     cy = y + h / 2
     size = px(38)
     for step in view.path:
-        die_badge(d, (x, cy), step.die, step.hazard, size)
+        die_badge(canvas, d, (x, cy), step.die, step.hazard, size)
         x += size + px(14)

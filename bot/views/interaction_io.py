@@ -73,10 +73,13 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 def role_ids(user: discord.User | discord.Member) -> tuple[int, ...]:
-    """The member's role ids, as the interaction sent them. `Member.roles` resolves ids through
-    the guild's role cache, which a bot without the members intent may not have (and an
-    interaction's guild may be uncached): the ids themselves are what the check needs."""
-    return tuple(int(r) for r in getattr(user, "_roles", ()))
+    """The member's role ids (none outside a server). `Member.roles` resolves the ids the
+    interaction sent through the guild's roles, which the gateway gives a bot with the guilds
+    intent (on in the default intents, no privileged intent needed); in a guild the bot does not
+    know yet, the roles are unknown and only Manage Server counts until the guild is ready."""
+    if not isinstance(user, discord.Member):
+        return ()
+    return tuple(role.id for role in user.roles if not role.is_default())
 
 
 def as_rally_error(exc: BaseException) -> BaseException:

@@ -326,10 +326,24 @@ def user_option(name: str, user: tuple[int, str]) -> tuple[dict, dict]:
             {"users": {str(user_id): user_payload(user_id, username)}, "members": {str(user_id): member}})
 
 
-def role_option(name: str, role_id: int) -> tuple[dict, dict]:
-    role = {"id": str(role_id), "name": "organisers", "color": 0, "hoist": False, "position": 1,
+def role_payload(role_id: int, name: str = "organisers") -> dict:
+    return {"id": str(role_id), "name": name, "color": 0, "hoist": False, "position": 0 if role_id == GUILD else 1,
             "permissions": "0", "managed": False, "mentionable": True, "flags": 0}
-    return {"name": name, "type": 8, "value": str(role_id)}, {"roles": {str(role_id): role}}
+
+
+def guild_payload() -> dict:
+    """The test guild as GUILD_CREATE sends it to a bot with the default intents: its roles (the
+    @everyone role has the guild's id); no members (no members intent), and channels left out so
+    an interaction's channel comes from its own payload."""
+    return {"id": str(GUILD), "name": "Club", "owner_id": "1", "roles": [role_payload(GUILD, "@everyone")],
+            "channels": [], "threads": [], "members": [], "emojis": [], "stickers": [], "features": [],
+            "member_count": 3, "large": False, "unavailable": False, "joined_at": "2025-01-01T00:00:00+00:00",
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US", "system_channel_flags": 0}
+
+
+def role_option(name: str, role_id: int) -> tuple[dict, dict]:
+    return {"name": name, "type": 8, "value": str(role_id)}, {"roles": {str(role_id): role_payload(role_id)}}
 
 
 def attachment_option(name: str, filename: str, size: int, url: str) -> tuple[dict, dict]:
@@ -432,6 +446,7 @@ class Harness:
         state = self.bot._connection  # what login() learns from Discord: who the bot is
         state.user = discord.ClientUser(state=state, data=user_payload(APP_ID, "rallybot", bot=True))
         state.application_id = APP_ID
+        state.parse_guild_create(guild_payload())  # what the gateway sends next: the guild, its roles
         await self.bot.setup_hook()
         return self
 
@@ -446,7 +461,12 @@ class Harness:
         """Feed one interaction to the gateway handler; wait for everything it started, then (with
         `deliver`) let the outbox sender deliver what is owed, as its running loop would."""
         before = len(self.sent)
-        self.bot._connection.parse_interaction_create(payload)
+        state = self.bot._connection
+        guild = state._get_guild(GUILD)
+        for role_id in payload.get("member", {}).get("roles", ()):  # a member's role exists in the guild first
+            if guild is not None and guild.get_role(int(role_id)) is None:
+                state.parse_guild_role_create({"guild_id": str(GUILD), "role": role_payload(int(role_id))})
+        state.parse_interaction_create(payload)
         await self.settle()
         if deliver:
             await self.bot.sender.flush()

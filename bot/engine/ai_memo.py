@@ -57,19 +57,33 @@ def _rules_token(rules: Ruleset) -> int:
     return entry[1]
 
 
-_LAST: tuple = (None, None, 0, 0)  # (stage, rules, their tokens) of the last key: a game asks again and again
+_LAST: tuple = (None, None, None, 0)  # (stage, rules, risk, their token) of the last key: a game asks again and again
+_BASES: dict[tuple[int, int, float], int] = {}
+
+
+def _base_token(stage: Stage, rules: Ruleset, risk: float) -> int:
+    """One token for a stage, a ruleset's settings and a risk tolerance together."""
+    key = (_stage_token(stage), _rules_token(rules), risk)
+    token = _BASES.get(key)
+    if token is None:
+        if len(_BASES) > 500:
+            _BASES.clear()
+        token = _BASES[key] = next(_TOKENS)
+    return token
 
 
 def situation(state: GameState, turn: TurnState, car: Car, risk: float, lines: tuple[str | None, ...]) -> tuple:
     """Everything the AI's choice of a die for `car`, whose `turn` it is, asking for `lines`, reads
-    from `state` (see the module text), as a key."""
+    from `state` (see the module text), as a key. Kept short, since every choice hashes it and a
+    remembered one compares it whole: one token for the stage, rules and risk; the dirt the car
+    found as one number; the white dice used are counted in `turn.used`."""
     global _LAST
     ci = turn.car
     stage, rules = state.stage, state.rules
-    last_stage, last_rules, stage_token, rules_token = _LAST
-    if last_stage is not stage or last_rules is not rules:
-        stage_token, rules_token = _stage_token(stage), _rules_token(rules)
-        _LAST = (stage, rules, stage_token, rules_token)
+    last_stage, last_rules, last_risk, base = _LAST
+    if last_stage is not stage or last_rules is not rules or last_risk != risk:
+        base = _base_token(stage, rules, risk)
+        _LAST = (stage, rules, risk, base)
     position = car.position
     spun: tuple = ()
     if rules.spun_car_blocks_corner:  # the rules are worked out as written: every space in reach
@@ -86,9 +100,8 @@ def situation(state: GameState, turn: TurnState, car: Car, risk: float, lines: t
                 others.append(c.position)
             i += 1
         others.sort()
-    found = car.corner_dirt  # flat in the key, as the rest (`lines` follows from the stage and the space)
-    corner, count = (found[0], found[1]) if found is not None else (0, 0)
-    return (stage_token, rules_token, risk, ci, car.id, position, car.line, car.tires, car.flats, car.lost_black,
-            found is None, corner, count, turn.gear, tuple(turn.used), turn.whites, turn.whites_asphalt, turn.hazards,
-            turn.snow_hazards, turn.sisu_active, tuple(sorted(state.dirt.items())) if state.dirt else (),
-            tuple(others), spun)
+    found = car.corner_dirt  # [corner, markers found] (A8.5): one number while markers < 1024, as always
+    dirt_found: object = -1 if found is None else found[0] * 1024 + found[1] if found[1] < 1024 else tuple(found)
+    return (base, ci, car.id, position, car.line, car.tires, car.flats, car.lost_black, dirt_found, turn.gear,
+            tuple(turn.used), turn.whites_asphalt, turn.hazards, turn.snow_hazards, turn.sisu_active,
+            tuple(sorted(state.dirt.items())) if state.dirt else (), tuple(others), spun)

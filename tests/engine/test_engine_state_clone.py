@@ -119,3 +119,23 @@ def test_apply_never_changes_the_state_it_is_given(modules: dict) -> None:
 
 def test_a_turn_begun_is_the_dataclass_default_turn() -> None:
     assert TurnState.begin(2, 3) == TurnState(car=2, gear=3)
+
+
+def test_an_event_is_frozen_and_equal_by_value() -> None:
+    import dataclasses
+
+    from bot.engine.actions import Event
+
+    event = Event("die", "ai1", {"die": "3"})
+    assert event == Event("die", "ai1", {"die": "3"}) and event != Event("die", "ai2", {"die": "3"})
+    assert Event("stop").params == {} and Event("stop").params is not Event("stop").params
+    for name in ("kind", "driver", "params"):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(event, name, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del event.kind
+    assert event.to_dict() == {"kind": "die", "driver": "ai1", "params": {"die": "3"}}
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(event)) == event == copy.deepcopy(event) == copy.copy(event)

@@ -60,13 +60,13 @@ def _pop_next(state: GameState) -> int | None:
     # `entry` and `queue` are replaced, never changed in place: a forked state shares them
     while True:
         while state.entry:
-            ci, *rest = state.entry
-            state.entry = rest
+            ci = state.entry[0]
+            state.entry = state.entry[1:]
             if state.cars[ci].status in (RACING, WAITING):
                 return ci
         while state.queue:
-            ci, *rest = state.queue
-            state.queue = rest
+            ci = state.queue[0]
+            state.queue = state.queue[1:]
             if state.cars[ci].status in (RACING, WAITING):
                 return ci
         if all(c.status in (FINISHED, OUT) for c in state.cars):

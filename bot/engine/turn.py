@@ -282,7 +282,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
         for space_id, _, _ in turn.path:
             if space_id >= 0 and spaces[space_id].split and all(s[0] != space_id for s in car.splits):
                 car.splits.append([space_id, car.time])
-    state.last_path = [list(p) for p in turn.path]
+    state.last_path = turn.path[:]  # its steps are never changed once made (`roll_one`)
     state.last_driver = turn.car
     state.turn = None
     next_turn(state, events)

@@ -67,6 +67,8 @@ def weather_events(state: GameState) -> list[Event]:
 def default_tires(stage: Stage) -> str:
     """Snow tires when most of the stage is on snow, else asphalt (A20.2 choice made for the
     driver, and the AI's choice)."""
+    if not stage.snow_zones:  # no zone on its snow side (the weather module off, or a dry roll)
+        return "asphalt"
     snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
     return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
 

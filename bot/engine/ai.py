@@ -37,9 +37,9 @@ def choose_action(state: GameState, risk: float = 0.12) -> Action:
     if turn is None:
         raise AssertionError("no turn is being played")
     car = state.cars[turn.car]
-    if turn.attack is None and not turn.started and car.flats and car.spare and turn.gear <= 1:
+    if car.flats and car.spare and turn.attack is None and not turn.used and turn.gear <= 1:
         return Spare(driver=car.id)
-    if turn.attack is not None or (state.rules.modules.attack and not turn.started):
+    if turn.attack is not None or (state.rules.modules.attack and not turn.used):
         plus = _rules_plus(state, risk)  # A18 modules: an order due, else maybe a time attack
         if plus is not None:
             return plus

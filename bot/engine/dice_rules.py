@@ -62,23 +62,26 @@ def any_die_allowed(state: GameState, car: Car, turn: TurnState) -> bool:
     return False
 
 
-_CANDIDATES: dict[tuple[int, bool], tuple[str, ...]] = {}
+def _near(g: int, started: bool) -> tuple[str, ...]:
+    """Gear dice next to gear `g`, before the dice already used are taken out."""
+    if g == 0:
+        near = [1]
+    elif not started:
+        near = [g - 1, g, g + 1]  # first die of the turn: same gear allowed (A6.2)
+    else:
+        # chaining: exactly one away, also after white dice only (A6.3.2: the same-gear option
+        # exists only for the first die of the turn)
+        near = [g - 1, g + 1]
+    return tuple(str(d) for d in near if 1 <= d <= 5)
+
+
+#: `_near` for gears 0 to 5, not started then started: made once, read for every die played
+_CANDIDATES = tuple(tuple(_near(g, started) for g in range(6)) for started in (False, True))
 
 
 def _candidates(g: int, started: bool) -> tuple[str, ...]:
-    """Gear dice next to gear `g`, before the dice already used are taken out (made once per case)."""
-    found = _CANDIDATES.get((g, started))
-    if found is None:
-        if g == 0:
-            near = [1]
-        elif not started:
-            near = [g - 1, g, g + 1]  # first die of the turn: same gear allowed (A6.2)
-        else:
-            # chaining: exactly one away, also after white dice only (A6.3.2: the same-gear
-            # option exists only for the first die of the turn)
-            near = [g - 1, g + 1]
-        found = _CANDIDATES[(g, started)] = tuple(str(d) for d in near if 1 <= d <= 5)
-    return found
+    """`_near(g, started)`, looked up."""
+    return _CANDIDATES[started][g]
 
 
 def describe_allowed(allowed: list[str]) -> str:

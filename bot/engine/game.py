@@ -80,7 +80,8 @@ def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]
         return choose_tires(state, action)
     ci = actor_index(state, action)
     new = state.fork(ci)
-    turn = new.current_turn()
+    turn = new.turn
+    assert turn is not None, "actor_index refuses when no turn is on"
     events: list[Event] = []
     if isinstance(action, Roll) and turn.attack is None:  # the commonest action first
         if len(action.dice) > 1:

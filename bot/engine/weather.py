@@ -69,8 +69,16 @@ def default_tires(stage: Stage) -> str:
     driver, and the AI's choice)."""
     if not stage.snow_zones:  # no zone on its snow side (the weather module off, or a dry roll)
         return "asphalt"
-    snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
-    return "snow" if snowy * 2 > len(stage.spaces) else "asphalt"
+    found = _TIRES.get(id(stage))  # every special sets up with it: worked out once per stage object
+    if found is None or found[0] is not stage:
+        if len(_TIRES) > 500:
+            _TIRES.clear()
+        snowy = sum(1 for s in stage.spaces if s.zone in stage.snow_zones and s.surface_snow.value == "snow")
+        found = _TIRES[id(stage)] = (stage, "snow" if snowy * 2 > len(stage.spaces) else "asphalt")
+    return found[1]
+
+
+_TIRES: dict[int, tuple[Stage, str]] = {}  # id → (the stage, kept alive so its id is not reused; tires)
 
 
 def tire_change_special(state: GameState) -> bool:

@@ -31,7 +31,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
     if turn is None:
         raise AssertionError("no turn is being played")
     ci = turn.car
-    car = state.own(ci)
+    car = state.cars[ci] if state.owned >> ci & 1 else state.own(ci)  # `own`, without its call once owned
     if not die_allowed(state, car, turn, die):
         check_die(state, car, turn, die)  # refuses it, saying why
     gear_die = die != "W"
@@ -42,7 +42,10 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
     rules = state.rules
     space = stage.spaces[target] if target >= 0 else None
     # the snow-tire cap on white dice is checked by `resolve` (A20.4)
-    surface = space.surface(space.zone in stage.snow_zones) if space is not None else Surface.ASPHALT
+    if space is None:
+        surface = Surface.ASPHALT
+    else:  # `space.surface(snowy)`, inlined
+        surface = space.surface_snow if space.zone in stage.snow_zones else space.surface_dry
     if face is None:
         dice = rules.dice
         hazard = state.dice.roll(die, dice.faces, dice.hazard_faces[die])

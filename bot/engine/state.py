@@ -223,7 +223,7 @@ class GameState:
         return s
 
     def fork(self, ci: int) -> GameState:
-        """A copy for one action of car `ci` (`game.apply`, trial drives): car `ci` is copied and
+        """A copy for one action of car `ci` (`game.apply`): car `ci` is copied and
         the others are shared with `self` until `own` copies one, so an action pays for the car
         it moves, not for the whole field. Code that changes any car but the one whose turn it
         is calls `own` first (today: the car whose turn starts, `order._start_turn`);

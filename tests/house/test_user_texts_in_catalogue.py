@@ -19,6 +19,7 @@ WORDS = re.compile(r"[A-Za-z]{2,}[ ,.!?:;'-]+[A-Za-z]{2,}")
 KEY = re.compile(r"[a-z_0-9]+(\.[a-z_0-9{}]+)+\.?")
 SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|ALTER|DROP|PRAGMA)\b|\b(FROM|WHERE|VALUES|ORDER BY)\b")
 QUIET_CALLS = {"ValueError", "TypeError", "AssertionError", "KeyError", "RuntimeError", "StageError", "DataError",
+               "FrozenInstanceError",
                "CodecError", "ScriptedDiceExhausted", "debug", "info", "warning", "error", "exception",
                "add_argument", "add_parser", "Field", "compile", "sub", "match", "fullmatch", "search", "split"}
 #: Literals that are not sentences for a player, by file, with why.

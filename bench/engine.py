@@ -10,7 +10,7 @@ state those stages pass through, each timed at the moment the action meets it (`
 `actions_per_clone` says how many clones' worth of time one AI action costs (the median of the
 repeats' ratios; each repeat replays its own stages for the clones right after timing them).
 `clone_hot_us`, for information, is one state cloned again and again, hot in every cache (the
-baseline printed before; about 10 % lower). An action itself no longer pays a full clone:
+baseline printed before this round; 10–25 % lower). An action itself no longer pays a full clone:
 `apply` forks the state, copying only the car that moves (`GameState.fork`).
 The stage's compiled move tables and the AI's memory of its choices live as long as the process,
 as in a running bot: `stages_per_s` is the steady state after WARM_STAGES other stages (other

@@ -3,8 +3,9 @@
 Text is most of a board's drawing time (~60 texts, each rasterised by FreeType), and a rally's
 boards print the same names, headings and numbers turn after turn: `draw_text` keeps each text's
 glyph mask (per font, text, anchor and sub-pixel start, so the pixels are exactly those of
-`ImageDraw.text`) in a cache bounded in bytes (`TEXT_CACHE_BYTES`, per process), and `length`
-keeps text widths.
+`ImageDraw.text`) in a cache bounded in bytes (`TEXT_CACHE_BYTES`, per process) from the second
+time it draws a text (most texts met once, such as a turn's status line, are drawn directly), and
+`length` keeps text widths.
 """
 
 from __future__ import annotations
@@ -60,12 +61,15 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTyp
     any other case goes to `draw.text`."""
     if not text:
         return
-    if "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont):
+    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+    if not cache or "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont) or \
+            _first_sighting((f.path, f.size, text, anchor, start, stroke_width if stroke else 0)):
+        # drawn once, or seen for the first time (a turn's status line mostly never comes back):
+        # `ImageDraw.text` itself, without making a mask to keep
         draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width if stroke else 0,
                   stroke_fill=stroke)
         return
     x, y = int(xy[0]), int(xy[1])
-    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
     if stroke is not None and stroke_width:
         mask, (ox, oy) = _mask(f, text, anchor, start, stroke_width, cache)
         draw.bitmap((x + ox, y + oy), mask, fill=stroke)
@@ -75,9 +79,22 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTyp
     draw.bitmap((x + ox, y + oy), mask, fill=fill)
 
 
+#: texts `draw_text` has met (a count, not bytes): a mask is kept from a text's second sighting on
+_seen: ByteLRU[bool] = ByteLRU(16384)
+
+
+def _first_sighting(key: tuple) -> bool:
+    """True the first time `key` is met (then remembered), False later (or while its mask is kept)."""
+    if _seen.get(key) is not None:
+        return False
+    _seen.put(key, True, 1)
+    return True
+
+
 def text_cache_clear() -> None:
-    """Forget the cached text masks and widths."""
+    """Forget the cached text masks and widths, and which texts were met."""
     _masks.clear()
+    _seen.clear()
     length.cache_clear()
 
 

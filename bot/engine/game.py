@@ -78,7 +78,11 @@ def _apply_one(state: GameState, action: Action) -> tuple[GameState, list[Event]
         return _retire(state, action)
     if isinstance(action, Tires):  # A20.2: a driver still behind the start line, turn or not
         return choose_tires(state, action)
-    ci = actor_index(state, action)
+    now = state.turn
+    if now is not None and (action.driver is None or action.driver == state.cars[now.car].id):
+        ci = now.car  # the driver whose turn it is: `actor_index`'s common case, without its call
+    else:
+        ci = actor_index(state, action)
     new = state.fork(ci)
     turn = new.turn
     assert turn is not None, "actor_index refuses when no turn is on"

@@ -66,7 +66,7 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
         if surface is Surface.SNOW:
             turn.snow_hazards += 1
     turn.path.append([target, die, hazard])
-    events.append(Event("die", car.id, {"die": die_word(die), "hazard": "⚠" if hazard else "",
+    events.append(Event("die", car.id, {"die": die_word(die) if not gear_die else die, "hazard": "⚠" if hazard else "",
                                          "space": stage.label(target), "hazards": turn.hazards}))
     if move.outcome == KO:
         _knock_out(state, car, "overspeed_ko", events, over=move.over)

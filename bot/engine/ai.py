@@ -68,7 +68,10 @@ def _dice_choice(state: GameState, turn: TurnState, car: Car, risk: float) -> tu
     if car.line is not None:  # a line chosen ahead (A8): the AI may keep it or take another
         lines = _ALL_LINES
     else:
-        lines = _FORK_LINES if car.position in _forks(state.stage) else _ROAD_LINES
+        last, forks = _LAST_FORKS  # `_forks(state.stage)`, without its call for the stage met last
+        if last is not state.stage:
+            forks = _forks(state.stage)
+        lines = _FORK_LINES if car.position in forks else _ROAD_LINES
     key = situation(state, turn, car, risk, lines)
     found = _MEMO.get(key)
     if found is None:

@@ -56,9 +56,10 @@ def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float,
 def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
               anchor: str = "la", stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
     """`draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke...)` for one line of text on
-    an RGB or RGBA canvas, the same pixels, with the glyph masks cached unless `cache` is False
-    (text drawn once, such as a static layer's): each mask is blended with `ImageDraw.bitmap`;
-    any other case goes to `draw.text`."""
+    an RGB or RGBA canvas, the same pixels. From the second time a text is drawn (same font,
+    anchor and sub-pixel start) its glyph masks are kept and blended with `ImageDraw.bitmap`;
+    the first time, with `cache` False (text drawn once, such as a static layer's) and in any
+    other case, `draw.text` draws it."""
     if not text:
         return
     start = (math.modf(xy[0])[0], math.modf(xy[1])[0])

@@ -289,8 +289,9 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
             size = workers or pool_size()
             before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
-                                       initargs=(str(folder) if folder else None,))
-            # every worker starts now (here, not on the event loop at a later submit), imports bot.render
+                                       initargs=(str(folder) if folder else None, ctx.Barrier(size)))
+            # every worker starts now (here, not on the event loop at a later submit), imports bot.render:
+            # the pings meet at a barrier, so none is answered before all run, each in its own worker
             for future in [pool.submit(_ping) for _ in range(size)]:
                 future.result(timeout=60)
             _workers[:] = [p for p in multiprocessing.active_children() if p not in before]
@@ -345,20 +346,30 @@ def _register_exit() -> None:
         _exit_registered = True
 
 
-def _worker_init(cache_folder: str | None) -> None:
+def _worker_init(cache_folder: str | None, started: Any) -> None:
     """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
-    window-first drawing of new layers (the bot warms the whole layer after such a board), and
-    Ctrl-C left to the bot (which stops its workers itself) rather than a traceback per worker."""
+    window-first drawing of new layers (the bot warms the whole layer after such a board), the
+    pool's start barrier (`_ping`), and Ctrl-C left to the bot (which stops its workers itself)
+    rather than a traceback per worker."""
     import signal
 
     from bot.render import disk_cache, static_layer
 
+    global _started
+    _started = started
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     disk_cache.set_cache_dir(cache_folder)
     static_layer.WINDOW_FIRST = True
 
 
+_started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
+
+
 def _ping() -> int:
+    """Answered only once every worker of the starting pool runs a ping: the executor starts a
+    process for a task only when no worker is idle, so `start_pool`'s pings start them all."""
+    if _started is not None:
+        _started.wait(60)
     return os.getpid()
 
 

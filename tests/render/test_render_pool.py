@@ -63,6 +63,7 @@ async def test_boards_are_drawn_in_a_worker_process_the_same_as_here(folder, fre
 
 async def test_a_burst_is_shared_by_the_workers(folder):
     await asyncio.to_thread(images.start_pool, 2)
+    assert len(images.worker_pids()) == 2  # both started by start_pool (its pings meet at a barrier)
     spec = preview_spec("pinewood-sprint")
     pngs = await asyncio.gather(*(draw_async(PillowRenderer(), spec) for _ in range(8)))
     assert len(set(pngs)) == 1 and pngs[0].startswith(PNG)

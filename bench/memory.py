@@ -22,11 +22,12 @@ The defaults take about a minute on a 2-core machine; `run(rallies=â€¦, stages=â
 from __future__ import annotations
 
 import asyncio
-import os
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench.cache_env import own_cache_env
 
 RALLIES = 1000
 STAGES = 50
@@ -86,19 +87,14 @@ async def _measure(rallies: int, stages: int) -> dict[str, Any]:
 
 
 def run(rallies: int = RALLIES, stages: int = STAGES) -> dict:
-    saved = os.environ.get("RALLYBOT_CACHE")
-    with tempfile.TemporaryDirectory() as folder:
-        os.environ["RALLYBOT_CACHE"] = folder  # the workers' disk cache: empty, and never the bot's own
+    # the workers' disk cache: empty, and never the bot's own
+    with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):
         from bot.services import images
 
         try:
             return asyncio.run(_measure(rallies, stages))
         finally:
             images.shutdown_pool()
-            if saved is None:
-                os.environ.pop("RALLYBOT_CACHE", None)
-            else:
-                os.environ["RALLYBOT_CACHE"] = saved
 
 
 if __name__ == "__main__":

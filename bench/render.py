@@ -46,6 +46,7 @@ import tempfile
 import time
 from typing import Any
 
+from bench.cache_env import own_cache_env
 from bot.engine.ai import choose_action
 from bot.engine.game import apply, new_game
 from bot.engine.simulate import ai_seats
@@ -183,7 +184,6 @@ async def _through_workers(stage_name: str) -> dict[str, Any]:
     workers = images.pool_size()
     specs = _specs(stage_name, BOARDS + 8)
     others = _specs(OTHER, 2 * workers)
-    saved = os.environ.get("RALLYBOT_CACHE")
     out: dict[str, Any] = {"workers": workers}
     try:
         cold, cold_disk, start_s = [], [], []
@@ -221,27 +221,16 @@ async def _through_workers(stage_name: str) -> dict[str, Any]:
         out["load_average"] = round(os.getloadavg()[0], 2)
     finally:
         images.shutdown_pool()
-        if saved is None:
-            os.environ.pop("RALLYBOT_CACHE", None)
-        else:
-            os.environ["RALLYBOT_CACHE"] = saved
     return out
 
 
 def run(runs: int = RUNS) -> dict:
     stage = _stage()
     record: dict[str, Any] = {"bench": "render"}
-    saved = os.environ.get("RALLYBOT_CACHE")
-    with tempfile.TemporaryDirectory() as folder:  # never the bot's own cache folder
-        os.environ["RALLYBOT_CACHE"] = folder
-        try:
-            record.update(_in_process(stage, runs))
-        finally:
-            if saved is None:
-                os.environ.pop("RALLYBOT_CACHE", None)
-            else:
-                os.environ["RALLYBOT_CACHE"] = saved
-    record.update(asyncio.run(_through_workers(stage.name)))
+    with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):  # never the bot's own cache folder
+        record.update(_in_process(stage, runs))
+    with own_cache_env():  # each part of it sets a folder of its own (`_start`)
+        record.update(asyncio.run(_through_workers(stage.name)))
     record.update({"stage": stage.name, "runs": runs, "boards": BOARDS})
     return record
 

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.engine.action_codec import Status, log_text
+from bot.engine.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
@@ -84,9 +85,19 @@ def result_rows(rnd: Round, league: League, classified: list[Classified]) -> lis
                    c.points, c.bonus) for c in classified]
 
 
+#: Why a driver of a round has no time, in the league's words: a run not finished at the close, abandoned,
+#: or an older result's reason; the engine's reasons (a run's `damage_ko` …) read as `out_reason_word`.
+LEAGUE_REASON_WORDS = {"knocked_out": "league.reason_knocked_out", "retired": "league.reason_retired",
+                       "not_finished": "league.reason_not_finished", "abandoned": "league.reason_abandoned"}
+
+
 def reason_text(reason: str | None) -> str:
-    known = {"knocked_out", "retired", "not_finished", "abandoned"}
-    return msg(f"league.reason_{reason}") if reason in known else (reason or "")
+    """A DNF's reason in words; anything else (a steward's reason for a DSQ) as written."""
+    if reason in LEAGUE_REASON_WORDS:
+        return msg(LEAGUE_REASON_WORDS[reason])
+    if reason in OUT_REASONS:
+        return out_reason_word(reason)
+    return reason or ""
 
 
 def results_table(title: str, classified: list[Classified], judged_: Judged, seed: str | None) -> TableView:

@@ -32,6 +32,7 @@ from bot.engine.action_codec import CodecError, Entry, Start, Status, decode, lo
 from bot.engine.actions import Retire, Timeout
 from bot.engine.dice import DICE_MODES, stream_keys
 from bot.engine.game import Seat, apply
+from bot.engine.out_reasons import out_reason_word
 from bot.engine.ruleset import Modules, ruleset_names
 from bot.engine.run_result import run_outcome
 from bot.engine.stage_catalogue import is_stage_name, stage_digest
@@ -327,7 +328,7 @@ def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
         raise _refuse("verify.not_finished")
     outcome = run_outcome(state)
     if not outcome.finished or outcome.time_s is None:
-        raise _refuse("verify.out", reason=_shown(outcome.reason or "retired"))
+        raise _refuse("verify.out", reason=out_reason_word(outcome.reason))  # the replay's own reason, in words
     if outcome.time_s != card.time_s:
         raise _refuse("verify.claims_time", claimed=format_time(card.time_s), actual=format_time(outcome.time_s))
     if card.power_s is not None and outcome.power_s != card.power_s:

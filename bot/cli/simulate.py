@@ -6,8 +6,8 @@ Plays the course with AI drivers (RULES A2: specials in order; A3 start orders; 
 after each special unless `--assistance` says otherwise) and prints, per special, each driver's
 time, second markers, damage, flats and outcome; the reclassification after each special; and
 the rally classification (A17); and, under "ai", how often the AI drivers lost control (turns
-begun, losses of control in total and by gear, and per 100 turns). The same arguments always print the same rally. Stages are
-shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
+begun, losses of control in total and by gear, and per 100 turns). The same arguments always
+print the same rally. Stages are shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from bot.engine.official import next_week
+from bot.engine.ranking import shared_ranks
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.services.images import preview_spec
@@ -163,8 +164,9 @@ class LeagueJobs:
                 top = await world_top_tx(tx, week, WORLD_TOP)
                 best = top[0].time_s or 0 if top else 0
                 lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
-                lines += [msg("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
-                            gap=format_time((r.time_s or 0) - best)) for i, r in enumerate(top)]
+                lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=format_time(r.time_s or 0),
+                            gap=format_time((r.time_s or 0) - best))
+                          for r, rank in zip(top, shared_ranks([r.time_s for r in top]))]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
                 await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1

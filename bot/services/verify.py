@@ -261,9 +261,15 @@ def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
     extra = sorted(str(k) for k in value if k not in ("league", "round"))
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(f"counts_for.{extra[0]}"))
-    league = _text(value, "league", optional=True)
-    number = _whole(_get(value, "round"), "counts_for.round", 0, MAX_ROUND)
-    return league, number
+    for name in ("league", "round"):
+        if name not in value:
+            raise _refuse("verify.field_missing", field=f"counts_for.{name}")
+    league = value["league"]
+    if league is not None and not isinstance(league, str):
+        raise _refuse("verify.field_type", field="counts_for.league", expected=msg("verify.a_text"), got=_kind(league))
+    if league is not None and (not league.strip() or len(league) > MAX_NAME):
+        raise _refuse("verify.bad_text", field="counts_for.league", max=MAX_NAME)
+    return league, _whole(value["round"], "counts_for.round", 0, MAX_ROUND)
 
 
 # --- replaying it ------------------------------------------------------------------------------

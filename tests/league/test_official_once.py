@@ -266,3 +266,36 @@ async def test_a_run_still_driven_when_a_round_it_answers_closes_is_not_finished
     await drive(service, ALICE, thread)
     assert (await official_of(store, week)).status == "finished"
     assert [r.status for r in await store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))] == ["dnf"]
+
+
+async def test_a_bad_counts_for_on_a_card_is_refused_by_name(service, store, clock, deadlines):
+    """The family of altered `counts_for` values: each card is refused saying what is wrong (no
+    control character echoed); a card moved to another round by its `counts_for` is an odd card."""
+    import json
+
+    to_next_week(clock)
+    await league(service)
+    await official_round(service, deadlines)
+    rnd = await the_round(store)
+    await drive(service, ALICE, await scratch_run(service, ALICE))
+    await drive(service, BOB, await start_run(service, BOB))
+    await close(clock, deadlines, rnd)
+    document = json.loads(await store.db.read(lambda tx: cards_tx(tx, rnd.id)))
+    alice = next(c for c in document["cards"] if c["name"] == "Alice")
+    assert alice["counts_for"] == {"league": "Sunday Cup", "round": 1} and alice["league"] is None
+    assert "counts_for" not in next(c for c in document["cards"] if c["name"] == "Bob")
+    assert verify_text(json.dumps(document), rnd.seed_hash).ok
+    for bad, reason in (("x\u0007", "counts_for: expected an object, got a text"),
+                        ({"league": "Sunday Cup"}, "counts_for.round: missing"),
+                        ({"round": 1}, "counts_for.league: missing"),
+                        ({"league": "Sunday Cup", "round": -1}, "counts_for.round: expected a whole number from 0"),
+                        ({"league": "Sunday Cup", "round": 1, "bonus\u0000": 1}, "counts_for.bonus?: not a field"),
+                        ({"league": 7, "round": 1}, "counts_for.league: expected a text, got a number"),
+                        ({"league": " ", "round": 1}, "counts_for.league")):
+        report = verify_text(json.dumps({**alice, "counts_for": bad}))
+        assert not report.ok and reason in report.lines[0], (bad, report.lines)
+        assert all(ch.isprintable() for line in report.lines for ch in line)
+    moved = {**document, "cards": [{**c, "counts_for": {"league": "Sunday Cup", "round": 2}} if c["name"] == "Alice"
+                                   else c for c in document["cards"]]}
+    report = verify_text(json.dumps(moved), rnd.seed_hash)
+    assert not report.ok and "Alice" in report.lines[0] and "genuine" not in report.lines[0]

@@ -1,9 +1,10 @@
 """The world scratch ranking: every server's drivers on the week's official stage, ranked by time.
 
 `/scratch run` starts the driver's one official run of the ISO week (personal dice, in a private
-thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run. The
-ranking is a query on the indexed `runs` table (week, status, time): the top, and the asker's
-neighbourhood found by keyset from their own row, never a replay and never a scan of the week.
+thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run, and
+the one run counts in each (`bot/services/official_runs.py`). The ranking is a query on the
+indexed `runs` table (week, status, time): the top, and the asker's neighbourhood found by keyset
+from their own row, never a replay and never a scan of the week.
 A server can hide its name (`/league settings world_name:off`); its drivers still rank.
 """
 

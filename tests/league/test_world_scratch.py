@@ -31,7 +31,7 @@ async def test_anyone_on_any_server_drives_the_week_s_official_stage_once(servic
     assert rally.stage == official_stage(week_of(clock()))
     assert rally.modules["streams"]["key"] != rally.modules["streams"]["common"]  # personal dice
     await drive(service, ALICE, thread)
-    with pytest.raises(RallyError, match="already drove the official stage"):
+    with pytest.raises(RallyError, match="is your one attempt at the official stage"):
         await scratch_run(service, ALICE, OTHER_SERVER)  # another server: still one attempt a week
     await scratch_run(service, BOB, OTHER_SERVER, "Other server")
     runs = await store.db.fetch_all("SELECT user_id, guild_id, week FROM runs ORDER BY id")
@@ -131,7 +131,7 @@ async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(s
     from tests.league.league_helpers import start_run
 
     await start_run(service, ALICE)
-    with pytest.raises(RallyError, match="already drove the official stage"):
+    with pytest.raises(RallyError, match="is your one attempt at the official stage"):
         await scratch_run(service, ALICE)
 
 

@@ -66,6 +66,14 @@ def _csv(header: list[str], rows: Iterable[Sequence[object]]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+#: The columns of the two files (`export.col_<name>` in the catalogue); the standings put one
+#: column per closed round between its head and its tail.
+STANDINGS_HEAD = ("rank", "driver", "driver_id", "points")
+STANDINGS_TAIL = ("wins", "counted", "dropped", "time_s")
+RESULTS_COLUMNS = ("round_number", "stage", "position", "driver", "driver_id", "time_s", "time", "gap_s", "gap",
+                   "status", "reason", "penalty_s", "points", "bonus")
+
+
 def _head(lang: str, *keys: str) -> list[str]:
     return [render(msg(f"export.col_{key}"), lang) for key in keys]
 
@@ -75,9 +83,9 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
     lang = league_language(league)
     closed = [r for r in rounds if r.status == "closed"]
     scored = {(res.round_id, res.user_id): res.points + res.bonus for res in results}
-    header = _head(lang, "rank", "driver", "driver_id", "points")
+    header = _head(lang, *STANDINGS_HEAD)
     header += [render(msg("export.col_round", number=r.number), lang) for r in closed]
-    header += _head(lang, "wins", "counted", "dropped", "time_s")
+    header += _head(lang, *STANDINGS_TAIL)
     rows = []
     for s in standings(scores_of(results), league.best_rounds):
         per_round = [scored.get((r.id, s.user_id), "") for r in closed]
@@ -88,8 +96,7 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
 def results_csv(league: League, rounds: list[Round], results: list[Result]) -> bytes:
     """Every closed round's classification: one row per driver and round, rounds in order."""
     lang = league_language(league)
-    header = _head(lang, "round_number", "stage", "position", "driver", "driver_id", "time_s", "time", "gap_s", "gap",
-                   "status", "reason", "penalty_s", "points", "bonus")
+    header = _head(lang, *RESULTS_COLUMNS)
     by_round: dict[int, list[Result]] = {}
     for res in results:
         by_round.setdefault(res.round_id, []).append(res)

@@ -21,6 +21,7 @@ from functools import partial
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
+from bot.store.league_names import keyed_league_names
 from bot.store.league_schema import SCHEMA_LEAGUES
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
@@ -229,6 +230,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
     )),
     Migration(7, "smaller action rows (integer times; SQLite: WITHOUT ROWID)", compact_actions),
+    Migration(8, "league names unique whatever their case (name keys; later duplicates renamed)",
+              keyed_league_names),
 )
 
 

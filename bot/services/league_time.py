@@ -25,6 +25,7 @@ DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # the `day` choices' v
 AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
          "Pacific")
 MAX_ZONE = 64
+MAX_MOMENT = 40
 MAX_ROUND = timedelta(days=60)
 MAX_AHEAD = timedelta(days=400)
 MAX_WEEKLY_ROUNDS = 26
@@ -52,7 +53,7 @@ def zone(name: object) -> ZoneInfo:
     text = text_option("timezone", name, MAX_ZONE) if name is not None else ""
     found = _zones_by_key().get(text.casefold())
     if found is None:
-        raise ServiceError("league.bad_timezone", value=shown(text, MAX_ZONE))
+        raise ServiceError("league.bad_timezone", value=text)
     return stored_zone(found)
 
 
@@ -66,7 +67,8 @@ def stored_zone(name: str) -> ZoneInfo:
 
 def moment(option: str, value: object, tz: ZoneInfo, now: datetime) -> datetime:
     """A time the organiser typed, as UTC: local `YYYY-MM-DD HH:MM`, `now`, `+3d`, `+12h`."""
-    text = str(value).strip().lower() if value is not None else ""
+    typed = text_option(option, str(value) if value is not None else "", MAX_MOMENT)
+    text = typed.lower()
     if text == "now":
         return now
     relative = _RELATIVE.fullmatch(text)
@@ -78,12 +80,12 @@ def moment(option: str, value: object, tz: ZoneInfo, now: datetime) -> datetime:
         return now + step
     absolute = _ABSOLUTE.fullmatch(text)
     if not absolute:
-        raise ServiceError("league.bad_time", option=option, value=shown(value, 40))
+        raise ServiceError("league.bad_time", option=option, value=typed)
     try:
         year, month, day, hour, minute = (int(g) for g in absolute.groups())
         local = datetime(year, month, day, hour, minute, tzinfo=tz)
     except ValueError:
-        raise ServiceError("league.bad_time", option=option, value=shown(text, 40)) from None
+        raise ServiceError("league.bad_time", option=option, value=typed) from None
     result = local.astimezone(UTC)
     if abs(result - now) > MAX_AHEAD:
         raise ServiceError("league.time_too_far", option=option)
@@ -117,7 +119,7 @@ def weekday(value: object) -> int:
     text = text_option("day", value, 20) if value is not None else ""
     found = _day_names().get(text.casefold())
     if found is None:
-        raise ServiceError("league.bad_day", value=shown(text, 20),
+        raise ServiceError("league.bad_day", value=text,
                            days=Listed([msg(f"day.{code}") for code in DAYS], "comma"))
     return found
 

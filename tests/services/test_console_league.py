@@ -274,8 +274,9 @@ def test_readme_league_session_prints_what_the_readme_shows(tmp_path):
 
 
 async def test_a_console_member_with_the_organisers_role_judges_and_cancels_and_loses_it_with_the_role(store):
-    """`--roles bob:987654321987654321` and `/league organisers role:987654321987654321`: bob may disqualify and cancel; once the role
-    is cleared he is refused like any member; nobody without Manage Server chooses organisers."""
+    """`--roles bob:987654321987654321` and `/league organisers role:987654321987654321` (a role's
+    id): bob may disqualify and cancel; once the role is cleared he is refused like any member;
+    nobody without Manage Server chooses organisers."""
     service = console_service(store, seed=SEED, now=NOW)
     out = io.StringIO()
     await run_console([

@@ -115,7 +115,7 @@ def _role(value: str | None) -> int | None:
     text = (value or "").strip()
     if text.lower() in ("none", "off", ""):
         return None
-    if not text.isdigit() or len(text) > 20:
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
         raise ConsoleError(t("console.number", option="role", value=text[:40]))
     return int(text)
 

@@ -29,6 +29,7 @@ MAX_COURSE_TEXT = MAX_NAME * MAX_SPECIALS + 3 * (MAX_SPECIALS - 1)
 MAX_COMMAND_TEXT = 100  # `/roll` dice, `/odds` plans, a line
 MAX_DISPLAY_NAME = 64
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_DIGITS = re.compile(r"[0-9]{1,19}")
 # `@everyone`, `@here` and the `<@…>` of a user or role mention: the `@` becomes a full-width one
 # (U+FF20), which reads the same and never pings.
 _MENTION = re.compile(r"@(?=everyone|here)|(?<=<)@", re.IGNORECASE)
@@ -110,7 +111,7 @@ def assistance(value: object, specials: int) -> list[bool]:
     if text == "none":
         return [False] * specials
     parts = [p.strip() for p in text.split(",")]
-    if not all(p.isdigit() and 1 <= int(p) <= specials for p in parts):
+    if not all(_DIGITS.fullmatch(p) and 1 <= int(p) <= specials for p in parts):  # ASCII digits: `²` is none
         raise ServiceError("rally.bad_assistance", count=specials, value=text[:MAX_NAME])
     after = {int(p) for p in parts}
     return [i + 1 in after for i in range(specials)]
@@ -186,7 +187,6 @@ def number(option: str, value: object, low: float, high: float, *, whole: bool =
 #: a signed 64-bit number: the smallest is 2**22, the largest 2**63 - 1.
 MIN_SNOWFLAKE = 2**22
 MAX_SNOWFLAKE = 2**63 - 1
-_DIGITS = re.compile(r"[0-9]{1,19}")
 
 
 def snowflake(option: str, value: object) -> int:

@@ -346,7 +346,7 @@ def points_table(value: object) -> list[int]:
         raise ServiceError("league.bad_points", value=text[:MAX_NAME])
     table = []
     for part in parts:
-        if not part.isdigit() or len(part) > 4:
+        if not (part.isascii() and part.isdigit()) or len(part) > 4:  # `²` is a digit, not a number
             raise ServiceError("league.bad_points", value=text[:MAX_NAME])
         table.append(int(part))
     if any(b > a for a, b in zip(table, table[1:])) or table[0] == 0:

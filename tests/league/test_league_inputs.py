@@ -197,3 +197,10 @@ async def test_a_real_snowflake_sets_the_organisers_role(service, store, league,
     await league.organisers(LEAGUE_CHANNEL, ORGANISER, role)
     (found,) = await store.db.read(lambda tx: leagues_of_guild_tx(tx, GUILD))
     assert found.organiser_role == int(role)
+
+
+@pytest.mark.parametrize("points", ["25-18-²", "25-¹⁸", "25-18-①"])
+async def test_points_written_with_superscript_or_circled_digits_are_refused_not_a_crash(service, store, league,
+                                                                                         points):
+    text = await refusal(store, lambda: league.create(LEAGUE_CHANNEL, ORGANISER, "Winter", "UTC", points=points))
+    assert "whole numbers" in text

@@ -39,7 +39,7 @@ SAFE_AT = "\uff20"
 def _spaced(text: str) -> str:
     """Every space separator (no-break, thin, ideographic…) as a plain space: a French `:` typed
     with its no-break space is not hostile."""
-    return "".join(" " if ch != " " and unicodedata.category(ch) == "Zs" else ch for ch in text)
+    return "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
 
 
 def _hidden(ch: str) -> bool:
@@ -54,6 +54,13 @@ def neutral(text: str) -> str:
     return _MENTION.sub(SAFE_AT, text)
 
 
+def refuse_hidden(option: str, text: str) -> None:
+    """Refuse `text` if it holds a hidden character: named by its code point, never echoed."""
+    for position, ch in enumerate(text, start=1):
+        if _hidden(ch):
+            raise ServiceError("input.hidden_character", option=option, code=f"U+{ord(ch):04X}", position=position)
+
+
 def text_option(option: str, value: object, limit: int) -> str:
     """The one validator of free text: stripped, refused when empty, when it holds a hidden
     character (named by its code point, never echoed) or when longer than `limit` characters;
@@ -63,9 +70,7 @@ def text_option(option: str, value: object, limit: int) -> str:
     text = _spaced(value).strip()
     if not text:
         raise ServiceError("input.empty", option=option)
-    for position, ch in enumerate(text, start=1):
-        if _hidden(ch):
-            raise ServiceError("input.hidden_character", option=option, code=f"U+{ord(ch):04X}", position=position)
+    refuse_hidden(option, text)
     if len(text) > limit:
         raise ServiceError("input.too_long", option=option, limit=limit, length=len(text))
     return neutral(text)
@@ -81,7 +86,7 @@ def catalogue_name(option: str, value: object, known: list[str], missing_key: st
     """A name that must be one of `known` (exactly): a stage name is never a path."""
     text = text_option(option, value, MAX_NAME)
     if text not in known:
-        raise ServiceError(missing_key, **{option: shown(text, MAX_NAME)}, **{f"{option}s": ", ".join(known)})
+        raise ServiceError(missing_key, **{option: text}, **{f"{option}s": ", ".join(known)})
     return text
 
 
@@ -174,6 +179,8 @@ def number(option: str, value: object, low: float, high: float, *, whole: bool =
     elif isinstance(value, str) and _NUMBER.match(value.strip()) and len(value.strip()) <= 20:
         result = float(value.strip())
     else:
+        if isinstance(value, str):  # `2<U+200B>4` is not 24: its hidden character is named
+            refuse_hidden(option, _spaced(value).strip())
         raise ServiceError("input.not_number", option=option, value=shown(value, 20))
     if not math.isfinite(result) or not low <= result <= high:
         raise ServiceError("input.out_of_range", option=option, value=shown(value, 20), low=f"{low:g}",
@@ -190,8 +197,9 @@ MAX_SNOWFLAKE = 2**63 - 1
 
 
 def snowflake(option: str, value: object) -> int:
-    """A Discord id (a role's): a whole number from 2**22 to 2**63 - 1, as an int or its digits."""
-    text = str(value).strip() if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    """A Discord id (a role's): a whole number from 2**22 to 2**63 - 1, as an int or its ASCII
+    digits (`True`, `1.5e17` or `None` read as no digits: refused)."""
+    text = str(value).strip()
     if not _DIGITS.fullmatch(text) or not MIN_SNOWFLAKE <= int(text) <= MAX_SNOWFLAKE:
         raise ServiceError("input.not_snowflake", option=option, value=shown(value, 24))
     return int(text)

@@ -125,9 +125,9 @@ def weekday(value: object) -> int:
 
 
 def hour_of(value: object) -> int:
-    text = str(value).strip() if value is not None else ""
-    if not re.fullmatch(r"\d{1,2}", text) or not 0 <= int(text) <= 23:
-        raise ServiceError("league.bad_hour", value=shown(text, 20))
+    text = text_option("hour", str(value), 20) if value is not None else ""
+    if not re.fullmatch(r"[0-9]{1,2}", text) or not 0 <= int(text) <= 23:
+        raise ServiceError("league.bad_hour", value=text)
     return int(text)
 
 

@@ -83,6 +83,7 @@ FREE_TEXT_CALLS = {
     "assistance": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint, black-moor", opens="+1d",
                                              closes="+2d", assistance=f"1,{t}2"),
     "day": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day=f"mo{t}n", hour=20),
+    "hour": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour=f"2{t}0"),
 }
 
 

@@ -13,7 +13,7 @@ can be tried offline in minutes; `/clock +30h offline` jumps as if the bot had b
 overdue job runs once, late, with its note. Due jobs also run before and after every command.
 
 Console users are plain members; the names given with `--admins` have Manage Server (they may
-create leagues), and `--roles bob:77` gives a member a role (a league's organisers' role).
+create leagues), and `--roles bob:987654321987654321` gives a member a role (a league's organisers' role).
 """
 
 from __future__ import annotations
@@ -112,11 +112,11 @@ def _yes(value: str | None) -> bool:
 
 
 def _role(value: str | None) -> int | None:
-    """`role:77` (a role id), or `role:none` to go back to Manage Server only."""
+    """`role:987654321987654321` (a role id), or `role:none` to go back to Manage Server only."""
     text = (value or "").strip()
     if text.lower() in ("none", "off", ""):
         return None
-    if not text.isdigit() or len(text) > 20:
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
         raise ConsoleError(t("console.number", option="role", value=text[:40]))
     return int(text)
 
@@ -526,7 +526,7 @@ class Console:
         self._print(reader, [t("console.cards_file", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
 
     def _mentions(self, text: str) -> str:
-        """Discord mentions as a terminal shows them: `@alice`, `#run-alice-r1`, `@role-77`."""
+        """Discord mentions as a terminal shows them: `@alice`, `#run-alice-r1`, `@role-987654321987654321`."""
         def user(match: re.Match[str]) -> str:
             name = self.names.get(int(match.group(1)))
             return f"@{name}" if name else match.group(0)

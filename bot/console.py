@@ -25,7 +25,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -95,13 +95,19 @@ def split_command(text: str) -> Command:
             head, rest = f"scratch {rest[0].lower()}", rest[1:]
         else:
             head = "scratch ranking"
-    options = {}
+    options: dict[str, str] = {}
     words = []
+    last = None  # the option a following plain word may still belong to
     for part in rest:
         key, sep, value = part.partition(":")
         if sep and key.isidentifier():
-            options[key.lower()] = value
+            last = key.lower()
+            options[last] = value
+        elif last is not None and (options[last] == "" or options[last].endswith(",")):
+            # `stage:a, b` and `stage: a` as Discord reads them: the value goes on after the comma
+            options[last] = f"{options[last]} {part}" if options[last] else part
         else:
+            last = None
             words.append(part)
     return Command(head, words, options)
 
@@ -141,6 +147,8 @@ class Console:
         self.roles = {name.lower(): tuple(ids) for name, ids in (roles or {}).items()}
         self.clock: Callable[[], datetime] = service.work.clock
         self.deadlines = DeadlineService(service.work, clock=self.clock, when=plain_time)
+        service.work.ai_pause = timedelta(0)  # AI seats drive at once here (a few seconds on Discord)
+        self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
         self.channels: dict[int, str] = {PLACE.channel_id: ""}  # channel id → its label ("" = main)
         self._header: str | None = None  # printed before the next line (the time jobs ran at)
 
@@ -200,6 +208,15 @@ class Console:
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
             return await simple[cmd.name](here, actor)
+        if cmd.name == "rally results":
+            return await s.results(self.place, actor, o.get("rally") or (cmd.words[0] if cmd.words else None))
+        if cmd.name == "rally history":
+            return await s.history(self.place, actor)
+        if cmd.name == "rally add-ai":
+            return await s.add_ai(self.place, actor, o.get("count") or (cmd.words[0] if cmd.words else None),
+                                  o.get("style") or (cmd.words[1] if len(cmd.words) > 1 else None))
+        if cmd.name == "rally remove-ai":
+            return await s.remove_ai(self.place, actor, o.get("name") or " ".join(cmd.words))
         if cmd.name == "rally kick":
             target = o.get("driver") or (cmd.words[0] if cmd.words else "")
             if not target:
@@ -398,9 +415,16 @@ class Console:
             await self.tick()
 
     async def tick(self) -> int:
-        """Run the jobs due now (league, world and turn jobs) and print what they posted."""
-        done = await self.deadlines.run_due(self.clock())
-        await self.deliver()
+        """Run the jobs due now (league, world and turn jobs, AI seats' turns) and print what they
+        posted, then let the autopilot drive; again, until nothing more happens at this moment."""
+        done = 0
+        for _ in range(AUTOPILOT_STEPS):
+            ran = await self.deadlines.run_due(self.clock())
+            delivered = await self.deliver()
+            driven = await self._drive_autopilots()
+            done += ran
+            if not (ran or delivered or driven):
+                break
         return done
 
     # -- autopilot -----------------------------------------------------------------------------------
@@ -408,23 +432,51 @@ class Console:
     async def autopilot(self, name: str, actor: Actor, cmd: Command) -> None:
         """Console only: the AI (`bot.engine.ai.choose_action`) plays the caller's turns where their
         turn commands go (their run in progress, else the main channel's rally), each action printed
-        and played as if typed; until the run ends, it is somebody else's turn, or `turns:N` turns."""
+        and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
+        `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
+        text = (cmd.options.get("turns") or (cmd.words[0] if cmd.words else "")).strip()
+        if text.lower() == "off":
+            self.autopiloted.pop(name.lower(), None)
+            self._print(name, [t("console.autopilot_off")], ephemeral=True)
+            return
         limit = None
-        if cmd.options.get("turns") or cmd.words:
-            text = (cmd.options.get("turns") or cmd.words[0]).strip()
+        if text:
             if not text.isdigit() or not 1 <= int(text) <= 1000:
                 raise ConsoleError(t("console.number", option="turns", value=text[:40]))
             limit = int(text)
+        self.autopiloted[name.lower()] = limit
+        self.names.setdefault(actor.user_id, name)
+        if not await self._autopilot_turns(name, actor):
+            place = await self.turn_place(actor)
+            rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            waiting = rally is not None and rally.status == "running" and limit is None
+            if not waiting:  # nothing of theirs runs: nothing to stay on for
+                self.autopiloted.pop(name.lower(), None)
+            await self._show(name, Reply([t("console.autopilot_on" if waiting else "console.autopilot_idle")],
+                                         ephemeral=True))
+        await self.tick()
+
+    async def _drive_autopilots(self) -> int:
+        """Every driver on autopilot whose turn it is now plays it; how many actions were played."""
+        played = 0
+        for key in list(self.autopiloted):
+            name = next((n for n in self.names.values() if n.lower() == key), key)
+            played += await self._autopilot_turns(name, self.actor(name))
+        return played
+
+    async def _autopilot_turns(self, name: str, actor: Actor) -> int:
+        """Play `name`'s turns while it is their turn (and their autopilot is on); the actions played."""
         place = await self.turn_place(actor)
-        played, turns = 0, 0
+        played = 0
         for _ in range(AUTOPILOT_STEPS):
+            key = name.lower()
+            if key not in self.autopiloted:
+                break
             rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             if rally is None or rally.status != "running":
                 break
             state = self.service.work.state_of(rally)
             if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
-                break
-            if limit is not None and turns >= limit:
                 break
             round_before = (state.round, state.turn.car)
             typed = "/" + str(choose_action(state))
@@ -432,19 +484,23 @@ class Console:
             try:
                 reply = await self.dispatch(actor, split_command(typed))
             except Exception as exc:
+                self.autopiloted.pop(key, None)
                 await self._show(name, error_reply(exc))
-                return
+                break
             await self._show(name, reply)
             played += 1
             after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
-            if after is None or after.status != "running":
+            now = self.service.work.state_of(after) if after is not None and after.status == "running" else None
+            if now is None or now.turn is None or (now.round, now.turn.car) != round_before:
+                left = self.autopiloted.get(key)
+                if left is not None:  # `turns:N`: one turn fewer to drive
+                    if left <= 1:
+                        self.autopiloted.pop(key, None)
+                    else:
+                        self.autopiloted[key] = left - 1
+            if now is None:
                 break
-            now = self.service.work.state_of(after)
-            if now.turn is None or (now.round, now.turn.car) != round_before:
-                turns += 1
-        if not played:
-            await self._show(name, Reply([t("console.autopilot_idle")], ephemeral=True))
-        await self.tick()
+        return played
 
     # -- printing ------------------------------------------------------------------------------------
 

@@ -5,8 +5,9 @@
 Plays the course with AI drivers (RULES A2: specials in order; A3 start orders; A16 assistance
 after each special unless `--assistance` says otherwise) and prints, per special, each driver's
 time, second markers, damage, flats and outcome; the reclassification after each special; and
-the rally classification (A17). The same arguments always print the same rally. Stages are
-shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
+the rally classification (A17); and, under "ai", how often the AI drivers lost control (turns
+begun, losses of control in total and by gear, and per 100 turns). The same arguments always
+print the same rally. Stages are shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
 """
 
 from __future__ import annotations
@@ -70,14 +71,16 @@ def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
     from bot.engine.course import Course
     from bot.engine.game import apply, new_game
     from bot.engine.rally_classification import rally_classification
-    from bot.engine.simulate import ai_seats
+    from bot.engine.simulate import LocTally, ai_seats
     from bot.engine.stage_catalogue import load_stage
 
     course = Course(list(stages), list(assistance))
     state = new_game(stages[0], ai_seats(drivers), seed=seed, modules=modules, course=course)
     actions = 0
+    tally = LocTally()
     while state.turn is not None and actions < 50_000:
-        state, _ = apply(state, choose_action(state))
+        state, events = apply(state, choose_action(state))
+        tally.see(events)
         actions += 1
     assert state.course is not None
     done = state.course
@@ -94,7 +97,8 @@ def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
         reclassifications.append({"after": i + 1, "rows": _table(rally_classification(partial))})
     return {"stages": list(stages), "drivers": drivers, "seed": seed, "modules": sorted(modules or {}),
             "specials": specials, "reclassifications": reclassifications,
-            "classification": reclassifications[-1]["rows"] if reclassifications else [], "actions": actions}
+            "classification": reclassifications[-1]["rows"] if reclassifications else [], "actions": actions,
+            "ai": tally.as_dict()}
 
 
 def _table(rows: list[Any]) -> list[dict[str, Any]]:

@@ -2,8 +2,11 @@
 
 It drives like a careful club driver: it never picks a die that certainly loses control, keeps
 its gear low enough to brake for the corners ahead (one gear per space, RULES A6.3), shifts up
-when that is safe, uses white dice when it is already as fast as the road allows, and stops when
-the exact chance of losing control on the next die (from `odds`) is above its risk tolerance.
+when that is safe, uses white dice when it is already as fast as the road allows, and rolls a die
+that may lose control (its exact chance from `odds`) only when the chance is within its risk
+tolerance or the seconds it may win outweigh those it may lose (`worth_the_risk`): so at two ⚠ it
+rolls on where a loss of control costs little and the next die is worth a lot (shifting up from
+1st or 2nd), and stops where a loss of control would throw away a fast gear.
 
 The die is chosen once per situation: the AI remembers its choice (`ai_memo.situation` is the key:
 everything the choice reads), so a situation met again, in this special or another, is a lookup;
@@ -25,14 +28,19 @@ from bot.engine.dice_rules import dice_allowed
 from bot.engine.markers import cost, place_actions
 from bot.engine.moves import KO, LOC, OK, occupants, resolve, try_resolve
 from bot.engine.odds import die_risk
+from bot.engine.ruleset import Ruleset
 from bot.engine.stage_model import FINISH, START, Stage
 from bot.engine.state import Car, GameState, TurnState
 
 _BADNESS = {OK: 0, LOC: 1, KO: 2}
 
 
-def choose_action(state: GameState, risk: float = 0.12) -> Action:
-    """The AI's next action for the driver whose turn it is."""
+DEFAULT_RISK = 0.12
+
+
+def choose_action(state: GameState, risk: float = DEFAULT_RISK) -> Action:
+    """The AI's next action for the driver whose turn it is; `risk` is its tolerance (0: never
+    risks a loss of control; the default weighs seconds at par; higher is bolder)."""
     turn = state.turn  # `state.current_turn()`, inlined: asked before every action of a simulation
     if turn is None:
         raise AssertionError("no turn is being played")
@@ -122,13 +130,45 @@ def _work_out_dice_choice(state: GameState, risk: float, lines: tuple[str | None
             badness = (_BADNESS[move.outcome], danger, g)
             if fallback is None or badness < fallback[0]:
                 fallback = (badness, roll)
-            if move.outcome != OK or danger > risk or not _can_brake(state, move.target, g):
+            if move.outcome != OK or not _can_brake(state, move.target, g):
+                continue
+            if danger > risk and not worth_the_risk(state.rules, turn.gear, g, danger, risk):
                 continue
             rank = (g, gear_die, -danger)
             if best is None or rank > best[0]:
                 best = (rank, roll)
     return (_roll(best[1], car.id) if best is not None else None,
             _roll(fallback[1], car.id) if fallback is not None else None)
+
+
+#: What one more space is worth: the time a car takes per space of the road on average (the AI's
+#: own stage times on the shipped stages are 5.5 to 7.7 s per space of progress).
+SPACE_S = 6.0
+#: A turn that restarts from gear 0 (A11.6: the 1st-gear die first, then one gear per die, A6.3)
+#: ends, as a rule, in this gear, where a car that kept its gear would have ended a gear higher.
+RESTART_GEAR = 3
+#: What an excursion off the road costs on average: terrain damage may take black dice (A12),
+#: so fewer gear dice in every later turn, until an assistance.
+OFF_ROAD_S = 15.0
+
+
+def worth_the_risk(rules: Ruleset, gear: int, g: int, danger: float, risk: float) -> bool:
+    """Whether a die that ends the move in gear `g` from `gear` (the card stopping now would take,
+    A6.4) is worth its exact chance `danger` of losing control: the seconds won if it does not
+    (a faster card, one space further) against those lost if it does (A11.2: the loss-of-control
+    card instead of the card stopping now, the restart from gear 0 next turn, and off-road damage
+    as often as the loss-of-control events go off the road), the loss weighed by
+    `DEFAULT_RISK / risk` (a bolder driver fears it less). Never at gear 0 (no card to keep:
+    the first die of a restart is compulsory) nor with no tolerance at all."""
+    if gear < 1 or risk <= 0.0 or danger >= 1.0:
+        return False
+    stop = rules.card_seconds(gear)
+    won = stop - rules.card_seconds(g) + SPACE_S
+    events = rules.loc_events
+    off_road = (events.get("off_left", 0) + events.get("off_right", 0)) / (sum(events.values()) or 1)
+    restart = max(0, rules.card_seconds(RESTART_GEAR) - rules.card_seconds(min(g + 1, 5)))
+    lost = rules.loc_card_seconds[str(g)] - stop + restart + off_road * OFF_ROAD_S - SPACE_S
+    return (1.0 - danger) * won > danger * lost * (DEFAULT_RISK / risk)
 
 
 def _roll(choice: tuple[str, str | None], driver: str) -> Roll:

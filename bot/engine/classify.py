@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.engine.ranking import shared_ranks
 from bot.engine.state import FINISHED, OUT, GameState
 
 
@@ -11,12 +12,7 @@ def classification(state: GameState) -> list[dict]:
     finished = sorted((c for c in state.cars if c.status == FINISHED), key=lambda c: (c.time, c.seat))
     rows: list[dict] = []
     best = finished[0].time if finished else 0  # read only when someone finished
-    rank = 0
-    previous = None
-    for pos, car in enumerate(finished, start=1):
-        if car.time != previous:
-            rank = pos
-            previous = car.time
+    for car, rank in zip(finished, shared_ranks([c.time for c in finished])):
         rows.append(_row(car, rank, FINISHED, car.time - best))
     racing = [c for c in state.cars if c.status not in (FINISHED, OUT)]
     racing.sort(key=lambda c: (-(state.stage.spaces[c.position].progress if c.position >= 0 else 0), c.seat))

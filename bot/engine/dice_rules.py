@@ -6,7 +6,7 @@ road, so error messages can say "You are in 3rd: you may roll 2, 3, 4 or white".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 from bot.engine.errors import NotAllowed
 from bot.engine.state import Car, GameState, TurnState
@@ -89,7 +89,13 @@ def describe_allowed(allowed: list[str]) -> str:
     return allowed_words(allowed)
 
 
-def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> str | None:
+#: Why the dice rules forbid a die: each a refusal of the catalogue (`dice.<why>`, `dice.plan.<why>`).
+DieRefusal = Literal["already_used", "white_in_neutral", "no_white_left", "no_black_left", "neutral_first_die",
+                     "not_adjacent"]
+DIE_REFUSALS: tuple[DieRefusal, ...] = get_args(DieRefusal)
+
+
+def die_refusal(state: GameState, car: Car, turn: TurnState, die: str) -> DieRefusal | None:
     """Why the dice rules forbid `die` now (already_used, white_in_neutral, no_white_left,
     no_black_left, neutral_first_die, not_adjacent), or None when it is allowed."""
     if die_allowed(state, car, turn, die):

@@ -9,6 +9,7 @@ without an import cycle.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.engine.errors import NotAllowed
 from bot.engine.stage_model import FINISH, Space, SpaceKind
@@ -27,7 +28,7 @@ class Move:
 
     target: int  # space reached, or FINISH
     outcome: str = OK  # ok | loc | ko
-    reason: str = ""  # overspeed | bump
+    reason: Literal["", "overspeed", "bump"] = ""  # why a loss of control or knock-out (A8.6, A10)
     over: int = 0  # gears above the note (A8.6)
     bump_risk: bool = False  # bump at N+1: loss of control if this die shows ⚠ (A10.1)
     line: str | None = None  # trajectory entered

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.course import Course
+from bot.engine.ranking import shared_ranks
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,9 @@ def rally_classification(course: Course) -> list[RallyRow]:
                  key=lambda d: (-sum(t is not None for t in by_driver[d]), seat.get(d, 99)))
     best = totals[classified[0]] if classified else 0
     rows: list[RallyRow] = []
-    rank = 0
-    previous: int | None = None
-    for position, driver in enumerate(classified, start=1):
+    for driver, rank in zip(classified, shared_ranks([totals[d] for d in classified])):
         total = totals[driver]
         assert total is not None and best is not None
-        if total != previous:
-            rank, previous = position, total
         rows.append(RallyRow(driver, names[driver], tuple(by_driver[driver]), total, rank, total - best, None,
                              seat.get(driver, 0)))
     rows += [RallyRow(d, names[d], tuple(by_driver[d]), None, None, None, reasons[d], seat.get(d, 0)) for d in out]

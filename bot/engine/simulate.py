@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from bot.engine.actions import Event
 from bot.engine.ai import choose_action
 from bot.engine.board import board_view
 from bot.engine.course import course_of
@@ -39,6 +42,43 @@ def play_rally(stages: list[str], drivers: int = 4, seed: int = 0, assistance: l
         state, _ = apply(state, choose_action(state))
         actions += 1
     return state, actions
+
+
+@dataclass
+class LocTally:
+    """How often AI drivers lose control: turns begun, and losses of control (A11, and A15.3 on
+    the finish line) by the gear of the triggering die, fed the events of every action applied.
+    What `simulate` prints so the AI's boldness can be read and tested (issue 21)."""
+
+    turns: int = 0
+    by_gear: dict[int, int] = field(default_factory=dict)
+
+    def see(self, events: list[Event]) -> None:
+        crashed = False
+        for event in events:
+            kind = event.kind
+            if kind == "turn":
+                self.turns += 1
+            elif kind == "loss_of_control":
+                self._count(int(event.params["gear"]))
+            elif kind == "finish_crash":
+                crashed = True
+            elif kind == "finish" and crashed:  # the crash is told first, the gear with the finish
+                self._count(int(event.params["gear"]))
+                crashed = False
+
+    def _count(self, gear: int) -> None:
+        self.by_gear[gear] = self.by_gear.get(gear, 0) + 1
+
+    def as_dict(self) -> dict:
+        """Counts and rates per 100 turns begun, in total and by gear 1 to 5 (plain JSON data)."""
+        def rate(n: int) -> float:
+            return round(100 * n / self.turns, 2) if self.turns else 0.0
+
+        total = sum(self.by_gear.values())
+        return {"turns": self.turns, "losses_of_control": total, "loc_per_100_turns": rate(total),
+                "loc_by_gear": {str(g): self.by_gear.get(g, 0) for g in range(1, 6)},
+                "loc_per_100_turns_by_gear": {str(g): rate(self.by_gear.get(g, 0)) for g in range(1, 6)}}
 
 
 def board_after_turns(stage: Stage | str, seed: int, turns: int, drivers: int = 4) -> BoardView:

@@ -14,6 +14,7 @@ from typing import Literal
 
 from bot.engine.course import Course
 from bot.engine.dice import DiceSource, dice_from_dict
+from bot.engine.out_reasons import OutReason
 from bot.engine.ruleset import Ruleset, load_ruleset
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import START, Stage
@@ -60,7 +61,7 @@ class Car:
     line: str | None = None  # trajectory chosen ahead for the next corner
     splits: list[list[int]] = field(default_factory=list)  # [space id, time] (A21)
     finish_rank: int | None = None
-    out_reason: str | None = None
+    out_reason: OutReason | None = None  # why out of the special (`bot.engine.out_reasons`)
     last_hazards: int = 0
     corner_dirt: list[int] | None = None  # [corner id, dirt markers when the car arrived in it] (A8.5)
 

@@ -14,8 +14,10 @@ from typing import Literal
 from bot.engine.actions import Event
 from bot.engine.dice_rules import check_die, describe_allowed, dice_allowed, die_allowed, gear_name
 from bot.engine.dirt import note_corner_arrival
+from bot.engine.loss_causes import LossCause
 from bot.engine.moves import KO, LOC, Move, refuse, resolve
 from bot.engine.order import next_turn
+from bot.engine.out_reasons import OutReason
 from bot.engine.splits import record_splits
 from bot.engine.stage_model import FINISH, SpaceKind, Surface
 from bot.engine.state import FINISHED, OUT, Car, Card, GameState, TurnState
@@ -89,20 +91,32 @@ def roll_one(state: GameState, die: str, line: str | None, events: list[Event], 
 
 
 def _loss_cause(state: GameState, car: Car, turn: TurnState, move: Move, hazard: bool,
-                events: list[Event]) -> str | None:
-    """Why the car loses control after this die, if it does (A11.1), SISU permitting (A22)."""
+                events: list[Event]) -> LossCause | None:
+    """Why the car loses control after this die, if it does (A11.1), SISU permitting (A22): each
+    trigger by its own name (`bot.engine.loss_causes`)."""
     if move.outcome == LOC:
-        return move.reason  # over-speed or bump N+2: SISU cannot save it
-    savable = None
+        return move.reason or "overspeed"  # over-speed or bump N+2: SISU cannot save it
+    savable: LossCause | None = None
     if move.bump_risk and hazard and not turn.sisu_active:
         savable = "bump"
-    limit_hit = turn.hazards >= state.rules.hazard_limit or (
-        car.tires == "asphalt" and _snow_count(state, turn) >= state.rules.snow_hazard_limit)
-    if limit_hit:
+    rules = state.rules
+    if turn.hazards >= rules.hazard_limit:
         savable = "hazards"
+    elif car.tires == "asphalt" and _snow_count(state, turn) >= rules.snow_hazard_limit:  # A20.3, AMB-8
+        savable = "snow_turn_hazards" if rules.snow_threshold_scope == "turn" else "snow_hazards"
     if savable and _use_sisu(state, car, turn, savable, events):
         return None
     return savable
+
+
+def cause_limit(state: GameState, cause: LossCause) -> int | None:
+    """The ⚠ count a cause of ⚠ was reached at (the ruleset's limit), for its words; none for
+    over-speed and bumps."""
+    if cause == "hazards":
+        return state.rules.hazard_limit
+    if cause in ("snow_hazards", "snow_turn_hazards"):
+        return state.rules.snow_hazard_limit
+    return None
 
 
 def _snow_count(state: GameState, turn: TurnState) -> int:
@@ -111,7 +125,7 @@ def _snow_count(state: GameState, turn: TurnState) -> int:
     return turn.snow_hazards
 
 
-def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: str, events: list[Event]) -> bool:
+def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: LossCause, events: list[Event]) -> bool:
     """SISU (A22, module): cancel a ⚠ loss of control once per rally; used automatically."""
     if not (state.rules.modules.sisu and car.sisu):
         return False
@@ -122,7 +136,7 @@ def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: str, events: l
         turn.sisu_active = True
     turn.hazards = min(turn.hazards, state.rules.hazard_limit - 1)
     turn.snow_hazards = min(turn.snow_hazards, state.rules.snow_hazard_limit - 1)
-    events.append(Event("sisu", car.id, {"cause": cause}))
+    events.append(Event("sisu", car.id, {"cause": cause, "limit": cause_limit(state, cause)}))
     return True
 
 
@@ -152,7 +166,8 @@ def _shortcut_card(state: GameState, car: Car, space_id: int, events: list[Event
         events.append(Event("shortcut_good", car.id, {}))
 
 
-def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause: str, events: list[Event]) -> None:
+def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause: LossCause,
+                 events: list[Event]) -> None:
     """Loss of control (A11.2): card back, gear 0, event, damage; the turn ends."""
     g = move_gear(turn)
     event = state.dice.pick("loss-of-control event", state.rules.loc_events)
@@ -163,8 +178,8 @@ def lose_control(state: GameState, car: Car, turn: TurnState, move: Move, cause:
         interior = space.border("left" if space.left.kind == "road" else "right").link  # A11.5
         assert interior is not None, "a skid space has the interior line beside it"
         resume = interior
-    events.append(Event("loss_of_control", car.id, {"cause": cause, "event": event, "gear": g,
-                                                    "space": _space_label(state, car.position)}))
+    events.append(Event("loss_of_control", car.id, {"cause": cause, "limit": cause_limit(state, cause), "event": event,
+                                                    "gear": g, "space": _space_label(state, car.position)}))
     if event == "spin":
         car.pose = "spun"
     else:
@@ -211,7 +226,7 @@ def _damage(state: GameState, car: Car, lost: int, terrain: str, events: list[Ev
         _knock_out(state, car, "damage_ko", events, lost=car.lost_black)
 
 
-def _knock_out(state: GameState, car: Car, reason: str, events: list[Event], **params) -> None:
+def _knock_out(state: GameState, car: Car, reason: OutReason, events: list[Event], **params) -> None:
     """Knocked out (A12.5): off the board, no more turns, unclassified."""
     car.status = OUT
     car.out_reason = reason

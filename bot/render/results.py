@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.engine.ranking import shared_ranks
 from bot.engine.view import ResultRow, ResultsView
 from bot.render import palette as P
 from bot.render.drawing import text_centered
@@ -38,10 +39,7 @@ def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]
                  key=lambda r: r.name)
     out: list[tuple[str, ResultRow, int | None]] = []
     best = done[0][0] if done else 0
-    rank = 0
-    for i, (time_s, r) in enumerate(done):
-        if i == 0 or time_s != done[i - 1][0]:
-            rank = i + 1
+    for (time_s, r), rank in zip(done, shared_ranks([time_s for time_s, _ in done])):
         out.append((str(rank), r, r.gap_s if r.gap_s is not None else time_s - best))
     out += [("—", r, None) for r in dnf]
     return out

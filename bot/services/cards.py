@@ -6,6 +6,11 @@ driver, the run's whole action log in the canonical versioned form (`bot.engine.
 never the words typed), and the claimed outcome. `python -m bot verify` replays a card with the
 engine alone (`bot/services/verify.py`): a card whose seed, stage, driver or any action was
 altered diverges or is refused.
+
+A run that answers the round (the driver's official run of the week, driven in the world round
+or another league: `bot/services/official_runs.py`) gets the card of the round that drove it
+(its seed, its league and number: what verifies), plus `counts_for`, the league and number of
+the round whose file carries it.
 """
 
 from __future__ import annotations
@@ -30,9 +35,12 @@ def run_modules(rnd: Round) -> dict[str, Any]:
     return modules
 
 
-def card_head(rnd: Round, league_name: str | None, run: Run, digests: dict[str, str]) -> dict[str, Any]:
-    """Everything of a run's card but its actions (`digests`: stage name → SHA-256 of its text)."""
-    return {
+def card_head(rnd: Round, league_name: str | None, run: Run, digests: dict[str, str],
+              counts_for: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything of a run's card but its actions (`digests`: stage name → SHA-256 of its text).
+    `rnd` is the round that drove the run; `counts_for` ({"league", "round"}) the round whose
+    file carries the card, when that is another."""
+    head: dict[str, Any] = {
         "format": CARD_FORMAT,
         "version": CARD_VERSION,
         "league": league_name,
@@ -50,6 +58,9 @@ def card_head(rnd: Round, league_name: str | None, run: Run, digests: dict[str, 
         "name": run.display_name,
         "claimed": {"time_s": run.time_s, "power_s": run.power_s},
     }
+    if counts_for is not None:
+        head["counts_for"] = counts_for
+    return head
 
 
 def card_json(head: dict[str, Any], log: list[str]) -> str:
@@ -66,20 +77,35 @@ def card_of(rnd: Round, league_name: str | None, run: Run, log: list[str]) -> di
 
 
 async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
-    """Every run's action log of the round in one indexed query: rally id → canonical texts."""
+    """The action log of every run counting in the round (driven in it or answering it) in one
+    indexed query: rally id → canonical texts."""
     rows = await tx.fetch_all(
         "SELECT a.rally_id, a.action FROM actions a JOIN runs r ON r.rally_id = a.rally_id "
-        "WHERE r.round_id = ? ORDER BY a.rally_id, a.seq", (round_id,))
+        "WHERE r.round_id = ? OR r.id IN (SELECT run_id FROM run_answers WHERE round_id = ?) "
+        "ORDER BY a.rally_id, a.seq", (round_id, round_id))
     logs: dict[int, list[str]] = {}
     for row in rows:
         logs.setdefault(int(row[0]), []).append(str(row[1]))
     return logs
 
 
-def cards_file(rnd: Round, league_name: str | None, runs: list[Run], logs: dict[int, list[str]]) -> str:
-    """All the finished runs' cards of a round, as the JSON file attached to the results."""
+def cards_file(rnd: Round, league_name: str | None, runs: list[Run], logs: dict[int, list[str]],
+               driven: dict[int, tuple[Round, str | None]] | None = None) -> str:
+    """All the finished runs' cards of a round, as the JSON file attached to the results. A run
+    driven in another round (`driven`: its id → that round and its league's name) gets that
+    round's card, with `counts_for` naming this one."""
     digests = {name: stage_digest(name) for name in rnd.specials}  # once per round, not per card
-    cards = [card_json(card_head(rnd, league_name, run, digests), logs.get(run.rally_id, []))
-             for run in runs if run.status == "finished" and run.rally_id is not None]
-    head = json.dumps({"format": FILE_FORMAT, "version": CARD_VERSION}, separators=(",", ":"))
-    return head[:-1] + ',"cards":[' + ",".join(cards) + "]}"
+    driven = driven or {}
+    cards = []
+    for run in runs:
+        if run.status != "finished" or run.rally_id is None:
+            continue
+        if run.round_id in driven:
+            other, other_league = driven[run.round_id]
+            other_digests = {name: digests.get(name) or stage_digest(name) for name in other.specials}
+            head = card_head(other, other_league, run, other_digests, {"league": league_name, "round": rnd.number})
+        else:
+            head = card_head(rnd, league_name, run, digests)
+        cards.append(card_json(head, logs.get(run.rally_id, [])))
+    top = json.dumps({"format": FILE_FORMAT, "version": CARD_VERSION}, separators=(",", ":"))
+    return top[:-1] + ',"cards":[' + ",".join(cards) + "]}"

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.engine.ranking import shared_ranks
+
 DEFAULT_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
 POWER_POINTS = (5, 4, 3, 2, 1)
 
@@ -45,25 +47,17 @@ class Classified:
     gap_s: int | None = None
 
 
-def _shared_ranks(values: list[int]) -> list[int]:
-    """Competition ranking (1, 2, 2, 4) of sorted values."""
-    ranks: list[int] = []
-    for i, value in enumerate(values):
-        ranks.append(ranks[-1] if i and value == values[i - 1] else i + 1)
-    return ranks
-
-
 def classify_round(entries: list[Entry], penalties: dict[int, int], disqualified: dict[int, str],
                    points: tuple[int, ...] | list[int] = DEFAULT_POINTS, power_stage: bool = False) -> list[Classified]:
     """The classification of a closed round, in display order: classified, then DNF, then DSQ."""
     finished = [e for e in entries if e.status == "finished" and e.time_s is not None and e.user_id not in disqualified]
     finished.sort(key=lambda e: ((e.time_s or 0) + penalties.get(e.user_id, 0), e.name.lower(), e.user_id))
     totals = [(e.time_s or 0) + penalties.get(e.user_id, 0) for e in finished]
-    ranks = _shared_ranks(totals)
+    ranks = shared_ranks(totals)
     bonus: dict[int, int] = {}
     if power_stage:
         timed = sorted((e for e in finished if e.power_s is not None), key=lambda e: (e.power_s, e.user_id))
-        power_ranks = _shared_ranks([e.power_s or 0 for e in timed])
+        power_ranks = shared_ranks([e.power_s or 0 for e in timed])
         for e, rank in zip(timed, power_ranks):
             if rank <= len(POWER_POINTS):
                 bonus[e.user_id] = POWER_POINTS[rank - 1]
@@ -132,9 +126,6 @@ def standings(scores: list[RoundScore], best_rounds: int | None = None) -> list[
                 row.places[r.position - 1] += 1
         table.append(row)
     table.sort(key=lambda s: (-s.points, [-n for n in s.places], s.time_s, s.name.lower(), s.user_id))
-    for i, row in enumerate(table):
-        before = table[i - 1] if i else None
-        tied = before is not None and (before.points, before.places, before.time_s) == (row.points, row.places,
-                                                                                        row.time_s)
-        row.position = before.position if tied and before is not None else i + 1
+    for row, rank in zip(table, shared_ranks([(s.points, s.places, s.time_s) for s in table])):
+        row.position = rank
     return table

@@ -9,7 +9,8 @@ posts, so a job claimed twice (a lease ran out, a restart) acts once.
 - `league.open`: the round opens; the channel is told the stages, the close time (a Discord
   timestamp) and the SHA-256 of the round's secret seed.
 - `league.remind` (24 h and 1 h before the close): drivers of the league who have not finished are
-  pinged, if any.
+  pinged, if any; a driver whose official run of the week answers the round is not
+  (`bot/services/official_runs.py`; the open and the reminders link such runs again first).
 - `league.close`: `bot/services/round_close.py` (results, points, cards, standings, seed).
 - `scratch.open` / `scratch.close`: the world round of an ISO week opens (its seed hash is posted
   in every league channel) and closes (the seed and the final top of the ranking are posted, and
@@ -24,6 +25,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from bot.engine.official import next_week
+from bot.engine.ranking import shared_ranks
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.services.images import preview_spec
@@ -49,6 +51,7 @@ from bot.store.jobs import complete_tx
 from bot.store.leagues import (
     all_leagues_tx,
     league_tx,
+    link_answers_tx,
     not_finished_members_tx,
     round_tx,
     set_round_status_tx,
@@ -109,6 +112,7 @@ class LeagueJobs:
             league = await league_tx(tx, rnd.league_id) if rnd and rnd.league_id is not None else None
             if rnd is None or league is None:
                 return 0
+            await link_answers_tx(tx, rnd)
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
                                   stages=specials_text(rnd.specials), closes=self.when(from_text(rnd.closes_at)),
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
@@ -128,6 +132,7 @@ class LeagueJobs:
             if rnd is None or rnd.status != "open" or rnd.league_id is None or from_text(rnd.closes_at) <= now:
                 return 0  # after downtime the close itself is due: no point reminding
             league = await league_tx(tx, rnd.league_id)
+            await link_answers_tx(tx, rnd)
             waiting = await not_finished_members_tx(tx, rnd.league_id, rnd.id)
             if league is None or not waiting:
                 return 0
@@ -163,8 +168,9 @@ class LeagueJobs:
                 top = await world_top_tx(tx, week, WORLD_TOP)
                 best = top[0].time_s or 0 if top else 0
                 lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
-                lines += [msg("scratch.top_line", rank=i + 1, name=r.display_name, time=format_time(r.time_s or 0),
-                            gap=format_time((r.time_s or 0) - best)) for i, r in enumerate(top)]
+                lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=format_time(r.time_s or 0),
+                            gap=format_time((r.time_s or 0) - best))
+                          for r, rank in zip(top, shared_ranks([r.time_s for r in top]))]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
                 await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1

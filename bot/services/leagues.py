@@ -38,6 +38,7 @@ from bot.services.league_rounds import (
     specials_text,
 )
 from bot.services.league_time import hour_of, moment, weekday, weekly, window, zone
+from bot.services.official_runs import link_rounds_tx, rounds_locked
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round, judge
 from bot.services.work import Post, RallyWork, post_tx
@@ -52,8 +53,10 @@ from bot.store.leagues import (
     join_league_tx,
     league_tx,
     leagues_of_guild_tx,
+    link_answers_tx,
     log_tx,
     member_tx,
+    official_rounds_of_league_tx,
     rounds_of_league_tx,
     set_organiser_role_tx,
 )
@@ -212,13 +215,15 @@ class LeagueService:
                 if official and week_of(end - timedelta(seconds=1)) != week:
                     raise ServiceError("league.official_one_week", week=week)
                 chosen = [official_stage(week)] if week else specials
-                world = await self._world_seed_tx(tx, week, now) if week else None
-                seed = world or self.seed_source()
+                world = await self._world_round_tx(tx, week, now) if week else None
+                seed = world.seed if world else self.seed_source()
                 rnd = await add_round_tx(
                     tx, league_id=found.id, specials=chosen, assistance=flags if len(chosen) > 1 else [True],
                     power_stage=bool(power_stage), week=week, opens_at=start, closes_at=end, seed=seed,
-                    seed_hash=seed_hash(seed), dice="personal" if week else found.dice, ruleset=found.ruleset,
-                    modules=found.modules, created_by=actor.user_id, now=now)
+                    seed_hash=seed_hash(seed), dice="personal" if week else found.dice,
+                    ruleset=world.ruleset if world else found.ruleset,
+                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now)
+                await link_answers_tx(tx, rnd)  # members who drove the week's official stage already
                 await schedule_round_tx(tx, rnd, found.guild_id)
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
@@ -238,10 +243,12 @@ class LeagueService:
                    power=msg("league.power_stage") if r.power_stage else "") for r in added]
         return Reply(lines, outbox=(row,))
 
-    async def _world_seed_tx(self, tx: Tx, week: str, now: datetime) -> str:
-        """The secret seed of the week's world round (created if needed): an official league round
-        drives with the same dice as `/scratch run` (personal dice from that seed)."""
-        return (await ensure_week_tx(tx, week, now, self.seed_source)).seed
+    async def _world_round_tx(self, tx: Tx, week: str, now: datetime) -> Round:
+        """The week's world round (created if needed): an official league round drives with its
+        seed, dice (personal), ruleset and modules, as `/scratch run` does, so the driver's one
+        attempt at the week's official stage is the same attempt wherever it counts
+        (`bot/services/official_runs.py`)."""
+        return await ensure_week_tx(tx, week, now, self.seed_source)
 
     async def round_list(self, place: Place, actor: Actor, league: object = None) -> Reply:
         found = await self.league_here(place, league)
@@ -319,9 +326,13 @@ class LeagueService:
 
         async def body(tx: Tx) -> int:
             await join_league_tx(tx, found.id, actor.user_id, name, now)
+            await link_rounds_tx(tx, [r.id for r in official])  # a run of the week's official stage counts
             return await league_post_tx(tx, found, post, now)
 
-        return self._posted(post, await self.store.db.write(body))
+        official = await self.store.db.read(lambda tx: official_rounds_of_league_tx(tx, found.id))
+        async with rounds_locked(self.locks, [r.id for r in official]):
+            row = await self.store.db.write(body)
+        return self._posted(post, row)
 
     async def is_member(self, league: League, user_id: int) -> bool:
         return await self.store.db.read(lambda tx: member_tx(tx, league.id, user_id)) is not None

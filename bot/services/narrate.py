@@ -4,22 +4,26 @@ by the boundary."""
 from __future__ import annotations
 
 from bot.engine.actions import Event
+from bot.engine.loss_causes import loss_cause_word
 from bot.engine.state import GameState
 from bot.engine.text import Listed, msg
 
 QUIET = frozenset({"turn"})  # shown by the turn prompt instead
 #: Terrains a car can leave the road into (RULES D1), named in the reader's language.
 TERRAINS = frozenset({"grass", "dirt", "snow", "forest", "rocks", "village", "water"})
-#: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language.
-WORDS = frozenset({"hazards", "overspeed", "bump", "spin", "off_left", "off_right", "fastest", "knocked_out",
-                   "retired"})
+#: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language; a loss
+#: of control's `cause` has words of its own (`bot.engine.loss_causes`).
+WORDS = frozenset({"spin", "off_left", "off_right", "fastest", "knocked_out", "retired"})
+#: Tires as an event names them (A20.2), each a word of the catalogue (`word.tires_<tires>`).
+TIRES = frozenset({"snow", "asphalt"})
 
 
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
-    params = {k: (msg(f"word.{v}") if isinstance(v, str) and v in WORDS
+    params = {k: (loss_cause_word(v, event.params.get("limit")) if k == "cause"
+                  else msg(f"word.{v}") if isinstance(v, str) and v in WORDS
                   else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS
-                  else msg(f"word.tires_{v}") if k == "tires" and v in ("snow", "asphalt") else v)
+                  else msg(f"word.tires_{v}") if k == "tires" and v in TIRES else v)
               for k, v in event.params.items()}
     text = msg(f"event.{event.kind}", **params)
     name = _name(event.driver, state)

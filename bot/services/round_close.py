@@ -8,6 +8,12 @@ result cards of the finished runs are stored (`bot/services/cards.py`), and the 
 owed two posts: the results (text, image, cards file, the seed revealed) and the season standings.
 A penalty or a disqualification on a closed round recomputes its results the same way, so the
 standings (a sum over `round_results`) follow at once.
+
+The runs of a round are those driven in it and those answering it (a driver's official run of
+the week driven in the world round or another league: `bot/services/official_runs.py`). The
+close ends only the rallies driven in the round; an answering run still being driven counts as
+not finished, and its card (when finished) is the card of the round that drove it, naming this
+round in `counts_for`.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.engine.action_codec import Status, log_text
+from bot.engine.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
@@ -35,8 +42,10 @@ from bot.store.leagues import (
     Result,
     Round,
     Run,
+    counted_runs_tx,
     finish_run_tx,
     league_tx,
+    link_answers_tx,
     log_of_round_tx,
     log_tx,
     put_cards_tx,
@@ -84,9 +93,19 @@ def result_rows(rnd: Round, league: League, classified: list[Classified]) -> lis
                    c.points, c.bonus) for c in classified]
 
 
+#: Why a driver of a round has no time, in the league's words: a run not finished at the close, abandoned,
+#: or an older result's reason; the engine's reasons (a run's `damage_ko` …) read as `out_reason_word`.
+LEAGUE_REASON_WORDS = {"knocked_out": "league.reason_knocked_out", "retired": "league.reason_retired",
+                       "not_finished": "league.reason_not_finished", "abandoned": "league.reason_abandoned"}
+
+
 def reason_text(reason: str | None) -> str:
-    known = {"knocked_out", "retired", "not_finished", "abandoned"}
-    return msg(f"league.reason_{reason}") if reason in known else (reason or "")
+    """A DNF's reason in words; anything else (a steward's reason for a DSQ) as written."""
+    if reason in LEAGUE_REASON_WORDS:
+        return msg(LEAGUE_REASON_WORDS[reason])
+    if reason in OUT_REASONS:
+        return out_reason_word(reason)
+    return reason or ""
 
 
 def results_table(title: str, classified: list[Classified], judged_: Judged, seed: str | None) -> TableView:
@@ -153,7 +172,7 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
 
 
 async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
-    runs = await runs_of_round_tx(tx, rnd.id)
+    runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
     classified = classify_round(entries_of(runs), judged_.penalties, judged_.disqualified, league.points,
                                 rnd.power_stage)
@@ -186,6 +205,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
                 return []
             current = await round_tx(tx, round_id)
             assert current is not None
+            await link_answers_tx(tx, current)  # the week's official runs driven elsewhere count here
             for run in running:
                 await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="not_finished",
                                     now=now)
@@ -207,9 +227,16 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
 async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str], now: datetime) -> list[int]:
     """Inside `tx`: results, cards and standings of a round that just closed; the posts' ids."""
     league = await league_tx(tx, rnd.league_id) if rnd.league_id is not None else None
-    runs = await runs_of_round_tx(tx, rnd.id)
+    runs = await counted_runs_tx(tx, rnd.id)
     logs = await logs_of_round_tx(tx, rnd.id)
-    await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name if league else None, runs, logs))
+    driven: dict[int, tuple[Round, str | None]] = {}  # the rounds that drove the answering runs
+    for run in runs:
+        if run.round_id != rnd.id and run.round_id not in driven:
+            other = await round_tx(tx, run.round_id)
+            other_league = await league_tx(tx, other.league_id) if other and other.league_id is not None else None
+            if other is not None:
+                driven[run.round_id] = (other, other_league.name if other_league else None)
+    await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name if league else None, runs, logs, driven))
     if league is None:
         return [-1]  # a world round: its ranking is a query on runs; the scratch jobs post it
     classified, judged_, runs = await _classify_tx(tx, rnd, league)
@@ -268,7 +295,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
     rnd = await work.store.db.read(lambda tx: round_tx(tx, round_id))
     if rnd is None or rnd.status == "cancelled":
         raise ServiceError("league.round_cancelled_already")
-    runs = await work.store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
+    runs = await work.store.db.read(lambda tx: counted_runs_tx(tx, round_id))
     run = next((r for r in runs if r.user_id == driver_id), None)
     if run is None:
         raise ServiceError("league.no_run_of", name=driver_name, number=rnd.number)

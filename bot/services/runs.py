@@ -9,11 +9,14 @@ k-th face of each die. The rally stores only the derived keys, never the round's
 **One attempt.** The `runs` table allows one run per driver and round (and one official run per
 driver and ISO week, across all servers), so a second `/run start` is refused whatever happened to
 the first; abandoning, leaving or the round's close is a DNF, never a restart; and because the
-dice are a function of (seed, driver, actions), nothing a driver does can re-roll a die.
+dice are a function of (seed, driver, actions), nothing a driver does can re-roll a die. The
+week's official run counts wherever the official stage does (`bot/services/official_runs.py`): a
+second start on it says which run stands, and a new one answers the driver's other league rounds
+on that stage at once.
 
 When a run's rally ends (finished, or abandoned), `on_rally_end` runs inside that same
-transaction: the run's result is recorded and the league channel is owed one line (time and
-provisional position, no dice).
+transaction: the run's result is recorded and the channel of each league round it counts in is
+owed one line (time and provisional position, no dice).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
 from bot.services.league_rounds import RoundLocks, discord_time, league_language, league_post_tx, round_title
 from bot.services.lobby import start_state
+from bot.services.official_runs import NOT_CLOSED, link_rounds_tx, rounds_locked, stands_refusal_tx
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply
 from bot.services.turns import turn_post
@@ -46,14 +50,15 @@ from bot.store.drivers import join_tx
 from bot.store.leagues import (
     League,
     Round,
-    Run,
     faster_runs_tx,
     finish_run_tx,
     finished_count_tx,
     league_tx,
     member_tx,
+    official_rounds_of_driver_tx,
     official_run_tx,
     round_tx,
+    rounds_answered_tx,
     run_of_rally_tx,
     run_of_tx,
     start_run_tx,
@@ -84,25 +89,20 @@ class RunService:
 
     async def check(self, rnd: Round, league: League | None, actor: Actor) -> None:
         """Refuse now, before a thread is made, what `start` would refuse (it checks again)."""
-        async def read(tx: Tx) -> tuple[Round | None, str | None, Run | None, Run | None]:
-            current = await round_tx(tx, rnd.id)
-            member = await member_tx(tx, league.id, actor.user_id) if league is not None else ""
-            mine = await run_of_tx(tx, rnd.id, actor.user_id)
-            official = await official_run_tx(tx, rnd.week, actor.user_id) if rnd.week else None
-            return current, member, mine, official
+        await self.store.db.read(lambda tx: self._refusal_tx(tx, rnd, league, actor))
 
-        current, member, mine, official = await self.store.db.read(read)
-        self._refusal(current, league, member, mine, official)
-
-    def _refusal(self, rnd: Round | None, league: League | None, member: str | None, mine: Run | None,
-                 official: Run | None) -> None:
-        if rnd is None or not runnable(rnd, self.clock()):
+    async def _refusal_tx(self, tx: Tx, rnd: Round, league: League | None, actor: Actor) -> None:
+        """Refuse a run the round (re-read) does not allow now: not open, not a member, the week's
+        official run driven already (which run stands is said), a run of this round already."""
+        current = await round_tx(tx, rnd.id)
+        if current is None or not runnable(current, self.clock()):
             raise ServiceError("run.round_not_open")
-        if league is not None and member is None:
+        if league is not None and await member_tx(tx, league.id, actor.user_id) is None:
             raise ServiceError("run.not_member", league=league.name)
-        if official is not None:  # the week's official stage: one attempt across every server
-            raise ServiceError("run.already_official", week=rnd.week)
-        if mine is not None:
+        official = await official_run_tx(tx, current.week, actor.user_id) if current.week else None
+        if official is not None and (official.round_id != current.id or current.league_id is None):
+            raise await stands_refusal_tx(tx, official, current)  # one attempt, wherever it counts
+        if await run_of_tx(tx, current.id, actor.user_id) is not None:
             raise ServiceError("run.already_ran")
 
     async def start(self, place: Place, actor: Actor, rnd: Round, league: League | None, thread_id: int,
@@ -118,15 +118,15 @@ class RunService:
             modules["language"] = lang
         events: list[Event] = []
         state = start_state(rnd.specials[0], rnd.ruleset, 0, modules, [Seat(driver, name)], events)
-        async with self.locks(rnd.id):
+        others: list[Round] = []  # the week's other official rounds this run will answer
+        if rnd.week:
+            others = await self.store.db.read(lambda tx: official_rounds_of_driver_tx(tx, rnd.week or "",
+                                                                                      actor.user_id))
+        async with rounds_locked(self.locks, [rnd.id, *(r.id for r in others)]):
             now = self.clock()
 
             async def body(tx: Tx) -> tuple[Rally, Change, object]:
-                current = await round_tx(tx, rnd.id)
-                member = await member_tx(tx, league.id, actor.user_id) if league is not None else ""
-                mine = await run_of_tx(tx, rnd.id, actor.user_id)
-                official = await official_run_tx(tx, rnd.week, actor.user_id) if rnd.week else None
-                self._refusal(current, league, member, mine, official)
+                await self._refusal_tx(tx, rnd, league, actor)
                 rally = await create_tx(tx, guild_id=place.guild_id, channel_id=thread_id, host_id=actor.user_id,
                                         stage=rnd.specials[0], ruleset=rnd.ruleset, seed=0, max_drivers=1,
                                         modules=modules)
@@ -134,6 +134,7 @@ class RunService:
                 await start_run_tx(tx, round_id=rnd.id, user_id=actor.user_id, display_name=name,
                                    guild_id=place.guild_id, guild_name=guild_name[:MAX_GUILD_NAME],
                                    rally_id=rally.id, thread_id=thread_id, week=rnd.week, now=now)
+                await link_rounds_tx(tx, [r.id for r in others if r.id != rnd.id])
                 change = Change(logged=[Logged(log_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
@@ -148,7 +149,8 @@ class RunService:
 
     async def on_rally_end(self, tx: Tx, rally: Rally, change: Change, status: str) -> None:
         """Inside the transaction that ends a rally: if it is a run, record its result once and owe
-        the league channel one line (time and provisional position, no dice)."""
+        the channel of each league round it counts in (its own, and the not closed rounds it
+        answers) one line (time and provisional position, no dice)."""
         if not isinstance(rally.modules, dict) or "run" not in rally.modules:
             return
         run = await run_of_rally_tx(tx, rally.id)
@@ -168,20 +170,23 @@ class RunService:
             reason = outcome.reason if outcome is not None else "abandoned"
             if not await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason=reason, now=now):
                 return
-        rnd = await round_tx(tx, run.round_id)
-        if rnd is None or rnd.league_id is None:
-            return  # a world run: the ranking shows it; no league channel to tell
-        league = await league_tx(tx, rnd.league_id)
-        if league is None:
-            return
-        title = round_title(rnd, league.name)
-        if outcome is not None and outcome.finished and outcome.time_s is not None:
-            position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
-            line = msg("run.finished_line", name=run.display_name, title=title, time=format_time(outcome.time_s),
-                     position=position, count=await finished_count_tx(tx, rnd.id))
-        else:
-            line = msg("run.dnf_line", name=run.display_name, title=title)
-        await league_post_tx(tx, league, Post([line], channel_id=league.channel_id), now)
+        own = await round_tx(tx, run.round_id)
+        answered = [r for r in await rounds_answered_tx(tx, run.id) if r.status in NOT_CLOSED]
+        for rnd in ([own] if own is not None else []) + answered:
+            if rnd.league_id is None:
+                continue  # a world run: the ranking shows it; no league channel to tell
+            league = await league_tx(tx, rnd.league_id)
+            if league is None:
+                continue
+            title = round_title(rnd, league.name)
+            if outcome is not None and outcome.finished and outcome.time_s is not None:
+                position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
+                line = msg("run.finished_line", name=run.display_name, title=title,
+                         time=format_time(outcome.time_s), position=position,
+                         count=await finished_count_tx(tx, rnd.id))
+            else:
+                line = msg("run.dnf_line", name=run.display_name, title=title)
+            await league_post_tx(tx, league, Post([line], channel_id=league.channel_id), now)
 
     async def replay(self, place: Place, actor: Actor, rnd: Round, league: League | None, driver_id: int,
                      turn: object = None) -> Reply:

@@ -1,9 +1,10 @@
 """The world scratch ranking: every server's drivers on the week's official stage, ranked by time.
 
 `/scratch run` starts the driver's one official run of the ISO week (personal dice, in a private
-thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run. The
-ranking is a query on the indexed `runs` table (week, status, time): the top, and the asker's
-neighbourhood found by keyset from their own row, never a replay and never a scan of the week.
+thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run, and
+the one run counts in each (`bot/services/official_runs.py`). The ranking is a query on the
+indexed `runs` table (week, status, time): the top, and the asker's neighbourhood found by keyset
+from their own row, never a replay and never a scan of the week.
 A server can hide its name (`/league settings world_name:off`); its drivers still rank.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.engine.official import parse_week, week_of
+from bot.engine.ranking import shared_ranks
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
@@ -99,16 +101,17 @@ class ScratchService:
                     around = await world_around_tx(tx, wanted, mine, AROUND)
             shown = top + around
             hidden = await _hidden_guilds_tx(tx, {r.guild_id for r in shown})
-            ranks = shared_ranks(top, 1)
+            ranks = run_ranks(top, 1)
             if around and mine is not None and my_rank is not None:
                 # the window is consecutive in (time, id) order: its first row's place follows from
                 # the asker's own (two small counts of tied times), then ranks are shared on ties
                 mine_at = [r.id for r in around].index(mine.id)
                 start = my_rank + await tied_before_tx(tx, wanted, mine.time_s or 0, mine.id) - mine_at
                 first = around[0]
-                ranks.update(shared_ranks(around, start, start - await tied_before_tx(
+                ranks.update(run_ranks(around, start, start - await tied_before_tx(
                     tx, wanted, first.time_s or 0, first.id)))
-            post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id, my_rank)
+            post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id,
+                                 None if mine is None or my_rank is None else (mine.display_name, my_rank))
             return post, await post_tx(tx, post, place.guild_id, place.channel_id, now, lang=place.lang)
 
         if place.guild_id <= 0:
@@ -139,17 +142,10 @@ class ScratchService:
         return Reply(await self.store.db.read(read), ephemeral=True)
 
 
-def shared_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) -> dict[int, int]:
-    """Ranks of consecutive rows (by time, then id) starting at place `first_place`: equal times
-    share the rank of the first of them (`first_rank` for the first row, when its ties start
-    before the window)."""
-    ranks: dict[int, int] = {}
-    for i, run in enumerate(rows):
-        if i and run.time_s == rows[i - 1].time_s:
-            ranks[run.id] = ranks[rows[i - 1].id]
-        else:
-            ranks[run.id] = first_rank if i == 0 and first_rank is not None else first_place + i
-    return ranks
+def run_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) -> dict[int, int]:
+    """Ranks of consecutive runs (by time, then id) starting at place `first_place`, by run id:
+    the house rule (`ranking.shared_ranks`, OPEN-5) on their times."""
+    return dict(zip((r.id for r in rows), shared_ranks([r.time_s for r in rows], first_place, first_rank)))
 
 
 async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
@@ -163,7 +159,9 @@ async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
 
 
 def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],
-                  count: int, asker: int, my_rank: int | None) -> Post:
+                  count: int, asker: int, asker_rank: tuple[str, int] | None) -> Post:
+    """The public ranking post: a table image and a few lines; the asker's own place is told in
+    the third person (everyone in the channel reads it), by the name the ranking shows."""
     best = top[0].time_s or 0 if top else 0
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=4),
@@ -183,6 +181,6 @@ def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int
     lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count)]
     lines += [msg("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
                 gap=format_time((r.time_s or 0) - best)) for r in top[:5]]
-    if my_rank is not None:
-        lines.append(msg("scratch.your_rank", rank=my_rank, n=count))
+    if asker_rank is not None:
+        lines.append(msg("scratch.driver_rank", name=asker_rank[0], rank=asker_rank[1], n=count))
     return Post(lines, image=table_spec(view, "scratch.png"))

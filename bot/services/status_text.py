@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine.classify import classification
 from bot.engine.course import Course
 from bot.engine.dice_rules import gear_name
+from bot.engine.out_reasons import out_reason_word
 from bot.engine.rally_classification import rally_classification
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, OUT, WAITING, GameState
@@ -78,14 +79,14 @@ def course_lines(course: Course) -> list[str]:
             rank, previous = position, row.time
         lines.append(msg("rally.class_row", rank=rank, name=row.name, time=format_time(row.time or 0),
                        gap=_gap((row.time or 0) - (best or 0))))
-    lines += [msg("rally.class_out", name=r.name, reason=msg(f"word.{r.reason or 'retired'}")) for r in rows
+    lines += [msg("rally.class_out", name=r.name, reason=out_reason_word(r.reason)) for r in rows
               if r.time is None]
     final = number >= len(course.specials)
     lines.append(msg("rally.final_classification", count=number) if final
                  else msg("rally.reclassification", number=number))
     for ranked in rally_classification(course):
         if ranked.total is None:
-            lines.append(msg("rally.class_out", name=ranked.name, reason=msg(f"word.{ranked.reason or 'retired'}")))
+            lines.append(msg("rally.class_out", name=ranked.name, reason=out_reason_word(ranked.reason)))
         else:
             lines.append(msg("rally.class_row", rank=ranked.rank, name=ranked.name, time=format_time(ranked.total),
                            gap=_gap(ranked.gap)))

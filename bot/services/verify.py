@@ -9,6 +9,10 @@ then it derives the dice streams from (seed, driver, dice mode), starts the run 
 refused action is where the card diverges; at the end the run must be finished with the claimed
 time (and power-stage time).
 
+A card may carry `counts_for` ({"league", "round"}): the run was driven in the round the card
+names (its seed, what the replay uses) and counts in another round too (the week's official run,
+`bot/services/official_runs.py`); in a cards file such a card belongs to the round it counts for.
+
 What a card alone cannot prove is that its seed is the round's: whoever alters the seed can put
 its hash on the card too. So a cards file's cards must agree on the round (seed, stages, dice...),
 the report names the seed's SHA-256 to compare with the one published when the round opened, and
@@ -32,6 +36,7 @@ from bot.engine.action_codec import CodecError, Entry, Start, Status, decode, lo
 from bot.engine.actions import Retire, Timeout
 from bot.engine.dice import DICE_MODES, stream_keys
 from bot.engine.game import Seat, apply
+from bot.engine.out_reasons import out_reason_word
 from bot.engine.ruleset import Modules, ruleset_names
 from bot.engine.run_result import run_outcome
 from bot.engine.stage_catalogue import is_stage_name, stage_digest
@@ -59,6 +64,7 @@ PLUS_MODULES = tuple(name for name in Modules.model_fields if name not in ("sisu
 ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
                 "seed", "seed_sha256")
 CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "driver", "name", "actions", "claimed")
+OPTIONAL_FIELDS = ("counts_for",)
 
 
 @dataclass(frozen=True)
@@ -171,10 +177,14 @@ class Card:
     actions: list[Any]
     time_s: int
     power_s: int | None
+    counts_for: tuple[str | None, int] | None = None  # (league, round) it also counts in
 
     def round_key(self) -> tuple[str, ...]:
-        """The round's fields, comparable between the cards of one file."""
-        return tuple(json.dumps(getattr(self, name), sort_keys=True) for name in ROUND_FIELDS)
+        """The round's fields, comparable between the cards of one file: the league and round
+        are those it counts for, when it names them (the rest is the same stage, seed and rules)."""
+        labels = {"league": self.counts_for[0], "round": self.counts_for[1]} if self.counts_for else {}
+        return tuple(json.dumps(labels[name] if name in labels else getattr(self, name), sort_keys=True)
+                     for name in ROUND_FIELDS)
 
 
 def read_card(card: object) -> Card:
@@ -188,7 +198,7 @@ def read_card(card: object) -> Card:
     version = _get(card, "version")
     if not isinstance(version, int) or isinstance(version, bool) or version != CARD_VERSION:
         raise _refuse("verify.bad_version", value=_shown(version), version=CARD_VERSION)
-    unknown = sorted(str(k) for k in card if k not in CARD_FIELDS)
+    unknown = sorted(str(k) for k in card if k not in CARD_FIELDS and k not in OPTIONAL_FIELDS)
     if unknown:
         raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
     league = _text(card, "league", optional=True)
@@ -239,7 +249,28 @@ def read_card(card: object) -> Card:
     power = _get(claimed, "power_s")
     power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
     return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
-                seed_sha256, driver, name, actions, time_s, power_s)
+                seed_sha256, driver, name, actions, time_s, power_s, _counts_for(card))
+
+
+def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
+    """The optional `counts_for` of a card: exactly a league (text or null) and a round number."""
+    if "counts_for" not in card:
+        return None
+    value = card["counts_for"]
+    if not isinstance(value, dict):
+        raise _refuse("verify.field_type", field="counts_for", expected=msg("verify.an_object"), got=_kind(value))
+    extra = sorted(str(k) for k in value if k not in ("league", "round"))
+    if extra:
+        raise _refuse("verify.field_unknown", field=_shown(f"counts_for.{extra[0]}"))
+    for name in ("league", "round"):
+        if name not in value:
+            raise _refuse("verify.field_missing", field=f"counts_for.{name}")
+    league = value["league"]
+    if league is not None and not isinstance(league, str):
+        raise _refuse("verify.field_type", field="counts_for.league", expected=msg("verify.a_text"), got=_kind(league))
+    if league is not None and (not league.strip() or len(league) > MAX_NAME):
+        raise _refuse("verify.bad_text", field="counts_for.league", max=MAX_NAME)
+    return league, _whole(value["round"], "counts_for.round", 0, MAX_ROUND)
 
 
 # --- replaying it ------------------------------------------------------------------------------
@@ -327,7 +358,7 @@ def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
         raise _refuse("verify.not_finished")
     outcome = run_outcome(state)
     if not outcome.finished or outcome.time_s is None:
-        raise _refuse("verify.out", reason=_shown(outcome.reason or "retired"))
+        raise _refuse("verify.out", reason=out_reason_word(outcome.reason))  # the replay's own reason, in words
     if outcome.time_s != card.time_s:
         raise _refuse("verify.claims_time", claimed=format_time(card.time_s), actual=format_time(outcome.time_s))
     if card.power_s is not None and outcome.power_s != card.power_s:
@@ -339,6 +370,17 @@ def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
 # --- verdicts and lines ------------------------------------------------------------------------
 
 def _where(card: Card) -> str:
+    if card.counts_for is not None:  # counted in a round, driven in another (the week's official run)
+        league, number = card.counts_for
+        here = msg("verify.where_league", round=number, league=_shown(league)) if league is not None \
+            else msg("verify.where_week", week=card.week) if card.week is not None \
+            else msg("verify.where_round", round=number)
+        return msg("verify.where_counted", where=here, driven=_driven(card))
+    return _driven(card)
+
+
+def _driven(card: Card) -> str:
+    """The round the card's run was driven in."""
     if card.league is not None:
         return msg("verify.where_league", round=card.round, league=_shown(card.league))
     if card.week is not None:

@@ -35,6 +35,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("league_members", ("league_id", "user_id")),
     ("rounds", ("id",)),
     ("runs", ("id",)),
+    ("run_answers", ("round_id", "user_id")),
     ("round_results", ("round_id", "user_id")),
     ("league_log", ("id",)),
     ("round_cards", ("round_id",)),

@@ -115,3 +115,17 @@ SCHEMA_LEAGUES: tuple[str, ...] = (
         body        TEXT    NOT NULL
     )""",
 )
+
+# Step 8 (issue 21): the week's official stage is one attempt per driver wherever it counts. A run
+# (driven in the world round or in one league's official round) also answers every other league
+# round on that week's official stage of a league its driver is in: one row per (round, driver),
+# so a round counts at most one run of each driver (its own `runs` rows have the same key).
+SCHEMA_RUN_ANSWERS: tuple[str, ...] = (
+    """CREATE TABLE run_answers (
+        round_id    INTEGER NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+        user_id     BIGINT  NOT NULL,
+        run_id      INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        PRIMARY KEY (round_id, user_id)
+    )""",
+    "CREATE INDEX run_answers_by_run ON run_answers (run_id)",
+)

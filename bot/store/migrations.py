@@ -21,7 +21,7 @@ from functools import partial
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
-from bot.store.league_schema import SCHEMA_LEAGUES
+from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 
@@ -229,6 +229,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
     )),
     Migration(7, "smaller action rows (integer times; SQLite: WITHOUT ROWID)", compact_actions),
+    Migration(8, "runs that answer other rounds of the week's official stage", SCHEMA_RUN_ANSWERS),
 )
 
 

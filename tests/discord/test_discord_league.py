@@ -18,6 +18,7 @@ import pytest
 
 from bot.engine.actions import Roll, Stop
 from bot.engine.ai import choose_action
+from bot.engine.turn import format_time as label_time
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.reply import Actor, Place
 from bot.services.turns import label
@@ -338,8 +339,38 @@ async def test_scratch_run_plays_the_official_stage_in_a_private_thread_and_rank
     calls = await h.command(BOB, "scratch", "ranking")
     (post,) = channel_posts(calls)
     assert "1. Alice" in post.content and post.files == ["scratch.png"]
-    calls = await h.command(ALICE, "scratch", "run")  # one run a week
-    assert "one attempt per week" in private_answers(calls)[0] and thread_requests(calls) == []
+    calls = await h.command(ALICE, "scratch", "run")  # one run a week: which one stands is said
+    (answer,) = private_answers(calls)
+    assert answer.startswith("Your run of **World scratch 2026-W") and "is your one attempt" in answer
+    assert thread_requests(calls) == []
+
+
+async def test_after_a_scratch_run_run_start_in_the_official_league_round_says_which_result_stands(h):
+    """Issue 21 (a), through the command tree: the world scratch run first, then `/run start` in
+    the league's round on the official stage: refused privately, naming the run that stands and
+    its time, no thread made; the round's close lists that time with its points."""
+    assert private_answers(await h.command(MOD, "league", "create", name="Club", timezone="UTC",
+                                           payload=AS_MOD)) == []
+    for driver in (ALICE, BOB):
+        assert private_answers(await h.command(driver, "league", "join")) == []
+    calls = await h.command(MOD, "league", "round add", stage="official", opens="now", closes="+1d", payload=AS_MOD)
+    assert private_answers(calls) == []
+    await tick(h)
+    (made,) = thread_requests(await h.command(ALICE, "scratch", "run"))
+    await drive(h, ALICE, int(made.reply["id"]))
+    (rnd,) = await rounds(h)
+    run = await h.bot.store.db.read(lambda tx: run_of_tx(tx, rnd.id, ALICE[0]))
+    assert run is not None and run.round_id != rnd.id and run.status == "finished"
+
+    calls = await h.command(ALICE, "run", "start")
+    time = label_time(run.time_s)
+    assert private_answers(calls) == [f"Your run of **World scratch {rnd.week}** ({time}) is your one attempt at "
+                                      f"the official stage of {rnd.week}: it counts for this round too, so there is "
+                                      "no second run."]
+    assert thread_requests(calls) == []
+    h.clock.advance(days=1, minutes=1)
+    posts = channel_posts(await tick(h))
+    assert any(f"1. Alice — {time}" in p.content for p in posts)
 
 
 async def test_league_create_autocompletes_time_zones_from_what_is_typed(h):

@@ -246,8 +246,10 @@ def asphalt_on(faces, gear_at: tuple[int, int] | None = None, **kw):
 
 
 def test_A20_3_AMB_8_asphalt_tires_lose_control_at_two_hazards_on_snow_spaces():
+    """Issue 21: the cause is the snow limit (2 ⚠ on snow with asphalt tires), not the general 3 ⚠."""
     state, events = act(asphalt_on([True, True]), "1 2 3")
-    assert event(events, "loss_of_control").params["cause"] == "hazards"
+    loss = event(events, "loss_of_control")
+    assert (loss.params["cause"], loss.params["limit"]) == ("snow_hazards", 2)
     assert state.cars[0].position == space_at(state.stage, 2)  # the 2nd die, into snow space 2
 
 
@@ -258,13 +260,16 @@ def test_A20_3_AMB_8_a_hazard_belongs_to_the_surface_of_the_space_the_die_entere
     assert "loss_of_control" not in kinds(events) and state.cars[0].position == space_at(state.stage, 4)
     state, events = act(asphalt_on([True, True, True], gear_at=(1, 1)), "2 3 4")
     assert "loss_of_control" in kinds(events) and state.cars[0].position == space_at(state.stage, 4)
+    loss = event(events, "loss_of_control")
+    assert (loss.params["cause"], loss.params["limit"]) == ("hazards", 3)  # the general limit, not the snow one
 
 
 def test_A20_3_AMB_8_option_turn_scope_counts_every_hazard_once_on_snow():
     """AMB-8 option `snow_threshold_scope: turn`: 2 ⚠ in all once the car met snow."""
     state = asphalt_on([True, True], gear_at=(1, 1), ruleset=rules_with(snow_threshold_scope="turn"))
     state, events = act(state, "2 3")
-    assert "loss_of_control" in kinds(events)
+    loss = event(events, "loss_of_control")
+    assert (loss.params["cause"], loss.params["limit"]) == ("snow_turn_hazards", 2)  # its own cause (issue 21)
 
 
 def test_A20_3_snow_tires_on_snow_keep_the_normal_limit_of_three():
@@ -345,3 +350,25 @@ def test_A2_A20_A21_a_three_special_rally_with_weather_and_splits_is_driven_and_
     assert json.dumps(replay.to_dict(), sort_keys=True) == json.dumps(state.to_dict(), sort_keys=True)
     again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert again.to_dict() == state.to_dict() and again.stage.snow_zones == state.stage.snow_zones
+
+
+@pytest.mark.parametrize("scope, faces, gear_at, dice, said", [
+    ("surface", [True, True], None, "1 2 3", "2 ⚠ on snow with asphalt tires"),
+    ("turn", [True, True], (1, 1), "2 3", "2 ⚠ this turn, on snow with asphalt tires"),
+    ("surface", [True, True, True], (1, 1), "2 3 4", "3 ⚠ this turn"),
+])
+def test_A20_3_AMB_8_each_loss_of_control_trigger_is_announced_in_its_own_words(scope, faces, gear_at, dice, said):
+    """Issue 21: the narration of the loss of control names what triggered it, in every language:
+    2 ⚠ on snow with asphalt tires (A20.3), the `turn` option's count (AMB-8), the general 3 ⚠
+    (A11.1). Before, all three read "three ⚠"."""
+    from bot.i18n import render, t
+    from bot.services.narrate import narrate
+
+    state = asphalt_on(faces, gear_at=gear_at, ruleset=rules_with(snow_threshold_scope=scope))
+    state, events = act(state, dice)
+    line = next(line for line in narrate(events, state) if "LOSES CONTROL" in line)
+    assert f"({said})" in line
+    cause = event(events, "loss_of_control").params["cause"]
+    for lang in ("fr", "de"):
+        words = t(f"word.cause_{cause}", lang, n=faces.count(True))
+        assert words in render(line, lang) and words != said

@@ -168,3 +168,36 @@ def test_A8_a_line_chosen_ahead_that_no_die_can_take_does_not_stop_the_ai():
                 action = choose_action(chosen)
                 apply(chosen, action)  # accepted: raises otherwise
     assert tried > 100
+
+
+# -- rolling on at two ⚠: the exact odds weighed against the seconds at stake (issue 21) ----------
+
+def _at_two_hazards(gear: int):
+    """Car d1 in `gear` on a long dry straight, both white dice used this turn, each showing ⚠:
+    one more ⚠ is a loss of control (A11.1), the next gear die shows one with 1 chance in 6 (gears
+    1 to 3) or 2 in 6 (gears 4 and 5) (OPEN-1)."""
+    state = make_game("straight 30 [grass|grass]", faces=[True, True])
+    put_car(state, 0, space_at(state.stage, 3), gear)
+    state, _ = act(state, "W")
+    state, _ = act(state, "W")
+    assert state.turn is not None and state.turn.hazards == 2
+    return state
+
+
+def test_A11_at_two_hazards_the_ai_shifts_up_from_a_slow_gear_and_keeps_a_fast_one():
+    """The old AI always stopped at two ⚠. Now, from 1st or 2nd, the next gear die (1 in 6 to lose
+    control) wins a card 10 s faster and a space, while a loss of control costs only the 60 s card
+    instead of a slow 50 or 40 s one: it rolls on. From 3rd the 4th-gear die loses control 1 time
+    in 3 and would throw away a fast gear: it stops; so in 4th and 5th."""
+    expected = {1: Roll(("2",), driver="d1"), 2: Roll(("3",), driver="d1"),
+                3: Stop(driver="d1"), 4: Stop(driver="d1"), 5: Stop(driver="d1")}
+    for gear, action in expected.items():
+        state = _at_two_hazards(gear)
+        chosen = choose_action(state)
+        assert chosen == action, (gear, chosen)
+        assert chosen in legal_actions(state)
+
+
+def test_A11_a_driver_with_no_risk_tolerance_never_rolls_on_at_two_hazards():
+    for gear in range(1, 6):
+        assert choose_action(_at_two_hazards(gear), 0.0) == Stop(driver="d1"), gear

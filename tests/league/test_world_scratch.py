@@ -31,7 +31,7 @@ async def test_anyone_on_any_server_drives_the_week_s_official_stage_once(servic
     assert rally.stage == official_stage(week_of(clock()))
     assert rally.modules["streams"]["key"] != rally.modules["streams"]["common"]  # personal dice
     await drive(service, ALICE, thread)
-    with pytest.raises(RallyError, match="already drove the official stage"):
+    with pytest.raises(RallyError, match="is your one attempt at the official stage"):
         await scratch_run(service, ALICE, OTHER_SERVER)  # another server: still one attempt a week
     await scratch_run(service, BOB, OTHER_SERVER, "Other server")
     runs = await store.db.fetch_all("SELECT user_id, guild_id, week FROM runs ORDER BY id")
@@ -55,7 +55,7 @@ async def test_the_ranking_shows_the_top_then_the_askers_neighbourhood_highlight
     await insert_results(store, rnd.week, rnd.id, 200)
     asker = Actor(50_000 + 120, "Driver 120")
     reply = await scratch.ranking(LEAGUE_CHANNEL, asker)
-    assert "You are 121 of 200." in reply.lines
+    assert "Driver 120 is ranked 121 of 200." in reply.lines  # a public post: third person
     await deliver(service, posts)
     rows = await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 1")
     import json
@@ -131,7 +131,7 @@ async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(s
     from tests.league.league_helpers import start_run
 
     await start_run(service, ALICE)
-    with pytest.raises(RallyError, match="already drove the official stage"):
+    with pytest.raises(RallyError, match="is your one attempt at the official stage"):
         await scratch_run(service, ALICE)
 
 
@@ -188,4 +188,37 @@ async def test_equal_times_share_their_rank_in_the_top_and_in_the_neighbourhood(
         for name, rank in shown.items():
             i = int(name[1:])
             assert rank == 1 + 3 * (i // 3), (asker_index, name, rank)  # three drivers share each time
-        assert f"You are {1 + 3 * (asker_index // 3)} of 90." in reply.lines
+        assert f"T{asker_index} is ranked {1 + 3 * (asker_index // 3)} of 90." in reply.lines
+
+
+async def test_the_closing_post_ranks_ties_as_the_ranking_does(service, store, clock, deadlines, posts):
+    """Issue 21 item 9: one ranking rule everywhere (RULES OPEN-5, A17: equal times share a rank,
+    "1, 1, 3"). The weekly closing post used to number its lines 1, 2, 3 while `/scratch` showed
+    1, 1, 3; both now come from `ranking.shared_ranks`. Times: a tie at the top, a lone driver, a
+    tie of three in the middle and a last one."""
+    import json
+
+    await service.championships.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
+    rnd = await service.championships.scratch.this_week()
+    times = {"bob": 160, "carol": 160, "dave": 170, "erin": 180, "finn": 180, "gus": 180, "hal": 190}
+
+    async def body(tx):
+        await tx.execute_many(
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "started_at) VALUES (?, ?, ?, 1, 'S', ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
+            [(rnd.id, 70_000 + i, name, rnd.week, t) for i, (name, t) in enumerate(times.items())])
+
+    await store.db.write(body)
+    expected = {"bob": 1, "carol": 1, "dave": 3, "erin": 4, "finn": 4, "gus": 4, "hal": 7}
+    await service.championships.scratch.ranking(LEAGUE_CHANNEL, ALICE)
+    table = json.loads((await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 1"))[0][0])
+    assert {row["cells"][1]: int(row["cells"][0]) for row in table["image"]["table"]["rows"]} == expected
+    _, end = week_bounds(rnd.week)
+    clock.now = end + timedelta(minutes=1)
+    await deadlines.run_due()
+    await deliver(service, posts)
+    text = posts.text(LEAGUE_CHANNEL.channel_id)
+    closing = text[text.index(f"world scratch of {rnd.week} is closed"):]
+    for name, rank in expected.items():
+        assert f"{rank}. {name} — " in closing, (name, rank)
+    assert "2. carol" not in closing and "2. " not in closing

@@ -33,7 +33,8 @@ async def build_realistic(target: Path | str) -> None:
     """A database as a season leaves it, written by the real services: a running rally with a
     played turn, an abandoned one, a league with members, a closed round with a run, its results,
     a penalty and its card, server settings, jobs, posts delivered and owed (with their message
-    ids). Its last rally was then deleted, so the id counter is ahead of the largest id."""
+    ids), a world scratch run answering an official league round. Its last rally was then
+    deleted, so the id counter is ahead of the largest id."""
     clock = FakeClock(START)
     seeds = iter(f"{n:064x}" for n in range(1, 10_000))
     async with Store.open(target) as store:
@@ -59,6 +60,10 @@ async def build_realistic(target: Path | str) -> None:
         await leagues.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
         clock.advance(days=3)
         await deadlines.run_due()  # the close: results, the card, its posts
+        await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+1d")
+        await deadlines.run_due()
+        await champs.scratch.check_run(LEAGUE_CHANNEL, BOB)  # his world run answers the official round
+        await champs.scratch.start_run(LEAGUE_CHANNEL, BOB, 4343, "Test server")
 
         message_ids = itertools.count(1_300_000_000_000_000_000)
         for _ in range(3):  # deliver some, leave the rest owed

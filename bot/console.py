@@ -39,13 +39,14 @@ from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
 from bot.services.images import Renderer, default_renderer, draw_async, image_name
-from bot.store.clock import to_text
+from bot.store.clock import from_text, to_text
 from bot.store.leagues import cards_tx
 
 PLACE = Place(guild_id=1, channel_id=1)
 GUILD_NAME = "console"
 FIRST_RUN_CHANNEL = 1000  # a run's channel (a private thread on Discord): 1000, 1001, …
 MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)
+CLOCK_SETTING = "console_clock"  # the console's server settings keep its time (`restore_clock`)
 AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
 _LINE = re.compile(r"^\s*([\w.-]+)(?:@([a-z]{2}))?\s*:\s*(/\S.*)$")
 _CARDS_NAME = re.compile(r"[a-z0-9-]{1,60}\.json")
@@ -112,6 +113,14 @@ def split_command(text: str) -> Command:
     return Command(head, words, options)
 
 
+def written_count(folder: Path | None) -> int:
+    """The highest number of the images and cards files (`NNN-…`) already in `folder`."""
+    if folder is None or not folder.is_dir():
+        return 0
+    numbers = [int(m.group(1)) for p in folder.iterdir() if (m := re.match(r"(\d{3,})-", p.name))]
+    return max(numbers, default=0)
+
+
 def _yes(value: str | None) -> bool:
     return (value or "").lower() in ("yes", "y", "true", "on", "1")
 
@@ -142,7 +151,7 @@ class Console:
         self.images = images
         self.renderer = renderer if renderer is not None or images is None else default_renderer()
         self.names: dict[int, str] = {}
-        self.count = 0
+        self.count = written_count(images)  # `--out` numbering goes on from what is there: nothing overwritten
         self.admins = {name.lower() for name in admins}
         self.roles = {name.lower(): tuple(ids) for name, ids in (roles or {}).items()}
         self.clock: Callable[[], datetime] = service.work.clock
@@ -180,12 +189,14 @@ class Console:
             command = split_command(text)
             if command.name == "autopilot":
                 await self.autopilot(name, actor, command)
+                await self.remember_clock()
                 return
             reply = await self.dispatch(actor, command)
         except Exception as exc:
             reply = error_reply(exc)
         await self._show(name, reply)
         await self.tick()
+        await self.remember_clock()
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
         if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name in ("verify", "clock"):
@@ -286,6 +297,9 @@ class Console:
                                             league)
         if cmd.name == "league standings":
             return await champs.standings(self.place, actor, league)
+        if cmd.name == "league results":
+            return await champs.results(self.place, actor, o.get("round") or (cmd.words[0] if cmd.words else ""),
+                                        league)
         if cmd.name == "run start":
             rnd, found = await champs.check_run(self.place, actor, league, o.get("round"))
             channel = await self._new_channel(f"run-{actor.name}-r{rnd.number}")
@@ -413,6 +427,26 @@ class Console:
             self.clock.move_to(moment)
             self._header = f"{t('console.prefix_clock', self.lang)} {plain_time(self.clock())}"
             await self.tick()
+
+    async def restore_clock(self) -> None:
+        """The clock goes on from the time this database last saw in the console (kept with the
+        console's server settings): a later session never takes it back, even with an earlier `--now`."""
+        stored = (await self.service.store.guilds.get(PLACE.guild_id)).get(CLOCK_SETTING)
+        if not isinstance(self.clock, ConsoleClock) or not isinstance(stored, str):
+            return
+        try:
+            seen = from_text(stored)
+        except ValueError:
+            return
+        if seen > self.clock():
+            self.clock.move_to(seen)
+            self._print(None, [t("console.clock_resumed", time=plain_time(seen))], ephemeral=False,
+                        prefix=t("console.prefix_clock", self.lang))
+
+    async def remember_clock(self) -> None:
+        """Keep the console's time with the database (after every line)."""
+        if isinstance(self.clock, ConsoleClock):
+            await self.service.store.guilds.update(PLACE.guild_id, **{CLOCK_SETTING: to_text(self.clock())})
 
     async def tick(self) -> int:
         """Run the jobs due now (league, world and turn jobs, AI seats' turns) and print what they
@@ -614,6 +648,7 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
                       renderer: Renderer | None = None, admins: Iterable[str] = (),
                       roles: Mapping[str, Iterable[int]] | None = None, lang: str = DEFAULT_LANG) -> Console:
     console = Console(service, out, images, renderer, admins=admins, roles=roles, lang=lang)
+    await console.restore_clock()
     if interactive:
         print(t("console.welcome"), file=out)
         while True:

@@ -51,7 +51,8 @@ from bot.views.turn_buttons import TurnButton
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch")
+EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch",
+              "bot.cogs.notify")
 
 
 class RallyTree(app_commands.CommandTree):

@@ -55,7 +55,8 @@ _CHANNEL_MENTION = re.compile(r"<#(\d{1,20})>")
 _ROLE_MENTION = re.compile(r"<@&(\d{1,20})>")
 
 #: commands that need a subcommand, and the message naming them
-_SUBCOMMANDS = {"rally": "console.rally_sub", "league": "console.league_sub", "run": "console.run_sub"}
+_SUBCOMMANDS = {"rally": "console.rally_sub", "league": "console.league_sub", "run": "console.run_sub",
+                "notify": "console.notify_sub"}
 _SCRATCH = ("ranking", "run", "me")
 #: turn commands: typed by a driver with a run in progress, they go to that run's channel
 TURN_COMMANDS = frozenset({"roll", "stop", "line", "spare", "odds", "tires", "attack", "order", "place",
@@ -250,6 +251,9 @@ class Console:
             return await s.spare(here, actor)
         if cmd.name == "odds":
             return await s.odds(here, actor, o.get("dice") or " ".join(cmd.words))
+        if cmd.name.startswith("notify"):
+            return await s.notify.set(self.place, actor, cmd.name.split()[1],
+                                      o.get("value") or (cmd.words[0] if cmd.words else ""))
         if cmd.name == "help":
             return Reply([t("console.help"), t("console.help_league")], ephemeral=True)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
@@ -300,6 +304,10 @@ class Console:
         if cmd.name == "league results":
             return await champs.results(self.place, actor, o.get("round") or (cmd.words[0] if cmd.words else ""),
                                         league)
+        if cmd.name == "league export":
+            return await champs.exports.export(self.place, actor, league)
+        if cmd.name == "league calendar":
+            return await champs.exports.calendar(self.place, actor, league)
         if cmd.name == "run start":
             rnd, found = await champs.check_run(self.place, actor, league, o.get("round"))
             channel = await self._new_channel(f"run-{actor.name}-r{rnd.number}")
@@ -542,7 +550,20 @@ class Console:
         """A private reply is printed for its reader; public posts come out of the outbox."""
         if reply.ephemeral or not reply.outbox:
             self._print(name, reply.lines, ephemeral=True)
+            for file_name, data in reply.files:
+                self._file(name, file_name, data)
         await self.deliver()
+
+    def _file(self, reader: str, name: str, data: bytes) -> None:
+        """A file of a private reply (a league's export, its calendar): written next to the images
+        (`--out`), else named."""
+        if self.images is None:
+            self._print(reader, [t("console.cards_attached", name=name)], ephemeral=True)
+            return
+        self.count += 1
+        path = self.images / f"{self.count:03d}-{name}"
+        path.write_bytes(data)
+        self._print(reader, [t("console.file", path=str(path))], ephemeral=True)
 
     async def deliver(self) -> int:
         """The console is a sender too: print every owed post, oldest first across channels, and

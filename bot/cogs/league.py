@@ -238,6 +238,24 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
 
         await run_command(interaction, call)
 
+    @app_commands.command(name="export", description=t("discord.cmd.league_export"))
+    @app_commands.describe(league=t("discord.opt.league"))
+    @app_commands.autocomplete(league=league_choices)
+    async def export(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.champs.exports.export(place, actor, league)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="calendar", description=t("discord.cmd.league_calendar"))
+    @app_commands.describe(league=t("discord.opt.league"))
+    @app_commands.autocomplete(league=league_choices)
+    async def calendar(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.champs.exports.calendar(place, actor, league)
+
+        await run_command(interaction, call)
+
 
 async def setup(bot: RallyBot) -> None:
     await bot.add_cog(LeagueCog(bot))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.services.errors import ServiceError
+from bot.services.league_export import LeagueExport
 from bot.services.league_jobs import LeagueJobs
 from bot.services.league_rounds import RoundLocks, discord_time, new_seed
 from bot.services.leagues import LeagueService
@@ -27,7 +28,8 @@ from bot.store.leagues import League, Round, rounds_of_league_tx
 
 
 class Championships:
-    """`leagues` (organisers and joining), `runs`, `scratch`, `jobs`; plus the run commands."""
+    """`leagues` (organisers and joining), `runs`, `scratch`, `jobs`, `exports` (CSV, calendar);
+    plus the run commands."""
 
     def __init__(self, work: RallyWork, clock: Callable[[], datetime],
                  seed_source: Callable[[], str] = new_seed, when: Callable[[datetime], str] = discord_time) -> None:
@@ -38,6 +40,7 @@ class Championships:
         self.runs = RunService(work, self.locks, clock, when)
         self.jobs = LeagueJobs(work, self.locks, when, seed_source)
         self.scratch = ScratchService(work, self.runs, clock, seed_source)
+        self.exports = LeagueExport(self.leagues)
         work.job_routes["league."] = self.jobs.handle
         work.job_routes["scratch."] = self.jobs.handle
 

@@ -9,8 +9,9 @@ posts, so a job claimed twice (a lease ran out, a restart) acts once.
 - `league.open`: the round opens; the channel is told the stages, the close time (a Discord
   timestamp) and the SHA-256 of the round's secret seed.
 - `league.remind` (24 h and 1 h before the close): drivers of the league who have not finished are
-  pinged, if any; a driver whose official run of the week answers the round is not
-  (`bot/services/official_runs.py`; the open and the reminders link such runs again first).
+  pinged, if any, and those who turned DMs on (`/notify dm on`) are also told by DM; a driver whose
+  official run of the week answers the round is not (`bot/services/official_runs.py`; the open and
+  the reminders link such runs again first).
 - `league.close`: `bot/services/round_close.py` (results, points, cards, standings, seed).
 - `scratch.open` / `scratch.close`: the world round of an ISO week opens (its seed hash is posted
   in every league channel) and closes (the seed and the final top of the ranking are posted, and
@@ -41,6 +42,7 @@ from bot.services.league_rounds import (
     round_title,
     specials_text,
 )
+from bot.services.notify import reminder_dms_tx
 from bot.services.round_close import close_round
 from bot.services.work import Post, RallyWork
 from bot.services.world_round import KIND_WEEK_CLOSE, KIND_WEEK_OPEN, ensure_week_tx
@@ -141,6 +143,8 @@ class LeagueJobs:
                                   drivers=" ".join(f"<@{u}>" for u in waiting))],
                         ping=tuple(waiting), channel_id=league.channel_id)
             await league_post_tx(tx, league, post, now)
+            await reminder_dms_tx(tx, league, waiting, [msg("notify.round_closes_dm", title=round_title(
+                rnd, league.name), closes=self.when(from_text(rnd.closes_at)))], now)
             return 1
 
         return self._woke(await self.store.db.write(body))

@@ -17,6 +17,7 @@ from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import discord_time, new_seed
 from bot.services.lobby import Lobby
+from bot.services.notify import NotifyService, turn_dms_tx
 from bot.services.reply import Actor, Place, Reply
 from bot.services.turns import Turns
 from bot.services.work import RallyWork
@@ -42,6 +43,8 @@ class RallyService:
         self.turns = Turns(self.work)
         self.delivery = Delivery(self.work, clock)
         self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
+        self.notify = NotifyService(self.work, clock)
+        self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create
         self.join = self.lobby.join

@@ -41,7 +41,8 @@ class Reply:
     A private reply (`ephemeral`: refusal, odds, status) is for the user who asked and is answered
     on the interaction. A public one was committed with the change as outbox rows (`outbox`):
     the sender delivers them to the channel; `lines`, `ping` and `turn` repeat what was posted
-    (for the console's and the tests' eyes, and the autocomplete cache)."""
+    (for the console's and the tests' eyes, and the autocomplete cache). A private reply may
+    carry `files` (a league's CSV export, its calendar), made for the reader alone."""
 
     lines: list[str] = field(default_factory=list)
     ephemeral: bool = False
@@ -49,6 +50,7 @@ class Reply:
     turn: TurnPrompt | None = None
     outbox: tuple[int, ...] = ()
     paused: bool = False  # saved, but the rally's channel cannot be posted in right now
+    files: tuple[tuple[str, bytes], ...] = ()  # files attached to a private reply: (name, bytes)
 
     @property
     def text(self) -> str:

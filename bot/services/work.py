@@ -13,7 +13,8 @@ writes all of it in one transaction or nothing; after it returns, the change is 
 the posts will be delivered by the outbox sender, whatever Discord does next.
 
 Other services plug in without a second copy of this path: `end_hooks` run inside the
-transaction of a change that ends a rally (a championship run records its result there), and
+transaction of a change that ends a rally (a championship run records its result there),
+`post_hooks` add posts a change owes beyond the channel's (a driver's turn by DM), and
 `job_routes` give the scheduler their jobs by kind prefix (`league.`, `scratch.`). Posts keep
 their lines as messages (`bot.engine.text`) with the language everybody reads them in.
 """
@@ -53,6 +54,8 @@ TxStep = Callable[[Tx], Awaitable[Any]]
 #: with the rally as it was, the change and the final status: championship runs record their result.
 EndHook = Callable[[Tx, Rally, "Change", str], Awaitable[None]]
 JobHandler = Callable[[Job, datetime], Awaitable[int]]
+#: Called inside a change's transaction after its posts, with the time: the ids of the posts it adds.
+PostHook = Callable[[Tx, Rally, "Change", datetime], Awaitable[list[int]]]
 
 
 def snapshot_json(state: GameState) -> str:
@@ -139,6 +142,9 @@ class RallyWork:
         self.job_routes: dict[str, JobHandler] = {}
         #: How long after its prompt reached the channel an AI seat drives (none in the console).
         self.ai_pause = AI_PAUSE
+        #: Called inside every change's transaction after its posts: the extra posts they owe
+        #: (DMs of turn prompts, `bot.services.notify.turn_dms_tx`); returns their outbox ids.
+        self.post_hooks: list[PostHook] = []
 
     # -- finding and locking -------------------------------------------------------------------
 
@@ -234,6 +240,8 @@ class RallyWork:
         lang = language_of_rally(rally)
         ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id, lang)
                for post in change.posts]
+        for post_hook in self.post_hooks:
+            ids += await post_hook(tx, rally, change, self.clock())
         ended = next((e.status for e in change.logged if e.status in ("finished", "abandoned")), None)
         if ended is not None:  # after the change's own posts: a run's result line follows its last roll
             for hook in self.end_hooks:

@@ -40,6 +40,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("league_log", ("id",)),
     ("round_cards", ("round_id",)),
     ("check_marks", ("rally_id",)),
+    ("notify_prefs", ("user_id",)),
 )
 
 

@@ -230,6 +230,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(7, "smaller action rows (integer times; SQLite: WITHOUT ROWID)", compact_actions),
     Migration(8, "runs that answer other rounds of the week's official stage", SCHEMA_RUN_ANSWERS),
+    # A driver's notifications (`/notify`): "your turn" and "round closes" by DM, and a heads-up
+    # by DM when the driver before them starts their turn. One row per user, across servers.
+    Migration(9, "notification preferences (DMs)", (
+        """CREATE TABLE notify_prefs (
+            user_id     BIGINT  NOT NULL PRIMARY KEY,
+            dm          INTEGER NOT NULL DEFAULT 0 CHECK (dm IN (0, 1)),
+            next_turn   INTEGER NOT NULL DEFAULT 0 CHECK (next_turn IN (0, 1)),
+            updated_at  TEXT    NOT NULL
+        )""",
+    )),
 )
 
 

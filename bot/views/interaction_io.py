@@ -4,7 +4,8 @@ A slash command defers privately at once (Discord allows 3 s for the first answe
 effect is not posted from here: the service committed it together with the posts it owes the
 channel (the outbox), and the outbox sender delivers them, with retries, whatever happens to
 this interaction. So the user's private "thinking…" answer becomes:
-- a refusal or a private reply (`/rally status`, `/odds`): that text;
+- a refusal or a private reply (`/rally status`, `/odds`): that text, with its files if any
+  (`/league export`, `/league calendar`);
 - a public command that was saved: removed (the channel post is the answer), or a short note
   when the rally's channel cannot be posted in right now;
 - an error *after* the commit (Discord failing to edit or delete): never "nothing was changed";
@@ -20,6 +21,7 @@ and everything goes through `bot.services.errors.error_reply`.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
@@ -157,7 +159,12 @@ async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
     bot = bot_of(interaction)
     try:
         if reply.ephemeral or not reply.outbox:
-            await interaction.edit_original_response(content=shown(interaction, reply.lines) or "\u200b")
+            text = shown(interaction, reply.lines) or "\u200b"
+            if reply.files:
+                await interaction.edit_original_response(content=text, attachments=[
+                    discord.File(io.BytesIO(data), filename=name) for name, data in reply.files])
+            else:
+                await interaction.edit_original_response(content=text)
             return
         bot.sender.wake()
         if reply.paused:

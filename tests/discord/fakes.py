@@ -80,7 +80,7 @@ class Sent:
     body: Any
     files: list[str] = field(default_factory=list)
     reply: Any = None
-    data: dict[str, bytes] = field(default_factory=dict)  # the attached files' bytes, by name (channel posts)
+    data: dict[str, bytes] = field(default_factory=dict)  # the attached files' bytes, by name
     via: str = "webhook"  # "webhook": interaction response/followup; "http": channel message/edit
     error: BaseException | None = None  # the failure a fake Discord answered with
 
@@ -172,7 +172,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
 
     async def request(self, route, session=None, *, payload=None, multipart=None, proxy=None, proxy_auth=None,
                       files=None, reason=None, auth_token=None, params=None) -> Any:
-        call = Sent(route.method, route.url, _body(payload, multipart), [f.filename for f in files or []])
+        call = Sent(route.method, route.url, _body(payload, multipart), [f.filename for f in files or []],
+                    data={f.filename: _file_bytes(f) for f in files or []})
         self.sent.append(call)
         if route.url.endswith("/callback"):
             call.reply = {"interaction": {"id": str(next(_ids)), "type": (call.body or {}).get("type", 0),

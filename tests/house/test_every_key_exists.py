@@ -30,7 +30,7 @@ from bot.engine.out_reasons import OUT_REASON_WORDS, OUT_REASONS
 from bot.engine.stage_model import Terrain
 from bot.engine.state import Pose
 from bot.i18n import catalogue
-from bot.services import narrate
+from bot.services import league_export, narrate, notify
 from bot.services.round_close import LEAGUE_REASON_WORDS
 
 ROOT = Path(bot.__file__).resolve().parent
@@ -104,6 +104,11 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/leagues.py", "'league.world_name_' + text"): lambda: keys("league.world_name_{}", ("on", "off")),
     ("services/leagues.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
     ("services/round_close.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/league_export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/league_export.py", "f'export.col_{key}'"): lambda: keys(
+        "export.col_{}", league_export.STANDINGS_HEAD + league_export.STANDINGS_TAIL + league_export.RESULTS_COLUMNS),
+    ("services/notify.py", "f'notify.{kind}_{text}'"): lambda: {f"notify.{kind}_{value}" for kind in notify.WHAT
+                                                               for value in ("on", "off")},
     ("services/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),
     ("services/narrate.py", "f'word.{v}'"): lambda: keys("word.{}", narrate.WORDS),
     ("services/narrate.py", "f'render.terrain.{v}'"): lambda: keys("render.terrain.{}", narrate.TERRAINS),

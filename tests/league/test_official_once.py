@@ -140,7 +140,7 @@ async def test_a_league_run_first_is_the_drivers_world_scratch_entry(service, st
                                   "so there is no second run.")
     assert await snapshot(store) == before
     ranking = await service.championships.scratch.ranking(LEAGUE_CHANNEL, ALICE)
-    assert "You are 1 of 1." in ranking.lines
+    assert "Alice is ranked 1 of 1." in ranking.lines
 
 
 async def test_an_official_round_added_after_the_scratch_run_counts_it(service, store, clock, deadlines, posts):

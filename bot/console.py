@@ -38,6 +38,7 @@ from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
+from bot.services.help_text import help_lines
 from bot.services.images import Renderer, default_renderer, draw_async, image_name
 from bot.store.clock import from_text, to_text
 from bot.store.leagues import cards_tx
@@ -255,7 +256,7 @@ class Console:
             return await s.notify.set(self.place, actor, cmd.name.split()[1],
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))
         if cmd.name == "help":
-            return Reply([t("console.help"), t("console.help_league")], ephemeral=True)
+            return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     # -- championships -------------------------------------------------------------------------------

@@ -14,7 +14,10 @@ _SHOWN_STATUS: dict[str, ShownStatus] = {WAITING: "waiting", FINISHED: "finished
 
 
 def initials(name: str) -> str:
-    parts = [p for p in name.replace("-", " ").split() if p]
+    """Two letters for a car's token: of the first and last words, letters and digits only (a
+    name's emoji, such as an AI driver's 🤖, is no initial)."""
+    words = ("".join(ch for ch in part if ch.isalnum()) for part in name.replace("-", " ").split())
+    parts = [p for p in words if p]
     if not parts:
         return "?"
     if len(parts) == 1:

@@ -257,6 +257,13 @@ async def round_tx(tx: Tx, round_id: int) -> Round | None:
     return Round.from_row(row) if row else None
 
 
+async def round_count_tx(tx: Tx) -> int:
+    """How many rounds (league and world) the database holds: the console's `--seed` numbers its
+    round secrets on from there, so a new round never gets a secret already published."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM rounds", ())
+    return int(row[0]) if row else 0
+
+
 async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
     rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
     return [Round.from_row(r) for r in rows]

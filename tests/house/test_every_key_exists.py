@@ -46,7 +46,7 @@ PLURAL = ("one", "other")
 #: Strings that look like keys and are not: job kinds, file names, a store error's class default.
 NOT_KEYS = {
     "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
-    "services/work.py": {"turn.remind", "turn.deadline"},  # job kinds
+    "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
     "services/images.py": {"board.png"},
     "services/scratch.py": {"scratch.png"},

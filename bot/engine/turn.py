@@ -106,9 +106,7 @@ def _loss_cause(state: GameState, car: Car, turn: TurnState, move: Move, hazard:
 
 
 def _snow_count(state: GameState, turn: TurnState) -> int:
-    if state.rules.snow_threshold_scope == "turn" and turn.snow_hazards:
-        return turn.hazards
-    return turn.snow_hazards
+    return state.rules.snow_count(turn.hazards, turn.snow_hazards)
 
 
 def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: str, events: list[Event]) -> bool:

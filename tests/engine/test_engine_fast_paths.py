@@ -21,6 +21,10 @@ and checked again afterwards against that engine alone (`git archive c32f398 bot
 elsewhere and first on `sys.path`, `play_case` run for every case). They must never be regenerated
 to make this test pass: a difference is a change of behaviour (replayed snapshots, result cards
 and AI choices would no longer match). Regenerate only for a deliberate rules change, and say so.
+
+Deliberate changes since: the three `snow_threshold_scope=turn` cases whose cars meet snow on
+asphalt tires, when `/odds` and the AI's one-die risk began to count that AMB-8 option as the turn
+does (issue 21, item 11); every other digest unchanged.
 """
 
 from __future__ import annotations

@@ -468,8 +468,8 @@ def _outcome(state: GameState, steps: tuple[Step, ...], faces: tuple[bool, ...])
         if face and step.hazard_p > 0:
             h += 1
             hs += step.snow
-            snow_count = h if rules.snow_threshold_scope == "turn" and hs else hs
-            if step.bump_risk or h >= rules.hazard_limit or (asphalt and snow_count >= rules.snow_hazard_limit):
+            if step.bump_risk or h >= rules.hazard_limit or (
+                    asphalt and rules.snow_count(h, hs) >= rules.snow_hazard_limit):
                 return 1
     return 0
 

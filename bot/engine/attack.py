@@ -357,7 +357,7 @@ def drive(state: GameState, order: Order, faces: list[bool], events: list[Event]
         except RallyError as exc:
             if not turn.started:
                 raise
-            events.append(Event("dice_stopped", car.id, {"reason": str(exc)}))
+            events.append(Event("dice_stopped", car.id, {"reason": exc.message}))  # a message: read in any language
             break
         if had_sisu and not car.sisu:  # A22 in a time attack: the whole roll counts as clean
             turn.sisu_active = True

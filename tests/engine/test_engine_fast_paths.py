@@ -32,6 +32,10 @@ Deliberate changes since, each checked to be the only change (issue 21):
 - item 11, `/odds` and the AI's one-die risk count the AMB-8 option `snow_threshold_scope: turn` as
   the turn does: only the `snow_threshold_scope=turn` cases whose cars meet snow on asphalt tires
   changed (with the two params above mapped back, every other case gave the digests before it).
+- the `dice_stopped` event keeps its reason as a message (read in the reader's language), no longer
+  as English text: with it read as text again, every case gave the digests before.
+  The same check showed that A19's "one more ⚠ would lose control" counting the AMB-8 turn-scope
+  option (`markers.critical`) changes no case.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from bot.engine.classify import classification
 from bot.engine.rally_classification import rally_classification
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import FINISHED, GameState
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
@@ -39,10 +39,9 @@ def winner_of(state: GameState) -> tuple[str, int] | None:
 
 
 def title_of(state: GameState) -> str:
-    """The rally's title: its stage, or its first stage and how many specials it had."""
+    """The rally's title: its stage, or its specials' stages in order."""
     if state.course is not None and len(state.course.specials) > 1:
-        return msg("archive.course_title", title=load_stage(state.course.specials[0]).title,
-                   count=len(state.course.specials))
+        return Listed([load_stage(name).title for name in state.course.specials], "comma")
     return state.stage.title
 
 

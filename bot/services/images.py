@@ -46,13 +46,14 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engine.board import board_view, default_status
+from bot.engine.out_reasons import out_reason_word
 from bot.engine.results import results_view
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
 from bot.engine.state import GameState
 from bot.engine.text import from_json, to_json
 from bot.engine.view import BoardView, ResultsView
-from bot.i18n import DEFAULT_LANG, catalogue, render, t
+from bot.i18n import DEFAULT_LANG, render, t
 from bot.services.work import snapshot_json
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
@@ -218,9 +219,9 @@ def results_of(state: GameState, lang: str = DEFAULT_LANG) -> ResultsView:
 
 
 def _reason(code: str, lang: str) -> str:
-    """Why a driver is out of the rally, in `lang` (an unknown code reads as knocked out)."""
-    key = f"word.{code}" if f"word.{code}" in catalogue(lang) else "word.knocked_out"
-    return render(t(key, lang), lang)
+    """Why a driver is out of the rally, in `lang` (the engine's out reasons have their own words;
+    an unknown code reads as knocked out)."""
+    return render(out_reason_word(code), lang)
 
 
 def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:

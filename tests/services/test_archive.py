@@ -37,7 +37,7 @@ async def test_results_post_the_classification_and_the_last_board_again(store):
     alice = console.actor("alice")
     before = await owed(store)
     reply = await service.results(PLACE, alice)  # the channel's latest
-    assert reply.lines[0].startswith(f"📜 Rally #{rally.id} — Pinewood Sprint and 2 specials in all, finished ")
+    assert reply.lines[0].startswith(f"📜 Rally #{rally.id} — Pinewood Sprint, Black Moor in Winter, finished ")
     assert any("Rally classification" in line or "classification" in line.lower() for line in reply.lines)
     assert await owed(store) == before + 2  # the classification with its image, then the last board
     rows = await store.db.fetch_all("SELECT body FROM outbox ORDER BY id DESC LIMIT 2", ())

@@ -85,6 +85,7 @@ def season(out: io.StringIO) -> Iterator[str]:
     for name in ("alice", "bob", "dave"):
         yield f"{name}: /run start"
         yield f"{name}: /autopilot"
+    yield "carol: /autopilot off"  # on since round 1 (it stays on until switched off)
     yield "carol: /run start"
     yield "carol: /rally abandon"
     yield "carol: /run start"
@@ -98,6 +99,7 @@ def season(out: io.StringIO) -> Iterator[str]:
     for name in ("alice", "bob", "carol"):
         yield f"{name}: /run start"
         yield f"{name}: /autopilot"
+    yield "dave: /autopilot off"
     yield "dave: /run start"
     yield "mod: /clock +7d"
     # Round 4: everybody drives.
@@ -248,7 +250,7 @@ async def test_turn_commands_go_to_the_drivers_run_while_it_runs_and_to_the_chan
     assert "[channel] 🏁 alice finished Sunday Cup — round 1" in text
     # The run is over: her next `/roll` is for the channel's rally, where she does not drive.
     assert text.split("[#run-alice-r1] alice FINISHES", 1)[1].count("[only alice]") == 1
-    assert "[only dave] Nothing to drive" in text  # carol's turn, not dave's
+    assert "[only dave] Autopilot on" in text  # carol's turn, not dave's: his come later
     run = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
     assert run is not None and run.host_id == user_id("carol")
     assert console.channels[1000] == "run-alice-r1"

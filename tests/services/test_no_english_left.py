@@ -33,7 +33,7 @@ alice: /help
 """
 
 SEASON = """\
-mod: /league create name:"Sunday Cup" timezone:Europe/Paris drop:1
+mod: /league create name:"Alpine Cup" timezone:Europe/Paris drop:1
 mod: /league round add stage:pinewood-sprint day:mon hour:9 rounds:2
 alice: /league join
 bob: /league join

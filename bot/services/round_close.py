@@ -21,7 +21,7 @@ from bot.engine.action_codec import Status, log_text
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
-from bot.services.cards import cards_file, logs_of_round_tx
+from bot.services.cards import cards_file, logs_of_round_tx, round_binding
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
@@ -132,7 +132,8 @@ def scores_of(results: list[Result]) -> list[RoundScore]:
 
 
 def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
-                  late: list[str]) -> list[str]:
+                  late: list[str], digest: str | None = None) -> list[str]:
+    """The results post's text; `digest`: the round's SHA-256 its cards carry (`cards.round_binding`)."""
     lines = list(late) + [msg("league.closed_head", title=title)]
     for c in classified[:TEXT_ROWS]:
         if c.status == "classified":
@@ -149,6 +150,8 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
         else:
             lines.append(msg("league.log_dsq", name=who, reason=entry.reason, by=by))
     lines.append(msg("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
+    if digest is not None:
+        lines.append(msg("league.round_digest", digest=digest))
     return lines
 
 
@@ -209,14 +212,16 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     league = await league_tx(tx, rnd.league_id) if rnd.league_id is not None else None
     runs = await runs_of_round_tx(tx, rnd.id)
     logs = await logs_of_round_tx(tx, rnd.id)
-    await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name if league else None, runs, logs))
+    league_name = league.name if league else None
+    await put_cards_tx(tx, rnd.id, cards_file(rnd, league_name, runs, logs))
     if league is None:
         return [-1]  # a world round: its ranking is a query on runs; the scratch jobs post it
     classified, judged_, runs = await _classify_tx(tx, rnd, league)
     await write_results_tx(tx, result_rows(rnd, league, classified))
     title = round_title(rnd, league.name)
     names = {r.user_id: r.display_name for r in runs}
-    results = Post(results_lines(title, classified, judged_, rnd, names, late), channel_id=league.channel_id,
+    digest = round_binding(rnd, league_name, runs)[2]
+    results = Post(results_lines(title, classified, judged_, rnd, names, late, digest), channel_id=league.channel_id,
                    image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
@@ -295,7 +300,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             await write_results_tx(tx, result_rows(current, league, classified))
             names = {r.user_id: r.display_name for r in runs_now}
             updated = Post([msg("league.results_updated", title=title)] +
-                           results_lines(title, classified, judged_, current, names, [])[1:],
+                           results_lines(title, classified, judged_, current, names, [],
+                                         round_binding(current, league.name, runs_now)[2])[1:],
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
@@ -332,7 +338,8 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
                       for r in stored]
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
-        post = Post(results_lines(title, classified, judged_, rnd, names, []), channel_id=league.channel_id,
+        digest = round_binding(rnd, league.name, await runs_of_round_tx(tx, rnd.id))[2]
+        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
                     image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)

@@ -250,6 +250,12 @@ async def round_tx(tx: Tx, round_id: int) -> Round | None:
     return Round.from_row(row) if row else None
 
 
+async def round_of_seed_hash_tx(tx: Tx, seed_hash: str) -> Round | None:
+    """The round whose seed hash (published at its opening) is `seed_hash`."""
+    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ?", (seed_hash,))
+    return Round.from_row(row) if row else None
+
+
 async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
     rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
     return [Round.from_row(r) for r in rows]

@@ -46,4 +46,4 @@ async def test_a_card_claiming_another_dice_mode_than_its_round_is_refused(servi
     for card in cards["cards"]:
         card["dice"] = "shared"
     lines = await service.championships.verify(json.dumps(cards).encode())
-    assert len(lines) == 1 and "another dice than the round" in lines[0]
+    assert lines[0] == "❌ Alice (round 1 of Sunday Cup): its dice is not the one published for this round"

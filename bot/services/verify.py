@@ -211,6 +211,8 @@ def read_card(card: object) -> Card:
         raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
     version = _version(_get(card, "version"))
     unknown = sorted(str(k) for k in card if k not in (CARD_FIELDS if version == CARD_VERSION else V1_FIELDS))
+    if unknown and unknown[0] in CARD_FIELDS:  # a field of a later version: the version was altered
+        raise _refuse("verify.not_in_version", field=unknown[0], version=version)
     if unknown:
         raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
     league_id = round_sha256 = None
@@ -262,8 +264,11 @@ def read_card(card: object) -> Card:
     extra = sorted(str(k) for k in claimed if k not in ("time_s", "power_s"))
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
-    time_s = _whole(_get(claimed, "time_s"), "claimed.time_s", 0, MAX_TIME)
-    power = _get(claimed, "power_s")
+    missing = [key for key in ("time_s", "power_s") if key not in claimed]
+    if missing:
+        raise _refuse("verify.field_missing", field=f"claimed.{missing[0]}")
+    time_s = _whole(claimed["time_s"], "claimed.time_s", 0, MAX_TIME)
+    power = claimed["power_s"]
     power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
     return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
                 seed_sha256, driver, name, actions, time_s, power_s, version, league_id, round_sha256)

@@ -155,3 +155,36 @@ async def test_an_upload_that_is_not_cards_gets_the_reason_and_changes_nothing(s
     assert lines == [says]
     assert all(ch.isprintable() for line in lines for ch in line)
     assert await counts(service) == before
+
+
+async def test_an_unpublished_seed_hash_is_a_report_that_is_not_ok(service, deadlines, clock):
+    from bot.services.verify_here import verify_upload
+    cards = await closed_cards(service, deadlines, clock)
+    forged = "cd" * 32
+    for card in cards["cards"]:
+        card["seed"], card["seed_sha256"] = forged, hashlib.sha256(bytes.fromhex(forged)).hexdigest()
+    report = await verify_upload(service.store, json.dumps(cards).encode())
+    assert report.ok is False and report.lines[0].startswith("❌ The seed's SHA-256")
+    genuine = await verify_upload(service.store, (await service.store.db.read(lambda tx: cards_tx(tx, 1))).encode())
+    assert genuine.ok is True
+
+
+async def test_a_world_week_card_verifies_naming_its_week(service, deadlines, clock):
+    """The week's official stage: a round of no league, its card names the week."""
+    from bot.engine.official import week_bounds
+    from bot.services import Place
+    from bot.store.leagues import world_round_tx
+    from tests.league.league_helpers import new_thread
+    rnd = await service.championships.scratch.this_week()
+    scratch = service.championships.scratch
+    await scratch.check_run(LEAGUE_CHANNEL, ALICE)
+    thread = Place(LEAGUE_CHANNEL.guild_id, new_thread())
+    await scratch.start_run(LEAGUE_CHANNEL, ALICE, thread.channel_id, "Test server")
+    await drive(service, ALICE, thread)
+    clock.now = week_bounds(rnd.week)[1] + timedelta(minutes=1)
+    await deadlines.run_due()
+    closed = await service.store.db.read(lambda tx: world_round_tx(tx, rnd.week))
+    assert closed is not None and closed.status == "closed"
+    cards = json.loads(await service.store.db.read(lambda tx: cards_tx(tx, closed.id)))
+    lines = await verify(service, cards["cards"][0])
+    assert lines[0].startswith("✅ Alice — ") and lines[0].endswith(f"(official stage of week {rnd.week}): genuine")

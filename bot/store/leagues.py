@@ -255,6 +255,13 @@ async def round_tx(tx: Tx, round_id: int) -> Round | None:
     return Round.from_row(row) if row else None
 
 
+async def rounds_of_seed_hash_tx(tx: Tx, seed_hash: str) -> list[Round]:
+    """The rounds whose seed hash (published at their opening) is `seed_hash`: one, or the week's
+    official rounds (the world round and the leagues' rounds on it share its seed)."""
+    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ? ORDER BY id", (seed_hash,))
+    return [Round.from_row(row) for row in rows]
+
+
 async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
     rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
     return [Round.from_row(r) for r in rows]

@@ -72,17 +72,21 @@ async def verify_upload(store: Store, data: bytes) -> VerifyReport:
 def _against(data: bytes, card: Card, found: list[Stored]) -> VerifyReport:
     """The upload verified against the stored round it is of (stage texts hashed, cards replayed:
     in a thread)."""
-    rnd, binding = _round_of_card(card, [(stored[0], round_binding(*stored)) for stored in found])
+    rnd, binding = _round_of_card(card, found)
     return verify_bytes(data, rnd.seed_hash, reference_of(binding))
 
 
-def _round_of_card(card: Card, bound: list[tuple[Round, Binding]]) -> tuple[Round, Binding]:
+def _round_of_card(card: Card, found: list[Stored]) -> tuple[Round, Binding]:
     """Of the rounds sharing the card's seed (the week's official rounds), the one it is of: the
     one whose digest it carries, else the one it says it counts for or is of (a relabelled card
-    is then refused naming the label), else the first."""
-    for rnd, binding in bound:
-        if binding.digest == card.round_sha256:
-            return rnd, binding
+    is then refused naming the label), else the first. The rounds it names are bound first: the
+    others only when its digest is none of theirs."""
     league, number = card.counts_for if card.counts_for is not None else (card.league, card.round)
-    return next(((rnd, binding) for rnd, binding in bound
-                 if (binding.header["league"], binding.header["round"]) == (league, number)), bound[0])
+    likely = sorted(found, key=lambda stored: (stored[1], stored[0].number) != (league, number))
+    bound = []
+    for stored in likely:
+        binding = round_binding(*stored)
+        if binding.digest == card.round_sha256:
+            return stored[0], binding
+        bound.append((stored[0], binding))
+    return bound[0]

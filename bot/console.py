@@ -13,7 +13,7 @@ can be tried offline in minutes; `/clock +30h offline` jumps as if the bot had b
 overdue job runs once, late, with its note. Due jobs also run before and after every command.
 
 Console users are plain members; the names given with `--admins` have Manage Server (they may
-create leagues), and `--roles bob:77` gives a member a role (a league's organisers' role).
+create leagues), and `--roles bob:987654321987654321` gives a member a role (a league's organisers' role).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -38,14 +38,16 @@ from bot.services import Actor, Place, RallyService, Reply
 from bot.services.deadlines import DeadlineService, plain_time
 from bot.services.delivery import Outgoing
 from bot.services.errors import error_reply
+from bot.services.help_text import help_lines
 from bot.services.images import Renderer, default_renderer, draw_async, image_name
-from bot.store.clock import to_text
+from bot.store.clock import from_text, to_text
 from bot.store.leagues import cards_tx
 
 PLACE = Place(guild_id=1, channel_id=1)
 GUILD_NAME = "console"
 FIRST_RUN_CHANNEL = 1000  # a run's channel (a private thread on Discord): 1000, 1001, …
 MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)
+CLOCK_SETTING = "console_clock"  # the console's server settings keep its time (`restore_clock`)
 AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
 _LINE = re.compile(r"^\s*([\w.-]+)(?:@([a-z]{2}))?\s*:\s*(/\S.*)$")
 _CARDS_NAME = re.compile(r"[a-z0-9-]{1,60}\.json")
@@ -96,15 +98,29 @@ def split_command(text: str) -> Command:
             head, rest = f"scratch {rest[0].lower()}", rest[1:]
         else:
             head = "scratch ranking"
-    options = {}
+    options: dict[str, str] = {}
     words = []
+    last = None  # the option a following plain word may still belong to
     for part in rest:
         key, sep, value = part.partition(":")
         if sep and key.isidentifier():
-            options[key.lower()] = value
+            last = key.lower()
+            options[last] = value
+        elif last is not None and (options[last] == "" or options[last].endswith(",")):
+            # `stage:a, b` and `stage: a` as Discord reads them: the value goes on after the comma
+            options[last] = f"{options[last]} {part}" if options[last] else part
         else:
+            last = None
             words.append(part)
     return Command(head, words, options)
+
+
+def written_count(folder: Path | None) -> int:
+    """The highest number of the images and cards files (`NNN-…`) already in `folder`."""
+    if folder is None or not folder.is_dir():
+        return 0
+    numbers = [int(m.group(1)) for p in folder.iterdir() if (m := re.match(r"(\d{3,})-", p.name))]
+    return max(numbers, default=0)
 
 
 def _yes(value: str | None) -> bool:
@@ -112,11 +128,11 @@ def _yes(value: str | None) -> bool:
 
 
 def _role(value: str | None) -> int | None:
-    """`role:77` (a role id), or `role:none` to go back to Manage Server only."""
+    """`role:987654321987654321` (a role id), or `role:none` to go back to Manage Server only."""
     text = (value or "").strip()
     if text.lower() in ("none", "off", ""):
         return None
-    if not text.isdigit() or len(text) > 20:
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
         raise ConsoleError(t("console.number", option="role", value=text[:40]))
     return int(text)
 
@@ -137,11 +153,13 @@ class Console:
         self.images = images
         self.renderer = renderer if renderer is not None or images is None else default_renderer()
         self.names: dict[int, str] = {}
-        self.count = 0
+        self.count = written_count(images)  # `--out` numbering goes on from what is there: nothing overwritten
         self.admins = {name.lower() for name in admins}
         self.roles = {name.lower(): tuple(ids) for name, ids in (roles or {}).items()}
         self.clock: Callable[[], datetime] = service.work.clock
         self.deadlines = DeadlineService(service.work, clock=self.clock, when=plain_time)
+        service.work.ai_pause = timedelta(0)  # AI seats drive at once here (a few seconds on Discord)
+        self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
         self.channels: dict[int, str] = {PLACE.channel_id: ""}  # channel id → its label ("" = main)
         self._header: str | None = None  # printed before the next line (the time jobs ran at)
 
@@ -173,12 +191,14 @@ class Console:
             command = split_command(text)
             if command.name == "autopilot":
                 await self.autopilot(name, actor, command)
+                await self.remember_clock()
                 return
             reply = await self.dispatch(actor, command)
         except Exception as exc:
             reply = error_reply(exc)
         await self._show(name, reply)
         await self.tick()
+        await self.remember_clock()
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
         if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name in ("verify", "clock"):
@@ -201,6 +221,15 @@ class Console:
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
             return await simple[cmd.name](here, actor)
+        if cmd.name == "rally results":
+            return await s.results(self.place, actor, o.get("rally") or (cmd.words[0] if cmd.words else None))
+        if cmd.name == "rally history":
+            return await s.history(self.place, actor)
+        if cmd.name == "rally add-ai":
+            return await s.add_ai(self.place, actor, o.get("count") or (cmd.words[0] if cmd.words else None),
+                                  o.get("style") or (cmd.words[1] if len(cmd.words) > 1 else None))
+        if cmd.name == "rally remove-ai":
+            return await s.remove_ai(self.place, actor, o.get("name") or " ".join(cmd.words))
         if cmd.name == "rally kick":
             target = o.get("driver") or (cmd.words[0] if cmd.words else "")
             if not target:
@@ -227,7 +256,7 @@ class Console:
             return await s.notify.set(self.place, actor, cmd.name.split()[1],
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))
         if cmd.name == "help":
-            return Reply([t("console.help"), t("console.help_league")], ephemeral=True)
+            return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     # -- championships -------------------------------------------------------------------------------
@@ -273,6 +302,9 @@ class Console:
                                             league)
         if cmd.name == "league standings":
             return await champs.standings(self.place, actor, league)
+        if cmd.name == "league results":
+            return await champs.results(self.place, actor, o.get("round") or (cmd.words[0] if cmd.words else ""),
+                                        league)
         if cmd.name == "league export":
             return await champs.exports.export(self.place, actor, league)
         if cmd.name == "league calendar":
@@ -405,10 +437,37 @@ class Console:
             self._header = f"{t('console.prefix_clock', self.lang)} {plain_time(self.clock())}"
             await self.tick()
 
+    async def restore_clock(self) -> None:
+        """The clock goes on from the time this database last saw in the console (kept with the
+        console's server settings): a later session never takes it back, even with an earlier `--now`."""
+        stored = (await self.service.store.guilds.get(PLACE.guild_id)).get(CLOCK_SETTING)
+        if not isinstance(self.clock, ConsoleClock) or not isinstance(stored, str):
+            return
+        try:
+            seen = from_text(stored)
+        except ValueError:
+            return
+        if seen > self.clock():
+            self.clock.move_to(seen)
+            self._print(None, [t("console.clock_resumed", time=plain_time(seen))], ephemeral=False,
+                        prefix=t("console.prefix_clock", self.lang))
+
+    async def remember_clock(self) -> None:
+        """Keep the console's time with the database (after every line)."""
+        if isinstance(self.clock, ConsoleClock):
+            await self.service.store.guilds.update(PLACE.guild_id, **{CLOCK_SETTING: to_text(self.clock())})
+
     async def tick(self) -> int:
-        """Run the jobs due now (league, world and turn jobs) and print what they posted."""
-        done = await self.deadlines.run_due(self.clock())
-        await self.deliver()
+        """Run the jobs due now (league, world and turn jobs, AI seats' turns) and print what they
+        posted, then let the autopilot drive; again, until nothing more happens at this moment."""
+        done = 0
+        for _ in range(AUTOPILOT_STEPS):
+            ran = await self.deadlines.run_due(self.clock())
+            delivered = await self.deliver()
+            driven = await self._drive_autopilots()
+            done += ran
+            if not (ran or delivered or driven):
+                break
         return done
 
     # -- autopilot -----------------------------------------------------------------------------------
@@ -416,23 +475,51 @@ class Console:
     async def autopilot(self, name: str, actor: Actor, cmd: Command) -> None:
         """Console only: the AI (`bot.engine.ai.choose_action`) plays the caller's turns where their
         turn commands go (their run in progress, else the main channel's rally), each action printed
-        and played as if typed; until the run ends, it is somebody else's turn, or `turns:N` turns."""
+        and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
+        `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
+        text = (cmd.options.get("turns") or (cmd.words[0] if cmd.words else "")).strip()
+        if text.lower() == "off":
+            self.autopiloted.pop(name.lower(), None)
+            self._print(name, [t("console.autopilot_off")], ephemeral=True)
+            return
         limit = None
-        if cmd.options.get("turns") or cmd.words:
-            text = (cmd.options.get("turns") or cmd.words[0]).strip()
+        if text:
             if not text.isdigit() or not 1 <= int(text) <= 1000:
                 raise ConsoleError(t("console.number", option="turns", value=text[:40]))
             limit = int(text)
+        self.autopiloted[name.lower()] = limit
+        self.names.setdefault(actor.user_id, name)
+        if not await self._autopilot_turns(name, actor):
+            place = await self.turn_place(actor)
+            rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            waiting = rally is not None and rally.status == "running" and limit is None
+            if not waiting:  # nothing of theirs runs: nothing to stay on for
+                self.autopiloted.pop(name.lower(), None)
+            await self._show(name, Reply([t("console.autopilot_on" if waiting else "console.autopilot_idle")],
+                                         ephemeral=True))
+        await self.tick()
+
+    async def _drive_autopilots(self) -> int:
+        """Every driver on autopilot whose turn it is now plays it; how many actions were played."""
+        played = 0
+        for key in list(self.autopiloted):
+            name = next((n for n in self.names.values() if n.lower() == key), key)
+            played += await self._autopilot_turns(name, self.actor(name))
+        return played
+
+    async def _autopilot_turns(self, name: str, actor: Actor) -> int:
+        """Play `name`'s turns while it is their turn (and their autopilot is on); the actions played."""
         place = await self.turn_place(actor)
-        played, turns = 0, 0
+        played = 0
         for _ in range(AUTOPILOT_STEPS):
+            key = name.lower()
+            if key not in self.autopiloted:
+                break
             rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             if rally is None or rally.status != "running":
                 break
             state = self.service.work.state_of(rally)
             if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
-                break
-            if limit is not None and turns >= limit:
                 break
             round_before = (state.round, state.turn.car)
             typed = "/" + str(choose_action(state))
@@ -440,19 +527,23 @@ class Console:
             try:
                 reply = await self.dispatch(actor, split_command(typed))
             except Exception as exc:
+                self.autopiloted.pop(key, None)
                 await self._show(name, error_reply(exc))
-                return
+                break
             await self._show(name, reply)
             played += 1
             after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
-            if after is None or after.status != "running":
+            now = self.service.work.state_of(after) if after is not None and after.status == "running" else None
+            if now is None or now.turn is None or (now.round, now.turn.car) != round_before:
+                left = self.autopiloted.get(key)
+                if left is not None:  # `turns:N`: one turn fewer to drive
+                    if left <= 1:
+                        self.autopiloted.pop(key, None)
+                    else:
+                        self.autopiloted[key] = left - 1
+            if now is None:
                 break
-            now = self.service.work.state_of(after)
-            if now.turn is None or (now.round, now.turn.car) != round_before:
-                turns += 1
-        if not played:
-            await self._show(name, Reply([t("console.autopilot_idle")], ephemeral=True))
-        await self.tick()
+        return played
 
     # -- printing ------------------------------------------------------------------------------------
 
@@ -526,7 +617,7 @@ class Console:
         self._print(reader, [t("console.cards_file", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
 
     def _mentions(self, text: str) -> str:
-        """Discord mentions as a terminal shows them: `@alice`, `#run-alice-r1`, `@role-77`."""
+        """Discord mentions as a terminal shows them: `@alice`, `#run-alice-r1`, `@role-987654321987654321`."""
         def user(match: re.Match[str]) -> str:
             name = self.names.get(int(match.group(1)))
             return f"@{name}" if name else match.group(0)
@@ -579,6 +670,7 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
                       renderer: Renderer | None = None, admins: Iterable[str] = (),
                       roles: Mapping[str, Iterable[int]] | None = None, lang: str = DEFAULT_LANG) -> Console:
     console = Console(service, out, images, renderer, admins=admins, roles=roles, lang=lang)
+    await console.restore_clock()
     if interactive:
         print(t("console.welcome"), file=out)
         while True:

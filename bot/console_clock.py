@@ -71,10 +71,12 @@ def parse_step(text: str) -> timedelta:
     return step
 
 
-def seeded_round_secrets(seed: int) -> Callable[[], str]:
-    """Round secrets from `--seed` (reproducible sessions and tests): the n-th new round gets
-    SHA-256 of `seed/n` (256 bits, as a real secret). Never used by the bot on Discord."""
-    count = 0
+def seeded_round_secrets(seed: int, rounds_before: int = 0) -> Callable[[], str]:
+    """Round secrets from `--seed` (reproducible sessions and tests): the n-th round of the
+    database gets SHA-256 of `seed/n` (256 bits, as a real secret), n going on from the
+    `rounds_before` it already holds, so a session on an older database never publishes a secret
+    again. Never used by the bot on Discord."""
+    count = rounds_before
 
     def secret() -> str:
         nonlocal count
@@ -85,10 +87,10 @@ def seeded_round_secrets(seed: int) -> Callable[[], str]:
 
 
 def console_service(store: Store, seed: int | None = None, dice_script: dict | None = None,
-                    now: datetime | None = None) -> RallyService:
+                    now: datetime | None = None, rounds_before: int = 0) -> RallyService:
     """The services as the console runs them: on a `ConsoleClock` (start `now`, default the real
     time), times written as plain text, and with `seed` the dice of every new rally and the secret
-    of every new round reproducible."""
+    of every new round reproducible (numbered on from the database's `rounds_before`)."""
     return RallyService(store, seed_source=(lambda: seed) if seed is not None else None, dice_script=dice_script,
                         clock=ConsoleClock(now), when=plain_time,
-                        round_seeds=seeded_round_secrets(seed) if seed is not None else new_seed)
+                        round_seeds=seeded_round_secrets(seed, rounds_before) if seed is not None else new_seed)

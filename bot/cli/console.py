@@ -63,6 +63,7 @@ async def _main(args: argparse.Namespace) -> int:
     from bot.console import load_dice_script, run_console
     from bot.console_clock import console_service, parse_now
     from bot.store import Store
+    from bot.store.leagues import round_count_tx
 
     script = load_dice_script(args.dice) if args.dice else None
     now = parse_now(args.now) if args.now else None
@@ -71,7 +72,8 @@ async def _main(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     store = await Store.open(args.db or None)
     try:
-        service = console_service(store, seed=args.seed, dice_script=script, now=now)
+        rounds_before = await store.db.read(round_count_tx)
+        service = console_service(store, seed=args.seed, dice_script=script, now=now, rounds_before=rounds_before)
         interactive = sys.stdin.isatty()
         await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive,
                           admins=_names(args.admins), roles=roles, lang=args.lang)

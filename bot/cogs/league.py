@@ -13,8 +13,6 @@ takes the league named, else the one of this channel, else the server's only one
 from __future__ import annotations
 
 import asyncio
-import zoneinfo
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -23,7 +21,9 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, stage_choices
 from bot.i18n import t
+from bot.services.league_time import zone_names
 from bot.services.reply import Actor, Place, Reply
+from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
 from bot.views.interaction_io import bot_of, run_command
 
@@ -52,15 +52,11 @@ class TextChannelOption(app_commands.Transformer):
         return value
 
 
-@lru_cache(maxsize=1)
-def _timezones() -> tuple[str, ...]:
-    return tuple(sorted(zoneinfo.available_timezones()))
-
-
 def timezone_suggestions(current: str) -> list[app_commands.Choice[str]]:
-    """IANA zones containing what is typed (`paris`, `new_y`, `europe/`), those starting with it first."""
+    """The zones a league may have (`zone_names`) containing what is typed (`paris`, `new_y`,
+    `europe/`), those starting with it first."""
     wanted = current.strip().lower().replace(" ", "_")
-    zones = _timezones()
+    zones = zone_names()
     starts = [z for z in zones if z.lower().startswith(wanted)]
     inside = [z for z in zones if wanted in z.lower() and not z.lower().startswith(wanted)]
     return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:MAX_CHOICES]]
@@ -79,16 +75,17 @@ async def round_stage_choices(interaction: discord.Interaction, current: str) ->
 
 
 async def league_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """This server's leagues matching what is typed (one short read; none if it is slow)."""
+    """This server's leagues whose name holds what is typed, whatever its case (`name_key`; one
+    short read; none if it is slow)."""
     guild_id = interaction.guild_id or 0
     try:
         leagues = await asyncio.wait_for(
             bot_of(interaction).store.db.read(lambda tx: leagues_of_guild_tx(tx, guild_id)), LOOKUP_TIMEOUT_S)
     except Exception:  # autocomplete never fails loudly: no suggestion instead
         return []
-    wanted = current.strip().lower()
+    wanted = name_key(current.strip())
     return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-            if wanted in lg.name.lower()][:MAX_CHOICES]
+            if wanted in name_key(lg.name)][:MAX_CHOICES]
 
 
 @app_commands.guild_only()

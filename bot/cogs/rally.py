@@ -1,8 +1,8 @@
-"""`/rally create|join|leave|start|status|board|abandon|kick`: the lifecycle of a rally, thin.
+"""`/rally create|join|leave|start|status|board|abandon|kick|results|history|add-ai|remove-ai`: a rally, thin.
 
 Each command maps its options to one `RallyService` call through `run_command` (refuse DMs,
 defer, call, answer, errors); public effects reach the channel through the outbox. Host-only
-commands (start, abandon, kick) are checked by the service at run time (host of the rally or
+commands (start, abandon, kick, add-ai, remove-ai) are checked by the service at run time (host of the rally or
 Manage Server); Discord ignores `default_permissions` on subcommands, and
 a host without Manage Server must still reach them, so the runtime check is the authority.
 """
@@ -84,6 +84,36 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     async def kick(self, interaction: discord.Interaction, driver: discord.User) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.kick(place, actor, driver.id, driver.display_name)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="results", description=t("discord.cmd.rally_results"))
+    @app_commands.describe(rally=t("discord.opt.rally"))
+    async def results(self, interaction: discord.Interaction,
+                      rally: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.results(place, actor, rally)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="history", description=t("discord.cmd.rally_history"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        await run_command(interaction, self.bot.rallies.history)
+
+    @app_commands.command(name="add-ai", description=t("discord.cmd.rally_add_ai"))
+    @app_commands.describe(count=t("discord.opt.ai_count"), style=t("discord.opt.ai_style"))
+    async def add_ai(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 3] = 1,
+                     style: Literal["careful", "balanced", "bold"] = "balanced") -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.add_ai(place, actor, count, style)
+
+        await run_command(interaction, call)
+
+    @app_commands.command(name="remove-ai", description=t("discord.cmd.rally_remove_ai"))
+    @app_commands.describe(name=t("discord.opt.ai_name"))
+    async def remove_ai(self, interaction: discord.Interaction, name: str = "") -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.remove_ai(place, actor, name)
 
         await run_command(interaction, call)
 

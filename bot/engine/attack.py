@@ -357,7 +357,7 @@ def drive(state: GameState, order: Order, faces: list[bool], events: list[Event]
         except RallyError as exc:
             if not turn.started:
                 raise
-            events.append(Event("dice_stopped", car.id, {"reason": str(exc)}))
+            events.append(Event("dice_stopped", car.id, {"reason": exc.message}))  # a message: read in any language
             break
         if had_sisu and not car.sisu:  # A22 in a time attack: the whole roll counts as clean
             turn.sisu_active = True
@@ -468,8 +468,8 @@ def _outcome(state: GameState, steps: tuple[Step, ...], faces: tuple[bool, ...])
         if face and step.hazard_p > 0:
             h += 1
             hs += step.snow
-            snow_count = h if rules.snow_threshold_scope == "turn" and hs else hs
-            if step.bump_risk or h >= rules.hazard_limit or (asphalt and snow_count >= rules.snow_hazard_limit):
+            if step.bump_risk or h >= rules.hazard_limit or (
+                    asphalt and rules.snow_count(h, hs) >= rules.snow_hazard_limit):
                 return 1
     return 0
 

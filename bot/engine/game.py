@@ -182,7 +182,7 @@ def _roll_each(state: GameState, ci: int, action: Roll, turn: TurnState, events:
         except RallyError as exc:
             if i == 0:
                 raise
-            events.append(Event("dice_stopped", state.cars[ci].id, {"reason": str(exc)}))
+            events.append(Event("dice_stopped", state.cars[ci].id, {"reason": exc.message}))  # read in any language
             return False
     return True
 

@@ -42,10 +42,10 @@ def critical(state: GameState, car: Car, turn: TurnState, move: Move) -> bool:
     if car.tires != "asphalt" or move.target < 0:
         return False
     space = state.stage.spaces[move.target]
-    if space.surface(space.zone in state.stage.snow_zones) is not Surface.SNOW:
-        return False
-    snow_after = turn.hazards + 1 if rules.snow_threshold_scope == "turn" else turn.snow_hazards + 1
-    return snow_after >= rules.snow_hazard_limit
+    on_snow = space.surface(space.zone in state.stage.snow_zones) is Surface.SNOW
+    # the ⚠ the turn would count against the snow limit after one more (A20.3, AMB-8, its option
+    # `snow_threshold_scope: turn` too: a die onto asphalt after a ⚠ on snow counts): as the turn does
+    return rules.snow_count(turn.hazards + 1, turn.snow_hazards + on_snow) >= rules.snow_hazard_limit
 
 
 def refusal(state: GameState, car: Car, turn: TurnState, move: Move) -> str | None:

@@ -70,7 +70,7 @@ def odds(state: GameState, plan: Roll | Attack) -> Odds:
             if step.hazard_p > 0.0:
                 h2, hs2 = h + 1, hs + (1 if step.snow else 0)
                 m = mass * step.hazard_p
-                if step.bump_risk or h2 >= limit or (watch_snow and hs2 >= snow_limit):
+                if step.bump_risk or h2 >= limit or (watch_snow and rules.snow_count(h2, hs2) >= snow_limit):
                     lost += m
                 else:
                     nxt[(h2, hs2)] = nxt.get((h2, hs2), 0.0) + m
@@ -91,9 +91,11 @@ def die_risk(state: GameState, die: str, move: Move) -> float:
     p = rules.hazard_probability(die)
     if move.bump_risk or turn.hazards + 1 >= rules.hazard_limit:
         return p
-    if state.cars[turn.car].tires == "asphalt" and move.target >= 0:
-        space = state.stage.spaces[move.target]
-        if space.surface(space.zone in state.stage.snow_zones) is Surface.SNOW \
-                and turn.snow_hazards + 1 >= rules.snow_hazard_limit:
+    if state.cars[turn.car].tires == "asphalt":
+        snow = False
+        if move.target >= 0:
+            space = state.stage.spaces[move.target]
+            snow = space.surface(space.zone in state.stage.snow_zones) is Surface.SNOW
+        if rules.snow_count(turn.hazards + 1, turn.snow_hazards + snow) >= rules.snow_hazard_limit:
             return p
     return 0.0

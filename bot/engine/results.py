@@ -28,16 +28,18 @@ def results_view(state: GameState, subtitle: str = "") -> ResultsView:
 
 
 def special_results_view(course: Course, index: int, subtitle: str = "") -> ResultsView:
-    """Special `index` (0 = SS1) of a rally, from the results the course keeps."""
+    """Special `index` (0 = SS1) of a rally, from the results the course keeps; each driver in
+    their colour of the whole rally (their seat in SS1, as on the boards)."""
     stage = load_stage(course.specials[index])
     rows = [row for row in course.results[index]]
+    seats = {row.id: i for i, row in enumerate(course.results[0])}
     timed = [r.time for r in rows if r.time is not None]
     best = min(timed) if timed else 0
     return ResultsView(stage=stage.name, title=stage.title, subtitle=subtitle, rows=tuple(
-        ResultRow(driver_id=r.id, name=r.name, initials=initials(r.name), colour=seat,
+        ResultRow(driver_id=r.id, name=r.name, initials=initials(r.name), colour=seats.get(r.id, i),
                   time_s=r.time, gap_s=(r.time - best) if r.time is not None else None,
                   status="finished" if r.time is not None else "dnf")
-        for seat, r in enumerate(rows)))
+        for i, r in enumerate(rows)))
 
 
 def rally_results_view(course: Course, title: str, subtitle: str = "") -> ResultsView:
@@ -49,5 +51,5 @@ def rally_results_view(course: Course, title: str, subtitle: str = "") -> Result
         columns=tuple(f"SS{i + 1}" for i in range(len(course.results))),
         rows=tuple(ResultRow(driver_id=r.driver, name=r.name, initials=initials(r.name), colour=r.seat,
                              time_s=r.total, gap_s=r.gap, status="finished" if r.total is not None else "dnf",
-                             times=r.times, tiebreak_s=r.times[-1] if r.times else None)
+                             times=r.times, tiebreak_s=r.times[-1] if r.times else None, reason=r.reason)
                    for r in rows))

@@ -131,6 +131,12 @@ class Ruleset(BaseModel):
         """Chance that `die` ('1'..'5' or 'W') shows ⚠ (RULES A1, OPEN-1)."""
         return self.dice.hazard_faces[die] / self.dice.faces
 
+    def snow_count(self, hazards: int, snow_hazards: int) -> int:
+        """The ⚠ of a turn that count against the snow limit of asphalt tires (A20.3): those on
+        snow spaces, or with the AMB-8 option `snow_threshold_scope: turn` every ⚠ of the turn
+        once one was on snow. The turn, the risk preview and the time-attack odds all ask this."""
+        return hazards if self.snow_threshold_scope == "turn" and snow_hazards else snow_hazards
+
     def card_seconds(self, gear: int) -> int:
         return self.gear_card_seconds[str(gear)]
 

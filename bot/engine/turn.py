@@ -120,9 +120,7 @@ def cause_limit(state: GameState, cause: LossCause) -> int | None:
 
 
 def _snow_count(state: GameState, turn: TurnState) -> int:
-    if state.rules.snow_threshold_scope == "turn" and turn.snow_hazards:
-        return turn.hazards
-    return turn.snow_hazards
+    return state.rules.snow_count(turn.hazards, turn.snow_hazards)
 
 
 def _use_sisu(state: GameState, car: Car, turn: TurnState, cause: LossCause, events: list[Event]) -> bool:

@@ -34,7 +34,8 @@ class CarView(BaseModel):
     driver_id: str
     name: str
     initials: str
-    colour: int = Field(description="index into the colour-blind-safe palette, stable per seat")
+    colour: int = Field(description="index into the colour-blind-safe palette, one per driver for the whole "
+                                    "rally (their seat in the start order of SS1)")
     space: int = Field(description="space id; START = -1 (behind the line), FINISH = -2")
     pose: ShownPose = "normal"
     status: ShownStatus = "racing"
@@ -47,6 +48,8 @@ class CarView(BaseModel):
     spare: bool = True
     active: bool = False
     place: int | None = Field(default=None, description="rank by chrono once finished")
+    tires: str | None = Field(default=None,
+                              description="'asphalt' or 'snow' with the weather module (A20.2), else None")
 
 
 class BoardView(BaseModel):
@@ -64,6 +67,8 @@ class BoardView(BaseModel):
     snow_zones: frozenset[str] = frozenset()
     status: str = Field(default="", description="one line: whose turn, deadline, or the result")
     finished: bool = False
+    special: int = Field(default=0, description="the special being driven in a rally, from 1; 0: a single special")
+    specials: int = Field(default=0, description="the rally's number of specials; 0: a single special")
 
 
 class ResultRow(BaseModel):
@@ -81,6 +86,8 @@ class ResultRow(BaseModel):
     status: Literal["finished", "dnf"] = "finished"
     times: tuple[int | None, ...] = Field(default=(), description="per-special times, one per `columns` entry")
     tiebreak_s: int | None = Field(default=None, description="equal times: the smaller shows first (A17 OPEN-5)")
+    reason: str | None = Field(default=None, description="why a DNF is out: a reason code (knocked_out, retired …) "
+                                                         "or, once shown in a language, its words")
 
 
 class ResultsView(BaseModel):

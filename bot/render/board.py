@@ -57,7 +57,7 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
     if layout.mode == "camera":
         draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
-    draw_header(canvas, view.title, view.round, view.status, layout.header_h, options)
+    draw_header(canvas, view.title, view.round, view.status, layout.header_h, options, (view.special, view.specials))
     draw_table(canvas, stage, view, layout.body_bottom, options)
     return canvas
 
@@ -67,7 +67,8 @@ def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = N
     the drawing draws these very boxes)."""
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
-    return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options)
+    return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options,
+                         (view.special, view.specials))
             + table_texts(stage, view, layout.body_bottom, options))
 
 

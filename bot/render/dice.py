@@ -1,6 +1,7 @@
 """Die badges: what was rolled, as spectators know the dice (RULES A6).
 
-Gear dice are black with a white number, white dice are white with a "W"; a ⚠ face gets a red
+Gear dice are black with a white number, white dice are white with the letter the reader's
+language gives the white die (`words.die_face`: "W", FR/DE "G"); a ⚠ face gets a red
 border and a red warning triangle on its corner so it stands out even in a small image.
 """
 
@@ -11,19 +12,20 @@ from PIL import Image, ImageDraw
 from bot.render import palette as P
 from bot.render.drawing import outlined_polygon, text_centered
 from bot.render.fonts import font
+from bot.render.words import die_face
 
 
 def die_badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float], face: str, hazard: bool,
-              size: float) -> None:
+              size: float, lang: str) -> None:
     """A die showing `face` ('1'..'5' or 'W'), `size` pixels wide, centred on `centre`; `draw` draws
-    on `canvas` (an RGB image)."""
+    on `canvas` (an RGB image); the white die's letter is the one of `lang`."""
     x, y, h = centre[0], centre[1], size / 2
     white = face.upper() == "W"
     bg, fg = (P.WHITE, P.BLACK) if white else (P.BLACK, P.WHITE)
     border = P.HAZARD_RED if hazard else (P.BLACK if white else P.WHITE)
     bw = max(2, round(size * (0.12 if hazard else 0.07)))
     draw.rounded_rectangle((x - h, y - h, x + h, y + h), radius=size * 0.2, fill=bg, outline=border, width=bw)
-    text_centered(draw, (x, y), "W" if white else face, font(round(size * 0.62), bold=True), fg)
+    text_centered(draw, (x, y), die_face(face, lang), font(round(size * 0.62), bold=True), fg)
     if hazard:
         hazard_triangle(canvas, draw, (x + h * 0.95, y - h * 0.95), size * 0.62)
 

@@ -11,6 +11,7 @@ time it draws a text (most texts met once, such as a turn's status line, are dra
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -28,8 +29,38 @@ _masks: ByteLRU[tuple[Any, tuple[int, int]]] = ByteLRU(TEXT_CACHE_BYTES)
 
 @lru_cache(maxsize=16384)
 def length(f: ImageFont.FreeTypeFont, text: str) -> float:
-    """`f.getlength(text)`, remembered (fonts are shared objects, see bot.render.fonts.font)."""
-    return f.getlength(text)
+    """`f.getlength(text)` of the text as drawn (`drawable`), remembered (fonts are shared objects,
+    see bot.render.fonts.font)."""
+    return f.getlength(drawable(f, text))
+
+
+#: A code point no font has: its mask is the font's "missing glyph" box.
+_NO_GLYPH = "\U0010fffd"
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(path: str, f: ImageFont.FreeTypeFont, ch: str) -> bool:
+    """Does the font file draw `ch` (rather than its missing-glyph box)? Compared by mask with a
+    code point no font has; format characters (zero-width joiners, variation selectors) never draw."""
+    if unicodedata.category(ch) == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F:
+        return False
+
+    def ink(text: str) -> bytes:
+        side = int(f.size * 3)
+        mask = Image.new("L", (side, side), 0)
+        ImageDraw.Draw(mask).text((f.size, f.size), text, font=f, fill=255)
+        return mask.tobytes()
+
+    return ink(ch) != ink(_NO_GLYPH)
+
+
+def drawable(f: ImageFont.FreeTypeFont, text: str) -> str:
+    """`text` without the characters the font cannot draw (a 🤖 or other emoji of a Discord name
+    would be a box): names stay readable, their letters intact."""
+    if text.isascii():
+        return text
+    kept = "".join(ch for ch in text if ord(ch) < 0x250 or _has_glyph(str(f.path), f, ch))
+    return " ".join(kept.split()) if kept != text else text
 
 
 def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float],
@@ -60,6 +91,7 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTyp
     anchor and sub-pixel start) its glyph masks are kept and blended with `ImageDraw.bitmap`;
     the first time, with `cache` False (text drawn once, such as a static layer's) and in any
     other case, `draw.text` draws it."""
+    text = drawable(f, text)
     if not text:
         return
     start = (math.modf(xy[0])[0], math.modf(xy[1])[0])

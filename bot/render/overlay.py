@@ -1,8 +1,8 @@
 """The moving part of a board, drawn on a copy of the static layer after every turn.
 
 Order matters for legibility: dirt markers and the path line first, cars on top (the active car
-last, with its halo), then the dice of the turn just played placed beside the cars rather than
-under them.
+last, with its halo; a spun car with its spin mark), then the dice of the turn just played placed
+beside the cars rather than under them.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         angle = round(frame.heading(p.heading) / 3) * 3 % 360
         paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
         _initials(draw, p, at, length, width, options)
+        if p.car.pose == "spun":
+            spin_mark(draw, spin_mark_at(at, length), width * 0.62)
     if steps:
         _path_dice(canvas, draw, stage, frame, steps, car_px, options)
 
@@ -53,6 +55,24 @@ def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: 
     f = fitting_font(text, size, round(15 * options.scale), length * 0.92, bold=True)
     fg, stroke = P.ink_on(P.car_colour(p.car.colour))
     text_centered(draw, at, text, f, fg, stroke=stroke, stroke_width=max(1, round(1.5 * options.scale)))
+
+
+#: the spin mark's glyph: a turning arrow, as the loss-of-control card's spin (RULES A12.2)
+SPIN_GLYPH = "↻"
+
+
+def spin_mark_at(car_at: Pt, length: int) -> Pt:
+    """Centre of a spun car's mark: on its upper right, clear of its initials."""
+    return car_at[0] + length * 0.5, car_at[1] - length * 0.42
+
+
+def spin_mark(draw: ImageDraw.ImageDraw, centre: Pt, radius: float) -> None:
+    """A red disc with a white turning arrow beside a car that spun (it stands in neutral, turned
+    round, until its next turn): seen at a glance, not by its pose alone."""
+    x, y, r = centre[0], centre[1], radius
+    draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=P.WHITE)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=P.HAZARD_RED)
+    text_centered(draw, (x, y), SPIN_GLYPH, font(max(10, round(r * 1.5)), bold=True), P.WHITE)
 
 
 # -- the path just driven ------------------------------------------------------------------------
@@ -105,7 +125,7 @@ def _path_dice(canvas: Image.Image, draw: ImageDraw.ImageDraw, stage: Stage, fra
             if all(abs(at[0] - c[0]) + abs(at[1] - c[1]) > clear * 1.2 for c in car_px + taken):
                 break
         taken.append(at)
-        die_badge(canvas, draw, at, step.die, step.hazard, size)
+        die_badge(canvas, draw, at, step.die, step.hazard, size, options.lang)
 
 
 # -- dirt markers ----------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The text parts of a board image: the status header above the map and the drivers' table below.
 
-Header: stage title, round and the one-line status (whose turn, deadline, result). Table, one row
-per driver in road order (finished first by time, then the cars on the road from the leader back,
-then those waiting at the start, knocked-out drivers last): colour token with initials, name,
-gear, chrono m:ss (RULES A15.2), ⚠ this turn, damage as dice symbols (black dice lost, white dice
-lost, A12), spare tire (A14), second markers (A18). Above it, the dice of the turn just played.
+Header: stage title, "SS 2/3" in a rally of several specials, round and the one-line status (whose
+turn, deadline, result). Table, one row per driver in road order (finished first by time, then the
+cars on the road from the leader back, then those waiting at the start, knocked-out drivers last):
+colour token with initials, name, tires (with the weather module, A20.2), gear ("N" for neutral),
+chrono m:ss (RULES A15.2), ⚠ this turn, damage as dice symbols (black dice lost, white dice lost,
+A12), spare tire (A14), second markers (A18). Above it, the dice of the turn just played.
 
 Every word is in the image's language (`options.lang`). The texts are placed as `TextBox`es with
 the cell each must stay in (`header_texts`, `table_texts`): the drawing draws exactly those, and
@@ -36,6 +37,7 @@ MARGIN = 6  # a left-aligned text's cell begins this far before the text (glyphs
 # column x positions (design px at 1080 wide)
 COL = {"pos": 26, "token": 72, "name": 106, "gear": 470, "time": 566, "hazard": 664,
        "damage": 722, "spare": 900, "seconds": 1000}
+TIRES_X = 330  # the tires column's left edge, when the weather module shows one (it narrows the names)
 
 
 def panel_height(view: BoardView, options: RenderOptions) -> int:
@@ -57,13 +59,22 @@ def road_order(stage: Stage, cars: tuple[CarView, ...]) -> list[CarView]:
     return sorted(cars, key=key)
 
 
+def header_right(round_no: int, special: tuple[int, int], lang: str) -> str:
+    """The header's right-hand text: "Round 7", after "SS 2/3 · " in a rally of several specials."""
+    parts = [word("special_of", lang, n=special[0], count=special[1])] if special[0] and special[1] > 1 else []
+    if round_no:
+        parts.append(word("round", lang, n=round_no))
+    return " · ".join(parts)
+
+
 def header_texts(title: str, round_no: int, status: str, width: int, height: int,
-                 options: RenderOptions) -> list[TextBox]:
-    """The header's texts: the title (bold, cut to leave room for the round), "Round 7" on the
-    right, and the status line under them (shrunk to the minimum size, then cut)."""
+                 options: RenderOptions, special: tuple[int, int] = (0, 0)) -> list[TextBox]:
+    """The header's texts: the title (bold, cut to leave room for the round), "SS 2/3 · Round 7"
+    on the right (`special`: the special being driven and the rally's count), and the status line
+    under them (shrunk to the minimum size, then cut)."""
     px, lang = options.px, options.lang
     title, status = text(title, lang), text(status, lang)
-    right = word("round", lang, n=round_no) if round_no else ""
+    right = header_right(round_no, special, lang)
     round_size = px(28)
     rw = length(font(round_size, bold=True), right)
     title_bottom = px(62)
@@ -83,19 +94,29 @@ def header_texts(title: str, round_no: int, status: str, width: int, height: int
 
 
 def draw_header(canvas: Image.Image, title: str, round_no: int, status: str, height: int,
-                options: RenderOptions) -> None:
-    """The dark band on top: title, round and status line (`title` and `status` may be messages:
-    they are shown in the image's language)."""
+                options: RenderOptions, special: tuple[int, int] = (0, 0)) -> None:
+    """The dark band on top: title, special and round, status line (`title` and `status` may be
+    messages: they are shown in the image's language)."""
     d = ImageDraw.Draw(canvas)
     d.rectangle((0, 0, canvas.width, height), fill=P.HEADER_BG)
-    for t in header_texts(title, round_no, status, canvas.width, height, options):
+    for t in header_texts(title, round_no, status, canvas.width, height, options, special):
         t.draw(d)
 
 
-def _name_cell(top: float, bottom: float, px) -> tuple[float, float, float, float]:
+def _name_cell(top: float, bottom: float, px, tires: bool = False) -> tuple[float, float, float, float]:
     """The name column's cell: its text starts at COL["name"] (MARGIN inside) and leaves 14 px free
-    before the gear column."""
-    return px(COL["name"] - MARGIN), top, px(COL["gear"] - 14 + MARGIN), bottom
+    before the gear column, or before the tires column when the table shows one."""
+    return px(COL["name"] - MARGIN), top, px((TIRES_X if tires else COL["gear"]) - 14 + MARGIN), bottom
+
+
+def _tires_cell(top: float, bottom: float, px) -> tuple[float, float, float, float]:
+    """The tires column (weather module, RULES A20.2): between the name and the gear."""
+    return px(TIRES_X), top, px(COL["gear"]), bottom
+
+
+def tires_word(tires: str, lang: str) -> str:
+    """A car's tires as the table prints them: "❄ snow" or "asphalt" in `lang`."""
+    return word("tires_snow", lang) if tires == "snow" else word("tires_asphalt", lang)
 
 
 def _cell(col: str, top: float, bottom: float, px) -> tuple[float, float, float, float]:
@@ -124,11 +145,15 @@ def _head_texts(view: BoardView, top: int, options: RenderOptions) -> tuple[int,
         out += _dice_texts(view, y, options)
         y += px(DICE_ROW_H)
     bottom = y + px(TABLE_HEAD_H)
+    tires = any(c.tires for c in view.cars)
     for col, key in (("name", "driver"), ("gear", "gear"), ("time", "time"), ("damage", "damage"),
                      ("spare", "spare"), ("seconds", "seconds")):
-        cell = _name_cell(y, bottom, px) if col == "name" else _cell(col, y, bottom, px)
+        cell = _name_cell(y, bottom, px, tires) if col == "name" else _cell(col, y, bottom, px)
         out.append(fit_box(word(key, lang), cell, px(MIN_FONT_PX), P.PANEL_MUTED, align="l" if col == "name" else "c",
                            pad=px(MARGIN) if col == "name" else px(HEAD_PAD), what=f"table head {key}"))
+    if tires:
+        out.append(fit_box(word("tires", lang), _tires_cell(y, bottom, px), px(MIN_FONT_PX), P.PANEL_MUTED,
+                           align="c", min_size=px(16), pad=px(HEAD_PAD), what="table head tires"))
     return bottom, out
 
 
@@ -193,13 +218,14 @@ def _row_texts(car: CarView, i: int, y: float, options: RenderOptions) -> list[T
     elif car.space == START or car.status == "waiting":
         gear = "—"
     else:
-        gear = str(car.gear)
+        gear = word("neutral", lang) if car.gear == 0 else str(car.gear)  # as the gear cards say (RULES A6.2)
     time_text = mmss(car.chrono_s) if (car.chrono_s or car.status != "waiting") else "—"
     what = f"row {i + 1} "
     texts = [
         fit_box(str(i + 1), (0, y, px(COL["pos"] * 2), bottom), px(24), P.PANEL_MUTED, align="c", bold=True,
                 what=what + "place"),
-        fit_box(car.name, _name_cell(y, bottom, px), px(26), ink, bold=True, pad=px(MARGIN), what=what + "name"),
+        fit_box(car.name, _name_cell(y, bottom, px, car.tires is not None), px(26), ink, bold=True, pad=px(MARGIN),
+                what=what + "name"),
         fit_box(gear, _cell("gear", y, bottom, px), px(26), P.HAZARD_RED if out else ink, align="c", bold=True,
                 min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "gear"),
         fit_box(time_text, _cell("time", y, bottom, px), px(26), ink, align="c", bold=car.status == "finished",
@@ -207,6 +233,9 @@ def _row_texts(car: CarView, i: int, y: float, options: RenderOptions) -> list[T
         fit_box(str(car.hazards) if car.hazards else "·", _cell("hazard", y, bottom, px), px(26),
                 P.HAZARD_RED if car.hazards else P.PANEL_MUTED, align="c", bold=True, what=what + "hazards"),
     ]
+    if car.tires is not None:
+        texts.append(fit_box(tires_word(car.tires, lang), _tires_cell(y, bottom, px), px(22), ink, align="c",
+                             min_size=px(16), pad=px(HEAD_PAD), what=what + "tires"))
     if not car.black_lost and not car.white_lost:
         texts.append(fit_box("·", _cell("damage", y, bottom, px), px(26), P.PANEL_MUTED, align="c",
                              what=what + "damage"))
@@ -295,5 +324,5 @@ def _dice_row(canvas: Image.Image, d: ImageDraw.ImageDraw, view: BoardView, y: f
     cy = y + h / 2
     size = px(38)
     for step in view.path:
-        die_badge(canvas, d, (x, cy), step.die, step.hazard, size)
+        die_badge(canvas, d, (x, cy), step.die, step.hazard, size, options.lang)
         x += size + px(14)

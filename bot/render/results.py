@@ -1,6 +1,8 @@
 """The results image posted when a stage ends: classification by time, gaps, DNF last (RULES A17).
 
-For a rally of several specials the same image shows one column per special and the total.
+For a rally of several specials the same image shows one column per special (each special's fastest
+time marked ★, its winner) and the total; after the last special the caller titles it the rally
+classification. A DNF's reason, when the view gives one, follows "DNF".
 
 Equal times share a rank (OPEN-5 default). Gaps are to the winner (+0:20); the engine may give
 them, else they are computed here. Every word is in `options.lang`; every text is a `TextBox` fitted
@@ -45,6 +47,20 @@ def classification(view: ResultsView) -> list[tuple[str, ResultRow, int | None]]
     return out
 
 
+#: before a special's fastest time in a rally's classification (the legend says so in the subtitle)
+WINNER_MARK = "★"
+
+
+def special_bests(view: ResultsView) -> list[int | None]:
+    """The fastest time of each special of a rally (None where nobody finished it): the specials'
+    winners, marked in their columns."""
+    out: list[int | None] = []
+    for i in range(len(view.columns)):
+        timed = [r.times[i] for r in view.rows if i < len(r.times) and r.times[i] is not None]
+        out.append(min(t for t in timed if t is not None) if timed else None)
+    return out
+
+
 def _cells(view: ResultsView, options: RenderOptions) -> dict[str, tuple[float, float]]:
     """(left, right) of the rank, name, total time and gap columns; a rally's specials come between
     the name and the total, COLUMN_W each, centred from COLUMNS_X."""
@@ -69,7 +85,10 @@ def results_texts(view: ResultsView, options: RenderOptions | None = None) -> li
     rows = classification(view)
     finished = sum(1 for r in view.rows if r.status == "finished" and r.time_s is not None)
     subtitle = text(view.subtitle, lang) or word("classified", lang, n=finished)
-    out = header_texts(f"{text(view.title, lang)} — {word('results', lang)}", 0, subtitle, w, px(HEADER_H), options)
+    # a rally's title is given whole ("Rally classification", "SS1 — … — Results")
+    title = text(view.title, lang) if view.columns else f"{text(view.title, lang)} — {word('results', lang)}"
+    out = header_texts(title, 0, subtitle, w, px(HEADER_H), options)
+    best = special_bests(view)
     cells, specials = _cells(view, options), _specials(view, options)
     pad = px(CELL_PAD)
     y: float = px(HEADER_H)
@@ -96,12 +115,15 @@ def results_texts(view: ResultsView, options: RenderOptions | None = None) -> li
                            what=what + "rank"))
         out.append(fit_box(row.name, at("name", y, low), px(28), ink, bold=True, min_size=px(24), pad=px(NAME_PAD),
                            what=what + "name"))
-        for (x0, x1), seconds in zip(specials, row.times):
-            out.append(fit_box(mmss(seconds) if seconds is not None else "—", (x0, y, x1, low), head, ink,
-                               align="c", pad=px(4), what=what + "special"))
-        if behind is None:  # DNF
-            out.append(fit_box(word("dnf", lang), at("time", y, low), px(28), P.HAZARD_RED, align="c", bold=True,
-                               min_size=px(MIN_FONT_PX), pad=pad, what=what + "dnf"))
+        for (x0, x1), seconds, fastest in zip(specials, row.times, best):
+            won = seconds is not None and seconds == fastest
+            shown = (f"{WINNER_MARK}{mmss(seconds)}" if won else mmss(seconds)) if seconds is not None else "—"
+            out.append(fit_box(shown, (x0, y, x1, low), head, ink, align="c", bold=won, min_size=px(16), pad=px(4),
+                               what=what + ("special_winner" if won else "special")))
+        if behind is None:  # DNF, and why when the view says (over the total and gap columns)
+            label = word("dnf", lang) + (f" · {text(row.reason, lang)}" if row.reason else "")
+            out.append(fit_box(label, (cells["time"][0], y, cells["gap"][1], low), px(26), P.HAZARD_RED,
+                               align="c", bold=True, min_size=px(16), pad=pad, what=what + "dnf"))
         else:
             assert row.time_s is not None, "classification() gives a gap to timed rows only"
             out.append(fit_box(mmss(row.time_s), at("time", y, low), px(28), ink, align="c", bold=True,

@@ -37,6 +37,12 @@ def word(key: str, lang: str = DEFAULT_LANG, **params: object) -> str:
         raise KeyError(f"message '{PREFIX}{key}' needs parameter {exc}") from None
 
 
+def die_face(face: str, lang: str = DEFAULT_LANG) -> str:
+    """The letter a die shows in `lang`: a gear die its number, the white die the letter the
+    reader types and reads in the texts (the catalogue's `word.white_face`: "W", FR/DE "G")."""
+    return catalogue(lang)["word.white_face"] if face.upper() == "W" else face
+
+
 def plural_form(n: int, lang: str = DEFAULT_LANG) -> str:
     """`one` or `other`: the catalogue's plural form of a count in `lang`."""
     if n == 1 or (lang in _ZERO_IS_SINGULAR and n == 0):

@@ -36,8 +36,9 @@ from bot.engine.errors import RallyError
 from bot.engine.game import apply
 from bot.engine.state import GameState
 from bot.engine.text import msg
+from bot.services.ai_drivers import is_ai, risk_of
 from bot.services.turns import turn_post
-from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork
+from bot.services.work import DEADLINE_KINDS, KIND_AI, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork
 from bot.store import Job, Rally
 from bot.store.clock import from_text, utc_now
 from bot.store.connection import Tx
@@ -77,6 +78,17 @@ async def start_clock_tx(tx: Tx, rally: Rally, now: datetime) -> datetime | None
     return due
 
 
+async def start_turn_tx(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> datetime | None:
+    """Inside `tx`: what the current turn waits for from `now`: an AI seat's drive after
+    `work.ai_pause` (bot/services/ai_drivers.py), else the driver's deadline pair (`start_clock_tx`)."""
+    car = work.state_of(rally).active if rally.snapshot is not None else None
+    if car is not None and is_ai(car.id):
+        if not await pending_for_rally_tx(tx, rally.id, (KIND_AI,)):
+            await schedule_tx(tx, KIND_AI, job_ref(rally.id), now + work.ai_pause, rally.id)
+        return None
+    return await start_clock_tx(tx, rally, now)
+
+
 class DeadlineService:
     """Runs the due turn jobs of every rally, through the shared unit of work."""
 
@@ -113,7 +125,7 @@ class DeadlineService:
                 now = self.clock()
 
                 async def start(tx: Tx, rally: Rally = rally, now: datetime = now) -> None:
-                    await start_clock_tx(tx, rally, now)
+                    await start_turn_tx(tx, self.work, rally, now)
 
                 await self.store.db.write(start)
                 count += 1
@@ -166,6 +178,8 @@ class DeadlineService:
             lead = [msg("deadline.late", when=self.when(due))] if now - due > LATE_AFTER else []
             if job.kind == KIND_REMIND:
                 change = await self._remind(rally, lead, now)
+            elif job.kind == KIND_AI:
+                change = self._ai_drives(rally)
             else:
                 change = await self._expire(rally, lead)
             if change is None:
@@ -210,6 +224,17 @@ class DeadlineService:
         turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change)
         return change
 
+    def _ai_drives(self, rally: Rally) -> Change | None:
+        """An AI seat's turn: the AI drives it whole, in its style, at once (no missed turn)."""
+        state = self.work.state_of(rally)
+        car = state.active
+        if car is None or state.turn is None or not is_ai(car.id):
+            return None
+        change = Change()
+        state, events = self._ai_turn(change, state, risk_of(rally.modules, car.id))
+        turn_post(rally.id, rally.version + len(change.logged), state, events, [], change)
+        return change
+
     @staticmethod
     def _log(change: Change, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         """Apply one action of the bot and add it to the change (actor None)."""
@@ -217,14 +242,15 @@ class DeadlineService:
         change.logged.append(Logged(log_text(action), None, new, "finished" if new.finished else None))
         return new, events
 
-    def _ai_turn(self, change: Change, state: GameState) -> tuple[GameState, list[Event]]:
+    def _ai_turn(self, change: Change, state: GameState, risk: float | None = None) -> tuple[GameState, list[Event]]:
         """The AI drives the whole turn, one logged action per step, until the turn passes."""
         assert state.turn is not None
         car_index = state.turn.car
         events: list[Event] = []
         for _ in range(AI_STEPS):
             try:
-                state, step = self._log(change, state, choose_action(state))
+                state, step = self._log(change, state, choose_action(state) if risk is None
+                                        else choose_action(state, risk))
             except RallyError:
                 if state.turn is None or not state.turn.started:
                     raise

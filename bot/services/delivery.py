@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.engine.action_codec import Status, log_text
 from bot.engine.text import from_json, msg
-from bot.services.deadlines import start_clock_tx
+from bot.services.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork
 from bot.store import Message, OutboxRow, Rally
@@ -155,7 +155,7 @@ class Delivery:
                         await set_paused_tx(tx, rally.id, None)
                         await _start_clock_if_current(tx, self.work, rally, now)
                     elif out.turn is not None and _current_prompt(self.work, rally, out.turn):
-                        await start_clock_tx(tx, rally, _clock_start(out, rally, now))
+                        await start_turn_tx(tx, self.work, rally, _clock_start(out, rally, now))
                 elif rally is not None and rally.paused_at is not None:
                     await set_paused_tx(tx, rally.id, None)
                 return old
@@ -250,4 +250,4 @@ async def _start_clock_if_current(tx: Tx, work: RallyWork, rally: Rally, now: da
     if await owes_turn_prompt_tx(tx, rally.id):
         return
     if not await pending_for_rally_tx(tx, rally.id, (KIND_DEADLINE,)):
-        await start_clock_tx(tx, rally, now)
+        await start_turn_tx(tx, work, rally, now)

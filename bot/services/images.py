@@ -52,7 +52,7 @@ from bot.engine.stage_model import Stage
 from bot.engine.state import GameState
 from bot.engine.text import from_json, to_json
 from bot.engine.view import BoardView, ResultsView
-from bot.i18n import DEFAULT_LANG, render, t
+from bot.i18n import DEFAULT_LANG, catalogue, render, t
 from bot.services.work import snapshot_json
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
@@ -191,16 +191,36 @@ def board_status(state: GameState, lang: str = DEFAULT_LANG) -> str:
 
 
 def results_of(state: GameState, lang: str = DEFAULT_LANG) -> ResultsView:
-    """The results image's view of `state`, its special numbers ("SS2", "ES2", "WP2") in `lang`."""
+    """The results image's view of `state`, its words in `lang`: the special numbers ("SS2", "ES2",
+    "WP2"), why each DNF is out; after the last special of a rally the card says what it is, the
+    rally classification (A17), with its winner."""
     view = results_view(state)
     course = state.course
     if course is None or not course.results:
         return view
     done = len(course.results)
-    special = render(t("render.special", lang, n=done), lang)
-    return view.model_copy(update={
-        "title": f"{special} — {load_stage(course.specials[done - 1]).title}",
-        "columns": tuple(render(t("render.special", lang, n=i + 1), lang) for i in range(len(view.columns)))})
+    rows = tuple(row.model_copy(update={"reason": _reason(row.reason, lang)}) if row.reason else row
+                 for row in view.rows)
+    update: dict[str, Any] = {
+        "rows": rows,
+        "columns": tuple(render(t("render.special", lang, n=i + 1), lang) for i in range(len(view.columns)))}
+    if done < len(course.specials):
+        special = render(t("render.special", lang, n=done), lang)
+        update["title"] = (f"{special} — {load_stage(course.specials[done - 1]).title} — "
+                           f"{render(t('render.results', lang), lang)}")
+        return view.model_copy(update=update)
+    update["title"] = render(t("render.rally_classification", lang), lang)
+    winner = next((r for r in view.rows if r.status == "finished" and r.time_s is not None and r.gap_s == 0), None)
+    legend = render(t("render.special_winner_legend", lang), lang)
+    update["subtitle"] = (f"{render(t('render.winner', lang, name=winner.name), lang)} · {legend}"
+                          if winner is not None else legend)
+    return view.model_copy(update=update)
+
+
+def _reason(code: str, lang: str) -> str:
+    """Why a driver is out of the rally, in `lang` (an unknown code reads as knocked out)."""
+    key = f"word.{code}" if f"word.{code}" in catalogue(lang) else "word.knocked_out"
+    return render(t(key, lang), lang)
 
 
 def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:

@@ -2,15 +2,21 @@
 
 Discord does not enforce an option's declared range or length on what a client sends, and the
 console takes free text, so the services check every value themselves: names are looked up in
-a catalogue (never used as a path), texts have a length limit, numbers are parsed strictly (no
-`inf`, `nan`, `1e309`, no junk). Each refusal is a `ServiceError` naming the option and the
-reason, raised before any read or write, so a refused command changes nothing.
+a catalogue (never used as a path), numbers are parsed strictly (no `inf`, `nan`, `1e309`, no
+junk), and every free text (a reason, a league name, a command line) goes through one validator,
+`text_option`: trimmed, bounded, printable only (no control, zero-width or bidi-override
+character, which could hide or reorder what a public post says), mentions neutralised (a text
+quoted in a post never pings `@everyone` or anyone). Names that come from Discord (members,
+servers) are cleaned the same way instead of refused (`display_name`). Each refusal is a
+`ServiceError` naming the option and the reason, raised before any read or write, so a refused
+command changes nothing; what it quotes of the value is cleaned too (`shown`).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from bot.engine.ruleset import Modules, ruleset_names
 from bot.engine.stage_catalogue import is_stage_name
@@ -23,25 +29,64 @@ MAX_COURSE_TEXT = MAX_NAME * MAX_SPECIALS + 3 * (MAX_SPECIALS - 1)
 MAX_COMMAND_TEXT = 100  # `/roll` dice, `/odds` plans, a line
 MAX_DISPLAY_NAME = 64
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_DIGITS = re.compile(r"[0-9]{1,19}")
+# `@everyone`, `@here` and the `<@…>` of a user or role mention: the `@` becomes a full-width one
+# (U+FF20), which reads the same and never pings.
+_MENTION = re.compile(r"@(?=everyone|here)|(?<=<)@", re.IGNORECASE)
+SAFE_AT = "\uff20"
+
+
+def _spaced(text: str) -> str:
+    """Every space separator (no-break, thin, ideographic…) as a plain space: a French `:` typed
+    with its no-break space is not hostile."""
+    return "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
+
+
+def _hidden(ch: str) -> bool:
+    """A character a text may not hold: not printable (controls, line breaks, format characters
+    such as zero-width spaces and joiners, bidi embeddings, overrides and isolates, the BOM;
+    unassigned, private-use and surrogate code points)."""
+    return not ch.isprintable()
+
+
+def neutral(text: str) -> str:
+    """`text` with its mentions made harmless (`@everyone`, `@here`, `<@123>`, `<@&123>`)."""
+    return _MENTION.sub(SAFE_AT, text)
+
+
+def refuse_hidden(option: str, text: str) -> None:
+    """Refuse `text` if it holds a hidden character: named by its code point, never echoed."""
+    for position, ch in enumerate(text, start=1):
+        if _hidden(ch):
+            raise ServiceError("input.hidden_character", option=option, code=f"U+{ord(ch):04X}", position=position)
 
 
 def text_option(option: str, value: object, limit: int) -> str:
-    """A text option, stripped; refused when empty or longer than `limit` characters."""
+    """The one validator of free text: stripped, refused when empty, when it holds a hidden
+    character (named by its code point, never echoed) or when longer than `limit` characters;
+    its mentions neutralised."""
     if not isinstance(value, str):
         raise ServiceError("input.not_text", option=option)
-    text = value.strip()
+    text = _spaced(value).strip()
     if not text:
         raise ServiceError("input.empty", option=option)
+    refuse_hidden(option, text)
     if len(text) > limit:
         raise ServiceError("input.too_long", option=option, limit=limit, length=len(text))
-    return text
+    return neutral(text)
+
+
+def shown(value: object, limit: int) -> str:
+    """A value quoted in a refusal: hidden characters dropped, mentions neutralised, at most
+    `limit` characters (a refusal never repeats what could hide or ping)."""
+    return neutral("".join(ch for ch in _spaced(str(value)) if not _hidden(ch)).strip())[:limit]
 
 
 def catalogue_name(option: str, value: object, known: list[str], missing_key: str) -> str:
     """A name that must be one of `known` (exactly): a stage name is never a path."""
     text = text_option(option, value, MAX_NAME)
     if text not in known:
-        raise ServiceError(missing_key, **{option: text[:MAX_NAME]}, **{f"{option}s": ", ".join(known)})
+        raise ServiceError(missing_key, **{option: text}, **{f"{option}s": ", ".join(known)})
     return text
 
 
@@ -71,7 +116,7 @@ def assistance(value: object, specials: int) -> list[bool]:
     if text == "none":
         return [False] * specials
     parts = [p.strip() for p in text.split(",")]
-    if not all(p.isdigit() and 1 <= int(p) <= specials for p in parts):
+    if not all(_DIGITS.fullmatch(p) and 1 <= int(p) <= specials for p in parts):  # ASCII digits: `²` is none
         raise ServiceError("rally.bad_assistance", count=specials, value=text[:MAX_NAME])
     after = {int(p) for p in parts}
     return [i + 1 in after for i in range(specials)]
@@ -134,16 +179,33 @@ def number(option: str, value: object, low: float, high: float, *, whole: bool =
     elif isinstance(value, str) and _NUMBER.match(value.strip()) and len(value.strip()) <= 20:
         result = float(value.strip())
     else:
-        raise ServiceError("input.not_number", option=option, value=str(value)[:20])
+        if isinstance(value, str):  # `2<U+200B>4` is not 24: its hidden character is named
+            refuse_hidden(option, _spaced(value).strip())
+        raise ServiceError("input.not_number", option=option, value=shown(value, 20))
     if not math.isfinite(result) or not low <= result <= high:
-        raise ServiceError("input.out_of_range", option=option, value=str(value)[:20], low=f"{low:g}",
+        raise ServiceError("input.out_of_range", option=option, value=shown(value, 20), low=f"{low:g}",
                            high=f"{high:g}")
     if whole and result != int(result):
-        raise ServiceError("input.not_whole", option=option, value=str(value)[:20])
+        raise ServiceError("input.not_whole", option=option, value=shown(value, 20))
     return result
 
 
-def display_name(name: str) -> str:
-    """A user's name as shown in posts: control characters removed, length bounded."""
-    cleaned = "".join(ch for ch in name if ch.isprintable()).strip() or "?"
-    return cleaned[:MAX_DISPLAY_NAME]
+#: Discord ids (snowflakes): the millisecond since Discord's epoch (2015) in the bits above the 22nd,
+#: a signed 64-bit number: the smallest is 2**22, the largest 2**63 - 1.
+MIN_SNOWFLAKE = 2**22
+MAX_SNOWFLAKE = 2**63 - 1
+
+
+def snowflake(option: str, value: object) -> int:
+    """A Discord id (a role's): a whole number from 2**22 to 2**63 - 1, as an int or its ASCII
+    digits (`True`, `1.5e17` or `None` read as no digits: refused)."""
+    text = str(value).strip()
+    if not _DIGITS.fullmatch(text) or not MIN_SNOWFLAKE <= int(text) <= MAX_SNOWFLAKE:
+        raise ServiceError("input.not_snowflake", option=option, value=shown(value, 24))
+    return int(text)
+
+
+def display_name(name: str, limit: int = MAX_DISPLAY_NAME, empty: str = "?") -> str:
+    """A name Discord gives (a member's, a server's) as shown in posts: cleaned as `shown` does
+    (it is not the user's input to refuse), `empty` when nothing is left."""
+    return shown(name, limit) or empty

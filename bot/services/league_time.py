@@ -4,18 +4,28 @@ Everything is stored in UTC (DESIGN §3); a league's time zone only decides what
 means. A weekly cadence keeps the same local hour across daylight-saving changes: each round is
 computed from the local date and hour, then converted, so a round closing a week after it opened
 may last 167 or 169 hours of real time around a change. Input is hostile: a time is a strict
-`YYYY-MM-DD HH:MM`, `now`, or `+N` days/hours (`+3d`, `+12h`), nothing else.
+`YYYY-MM-DD HH:MM`, `now`, or `+N` days/hours (`+3d`, `+12h`), nothing else; a time zone an
+IANA Area/Location name or UTC; a day its exact name or number.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.engine.text import Listed, msg
+from bot.i18n import catalogue, languages
 from bot.services.errors import ServiceError
+from bot.services.inputs import shown, text_option
 
-DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # the `day` choices' values; 1 = Monday
+#: The areas of the tz database's Area/Location names (its legacy aliases are not among them).
+AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+         "Pacific")
+MAX_ZONE = 64
+MAX_MOMENT = 40
 MAX_ROUND = timedelta(days=60)
 MAX_AHEAD = timedelta(days=400)
 MAX_WEEKLY_ROUNDS = 26
@@ -23,20 +33,42 @@ _ABSOLUTE = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})")
 _RELATIVE = re.compile(r"\+(\d{1,3})([dh])")
 
 
+@lru_cache(maxsize=1)
+def zone_names() -> tuple[str, ...]:
+    """The time zones a league may have: `UTC` and the tz database's Area/Location names
+    (`Europe/Paris`, `America/Argentina/Buenos_Aires`). Not the legacy aliases (`EST5EDT`, `GB`,
+    `US/Eastern`), `Etc/GMT+5` (whose sign reads backwards), the system's `localtime` or the
+    database's placeholder `Factory`: a league's time is a place's time."""
+    return ("UTC", *sorted(z for z in available_timezones() if "/" in z and z.split("/")[0] in AREAS))
+
+
+@lru_cache(maxsize=1)
+def _zones_by_key() -> dict[str, str]:
+    return {z.casefold(): z for z in zone_names()}
+
+
 def zone(name: object) -> ZoneInfo:
-    """An IANA time zone by name (`Europe/Paris`, `UTC`); anything else is refused."""
-    text = str(name).strip() if name is not None else ""
-    if not text or len(text) > 64 or (text not in available_timezones() and text != "UTC"):
-        raise ServiceError("league.bad_timezone", value=text[:64])
+    """A league's time zone as the organiser typed it: one of `zone_names` (in any case:
+    `europe/paris` is Europe/Paris); anything else is refused with examples."""
+    text = text_option("timezone", name, MAX_ZONE) if name is not None else ""
+    found = _zones_by_key().get(text.casefold())
+    if found is None:
+        raise ServiceError("league.bad_timezone", value=text)
+    return stored_zone(found)
+
+
+def stored_zone(name: str) -> ZoneInfo:
+    """The time zone a league was created with (checked then; kept as it was by older rules)."""
     try:
-        return ZoneInfo(text)
+        return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ServiceError("league.bad_timezone", value=text[:64]) from None
+        raise ServiceError("league.bad_timezone", value=shown(name, MAX_ZONE)) from None
 
 
 def moment(option: str, value: object, tz: ZoneInfo, now: datetime) -> datetime:
     """A time the organiser typed, as UTC: local `YYYY-MM-DD HH:MM`, `now`, `+3d`, `+12h`."""
-    text = str(value).strip().lower() if value is not None else ""
+    typed = text_option(option, str(value) if value is not None else "", MAX_MOMENT)
+    text = typed.lower()
     if text == "now":
         return now
     relative = _RELATIVE.fullmatch(text)
@@ -48,12 +80,12 @@ def moment(option: str, value: object, tz: ZoneInfo, now: datetime) -> datetime:
         return now + step
     absolute = _ABSOLUTE.fullmatch(text)
     if not absolute:
-        raise ServiceError("league.bad_time", option=option, value=str(value)[:40])
+        raise ServiceError("league.bad_time", option=option, value=typed)
     try:
         year, month, day, hour, minute = (int(g) for g in absolute.groups())
         local = datetime(year, month, day, hour, minute, tzinfo=tz)
     except ValueError:
-        raise ServiceError("league.bad_time", option=option, value=text[:40]) from None
+        raise ServiceError("league.bad_time", option=option, value=typed) from None
     result = local.astimezone(UTC)
     if abs(result - now) > MAX_AHEAD:
         raise ServiceError("league.time_too_far", option=option)
@@ -70,17 +102,32 @@ def window(opens: datetime, closes: datetime, now: datetime) -> None:
         raise ServiceError("league.round_too_long", days=MAX_ROUND.days)
 
 
+@lru_cache(maxsize=1)
+def _day_names() -> dict[str, int]:
+    """Every way to name a day, casefolded → its index (0 = Monday): the `day` choices' values
+    (`mon`), the numbers 1–7 (ISO: 1 is Monday) and each language's exact name (`day.mon`:
+    Monday, lundi, Montag). Every language's at once: no name means two days in two of them."""
+    names = {code: i for i, code in enumerate(DAYS)} | {str(i + 1): i for i in range(len(DAYS))}
+    for lang in languages():
+        names |= {catalogue(lang)[f"day.{code}"].casefold(): i for i, code in enumerate(DAYS)}
+    return names
+
+
 def weekday(value: object) -> int:
-    text = str(value).strip().lower()[:3] if value is not None else ""
-    if text not in DAYS:
-        raise ServiceError("league.bad_day", value=str(value)[:20])
-    return DAYS.index(text)
+    """The day weekly rounds open on, by exact name or number (not a prefix: `monkey` is no
+    day); refused with the days' names in the reader's language."""
+    text = text_option("day", value, 20) if value is not None else ""
+    found = _day_names().get(text.casefold())
+    if found is None:
+        raise ServiceError("league.bad_day", value=text,
+                           days=Listed([msg(f"day.{code}") for code in DAYS], "comma"))
+    return found
 
 
 def hour_of(value: object) -> int:
-    text = str(value).strip() if value is not None else ""
-    if not re.fullmatch(r"\d{1,2}", text) or not 0 <= int(text) <= 23:
-        raise ServiceError("league.bad_hour", value=text[:20])
+    text = text_option("hour", str(value), 20) if value is not None else ""
+    if not re.fullmatch(r"[0-9]{1,2}", text) or not 0 <= int(text) <= 23:
+        raise ServiceError("league.bad_hour", value=text)
     return int(text)
 
 

@@ -23,7 +23,7 @@ from bot.engine.text import msg
 from bot.services.championship import DEFAULT_POINTS
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
-from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, text_option
+from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
 from bot.services.inputs import language as inputs_language
@@ -37,7 +37,7 @@ from bot.services.league_rounds import (
     seed_hash,
     specials_text,
 )
-from bot.services.league_time import hour_of, moment, weekday, weekly, window, zone
+from bot.services.league_time import hour_of, moment, stored_zone, weekday, weekly, window, zone
 from bot.services.official_runs import link_rounds_tx, rounds_locked
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round, judge
@@ -45,6 +45,7 @@ from bot.services.work import Post, RallyWork, post_tx
 from bot.services.world_round import ensure_week_tx
 from bot.store.clock import from_text
 from bot.store.connection import Tx
+from bot.store.league_names import name_key
 from bot.store.leagues import (
     League,
     Round,
@@ -83,14 +84,15 @@ class LeagueService:
     # -- finding leagues and organisers ----------------------------------------------------------
 
     async def league_here(self, place: Place, name: object = None) -> League:
-        """The league named, else the one posting in this channel, else the server's only one."""
+        """The league named (whatever the case or Unicode form it is typed in: `name_key`), else the
+        one posting in this channel, else the server's only one."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         leagues = await self.store.db.read(lambda tx: leagues_of_guild_tx(tx, place.guild_id))
         if name is not None and str(name).strip():
             wanted = text_option("league", name, MAX_LEAGUE_NAME)
             for league in leagues:
-                if league.name.lower() == wanted.lower():
+                if name_key(league.name) == name_key(wanted):
                     return league
             raise ServiceError("league.unknown", name=wanted, names=", ".join(lg.name for lg in leagues) or "—")
         if not leagues:
@@ -121,8 +123,6 @@ class LeagueService:
         if not actor.can_manage:
             raise ServiceError("league.create_needs_manage")
         title = text_option("name", name, MAX_LEAGUE_NAME)
-        if any(not ch.isprintable() for ch in title):
-            raise ServiceError("league.bad_name")
         tz = zone(timezone)
         table = points_table(points)
         best = None if drop is None or str(drop).strip() == "" else int(number("drop", drop, 1, 52, whole=True))
@@ -151,8 +151,10 @@ class LeagueService:
         row = await self.store.db.write(body)
         return self._posted(post, row)
 
-    async def organisers(self, place: Place, actor: Actor, role_id: int | None, league: object = None) -> Reply:
-        """Set (or clear, with None) the role whose members organise the league: Manage Server only."""
+    async def organisers(self, place: Place, actor: Actor, role: object, league: object = None) -> Reply:
+        """Set (or clear, with None) the role whose members organise the league: Manage Server only.
+        `role`: the role's id, a real Discord snowflake."""
+        role_id = None if role is None else snowflake("role", role)
         found = await self.league_here(place, league)
         if not actor.can_manage:
             raise ServiceError("league.create_needs_manage")
@@ -194,7 +196,7 @@ class LeagueService:
         flags = inputs_assistance(assistance, max(1, len(specials)))
         if power_stage and not official and len(specials) < 2:
             pass  # a one-special round: its only special is the power stage (bonus on top of the points)
-        tz = zone(found.timezone)
+        tz = stored_zone(found.timezone)
         now = self.clock()
         if day is not None or hour is not None:
             if day is None or hour is None or opens is not None or closes is not None:
@@ -355,7 +357,7 @@ def points_table(value: object) -> list[int]:
         raise ServiceError("league.bad_points", value=text[:MAX_NAME])
     table = []
     for part in parts:
-        if not part.isdigit() or len(part) > 4:
+        if not (part.isascii() and part.isdigit()) or len(part) > 4:  # `²` is a digit, not a number
             raise ServiceError("league.bad_points", value=text[:MAX_NAME])
         table.append(int(part))
     if any(b > a for a, b in zip(table, table[1:])) or table[0] == 0:

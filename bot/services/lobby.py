@@ -18,6 +18,9 @@ from bot.engine.game import Seat, apply, new_game
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.state import GameState
 from bot.engine.text import Listed, msg
+from bot.engine.words import counted
+from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
+from bot.services.archive import Archive
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec, warm
 from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
@@ -26,11 +29,11 @@ from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
 from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
-from bot.services.work import Change, Committed, Logged, Post, RallyWork
+from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep
 from bot.store import Rally
 from bot.store.connection import Tx
 from bot.store.drivers import join_tx, remove_tx
-from bot.store.rallies import create_tx
+from bot.store.rallies import create_tx, set_lobby_modules_tx
 
 ENGINE_MODULES = ("sisu", "shakedown")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1, 168
@@ -63,8 +66,10 @@ def require_lobby(rally: Rally) -> None:
 class Lobby:
     """Lifecycle commands; `seed_source` gives each new rally its dice seed."""
 
-    def __init__(self, work: RallyWork, seed_source, dice_script: dict | None = None) -> None:
+    def __init__(self, work: RallyWork, seed_source, dice_script: dict | None = None,
+                 archive: Archive | None = None) -> None:
         self.work = work
+        self.archive = archive  # finished rallies: `status` in an empty channel points to the last
         self.seed_source = seed_source
         self.dice_script = dice_script  # console/tests only: scripted faces, never from Discord
 
@@ -125,6 +130,66 @@ class Lobby:
             committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
             return reply_of(post, committed)
 
+    async def add_ai(self, place: Place, actor: Actor, count: object = 1, style: object = None) -> Reply:
+        """Seat `count` AI drivers (`bot/services/ai_drivers.py`) of one style in the lobby (host or
+        Manage Server); refused beyond the free seats, and with nothing changed."""
+        async with self.work.locked(place) as (_, rally):
+            require_active(rally)
+            require_boss(rally, actor, msg("rally.what_add_ai"))
+            require_lobby(rally)
+            chosen = style_option(style)
+            typed = count if count is not None and str(count).strip() != "" else 1
+            wanted = int(number("count", typed, 1, 4, whole=True))
+            drivers = await self.work.store.drivers.list(rally.id, active_only=True)
+            free = rally.max_drivers - len(drivers)
+            if free <= 0:
+                raise ServiceError("rally.ai_full", max=rally.max_drivers)
+            if wanted > free:
+                raise ServiceError("rally.ai_no_seats", count=wanted, free=free, max=rally.max_drivers)
+            everyone = await self.work.store.drivers.list(rally.id)
+            seats = new_seats([d.user_id for d in everyone], [d.display_name for d in everyone], wanted, rally.seed)
+            modules = dict(rally.modules) if isinstance(rally.modules, dict) else {}
+            modules["ai"] = {**dict(modules.get("ai") or {}), **{str(seat): chosen for seat, _ in seats}}
+            steps: list[TxStep] = [partial(join_tx, rally_id=rally.id, user_id=seat, display_name=name)
+                                   for seat, name in seats]
+            steps.append(partial(set_lobby_modules_tx, rally_id=rally.id, modules=modules))
+            post = Post([counted("rally.ai_joined", wanted, names=Listed([name for _, name in seats], "both"),
+                                 style=msg(STYLE_WORDS[chosen]), count=len(drivers) + wanted, max=rally.max_drivers)])
+            committed = await self.work.commit(rally, Change(steps=steps, posts=[post]))
+            return reply_of(post, committed)
+
+    async def remove_ai(self, place: Place, actor: Actor, name: object = None) -> Reply:
+        """Before the start, the host takes AI drivers out again: the one named, else all of them."""
+        async with self.work.locked(place) as (_, rally):
+            require_active(rally)
+            require_boss(rally, actor, msg("rally.what_remove_ai"))
+            require_lobby(rally)
+            robots = [d for d in await self.work.store.drivers.list(rally.id, active_only=True) if is_ai(d.user_id)]
+            if not robots:
+                raise ServiceError("rally.ai_none")
+            wanted = str(name or "").strip().casefold()
+            if wanted:
+                robots = [d for d in robots if wanted in (d.display_name.casefold(),
+                                                          d.display_name.casefold().removeprefix("🤖 "))]
+                if not robots:
+                    names = [d.display_name for d in await self.work.store.drivers.list(rally.id, active_only=True)
+                             if is_ai(d.user_id)]
+                    raise ServiceError("rally.ai_unknown", names=", ".join(names))
+            modules = dict(rally.modules) if isinstance(rally.modules, dict) else {}
+            styles = {k: v for k, v in dict(modules.get("ai") or {}).items()
+                      if k not in {str(d.user_id) for d in robots}}
+            if styles:
+                modules["ai"] = styles
+            else:
+                modules.pop("ai", None)
+            steps: list[TxStep] = [partial(remove_tx, rally_id=rally.id, user_id=d.user_id, new_status="kicked",
+                                           absent="store.driver_not_in") for d in robots]
+            steps.append(partial(set_lobby_modules_tx, rally_id=rally.id, modules=modules))
+            gone = Listed([d.display_name for d in robots], "both")
+            post = Post([counted("rally.ai_removed", len(robots), names=gone)])
+            committed = await self.work.commit(rally, Change(steps=steps, posts=[post]))
+            return reply_of(post, committed)
+
     async def leave(self, place: Place, actor: Actor) -> Reply:
         async with self.work.locked(place) as (_, rally):
             return await self._remove(rally, actor, actor.user_id, display_name(actor.name), "left")
@@ -168,6 +233,8 @@ class Lobby:
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             if not drivers:
                 raise ServiceError("rally.no_drivers")
+            if all(is_ai(d.user_id) for d in drivers):  # a rally of robots would post on its own for hours
+                raise ServiceError("rally.ai_only")
             seats = [Seat(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
             if rally.modules.get("random_order"):  # A3 "else random": drawn from the rally's seed, logged
                 random.Random(rally.seed).shuffle(seats)
@@ -181,7 +248,12 @@ class Lobby:
             return reply_of(post, committed)
 
     async def status(self, place: Place, actor: Actor) -> Reply:
-        rally = await self.work.rally_here(place)
+        try:
+            rally = await self.work.rally_here(place)
+        except ServiceError as refusal:
+            if self.archive is None or refusal.key != "rally.none_here":
+                raise
+            raise await self.archive.latest_hint(place) from None
         if rally.status == "lobby":
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             names = ", ".join(d.display_name for d in drivers) or msg("rally.nobody")

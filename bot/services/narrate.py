@@ -14,6 +14,8 @@ TERRAINS = frozenset({"grass", "dirt", "snow", "forest", "rocks", "village", "wa
 #: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language; a loss
 #: of control's `cause` has words of its own (`bot.engine.loss_causes`).
 WORDS = frozenset({"spin", "off_left", "off_right", "fastest", "knocked_out", "retired"})
+#: The weather event's lists of zones (A20.1): "none" when a list is empty, a word of the catalogue.
+ZONE_LISTS = frozenset({"zones", "dry"})
 #: Tires as an event names them (A20.2), each a word of the catalogue (`word.tires_<tires>`).
 TIRES = frozenset({"snow", "asphalt"})
 
@@ -21,6 +23,7 @@ TIRES = frozenset({"snow", "asphalt"})
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
     params = {k: (loss_cause_word(v, event.params.get("limit")) if k == "cause"
+                  else msg("word.no_zone") if event.kind == "weather" and k in ZONE_LISTS and v == "none"
                   else msg(f"word.{v}") if isinstance(v, str) and v in WORDS
                   else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS
                   else msg(f"word.tires_{v}") if k == "tires" and v in TIRES else v)

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.services.archive import Archive
 from bot.services.championships import Championships
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
@@ -37,7 +38,8 @@ class RallyService:
                  when: Callable[[datetime], str] = discord_time, round_seeds: Callable[[], str] = new_seed) -> None:
         self.store = store
         self.work = RallyWork(store, clock)
-        self.lobby = Lobby(self.work, seed_source or system_seed, dice_script)
+        self.archive = Archive(self.work)
+        self.lobby = Lobby(self.work, seed_source or system_seed, dice_script, self.archive)
         self.turns = Turns(self.work)
         self.delivery = Delivery(self.work, clock)
         self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
@@ -52,6 +54,10 @@ class RallyService:
         self.status = self.lobby.status
         self.board = self.lobby.board
         self.abandon = self.lobby.abandon
+        self.add_ai = self.lobby.add_ai
+        self.remove_ai = self.lobby.remove_ai
+        self.results = self.archive.results
+        self.history = self.archive.history
         self.act = self.turns.act
         self.roll = self.turns.roll
         self.stop = self.turns.stop

@@ -97,7 +97,8 @@ def result_rows(rnd: Round, league: League, classified: list[Classified]) -> lis
 #: Why a driver of a round has no time, in the league's words: a run not finished at the close, abandoned,
 #: or an older result's reason; the engine's reasons (a run's `damage_ko` …) read as `out_reason_word`.
 LEAGUE_REASON_WORDS = {"knocked_out": "league.reason_knocked_out", "retired": "league.reason_retired",
-                       "not_finished": "league.reason_not_finished", "abandoned": "league.reason_abandoned"}
+                       "not_finished": "league.reason_not_finished", "abandoned": "league.reason_abandoned",
+                       "cancelled": "league.reason_cancelled"}
 
 
 def reason_text(reason: str | None) -> str:

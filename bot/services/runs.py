@@ -131,8 +131,9 @@ class RunService:
                                         stage=rnd.specials[0], ruleset=rnd.ruleset, seed=0, max_drivers=1,
                                         modules=modules)
                 await join_tx(tx, rally_id=rally.id, user_id=actor.user_id, display_name=name)
+                server = display_name(guild_name, MAX_GUILD_NAME, empty="")  # shown in the world ranking
                 await start_run_tx(tx, round_id=rnd.id, user_id=actor.user_id, display_name=name,
-                                   guild_id=place.guild_id, guild_name=guild_name[:MAX_GUILD_NAME],
+                                   guild_id=place.guild_id, guild_name=server,
                                    rally_id=rally.id, thread_id=thread_id, week=rnd.week, now=now)
                 await link_rounds_tx(tx, [r.id for r in others if r.id != rnd.id])
                 change = Change(logged=[Logged(log_text(Start((driver,))), actor.user_id, state, "running")])

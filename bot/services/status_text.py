@@ -38,9 +38,11 @@ def car_line(state: GameState, car) -> str:
 
 
 def status_lines(state: GameState) -> list[str]:
-    lines = [msg("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
-    if state.course is not None:
-        lines[0] += " — " + msg("status.special_of", number=state.course.number, count=len(state.course.specials))
+    if state.course is not None:  # composed as one message, so it reads in the reader's language
+        lines = [msg("status.header_course", title=state.stage.title, length=state.stage.length, round=state.round,
+                     number=state.course.number, count=len(state.course.specials))]
+    else:
+        lines = [msg("status.header", title=state.stage.title, length=state.stage.length, round=state.round)]
     lines += [car_line(state, c) for c in sorted(state.cars, key=lambda c: c.seat)]
     if state.turn is not None:
         lines.append(msg("status.to_play", name=state.cars[state.turn.car].name))

@@ -163,6 +163,14 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
         return post
     car = state.cars[state.turn.car]
     turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
+    driver_id = int(car.id) if car.id.lstrip("-").isdigit() else 0
+    if driver_id < 0:  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
+        lines.append(msg("turn.ai_drives", name=car.name))
+        post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, ()),
+                    image=board_spec(state) if turn_changed else None)
+        change.end_turn_clock = change.end_turn_clock or turn_changed
+        change.posts.append(post)
+        return post
     allowed = describe_allowed(dice_allowed(state, car, state.turn))
     if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
         orders = [o for o in option_labels(state) if o.startswith("order ")]
@@ -171,7 +179,6 @@ def turn_post(rally_id: int, version: int, state: GameState, events: list[Event]
         lines.append(msg("turn.your_turn", name=car.name, allowed=allowed))
     else:
         lines.append(msg("turn.go_on", name=car.name, allowed=allowed))
-    driver_id = int(car.id) if car.id.isdigit() else 0
     prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
     post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,
                 deadline="new" if turn_changed else "keep", image=board_spec(state) if turn_changed else None)

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.engine.state import GameState
@@ -45,7 +45,9 @@ from bot.store.versioning import advance
 CACHE_SIZE = 256
 KIND_REMIND = "turn.remind"
 KIND_DEADLINE = "turn.deadline"
-DEADLINE_KINDS = (KIND_REMIND, KIND_DEADLINE)
+KIND_AI = "turn.ai"  # an AI seat drives its turn (bot/services/ai_drivers.py)
+DEADLINE_KINDS = (KIND_REMIND, KIND_DEADLINE, KIND_AI)
+AI_PAUSE = timedelta(seconds=4)  # on Discord an AI seat drives this long after its prompt is shown
 
 TxStep = Callable[[Tx], Awaitable[Any]]
 #: Called inside the transaction of a change that ends a rally (status finished or abandoned),
@@ -138,6 +140,8 @@ class RallyWork:
         self.end_hooks: list[EndHook] = []
         #: Scheduled jobs of other services by kind prefix (`league.`, `scratch.`): `run_due` routes them.
         self.job_routes: dict[str, JobHandler] = {}
+        #: How long after its prompt reached the channel an AI seat drives (none in the console).
+        self.ai_pause = AI_PAUSE
         #: Called inside every change's transaction after its posts: the extra posts they owe
         #: (DMs of turn prompts, `bot.services.notify.turn_dms_tx`); returns their outbox ids.
         self.post_hooks: list[PostHook] = []

@@ -3,8 +3,9 @@
 Every function is a transaction step (`*_tx`): the league services compose them with the rally
 changes, job scheduling and outbox rows of one command, so a round closes (results, points,
 cards, posts, job completion) in one transaction or not at all. Read-only helpers take a `Tx`
-too and serve `db.read`. Uniqueness is the database's job: one league name per server, one run
-per driver and round, one official run per driver and ISO week (`runs_official`).
+too and serve `db.read`. Uniqueness is the database's job: one league name per server whatever
+its case (`leagues.name_key`, see `bot.store.league_names`), one run per driver and round, one
+official run per driver and ISO week (`runs_official`).
 
 The runs that count in a round are those driven in it and those that answer it (`run_answers`):
 a driver's one official run of a week also counts in every league round on that week's official
@@ -22,6 +23,7 @@ from typing import Any
 from bot.store.clock import to_text
 from bot.store.connection import Tx, constraint_kind
 from bot.store.errors import StoreError
+from bot.store.league_names import name_key
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
                   "language, organiser_role, created_by, created_at")
@@ -166,11 +168,11 @@ async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int,
     try:
         async with tx.attempt():
             row = await tx.fetch_one(
-                "INSERT INTO leagues (guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, "
-                "dice, language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
+                "modules, dice, language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {LEAGUE_COLUMNS}",
-                (guild_id, name, channel_id, timezone, _json(points), best_rounds, ruleset, _json(modules), dice,
-                 language, created_by, to_text(now)))
+                (guild_id, name, name_key(name), channel_id, timezone, _json(points), best_rounds, ruleset,
+                 _json(modules), dice, language, created_by, to_text(now)))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -260,6 +262,13 @@ async def rounds_of_seed_hash_tx(tx: Tx, seed_hash: str) -> list[Round]:
     official rounds (the world round and the leagues' rounds on it share its seed)."""
     rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ? ORDER BY id", (seed_hash,))
     return [Round.from_row(row) for row in rows]
+
+
+async def round_count_tx(tx: Tx) -> int:
+    """How many rounds (league and world) the database holds: the console's `--seed` numbers its
+    round secrets on from there, so a new round never gets a secret already published."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM rounds", ())
+    return int(row[0]) if row else 0
 
 
 async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:

@@ -21,6 +21,7 @@ from functools import partial
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
+from bot.store.league_names import keyed_league_names
 from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
@@ -240,6 +241,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             updated_at  TEXT    NOT NULL
         )""",
     )),
+    Migration(10, "league names unique whatever their case (name keys; later duplicates renamed)",
+              keyed_league_names),
 )
 
 

@@ -89,6 +89,13 @@ async def set_paused_tx(tx: Tx, rally_id: int, paused_at: str | None) -> bool:
     return await tx.execute(sql, (paused_at, rally_id)) == 1
 
 
+async def set_lobby_modules_tx(tx: Tx, rally_id: int, modules: object) -> bool:
+    """Inside `tx`: replace the settings of a rally still in the lobby (AI drivers added or removed
+    before the start); True if it changed. Not versioned: nothing is played before the start."""
+    sql = "UPDATE rallies SET modules = ? WHERE id = ? AND status = 'lobby'"
+    return await tx.execute(sql, (json.dumps(modules, sort_keys=True), rally_id)) == 1
+
+
 class Rallies:
     """Repository of the `rallies` table."""
 
@@ -137,6 +144,15 @@ class Rallies:
             (guild_id, channel_id),
         )
         return Rally.from_row(row) if row else None
+
+    async def finished_in_channel(self, guild_id: int, channel_id: int, limit: int = 10) -> list[Rally]:
+        """The channel's finished rallies, newest first (at most `limit`)."""
+        rows = await self._db.fetch_all(
+            f"SELECT {RALLY_COLUMNS} FROM rallies WHERE status = 'finished' AND guild_id = ? AND channel_id = ? "
+            "ORDER BY id DESC LIMIT ?",
+            (guild_id, channel_id, limit),
+        )
+        return [Rally.from_row(r) for r in rows]
 
     async def list_by_status(
         self, statuses: Iterable[str] = ACTIVE_STATUSES, *, guild_id: int | None = None

@@ -170,7 +170,7 @@ async def test_help_answers_privately_without_deferring(bot):
     await HelpCog.help.callback(bot.get_cog("HelpCog"), inter)
     inter.response.defer.assert_not_awaited()
     (call,) = inter.response.send_message.await_args_list
-    assert call.kwargs["ephemeral"] is True and "/rally create" in call.args[0]
+    assert call.kwargs["ephemeral"] is True and "`/rally create` — " in call.kwargs["embeds"][0].description
 
 
 async def test_turn_button_click_plays_refuses_strangers_and_stale_clicks(bot, store, rally):

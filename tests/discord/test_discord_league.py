@@ -48,7 +48,7 @@ ALICE = (1001, "Alice")
 BOB = (1002, "Bob")
 CAROL = (1003, "Carol")
 AS_MOD = {"manage": True}
-ORGANISERS = 5550
+ORGANISERS = 1_122_334_455_667_788_990
 MAX_MOVES = 400
 CARDS_URL = "https://cdn.example/attachments/round-1-cards.json"
 

@@ -322,7 +322,8 @@ async def test_status_is_private_from_the_first_answer(h):
 
 async def test_help_is_answered_at_once_and_privately(h):
     (call,) = await h.command(ALICE, "help")
-    assert call.body["type"] == 4 and call.ephemeral and "/rally create" in call.content
+    assert call.body["type"] == 4 and call.ephemeral
+    assert "`/rally create` — " in call.body["data"]["embeds"][0]["description"]
 
 
 async def test_kick_resolves_the_user_option_from_the_payload(h):

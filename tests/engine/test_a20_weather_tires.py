@@ -26,7 +26,7 @@ from bot.engine.actions import Roll, Spare, Tires
 from bot.engine.ai import choose_action
 from bot.engine.course import course_of
 from bot.engine.dice import ScriptedDice
-from bot.engine.errors import CannotParse
+from bot.engine.errors import CannotParse, RallyError
 from bot.engine.game import apply, legal_actions, new_game
 from bot.engine.parse import parse
 from bot.engine.ruleset import load_ruleset
@@ -372,3 +372,23 @@ def test_A20_3_AMB_8_each_loss_of_control_trigger_is_announced_in_its_own_words(
     for lang in ("fr", "de"):
         words = t(f"word.cause_{cause}", lang, n=faces.count(True))
         assert words in render(line, lang) and words != said
+
+
+@pytest.mark.parametrize("scope, placed", [("turn", True), ("surface", False)])
+def test_A19_2_AMB_7_AMB_8_after_a_hazard_on_snow_a_die_onto_asphalt_may_be_placed_in_turn_scope(scope, placed):
+    """AMB-7 with AMB-8: a die may be placed when one more ⚠ would lose control. With the option
+    `snow_threshold_scope: turn`, after one ⚠ on snow one more ⚠ anywhere does, so the next die may
+    be placed even onto cleared asphalt (issue 21: it was refused as "too early", though the turn
+    itself would lose control there); counting ⚠ by space, it may not."""
+    rules = rules_with(snow_threshold_scope=scope, spend_seconds_anytime=False)
+    state = asphalt_on([True], gear_at=(1, 1), ruleset=rules, modules={"seconds": True})
+    state.cars[0].seconds = 1
+    state, _ = act(state, "2")  # ⚠ into snow space 2
+    assert state.stage.spaces[space_at(state.stage, 3)].surface(True) is not Surface.SNOW
+    if placed:
+        state, events = act(state, "place 3")  # onto cleared space 3
+        assert "placed" in kinds(events)
+    else:
+        with pytest.raises(RallyError) as err:
+            act(state, "place 3")
+        assert "one more ⚠" in str(err.value)

@@ -22,11 +22,20 @@ elsewhere and first on `sys.path`, `play_case` run for every case). They must ne
 to make this test pass: a difference is a change of behaviour (replayed snapshots, result cards
 and AI choices would no longer match). Regenerate only for a deliberate rules change, and say so.
 
-Regenerated once for a deliberate AI change (issue 21 item 10: the AI weighs the exact odds of a
-loss of control against the seconds at stake, `ai.worth_the_risk`, so it may roll on at two ⚠).
-The AI drives every case, so every digest moved; before writing, the engine with the old
-`bot/engine/ai.py` alone put back was checked to give the old reference exactly (all cases
-passed), so nothing but the AI's decisions changed.
+Deliberate changes since, each checked to be the only change (issue 21):
+- item 10, the AI weighs the exact odds of a loss of control against the seconds at stake
+  (`ai.worth_the_risk`, so it may roll on at two ⚠). The AI drives every case, so every digest
+  moved; the engine with the old `bot/engine/ai.py` alone put back gave the old reference exactly.
+- items 1–2, each loss-of-control trigger has its own cause (`snow_hazards`, `snow_turn_hazards`)
+  and the `loss_of_control`/`sisu` events carry the ⚠ `limit` they were reached at. With those two
+  params mapped back (snow causes to `hazards`, no `limit`), every case gave the item-10 digests.
+- item 11, `/odds` and the AI's one-die risk count the AMB-8 option `snow_threshold_scope: turn` as
+  the turn does: only the `snow_threshold_scope=turn` cases whose cars meet snow on asphalt tires
+  changed (with the two params above mapped back, every other case gave the digests before it).
+- the `dice_stopped` event keeps its reason as a message (read in the reader's language), no longer
+  as English text: with it read as text again, every case gave the digests before.
+  The same check showed that A19's "one more ⚠ would lose control" counting the AMB-8 turn-scope
+  option (`markers.critical`) changes no case.
 """
 
 from __future__ import annotations

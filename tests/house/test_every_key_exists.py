@@ -30,7 +30,7 @@ from bot.engine.out_reasons import OUT_REASON_WORDS, OUT_REASONS
 from bot.engine.stage_model import Terrain
 from bot.engine.state import Pose
 from bot.i18n import catalogue
-from bot.services import league_export, narrate, notify
+from bot.services import league_export, league_time, narrate, notify
 from bot.services.round_close import LEAGUE_REASON_WORDS
 
 ROOT = Path(bot.__file__).resolve().parent
@@ -46,7 +46,7 @@ PLURAL = ("one", "other")
 #: Strings that look like keys and are not: job kinds, file names, a store error's class default.
 NOT_KEYS = {
     "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
-    "services/work.py": {"turn.remind", "turn.deadline"},  # job kinds
+    "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
     "services/images.py": {"board.png"},
     "services/scratch.py": {"scratch.png"},
@@ -107,6 +107,7 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/league_export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
     ("services/league_export.py", "f'export.col_{key}'"): lambda: keys(
         "export.col_{}", league_export.STANDINGS_HEAD + league_export.STANDINGS_TAIL + league_export.RESULTS_COLUMNS),
+    ("services/league_time.py", "f'day.{code}'"): lambda: keys("day.{}", league_time.DAYS),
     ("services/notify.py", "f'notify.{kind}_{text}'"): lambda: {f"notify.{kind}_{value}" for kind in notify.WHAT
                                                                for value in ("on", "off")},
     ("services/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),

@@ -14,6 +14,7 @@ from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, d
 
 TABLES = ("leagues", "league_members", "rounds", "runs", "round_results", "league_log", "jobs", "outbox",
           "rallies", "actions", "round_cards")
+STEWARDS = 1_180_000_000_000_000_777  # a role's id (a Discord snowflake)
 
 
 async def everything(store) -> dict:
@@ -48,12 +49,12 @@ async def test_a_non_organiser_cannot_add_rounds_penalties_disqualifications_or_
     await refused(store, lambda: league.disqualify(LEAGUE_CHANNEL, ALICE, BOB.user_id, "Bob", 1, "spite"), rules)
     await refused(store, lambda: league.round_cancel(LEAGUE_CHANNEL, ALICE, 1, "boring"), rules)
     await refused(store, lambda: league.create(LEAGUE_CHANNEL, ALICE, "Mine", "UTC"), "Manage Server")
-    await refused(store, lambda: league.organisers(LEAGUE_CHANNEL, ALICE, 555), "Manage Server")
+    await refused(store, lambda: league.organisers(LEAGUE_CHANNEL, ALICE, STEWARDS), "Manage Server")
 
 
 async def test_the_organisers_role_makes_its_members_organisers(service, store, league):
-    await league.organisers(LEAGUE_CHANNEL, ORGANISER, 777)
-    steward = Actor(2001, "Steward", roles=(777,))
+    await league.organisers(LEAGUE_CHANNEL, ORGANISER, STEWARDS)
+    steward = Actor(2001, "Steward", roles=(STEWARDS,))
     await league.round_add(LEAGUE_CHANNEL, steward, "black-moor", opens="+1d", closes="+3d")
     rounds = await store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     assert [r.specials for r in rounds] == [["pinewood-sprint"], ["black-moor"]]

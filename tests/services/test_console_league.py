@@ -274,14 +274,15 @@ def test_readme_league_session_prints_what_the_readme_shows(tmp_path):
 
 
 async def test_a_console_member_with_the_organisers_role_judges_and_cancels_and_loses_it_with_the_role(store):
-    """`--roles bob:77` and `/league organisers role:77`: bob may disqualify and cancel; once the role
-    is cleared he is refused like any member; nobody without Manage Server chooses organisers."""
+    """`--roles bob:987654321987654321` and `/league organisers role:987654321987654321` (a role's
+    id): bob may disqualify and cancel; once the role is cleared he is refused like any member;
+    nobody without Manage Server chooses organisers."""
     service = console_service(store, seed=SEED, now=NOW)
     out = io.StringIO()
     await run_console([
         f'mod: /league create name:"{CUP}" timezone:UTC',
-        "bob: /league organisers role:77",
-        "mod: /league organisers role:77",
+        "bob: /league organisers role:987654321987654321",
+        "mod: /league organisers role:987654321987654321",
         "bob: /league round add stage:pinewood-sprint opens:now closes:+1d",
         "bob: /league round add stage:frozen-lakes opens:+2d closes:+3d",
         "alice: /league join",
@@ -292,10 +293,10 @@ async def test_a_console_member_with_the_organisers_role_judges_and_cancels_and_
         "mod: /league organisers role:none",
         "bob: /league round cancel round:1 reason:x",
         "mod: /clock +1d",
-    ], service, out, admins=["mod"], roles={"bob": [77]})
+    ], service, out, admins=["mod"], roles={"bob": [987654321987654321]})
     text = out.getvalue()
     assert "[only bob] Only members with the Manage Server permission can create a league or choose" in text
-    assert "[channel] Organisers of Sunday Cup: members with @role-77 (and Manage Server)." in text
+    assert "[channel] Organisers of Sunday Cup: members with @role-987654321987654321 (and Manage Server)." in text
     assert "[channel] 📅 Sunday Cup round 2: Frozen Lakes" in text
     assert "[channel] ⚖️ alice is disqualified from Sunday Cup — round 1 (wrong car), by @bob." in text
     assert "[channel] ❌ Sunday Cup — round 2 was cancelled by @bob: snow" in text

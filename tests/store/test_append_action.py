@@ -105,17 +105,67 @@ async def test_finished_rally_takes_no_more_actions(store):
     assert await dump(store) == before
 
 
+async def test_abandoned_rally_takes_no_more_actions_and_the_refusal_names_it(store):
+    """An abandoned rally is frozen like a finished one: a late press (a roll, or a host trying to
+    start it again) is refused naming the rally and its status, and writes nothing."""
+    rally = await new_rally(store)
+    await store.rallies.set_status(rally.id, 0, "abandoned")
+    before = await dump(store)
+    for status in (None, "running"):
+        with pytest.raises(WrongStatus) as refused:
+            await store.append_action(rally.id, 1, 111, "roll 3", "[2]", status=status)
+        assert str(refused.value) == f"Rally #{rally.id} is abandoned: nothing more can happen in it."
+    assert await dump(store) == before
+
+
+async def test_a_running_rally_cannot_go_back_to_the_lobby(store):
+    """Two people racing to change the status: once running, a rally never returns to the lobby;
+    the refusal says so, naming the rally, and nothing is written."""
+    rally = await new_rally(store)
+    await store.append_action(rally.id, 0, None, "start", "[0]", status="running")
+    before = await dump(store)
+    with pytest.raises(WrongStatus) as refused:
+        await store.append_action(rally.id, 1, 111, "back", "[1]", status="lobby")
+    assert str(refused.value) == f"Rally #{rally.id} is running: it cannot go back to the lobby."
+    assert await dump(store) == before
+
+
+async def test_a_status_change_keeps_the_snapshot_and_is_one_more_action(store):
+    """Abandoning (a status change without a new snapshot) bumps the version, logs its action as
+    the next in line and leaves the stored game state as it was; a stale one writes nothing."""
+    rally = await new_rally(store)
+    await store.append_action(rally.id, 0, None, "start", log_snapshot(["start"]), status="running")
+    version = await store.rallies.set_status(rally.id, 1, "abandoned", actor=10, action="abandon")
+    after = await store.rallies.get(rally.id)
+    assert (version, after.version, after.status, after.snapshot) == (2, 2, "abandoned", log_snapshot(["start"]))
+    assert after.updated_at >= rally.updated_at
+    assert [(a.seq, a.actor, a.action) for a in await store.actions.list(rally.id)] == \
+        [(1, None, "start"), (2, 10, "abandon")]
+    before = await dump(store)
+    with pytest.raises(StaleVersion):
+        await store.rallies.set_status(rally.id, 1, "finished")
+    assert await dump(store) == before
+
+
 @pytest.mark.parametrize(
-    ("kwargs", "error"),
+    ("kwargs", "error", "text"),
     [
-        (dict(action="", snapshot_json="[]"), ValueError),
-        (dict(action="roll 3", snapshot_json={"not": "text"}), TypeError),
-        (dict(action="roll 3", snapshot_json="[]", status="paused"), ValueError),
+        (dict(action="", snapshot_json="[]"), ValueError, "an action needs a non-empty text"),
+        (dict(action="roll 3", snapshot_json={"not": "text"}), TypeError,
+         "snapshot_json must be the JSON text (str) of the game state"),
+        (dict(action="roll 3", snapshot_json="[]", status="paused"), ValueError,
+         "unknown rally status 'paused'; expected one of lobby, running, finished, abandoned"),
+        (dict(expected_version=-1, action="roll 3", snapshot_json="[]"), ValueError,
+         "expected_version must be an int >= 0, got -1"),
+        (dict(expected_version="0", action="roll 3", snapshot_json="[]"), ValueError,
+         "expected_version must be an int >= 0, got '0'"),
     ],
 )
-async def test_programming_errors_write_nothing(store, kwargs, error):
+async def test_programming_errors_write_nothing_and_say_what_is_wrong(store, kwargs, error, text):
     rally = await new_rally(store)
     before = await dump(store)
-    with pytest.raises(error):
-        await store.append_action(rally.id, 0, 111, **kwargs)
+    kwargs = {"expected_version": 0, **kwargs}
+    with pytest.raises(error) as refused:
+        await store.append_action(rally.id, actor=111, **kwargs)
+    assert str(refused.value) == text
     assert await dump(store) == before

@@ -1,0 +1,88 @@
+"""`/help`: every command, one line each, grouped by what a reader wants to do.
+
+One table serves Discord and the console, so neither can forget a command (a test holds the table
+against the command tree): each group is a catalogue title and its commands, each command with the
+catalogue key of its description (the one Discord shows in its own command list). How a command is
+named is the caller's: the console types English names, Discord shows the reader's localised ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.engine.text import msg
+
+#: (group title key, ((command as typed in English, description key), ...)), in reading order.
+HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("help.group_rally", (
+        ("rally create", "discord.cmd.rally_create"),
+        ("rally join", "discord.cmd.rally_join"),
+        ("rally add-ai", "discord.cmd.rally_add_ai"),
+        ("rally remove-ai", "discord.cmd.rally_remove_ai"),
+        ("rally start", "discord.cmd.rally_start"),
+        ("rally leave", "discord.cmd.rally_leave"),
+        ("rally kick", "discord.cmd.rally_kick"),
+        ("rally abandon", "discord.cmd.rally_abandon"),
+    )),
+    ("help.group_turn", (
+        ("roll", "discord.cmd.roll"),
+        ("stop", "discord.cmd.stop"),
+        ("line", "discord.cmd.line"),
+        ("spare", "discord.cmd.spare"),
+        ("odds", "discord.cmd.odds"),
+        ("tires", "discord.cmd.tires"),
+        ("attack", "discord.cmd.attack"),
+        ("order", "discord.cmd.order"),
+        ("place", "discord.cmd.place"),
+    )),
+    ("help.group_follow", (
+        ("rally status", "discord.cmd.rally_status"),
+        ("rally board", "discord.cmd.rally_board"),
+        ("rally results", "discord.cmd.rally_results"),
+        ("rally history", "discord.cmd.rally_history"),
+    )),
+    ("help.group_league", (
+        ("league create", "discord.cmd.league_create"),
+        ("league join", "discord.cmd.league_join"),
+        ("league round add", "discord.cmd.league_round_add"),
+        ("league round list", "discord.cmd.league_round_list"),
+        ("league round cancel", "discord.cmd.league_round_cancel"),
+        ("league organisers", "discord.cmd.league_organisers"),
+        ("league settings", "discord.cmd.league_settings"),
+        ("league penalty", "discord.cmd.league_penalty"),
+        ("league disqualify", "discord.cmd.league_disqualify"),
+        ("league standings", "discord.cmd.league_standings"),
+        ("league results", "discord.cmd.league_results"),
+        ("league export", "discord.cmd.league_export"),
+        ("league calendar", "discord.cmd.league_calendar"),
+    )),
+    ("help.group_runs", (
+        ("run start", "discord.cmd.run_start"),
+        ("run replay", "discord.cmd.run_replay"),
+        ("scratch run", "discord.cmd.scratch_run"),
+        ("scratch ranking", "discord.cmd.scratch_ranking"),
+        ("scratch me", "discord.cmd.scratch_me"),
+        ("verify", "discord.cmd.verify"),
+    )),
+    ("help.group_you", (
+        ("notify dm", "discord.cmd.notify_dm"),
+        ("notify next", "discord.cmd.notify_next"),
+        ("help", "discord.cmd.help"),
+    )),
+)
+
+
+def help_sections(named: Callable[[str], str] = str) -> list[tuple[str, list[str]]]:
+    """(group title, one line per command) for each group, as messages; `named` turns a command
+    as typed in English into the name the reader sees."""
+    return [(msg(title), [msg("help.line", command=named(command), text=msg(description))
+                          for command, description in commands])
+            for title, commands in HELP_GROUPS]
+
+
+def help_lines(named: Callable[[str], str] = str) -> list[str]:
+    """The whole help as lines (the console): the intro, then each group's title and lines."""
+    lines = [msg("help.intro")]
+    for title, entries in help_sections(named):
+        lines += [msg("help.group", title=title), *entries]
+    return lines

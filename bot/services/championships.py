@@ -24,7 +24,8 @@ from bot.services.runs import RunService, runnable
 from bot.services.scratch import ScratchService
 from bot.services.verify_here import verify_upload
 from bot.services.work import RallyWork
-from bot.store.leagues import League, Round, rounds_of_league_tx
+from bot.store.connection import Tx
+from bot.store.leagues import League, Round, rounds_of_league_tx, run_of_tx
 
 
 class Championships:
@@ -75,12 +76,29 @@ class Championships:
         if round_number is not None and str(round_number).strip():
             rnd = await self.leagues.find_round(found, round_number)
         else:
-            rounds = await self.work.store.db.read(lambda tx: rounds_of_league_tx(tx, found.id))
-            played = [r for r in rounds if r.status in ("open", "closed")]
-            if not played:
-                raise ServiceError("run.no_run")
-            rnd = max(played, key=lambda r: r.closes_at)
+            rnd = await self._latest_to_replay(found, actor, driver_id)
         return await self.runs.replay(place, actor, rnd, found, driver_id, turn)
+
+    async def _latest_to_replay(self, league: League, actor: Actor, driver_id: int) -> Round:
+        """The latest round the asker may look at: a closed one, or an open one for their own run;
+        of those the latest where the driver has a run (a round opened a moment ago has none)."""
+        async def read(tx: Tx) -> tuple[list[Round], Round | None]:
+            rounds = await rounds_of_league_tx(tx, league.id)
+            allowed = sorted((r for r in rounds if r.status == "closed" or
+                              (r.status == "open" and driver_id == actor.user_id)),
+                             key=lambda r: r.closes_at, reverse=True)
+            for r in allowed:
+                if await run_of_tx(tx, r.id, driver_id) is not None:
+                    return rounds, r
+            return rounds, None
+
+        rounds, rnd = await self.work.store.db.read(read)
+        if rnd is not None:
+            return rnd
+        if driver_id != actor.user_id and not any(r.status == "closed" for r in rounds) and \
+                any(r.status == "open" for r in rounds):
+            raise ServiceError("run.replay_after_close")  # only an open round: theirs to see after its close
+        raise ServiceError("run.no_run")
 
     async def standings(self, place: Place, actor: Actor, league: object = None) -> Reply:
         found = await self.leagues.league_here(place, league)

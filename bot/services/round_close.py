@@ -13,7 +13,8 @@ The runs of a round are those driven in it and those answering it (a driver's of
 the week driven in the world round or another league: `bot/services/official_runs.py`). The
 close ends only the rallies driven in the round; an answering run still being driven counts as
 not finished, and its card (when finished) is the card of the round that drove it, naming this
-round in `counts_for`.
+round in `counts_for`; the round's SHA-256 in the results post binds that round's header too
+(`bot.services.cards.binding_tx`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from bot.engine.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.text import msg
 from bot.engine.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
-from bot.services.cards import cards_file, logs_of_round_tx
+from bot.services.cards import binding_tx, cards_file, logs_of_round_tx
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
@@ -152,7 +153,8 @@ def scores_of(results: list[Result]) -> list[RoundScore]:
 
 
 def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
-                  late: list[str]) -> list[str]:
+                  late: list[str], digest: str | None = None) -> list[str]:
+    """The results post's text; `digest`: the round's SHA-256 its cards carry (`cards.binding_tx`)."""
     lines = list(late) + [msg("league.closed_head", title=title)]
     for c in classified[:TEXT_ROWS]:
         if c.status == "classified":
@@ -169,6 +171,8 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
         else:
             lines.append(msg("league.log_dsq", name=who, reason=entry.reason, by=by))
     lines.append(msg("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
+    if digest is not None:
+        lines.append(msg("league.round_digest", digest=digest))
     return lines
 
 
@@ -230,21 +234,17 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     league = await league_tx(tx, rnd.league_id) if rnd.league_id is not None else None
     runs = await counted_runs_tx(tx, rnd.id)
     logs = await logs_of_round_tx(tx, rnd.id)
-    driven: dict[int, tuple[Round, str | None]] = {}  # the rounds that drove the answering runs
-    for run in runs:
-        if run.round_id != rnd.id and run.round_id not in driven:
-            other = await round_tx(tx, run.round_id)
-            other_league = await league_tx(tx, other.league_id) if other and other.league_id is not None else None
-            if other is not None:
-                driven[run.round_id] = (other, other_league.name if other_league else None)
-    await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name if league else None, runs, logs, driven))
+    league_name = league.name if league else None
+    binding = await binding_tx(tx, rnd, league_name, runs)
+    await put_cards_tx(tx, rnd.id, cards_file(rnd, league_name, runs, logs, binding))
     if league is None:
         return [-1]  # a world round: its ranking is a query on runs; the scratch jobs post it
     classified, judged_, runs = await _classify_tx(tx, rnd, league)
     await write_results_tx(tx, result_rows(rnd, league, classified))
     title = round_title(rnd, league.name)
     names = {r.user_id: r.display_name for r in runs}
-    results = Post(results_lines(title, classified, judged_, rnd, names, late), channel_id=league.channel_id,
+    results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
+                   channel_id=league.channel_id,
                    image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
@@ -323,7 +323,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             await write_results_tx(tx, result_rows(current, league, classified))
             names = {r.user_id: r.display_name for r in runs_now}
             updated = Post([msg("league.results_updated", title=title)] +
-                           results_lines(title, classified, judged_, current, names, [])[1:],
+                           results_lines(title, classified, judged_, current, names, [],
+                                         (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
@@ -360,7 +361,8 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
                       for r in stored]
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
-        post = Post(results_lines(title, classified, judged_, rnd, names, []), channel_id=league.channel_id,
+        digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
+        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
                     image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)

@@ -200,7 +200,9 @@ class RunService:
             raise ServiceError("run.no_run")
         rally = await self.store.rallies.get(run.rally_id)
         log = await self.store.actions.list(run.rally_id)
-        states = replay_states(rally.as_dict(), [a.as_dict() for a in log])
+        # the seats' names come from the rally's drivers, as the store's own replay check gives them
+        row = {**rally.as_dict(), "drivers": [d.as_dict() for d in await self.store.drivers.list(run.rally_id)]}
+        states = replay_states(row, [a.as_dict() for a in log])
         boards = turn_boards(states)
         if not boards and len(states) > 1:  # ended (abandoned) before a first turn was over
             boards = [states[-1]]

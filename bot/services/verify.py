@@ -12,11 +12,21 @@ time (and power-stage time).
 A card may carry `counts_for` ({"league", "round"}): the run was driven in the round the card
 names (its seed, what the replay uses) and counts in another round too (the week's official run,
 `bot/services/official_runs.py`); in a cards file such a card belongs to the round it counts for.
+A version 2 linked card also names, by `driven_sha256`, the header of the round that drove it,
+which its file carries (`driven`) and the round's digest binds: its labels are checked against
+that header, its `counts_for` against the file's round, its name against the file's results.
 
 What a card alone cannot prove is that its seed is the round's: whoever alters the seed can put
 its hash on the card too. So a cards file's cards must agree on the round (seed, stages, dice...),
 the report names the seed's SHA-256 to compare with the one published when the round opened, and
 `published` (the CLI's `--seed-sha256`) rejects any other.
+
+A card's labels (league, round, week, stages, ruleset, modules, assistance, dice, driver, name,
+times) are checked against a `Reference`: the round's header and results, from the cards file
+(version 2: bound by the round's digest, published with the results) or, in `/verify`, from what
+the bot stored (`bot/services/verify_here.py`). The field that differs is named; the names and
+labels shown are then the reference's. A version 2 card alone shows only what its replay proves
+(driver id, times); a version 1 card (labels not bound) verifies its run, with a note.
 
 `verify_text` reads one card or a cards file (at most `MAX_BYTES`) and returns a `VerifyReport`
 whose lines come from the catalogue (data/i18n/en/verify.json). Nothing here raises on bad input.
@@ -43,7 +53,16 @@ from bot.engine.stage_catalogue import is_stage_name, stage_digest
 from bot.engine.state import GameState
 from bot.engine.text import msg
 from bot.engine.turn import format_time
-from bot.services.cards import CARD_FORMAT, CARD_VERSION, FILE_FORMAT
+from bot.services.cards import (
+    CARD_FORMAT,
+    CARD_VERSION,
+    FILE_FORMAT,
+    HEADER_FIELDS,
+    OLD_VERSIONS,
+    Binding,
+    header_digest,
+    round_digest,
+)
 from bot.services.lobby import start_state
 
 MAX_BYTES = 8 * 1024 * 1024  # a round of 1,000 runs is well under this
@@ -53,6 +72,7 @@ MAX_NAME = 100  # league and driver names on a card
 MAX_STAGE_NAME = 64
 MAX_TIME = 10**7  # seconds: no run takes 115 days
 MAX_ROUND = 10**6
+MAX_LEAGUE_ID = 2**63 - 1
 MAX_SHOWN = 120  # characters of a hostile value or action shown in a reason
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -63,8 +83,27 @@ PLUS_MODULES = tuple(name for name in Modules.model_fields if name not in ("sisu
 #: The fields every card of one round shares (the cards of a file must agree on them).
 ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
                 "seed", "seed_sha256")
-CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "driver", "name", "actions", "claimed")
-OPTIONAL_FIELDS = ("counts_for",)
+CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "league_id", "round_sha256", "driver", "name", "actions", "claimed")
+V1_FIELDS = tuple(name for name in CARD_FIELDS if name not in ("league_id", "round_sha256"))
+#: The fields of a card whose run answers the round of its file (the week's official run driven in
+#: another round): version 2 names the round it counts for and the header of the one that drove
+#: it; version 1 (rounds closed before version 2) names the round it counts for only.
+LINKED_FIELDS = ("counts_for", "driven_sha256")
+V1_LINKED_FIELDS = ("counts_for",)
+VERSIONS = (*OLD_VERSIONS, CARD_VERSION)
+RESULT_FIELDS = ("driver", "name", "time_s", "power_s")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What was published of a round: its header (`cards.round_header`), its results by driver id
+    (name, time, power-stage time), the headers of the rounds that drove its linked runs (by
+    their SHA-256, `cards.header_digest`) and the digest binding them all."""
+
+    header: dict[str, Any]
+    results: dict[str, dict[str, Any]]
+    digest: str
+    driven: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -178,6 +217,10 @@ class Card:
     time_s: int
     power_s: int | None
     counts_for: tuple[str | None, int] | None = None  # (league, round) it also counts in
+    version: int = CARD_VERSION
+    league_id: int | None = None
+    round_sha256: str | None = None
+    driven_sha256: str | None = None  # version 2, with counts_for: the header of the round that drove it
 
     def round_key(self) -> tuple[str, ...]:
         """The round's fields, comparable between the cards of one file: the league and round
@@ -195,12 +238,19 @@ def read_card(card: object) -> Card:
     fmt = _get(card, "format")
     if fmt != CARD_FORMAT:
         raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
-    version = _get(card, "version")
-    if not isinstance(version, int) or isinstance(version, bool) or version != CARD_VERSION:
-        raise _refuse("verify.bad_version", value=_shown(version), version=CARD_VERSION)
-    unknown = sorted(str(k) for k in card if k not in CARD_FIELDS and k not in OPTIONAL_FIELDS)
+    version = _version(_get(card, "version"))
+    later = CARD_FIELDS + LINKED_FIELDS
+    known = later if version == CARD_VERSION else V1_FIELDS + V1_LINKED_FIELDS
+    unknown = sorted(str(k) for k in card if k not in known)
+    if unknown and unknown[0] in later:  # a field of a later version: the version was altered
+        raise _refuse("verify.not_in_version", field=unknown[0], version=version)
     if unknown:
         raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
+    league_id = round_sha256 = None
+    if version == CARD_VERSION:
+        raw_id = _get(card, "league_id")
+        league_id = None if raw_id is None else _whole(raw_id, "league_id", 1, MAX_LEAGUE_ID)
+        round_sha256 = _hash(_get(card, "round_sha256"), "round_sha256")
     league = _text(card, "league", optional=True)
     number = _whole(_get(card, "round"), "round", 0, MAX_ROUND)
     week = _get(card, "week")
@@ -245,11 +295,15 @@ def read_card(card: object) -> Card:
     extra = sorted(str(k) for k in claimed if k not in ("time_s", "power_s"))
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
-    time_s = _whole(_get(claimed, "time_s"), "claimed.time_s", 0, MAX_TIME)
-    power = _get(claimed, "power_s")
+    missing = [key for key in ("time_s", "power_s") if key not in claimed]
+    if missing:
+        raise _refuse("verify.field_missing", field=f"claimed.{missing[0]}")
+    time_s = _whole(claimed["time_s"], "claimed.time_s", 0, MAX_TIME)
+    power = claimed["power_s"]
     power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
     return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
-                seed_sha256, driver, name, actions, time_s, power_s, _counts_for(card))
+                seed_sha256, driver, name, actions, time_s, power_s, _counts_for(card), version, league_id,
+                round_sha256, _driven_sha256(card, version))
 
 
 def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
@@ -271,6 +325,58 @@ def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
     if league is not None and (not league.strip() or len(league) > MAX_NAME):
         raise _refuse("verify.bad_text", field="counts_for.league", max=MAX_NAME)
     return league, _whole(value["round"], "counts_for.round", 0, MAX_ROUND)
+
+
+def _driven_sha256(card: dict[str, Any], version: int) -> str | None:
+    """A version 2 linked card's `driven_sha256`: it comes with `counts_for`, and only with it."""
+    if version != CARD_VERSION or ("counts_for" not in card and "driven_sha256" not in card):
+        return None
+    for name in LINKED_FIELDS:
+        _get(card, name)  # one without the other is missing a field
+    return _hash(card["driven_sha256"], "driven_sha256")
+
+
+def _version(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in VERSIONS:
+        raise _refuse("verify.bad_version", value=_shown(value), version=", ".join(map(str, VERSIONS)))
+    return value
+
+
+def _driven_header(card: Card, ref: Reference) -> dict[str, Any] | None:
+    """The bound header of the round that drove a linked card's run: the one it names (version
+    2), or the one whose labels a version 1 card shows."""
+    if card.driven_sha256 is not None:
+        return ref.driven.get(card.driven_sha256)
+    shown = [name for name in HEADER_FIELDS if name != "league_id"]  # what a version 1 card has
+    return next((header for header in ref.driven.values()
+                 if all(getattr(card, name) == header.get(name) for name in shown)), None)
+
+
+def check_labels(card: Card, ref: Reference) -> None:
+    """Every label of the card is the published one; `Rejected` names the first that differs. A
+    linked card (`counts_for`) counts for the reference's round and shows the labels of the round
+    that drove it, a header the reference binds."""
+    labels = ref.header
+    if card.counts_for is not None:
+        for name, mine in zip(("league", "round"), card.counts_for, strict=True):
+            if mine != ref.header.get(name):
+                raise _refuse("verify.label_differs", field=f"counts_for.{name}")
+        found = _driven_header(card, ref)
+        if found is None and card.driven_sha256 is not None:
+            raise _refuse("verify.label_differs", field="driven_sha256")
+        labels = found or next(iter(ref.driven.values()), ref.header)  # a version 1 card matching none: named below
+    for name in HEADER_FIELDS:
+        if name == "league_id" and card.version != CARD_VERSION:
+            continue  # a version 1 card has none
+        if getattr(card, name) != labels.get(name):
+            raise _refuse("verify.label_differs", field=name)
+    if card.version == CARD_VERSION and card.round_sha256 != ref.digest:
+        raise _refuse("verify.label_differs", field="round_sha256")
+    result = ref.results.get(card.driver)
+    if result is None:
+        raise _refuse("verify.not_in_results", driver=card.driver)
+    if card.name != result["name"]:  # the claimed times are the replay's to check
+        raise _refuse("verify.label_differs", field="name")
 
 
 # --- replaying it ------------------------------------------------------------------------------
@@ -369,81 +475,108 @@ def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
 
 # --- verdicts and lines ------------------------------------------------------------------------
 
-def _where(card: Card) -> str:
-    if card.counts_for is not None:  # counted in a round, driven in another (the week's official run)
-        league, number = card.counts_for
-        here = msg("verify.where_league", round=number, league=_shown(league)) if league is not None \
-            else msg("verify.where_week", week=card.week) if card.week is not None \
-            else msg("verify.where_round", round=number)
-        return msg("verify.where_counted", where=here, driven=_driven(card))
-    return _driven(card)
+def _place(league: object, number: object, week: object) -> str:
+    """A round in words: of a league, the official stage of a week, or its number alone."""
+    if league is not None:
+        return msg("verify.where_league", round=_shown(number), league=_shown(league))
+    if week is not None:
+        return msg("verify.where_week", week=_shown(week))
+    return msg("verify.where_round", round=_shown(number))
 
 
-def _driven(card: Card) -> str:
-    """The round the card's run was driven in."""
-    if card.league is not None:
-        return msg("verify.where_league", round=card.round, league=_shown(card.league))
-    if card.week is not None:
-        return msg("verify.where_week", week=card.week)
-    return msg("verify.where_round", round=card.round)
+def _where(card: Card, ref: Reference | None) -> str:
+    """The round a card is of: the reference's labels (what was published; for a linked card also
+    the bound round that drove it), else a version 1 card's as written; a version 2 card alone
+    names none."""
+    if ref is not None:
+        here = _place(*(ref.header.get(name) for name in ("league", "round", "week")))
+        driven = _driven_header(card, ref) if card.counts_for is not None else None
+        if driven is None:
+            return here
+        return msg("verify.where_counted", where=here,
+                   driven=_place(*(driven.get(name) for name in ("league", "round", "week"))))
+    if card.version == CARD_VERSION:
+        return msg("verify.where_alone")
+    driven_in = _place(card.league, card.round, card.week)
+    if card.counts_for is None:
+        return driven_in
+    here = _place(card.counts_for[0], card.counts_for[1], card.week)  # counted here, driven in another round
+    return msg("verify.where_counted", where=here, driven=driven_in)
 
 
-def _rejected(card: Card, reason: str) -> CardResult:
-    return CardResult(False, msg("verify.rejected", name=_shown(card.name), where=_where(card), reason=reason), reason,
-                      card.driver, card.name, card.league, card.round, seed_sha256=card.seed_sha256)
+def _who(card: Card, ref: Reference | None) -> str:
+    """The driver's name as published (the reference's), else the card's driver id for a version
+    2 card alone, else a version 1 card's name as written."""
+    if ref is not None and card.driver in ref.results:
+        return _shown(ref.results[card.driver]["name"])
+    if card.version == CARD_VERSION:
+        return msg("verify.driver_id", driver=card.driver)
+    return _shown(card.name)
+
+
+def _rejected(card: Card, reason: str, ref: Reference | None = None) -> CardResult:
+    return CardResult(False, msg("verify.rejected", name=_who(card, ref), where=_where(card, ref), reason=reason),
+                      reason, card.driver, card.name, card.league, card.round, seed_sha256=card.seed_sha256)
 
 
 def _unreadable(number: int, reason: str) -> CardResult:
     return CardResult(False, msg("verify.rejected_card", number=number, reason=reason), reason)
 
 
-def _genuine(card: Card, time_s: int, power_s: int | None) -> CardResult:
+def _genuine(card: Card, time_s: int, power_s: int | None, ref: Reference | None) -> CardResult:
+    name, where = _who(card, ref), _where(card, ref)
     if len(card.specials) > 1 and power_s is not None:
-        line = msg("verify.genuine_power", name=_shown(card.name), time=format_time(time_s),
-                 power=format_time(power_s), where=_where(card))
+        line = msg("verify.genuine_power", name=name, time=format_time(time_s), power=format_time(power_s),
+                   where=where)
     else:
-        line = msg("verify.genuine", name=_shown(card.name), time=format_time(time_s), where=_where(card))
+        line = msg("verify.genuine", name=name, time=format_time(time_s), where=where)
     return CardResult(True, line, None, card.driver, card.name, card.league, card.round, time_s, power_s,
                       card.seed_sha256)
 
 
-def _verdict(card: Card, published: str | None, digest: Callable[[str], str]) -> CardResult:
+def _verdict(card: Card, published: str | None, digest: Callable[[str], str],
+             ref: Reference | None = None) -> CardResult:
     try:
         if published is not None and card.seed_sha256 != published:
             raise _refuse("verify.not_published", card=card.seed_sha256, published=_shown(published))
+        if ref is not None:
+            check_labels(card, ref)
         check_seed_and_stages(card, digest)
         time_s, power_s = check_outcome(card, replay_card(card))
     except Rejected as exc:
-        return _rejected(card, str(exc))
-    return _genuine(card, time_s, power_s)
+        return _rejected(card, str(exc), ref)
+    return _genuine(card, time_s, power_s, ref)
 
 
-def verify_card(card: object, published: str | None = None) -> CardResult:
+def verify_card(card: object, published: str | None = None, ref: Reference | None = None) -> CardResult:
     """Replay one card (a parsed JSON value) with the engine alone. `published`: the seed's
-    SHA-256 published when the round opened; a card with another one is rejected."""
+    SHA-256 published when the round opened; a card with another one is rejected. `ref`: what
+    was published of its round, which its labels must be."""
     try:
         checked = read_card(card)
     except Rejected as exc:
         return _unreadable(1, str(exc))
-    return _verdict(checked, _published(published), stage_digest)
+    return _verdict(checked, _published(published), stage_digest, ref)
 
 
 def _published(value: str | None) -> str | None:
     return value.strip().lower() if value is not None else None
 
 
-def _cards_of(document: object) -> list[object]:
-    """The cards of a parsed document: a single card, or a cards file's list."""
+def _cards_of(document: object) -> tuple[list[object], Reference | None]:
+    """The cards of a parsed document: a single card, or a cards file's list (with, from version
+    2 on, its round's header and results, and the headers of the rounds that drove its linked
+    runs, checked against the file's digest)."""
     if not isinstance(document, dict):
         raise _refuse("verify.not_a_card", got=_kind(document))
     if document.get("format") == CARD_FORMAT:
-        return [document]
+        return [document], None
     if document.get("format") != FILE_FORMAT:
         raise _refuse("verify.not_a_card", got=_shown(document.get("format")))
-    version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version != CARD_VERSION:
-        raise _refuse("verify.bad_version", value=_shown(version), version=CARD_VERSION)
-    extra = sorted(str(k) for k in document if k not in ("format", "version", "cards"))
+    version = _version(document.get("version"))
+    later = ("round", "results", "driven", "round_sha256")
+    known = ("format", "version", "cards") + (later if version == CARD_VERSION else ())
+    extra = sorted(str(k) for k in document if k not in known)
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(extra[0]))
     cards = document.get("cards")
@@ -451,7 +584,36 @@ def _cards_of(document: object) -> list[object]:
         raise _refuse("verify.field_type", field="cards", expected=msg("verify.a_list"), got=_kind(cards))
     if not cards:
         raise _refuse("verify.no_cards")
-    return cards
+    return cards, (_file_reference(document) if version == CARD_VERSION else None)
+
+
+def _file_reference(document: dict[str, Any]) -> Reference:
+    """A version 2 file's header, results and driving rounds' headers (`driven`, when some of its
+    runs were driven in other rounds), which must hash to its `round_sha256`."""
+    header = _get(document, "round")
+    if not _is_header(header):
+        raise _refuse("verify.bad_header", fields=", ".join(HEADER_FIELDS))
+    results = _get(document, "results")
+    if not isinstance(results, list) or not all(isinstance(r, dict) and sorted(r) == sorted(RESULT_FIELDS)
+                                                and isinstance(r["driver"], str) for r in results):
+        raise _refuse("verify.bad_results", fields=", ".join(RESULT_FIELDS))
+    driven = document.get("driven", [])
+    if not isinstance(driven, list) or not all(_is_header(h) for h in driven):
+        raise _refuse("verify.bad_driven", fields=", ".join(HEADER_FIELDS))
+    digest = _hash(_get(document, "round_sha256"), "round_sha256")
+    if round_digest(header, results, driven) != digest:
+        raise _refuse("verify.file_digest")
+    return Reference(header, {r["driver"]: r for r in results}, digest, {header_digest(h): h for h in driven})
+
+
+def _is_header(value: object) -> bool:
+    return isinstance(value, dict) and sorted(value) == sorted(HEADER_FIELDS)
+
+
+def reference_of(binding: Binding) -> Reference:
+    """The reference of a round from its binding as stored (`cards.binding_tx`)."""
+    return Reference(binding.header, {r["driver"]: r for r in binding.results}, binding.digest,
+                     {header_digest(h): h for h in binding.driven()})
 
 
 def _round_of(cards: Iterable[Card]) -> tuple[str, ...] | None:
@@ -481,7 +643,8 @@ def _failed(reason: str) -> VerifyReport:
     return VerifyReport(False, [msg("verify.unreadable", reason=reason)])
 
 
-def verify_bytes(data: bytes, published: str | None = None) -> VerifyReport:
+def verify_bytes(data: bytes, published: str | None = None, ref: Reference | None = None,
+                 round_published: str | None = None) -> VerifyReport:
     """`verify_text` of a file's bytes (UTF-8; an attachment, a file on disk)."""
     if len(data) > MAX_BYTES:
         return _failed(msg("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
@@ -489,12 +652,16 @@ def verify_bytes(data: bytes, published: str | None = None) -> VerifyReport:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return _failed(msg("verify.not_utf8"))
-    return verify_text(text, published)
+    return verify_text(text, published, ref, round_published)
 
 
-def verify_text(text: str, published: str | None = None) -> VerifyReport:
-    """Verify a single card or a cards file. The cards of a file must be of one round (the one
-    more of them name than any other) and of different drivers; each is then replayed."""
+def verify_text(text: str, published: str | None = None, ref: Reference | None = None,
+                round_published: str | None = None) -> VerifyReport:
+    """Verify a single card or a cards file. The cards are checked against `ref` (what the bot
+    published, in `/verify`) or else a version 2 file's own header and results (whose digest
+    must be `round_published` when given); a version 1 file's cards must be of one round (the one
+    more of them name than any other). The cards must be of different drivers; each is then
+    replayed."""
     if not isinstance(text, str):
         return _failed(msg("verify.not_json", detail=_kind(text)))
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
@@ -506,9 +673,13 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting 100,000 deep
         return _failed(msg("verify.not_json", detail=_reason(exc)))
     try:
-        raw_cards = _cards_of(document)
+        raw_cards, own = _cards_of(document)
     except Rejected as exc:
         return _failed(str(exc))
+    round_published = _published(round_published)
+    if ref is None and own is not None and round_published is not None and own.digest != round_published:
+        return _failed(msg("verify.round_not_published", digest=own.digest, published=_shown(round_published)))
+    ref = ref if ref is not None else own
     published = _published(published)
     results: list[CardResult | None] = [None] * len(raw_cards)
     readable: list[tuple[int, Card]] = []
@@ -517,7 +688,7 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
             readable.append((i, read_card(raw)))
         except Rejected as exc:
             results[i] = _unreadable(i + 1, str(exc))
-    usual = _round_of(card for _, card in readable)
+    usual = _round_of(card for _, card in readable) if ref is None else None
     drivers = Counter(card.driver for _, card in readable)
     digests: dict[str, str] = {}
 
@@ -529,14 +700,14 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
     for i, card in readable:
         odd = [name for name, mine, theirs in zip(ROUND_FIELDS, card.round_key(), usual, strict=True)
                if mine != theirs] if usual is not None else []
-        if usual is None:
+        if usual is None and ref is None:
             results[i] = _rejected(card, msg("verify.not_one_round"))
         elif odd:
             results[i] = _rejected(card, msg("verify.odd_card", field=odd[0]))
         elif drivers[card.driver] > 1:  # which one is the run? neither can be told genuine
-            results[i] = _rejected(card, msg("verify.driver_twice", driver=card.driver))
+            results[i] = _rejected(card, msg("verify.driver_twice", driver=card.driver), ref)
         else:
-            results[i] = _verdict(card, published, digest)
+            results[i] = _verdict(card, published, digest, ref)
     done = [r for r in results if r is not None]
     genuine = sum(r.ok for r in done)
     lines = [r.line for r in done]
@@ -545,4 +716,9 @@ def verify_text(text: str, published: str | None = None) -> VerifyReport:
     hashes = sorted({r.seed_sha256 for r in done if r.seed_sha256 is not None and r.ok})
     if hashes and published is None:
         lines.append(msg("verify.seed_note", hash=hashes[0]))
+    if own is not None and ref is own and round_published is None and genuine:
+        lines.append(msg("verify.round_note", digest=own.digest))
+    old = {i for i, card in readable if card.version != CARD_VERSION}
+    if ref is None and any(r.ok for i, r in enumerate(results) if i in old and r is not None):
+        lines.append(msg("verify.old_version_note"))
     return VerifyReport(bool(done) and genuine == len(done), lines, done)

@@ -4,9 +4,14 @@ bot published.
 A card alone cannot prove that its seed is the round's: a forger may change the seed and write
 its SHA-256 beside it, and the same actions often give the same time with other dice. The bot
 knows every seed hash it published at a round's opening, so here the cards' seed hash must be one
-of them, and the card's round (stages, ruleset, modules, dice mode) must be that round's; then
-the replay runs with that published hash. Offline, `python -m bot verify --seed-sha256` does the
-same with the hash read from the opening post.
+of them; then every card's labels are checked against that round as the bot stored it (its
+header, its results and the headers of the rounds that drove its linked runs,
+`bot.services.cards.round_binding`: the field that differs is named, the names shown are the
+stored ones) and the replay runs with that published hash. The week's official rounds (the world
+round and the leagues' rounds on it) share one seed: the round meant is the one whose digest the
+card carries. Offline,
+`python -m bot verify --seed-sha256 --round-sha256` does the same with the hashes read from the
+opening and results posts.
 """
 
 from __future__ import annotations
@@ -15,39 +20,73 @@ import asyncio
 import json
 
 from bot.engine.text import msg
-from bot.services.verify import VerifyReport, read_card, verify_bytes
+from bot.services.cards import Binding, driven_rounds_tx, round_binding
+from bot.services.verify import Card, Rejected, VerifyReport, read_card, reference_of, verify_bytes
 from bot.store import Store
-from bot.store.leagues import ROUND_COLUMNS, Round
+from bot.store.connection import Tx
+from bot.store.leagues import Round, Run, counted_runs_tx, league_tx, rounds_of_seed_hash_tx
+
+#: What the store holds of a round for its binding: the round, its league's name, the runs
+#: counting in it and the rounds that drove those answering it (`cards.round_binding`'s arguments).
+Stored = tuple[Round, str | None, list[Run], dict[int, tuple[Round, str | None]]]
 
 
-def _first_card(data: bytes) -> object | None:
-    """The first card of an upload, or None when it is not readable (the replay says why)."""
+def _first_card(data: bytes) -> Card | None:
+    """The first readable card of an upload (a card, or a cards file's), or None when there is
+    none (the replay then says why)."""
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if isinstance(document, dict) and isinstance(document.get("cards"), list):
-        return document["cards"][0] if document["cards"] else None
-    return document
+    if not isinstance(document, dict):
+        return None
+    cards = document.get("cards")
+    for raw in cards if isinstance(cards, list) else [document]:
+        try:
+            return read_card(raw)
+        except Rejected:
+            continue
+    return None
 
 
 async def verify_upload(store: Store, data: bytes) -> VerifyReport:
     """Verify uploaded cards against the round this bot published (see the module docstring)."""
-    first = _first_card(data)
-    try:
-        card = read_card(first) if first is not None else None
-    except Exception:  # an unreadable card: the report below names the reason
-        card = None
+    card = _first_card(data)
     if card is None:
         return await asyncio.to_thread(verify_bytes, data)
-    row = await store.db.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ?", (card.seed_sha256,))
-    if row is None:
+
+    async def read(tx: Tx) -> list[Stored]:
+        stored: list[Stored] = []
+        for rnd in await rounds_of_seed_hash_tx(tx, card.seed_sha256):
+            league = await league_tx(tx, rnd.league_id) if rnd.league_id is not None else None
+            runs = await counted_runs_tx(tx, rnd.id)
+            stored.append((rnd, league.name if league else None, runs, await driven_rounds_tx(tx, rnd, runs)))
+        return stored
+
+    found = await store.db.read(read)
+    if not found:
         return VerifyReport(False, [msg("verify.unpublished", hash=card.seed_sha256)])
-    rnd = Round.from_row(row)
-    differs = [name for name, ours, theirs in (
-        ("specials", rnd.specials, card.specials), ("ruleset", rnd.ruleset, card.ruleset),
-        ("dice", rnd.dice, card.dice),
-        ("modules", {k: True for k, on in rnd.modules.items() if on}, card.modules)) if ours != theirs]
-    if differs:
-        return VerifyReport(False, [msg("verify.round_differs", field=differs[0], hash=card.seed_sha256[:16])])
-    return await asyncio.to_thread(verify_bytes, data, rnd.seed_hash)
+    return await asyncio.to_thread(_against, data, card, found)
+
+
+def _against(data: bytes, card: Card, found: list[Stored]) -> VerifyReport:
+    """The upload verified against the stored round it is of (stage texts hashed, cards replayed:
+    in a thread)."""
+    rnd, binding = _round_of_card(card, found)
+    return verify_bytes(data, rnd.seed_hash, reference_of(binding))
+
+
+def _round_of_card(card: Card, found: list[Stored]) -> tuple[Round, Binding]:
+    """Of the rounds sharing the card's seed (the week's official rounds), the one it is of: the
+    one whose digest it carries, else the one it says it counts for or is of (a relabelled card
+    is then refused naming the label), else the first. The rounds it names are bound first: the
+    others only when its digest is none of theirs."""
+    league, number = card.counts_for if card.counts_for is not None else (card.league, card.round)
+    likely = sorted(found, key=lambda stored: (stored[1], stored[0].number) != (league, number))
+    bound = []
+    for stored in likely:
+        binding = round_binding(*stored)
+        if binding.digest == card.round_sha256:
+            return stored[0], binding
+        bound.append((stored[0], binding))
+    return bound[0]

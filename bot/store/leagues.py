@@ -257,6 +257,13 @@ async def round_tx(tx: Tx, round_id: int) -> Round | None:
     return Round.from_row(row) if row else None
 
 
+async def rounds_of_seed_hash_tx(tx: Tx, seed_hash: str) -> list[Round]:
+    """The rounds whose seed hash (published at their opening) is `seed_hash`: one, or the week's
+    official rounds (the world round and the leagues' rounds on it share its seed)."""
+    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ? ORDER BY id", (seed_hash,))
+    return [Round.from_row(row) for row in rows]
+
+
 async def round_count_tx(tx: Tx) -> int:
     """How many rounds (league and world) the database holds: the console's `--seed` numbers its
     round secrets on from there, so a new round never gets a secret already published."""

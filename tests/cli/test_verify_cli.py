@@ -47,6 +47,8 @@ def test_a_genuine_cards_file_prints_every_time_and_exits_0(closed, tmp_path):
         f"✅ Bob — {minutes(bob['claimed']['time_s'])} (round 1 of Sunday Cup): genuine",
         "2 of 2 cards genuine.",
         f"Seed SHA-256 {alice['seed_sha256']}: check that it is the hash published when the round opened.",
+        f"Round SHA-256 {json.loads(closed.text)['round_sha256']}: check that it is the one published with the "
+        "round's results.",
     ]
     assert done.stderr == ""
 
@@ -56,7 +58,7 @@ def test_a_single_card_verifies_too(closed, tmp_path):
     path.write_text(json.dumps(closed.cards[0]), encoding="utf-8")
     done = verify(str(path), "--seed-sha256", closed.cards[0]["seed_sha256"])
     assert done.returncode == 0
-    assert done.stdout.startswith("✅ Alice — ")
+    assert done.stdout.startswith("✅ driver 1001 — ")  # a card alone: only what its replay proves
 
 
 def test_a_tampered_card_is_rejected_with_exit_1_and_the_others_still_shown_genuine(closed, tmp_path):
@@ -94,6 +96,17 @@ def test_a_file_that_is_not_cards_exits_1_with_the_reason(tmp_path, content, say
     done = verify(str(path))
     assert done.returncode == 1
     assert says in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_cards_file_whose_round_digest_is_not_the_published_one_exits_1(closed, tmp_path):
+    path = tmp_path / "round-1-cards.json"
+    path.write_text(closed.text, encoding="utf-8")
+    digest = json.loads(closed.text)["round_sha256"]
+    assert verify(str(path), "--round-sha256", digest.upper()).returncode == 0  # the published one: fine
+    done = verify(str(path), "--round-sha256", "0" * 64)
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [f"❌ The file's round SHA-256 {digest} is not the one published with the "
+                                        f"results ({'0' * 64})."]
 
 
 def test_a_file_that_cannot_be_read_exits_2(tmp_path):

@@ -142,8 +142,22 @@ def card_of(closed: ClosedRound, name: str = "Alice") -> dict[str, Any]:
     return copy.deepcopy(next(c for c in closed.cards if c["name"] == name))
 
 
-def file_of(cards: list[dict[str, Any]]) -> str:
-    return json.dumps({"format": "rallybot-result-cards", "version": 1, "cards": cards})
+def file_of(cards: list[dict[str, Any]], closed: ClosedRound) -> str:
+    """The round's cards file (its header, results and digest as published) holding `cards`."""
+    return json.dumps({**json.loads(closed.text), "cards": cards})
+
+
+def old_card(card: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 card (before issue 21: no league id, no round digest)."""
+    return {k: (1 if k == "version" else v) for k, v in card.items() if k not in ("league_id", "round_sha256")}
+
+
+def old_file_of(cards: list[dict[str, Any]]) -> str:
+    """A version 1 cards file: its cards only, each of version 1."""
+    return json.dumps({"format": "rallybot-result-cards", "version": 1, "cards": [old_card(c) for c in cards]})
+
+
+ALONE = "a card alone: its league, round and name are checked with its round's cards file or /verify"
 
 
 def minutes(seconds: int) -> str:
@@ -161,9 +175,12 @@ def test_every_genuine_card_of_a_closed_round_verifies_with_its_claimed_time(per
         assert result.time_s == card["claimed"]["time_s"]
         time = minutes(card["claimed"]["time_s"])
         assert result.line == f"✅ {card['name']} — {time} (round 1 of Sunday Cup): genuine"
-        assert verify_card(card).ok  # each card alone, too
-    assert report.lines[-2] == "3 of 3 cards genuine."
-    assert personal.cards[0]["seed_sha256"] in report.lines[-1]  # to compare with the hash published at open
+        alone = verify_card(card)  # each card alone, too: what its replay proves, no labels
+        assert alone.ok and alone.line == f"✅ driver {card['driver']} — {time} ({ALONE}): genuine"
+    assert report.lines[-3] == "3 of 3 cards genuine."
+    assert personal.cards[0]["seed_sha256"] in report.lines[-2]  # to compare with the hash published at open
+    digest = json.loads(personal.text)["round_sha256"]  # and the round's, published with the results
+    assert report.lines[-1] == f"Round SHA-256 {digest}: check that it is the one published with the round's results."
 
 
 def test_the_verifier_starts_a_run_with_the_very_modules_the_bot_started_it_with(personal, course):
@@ -291,9 +308,11 @@ def test_each_kind_of_tampering_is_rejected_saying_where_and_why(personal, tampe
     result = verify_card(card)
     assert not result.ok and result.time_s is None
     assert says.replace("{n}", str(len(card["actions"]))) in result.line, result.line
-    assert result.line.startswith("❌ Alice (round 1 of Sunday Cup): ")
-    report = verify_text(file_of([card] + personal.cards[1:]))  # in its file, the file is not genuine
+    assert result.line.startswith(f"❌ driver {card['driver']} ({ALONE}): ")
+    report = verify_text(file_of([card] + personal.cards[1:], personal))  # in its file, the file is not genuine
     assert not report.ok and [r.ok for r in report.results] == [False, True, True]
+    who = "Alice" if card["driver"] == "1001" else f"driver {card['driver']}"  # the published name, if any
+    assert report.results[0].line.startswith(f"❌ {who} (round 1 of Sunday Cup): ")
 
 
 def test_a_claimed_time_other_than_the_replay_is_rejected_with_both_times(personal):
@@ -340,12 +359,15 @@ def test_a_seed_altered_with_its_hash_recomputed_is_rejected_against_the_publish
 
 def test_a_seed_altered_with_its_hash_recomputed_is_rejected_in_its_round_file(personal):
     card = with_hash_recomputed(card_of(personal, "Bob"))
-    report = verify_text(file_of([personal.cards[0], card, personal.cards[2]]))
+    report = verify_text(file_of([personal.cards[0], card, personal.cards[2]], personal))
     assert not report.ok
     assert [r.ok for r in report.results] == [True, False, True]
+    assert report.results[1].line == ("❌ Bob (round 1 of Sunday Cup): its seed_sha256 is not the one published for "
+                                      "this round")
+    assert report.lines[3] == "2 of 3 cards genuine."
+    report = verify_text(old_file_of([personal.cards[0], card, personal.cards[2]]))  # version 1: by the others
     assert report.results[1].line == ("❌ Bob (round 1 of Sunday Cup): does not belong with the other cards of the "
                                       "file: its seed differs")
-    assert report.lines[3] == "2 of 3 cards genuine."
 
 
 @pytest.mark.parametrize("field, value", [("dice", "shared"), ("specials", ["black-moor"]), ("round", 2),
@@ -355,7 +377,10 @@ def test_a_round_field_altered_on_one_card_of_the_file_is_rejected(personal, fie
     card[field] = value
     if field == "specials":  # its hash recomputed too, so only the file can tell
         card["stage_sha256"] = [hashlib.sha256(b"x").hexdigest()]
-    report = verify_text(file_of(personal.cards[:2] + [card]))
+    report = verify_text(file_of(personal.cards[:2] + [card], personal))
+    assert [r.ok for r in report.results] == [True, True, False]
+    assert report.results[2].reason == f"its {field} is not the one published for this round"
+    report = verify_text(old_file_of(personal.cards[:2] + [card]))  # version 1: the other cards tell
     assert [r.ok for r in report.results] == [True, True, False]
     assert report.results[2].reason == f"does not belong with the other cards of the file: its {field} differs"
 
@@ -365,7 +390,7 @@ def test_the_dice_mode_altered_is_rejected(shared):
     so neither can be told genuine (the dice mode is what the league announced)."""
     card = card_of(shared, "Bob")
     card["dice"] = "personal"
-    report = verify_text(file_of([shared.cards[0], card]))
+    report = verify_text(old_file_of([shared.cards[0], card]))
     assert not report.ok and not any(r.ok for r in report.results)
     assert report.results[0].reason == "the cards of the file are not of one round, and no round has most of them"
 
@@ -374,7 +399,7 @@ def test_a_run_claimed_by_another_driver_of_the_file_rejects_both_cards(personal
     card = card_of(personal, "Alice")
     card["driver"] = personal.cards[1]["driver"]  # Bob's id, on the card and its start
     card["actions"][0]["seats"] = [card["driver"]]
-    report = verify_text(file_of([card] + personal.cards[1:]))
+    report = verify_text(file_of([card] + personal.cards[1:], personal))
     assert [r.ok for r in report.results] == [False, False, True]
     assert report.results[0].reason == "the file holds several cards of driver 1002 (one run per driver and round)"
 
@@ -479,7 +504,7 @@ HOSTILE_CARDS = [
     ({"name": "A" * 10_000}, "name: expected a text of 1 to 100 characters"),
     ({"week": "next week"}, "week: 'next week' is not an ISO week"),
     ({"format": "something-else"}, "format: 'something-else' is not rallybot-result-card"),
-    ({"version": 2}, "version: 2 is not a card version this bot reads (1)"),
+    ({"version": 3}, "version: 3 is not a card version this bot reads (1, 2)"),
     ({"version": True}, "version: true is not a card version"),
     ({"admin": True}, "admin: not a field of a result card"),
 ]
@@ -541,7 +566,7 @@ def test_a_hostile_name_is_printed_on_one_line(personal):
 
 
 def test_one_bad_card_does_not_hide_the_verdicts_on_the_others(personal):
-    report = verify_text(file_of([{"format": "rallybot-result-card"}] + personal.cards[1:]))
+    report = verify_text(file_of([{"format": "rallybot-result-card"}] + personal.cards[1:], personal))
     assert not report.ok
     assert [r.ok for r in report.results] == [False, True, True]
     assert report.lines[0] == "❌ Card 1: version: missing"
@@ -549,6 +574,6 @@ def test_one_bad_card_does_not_hide_the_verdicts_on_the_others(personal):
 
 
 def test_a_world_ranking_card_names_the_week_of_its_official_stage(personal):
-    card = card_of(personal)
+    card = old_card(card_of(personal))
     card["league"], card["week"] = None, "2026-W18"
     assert verify_card(card).line.endswith("(official stage of week 2026-W18): genuine")

@@ -106,8 +106,9 @@ def draw_window_labels(canvas: Image.Image, stage: Stage, layout: MapLayout, sno
         on_left, on_right, on_top, on_bottom = x0 <= left, x1 >= right, y0 <= top, y1 >= bottom
         corners = (not (on_left or on_top), not (on_right or on_top), not (on_right or on_bottom),
                    not (on_left or on_bottom))
-        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=(y1 - y0) / 2, fill=label.bg, outline=P.ROAD_EDGE,
-                            width=1, corners=corners)
+        radius = max(1.0, (y1 - y0) / 2 - 2)  # a hair under half: Pillow squares corners only below it
+        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=label.bg, outline=P.ROAD_EDGE, width=1,
+                            corners=corners)
         text_centered(d, label.at, label.text, f, label.fg)
 
 

@@ -5,6 +5,7 @@ in the reader's language."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from bot.render.fonts import font
 from bot.render.options import RenderOptions
 from bot.render.table import CELL_PAD, MAX_LINES, ROW_H, layout, table_image, wrap
 from bot.services.championship import Classified, RoundScore
+from bot.services.images import table_spec, table_view
 from bot.services.league_rounds import specials_text
 from bot.services.round_close import Judged, results_table, standings_table
 from bot.store.leagues import League
@@ -147,3 +149,13 @@ def test_when_every_round_counts_nothing_is_struck_and_the_footer_says_so():
     assert all(row.struck == () for row in view.rows)
     assert render(view.note, "en").startswith("Every round counts. Ties: more wins")
     assert [row.cells[5] for row in view.rows] == ["65", "58"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_dnf_reason_stays_in_the_readers_words_through_the_outbox_spec(lang):
+    """The card travels as a spec (the outbox, the console's --out): its reasons keep their keys."""
+    view = table_view(json.loads(json.dumps(table_spec(round_card(), "results.png"))))
+    lay = layout(view, RenderOptions(lang=lang))
+    expected = {"en": "abandoned", "fr": "course interrompue", "de": "abgebrochen"}[lang]
+    assert " ".join(detail_lines(lay, 1)) == expected
+    assert " ".join(detail_lines(lay, 2)) == REASON

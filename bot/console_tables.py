@@ -13,11 +13,13 @@ from bot.services.images import table_view
 def table_lines(spec: Mapping[str, Any], lang: str = DEFAULT_LANG) -> list[str]:
     """A league table image (results, standings, world ranking) as text for a terminal, in the
     post's language: the title, the column heads and one line per row, each column as wide as
-    its widest cell."""
+    its widest cell. A row's detail (why a driver is out) follows on its own indented line, and a
+    struck cell (a round dropped from the standings) is written in brackets."""
     view = table_view(dict(spec))
     heads = [render(c.label, lang) for c in view.columns]
     aligns = [c.align for c in view.columns]
-    rows = [[render(cell, lang) for cell in row.cells] for row in view.rows]
+    rows = [[f"({render(cell, lang)})" if i in row.struck else render(cell, lang) for i, cell in enumerate(row.cells)]
+            for row in view.rows]
     widths = [len(h) for h in heads]
     for cells in rows:
         for i, cell in enumerate(cells[:len(widths)]):
@@ -37,6 +39,8 @@ def table_lines(spec: Mapping[str, Any], lang: str = DEFAULT_LANG) -> list[str]:
         if row.gap_before:
             lines.append("  ⋯")
         lines.append(line(cells, ">" if row.highlight else " "))
+        if row.detail:
+            lines.append(f"      {render(row.detail, lang)}")
     if view.note:
         lines.append(f"  ({render(view.note, lang)})")
     return lines

@@ -12,14 +12,14 @@ from PIL import Image
 from bot.engine.stage_model import Stage
 from bot.engine.view import BoardView
 from bot.render import palette as P
-from bot.render.camera import draw_overview, focus_point
+from bot.render.camera import draw_overview, draw_window_labels, focus_point, window_labels
 from bot.render.frame import Frame
 from bot.render.layout import MapLayout, board_layout, crop_origin
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.overlay import DirtTag, dirt_tags, draw_overlay
 from bot.render.panel import draw_header, draw_table, header_texts, panel_height, table_texts
 from bot.render.placement import Placed, place_cars, world_position
-from bot.render.static_layer import static_window
+from bot.render.static_layer import MapLabel, static_window
 from bot.render.textbox import TextBox
 
 
@@ -53,6 +53,7 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     # the map band, PAPER first where the layer does not cover the window)
     canvas = Image.new("RGB", (width, height), None)
     _paste_window(canvas, stage, layout, snow, options, origin)
+    draw_window_labels(canvas, stage, layout, snow, options, origin)
     frame = map_frame(layout, origin)
     draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
     if layout.mode == "camera":
@@ -70,6 +71,15 @@ def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = N
     return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options,
                          (view.special, view.specials))
             + table_texts(stage, view, layout.body_bottom, options))
+
+
+def board_labels(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[MapLabel]:
+    """The map labels seen in the board image, in its pixels (for the tests: a label the camera
+    window cuts is among them, moved inside the window, as drawn)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    return [label for label, _ in window_labels(stage, layout, snow_of(stage, view), options, origin)]
 
 
 def map_window(layout: MapLayout) -> tuple[float, float, float, float]:

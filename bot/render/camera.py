@@ -3,6 +3,9 @@
 The window is centred a little ahead of the active car (or of the leader when nobody is active),
 so spectators see the road the driver is about to take. The strip shows every car as a dot in
 its colour and the window as a frame, so nobody is lost.
+
+A label of the map (START, FINISH, SPLIT, a zone's name) that the window's edge cuts is drawn
+again whole, pushed inside the window (`window_labels`): a reader sees "SPLIT", never "SPL".
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ from bot.engine.stage_model import FINISH, START, SpaceKind, Stage
 from bot.engine.view import BoardView
 from bot.render import palette as P
 from bot.render.cache import ByteLRU, image_bytes
+from bot.render.drawing import text_centered
+from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.geometry import StageShapes, add, stage_fingerprint, stage_shapes, unit
 from bot.render.layout import MapLayout
 from bot.render.options import RenderOptions
 from bot.render.placement import Placed
+from bot.render.static_layer import MapLabel, label_boxes
 
 LOOK_AHEAD = 4.0  # spaces ahead of the followed car the window leans towards
 
@@ -60,6 +66,50 @@ def _ahead(stage: Stage, shapes: StageShapes, progress: float) -> tuple[float, f
         return add(shapes.finish.mid, unit(shapes.finish.heading), 0.5)
     best = min(line, key=lambda s: abs(s.progress - goal))
     return best.x, best.y
+
+
+# -- labels cut by the window ---------------------------------------------------------------------
+
+def window_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
+                  origin: tuple[int, int]) -> list[tuple[MapLabel, bool]]:
+    """Every map label seen in the window at `origin`, its box in pixels of the board image, and
+    whether it was moved: a label the window's edge cuts is moved inside the window, whole (the
+    moved pill covers what the layer shows of it, as it spans the part inside and more)."""
+    ox, oy = origin
+    ww, wh = layout.map_size
+    top = layout.map_top
+    out = []
+    for label in label_boxes(stage, layout, snow, options):
+        x0, y0, x1, y1 = label.box[0] - ox, label.box[1] - oy, label.box[2] - ox, label.box[3] - oy
+        if x1 <= 0 or y1 <= 0 or x0 >= ww or y0 >= wh:
+            continue  # wholly outside: not seen
+        dx = -x0 if x0 < 0 else (ww - x1 if x1 > ww else 0.0)
+        dy = -y0 if y0 < 0 else (wh - y1 if y1 > wh else 0.0)
+        box = (x0 + dx, y0 + dy + top, x1 + dx, y1 + dy + top)
+        at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        out.append((MapLabel(label.text, box, at, label.bg, label.fg), bool(dx or dy)))
+    return out
+
+
+def draw_window_labels(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str],
+                       options: RenderOptions, origin: tuple[int, int]) -> None:
+    """Draw again, inside the window, the labels its edge cuts (before the cars: they stay on top)."""
+    moved = [label for label, was_moved in window_labels(stage, layout, snow, options, origin) if was_moved]
+    if not moved:
+        return
+    d = ImageDraw.Draw(canvas)
+    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    left, top, right, bottom = 0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]
+    for label in moved:
+        x0, y0, x1, y1 = label.box
+        # square against the edge it was pushed off: the cut pill there showed its middle, all of it covered
+        on_left, on_right, on_top, on_bottom = x0 <= left, x1 >= right, y0 <= top, y1 >= bottom
+        corners = (not (on_left or on_top), not (on_right or on_top), not (on_right or on_bottom),
+                   not (on_left or on_bottom))
+        radius = max(1.0, (y1 - y0) / 2 - 2)  # a hair under half: Pillow squares corners only below it
+        d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=label.bg, outline=P.ROAD_EDGE, width=1,
+                            corners=corners)
+        text_centered(d, label.at, label.text, f, label.fg)
 
 
 # -- overview strip ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The text parts of a board image: the status header above the map and the drivers' table below.
 
-Header: stage title, "SS 2/3" in a rally of several specials, round and the one-line status (whose
+Header: stage title, "SS2/3" in a rally of several specials, round and the one-line status (whose
 turn, deadline, result). Table, one row per driver in road order (finished first by time, then the
 cars on the road from the leader back, then those waiting at the start, knocked-out drivers last):
 colour token with initials, name, tires (with the weather module, A20.2), gear ("N" for neutral),
@@ -215,7 +215,7 @@ def _row_texts(car: CarView, i: int, y: float, options: RenderOptions) -> list[T
         gear = word("dnf", lang)
     elif car.space == FINISH or car.status == "finished":
         gear = word("finished", lang)
-    elif car.space == START or car.status == "waiting":
+    elif car.status == "waiting":  # the text says "waiting to start": no gear yet
         gear = "—"
     else:
         gear = word("neutral", lang) if car.gear == 0 else str(car.gear)  # as the gear cards say (RULES A6.2)

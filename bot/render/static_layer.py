@@ -226,9 +226,25 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     return part if k == 1 else part.reduce(k)
 
 
+#: the labels of a static layer, by the layer's key (a few hundred bytes each: a long run keeps all)
+_labels: dict[tuple, list[MapLabel]] = {}
+
+
 def label_boxes(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> list[MapLabel]:
     """The labels of the static layer (START, FINISH, splits, zone names) as they are placed, in
-    pixels of the layer: what the tests check for fit (in the layer, no two overlapping)."""
+    pixels of the layer: what the tests check for fit (in the layer, no two overlapping), and what
+    a camera window draws again inside its frame when it cuts one (`bot.render.camera`). Placed
+    once per layer."""
+    key = _key(stage, layout, snow, options)
+    found = _labels.get(key)
+    if found is None:
+        if len(_labels) > 512:
+            _labels.clear()
+        found = _labels[key] = _place_labels(stage, layout, snow, options)
+    return found
+
+
+def _place_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> list[MapLabel]:
     k = options.supersample
     painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
                        size=(layout.static_size[0] * k, layout.static_size[1] * k))

@@ -13,6 +13,11 @@ a message (`Msg`, `Listed`: the view keeps it as one); it is shown in the image'
   is drawn clipped to its cell, so a hostile name (1,000 characters, a tower of combining accents)
   never spills into a neighbour.
 
+Free text is not cut on one line (issue 22): a row's `detail` (why a driver is out: a steward's
+reason for a DSQ, up to 200 characters) and the footer `note` (the ranking rule) wrap onto up to
+MAX_LINES lines, the row or footer growing to hold them; only what is longer still ends in "…".
+A row's `struck` cells (a dropped round of the standings) are drawn with a line through them.
+
 A highlighted row (the asker's own line of the world ranking) has the board's "active" colour and a
 black bar on its left edge, so it is not marked by colour alone; muted rows (DNF, DSQ) print grey.
 """
@@ -20,7 +25,7 @@ black bar on its left edge, so it is not marked by colour alone; muted rows (DNF
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
@@ -57,6 +62,8 @@ HEAD_ROW_H = 44
 ROW_H = 52
 GAP_H = 36
 NOTE_H = 44
+LINE_H = 30     # one wrapped line of a row's detail or of the note
+MAX_LINES = 3   # a detail or a note wraps onto at most this many lines
 PAD_X = 16      # left and right margin of the table
 CELL_PAD = 10   # space between a cell's edge and its text
 PAD_BOTTOM = 12
@@ -134,7 +141,10 @@ class TableRow(BaseModel):
 
     - `highlight`: the asker's own row (drawn in the active colour, bold, with a bar on the left);
     - `muted`: a row out of the ranking (DNF, DSQ), printed grey;
-    - `gap_before`: a "⋯" marker row comes before it (ranks skipped).
+    - `gap_before`: a "⋯" marker row comes before it (ranks skipped);
+    - `detail`: free text under the cells, from the second column to the right edge, wrapped
+      (why a driver is out of the round);
+    - `struck`: the indices of cells drawn struck through (a round dropped from the standings).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -143,6 +153,8 @@ class TableRow(BaseModel):
     highlight: bool = False
     muted: bool = False
     gap_before: bool = False
+    detail: Text = ""
+    struck: tuple[int, ...] = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -158,6 +170,11 @@ class TableRow(BaseModel):
             _plain_checked(cell, f"cell {i}")
         return value
 
+    @field_validator("detail")
+    @classmethod
+    def _plain_detail(cls, value: str) -> str:
+        return _plain_checked(value, "detail")
+
 
 class TableView(BaseModel):
     """What a league table image shows: a title bar, column heads, up to MAX_ROWS rows, a footer note."""
@@ -168,7 +185,7 @@ class TableView(BaseModel):
     subtitle: Text = Field(default="", description="one line under the title, e.g. the league and round")
     columns: tuple[Column, ...] = Field(min_length=1, max_length=MAX_COLUMNS)
     rows: tuple[TableRow, ...] = Field(default=(), max_length=MAX_ROWS)
-    note: Text = Field(default="", description="one footer line, e.g. the seed to verify the round with")
+    note: Text = Field(default="", description="footer text (wrapped), e.g. the seed to verify the round with")
 
     @field_validator("title", "subtitle", "note")
     @classmethod
@@ -180,6 +197,8 @@ class TableView(BaseModel):
         for i, row in enumerate(self.rows):
             if len(row.cells) != len(self.columns):
                 raise ValueError(f"row {i} has {len(row.cells)} cells, the table has {len(self.columns)} columns")
+            if any(not 0 <= c < len(self.columns) for c in row.struck):
+                raise ValueError(f"row {i} strikes a cell the table does not have")
         return self
 
 
@@ -213,6 +232,8 @@ class Placed:
     xy: tuple[float, float]
     anchor: str
     ink: P.RGB
+    struck: bool = False
+    line: int = 0  # which line of a wrapped text (a row's detail: col -1; the note: row -2, col 0)
 
     @property
     def font(self) -> ImageFont.FreeTypeFont:
@@ -261,6 +282,27 @@ def fit(text: str, f: ImageFont.FreeTypeFont, max_width: float) -> str:
     return fit_text(text[:lo].rstrip() + "…", f, max_width)
 
 
+def wrap(text: str, f: ImageFont.FreeTypeFont, max_width: float, max_lines: int = MAX_LINES) -> list[str]:
+    """`text` broken into at most `max_lines` lines that each fit `max_width`: at spaces, or inside
+    a word too long for a line; only what still does not fit ends the last line with "…"."""
+    lines: list[str] = []
+    rest = " ".join(text.split())
+    while rest and len(lines) < max_lines - 1:
+        if f.getlength(rest) <= max_width:
+            break
+        head = fit(rest, f, max_width)[:-1]  # the longest prefix that fits with room for "…"
+        cut = head.rfind(" ")
+        if cut > 0 and rest[len(head):len(head) + 1] != " ":
+            head = head[:cut]  # break at the last space that fits, not inside a word
+        if not head.strip():
+            break
+        lines.append(head.rstrip())
+        rest = rest[len(head):].lstrip()
+    if rest or not lines:
+        lines.append(fit(rest, f, max_width))
+    return lines
+
+
 def _place(text: str, box: Box, align: str, size: int, bold: bool, ink: P.RGB, row: int, col: int,
            options: RenderOptions) -> Placed:
     x0, y0, x1, y1 = box
@@ -276,6 +318,25 @@ def _place(text: str, box: Box, align: str, size: int, bold: bool, ink: P.RGB, r
     else:
         xy, anchor = (x0 + pad, cy), "lm"
     return Placed(row, col, box, fitted, size, bold, xy, anchor, ink)
+
+
+def _place_lines(text: str, box: Box, size: int, ink: P.RGB, row: int, col: int,
+                 options: RenderOptions) -> list[Placed]:
+    """`text` wrapped in the width of `box`, from its top: one left-aligned `Placed` per line,
+    each in its own strip of LINE_H."""
+    x0, y0, x1, _ = box
+    pad, line_h = options.px(CELL_PAD), options.px(LINE_H)
+    lines = wrap(plain(shown(text, options.lang)), font(size), max(0, x1 - x0 - 2 * pad))
+    return [Placed(row, col, (x0, y0 + i * line_h, x1, y0 + (i + 1) * line_h), line, size, False,
+                   (x0 + pad, y0 + (i + 0.5) * line_h), "lm", ink, line=i) for i, line in enumerate(lines)]
+
+
+def _detail_height(text: str, width: int, options: RenderOptions) -> int:
+    if not text:
+        return 0
+    pad = options.px(CELL_PAD)
+    lines = wrap(plain(shown(text, options.lang)), font(options.px(MIN_FONT_PX)), max(0, width - 2 * pad))
+    return len(lines) * options.px(LINE_H)
 
 
 def layout(view: TableView, options: RenderOptions | None = None) -> TableLayout:
@@ -297,23 +358,30 @@ def layout(view: TableView, options: RenderOptions | None = None) -> TableLayout
             bands.append(Band(-1, (0, y, w, y + px(GAP_H)), "gap"))
             texts.append(_place(GAP_MARK, (0, y, w, y + px(GAP_H)), "c", body, True, P.PANEL_MUTED, -2, 0, options))
             y += px(GAP_H)
-        box = (0, y, w, y + px(ROW_H))
+        detail_x0 = cols[1][0] if len(cols) > 1 else cols[0][0]
+        detail_h = _detail_height(row.detail, w - px(PAD_X) - detail_x0, options)
+        box = (0, y, w, y + px(ROW_H) + detail_h)
         bands.append(Band(i, box, "row", row.highlight, row.muted))
         ink = P.PANEL_MUTED if row.muted else P.PANEL_TEXT
         for c, ((x0, x1), column) in enumerate(zip(cols, view.columns)):
-            texts.append(_place(row.cells[c], (x0, y, x1, y + px(ROW_H)), column.align, body, row.highlight, ink,
-                                i, c, options))
-        y += px(ROW_H)
+            cell_ = _place(row.cells[c], (x0, y, x1, y + px(ROW_H)), column.align, body, row.highlight, ink,
+                           i, c, options)
+            texts.append(replace(cell_, struck=True) if c in row.struck else cell_)
+        if detail_h:
+            texts += _place_lines(row.detail, (detail_x0, y + px(ROW_H) - px(CELL_PAD), w - px(PAD_X), box[3]),
+                                  px(MIN_FONT_PX), ink, i, -1, options)
+        y = box[3]
     if not view.rows:
         texts.append(_place(EMPTY_MARK, (0, y, w, y + px(ROW_H)), "c", body, False, P.PANEL_MUTED, -2, 0, options))
         y += px(ROW_H)
     note_box = None
     if view.note:
-        note_box = (0, y, w, y + px(NOTE_H))
         left, right = px(PAD_X), w - px(PAD_X)
-        texts.append(_place(view.note, (left, y, right, y + px(NOTE_H)), "l", px(MIN_FONT_PX), False,
-                            P.PANEL_MUTED, -2, 0, options))
-        y += px(NOTE_H)
+        lines = _place_lines(view.note, (left, y + px(NOTE_H - LINE_H) // 2, right, y + px(NOTE_H)), px(MIN_FONT_PX),
+                             P.PANEL_MUTED, -2, 0, options)
+        note_box = (0, y, w, max(y + px(NOTE_H), lines[-1].box[3] + px(NOTE_H - LINE_H) // 2))
+        texts += lines
+        y = note_box[3]
     return TableLayout(w, y + px(PAD_BOTTOM), px(HEADER_H), head_box, tuple(bands), tuple(texts), note_box)
 
 
@@ -325,7 +393,13 @@ def _draw_clipped(img: Image.Image, t: Placed) -> None:
     if not t.text or x1 <= x0 or y1 <= y0:
         return
     mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-    ImageDraw.Draw(mask).text((t.xy[0] - x0, t.xy[1] - y0), t.text, font=t.font, fill=255, anchor=t.anchor)
+    mask_draw = ImageDraw.Draw(mask)
+    mask_draw.text((t.xy[0] - x0, t.xy[1] - y0), t.text, font=t.font, fill=255, anchor=t.anchor)
+    if t.struck:  # a line through the text, a little wider than it
+        a, _, b, _ = t.font.getbbox(t.text, anchor=t.anchor)
+        left, right = t.xy[0] - x0 + a - t.size * 0.2, t.xy[0] - x0 + b + t.size * 0.2
+        cy = t.xy[1] - y0
+        mask_draw.line((left, cy, right, cy), fill=255, width=max(2, round(t.size / 10)))
     img.paste(t.ink, t.box, mask)
 
 

@@ -101,6 +101,8 @@ class Standing:
     time_s: int = 0
     places: list[int] = field(default_factory=list)  # how many 1st, 2nd, ... places
     position: int = 0
+    scores: dict[int, int] = field(default_factory=dict)  # round id → points + bonus of that round
+    dropped_rounds: frozenset[int] = frozenset()  # the round ids not counted (beyond the best N)
 
     @property
     def wins(self) -> int:
@@ -120,7 +122,8 @@ def standings(scores: list[RoundScore], best_rounds: int | None = None) -> list[
         keep = ranked if best_rounds is None else ranked[:best_rounds]
         row = Standing(user_id, rows[-1].name, sum(r.points + r.bonus for r in keep), len(keep),
                        len(ranked) - len(keep), sum(r.time_s or 0 for r in rows if r.position is not None),
-                       [0] * depth)
+                       [0] * depth, scores={r.round_id: r.points + r.bonus for r in rows},
+                       dropped_rounds=frozenset(r.round_id for r in ranked[len(keep):]))
         for r in rows:
             if r.position is not None:
                 row.places[r.position - 1] += 1

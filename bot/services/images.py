@@ -148,7 +148,8 @@ def table_spec(view: TableView, name: str | None = None) -> dict[str, Any]:
 def _table_texts(view: TableView) -> dict[str, Any]:
     return {"title": to_json(view.title), "subtitle": to_json(view.subtitle), "note": to_json(view.note),
             "labels": [to_json(c.label) for c in view.columns],
-            "cells": [[to_json(cell) for cell in row.cells] for row in view.rows]}
+            "cells": [[to_json(cell) for cell in row.cells] for row in view.rows],
+            "details": [to_json(row.detail) for row in view.rows]}
 
 
 def table_view(spec: dict[str, Any]) -> TableView:
@@ -173,6 +174,10 @@ def table_view(spec: dict[str, Any]) -> TableView:
             column["label"] = from_json(label)
         for row, row_cells in zip(data["rows"], cells):
             row["cells"] = tuple(from_json(cell) for cell in row_cells)
+        details = texts.get("details")
+        if isinstance(details, list) and len(details) == len(data["rows"]):  # a row's reason, in the reader's words
+            for row, detail in zip(data["rows"], details):
+                row["detail"] = from_json(detail)
         return TableView.model_validate(data)
     except (KeyError, TypeError, ValueError):  # a key no catalogue has any more: the plain texts
         return view

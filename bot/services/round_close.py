@@ -26,14 +26,14 @@ from typing import Protocol
 
 from bot.engine.action_codec import Status, log_text
 from bot.engine.out_reasons import OUT_REASONS, out_reason_word
-from bot.engine.text import msg
+from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
-from bot.render.table import Column, TableRow, TableView, plain
+from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file, logs_of_round_tx
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_rounds import league_post_tx, plural, round_title
+from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.reply import Actor, Reply
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
@@ -53,6 +53,7 @@ from bot.store.leagues import (
     results_of_league_tx,
     results_of_round_tx,
     round_tx,
+    rounds_of_league_tx,
     runs_of_round_tx,
     set_round_status_tx,
     write_results_tx,
@@ -110,7 +111,10 @@ def reason_text(reason: str | None) -> str:
     return reason or ""
 
 
-def results_table(title: str, classified: list[Classified], judged_: Judged, seed: str | None) -> TableView:
+def results_table(title: str, stage: str, classified: list[Classified], judged_: Judged,
+                  seed: str | None) -> TableView:
+    """The round card: its title, the stage (or course) and the drivers under it, one row per
+    driver; a DNF or DSQ row gives its reason in full under the name (wrapped, never cut)."""
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=5),
                Column(label=msg("league.col_time"), align="r", weight=2),
@@ -126,25 +130,43 @@ def results_table(title: str, classified: list[Classified], judged_: Judged, see
                                         points)))
         else:
             label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
-            rows.append(TableRow(cells=("—", plain(c.name), label, reason_text(c.reason), "", "0"), muted=True))
+            rows.append(TableRow(cells=("—", plain(c.name), label, "", "", "0"), detail=plain(reason_text(c.reason)),
+                                 muted=True))
     note = msg("league.seed_note", seed=seed[:16]) if seed else ""
     count = len(classified)
-    return TableView(title=title, subtitle=msg("league.results_sub." + plural(count), n=count), columns=columns,
-                     rows=tuple(rows), note=note)
+    sub = Listed([stage, msg("league.results_sub." + plural(count), n=count)], how="dot")
+    return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
 
 
-def standings_table(league: League, scores: list[RoundScore]) -> TableView:
+#: round columns of the standings card at most (the latest rounds): the table has MAX_COLUMNS
+STANDINGS_ROUNDS = MAX_COLUMNS - 4
+
+
+def standings_table(league: League, scores: list[RoundScore], numbers: dict[int, int]) -> TableView:
+    """The season card: one column per closed round (`numbers`: round id → its number; the latest
+    STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
+    through, the total and the wins; the footer says which rounds count and how ties are broken."""
     table = standings(scores, league.best_rounds)
+    played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
+    shown_rounds = played[-STANDINGS_ROUNDS:]
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
-               Column(label=msg("league.col_driver"), weight=5),
-               Column(label=msg("league.col_points"), align="r", weight=2),
-               Column(label=msg("league.col_wins"), align="r", weight=1),
-               Column(label=msg("league.col_rounds"), align="r", weight=2))
-    rows = tuple(TableRow(cells=(str(s.position), plain(s.name), str(s.points), str(s.wins),
-                                 f"{s.counted}" + (f" (−{s.dropped})" if s.dropped else "")))
-                 for s in table[:TABLE_ROWS])
-    sub = msg("league.drop_best", n=league.best_rounds) if league.best_rounds else msg("league.drop_none")
-    return TableView(title=msg("league.standings_title", league=league.name), subtitle=sub, columns=columns, rows=rows)
+               Column(label=msg("league.col_driver"), weight=4),
+               *(Column(label=msg("league.col_round", number=numbers.get(r, "?")), align="r", weight=1.2)
+                 for r in shown_rounds),
+               Column(label=msg("league.col_points"), align="r", weight=1.6),
+               Column(label=msg("league.col_wins"), align="r", weight=1.2))
+    rows = []
+    for s in table[:TABLE_ROWS]:
+        per_round = tuple(str(s.scores[r]) if r in s.scores else "—" for r in shown_rounds)
+        struck = tuple(2 + i for i, r in enumerate(shown_rounds) if r in s.dropped_rounds)
+        rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), str(s.wins)),
+                             struck=struck))
+    rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
+            else msg("league.rule_all"))
+    count = len(played)
+    return TableView(title=msg("league.standings_title", league=league.name),
+                     subtitle=msg("league.standings_sub." + plural(count), n=count), columns=columns,
+                     rows=tuple(rows), note=Listed([rule, msg("league.rule_ties")], how="space"))
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
@@ -186,8 +208,9 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
 
 async def _standings_post_tx(tx: Tx, league: League) -> Post:
     scores = scores_of(await results_of_league_tx(tx, league.id))
+    numbers = {r.id: r.number for r in await rounds_of_league_tx(tx, league.id)}
     return Post([msg("league.standings_head", league=league.name)], channel_id=league.channel_id,
-                image=table_spec(standings_table(league, scores), "standings.png"))
+                image=table_spec(standings_table(league, scores, numbers), "standings.png"))
 
 
 async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[str], finish: TxStep) -> int:
@@ -245,7 +268,8 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     names = {r.user_id: r.display_name for r in runs}
     results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
                    channel_id=league.channel_id,
-                   image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
+                   image=table_spec(results_table(title, specials_text(rnd.specials), classified, judged_, rnd.seed),
+                                    "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
     return [await league_post_tx(tx, league, results, now),
@@ -326,7 +350,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                            results_lines(title, classified, judged_, current, names, [],
                                          (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
                            channel_id=league.channel_id,
-                           image=table_spec(results_table(title, classified, judged_, current.seed), "results.png"))
+                           image=table_spec(results_table(title, specials_text(current.specials), classified, judged_,
+                                                         current.seed), "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
             ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
         return ids
@@ -363,7 +388,8 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         names = {r.user_id: r.display_name for r in stored}
         digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
-                    image=table_spec(results_table(title, classified, judged_, rnd.seed), "results.png"),
+                    image=table_spec(results_table(title, specials_text(rnd.specials), classified, judged_, rnd.seed),
+                                     "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)
 

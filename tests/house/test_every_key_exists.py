@@ -115,6 +115,10 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/narrate.py", "f'render.terrain.{v}'"): lambda: keys("render.terrain.{}", narrate.TERRAINS),
     ("services/narrate.py", "f'word.tires_{v}'"): lambda: keys("word.tires_{}", narrate.TIRES),
     ("services/round_close.py", "'league.results_sub.' + plural(count)"): lambda: keys("league.results_sub.{}", PLURAL),
+    ("services/round_close.py", "'league.standings_sub.' + plural(count)"):
+        lambda: keys("league.standings_sub.{}", PLURAL),
+    ("services/round_close.py", "'league.rule_best.' + plural(league.best_rounds)"):
+        lambda: keys("league.rule_best.{}", PLURAL),
     ("services/scratch.py", "'scratch.ranking_head.' + plural(count)"): lambda: keys("scratch.ranking_head.{}", PLURAL),
     ("services/scratch.py", "'scratch.subtitle.' + plural(count)"): lambda: keys("scratch.subtitle.{}", PLURAL),
     ("services/status_text.py", "'status.black_lost.' + ('one' if car.lost_black == 1 else 'other')"):

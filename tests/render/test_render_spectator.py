@@ -1,6 +1,6 @@
 """What a spectator on a phone reads at a glance (issue 22, items 3 and 4): a driver keeps one colour
 for the whole rally, a spun car is marked, neutral is "N", the white die shows the letter the
-reader types, a rally's board says which special it is ("SS 2/3"), tires are shown with the weather
+reader types, a rally's board says which special it is ("SS2/3"), tires are shown with the weather
 module, and the rally's last card says it is the rally classification, with its winner, each
 special's winner marked and why a DNF is out."""
 
@@ -14,6 +14,7 @@ from bot.engine.board import board_view
 from bot.engine.course import course_of
 from bot.engine.game import apply, new_game
 from bot.engine.simulate import ai_seats
+from bot.engine.stage_model import START
 from bot.engine.view import ResultRow, ResultsView
 from bot.i18n import catalogue, render, t
 from bot.render import palette as P
@@ -64,7 +65,7 @@ def test_a_rally_board_says_which_special_it_is(lang):
     view = board_view(ss2)
     assert (view.special, view.specials) == (2, 2)
     head = [b.text for b in board_texts(ss2.stage, view, RenderOptions(lang=lang)) if b.what == "header round"]
-    special = {"en": "SS 2/2", "fr": "ES 2/2", "de": "WP 2/2"}[lang]
+    special = {"en": "SS2/2", "fr": "ES2/2", "de": "WP2/2"}[lang]  # the compact form of the texts ("SS2")
     assert head == [f"{special} · {word('round', lang, n=view.round)}"]
 
 
@@ -100,6 +101,16 @@ def test_neutral_is_n_in_the_gear_column(lang):
                         RenderOptions(lang=lang))
     gears = {b.what: b.text for b in texts if b.what.startswith("row") and b.what.endswith(" gear")}
     assert gears == {"row 1 gear": "N", "row 2 gear": "3"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_car_on_the_start_line_in_its_turn_is_in_neutral_and_a_waiting_car_has_no_gear(lang):
+    """As the status text: "al: start, neutral, 0:00" for the car to play, "bo: waiting to start"."""
+    st = hill_stage()
+    view = board(st, car("al", 0, START, gear=0, active=True), car("bo", 1, START, gear=0, status="waiting"))
+    gears = {b.what: b.text for b in board_texts(st, view, RenderOptions(lang=lang))
+             if b.what.startswith("row") and b.what.endswith(" gear")}
+    assert gears == {"row 1 gear": word("neutral", lang), "row 2 gear": "—"}
 
 
 def test_a_spun_car_carries_a_spin_mark():

@@ -304,7 +304,7 @@ async def test_a_console_member_with_the_organisers_role_judges_and_cancels_and_
     assert "[channel] ❌ Sunday Cup — round 2 was cancelled by @bob: snow" in text
     assert "[only bob] Only the organisers of Sunday Cup can do that" in text
     assert "[channel] Disqualified: alice (wrong car, by @bob)" in text
-    assert re.search(r"^\[channel\] +— +alice +DSQ +wrong car +0$", text, re.M)
+    assert re.search(r"^\[channel\] +— +alice +DSQ +0\n\[channel\] +wrong car$", text, re.M)
     assert "round 2 is open" not in text
 
 

@@ -28,7 +28,10 @@ def event_line(event: Event, state: GameState | None = None) -> str:
                   else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS
                   else msg(f"word.tires_{v}") if k == "tires" and v in TIRES else v)
               for k, v in event.params.items()}
-    text = msg(f"event.{event.kind}", **params)
+    if event.kind == "damage" and not event.params.get("lost"):  # a terrain of no damage (A12.1: grass 0)
+        text = msg("event.damage_none", terrain=params.get("terrain"))
+    else:
+        text = msg(f"event.{event.kind}", **params)
     name = _name(event.driver, state)
     return msg("event.by_driver", name=name, text=text) if name and event.kind not in ("stage_over", "retired") \
         else text

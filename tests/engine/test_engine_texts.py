@@ -100,3 +100,17 @@ def test_A12_damage_says_die_or_dice():
     assert "1 black die lost" in event_line(damage, forest)
     crash = Event("finish_crash", "d1", {"lost": 1, "dice": "die"})
     assert "1 black die lost" in event_line(crash, forest)
+
+
+def test_A12_1_a_terrain_of_no_damage_is_told_as_such_not_as_zero_dice_lost():
+    """Grass takes no black die (A12.1): "goes into the grass without damage", never "0 black dice
+    lost", in every language (issue 22: read as a player)."""
+    from bot.engine.actions import Event
+    from bot.i18n import languages, render
+    from bot.services.narrate import event_line
+
+    none = event_line(Event("damage", None, {"terrain": "grass", "lost": 0, "total": 0, "dice": "dice"}))
+    some = event_line(Event("damage", None, {"terrain": "rocks", "lost": 2, "total": 2, "dice": "dice"}))
+    assert str(none) == "goes into the grass without damage." and "2 black dice lost" in str(some)
+    for lang in languages():
+        assert "0" not in render(none, lang)

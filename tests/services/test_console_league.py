@@ -52,14 +52,15 @@ def results_of(text: str, head: str) -> list[tuple[int, str, int, int]]:
 
 
 def standings_rows(text: str) -> list[tuple[str, int, str]]:
-    """(driver, points, rounds counted) of the last standings table printed."""
-    table = text.rsplit("Sunday Cup — standings — only the best 3 rounds count", 1)[1].splitlines()[2:]
+    """(driver, points, the cells of their rounds) of the last standings table printed: a round
+    that does not count is in brackets (struck through on the card)."""
+    table = text.rsplit("Sunday Cup — standings — after 4 rounds", 1)[1].splitlines()[2:]
     rows = []
     for line in table:
         cells = line.removeprefix("[channel]").split()
-        if len(cells) < 5 or not cells[0].isdigit():
+        if len(cells) < 8 or not cells[0].isdigit():
             break
-        rows.append((cells[1], int(cells[2]), " ".join(cells[4:])))
+        rows.append((cells[1], int(cells[6]), " ".join(cells[2:6])))
     return rows
 
 
@@ -148,8 +149,9 @@ async def test_a_season_of_four_weekly_rounds_in_the_console_reads_as_on_discord
     assert "[channel] 🏳️ carol did not finish Sunday Cup — round 2." in text
     assert "[only carol] You already have your run of this round" in text
     assert "[#run-dave-r3] The round closed before this run finished: it is a DNF." in text
-    assert re.search(r"^\[channel\] +— +dave +DNF +not finished at the close +0$", text, re.M)
-    assert re.search(r"^\[channel\] +— +carol +DNF +abandoned +0$", text, re.M)
+    # a DNF's reason on its own line under the row (issue 22: reasons wrap, never cut)
+    assert re.search(r"^\[channel\] +— +dave +DNF +0\n\[channel\] +not finished at the close$", text, re.M)
+    assert re.search(r"^\[channel\] +— +carol +DNF +0\n\[channel\] +abandoned$", text, re.M)
     # The penalty on closed round 2 puts its winner behind the runner-up, in the reposted results.
     before = results_of(text, "Sunday Cup — round 2 is closed. Results:")
     after = results_of(text, "📝 Results of Sunday Cup — round 2 updated:")
@@ -166,7 +168,8 @@ async def test_a_season_of_four_weekly_rounds_in_the_console_reads_as_on_discord
     assert [(name, points) for name, points, _ in table] == sorted(
         ((name, best3[name]) for name, _, _ in table), key=lambda row: -row[1])
     assert {name for name, _, _ in table} == set(DRIVERS)
-    assert any(counted == "3 (−1)" for _, _, counted in table)  # a fourth round was dropped
+    assert all(rounds.count("(") == 1 for _, _, rounds in table)  # each driver's worst round is dropped
+    assert "Only the best 3 rounds count" in text.rsplit("after 4 rounds", 1)[1]  # the rule, on the card
     assert any(sum(scores[name]) != best3[name] for name in DRIVERS)  # and the drop changed a total
     # Every run is a rally whose log replays to its snapshot.
     report = await store.check(replay_snapshot, log_problem)

@@ -40,7 +40,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
@@ -51,8 +51,8 @@ from bot.engine.results import results_view
 from bot.engine.stage_catalogue import load_stage
 from bot.engine.stage_model import Stage
 from bot.engine.state import GameState
-from bot.engine.text import from_json, to_json
-from bot.engine.view import BoardView, ResultsView
+from bot.engine.text import Listed, from_json, to_json
+from bot.engine.view import BoardView, ResultRow, ResultsView
 from bot.i18n import DEFAULT_LANG, render, t
 from bot.services.work import snapshot_json
 
@@ -216,11 +216,21 @@ def results_of(state: GameState, lang: str = DEFAULT_LANG) -> ResultsView:
                            f"{render(t('render.results', lang), lang)}")
         return view.model_copy(update=update)
     update["title"] = render(t("render.rally_classification", lang), lang)
-    winner = next((r for r in view.rows if r.status == "finished" and r.time_s is not None and r.gap_s == 0), None)
-    legend = render(t("render.special_winner_legend", lang), lang)
-    update["subtitle"] = (f"{render(t('render.winner', lang, name=winner.name), lang)} · {legend}"
-                          if winner is not None else legend)
+    update["subtitle"] = rally_card_subtitle(view.rows, lang)
     return view.model_copy(update=update)
+
+
+PLURAL_WINNER = {False: "render.winner.one", True: "render.winner.other"}
+
+
+def rally_card_subtitle(rows: Sequence[ResultRow], lang: str) -> str:
+    """The rally card's subtitle: its winner, or its winners when the best total is shared (a tie
+    shares first place, RULES OPEN-5), then the legend of the special winners' mark."""
+    winners = [r.name for r in rows if r.status == "finished" and r.time_s is not None and r.gap_s == 0]
+    legend = render(t("render.special_winner_legend", lang), lang)
+    if not winners:
+        return legend
+    return f"{render(t(PLURAL_WINNER[len(winners) > 1], lang, name=Listed(winners, 'and')), lang)} · {legend}"
 
 
 def _reason(code: str, lang: str) -> str:

@@ -28,7 +28,7 @@ from bot.render.overlay import spin_mark_at
 from bot.render.placement import place_cars
 from bot.render.results import WINNER_MARK, results_texts
 from bot.render.words import die_face, word
-from bot.services.images import results_of
+from bot.services.images import rally_card_subtitle, results_of
 from tests.render.render_helpers import board, car, colour_count, decode, hill_stage
 
 LANGS = ("en", "fr", "de")
@@ -155,11 +155,12 @@ def _final_rally_state():
 def test_the_last_card_of_a_rally_is_the_rally_classification_with_its_winner(lang):
     state = _final_rally_state()
     view = results_of(state, lang)
-    winner = next(r for r in view.rows if r.gap_s == 0)
+    winners = [r for r in view.rows if r.gap_s == 0]
     texts = results_texts(view, RenderOptions(lang=lang))
     assert texts[0].text == word("rally_classification", lang)
     subtitle = next(b.text for b in texts if b.what == "header status")
-    assert word("winner", lang, name=winner.name) in subtitle and WINNER_MARK in subtitle
+    assert all(w.name in subtitle for w in winners) and WINNER_MARK in subtitle
+    assert word("winner.one" if len(winners) == 1 else "winner.other", lang, name="").strip(" :") in subtitle
     # each special's fastest time is marked, and only it
     marked = [b.text for b in texts if b.what.endswith("special_winner")]
     bests = [min(r.times[i] for r in view.rows if r.times[i] is not None) for i in range(2)]
@@ -181,3 +182,12 @@ def test_a_dnf_of_a_rally_says_why_without_being_cut(lang):
                              ResultRow(driver_id="b", name="bob", status="dnf", times=(90, None), reason=reason)))
     dnf = [b for b in results_texts(view, RenderOptions(lang=lang)) if b.what.endswith("dnf")]
     assert [b.text for b in dnf] == [f"{word('dnf', lang)} · {reason}"]
+
+
+def test_a_tie_for_the_rally_win_names_every_winner():
+    """Two drivers on the same total share first place (RULES OPEN-5): the card names both."""
+    view = results_of(_final_rally_state(), "en")
+    best = min(r.time_s for r in view.rows if r.time_s is not None)
+    tied = [r.model_copy(update={"time_s": best, "gap_s": 0}) if i < 2 else r for i, r in enumerate(view.rows)]
+    assert rally_card_subtitle(tied, "en").startswith(f"Winners, tied: {tied[0].name} and {tied[1].name} · ")
+    assert rally_card_subtitle(tied[1:], "fr").startswith(f"Vainqueur : {tied[1].name} · ")

@@ -122,8 +122,10 @@ def static_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options:
 
 
 def _draw_and_keep(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:
-    img = to_palette(draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail),
-                     layer_palette(stage, layout, snow, options))
+    placed: list[MapLabel] = []  # the labels the painter places anyway: kept for `label_boxes`
+    img = to_palette(draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail,
+                                 placed=placed), layer_palette(stage, layout, snow, options))
+    _labels.setdefault(_key(stage, layout, snow, options), placed)
     stats.drawn += 1
     release_memory()  # the supersampled canvas (up to ~60 MB) is gone: give its pages back
     disk_cache.store(_name(stage, layout, snow, options), img)
@@ -146,7 +148,9 @@ def static_window(stage: Stage, layout: MapLayout, snow: frozenset[str], options
     if img is None:
         if WINDOW_FIRST and box != (0, 0, *layout.static_size):
             stats.windows += 1
-            part = draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail, box)
+            placed: list[MapLabel] = []
+            part = draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail, box, placed)
+            _labels.setdefault(_key(stage, layout, snow, options), placed)
             return to_palette(part, layer_palette(stage, layout, snow, options))
         img = _draw_and_keep(stage, layout, snow, options)
     return img if box == (0, 0, img.width, img.height) else img.crop(box)
@@ -200,7 +204,7 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
 
 def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozenset[str],
                 options: RenderOptions, detail: bool = True,
-                box: tuple[int, int, int, int] | None = None) -> Image.Image:
+                box: tuple[int, int, int, int] | None = None, placed: list[MapLabel] | None = None) -> Image.Image:
     """Draw the static layer of `stage` at `size` (supersampled, then reduced), or only its part
     `box` (RGB), with the very pixels of that part of the whole layer.
 
@@ -215,6 +219,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
         big = Image.new("RGB", whole, P.PAPER)
         painter.attach(big, (0, 0))
         painter.paint()
+        if placed is not None:  # the labels as placed, in pixels of the layer (`label_boxes`)
+            placed.extend(_unscaled(painter.placed_labels(), k))
         return big if k == 1 else big.reduce(k)
     x0, y0, x1, y1 = (v * k for v in box)
     reach = painter.reach()
@@ -222,6 +228,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     big = Image.new("RGB", (x1 - cx, y1 - cy), P.PAPER)
     painter.attach(big, (cx, cy))
     painter.paint()
+    if placed is not None:  # placed over the whole layer, even when a part is drawn
+        placed.extend(_unscaled(painter.placed_labels(), k))
     part = big.crop((x0 - cx, y0 - cy, x1 - cx, y1 - cy))
     return part if k == 1 else part.reduce(k)
 
@@ -248,8 +256,13 @@ def _place_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options
     k = options.supersample
     painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
                        size=(layout.static_size[0] * k, layout.static_size[1] * k))
+    return _unscaled(painter.placed_labels(), k)
+
+
+def _unscaled(labels: list[MapLabel], k: int) -> list[MapLabel]:
+    """Labels placed on the supersampled canvas, their boxes in pixels of the layer."""
     return [MapLabel(label.text, (label.box[0] / k, label.box[1] / k, label.box[2] / k, label.box[3] / k),
-                     label.at, label.bg, label.fg) for label in painter.placed_labels()]
+                     label.at, label.bg, label.fg) for label in labels]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -41,7 +41,7 @@ from bot.services.errors import error_reply
 from bot.services.help_text import help_lines
 from bot.services.images import Renderer, default_renderer, draw_async, image_name
 from bot.store.clock import from_text, to_text
-from bot.store.leagues import cards_tx
+from bot.store.leagues import cards_tx, run_of_thread_tx, running_run_thread_tx
 
 PLACE = Place(guild_id=1, channel_id=1)
 GUILD_NAME = "console"
@@ -338,30 +338,21 @@ class Console:
 
     async def _new_channel(self, label: str) -> int:
         """A new channel for a run (a private thread on Discord): after every channel used so far."""
-        row = await self.service.store.db.fetch_one("SELECT MAX(channel_id) FROM rallies WHERE guild_id = ?",
-                                                    (PLACE.guild_id,))
-        used = [FIRST_RUN_CHANNEL - 1, *self.channels, int(row[0]) if row and row[0] is not None else 0]
+        used = [FIRST_RUN_CHANNEL - 1, *self.channels, await self.service.store.rallies.last_channel(PLACE.guild_id)]
         channel = max(used) + 1
         self.channels[channel] = re.sub(r"[^\w-]+", "-", label.lower())
         return channel
 
     async def turn_place(self, actor: Actor) -> Place:
         """Where the actor's turn commands go: their run in progress (its channel), else the main channel."""
-        row = await self.service.store.db.fetch_one(
-            "SELECT r.thread_id FROM runs r JOIN rallies y ON y.id = r.rally_id WHERE r.user_id = ? "
-            "AND r.guild_id = ? AND r.status = 'running' AND y.status = 'running' ORDER BY r.id DESC LIMIT 1",
-            (actor.user_id, PLACE.guild_id))
-        if row is None or row[0] is None:
-            return self.place
-        return Place(PLACE.guild_id, int(row[0]), self.lang)
+        thread = await self.service.store.db.read(lambda tx: running_run_thread_tx(tx, actor.user_id, PLACE.guild_id))
+        return self.place if thread is None else Place(PLACE.guild_id, thread, self.lang)
 
     async def _label(self, channel_id: int) -> str:
         """How a channel is named in the transcript: "" (main), `run-alice-r1`, `scratch-bob-2026-w48`."""
         if channel_id in self.channels:
             return self.channels[channel_id]
-        row = await self.service.store.db.fetch_one(
-            "SELECT r.display_name, o.number, o.week, o.league_id FROM runs r JOIN rounds o ON o.id = r.round_id "
-            "WHERE r.thread_id = ? LIMIT 1", (channel_id,))
+        row = await self.service.store.db.read(lambda tx: run_of_thread_tx(tx, channel_id))
         if row is None:
             label = f"channel-{channel_id}"
         elif row[3] is None:
@@ -424,11 +415,10 @@ class Console:
         assert isinstance(self.clock, ConsoleClock)
         last, repeats = None, 0
         for _ in range(MAX_JOB_STEPS):
-            row = await self.service.store.db.fetch_one(
-                "SELECT MIN(due_at) FROM jobs WHERE done_at IS NULL AND due_at <= ?", (to_text(target),))
-            if row is None or row[0] is None:
+            due = await self.service.store.jobs.next_due(target)
+            if due is None:
                 return
-            moment = max(datetime.strptime(row[0], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC), self.clock())
+            moment = max(due, self.clock())
             repeats = repeats + 1 if moment == last else 0
             if repeats > 5:  # a job that cannot run now (held by a lease): leave it for later
                 return

@@ -188,19 +188,6 @@ def card_json(head: dict[str, Any], log: list[str]) -> str:
     return text[:-1] + ',"actions":[' + ",".join(log) + "]}"
 
 
-async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
-    """The action log of every run counting in the round (driven in it or answering it) in one
-    indexed query: rally id → canonical texts."""
-    rows = await tx.fetch_all(
-        "SELECT a.rally_id, a.action FROM actions a JOIN runs r ON r.rally_id = a.rally_id "
-        "WHERE r.round_id = ? OR r.id IN (SELECT run_id FROM run_answers WHERE round_id = ?) "
-        "ORDER BY a.rally_id, a.seq", (round_id, round_id))
-    logs: dict[int, list[str]] = {}
-    for row in rows:
-        logs.setdefault(int(row[0]), []).append(str(row[1]))
-    return logs
-
-
 def cards_file(rnd: Round, league_name: str | None, runs: list[Run], logs: dict[int, list[str]],
                binding: Binding) -> str:
     """All the finished runs' cards of a round, as the JSON file attached to the results: the

@@ -29,7 +29,7 @@ from bot.engine.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
-from bot.services.cards import binding_tx, cards_file, logs_of_round_tx
+from bot.services.cards import binding_tx, cards_file
 from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
@@ -37,18 +37,21 @@ from bot.services.league_rounds import league_post_tx, plural, round_title, spec
 from bot.services.reply import Actor, Reply
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
+from bot.store.jobs import cancel_round_jobs_tx
 from bot.store.leagues import (
     League,
     LogEntry,
     Result,
     Round,
     Run,
+    clear_results_tx,
     counted_runs_tx,
     finish_run_tx,
     league_tx,
     link_answers_tx,
     log_of_round_tx,
     log_tx,
+    logs_of_round_tx,
     put_cards_tx,
     results_of_league_tx,
     results_of_round_tx,
@@ -294,8 +297,7 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
         async def body(tx: Tx) -> int:
             if not await set_round_status_tx(tx, round_id, ("scheduled", "open"), "cancelled"):
                 raise ServiceError("league.cannot_cancel", number=rnd.number, status="—")
-            await tx.execute("DELETE FROM jobs WHERE ref LIKE ? AND kind LIKE 'league.%' AND done_at IS NULL",
-                             (f"round:{round_id}:%",))
+            await cancel_round_jobs_tx(tx, round_id)
             for run in running:
                 await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="cancelled", now=now)
                 rally = await find_tx(tx, run.rally_id or 0)
@@ -342,7 +344,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                      target_id=driver_id, seconds=seconds, reason=reason, now=now)
         ids = [await league_post_tx(tx, league, post, now)]
         if current.status == "closed":  # recompute the stored results and post them again
-            await tx.execute("DELETE FROM round_results WHERE round_id = ?", (round_id,))
+            await clear_results_tx(tx, round_id)
             classified, judged_, runs_now = await _classify_tx(tx, current, league)
             await write_results_tx(tx, result_rows(current, league, classified))
             names = {r.user_id: r.display_name for r in runs_now}

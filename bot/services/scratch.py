@@ -10,7 +10,6 @@ A server can hide its name (`/league settings world_name:off`); its drivers stil
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import datetime
 
@@ -27,6 +26,7 @@ from bot.services.runs import RunService
 from bot.services.work import Post, RallyWork, post_tx
 from bot.services.world_round import ensure_week_tx
 from bot.store.connection import Tx
+from bot.store.guild_settings import hidden_world_names_tx
 from bot.store.leagues import (
     Round,
     Run,
@@ -100,7 +100,7 @@ class ScratchService:
                 if my_rank > TOP:
                     around = await world_around_tx(tx, wanted, mine, AROUND)
             shown = top + around
-            hidden = await _hidden_guilds_tx(tx, {r.guild_id for r in shown})
+            hidden = await hidden_world_names_tx(tx, {r.guild_id for r in shown})
             ranks = run_ranks(top, 1)
             if around and mine is not None and my_rank is not None:
                 # the window is consecutive in (time, id) order: its first row's place follows from
@@ -146,16 +146,6 @@ def run_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) 
     """Ranks of consecutive runs (by time, then id) starting at place `first_place`, by run id:
     the house rule (`ranking.shared_ranks`, OPEN-5) on their times."""
     return dict(zip((r.id for r in rows), shared_ranks([r.time_s for r in rows], first_place, first_rank)))
-
-
-async def _hidden_guilds_tx(tx: Tx, guilds: set[int]) -> set[int]:
-    """Servers among `guilds` that chose not to show their name in the world ranking."""
-    if not guilds:
-        return set()
-    marks = ", ".join("?" for _ in guilds)
-    rows = await tx.fetch_all(f"SELECT guild_id, settings FROM guild_settings WHERE guild_id IN ({marks})",
-                              tuple(guilds))
-    return {int(r[0]) for r in rows if json.loads(r[1]).get("world_name") is False}
 
 
 def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],

@@ -64,3 +64,14 @@ class GuildSettings:
             return merged
 
         return await self._db.write(merge)
+
+
+async def hidden_world_names_tx(tx: Tx, guilds: set[int]) -> set[int]:
+    """Servers among `guilds` that chose not to show their name in the world ranking
+    (`/league settings world_name:off`)."""
+    if not guilds:
+        return set()
+    marks = ", ".join("?" for _ in guilds)
+    rows = await tx.fetch_all(f"SELECT guild_id, settings FROM guild_settings WHERE guild_id IN ({marks})",
+                              tuple(guilds))
+    return {int(r[0]) for r in rows if json.loads(r[1]).get("world_name") is False}

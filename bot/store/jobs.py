@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from bot.store.clock import now_text, to_text, utc_now
+from bot.store.clock import from_text, now_text, to_text, utc_now
 from bot.store.connection import Database, Tx
 from bot.store.errors import NotFound
 from bot.store.rows import JOB_COLUMNS, Job
@@ -44,6 +44,13 @@ async def cancel_rally_tx(tx: Tx, rally_id: int, kinds: Iterable[str]) -> int:
     return await tx.execute(
         f"DELETE FROM jobs WHERE rally_id = ? AND kind IN ({marks}) AND done_at IS NULL", (rally_id, *wanted)
     )
+
+
+async def cancel_round_jobs_tx(tx: Tx, round_id: int) -> int:
+    """Inside `tx`: drop the pending league jobs of a round (opening, reminders, close) of a round
+    that was cancelled; how many."""
+    return await tx.execute("DELETE FROM jobs WHERE ref LIKE ? AND kind LIKE 'league.%' AND done_at IS NULL",
+                            (f"round:{round_id}:%",))
 
 
 async def pending_for_rally_tx(tx: Tx, rally_id: int, kinds: Iterable[str]) -> list[Job]:
@@ -80,6 +87,12 @@ class Jobs:
             return await schedule_tx(tx, kind, ref, due_at, rally_id)
 
         return await self._db.write(insert)
+
+    async def next_due(self, until: datetime) -> datetime | None:
+        """When the earliest pending job falls due, if one does by `until` (the console's clock)."""
+        row = await self._db.fetch_one("SELECT MIN(due_at) FROM jobs WHERE done_at IS NULL AND due_at <= ?",
+                                       (to_text(until),))
+        return from_text(row[0]) if row is not None and row[0] is not None else None
 
     async def claim_due(
         self, now: datetime | None = None, *, limit: int = 20, lease_s: int = DEFAULT_LEASE_S,

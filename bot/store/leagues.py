@@ -469,6 +469,42 @@ async def write_results_tx(tx: Tx, rows: list[Result]) -> None:
           r.reason, r.points, r.bonus) for r in rows])
 
 
+async def running_run_thread_tx(tx: Tx, user_id: int, guild_id: int) -> int | None:
+    """The thread of the driver's run in progress on a server, if any (the console sends the
+    driver's turn commands there)."""
+    row = await tx.fetch_one(
+        "SELECT r.thread_id FROM runs r JOIN rallies y ON y.id = r.rally_id WHERE r.user_id = ? "
+        "AND r.guild_id = ? AND r.status = 'running' AND y.status = 'running' ORDER BY r.id DESC LIMIT 1",
+        (user_id, guild_id))
+    return int(row[0]) if row is not None and row[0] is not None else None
+
+
+async def run_of_thread_tx(tx: Tx, thread_id: int) -> tuple[str, int, str | None, int | None] | None:
+    """(driver's name, round number, week, league id) of the run played in a thread, if any."""
+    row = await tx.fetch_one(
+        "SELECT r.display_name, o.number, o.week, o.league_id FROM runs r JOIN rounds o ON o.id = r.round_id "
+        "WHERE r.thread_id = ? LIMIT 1", (thread_id,))
+    return (str(row[0]), int(row[1]), row[2], row[3]) if row is not None else None
+
+
+async def clear_results_tx(tx: Tx, round_id: int) -> None:
+    """Forget a round's stored results (they are written again at once, after a penalty)."""
+    await tx.execute("DELETE FROM round_results WHERE round_id = ?", (round_id,))
+
+
+async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
+    """The action log of every run counting in the round (driven in it or answering it) in one
+    indexed query: rally id → canonical texts."""
+    rows = await tx.fetch_all(
+        "SELECT a.rally_id, a.action FROM actions a JOIN runs r ON r.rally_id = a.rally_id "
+        "WHERE r.round_id = ? OR r.id IN (SELECT run_id FROM run_answers WHERE round_id = ?) "
+        "ORDER BY a.rally_id, a.seq", (round_id, round_id))
+    logs: dict[int, list[str]] = {}
+    for row in rows:
+        logs.setdefault(int(row[0]), []).append(str(row[1]))
+    return logs
+
+
 async def results_of_round_tx(tx: Tx, round_id: int) -> list[Result]:
     rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM round_results WHERE round_id = ? "
                               "ORDER BY position IS NULL, position, display_name", (round_id,))

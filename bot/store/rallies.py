@@ -145,6 +145,12 @@ class Rallies:
         )
         return Rally.from_row(row) if row else None
 
+    async def last_channel(self, guild_id: int) -> int:
+        """The highest channel id a rally of the server used (0 if none): the console numbers the
+        channels of new runs after it."""
+        row = await self._db.fetch_one("SELECT MAX(channel_id) FROM rallies WHERE guild_id = ?", (guild_id,))
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
     async def finished_in_channel(self, guild_id: int, channel_id: int, limit: int = 10) -> list[Rally]:
         """The channel's finished rallies, newest first (at most `limit`)."""
         rows = await self._db.fetch_all(

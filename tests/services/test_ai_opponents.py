@@ -175,3 +175,17 @@ async def test_robots_drive_their_turns_after_a_pause_and_the_rally_finishes(ai_
     assert final.finished and all(c.status in ("finished", "out") for c in final.cars)
     robots = [d for d in await store.drivers.list(finished[0].id) if is_ai(d.user_id)]
     assert all(d.missed_turns == 0 for d in robots)  # driving on time is not a missed turn
+
+
+async def test_two_hosts_seating_robots_at_once_never_overfill_the_rally(ai_service, store):
+    """`/rally add-ai` by the host and by a manager at the same moment, one seat left: the rally's
+    lock orders them, one seats its robot, the other is told the rally is full; never 4 of 3."""
+    import asyncio
+
+    await lobby_with_ai(ai_service, count=1)  # Alice and one robot: one seat of 3 left
+    results = await asyncio.gather(ai_service.add_ai(HERE, ALICE, 1), ai_service.add_ai(HERE, MOD, 1),
+                                   return_exceptions=True)
+    refused = [r for r in results if isinstance(r, RallyError)]
+    assert len(refused) == 1 and "The rally is full (3/3)" in str(refused[0])
+    rally, seated = await drivers(store)
+    assert len(seated) == 3 and len(rally.modules["ai"]) == 2

@@ -1,4 +1,4 @@
-"""`python -m bot console`: the offline console (see bot/console.py)."""
+"""`python -m bot console`: the offline console (see bot/console/)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def _names(text: str) -> list[str]:
 
 
 def _roles(text: str) -> dict[str, list[int]]:
-    from bot.console_errors import ConsoleError
+    from bot.console.errors import ConsoleError
     from bot.i18n import t
 
     roles: dict[str, list[int]] = {}
@@ -61,7 +61,7 @@ def _roles(text: str) -> dict[str, list[int]]:
 
 async def _main(args: argparse.Namespace) -> int:
     from bot.console import load_dice_script, run_console
-    from bot.console_clock import console_service, parse_now
+    from bot.console.clock import console_service, parse_now
     from bot.store import Store
     from bot.store.leagues import round_count_tx
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.console import PLACE, Console, split_command
-from bot.console_errors import ConsoleError
+from bot.console.errors import ConsoleError
 from bot.engine.errors import RallyError
 from bot.services import Place, RallyService
 from bot.store import Store

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.console import PLACE, run_console, user_id
-from bot.console_clock import console_service, seeded_round_secrets
+from bot.console.clock import console_service, seeded_round_secrets
 from bot.services.replay import log_problem, replay_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]

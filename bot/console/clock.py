@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.console_errors import ConsoleError
+from bot.console.errors import ConsoleError
 from bot.i18n import t
 from bot.services import RallyService
 from bot.services.deadlines import plain_time

@@ -1,0 +1,110 @@
+"""`/autopilot` (console only): the AI (`bot.engine.ai.choose_action`) plays a driver's turns,
+each action printed and played as if typed."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.console.channels import Channels
+from bot.console.errors import ConsoleError
+from bot.console.lines import Command, split_command
+from bot.console.printer import Say
+from bot.engine.ai import choose_action
+from bot.i18n import t
+from bot.services import Actor, RallyService, Reply
+from bot.services.errors import error_reply
+
+AUTOPILOT_STEPS = 400  # actions of one `/autopilot` at most
+
+
+class Autopilot:
+    """Who is on autopilot, and their turns played: each action typed through `dispatch`, its reply
+    shown with `show`; `tick` runs what falls due once it is switched on."""
+
+    def __init__(self, service: RallyService, channels: Channels, names: dict[int, str], say: Say,
+                 show: Callable[[str, Reply], Awaitable[None]],
+                 dispatch: Callable[[Actor, Command], Awaitable[Reply]],
+                 actor: Callable[[str], Actor], tick: Callable[[], Awaitable[int]], lang: str) -> None:
+        self.service = service
+        self.lang = lang  # the server's language (the autopilot's prefix)
+        self.channels = channels
+        self.names = names  # user id → console name
+        self.say = say
+        self.show = show
+        self.dispatch = dispatch
+        self.actor = actor
+        self.tick = tick
+        self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
+
+    async def command(self, name: str, actor: Actor, cmd: Command) -> None:
+        """Console only: the AI (`bot.engine.ai.choose_action`) plays the caller's turns where their
+        turn commands go (their run in progress, else the main channel's rally), each action printed
+        and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
+        `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
+        text = (cmd.options.get("turns") or (cmd.words[0] if cmd.words else "")).strip()
+        if text.lower() == "off":
+            self.autopiloted.pop(name.lower(), None)
+            self.say(name, [t("console.autopilot_off")], ephemeral=True)
+            return
+        limit = None
+        if text:
+            if not text.isdigit() or not 1 <= int(text) <= 1000:
+                raise ConsoleError(t("console.number", option="turns", value=text[:40]))
+            limit = int(text)
+        self.autopiloted[name.lower()] = limit
+        self.names.setdefault(actor.user_id, name)
+        if not await self.turns(name, actor):
+            place = await self.channels.turn_place(actor)
+            rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            waiting = rally is not None and rally.status == "running" and limit is None
+            if not waiting:  # nothing of theirs runs: nothing to stay on for
+                self.autopiloted.pop(name.lower(), None)
+            await self.show(name, Reply([t("console.autopilot_on" if waiting else "console.autopilot_idle")],
+                                        ephemeral=True))
+        await self.tick()
+
+    async def drive(self) -> int:
+        """Every driver on autopilot whose turn it is now plays it; how many actions were played."""
+        played = 0
+        for key in list(self.autopiloted):
+            name = next((n for n in self.names.values() if n.lower() == key), key)
+            played += await self.turns(name, self.actor(name))
+        return played
+
+    async def turns(self, name: str, actor: Actor) -> int:
+        """Play `name`'s turns while it is their turn (and their autopilot is on); the actions played."""
+        place = await self.channels.turn_place(actor)
+        played = 0
+        for _ in range(AUTOPILOT_STEPS):
+            key = name.lower()
+            if key not in self.autopiloted:
+                break
+            rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            if rally is None or rally.status != "running":
+                break
+            state = self.service.work.state_of(rally)
+            if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
+                break
+            round_before = (state.round, state.turn.car)
+            typed = "/" + str(choose_action(state))
+            self.say(None, [f"{name}: {typed}"], ephemeral=False, prefix=t("console.prefix_autopilot", self.lang))
+            try:
+                reply = await self.dispatch(actor, split_command(typed))
+            except Exception as exc:
+                self.autopiloted.pop(key, None)
+                await self.show(name, error_reply(exc))
+                break
+            await self.show(name, reply)
+            played += 1
+            after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            now = self.service.work.state_of(after) if after is not None and after.status == "running" else None
+            if now is None or now.turn is None or (now.round, now.turn.car) != round_before:
+                left = self.autopiloted.get(key)
+                if left is not None:  # `turns:N`: one turn fewer to drive
+                    if left <= 1:
+                        self.autopiloted.pop(key, None)
+                    else:
+                        self.autopiloted[key] = left - 1
+            if now is None:
+                break
+        return played

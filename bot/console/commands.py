@@ -1,0 +1,190 @@
+"""The console's verb table: a typed `Command` becomes the service call Discord's command makes
+(rallies, turns, championships, `/verify`), with the options read as the slash command reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.console.channels import GUILD_NAME, Channels
+from bot.console.errors import ConsoleError
+from bot.console.lines import Command, user_id, yes
+from bot.console.printer import Say
+from bot.i18n import t
+from bot.services import Actor, Place, RallyService, Reply
+from bot.services.help_text import help_lines
+
+#: turn commands: typed by a driver with a run in progress, they go to that run's channel
+TURN_COMMANDS = frozenset({"roll", "stop", "line", "spare", "odds", "tires", "attack", "order", "place",
+                           "rally status", "rally board", "rally abandon", "autopilot"})
+
+
+def _role(value: str | None) -> int | None:
+    """`role:987654321987654321` (a role id), or `role:none` to go back to Manage Server only."""
+    text = (value or "").strip()
+    if text.lower() in ("none", "off", ""):
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+        raise ConsoleError(t("console.number", option="role", value=text[:40]))
+    return int(text)
+
+
+class Commands:
+    """Runs a command for an actor: typed in the main channel `place`, or for a turn command where
+    the actor's turns go (`channels`); prints what is for the actor alone through `say`."""
+
+    def __init__(self, service: RallyService, place: Place, channels: Channels, say: Say) -> None:
+        self.service = service
+        self.place = place
+        self.channels = channels
+        self.say = say
+
+    async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
+        """The service's reply to `cmd` typed by `actor`; a line that is no command is refused."""
+        if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name == "verify":
+            return await self._championship(actor, cmd)
+        s, o = self.service, cmd.options
+        here = await self.channels.turn_place(actor) if cmd.name in TURN_COMMANDS else self.place
+        if cmd.name == "rally create":
+            stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
+            if not stage:
+                raise ConsoleError(t("console.need_stage"))
+            deadline = o.get("deadline", "24")
+            # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
+            return await s.create(self.place, actor, stage, drivers=o.get("drivers", "4"),
+                                  deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
+                                  ruleset=o.get("ruleset", "classic"),
+                                  sisu=yes(o.get("sisu")), shakedown=yes(o.get("shakedown")),
+                                  assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
+                                  modules=o.get("modules", ""), language=o.get("language"))
+        simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
+                  "rally board": s.board, "rally abandon": s.abandon}
+        if cmd.name in simple:
+            return await simple[cmd.name](here, actor)
+        if cmd.name == "rally results":
+            return await s.results(self.place, actor, o.get("rally") or (cmd.words[0] if cmd.words else None))
+        if cmd.name == "rally history":
+            return await s.history(self.place, actor)
+        if cmd.name == "rally add-ai":
+            return await s.add_ai(self.place, actor, o.get("count") or (cmd.words[0] if cmd.words else None),
+                                  o.get("style") or (cmd.words[1] if len(cmd.words) > 1 else None))
+        if cmd.name == "rally remove-ai":
+            return await s.remove_ai(self.place, actor, o.get("name") or " ".join(cmd.words))
+        if cmd.name == "rally kick":
+            target = o.get("driver") or (cmd.words[0] if cmd.words else "")
+            if not target:
+                raise ConsoleError(t("console.need_driver"))
+            return await s.kick(self.place, actor, user_id(target.lstrip("@")), target.lstrip("@"))
+        if cmd.name == "roll":
+            dice = o.get("dice") or " ".join(cmd.words)
+            return await s.roll(here, actor, dice, end=yes(o.get("end")))
+        if cmd.name == "stop":
+            return await s.stop(here, actor)
+        if cmd.name == "line":
+            return await s.line(here, actor, o.get("line") or " ".join(cmd.words))
+        if cmd.name in ("attack", "order", "place"):
+            text = o.get("dice") or o.get("order") or o.get("die") or " ".join(cmd.words)
+            call = {"attack": s.attack, "order": s.order, "place": s.place_die}[cmd.name]
+            return await call(here, actor, text)
+        if cmd.name == "tires":
+            return await s.tires(here, actor, o.get("tires") or " ".join(cmd.words))
+        if cmd.name == "spare":
+            return await s.spare(here, actor)
+        if cmd.name == "odds":
+            return await s.odds(here, actor, o.get("dice") or " ".join(cmd.words))
+        if cmd.name.startswith("notify"):
+            return await s.notify.set(self.place, actor, cmd.name.split()[1],
+                                      o.get("value") or (cmd.words[0] if cmd.words else ""))
+        if cmd.name == "help":
+            return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
+        raise ConsoleError(t("console.unknown", command="/" + cmd.name))
+
+    # -- championships -------------------------------------------------------------------------------
+
+    async def _championship(self, actor: Actor, cmd: Command) -> Reply:
+        champs, o = self.service.championships, cmd.options
+        leagues = champs.leagues
+        league = o.get("league")
+        if cmd.name == "league create":
+            name = o.get("name") or " ".join(cmd.words)
+            return await leagues.create(self.place, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
+                                        drop=o.get("drop"), ruleset=o.get("ruleset", "classic"),
+                                        modules=o.get("modules", ""), dice=o.get("dice", "personal"),
+                                        language=o.get("language"))
+        if cmd.name == "league join":
+            return await leagues.join(self.place, actor, league)
+        if cmd.name == "league organisers":
+            return await leagues.organisers(self.place, actor, _role(o.get("role")), league)
+        if cmd.name == "league settings":
+            if "world_name" not in o:
+                raise ConsoleError(t("console.need_option", command="/league settings", option="world_name:on|off"))
+            return await leagues.world_name(self.place, actor, o.get("world_name"))
+        if cmd.name == "league round add":
+            stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
+            return await leagues.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
+                                           day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
+                                           power_stage=yes(o.get("power_stage")),
+                                           assistance=o.get("assistance", "all"), league=league)
+        if cmd.name == "league round list":
+            return await leagues.round_list(self.place, actor, league)
+        if cmd.name == "league round cancel":
+            return await leagues.round_cancel(self.place, actor, o.get("round"), o.get("reason"), league)
+        if cmd.name in ("league penalty", "league disqualify"):
+            driver = (o.get("driver") or "").lstrip("@")
+            if not driver:
+                raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
+            if cmd.name == "league penalty":
+                return await leagues.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"),
+                                             o.get("reason"), o.get("round"), league)
+            return await leagues.disqualify(self.place, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
+                                            league)
+        if cmd.name == "league standings":
+            return await champs.standings(self.place, actor, league)
+        if cmd.name == "league results":
+            return await champs.results(self.place, actor, o.get("round") or (cmd.words[0] if cmd.words else ""),
+                                        league)
+        if cmd.name == "league export":
+            return await champs.exports.export(self.place, actor, league)
+        if cmd.name == "league calendar":
+            return await champs.exports.calendar(self.place, actor, league)
+        if cmd.name == "run start":
+            rnd, found = await champs.check_run(self.place, actor, league, o.get("round"))
+            channel = await self.channels.new(f"run-{actor.name}-r{rnd.number}")
+            reply = await champs.start_run(self.place, actor, rnd, found, channel, GUILD_NAME)
+            return self._run_started(actor, channel, reply)
+        if cmd.name == "run replay":
+            driver = (o.get("driver") or "").lstrip("@")
+            return await champs.replay(self.place, actor, user_id(driver) if driver else actor.user_id, league,
+                                       o.get("round"), o.get("turn"))
+        if cmd.name == "scratch run":
+            week = await champs.scratch.check_run(self.place, actor)
+            channel = await self.channels.new(f"scratch-{actor.name}-{week.week}")
+            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME)
+            return self._run_started(actor, channel, started)
+        if cmd.name == "scratch ranking":
+            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None)
+        if cmd.name == "scratch me":
+            return await champs.scratch.me(self.place, actor)
+        if cmd.name == "verify":
+            return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
+        raise ConsoleError(t("console.unknown", command="/" + cmd.name))
+
+    def _run_started(self, actor: Actor, channel: int, reply: Reply) -> Reply:
+        """The run's posts go to its own channel; its driver is told where it is."""
+        self.say(actor.name, [t("run.thread_ready", thread="#" + self.channels.labels[channel])], ephemeral=True)
+        return Reply(reply.lines[1:], ping=reply.ping, turn=reply.turn, outbox=reply.outbox)
+
+    def verify(self, path: str, published: str | None = None) -> Reply:
+        """`/verify file:PATH [seed_sha256:HASH]`: replay a result card, or a round's cards file,
+        with the engine alone (what `/verify` does with an attachment on Discord)."""
+        if not path:
+            raise ConsoleError(t("console.need_option", command="/verify", option="file:PATH"))
+        try:
+            from bot.services.verify import MAX_BYTES, verify_bytes
+        except ImportError:
+            raise ConsoleError(t("console.verify_missing")) from None
+        try:
+            with Path(path).expanduser().open("rb") as file:
+                data = file.read(MAX_BYTES + 1)  # a larger file is refused by its size, never read whole
+        except OSError as exc:
+            raise ConsoleError(t("console.no_file", path=path[:200], why=type(exc).__name__)) from None
+        return Reply(list(verify_bytes(data, published).lines), ephemeral=True)

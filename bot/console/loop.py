@@ -64,7 +64,7 @@ class Console:
         name, reader_lang, text = match.group(1), match.group(2), match.group(3)
         if reader_lang is not None:
             if reader_lang not in languages():
-                self._print(None, [t("console.unknown_language", lang=reader_lang,
+                self._print(None, [t("console.unknown_language", code=reader_lang,
                                      languages=", ".join(languages()))], ephemeral=True)
                 return
             self.readers[name.lower()] = reader_lang

@@ -74,3 +74,12 @@ def test_every_command_the_readme_lists_for_the_console_exists(tmp_path):
                                             "/rally results", "/scratch me"))
     out = console(tmp_path / "c.sqlite3", lines + "\n", "--admins", "mod")
     assert "nknown" not in out and len(out.splitlines()) >= 5
+
+
+def test_a_reader_language_without_a_catalogue_is_refused_not_a_crash(tmp_path):
+    """`alice@xx:` names no language the bot has: a clear answer listing them, then the console
+    goes on (it used to stop on an error)."""
+    out = console(tmp_path / "c.sqlite3", "alice@xx: /rally join\nalice@de: /rally join\n")
+    first, second = out.splitlines()
+    assert first == "[only you] There is no language 'xx': write alice@fr: or alice@de: (en, de, fr)."
+    assert second.startswith("[nur für alice] ")

@@ -82,9 +82,6 @@ class _Discord:
     """The parts of the bot the outbox sender uses, with `LATENCY_S` per call."""
 
     def __init__(self, log: _Log) -> None:
-        from bot.cogs.autocomplete import OptionsCache
-
-        self.options_cache = OptionsCache()
         self.log = log
 
     async def wait_until_ready(self) -> None:
@@ -130,13 +127,16 @@ async def _burst(db: Path, rallies: int, draw: bool) -> dict[str, list[float]]:
     from bot.services import Actor, Place, RallyService
     from bot.services.images import default_renderer
     from bot.store import Store
+    from bot.views.options_cache import OptionsCache
     from bot.views.sender import OutboxSender
+    from bot.views.turn_buttons import TurnButton
 
     log = _Log()
     async with Store.open(db) as store:
         service = RallyService(store, seed_source=lambda: 5)
         sender = OutboxSender(_Discord(log), service.delivery,  # type: ignore[arg-type]
-                              default_renderer() if draw else None)
+                              default_renderer() if draw else None, prompts=OptionsCache(),
+                              buttons=TurnButton)
         service.work.on_commit = sender.wake
         sender.start()
         places = [Place(77, 5000 + n) for n in range(rallies)]

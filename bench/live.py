@@ -112,11 +112,6 @@ class _Channel:
 class ZeroLatencyDiscord:
     """The parts of the bot the outbox sender uses, answering at once."""
 
-    def __init__(self) -> None:
-        from bot.cogs.autocomplete import OptionsCache
-
-        self.options_cache = OptionsCache()
-
     async def wait_until_ready(self) -> None:
         return None
 
@@ -189,12 +184,15 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     from bot.services.deadlines import DeadlineService
     from bot.services.turns import label
     from bot.store import Store
+    from bot.views.options_cache import OptionsCache
     from bot.views.sender import OutboxSender
+    from bot.views.turn_buttons import TurnButton
 
     store = await Store.open(db)
     service = RallyService(store, seed_source=lambda: 5)
     deadlines = DeadlineService(service.work)
-    sender = OutboxSender(ZeroLatencyDiscord(), service.delivery, renderer=None)  # type: ignore[arg-type]
+    sender = OutboxSender(ZeroLatencyDiscord(), service.delivery, renderer=None,  # type: ignore[arg-type]
+                          prompts=OptionsCache(), buttons=TurnButton)
     service.work.on_commit = sender.wake
     delivered_at: dict[int, float] = {}
     original_sent = service.delivery.sent

@@ -5,7 +5,7 @@
    only the posts and jobs of this process's shards;
 2. load every module of `EXTENSIONS`; one that fails is logged and skipped, not fatal;
 3. register the persistent turn buttons (`add_dynamic_items`), so buttons posted before a
-   restart still work;
+   restart still work; their clicks come to this bot (`turn_button`);
 4. start the scheduler loop and the outbox sender; both wait for the gateway to be ready, and
    the start-up work (clocks for running rallies that have none, what is still owed) runs in
    them, in the background, so commands are answered at once;
@@ -19,6 +19,9 @@ The render worker processes (`bot/services/images.py`) start in a thread in the 
 the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
 closes the gateway and the database, then the workers.
 Intents are the defaults: no privileged intent (no message content, members or presences).
+
+The cogs, views and scheduler are given this bot (a `Host` of theirs: bot/views/host.py,
+bot/scheduler/loop.py) and never import this module, which imports them.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.autocomplete import OptionsCache
 from bot.cogs.tree_info import sync_payload, tree_hash
 from bot.config import Settings
 from bot.scheduler import SchedulerLoop
@@ -43,11 +46,12 @@ from bot.services.deadlines import DeadlineService
 from bot.services.images import PillowRenderer, Renderer, default_renderer, shutdown_pool, start_pool
 from bot.store import Store
 from bot.store.clock import utc_now
-from bot.views.interaction_io import send_error
+from bot.views.interaction_io import run_click, send_error
+from bot.views.options_cache import OptionsCache
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
 from bot.views.translator import CatalogueTranslator
-from bot.views.turn_buttons import TurnButton
+from bot.views.turn_buttons import clicked_by
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,7 @@ class RallyBot(commands.AutoShardedBot):
         self.extension_errors: dict[str, str] = {}
         self.options_cache = OptionsCache()
         self.scheduler = SchedulerLoop(self)
+        self.turn_button = clicked_by(partial(run_click, self))  # the class a posted turn button's clicks find
         self._store: Store | None = None
         self._rallies: RallyService | None = None
         self._deadlines: DeadlineService | None = None
@@ -117,7 +122,7 @@ class RallyBot(commands.AutoShardedBot):
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             self._pool_start = asyncio.create_task(asyncio.to_thread(start_pool), name="render-pool-start")
         await self.load_extensions()
-        self.add_dynamic_items(TurnButton)
+        self.add_dynamic_items(self.turn_button)
         if self.start_loops:
             self.scheduler.start()
             self.sender.start()
@@ -131,7 +136,8 @@ class RallyBot(commands.AutoShardedBot):
         self._rallies = RallyService(self._store, seed_source=self.seed_source, clock=self.clock)
         self._rallies.work.shards = self.settings.shards
         self._deadlines = DeadlineService(self._rallies.work, clock=self.clock, when=show_time)
-        self._sender = OutboxSender(self, self._rallies.delivery, self.renderer)
+        self._sender = OutboxSender(self, self._rallies.delivery, self.renderer, prompts=self.options_cache,
+                                    buttons=self.turn_button)
         self._rallies.work.on_commit = self._sender.wake
 
     async def load_extensions(self) -> None:

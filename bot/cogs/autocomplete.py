@@ -1,9 +1,11 @@
 """Autocomplete for dice, stages and rulesets: answered from memory, at most 25 choices.
 
 Discord gives an autocomplete answer 3 s and shows nothing if it is late, so the dice come from
-`OptionsCache` (the last turn prompt posted in each channel, kept by `publish`); only after a
-restart, before the channel's next turn message, does a lookup go to `service.options` (one
-short database read, bounded by a timeout). Stage and ruleset names are read once.
+the bot's `OptionsCache` (the last turn prompt posted in each channel, kept by the outbox
+sender); only after a restart, before the channel's next turn message, does a lookup go to
+`service.options` (one short database read, bounded by a timeout). Stage and ruleset names are
+read once. The dice are a cog's method (`DiceChoices`): discord.py calls it with the cog, whose
+`bot` it reads, never `interaction.client`.
 """
 
 from __future__ import annotations
@@ -13,35 +15,16 @@ from functools import lru_cache
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine.ruleset import ruleset_names
 from bot.engine.stage_loader import stage_names
-from bot.services.reply import TurnPrompt
-from bot.views.interaction_io import actor_of, bot_of, place_of
+from bot.views.host import Host
+from bot.views.interaction_io import actor_of, place_of
 
 MAX_CHOICES = 25
 LOOKUP_TIMEOUT_S = 1.0
 DICE = ("1", "2", "3", "4", "5", "W")
-
-
-class OptionsCache:
-    """Channel id → the turn prompt last posted there (None: no open turn known)."""
-
-    def __init__(self) -> None:
-        self._prompts: dict[int, TurnPrompt | None] = {}
-
-    def remember(self, channel_id: int, prompt: TurnPrompt | None) -> None:
-        self._prompts[channel_id] = prompt
-
-    def forget(self, channel_id: int) -> None:
-        """Unknown again (the next autocomplete asks the service)."""
-        self._prompts.pop(channel_id, None)
-
-    def known(self, channel_id: int) -> bool:
-        return channel_id in self._prompts
-
-    def get(self, channel_id: int) -> TurnPrompt | None:
-        return self._prompts.get(channel_id)
 
 
 def dice_label(option: str) -> str:
@@ -61,20 +44,27 @@ def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list
     return choices[:MAX_CHOICES]
 
 
-async def dice_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot = bot_of(interaction)
-    channel_id = interaction.channel_id or 0
-    options: tuple[str, ...] | list[str]
-    if bot.options_cache.known(channel_id):
-        prompt = bot.options_cache.get(channel_id)
-        options = prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
-    else:
-        try:
-            options = await asyncio.wait_for(bot.rallies.options(place_of(interaction), actor_of(interaction)),
-                                             LOOKUP_TIMEOUT_S)
-        except Exception:  # autocomplete never fails loudly: no suggestion instead
-            options = []
-    return dice_suggestions(options, current)
+class DiceChoices(commands.Cog):
+    """A cog with `/roll`'s or `/odds`'s dice: `@app_commands.autocomplete(dice=dice_choices)`."""
+
+    bot: Host
+
+    async def dice_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        channel_id = interaction.channel_id or 0
+        options: tuple[str, ...] | list[str]
+        if self.bot.options_cache.known(channel_id):
+            prompt = self.bot.options_cache.get(channel_id)
+            options = prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
+        else:
+            try:
+                options = await asyncio.wait_for(self.bot.rallies.options(place_of(interaction), actor_of(interaction)),
+                                                 LOOKUP_TIMEOUT_S)
+            except Exception:  # autocomplete never fails loudly: no suggestion instead
+                options = []
+        return dice_suggestions(options, current)
+
+
+dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the command is bound to
 
 
 @lru_cache(maxsize=1)

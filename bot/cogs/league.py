@@ -25,7 +25,8 @@ from bot.services.league_time import zone_names
 from bot.services.reply import Actor, Place, Reply
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
-from bot.views.interaction_io import bot_of, run_command
+from bot.views.host import Host
+from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
@@ -74,22 +75,30 @@ async def round_stage_choices(interaction: discord.Interaction, current: str) ->
     return stages[:MAX_CHOICES]
 
 
-async def league_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """This server's leagues whose name holds what is typed, whatever its case (`name_key`; one
-    short read; none if it is slow)."""
-    guild_id = interaction.guild_id or 0
-    try:
-        leagues = await asyncio.wait_for(
-            bot_of(interaction).store.db.read(lambda tx: leagues_of_guild_tx(tx, guild_id)), LOOKUP_TIMEOUT_S)
-    except Exception:  # autocomplete never fails loudly: no suggestion instead
-        return []
-    wanted = name_key(current.strip())
-    return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-            if wanted in name_key(lg.name)][:MAX_CHOICES]
+class LeagueChoices(commands.Cog):
+    """A cog with a `league` option: `@app_commands.autocomplete(league=league_choices)`."""
+
+    bot: Host
+
+    async def league_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """This server's leagues whose name holds what is typed, whatever its case (`name_key`; one
+        short read; none if it is slow)."""
+        guild_id = interaction.guild_id or 0
+        try:
+            leagues = await asyncio.wait_for(
+                self.bot.store.db.read(lambda tx: leagues_of_guild_tx(tx, guild_id)), LOOKUP_TIMEOUT_S)
+        except Exception:  # autocomplete never fails loudly: no suggestion instead
+            return []
+        wanted = name_key(current.strip())
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
+                if wanted in name_key(lg.name)][:MAX_CHOICES]
+
+
+league_choices = LeagueChoices.league_choices  # called by discord.py with the cog the command is bound to
 
 
 @app_commands.guild_only()
-class LeagueCog(commands.GroupCog, group_name="league", group_description=t("discord.cmd.league")):
+class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_description=t("discord.cmd.league")):
     rounds = app_commands.Group(name="round", description=t("discord.cmd.league_round"))
 
     def __init__(self, bot: RallyBot) -> None:
@@ -119,7 +128,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
                                                     points=points, drop=drop, ruleset=ruleset, modules=modules,
                                                     dice=dice, language=language)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="join", description=t("discord.cmd.league_join"))
     @app_commands.describe(league=t("discord.opt.league"))
@@ -128,7 +137,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.join(place, actor, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="organisers", description=t("discord.cmd.league_organisers"))
     @app_commands.describe(role=t("discord.opt.organiser_role"), league=t("discord.opt.league"))
@@ -138,7 +147,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="settings", description=t("discord.cmd.league_settings"))
     @app_commands.describe(world_name=t("discord.opt.world_name"))
@@ -146,7 +155,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.world_name(place, actor, world_name)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @rounds.command(name="add", description=t("discord.cmd.league_round_add"))
     @app_commands.describe(stage=t("discord.opt.round_stage"), opens=t("discord.opt.opens"),
@@ -164,7 +173,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
                                                        hour=hour, rounds=rounds, power_stage=power_stage,
                                                        assistance=assistance, league=league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @rounds.command(name="list", description=t("discord.cmd.league_round_list"))
     @app_commands.describe(league=t("discord.opt.league"))
@@ -173,7 +182,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.round_list(place, actor, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @rounds.command(name="cancel", description=t("discord.cmd.league_round_cancel"))
     @app_commands.describe(number=t("discord.opt.round"), reason=t("discord.opt.reason"),
@@ -185,7 +194,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.round_cancel(place, actor, number, reason, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="penalty", description=t("discord.cmd.league_penalty"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
@@ -200,7 +209,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
             return await self.champs.leagues.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
                                                      round_number=number, league=league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="disqualify", description=t("discord.cmd.league_disqualify"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
@@ -213,7 +222,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
             return await self.champs.leagues.disqualify(place, actor, driver.id, driver.display_name, number, reason,
                                                         league=league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="standings", description=t("discord.cmd.league_standings"))
     @app_commands.describe(league=t("discord.opt.league"))
@@ -222,7 +231,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.standings(place, actor, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="results", description=t("discord.cmd.league_results"))
     @app_commands.describe(number=t("discord.opt.round"), league=t("discord.opt.league"))
@@ -233,7 +242,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.results(place, actor, number, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="export", description=t("discord.cmd.league_export"))
     @app_commands.describe(league=t("discord.opt.league"))
@@ -242,7 +251,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.exports.export(place, actor, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="calendar", description=t("discord.cmd.league_calendar"))
     @app_commands.describe(league=t("discord.opt.league"))
@@ -251,7 +260,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.exports.calendar(place, actor, league)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
 
 async def setup(bot: RallyBot) -> None:

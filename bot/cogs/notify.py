@@ -32,7 +32,7 @@ class NotifyCog(commands.GroupCog, group_name="notify", group_description=t("dis
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.notify.set(place, actor, what, value)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="dm", description=t("discord.cmd.notify_dm"))
     @app_commands.describe(value=t("discord.opt.notify_value"))

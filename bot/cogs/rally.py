@@ -53,31 +53,31 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
                                                  ai_on_timeout=ai_on_timeout, assistance=assistance, order=order,
                                                  modules=modules, language=language)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="join", description=t("discord.cmd.rally_join"))
     async def join(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.join)
+        await run_command(self.bot, interaction, self.bot.rallies.join)
 
     @app_commands.command(name="leave", description=t("discord.cmd.rally_leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.leave)
+        await run_command(self.bot, interaction, self.bot.rallies.leave)
 
     @app_commands.command(name="start", description=t("discord.cmd.rally_start"))
     async def start(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.start)
+        await run_command(self.bot, interaction, self.bot.rallies.start)
 
     @app_commands.command(name="status", description=t("discord.cmd.rally_status"))
     async def status(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.status)
+        await run_command(self.bot, interaction, self.bot.rallies.status)
 
     @app_commands.command(name="board", description=t("discord.cmd.rally_board"))
     async def board(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.board)
+        await run_command(self.bot, interaction, self.bot.rallies.board)
 
     @app_commands.command(name="abandon", description=t("discord.cmd.rally_abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.abandon)
+        await run_command(self.bot, interaction, self.bot.rallies.abandon)
 
     @app_commands.command(name="kick", description=t("discord.cmd.rally_kick"))
     @app_commands.describe(driver=t("discord.opt.driver"))
@@ -85,7 +85,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.kick(place, actor, driver.id, driver.display_name)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="results", description=t("discord.cmd.rally_results"))
     @app_commands.describe(rally=t("discord.opt.rally"))
@@ -94,11 +94,11 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.results(place, actor, rally)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="history", description=t("discord.cmd.rally_history"))
     async def history(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.history)
+        await run_command(self.bot, interaction, self.bot.rallies.history)
 
     @app_commands.command(name="add-ai", description=t("discord.cmd.rally_add_ai"))
     @app_commands.describe(count=t("discord.opt.ai_count"), style=t("discord.opt.ai_style"))
@@ -107,7 +107,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.add_ai(place, actor, count, style)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="remove-ai", description=t("discord.cmd.rally_remove_ai"))
     @app_commands.describe(name=t("discord.opt.ai_name"))
@@ -115,7 +115,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.remove_ai(place, actor, name)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
 
 async def setup(bot: RallyBot) -> None:

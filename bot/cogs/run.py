@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.league import RoundNumber, league_choices
+from bot.cogs.league import LeagueChoices, RoundNumber, league_choices
 from bot.cogs.permissions import require_thread_permissions
 from bot.engine.errors import RallyError
 from bot.i18n import t
@@ -70,7 +70,7 @@ async def start_in_thread(interaction: discord.Interaction, channel_id: int, nam
 
 
 @app_commands.guild_only()
-class RunCog(commands.GroupCog, group_name="run", group_description=t("discord.cmd.run")):
+class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_description=t("discord.cmd.run")):
     def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
         super().__init__()
@@ -98,7 +98,7 @@ class RunCog(commands.GroupCog, group_name="run", group_description=t("discord.c
 
             return await start_in_thread(interaction, found.channel_id, name, begin)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="replay", description=t("discord.cmd.run_replay"))
     @app_commands.describe(driver=t("discord.opt.replay_driver"), number=t("discord.opt.replay_round"),
@@ -111,7 +111,7 @@ class RunCog(commands.GroupCog, group_name="run", group_description=t("discord.c
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.replay(place, actor, driver.id, league=league, round_number=number, turn=turn)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
 
 class VerifyCog(commands.Cog):
@@ -125,7 +125,7 @@ class VerifyCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return Reply(clip(await verify_attachment(self.bot, file)), ephemeral=True)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
 
 async def verify_attachment(bot: RallyBot, file: discord.Attachment) -> list[str]:

@@ -41,7 +41,7 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.scratch.ranking(place, actor, week)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="run", description=t("discord.cmd.scratch_run"))
     async def run(self, interaction: discord.Interaction) -> None:
@@ -56,11 +56,11 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
 
             return await start_in_thread(interaction, place.channel_id, name, begin)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="me", description=t("discord.cmd.scratch_me"))
     async def me(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.scratch.me)
+        await run_command(self.bot, interaction, self.scratch.me)
 
 
 async def setup(bot: RallyBot) -> None:

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.cogs.autocomplete import dice_choices
+from bot.cogs.autocomplete import DiceChoices, dice_choices
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
@@ -24,7 +23,7 @@ LINE_CHOICES = [app_commands.Choice(name=t(f"discord.line_{line}"), value=line)
                 for line in ("interior", "skid", "shortcut")]
 
 
-class TurnCog(commands.Cog):
+class TurnCog(DiceChoices):
     def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
 
@@ -36,12 +35,12 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.roll(place, actor, dice, end=end)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="stop", description=t("discord.cmd.stop"))
     @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.stop)
+        await run_command(self.bot, interaction, self.bot.rallies.stop)
 
     @app_commands.command(name="line", description=t("discord.cmd.line"))
     @app_commands.describe(line=t("discord.opt.line"))
@@ -51,12 +50,12 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.line(place, actor, line.value)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="spare", description=t("discord.cmd.spare"))
     @app_commands.guild_only()
     async def spare(self, interaction: discord.Interaction) -> None:
-        await run_command(interaction, self.bot.rallies.spare)
+        await run_command(self.bot, interaction, self.bot.rallies.spare)
 
     @app_commands.command(name="attack", description=t("discord.cmd.attack"))
     @app_commands.describe(dice=t("discord.opt.attack_dice"))
@@ -65,7 +64,7 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.attack(place, actor, dice)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="order", description=t("discord.cmd.order"))
     @app_commands.describe(order=t("discord.opt.order_dice"))
@@ -74,7 +73,7 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.order(place, actor, order)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="place", description=t("discord.cmd.place"))
     @app_commands.describe(die=t("discord.opt.place_die"))
@@ -83,7 +82,7 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.place_die(place, actor, die)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="tires", description=t("discord.cmd.tires"))
     @app_commands.describe(tires=t("discord.opt.tires"))
@@ -92,7 +91,7 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.tires(place, actor, tires)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="odds", description=t("discord.cmd.odds"))
     @app_commands.describe(dice=t("discord.opt.odds_dice"))
@@ -102,7 +101,7 @@ class TurnCog(commands.Cog):
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.odds(place, actor, dice)
 
-        await run_command(interaction, call)
+        await run_command(self.bot, interaction, call)
 
 
 async def setup(bot: RallyBot) -> None:

@@ -5,17 +5,19 @@ after start-up (once the gateway is ready, in the background) starts a clock for
 rally that has none, then claims every overdue job once and runs it late, with a note (see
 bot/services/deadlines.py). A tick never raises (a `tasks.loop` stops on an unhandled error):
 failures are logged and the job is retried by the service.
+
+The loop is given what it uses of the bot (`Host`: wait for the gateway, the deadline service),
+so it does not import `bot.client`, which builds it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from discord.ext import tasks
 
-if TYPE_CHECKING:
-    from bot.client import RallyBot
+from bot.services.deadlines import DeadlineService
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +25,18 @@ TICK_SECONDS = 30
 PRUNE_EVERY = 120  # ticks: once an hour
 
 
+class Host(Protocol):
+    """What the loop uses of the bot: `RallyBot` is one. `deadlines` is read at each tick, since
+    the bot builds its services after the loop (in `setup_hook`)."""
+
+    async def wait_until_ready(self) -> None: ...
+
+    @property
+    def deadlines(self) -> DeadlineService: ...
+
+
 class SchedulerLoop:
-    def __init__(self, bot: RallyBot, seconds: float = TICK_SECONDS) -> None:
+    def __init__(self, bot: Host, seconds: float = TICK_SECONDS) -> None:
         self.bot = bot
         self._ticks = 0
         self.loop = tasks.loop(seconds=seconds)(self.tick)

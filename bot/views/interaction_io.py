@@ -25,7 +25,6 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -34,17 +33,11 @@ from bot.i18n import language_of, localize_commands, render, t
 from bot.services.errors import ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
-
-if TYPE_CHECKING:
-    from bot.client import RallyBot
+from bot.views.host import Host
 
 log = logging.getLogger(__name__)
 
 Call = Callable[[Place, Actor], Awaitable[Reply]]
-
-
-def bot_of(interaction: discord.Interaction) -> RallyBot:
-    return cast("RallyBot", interaction.client)
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -120,8 +113,9 @@ def in_a_guild(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None
 
 
-async def run_command(interaction: discord.Interaction, call: Call) -> None:
-    """Refuse DMs, defer privately, run `call(place, actor)`, answer (see the module docstring)."""
+async def run_command(host: Host, interaction: discord.Interaction, call: Call) -> None:
+    """Refuse DMs, defer privately, run `call(place, actor)`, answer (see the module docstring);
+    `host` is the bot whose outbox sender is woken once the command's posts are saved."""
     if not in_a_guild(interaction):
         await send_error(interaction, ServiceError("discord.guild_only"))
         return
@@ -131,32 +125,30 @@ async def run_command(interaction: discord.Interaction, call: Call) -> None:
     except Exception as exc:  # errors are answered in one place
         await send_error(interaction, exc)
         return
-    await _answer(interaction, reply)
+    await _answer(host, interaction, reply)
 
 
-async def run_click(interaction: discord.Interaction, rally_id: int, version: int, action: str) -> None:
-    """A turn button: acknowledge (no message), act with the button's version; posts go out
-    through the outbox like any command's."""
+async def run_click(host: Host, interaction: discord.Interaction, rally_id: int, version: int, action: str) -> None:
+    """A turn button of `host`'s: acknowledge (no message), act with the button's version; posts
+    go out through the outbox like any command's."""
     if not in_a_guild(interaction):
         await send_error(interaction, ServiceError("discord.guild_only"))
         return
     await interaction.response.defer()
-    bot = bot_of(interaction)
     try:
-        reply = await bot.rallies.press(place_of(interaction), actor_of(interaction), rally_id, version, action)
+        reply = await host.rallies.press(place_of(interaction), actor_of(interaction), rally_id, version, action)
     except Exception as exc:  # errors are answered in one place
         await send_error(interaction, exc)
         return
     if reply.paused:
         with suppress(discord.HTTPException):
             await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
-    bot.sender.wake()
+    host.sender.wake()
 
 
-async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
+async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) -> None:
     """Answer a command whose service call returned: a private reply, or (after a commit) the
     removal of the "thinking…" answer, since the channel post is the answer."""
-    bot = bot_of(interaction)
     try:
         if reply.ephemeral or not reply.outbox:
             text = shown(interaction, reply.lines) or "\u200b"
@@ -166,7 +158,7 @@ async def _answer(interaction: discord.Interaction, reply: Reply) -> None:
             else:
                 await interaction.edit_original_response(content=text)
             return
-        bot.sender.wake()
+        host.sender.wake()
         if reply.paused:
             await interaction.edit_original_response(content=t("rally.paused_note", reader_language(interaction)))
         else:

@@ -56,7 +56,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -65,11 +65,9 @@ from bot.i18n import t
 from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
 from bot.store.leagues import cards_tx
+from bot.views.options_cache import OptionsCache
 from bot.views.publish import MAX_CONTENT, content_of, file_of, mentions_for
-from bot.views.turn_buttons import turn_view
-
-if TYPE_CHECKING:
-    from bot.client import RallyBot
+from bot.views.turn_buttons import TurnButton, turn_view
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +135,17 @@ def board_fault(exc: BaseException) -> tuple[bool, float | None, int]:
 
 
 class OutboxSender:
-    """Delivers the outbox of one bot; `start()` / `stop()` around the bot's life."""
+    """Delivers the outbox of one bot (`client`, the Discord connection it sends through);
+    `start()` / `stop()` around the bot's life. `prompts` is the bot's cache of the turn prompts
+    posted last, kept up to date with what is delivered; `buttons` the turn button class whose
+    clicks the bot answers (bot/views/turn_buttons.py)."""
 
-    def __init__(self, bot: RallyBot, delivery: Delivery, renderer: Renderer | None,
-                 concurrency: int = CONCURRENCY, idle_s: float = IDLE_S) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, delivery: Delivery, renderer: Renderer | None,
+                 concurrency: int = CONCURRENCY, idle_s: float = IDLE_S, *, prompts: OptionsCache,
+                 buttons: type[TurnButton]) -> None:
+        self.client = client
+        self.prompts = prompts
+        self.buttons = buttons
         self.delivery = delivery
         self.renderer = renderer
         self.idle_s = idle_s
@@ -173,7 +177,7 @@ class OutboxSender:
             await asyncio.gather(*late, return_exceptions=True)
 
     async def run(self) -> None:
-        await self.bot.wait_until_ready()
+        await self.client.wait_until_ready()
         while True:
             try:
                 await self.deliver_due()
@@ -235,11 +239,11 @@ class OutboxSender:
                 self._follow(out, message, drawing)
                 drawing = None
             if out.turn is not None:
-                self.bot.options_cache.remember(out.row.channel_id, out.turn)
+                self.prompts.remember(out.row.channel_id, out.turn)
             elif not out.is_dm:
-                self.bot.options_cache.forget(out.row.channel_id)
+                self.prompts.forget(out.row.channel_id)
             if old is not None:
-                await remove_buttons(self.bot, old.channel_id, old.message_id)
+                await remove_buttons(self.client, old.channel_id, old.message_id)
         finally:
             if drawing is not None:  # the text did not go (or was not recorded): its picture waits for it
                 drawing.cancel()
@@ -314,11 +318,12 @@ class OutboxSender:
             kwargs["files"] = files
         if out.is_dm:
             assert out.row.user_id is not None
-            channel: Any = await self.bot.create_dm(discord.Object(id=out.row.user_id))
+            channel: Any = await self.client.create_dm(discord.Object(id=out.row.user_id))
         else:
-            channel = self.bot.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
+            channel = self.client.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
-                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang)
+                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
+                                           button=self.buttons)
         return await channel.send(**kwargs)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:

@@ -17,7 +17,6 @@ from bot.engine.action_codec import from_text, log_text
 from bot.engine.actions import Roll, Spare
 from bot.services import Actor
 from bot.services.work import snapshot_json
-from bot.views.turn_buttons import TurnButton
 from tests.cogs.conftest import (
     ALICE,
     BOB,
@@ -176,20 +175,20 @@ async def test_help_answers_privately_without_deferring(bot):
 async def test_turn_button_click_plays_refuses_strangers_and_stale_clicks(bot, store, rally):
     inter = interaction(bot, ALICE, click=True)
     before = await stored(store)
-    await TurnButton(rally.id, rally.version, "1").callback(inter)
+    await bot.turn_button(rally.id, rally.version, "1").callback(inter)
     inter.response.defer.assert_awaited_once_with()  # a click shows no loading message
     assert "not your turn: Bob is driving" in only_private(inter)  # a private followup
     inter.edit_original_response.assert_not_awaited()  # never touch the message with the buttons
     assert await stored(store) == before
     inter = interaction(bot, BOB, click=True)
-    await TurnButton(rally.id, rally.version, "1").callback(inter)
+    await bot.turn_button(rally.id, rally.version, "1").callback(inter)
     assert private_texts(inter) == [] and not inter.delete_original_response.await_count
     inter.edit_original_response.assert_not_awaited()
     (post,) = await delivered(bot)
     assert "**Bob** rolls 1" in post.content
     inter = interaction(bot, BOB, click=True)
     before = await stored(store)
-    await TurnButton(rally.id, rally.version, "1").callback(inter)  # the same, older button again
+    await bot.turn_button(rally.id, rally.version, "1").callback(inter)  # the same, older button again
     assert "This turn is over" in only_private(inter)
     assert await stored(store) == before and await delivered(bot) == []
 
@@ -197,7 +196,7 @@ async def test_turn_button_click_plays_refuses_strangers_and_stale_clicks(bot, s
 async def test_a_button_of_another_rally_is_over(bot, store, rally):
     inter = interaction(bot, BOB, click=True)
     before = await stored(store)
-    await TurnButton(rally.id + 1, rally.version, "1").callback(inter)
+    await bot.turn_button(rally.id + 1, rally.version, "1").callback(inter)
     assert "This turn is over" in only_private(inter)
     assert await stored(store) == before
 

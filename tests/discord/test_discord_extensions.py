@@ -83,7 +83,7 @@ async def test_turn_buttons_are_registered_as_persistent_dynamic_items(tmp_path)
 
     async with Harness(tmp_path / "items.sqlite3") as h:
         store = h.bot._connection._view_store
-        assert any(pattern.pattern == TEMPLATE and item is TurnButton
+        assert any(pattern.pattern == TEMPLATE and item is h.bot.turn_button and issubclass(item, TurnButton)
                    for pattern, item in store._dynamic_items.items())
 
 

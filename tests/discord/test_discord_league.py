@@ -396,6 +396,16 @@ async def test_league_options_autocomplete_the_servers_leagues(h):
     assert private_answers(calls) == [] and "Alice joined **Sunday Cup**." in channel_posts(calls)[0].content
 
 
+async def test_every_league_option_autocompletes_the_servers_leagues(h):
+    """A round's (a subgroup's command) and `/run`'s (another cog's) league options too."""
+    for name in ("Club", "Sunday Cup"):
+        await h.command(MOD, "league", "create", name=name, timezone="UTC", payload=AS_MOD)
+    for group, sub in (("league", "round add"), ("run", "start")):
+        (call,) = await h.dispatch(command_payload(MOD, group, sub, [option("league", "cl", focused=True)],
+                                                   autocomplete=True))
+        assert [c["value"] for c in call.body["data"]["choices"]] == ["Club"], (group, sub)
+
+
 async def test_round_add_stage_autocomplete_offers_official(h):
     payload = command_payload(MOD, "league", "round add", [option("stage", "off", focused=True)], autocomplete=True)
     (call,) = await h.dispatch(payload)

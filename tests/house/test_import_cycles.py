@@ -1,8 +1,9 @@
 """The house has no import cycles: one-way flow cog → service → engine/store/render.
 
-Every import between modules of `bot` counts, at module level or inside a function (a lazy
-import hides a cycle, it does not remove it); only imports under `if TYPE_CHECKING:` are left
-out, since they never run. `from package import submodule` depends on the submodule.
+Every import between modules of `bot` counts, at module level, inside a function (a lazy
+import hides a cycle, it does not remove it) or under `if TYPE_CHECKING:` (a type-only import
+still makes the two modules know each other: the lower one is given what it needs instead, a
+`Host` Protocol of its own). `from package import submodule` depends on the submodule.
 """
 
 from __future__ import annotations
@@ -20,20 +21,9 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(tree: ast.AST, modules: set[str]) -> set[str]:
     found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("bot"))
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot"):
@@ -41,10 +31,6 @@ def _imports(tree: ast.AST, modules: set[str]) -> set[str]:
             found.update(submodules)
             if len(submodules) < len(node.names):  # names defined by the module itself
                 found.add(node.module)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
     return {m for m in found if m in modules}
 
 
@@ -84,6 +70,21 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_finder_sees_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_scan_counts_lazy_and_type_only_imports():
+    modules = {"bot.client", "bot.views", "bot.views.sender", "bot.scheduler.loop"}
+    source = """
+from typing import TYPE_CHECKING
+from bot.views import sender
+if TYPE_CHECKING:
+    from bot.client import RallyBot
+def later():
+    import bot.scheduler.loop
+"""
+    assert _imports(ast.parse(source), modules) == {"bot.views.sender", "bot.client", "bot.scheduler.loop"}
+    graph = {"bot.client": {"bot.views.sender"}, "bot.views.sender": _imports(ast.parse(source), modules)}
+    assert find_cycle(graph) == ["bot.client", "bot.views.sender", "bot.client"]
 
 
 def test_bot_has_no_import_cycle():

@@ -1,0 +1,33 @@
+"""What the cogs and views use of the running bot, given to them rather than looked up.
+
+A cog receives the bot in its constructor, a turn button's click and a command's answer receive
+it as an argument: none of them reads it from `interaction.client`, and none imports
+`bot.client` (which imports them: an import cycle, type-only imports included). `RallyBot` is
+a `Host`; a test may pass anything with these four members.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.services import RallyService
+from bot.store import Store
+from bot.views.options_cache import OptionsCache
+from bot.views.sender import OutboxSender
+
+
+class Host(Protocol):
+    """The services (`rallies`, and `store` for the autocompletes' short reads), the outbox
+    sender (woken once a command's posts are saved) and the turn prompts posted last."""
+
+    @property
+    def rallies(self) -> RallyService: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def sender(self) -> OutboxSender: ...
+
+    @property
+    def options_cache(self) -> OptionsCache: ...

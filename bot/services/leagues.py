@@ -52,11 +52,9 @@ from bot.store.leagues import (
     add_round_tx,
     create_league_tx,
     join_league_tx,
-    league_tx,
     leagues_of_guild_tx,
     link_answers_tx,
     log_tx,
-    member_tx,
     official_rounds_of_league_tx,
     rounds_of_league_tx,
     set_organiser_role_tx,
@@ -335,12 +333,6 @@ class LeagueService:
         async with rounds_locked(self.locks, [r.id for r in official]):
             row = await self.store.db.write(body)
         return self._posted(post, row)
-
-    async def is_member(self, league: League, user_id: int) -> bool:
-        return await self.store.db.read(lambda tx: member_tx(tx, league.id, user_id)) is not None
-
-    async def get_league(self, league_id: int) -> League | None:
-        return await self.store.db.read(lambda tx: league_tx(tx, league_id))
 
     def _posted(self, post: Post, row: int) -> Reply:
         self.work.wake()

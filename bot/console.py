@@ -368,7 +368,7 @@ class Console:
         if not path:
             raise ConsoleError(t("console.need_option", command="/verify", option="file:PATH"))
         try:
-            from bot.services.verify import MAX_BYTES, verify_bytes
+            from bot.services.card_check import MAX_BYTES, verify_bytes
         except ImportError:
             raise ConsoleError(t("console.verify_missing")) from None
         try:

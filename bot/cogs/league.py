@@ -29,7 +29,7 @@ from bot.views.interaction_io import bot_of, run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.championships import Championships
+    from bot.services.league_services import Championships
 
 OFFICIAL = "official"
 RoundNumber = app_commands.Range[int, 1, 10_000]

@@ -20,13 +20,13 @@ from datetime import datetime, timedelta
 from bot.engine.dice import DICE_MODES
 from bot.engine.official import official_stage, week_of
 from bot.engine.text import msg
-from bot.services.championship import DEFAULT_POINTS
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
 from bot.services.inputs import language as inputs_language
+from bot.services.league_points import DEFAULT_POINTS
 from bot.services.league_rounds import (
     RoundLocks,
     discord_time,

@@ -12,8 +12,8 @@ import pytest
 from icalendar import Calendar
 
 from bot.engine.errors import RallyError
-from bot.services.championship import standings
 from bot.services.league_export import results_csv, safe_cell, seconds_text, standings_csv
+from bot.services.league_points import standings
 from bot.services.round_close import scores_of
 from bot.store.clock import from_text
 from bot.store.leagues import League, Result, Round, results_of_league_tx, rounds_of_league_tx

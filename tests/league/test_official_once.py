@@ -13,7 +13,7 @@ from bot.engine.errors import RallyError
 from bot.engine.official import week_bounds, week_of
 from bot.engine.turn import format_time
 from bot.services import Actor, Place
-from bot.services.verify import verify_text
+from bot.services.card_check import verify_text
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, results_of_league_tx, results_of_round_tx, rounds_of_league_tx
 from tests.league.conftest import deliver

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from bot.engine.official import week_bounds
 from bot.engine.turn import format_time
 from bot.services import RallyService
+from bot.services.card_check import verify_bytes, verify_card, verify_text
 from bot.services.cards import header_digest
 from bot.services.deadlines import DeadlineService
-from bot.services.verify import verify_bytes, verify_card, verify_text
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, world_round_tx

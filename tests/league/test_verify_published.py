@@ -1,4 +1,4 @@
-"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/verify_here.py):
+"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/verify_published.py):
 a seed changed together with its hash is refused even where the replay alone would agree; every
 label of a card is the stored round's (the field that differs is named) and the names shown are
 the stored results', never a card's; and whatever is uploaded gets a report, never an exception."""
@@ -158,7 +158,7 @@ async def test_an_upload_that_is_not_cards_gets_the_reason_and_changes_nothing(s
 
 
 async def test_an_unpublished_seed_hash_is_a_report_that_is_not_ok(service, deadlines, clock):
-    from bot.services.verify_here import verify_upload
+    from bot.services.verify_published import verify_upload
     cards = await closed_cards(service, deadlines, clock)
     forged = "cd" * 32
     for card in cards["cards"]:

@@ -22,7 +22,7 @@ from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import results_post, standings_post
 from bot.services.runs import RunService, runnable
 from bot.services.scratch import ScratchService
-from bot.services.verify_here import verify_upload
+from bot.services.verify_published import verify_upload
 from bot.services.work import RallyWork
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, rounds_of_league_tx, run_of_tx

@@ -63,11 +63,12 @@ class ClosedRound:
 async def open_league(service: RallyService, clock: Clock, stage: str, dice: str, drivers: tuple[Actor, ...],
                       power_stage: bool = False) -> DeadlineService:
     """A league with `drivers` as members and one round open now (its open job has run)."""
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris", dice=dice)
     for actor in drivers:
         await leagues.join(LEAGUE_CHANNEL, actor)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, stage, opens="now", closes="+2d", power_stage=power_stage)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, stage, opens="now", closes="+2d", power_stage=power_stage)
     deadlines = DeadlineService(service.work, clock=clock)
     assert await deadlines.run_due() == 1  # the round opens
     return deadlines

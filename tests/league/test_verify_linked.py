@@ -92,7 +92,7 @@ async def closed_linked(path: Path) -> Linked:
         seeds = iter(f"{n:064x}" for n in range(1, 10_000))
         service = RallyService(store, seed_source=lambda: 42, clock=clock)
         champs = service.championships
-        champs.leagues.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
+        champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
         week = await three_ways(service, clock, DeadlineService(service.work, clock=clock))
         rnd = await the_round(store)
         text = await store.db.read(lambda tx: cards_tx(tx, rnd.id))

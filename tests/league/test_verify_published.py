@@ -17,10 +17,11 @@ from tests.league.league_helpers import ALICE, LEAGUE_CHANNEL, ORGANISER, drive,
 
 
 async def closed_cards(service, deadlines, clock, modules: str = "") -> dict:
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC", modules=modules)
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
     await deadlines.run_due()
     await drive(service, ALICE, await start_run(service, ALICE))
     rnd = (await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]

@@ -115,7 +115,7 @@ async def _template_round(service: RallyService, deadlines: DeadlineService) -> 
     place = Place(GUILD, CHANNEL)
     driver = Actor(BASE_USER, "Driver 0")
     await champs.leagues.create(place, ORGANISER, "Bench league", "Europe/Paris")
-    await champs.leagues.round_add(place, ORGANISER, STAGE, opens="now", closes="+2d")
+    await champs.rounds.round_add(place, ORGANISER, STAGE, opens="now", closes="+2d")
     await deadlines.run_due()  # league.open
     await champs.leagues.join(place, driver)
     rnd, league = await champs.check_run(place, driver)

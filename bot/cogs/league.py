@@ -1,7 +1,8 @@
 """`/league …`: championships for organisers and drivers, thin.
 
-Each command maps its options to one `LeagueService` call (`bot.services.leagues`, reached as
-`rallies.championships.leagues`) through `run_command`, like `/rally`. Who may do what (Manage
+Each command maps its options to one call of a league service (`bot.services.leagues`,
+`bot.services.rounds` or `bot.services.stewarding`, reached as `rallies.championships.leagues`,
+`.rounds` or `.stewarding`) through `run_command`, like `/rally`. Who may do what (Manage
 Server, or the league's organiser role: the member's roles travel in `Actor.roles`) is checked by
 the service at run time: Discord ignores `default_permissions` on subcommands, and an organiser
 by role has no Discord permission to show for it. `league` is optional everywhere: the service
@@ -30,7 +31,7 @@ from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.championships import Championships
+    from bot.services.league_services import Championships
 
 OFFICIAL = "official"
 RoundNumber = app_commands.Range[int, 1, 10_000]
@@ -169,9 +170,9 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                         rounds: app_commands.Range[int, 1, 26] = 1, power_stage: bool = False,
                         assistance: str = "all", league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
-                                                       hour=hour, rounds=rounds, power_stage=power_stage,
-                                                       assistance=assistance, league=league)
+            return await self.champs.rounds.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
+                                                      hour=hour, rounds=rounds, power_stage=power_stage,
+                                                      assistance=assistance, league=league)
 
         await run_command(self.bot, interaction, call)
 
@@ -180,7 +181,7 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     @app_commands.autocomplete(league=league_choices)
     async def round_list(self, interaction: discord.Interaction, league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.round_list(place, actor, league)
+            return await self.champs.rounds.round_list(place, actor, league)
 
         await run_command(self.bot, interaction, call)
 
@@ -192,7 +193,7 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def round_cancel(self, interaction: discord.Interaction, number: RoundNumber, reason: str,
                            league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.round_cancel(place, actor, number, reason, league)
+            return await self.champs.rounds.round_cancel(place, actor, number, reason, league)
 
         await run_command(self.bot, interaction, call)
 
@@ -206,8 +207,8 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                       seconds: app_commands.Range[int, 1, 3600], reason: str, number: RoundNumber | None = None,
                       league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
-                                                     round_number=number, league=league)
+            return await self.champs.stewarding.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
+                                                        round_number=number, league=league)
 
         await run_command(self.bot, interaction, call)
 
@@ -219,8 +220,8 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def disqualify(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber,
                          reason: str, league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.disqualify(place, actor, driver.id, driver.display_name, number, reason,
-                                                        league=league)
+            return await self.champs.stewarding.disqualify(place, actor, driver.id, driver.display_name, number, reason,
+                                                           league=league)
 
         await run_command(self.bot, interaction, call)
 

@@ -120,23 +120,23 @@ class Commands:
             return await leagues.world_name(self.place, actor, o.get("world_name"))
         if cmd.name == "league round add":
             stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
-            return await leagues.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
-                                           day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
-                                           power_stage=yes(o.get("power_stage")),
-                                           assistance=o.get("assistance", "all"), league=league)
+            return await champs.rounds.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
+                                                 day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
+                                                 power_stage=yes(o.get("power_stage")),
+                                                 assistance=o.get("assistance", "all"), league=league)
         if cmd.name == "league round list":
-            return await leagues.round_list(self.place, actor, league)
+            return await champs.rounds.round_list(self.place, actor, league)
         if cmd.name == "league round cancel":
-            return await leagues.round_cancel(self.place, actor, o.get("round"), o.get("reason"), league)
+            return await champs.rounds.round_cancel(self.place, actor, o.get("round"), o.get("reason"), league)
         if cmd.name in ("league penalty", "league disqualify"):
             driver = (o.get("driver") or "").lstrip("@")
             if not driver:
                 raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
             if cmd.name == "league penalty":
-                return await leagues.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"),
-                                             o.get("reason"), o.get("round"), league)
-            return await leagues.disqualify(self.place, actor, user_id(driver), driver, o.get("round"), o.get("reason"),
-                                            league)
+                return await champs.stewarding.penalty(self.place, actor, user_id(driver), driver, o.get("seconds"),
+                                                       o.get("reason"), o.get("round"), league)
+            return await champs.stewarding.disqualify(self.place, actor, user_id(driver), driver, o.get("round"),
+                                                      o.get("reason"), league)
         if cmd.name == "league standings":
             return await champs.standings(self.place, actor, league)
         if cmd.name == "league results":
@@ -179,7 +179,7 @@ class Commands:
         if not path:
             raise ConsoleError(t("console.need_option", command="/verify", option="file:PATH"))
         try:
-            from bot.services.verify import MAX_BYTES, verify_bytes
+            from bot.services.card_check import MAX_BYTES, verify_bytes
         except ImportError:
             raise ConsoleError(t("console.verify_missing")) from None
         try:

@@ -27,21 +27,6 @@ def results_view(state: GameState, subtitle: str = "") -> ResultsView:
     return ResultsView(stage=state.stage.name, title=state.stage.title, subtitle=subtitle, rows=tuple(rows))
 
 
-def special_results_view(course: Course, index: int, subtitle: str = "") -> ResultsView:
-    """Special `index` (0 = SS1) of a rally, from the results the course keeps; each driver in
-    their colour of the whole rally (their seat in SS1, as on the boards)."""
-    stage = load_stage(course.specials[index])
-    rows = [row for row in course.results[index]]
-    seats = {row.id: i for i, row in enumerate(course.results[0])}
-    timed = [r.time for r in rows if r.time is not None]
-    best = min(timed) if timed else 0
-    return ResultsView(stage=stage.name, title=stage.title, subtitle=subtitle, rows=tuple(
-        ResultRow(driver_id=r.id, name=r.name, initials=initials(r.name), colour=seats.get(r.id, i),
-                  time_s=r.time, gap_s=(r.time - best) if r.time is not None else None,
-                  status="finished" if r.time is not None else "dnf")
-        for i, r in enumerate(rows)))
-
-
 def rally_results_view(course: Course, title: str, subtitle: str = "") -> ResultsView:
     """The (re)classification of a rally after its finished specials: one column per special,
     the total, gaps; drivers out of the rally last (A17)."""

@@ -124,13 +124,6 @@ def _first_sighting(key: tuple) -> bool:
     return True
 
 
-def text_cache_clear() -> None:
-    """Forget the cached text masks and widths, and which texts were met."""
-    _masks.clear()
-    _seen.clear()
-    length.cache_clear()
-
-
 def text_centered(draw: ImageDraw.ImageDraw, centre: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
                   stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
     """`text` centred on `centre` (middle of its ink box, so digits sit right in badges)."""

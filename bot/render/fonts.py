@@ -27,10 +27,6 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(BOLD if bold else REGULAR), max(6, int(size)))
 
 
-def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
-    return length(f, text)
-
-
 def fit_text(text: str, f: ImageFont.FreeTypeFont, max_width: float) -> str:
     """`text`, shortened with an ellipsis until it fits in `max_width` pixels."""
     if length(f, text) <= max_width:

@@ -4,7 +4,7 @@ A card names the round, its stages (with the SHA-256 of each stage's text), rule
 the dice mode, the round's seed (published at close) and its hash (published at open), the
 driver, the run's whole action log in the canonical versioned form (`bot.engine.action_codec`,
 never the words typed), and the claimed outcome. `python -m bot verify` replays a card with the
-engine alone (`bot/services/verify.py`): a card whose seed, stage, driver or any action was
+engine alone (`bot/services/card_check.py`): a card whose seed, stage, driver or any action was
 altered diverges or is refused.
 
 Version 2 binds the labels a card shows (issue 21): the round's header (`round_header`: league id

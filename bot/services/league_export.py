@@ -29,8 +29,8 @@ from icalendar import Calendar, Event
 
 from bot.engine.text import msg
 from bot.i18n import render
-from bot.services.championship import standings
 from bot.services.errors import ServiceError
+from bot.services.league_points import standings
 from bot.services.league_rounds import league_language, round_title, specials_text
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply

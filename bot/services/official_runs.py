@@ -9,7 +9,7 @@ row (round, driver, run) says so, and every reader of a round's runs (results, p
 provisional positions, penalties, replays, result cards) reads the runs driven in the round and
 those answering it (`bot.store.leagues.counted_runs_tx`). The dice are those of the round the run
 was started in; an official league round shares the world round's seed, dice mode (personal),
-ruleset and modules (`LeagueService.round_add`), so the same attempt is the same wherever it
+ruleset and modules (`RoundService.round_add`), so the same attempt is the same wherever it
 counts (DESIGN §6: personal dice streams, unchanged).
 
 What a driver sees, in each order of events:

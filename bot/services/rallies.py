@@ -12,10 +12,10 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.services.archive import Archive
-from bot.services.championships import Championships
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import discord_time, new_seed
+from bot.services.league_services import Championships
 from bot.services.lobby import Lobby
 from bot.services.notify import NotifyService, turn_dms_tx
 from bot.services.reply import Actor, Place, Reply

@@ -3,7 +3,7 @@ writes a round's results, in one transaction each, under the round's lock (calle
 
 At the close: the runs still in progress become DNF (their rallies are ended with a logged
 `status abandoned` by the bot), the classification is computed with penalties, disqualifications,
-points and the power-stage bonus (`bot/services/championship.py`), stored in `round_results`, the
+points and the power-stage bonus (`bot/services/league_points.py`), stored in `round_results`, the
 result cards of the finished runs are stored (`bot/services/cards.py`), and the league channel is
 owed two posts: the results (text, image, cards file, the seed revealed) and the season standings.
 A penalty or a disqualification on a closed round recomputes its results the same way, so the
@@ -30,9 +30,9 @@ from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
-from bot.services.championship import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
+from bot.services.league_points import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.reply import Actor, Reply
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep

@@ -78,11 +78,6 @@ async def remove_tx(tx: Tx, rally_id: int, user_id: int, new_status: str, absent
         )
 
 
-async def count_active_tx(tx: Tx, rally_id: int) -> int:
-    row = await tx.fetch_one("SELECT COUNT(*) FROM drivers WHERE rally_id = ? AND status = 'active'", (rally_id,))
-    return int(row[0]) if row else 0
-
-
 async def get_tx(tx: Tx, rally_id: int, user_id: int) -> Driver | None:
     row = await tx.fetch_one(
         f"SELECT {DRIVER_COLUMNS} FROM drivers WHERE rally_id = ? AND user_id = ?", (rally_id, user_id)

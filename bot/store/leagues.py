@@ -218,12 +218,6 @@ async def member_tx(tx: Tx, league_id: int, user_id: int) -> str | None:
     return str(row[0]) if row else None
 
 
-async def members_tx(tx: Tx, league_id: int) -> list[tuple[int, str]]:
-    rows = await tx.fetch_all("SELECT user_id, display_name FROM league_members WHERE league_id = ? ORDER BY joined_at",
-                              (league_id,))
-    return [(int(r[0]), str(r[1])) for r in rows]
-
-
 # -- rounds --------------------------------------------------------------------------------------
 
 async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], assistance: list[bool],

@@ -119,15 +119,6 @@ class Outbox:
 
         await self._db.write(retry)
 
-    async def retry_lane_now(self, lane: str, now: datetime | None = None) -> None:
-        """Try the lane's head again at once (a command arrived in a paused channel)."""
-
-        async def nudge(tx: Tx) -> None:
-            await tx.execute("UPDATE outbox SET due_at = ? WHERE lane = ? AND done_at IS NULL AND locked_until IS NULL",
-                             (to_text(now or utc_now()), lane))
-
-        await self._db.write(nudge)
-
     async def get(self, row_id: int) -> OutboxRow | None:
         return await self._db.read(lambda tx: get_tx(tx, row_id))
 

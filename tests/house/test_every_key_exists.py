@@ -102,7 +102,7 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/league_jobs.py", "f'league.dice_{rnd.dice}'"): lambda: keys("league.dice_{}", DICE_MODES),
     ("services/leagues.py", "f'league.dice_{mode}'"): lambda: keys("league.dice_{}", DICE_MODES),
     ("services/leagues.py", "'league.world_name_' + text"): lambda: keys("league.world_name_{}", ("on", "off")),
-    ("services/leagues.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
+    ("services/rounds.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
     ("services/round_close.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
     ("services/league_export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
     ("services/league_export.py", "f'export.col_{key}'"): lambda: keys(

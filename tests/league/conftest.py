@@ -39,7 +39,7 @@ def service(store, clock) -> RallyService:
     seeds = iter(f"{n:064x}" for n in range(1, 10_000))
     svc = RallyService(store, seed_source=lambda: 42, clock=clock)
     champs = svc.championships
-    champs.leagues.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
+    champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
     return svc
 
 

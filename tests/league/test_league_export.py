@@ -12,8 +12,8 @@ import pytest
 from icalendar import Calendar
 
 from bot.engine.errors import RallyError
-from bot.services.championship import standings
 from bot.services.league_export import results_csv, safe_cell, seconds_text, standings_csv
+from bot.services.league_points import standings
 from bot.services.round_close import scores_of
 from bot.store.clock import from_text
 from bot.store.leagues import League, Result, Round, results_of_league_tx, rounds_of_league_tx
@@ -23,11 +23,12 @@ from tests.league.test_league_refusals import everything
 
 
 async def two_rounds(service):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris")
     for driver in (ALICE, BOB, CAROL):
         await leagues.join(LEAGUE_CHANNEL, driver)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour="20", rounds=2)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour="20", rounds=2)
     return await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
 
 
@@ -55,7 +56,7 @@ async def test_an_organiser_exports_a_season_as_standings_and_results_csv(servic
         for driver in drivers[rnd.number]:
             await drive(service, driver, await start_run(service, driver))
         if rnd.number == 1:
-            await service.championships.leagues.penalty(LEAGUE_CHANNEL, ORGANISER, BOB.user_id, "Bob", 30, "cut")
+            await service.championships.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, BOB.user_id, "Bob", 30, "cut")
         await until(clock, deadlines, service, posts, from_text(rnd.closes_at) + timedelta(minutes=1))
     reply = await service.championships.exports.export(LEAGUE_CHANNEL, ORGANISER)
     assert reply.ephemeral and not reply.outbox  # private, nothing posted
@@ -106,7 +107,7 @@ async def test_the_calendar_has_one_event_per_round_in_utc_and_the_same_uids_aft
     assert all(e.decoded("dtstart").utcoffset() == timedelta(0) for e in events)
     assert "Europe/Paris" in str(events[0].get("description"))
     assert str(events[0].get("summary")) == "Sunday Cup — round 1"
-    await service.championships.leagues.round_cancel(LEAGUE_CHANNEL, ORGANISER, 2, "rain")
+    await service.championships.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 2, "rain")
     again = Calendar.from_ical(dict((await service.championships.exports.calendar(LEAGUE_CHANNEL, BOB)).files)[name])
     assert [str(e.get("uid")) for e in again.walk("VEVENT")] == [str(e.get("uid")) for e in events]
     assert [str(e.get("status")) for e in again.walk("VEVENT")] == ["CONFIRMED", "CANCELLED"]

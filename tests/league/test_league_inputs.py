@@ -34,12 +34,13 @@ HIDDEN = [
 
 
 @pytest.fixture
-async def league(service):
-    leagues = service.championships.leagues
+async def champs(service):
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris")
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
-    return leagues
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    return champs
 
 
 async def refusal(store, call) -> str:
@@ -54,72 +55,75 @@ async def refusal(store, call) -> str:
 # -- 6. league names -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["sunday cup", "SUNDAY CUP", "Ｓｕｎｄａｙ Ｃｕｐ", "  Sunday Cup  "])
-async def test_a_league_name_differing_only_by_case_or_form_is_taken(service, store, league, name):
-    text = await refusal(store, lambda: league.create(LEAGUE_CHANNEL, ORGANISER, name, "UTC"))
+async def test_a_league_name_differing_only_by_case_or_form_is_taken(service, store, champs, name):
+    text = await refusal(store, lambda: champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, name, "UTC"))
     assert "already has a league named" in text
 
 
 @pytest.mark.parametrize("typed", ["sunday cup", "SUNDAY CUP", "Ｓｕｎｄａｙ Ｃｕｐ"])
-async def test_a_league_is_found_whatever_the_case_it_is_typed_in(service, store, league, typed):
-    await league.create(LEAGUE_CHANNEL, ORGANISER, "Club", "UTC")  # two leagues here: the name decides
+async def test_a_league_is_found_whatever_the_case_it_is_typed_in(service, store, champs, typed):
+    await champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Club", "UTC")  # two leagues here: the name decides
     bob = Actor(1002, "Bob")
-    reply = await league.join(LEAGUE_CHANNEL, bob, typed)
+    reply = await champs.leagues.join(LEAGUE_CHANNEL, bob, typed)
     assert "Bob joined **Sunday Cup**." in "\n".join(reply.lines)
 
 
 # -- 7. free text ------------------------------------------------------------------------------------
 
 FREE_TEXT_CALLS = {
-    "name": lambda lg, t: lg.create(LEAGUE_CHANNEL, ORGANISER, f"Win{t}ter", "UTC"),
-    "timezone": lambda lg, t: lg.create(LEAGUE_CHANNEL, ORGANISER, "Winter", f"Europe/{t}Paris"),
-    "points": lambda lg, t: lg.create(LEAGUE_CHANNEL, ORGANISER, "Winter", "UTC", points=f"10-{t}5"),
-    "league": lambda lg, t: lg.join(LEAGUE_CHANNEL, Actor(1002, "Bob"), f"Sunday{t} Cup"),
-    "reason (cancel)": lambda lg, t: lg.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, f"ra{t}in"),
-    "reason (penalty)": lambda lg, t: lg.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 10, f"c{t}ut"),
-    "reason (disqualify)": lambda lg, t: lg.disqualify(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 1,
-                                                       f"jump{t} start"),
-    "stage": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, f"pinewood{t}-sprint", opens="+1d", closes="+2d"),
-    "opens": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens=f"+1{t}d", closes="+2d"),
-    "assistance": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint, black-moor", opens="+1d",
-                                             closes="+2d", assistance=f"1,{t}2"),
-    "day": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day=f"mo{t}n", hour=20),
-    "hour": lambda lg, t: lg.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour=f"2{t}0"),
+    "name": lambda c, t: c.leagues.create(LEAGUE_CHANNEL, ORGANISER, f"Win{t}ter", "UTC"),
+    "timezone": lambda c, t: c.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Winter", f"Europe/{t}Paris"),
+    "points": lambda c, t: c.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Winter", "UTC", points=f"10-{t}5"),
+    "league": lambda c, t: c.leagues.join(LEAGUE_CHANNEL, Actor(1002, "Bob"), f"Sunday{t} Cup"),
+    "reason (cancel)": lambda c, t: c.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, f"ra{t}in"),
+    "reason (penalty)": lambda c, t: c.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 10,
+                                                          f"c{t}ut"),
+    "reason (disqualify)": lambda c, t: c.stewarding.disqualify(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 1,
+                                                                f"jump{t} start"),
+    "stage": lambda c, t: c.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, f"pinewood{t}-sprint", opens="+1d",
+                                             closes="+2d"),
+    "opens": lambda c, t: c.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens=f"+1{t}d",
+                                             closes="+2d"),
+    "assistance": lambda c, t: c.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint, black-moor", opens="+1d",
+                                                  closes="+2d", assistance=f"1,{t}2"),
+    "day": lambda c, t: c.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day=f"mo{t}n", hour=20),
+    "hour": lambda c, t: c.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour=f"2{t}0"),
 }
 
 
 @pytest.mark.parametrize("option", list(FREE_TEXT_CALLS))
 @pytest.mark.parametrize(("kind", "char"), HIDDEN, ids=[k for k, _ in HIDDEN])
 async def test_every_free_text_option_refuses_hidden_characters_by_code_point_without_echoing_them(
-        service, store, league, option, kind, char):
-    text = await refusal(store, lambda: FREE_TEXT_CALLS[option](league, char))
+        service, store, champs, option, kind, char):
+    text = await refusal(store, lambda: FREE_TEXT_CALLS[option](champs, char))
     assert "invisible or control character" in text and f"U+{ord(char):04X}" in text, text
     assert char not in text
     for lang in ("fr", "de"):
         assert f"U+{ord(char):04X}" in render(text, lang) and char not in render(text, lang)
 
 
-async def test_a_hidden_character_at_the_end_is_not_trimmed_away_but_refused(service, store, league):
+async def test_a_hidden_character_at_the_end_is_not_trimmed_away_but_refused(service, store, champs):
     """Trimming removes spaces only: a zero-width space at the end of a reason is still refused."""
-    text = await refusal(store, lambda: league.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "rain\u200b"))
+    text = await refusal(store, lambda: champs.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "rain\u200b"))
     assert "U+200B, character 5" in text
 
 
-async def test_other_spaces_are_plain_spaces_and_the_text_is_trimmed(service, store, league, posts):
-    await league.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "\u00a0 pluie\u202fdiluvienne \u3000")
+async def test_other_spaces_are_plain_spaces_and_the_text_is_trimmed(service, store, champs, posts):
+    await champs.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "\u00a0 pluie\u202fdiluvienne \u3000")
     await deliver(service, posts)
     assert posts.text(LEAGUE_CHANNEL.channel_id).endswith(": pluie diluvienne")
     (row,) = await store.db.fetch_all("SELECT reason FROM league_log WHERE action = 'cancel'")
     assert row[0] == "pluie diluvienne"
 
 
-async def test_a_free_text_longer_than_its_limit_says_both_lengths(service, store, league):
-    text = await refusal(store, lambda: league.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "r" * 201))
+async def test_a_free_text_longer_than_its_limit_says_both_lengths(service, store, champs):
+    text = await refusal(store, lambda: champs.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "r" * 201))
     assert text == "`reason` is too long (201 characters; at most 200)."
 
 
-async def test_mentions_in_a_reason_or_a_league_name_never_ping_when_posted(service, store, league, posts):
-    await league.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "@everyone @here <@1001> <@!1002> <@&5550> mail@x")
-    await league.create(LEAGUE_CHANNEL, ORGANISER, "@here Cup", "UTC")
+async def test_mentions_in_a_reason_or_a_league_name_never_ping_when_posted(service, store, champs, posts):
+    await champs.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "@everyone @here <@1001> <@!1002> <@&5550> mail@x")
+    await champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "@here Cup", "UTC")
     await deliver(service, posts)
     said = posts.text(LEAGUE_CHANNEL.channel_id)
     assert "＠everyone ＠here <＠1001> <＠!1002> <＠&5550> mail@x" in said
@@ -127,12 +131,12 @@ async def test_mentions_in_a_reason_or_a_league_name_never_ping_when_posted(serv
     for ping in ("@everyone", "@here", "<@1001>", "<@!1002>", "<@&5550>"):
         assert ping not in said
     bob = Actor(1002, "Bob")  # the name is found as it is typed
-    assert "**＠here Cup**" in "\n".join((await league.join(LEAGUE_CHANNEL, bob, "@here cup")).lines)
+    assert "**＠here Cup**" in "\n".join((await champs.leagues.join(LEAGUE_CHANNEL, bob, "@here cup")).lines)
 
 
-async def test_a_display_name_from_discord_is_cleaned_not_refused(service, store, league, posts):
+async def test_a_display_name_from_discord_is_cleaned_not_refused(service, store, champs, posts):
     sneaky = Actor(1002, "B\u202eob\u200b @everyone\n")
-    await league.join(LEAGUE_CHANNEL, sneaky)
+    await champs.leagues.join(LEAGUE_CHANNEL, sneaky)
     await deliver(service, posts)
     assert "Bob ＠everyone joined **Sunday Cup**." in posts.text(LEAGUE_CHANNEL.channel_id)
     rows = await store.db.fetch_all("SELECT display_name FROM league_members WHERE user_id = 1002")
@@ -154,8 +158,8 @@ async def test_a_league_time_zone_is_an_area_location_name_or_utc(service, store
 @pytest.mark.parametrize("typed", ["localtime", "Factory", "EST5EDT", "EST", "CET", "GMT", "Zulu", "US/Eastern",
                                    "Etc/GMT+5", "posix/Europe/Paris", "Europe", "Europe/Atlantis", "Paris", "UTC+1",
                                    "../../etc/localtime"])
-async def test_other_time_zone_names_are_refused_with_examples(service, store, league, typed):
-    text = await refusal(store, lambda: league.create(LEAGUE_CHANNEL, ORGANISER, "Winter", typed))
+async def test_other_time_zone_names_are_refused_with_examples(service, store, champs, typed):
+    text = await refusal(store, lambda: champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Winter", typed))
     assert text.startswith(f"'{typed}' is not a time zone a league can have")
     assert "Europe/Paris" in text and "UTC" in text and "Area/Location" in text
 
@@ -169,17 +173,17 @@ def _local_weekday(rnd, tz: str) -> tuple[int, int]:
     ("mon", 0), ("Monday", 0), ("monday", 0), ("lundi", 0), ("Montag", 0), ("1", 0), ("wed", 2), ("Mittwoch", 2),
     ("mercredi", 2), ("3", 2), ("SUNDAY", 6), ("dimanche", 6), ("Sonntag", 6), ("7", 6), ("sun", 6),
 ])
-async def test_weekly_rounds_open_on_the_day_named_exactly_or_numbered(service, store, league, day, index):
-    await league.round_add(LEAGUE_CHANNEL, ORGANISER, "black-moor", day=day, hour=20, rounds=2)
+async def test_weekly_rounds_open_on_the_day_named_exactly_or_numbered(service, store, champs, day, index):
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "black-moor", day=day, hour=20, rounds=2)
     rounds = await store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     assert [_local_weekday(r, "Europe/Paris") for r in rounds[1:]] == [(index, 20), (index, 20)]
 
 
 @pytest.mark.parametrize("day", ["monkey", "mo", "Mondays", "mon.", "lun", "Mon day", "0", "8", "-1", "1.0",
                                  "tuesday!", "someday"])
-async def test_any_other_day_is_refused_with_the_days_in_the_readers_language(service, store, league, day):
-    text = await refusal(store, lambda: league.round_add(LEAGUE_CHANNEL, ORGANISER, "black-moor", day=day,
-                                                         hour=20))
+async def test_any_other_day_is_refused_with_the_days_in_the_readers_language(service, store, champs, day):
+    text = await refusal(store, lambda: champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "black-moor", day=day,
+                                                                hour=20))
     assert text == (f"day must be a day of the week, by its name (Monday, Tuesday, Wednesday, Thursday, Friday, "
                     f"Saturday, Sunday) or its number (1 = Monday to 7 = Sunday), not '{day}'.")
     assert "(lundi, mardi, mercredi, jeudi, vendredi, samedi, dimanche)" in render(text, "fr")
@@ -188,20 +192,21 @@ async def test_any_other_day_is_refused_with_the_days_in_the_readers_language(se
 
 @pytest.mark.parametrize("role", [0, 1, 555, 2**22 - 1, 2**63, -STEWARDS, True, "12abc", "４１９４３０４",
                                   " ", 1.5e17, "1e18"])
-async def test_an_organisers_role_must_be_a_real_snowflake(service, store, league, role):
-    text = await refusal(store, lambda: league.organisers(LEAGUE_CHANNEL, ORGANISER, role))
+async def test_an_organisers_role_must_be_a_real_snowflake(service, store, champs, role):
+    text = await refusal(store, lambda: champs.leagues.organisers(LEAGUE_CHANNEL, ORGANISER, role))
     assert text.startswith("`role` must be a Discord id (a whole number from 4194304 to 9223372036854775807")
 
 
 @pytest.mark.parametrize("role", [2**22, 2**63 - 1, STEWARDS, str(STEWARDS)])
-async def test_a_real_snowflake_sets_the_organisers_role(service, store, league, role):
-    await league.organisers(LEAGUE_CHANNEL, ORGANISER, role)
+async def test_a_real_snowflake_sets_the_organisers_role(service, store, champs, role):
+    await champs.leagues.organisers(LEAGUE_CHANNEL, ORGANISER, role)
     (found,) = await store.db.read(lambda tx: leagues_of_guild_tx(tx, GUILD))
     assert found.organiser_role == int(role)
 
 
 @pytest.mark.parametrize("points", ["25-18-²", "25-¹⁸", "25-18-①"])
-async def test_points_written_with_superscript_or_circled_digits_are_refused_not_a_crash(service, store, league,
+async def test_points_written_with_superscript_or_circled_digits_are_refused_not_a_crash(service, store, champs,
                                                                                          points):
-    text = await refusal(store, lambda: league.create(LEAGUE_CHANNEL, ORGANISER, "Winter", "UTC", points=points))
+    text = await refusal(store, lambda: champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Winter", "UTC",
+                                                              points=points))
     assert "whole numbers" in text

@@ -15,11 +15,12 @@ from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, d
 
 
 async def open_round(service, deadlines):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
     for driver in (ALICE, BOB):
         await leagues.join(LEAGUE_CHANNEL, driver)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
     await deadlines.run_due()
     return (await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]
 
@@ -96,8 +97,8 @@ async def test_a_penalty_racing_the_close_always_ends_in_the_stored_results(serv
     for driver in (ALICE, BOB):
         await drive(service, driver, await start_run(service, driver))
     clock.now = from_text(rnd.closes_at) + timedelta(seconds=1)
-    leagues = service.championships.leagues
-    await settle([leagues.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 600, "cut"),
+    champs = service.championships
+    await settle([champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 600, "cut"),
                   deadlines.run_due()])
     results = {r.user_id: r for r in await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))}
     runs = {r.user_id: r for r in await service.store.db.read(lambda tx: runs_of_round_tx(tx, rnd.id))}
@@ -111,8 +112,8 @@ async def test_a_cancel_racing_the_close_leaves_the_round_cancelled_or_closed_wi
     rnd = await open_round(service, deadlines)
     await drive(service, ALICE, await start_run(service, ALICE))
     clock.now = from_text(rnd.closes_at) + timedelta(seconds=1)
-    leagues = service.championships.leagues
-    await settle([leagues.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "storm"), deadlines.run_due()])
+    champs = service.championships
+    await settle([champs.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "storm"), deadlines.run_due()])
     current = (await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]
     results = await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))
     assert (current.status, bool(results)) in (("cancelled", False), ("closed", True))

@@ -26,12 +26,13 @@ async def everything(store) -> dict:
 
 
 @pytest.fixture
-async def league(service):
-    leagues = service.championships.leagues
+async def champs(service):
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris")
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
-    return leagues
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    return champs
 
 
 async def refused(store, call, match: str) -> None:
@@ -41,21 +42,22 @@ async def refused(store, call, match: str) -> None:
     assert await everything(store) == before
 
 
-async def test_a_non_organiser_cannot_add_rounds_penalties_disqualifications_or_cancel(service, store, league):
+async def test_a_non_organiser_cannot_add_rounds_penalties_disqualifications_or_cancel(service, store, champs):
     rules = "Only the organisers of Sunday Cup"
-    await refused(store, lambda: league.round_add(LEAGUE_CHANNEL, ALICE, "pinewood-sprint", opens="now",
-                                                  closes="+1d"), rules)
-    await refused(store, lambda: league.penalty(LEAGUE_CHANNEL, ALICE, BOB.user_id, "Bob", 30, "spite"), rules)
-    await refused(store, lambda: league.disqualify(LEAGUE_CHANNEL, ALICE, BOB.user_id, "Bob", 1, "spite"), rules)
-    await refused(store, lambda: league.round_cancel(LEAGUE_CHANNEL, ALICE, 1, "boring"), rules)
-    await refused(store, lambda: league.create(LEAGUE_CHANNEL, ALICE, "Mine", "UTC"), "Manage Server")
-    await refused(store, lambda: league.organisers(LEAGUE_CHANNEL, ALICE, STEWARDS), "Manage Server")
+    await refused(store, lambda: champs.rounds.round_add(LEAGUE_CHANNEL, ALICE, "pinewood-sprint", opens="now",
+                                                         closes="+1d"), rules)
+    stewarding = champs.stewarding
+    await refused(store, lambda: stewarding.penalty(LEAGUE_CHANNEL, ALICE, BOB.user_id, "Bob", 30, "spite"), rules)
+    await refused(store, lambda: stewarding.disqualify(LEAGUE_CHANNEL, ALICE, BOB.user_id, "Bob", 1, "spite"), rules)
+    await refused(store, lambda: champs.rounds.round_cancel(LEAGUE_CHANNEL, ALICE, 1, "boring"), rules)
+    await refused(store, lambda: champs.leagues.create(LEAGUE_CHANNEL, ALICE, "Mine", "UTC"), "Manage Server")
+    await refused(store, lambda: champs.leagues.organisers(LEAGUE_CHANNEL, ALICE, STEWARDS), "Manage Server")
 
 
-async def test_the_organisers_role_makes_its_members_organisers(service, store, league):
-    await league.organisers(LEAGUE_CHANNEL, ORGANISER, STEWARDS)
+async def test_the_organisers_role_makes_its_members_organisers(service, store, champs):
+    await champs.leagues.organisers(LEAGUE_CHANNEL, ORGANISER, STEWARDS)
     steward = Actor(2001, "Steward", roles=(STEWARDS,))
-    await league.round_add(LEAGUE_CHANNEL, steward, "black-moor", opens="+1d", closes="+3d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, steward, "black-moor", opens="+1d", closes="+3d")
     rounds = await store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     assert [r.specials for r in rounds] == [["pinewood-sprint"], ["black-moor"]]
     log = await store.db.fetch_all("SELECT actor_id, action FROM league_log ORDER BY id")
@@ -77,8 +79,8 @@ async def test_the_organisers_role_makes_its_members_organisers(service, store, 
     ({"stage": "pinewood-sprint"}, "either"),
     ({"stage": "pinewood-sprint", "opens": "now", "closes": "+1d", "league": "Nope"}, "no league named"),
 ])
-async def test_hostile_round_options_are_refused_by_name_and_change_nothing(service, store, league, options, match):
-    await refused(store, lambda: league.round_add(LEAGUE_CHANNEL, ORGANISER, **options), match)
+async def test_hostile_round_options_are_refused_by_name_and_change_nothing(service, store, champs, options, match):
+    await refused(store, lambda: champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, **options), match)
 
 
 @pytest.mark.parametrize(("options", "match"), [
@@ -94,29 +96,28 @@ async def test_hostile_round_options_are_refused_by_name_and_change_nothing(serv
     ({"name": "B", "timezone": "UTC", "dice": "loaded"}, "personal"),
     ({"name": "B", "timezone": "UTC", "ruleset": "/etc/passwd"}, "ruleset"),
 ])
-async def test_hostile_league_options_are_refused_and_change_nothing(service, store, league, options, match):
-    await refused(store, lambda: league.create(LEAGUE_CHANNEL, ORGANISER, **options), match)
+async def test_hostile_league_options_are_refused_and_change_nothing(service, store, champs, options, match):
+    await refused(store, lambda: champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, **options), match)
 
 
 @pytest.mark.parametrize(("seconds", "reason", "match"), [
     (0, "late", "seconds"), (-30, "late", "seconds"), ("1e9", "late", "seconds"), (30, "", "empty"),
     (30, "r" * 201, "too long"),
 ])
-async def test_hostile_penalties_are_refused_and_change_nothing(service, store, league, seconds, reason, match):
-    await refused(store, lambda: league.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", seconds, reason),
-                  match)
+async def test_hostile_penalties_are_refused_and_change_nothing(service, store, champs, seconds, reason, match):
+    await refused(store, lambda: champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", seconds,
+                                                           reason), match)
 
 
-async def test_a_penalty_for_a_driver_without_a_run_is_refused(service, store, league, deadlines):
+async def test_a_penalty_for_a_driver_without_a_run_is_refused(service, store, champs, deadlines):
     await deadlines.run_due()
-    await refused(store, lambda: league.penalty(LEAGUE_CHANNEL, ORGANISER, BOB.user_id, "Bob", 10, "late"),
+    await refused(store, lambda: champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, BOB.user_id, "Bob", 10, "late"),
                   "no run in round 1")
 
 
-async def test_runs_are_refused_to_non_members_and_outside_the_round_and_change_nothing(service, store, league,
+async def test_runs_are_refused_to_non_members_and_outside_the_round_and_change_nothing(service, store, champs,
                                                                                        deadlines, clock):
     await deadlines.run_due()
-    champs = service.championships
     await refused(store, lambda: champs.check_run(LEAGUE_CHANNEL, BOB), "Join Sunday Cup first")
     await refused(store, lambda: champs.check_run(Place(0, 5), ALICE), "server")
     rnd = (await store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]
@@ -125,11 +126,12 @@ async def test_runs_are_refused_to_non_members_and_outside_the_round_and_change_
 
 
 async def test_a_round_on_a_course_with_a_power_stage_records_the_last_special_time(service, store, deadlines, clock):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Rally Cup", "UTC")
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint, black-moor", opens="now", closes="+2d",
-                            power_stage=True, assistance="none")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint, black-moor", opens="now", closes="+2d",
+                                  power_stage=True, assistance="none")
     await deadlines.run_due()
     thread = await start_run(service, ALICE)
     await drive(service, ALICE, thread, max_actions=1500)
@@ -142,7 +144,7 @@ async def test_a_round_on_a_course_with_a_power_stage_records_the_last_special_t
         assert run["reason"] in ("knocked_out", "retired")
 
 
-async def test_a_league_post_the_bot_may_not_make_waits_and_goes_when_the_permission_is_back(service, store, league,
+async def test_a_league_post_the_bot_may_not_make_waits_and_goes_when_the_permission_is_back(service, store, champs,
                                                                                              clock):
     from bot.services.delivery import Failure
 

@@ -18,12 +18,13 @@ CHANNEL = LEAGUE_CHANNEL.channel_id
 
 
 async def league_with_rounds(service, rounds=4, **round_options):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris", drop="3")
     for driver in (ALICE, BOB, CAROL):
         await leagues.join(LEAGUE_CHANNEL, driver)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, round_options.pop("stage", "pinewood-sprint"), day="mon",
-                            hour="20", rounds=rounds, **round_options)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, round_options.pop("stage", "pinewood-sprint"), day="mon",
+                                  hour="20", rounds=rounds, **round_options)
     return await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
 
 
@@ -77,7 +78,7 @@ async def test_a_season_of_four_weekly_rounds_opens_reminds_closes_and_ranks_on_
     results = await service.store.db.read(lambda tx: results_of_league_tx(tx, 1))
     assert len(results) == 10
     # the standings of the season: best 3 of 4 rounds, points + power-stage bonus
-    from bot.services.championship import RoundScore, standings
+    from bot.services.league_points import RoundScore, standings
 
     table = standings([RoundScore(r.round_id, r.user_id, r.display_name, r.position, r.time_s, r.points, r.bonus)
                        for r in results], 3)
@@ -112,9 +113,10 @@ async def test_after_30_hours_of_downtime_each_overdue_job_runs_once_late_with_a
 
 async def test_a_weekly_round_keeps_its_local_hour_across_the_daylight_saving_change(service, clock):
     clock.now = datetime(2027, 3, 15, 12, 0, tzinfo=UTC)  # Paris changes to summer time on 28 March 2027
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Spring Cup", "Europe/Paris")
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="sun", hour="20", rounds=3)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="sun", hour="20", rounds=3)
     rounds = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     paris = ZoneInfo("Europe/Paris")
     opens = [from_text(r.opens_at) for r in rounds]

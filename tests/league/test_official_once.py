@@ -13,7 +13,7 @@ from bot.engine.errors import RallyError
 from bot.engine.official import week_bounds, week_of
 from bot.engine.turn import format_time
 from bot.services import Actor, Place
-from bot.services.verify import verify_text
+from bot.services.card_check import verify_text
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, results_of_league_tx, results_of_round_tx, rounds_of_league_tx
 from tests.league.conftest import deliver
@@ -46,7 +46,7 @@ async def league(service, place=LEAGUE_CHANNEL, organiser=ORGANISER, name="Sunda
 
 
 async def official_round(service, deadlines, place=LEAGUE_CHANNEL, organiser=ORGANISER, opens="now", closes="+2d"):
-    await service.championships.leagues.round_add(place, organiser, "official", opens=opens, closes=closes)
+    await service.championships.rounds.round_add(place, organiser, "official", opens=opens, closes=closes)
     await deadlines.run_due()
 
 
@@ -108,7 +108,7 @@ async def test_a_scratch_run_first_answers_the_open_official_round_of_the_league
     await deliver(service, posts)
     assert reminder_pings(posts, LEAGUE_CHANNEL.channel_id) == [[BOB.user_id]]  # Alice's run answers the round
 
-    await service.championships.leagues.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
+    await service.championships.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
     await close(clock, deadlines, rnd)
     (result,) = await store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))
     assert (result.user_id, result.status, result.position, result.time_s, result.points) == (
@@ -230,12 +230,12 @@ async def test_a_run_answers_no_round_of_another_week_another_stage_or_already_c
     driver may still drive the first two; the closed one's results stay as they were."""
     week = to_next_week(clock)
     await league(service)
-    leagues = service.championships.leagues
+    champs = service.championships
     await official_round(service, deadlines, closes="+3h")  # round 1: closes before the run
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+3d")  # round 2
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+3d")  # round 2
     nxt, _ = week_bounds(week_of(clock() + timedelta(days=7)))
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens=f"{nxt:%Y-%m-%d %H:%M}",  # round 3
-                            closes=f"{nxt + timedelta(days=2):%Y-%m-%d %H:%M}")  # on next week's official stage
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens=f"{nxt:%Y-%m-%d %H:%M}",  # round 3
+                                  closes=f"{nxt + timedelta(days=2):%Y-%m-%d %H:%M}")  # on next week's official stage
     await deadlines.run_due()
     first = await the_round(store, number=1)
     await close(clock, deadlines, first)

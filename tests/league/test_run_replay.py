@@ -23,17 +23,18 @@ from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, d
 async def league_with_a_closed_round(service, deadlines, clock, next_round: bool = False) -> None:
     """Sunday Cup: round 1 on pinewood-sprint driven by Alice and Bob, then closed; with
     `next_round`, round 2 opens the moment round 1 closes."""
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
     for actor in (ALICE, BOB):
         await leagues.join(LEAGUE_CHANNEL, actor)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
     await deadlines.run_due()
     for actor in (ALICE, BOB):
         await drive(service, actor, await start_run(service, actor))
     first = (await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]
     if next_round:
-        await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="+2d", closes="+4d")
+        await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="+2d", closes="+4d")
     clock.now = from_text(first.closes_at) + timedelta(minutes=1)
     await deadlines.run_due()
     rounds = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
@@ -78,10 +79,11 @@ async def test_without_a_round_a_driver_sees_their_own_run_of_the_open_round(ser
 
 
 async def test_while_the_only_round_is_open_another_drivers_run_is_refused_until_its_close(service, deadlines):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
     await deadlines.run_due()
     await drive(service, ALICE, await start_run(service, ALICE))
     with pytest.raises(ServiceError) as refused:

@@ -1,4 +1,4 @@
-"""Verifiable results (issue 11, "Fair dice and verifiable results"): `bot/services/verify.py`.
+"""Verifiable results (issue 11, "Fair dice and verifiable results"): `bot/services/card_check.py`.
 
 The cards are made by the real services: a league, a round opened by its job, runs driven to the
 finish, the round closed by its job, the cards file read from the store. The verifier then
@@ -22,10 +22,7 @@ import pytest
 
 from bot.engine.dice import StreamDice, stream_keys
 from bot.services import RallyService
-from bot.services.cards import run_modules
-from bot.services.deadlines import DeadlineService
-from bot.services.reply import Actor
-from bot.services.verify import (
+from bot.services.card_check import (
     MAX_ACTIONS,
     MAX_BYTES,
     card_modules,
@@ -34,6 +31,9 @@ from bot.services.verify import (
     verify_card,
     verify_text,
 )
+from bot.services.cards import run_modules
+from bot.services.deadlines import DeadlineService
+from bot.services.reply import Actor
 from bot.store import Store
 from bot.store.leagues import cards_tx, round_tx, run_of_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run
@@ -63,11 +63,12 @@ class ClosedRound:
 async def open_league(service: RallyService, clock: Clock, stage: str, dice: str, drivers: tuple[Actor, ...],
                       power_stage: bool = False) -> DeadlineService:
     """A league with `drivers` as members and one round open now (its open job has run)."""
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris", dice=dice)
     for actor in drivers:
         await leagues.join(LEAGUE_CHANNEL, actor)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, stage, opens="now", closes="+2d", power_stage=power_stage)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, stage, opens="now", closes="+2d", power_stage=power_stage)
     deadlines = DeadlineService(service.work, clock=clock)
     assert await deadlines.run_due() == 1  # the round opens
     return deadlines

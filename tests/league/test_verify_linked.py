@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from bot.engine.official import week_bounds
 from bot.engine.turn import format_time
 from bot.services import RallyService
+from bot.services.card_check import verify_bytes, verify_card, verify_text
 from bot.services.cards import header_digest
 from bot.services.deadlines import DeadlineService
-from bot.services.verify import verify_bytes, verify_card, verify_text
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, world_round_tx
@@ -92,7 +92,7 @@ async def closed_linked(path: Path) -> Linked:
         seeds = iter(f"{n:064x}" for n in range(1, 10_000))
         service = RallyService(store, seed_source=lambda: 42, clock=clock)
         champs = service.championships
-        champs.leagues.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
+        champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
         week = await three_ways(service, clock, DeadlineService(service.work, clock=clock))
         rnd = await the_round(store)
         text = await store.db.read(lambda tx: cards_tx(tx, rnd.id))

@@ -118,12 +118,13 @@ async def test_the_week_rolls_over_reveals_its_seed_and_final_top_in_every_leagu
 
 
 async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(service, store, clock, deadlines):
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC", dice="shared")
     await leagues.join(LEAGUE_CHANNEL, ALICE)
     start, end = week_bounds(week_of(clock() + timedelta(days=7)))
     clock.now = start + timedelta(hours=1)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+2d")
     await deadlines.run_due()
     rnd = (await store.db.fetch_all("SELECT dice, week, specials, seed FROM rounds WHERE league_id = 1"))[0]
     world = await store.db.read(lambda tx: world_round_tx(tx, week_of(start)))
@@ -138,11 +139,13 @@ async def test_a_league_round_on_the_official_stage_is_the_week_s_official_run(s
 async def test_the_weather_of_a_round_is_the_same_for_every_driver_with_personal_dice(service, store, deadlines):
     """DESIGN §6: weather is fixed per special from the round's seed (the common stream), while
     each driver's dice are their own (RULES A20.1 weather roll)."""
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Snow Cup", "UTC", modules="weather")
     for driver in (ALICE, BOB):
         await leagues.join(LEAGUE_CHANNEL, driver)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "frozen-lakes, hollowell-winter", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "frozen-lakes, hollowell-winter", opens="now",
+                                  closes="+2d")
     await deadlines.run_due()
     from tests.league.league_helpers import start_run
 

@@ -16,8 +16,8 @@ from bot.i18n import render
 from bot.render.fonts import font
 from bot.render.options import RenderOptions
 from bot.render.table import CELL_PAD, MAX_LINES, ROW_H, layout, table_image, wrap
-from bot.services.championship import Classified, RoundScore
 from bot.services.images import table_spec, table_view
+from bot.services.league_points import Classified, RoundScore
 from bot.services.league_rounds import specials_text
 from bot.services.round_close import Judged, results_table, standings_table
 from bot.store.leagues import League

@@ -40,7 +40,7 @@ async def build_realistic(target: Path | str) -> None:
     async with Store.open(target) as store:
         service = RallyService(store, seed_source=lambda: 42, clock=clock)
         champs = service.championships
-        champs.leagues.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
+        champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
         deadlines = DeadlineService(service.work, clock=clock)
 
         await running_rally(service, "pinewood-sprint", BOB, ALICE, ZOE)
@@ -55,13 +55,13 @@ async def build_realistic(target: Path | str) -> None:
         await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")
         for driver in (ALICE, BOB):
             await leagues.join(LEAGUE_CHANNEL, driver)
-        await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+        await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
         await deadlines.run_due()
         await drive(service, ALICE, await start_run(service, ALICE))
-        await leagues.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
+        await champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
         clock.advance(days=3)
         await deadlines.run_due()  # the close: results, the card, its posts
-        await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+1d")
+        await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "official", opens="now", closes="+1d")
         await deadlines.run_due()
         await champs.scratch.check_run(LEAGUE_CHANNEL, BOB)  # his world run answers the official round
         await champs.scratch.start_run(LEAGUE_CHANNEL, BOB, 4343, "Test server")

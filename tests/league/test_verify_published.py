@@ -1,4 +1,4 @@
-"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/verify_here.py):
+"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/verify_published.py):
 a seed changed together with its hash is refused even where the replay alone would agree; every
 label of a card is the stored round's (the field that differs is named) and the names shown are
 the stored results', never a card's; and whatever is uploaded gets a report, never an exception."""
@@ -17,10 +17,11 @@ from tests.league.league_helpers import ALICE, LEAGUE_CHANNEL, ORGANISER, drive,
 
 
 async def closed_cards(service, deadlines, clock, modules: str = "") -> dict:
-    leagues = service.championships.leagues
+    champs = service.championships
+    leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC", modules=modules)
     await leagues.join(LEAGUE_CHANNEL, ALICE)
-    await leagues.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
     await deadlines.run_due()
     await drive(service, ALICE, await start_run(service, ALICE))
     rnd = (await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1)))[0]
@@ -158,7 +159,7 @@ async def test_an_upload_that_is_not_cards_gets_the_reason_and_changes_nothing(s
 
 
 async def test_an_unpublished_seed_hash_is_a_report_that_is_not_ok(service, deadlines, clock):
-    from bot.services.verify_here import verify_upload
+    from bot.services.verify_published import verify_upload
     cards = await closed_cards(service, deadlines, clock)
     forged = "cd" * 32
     for card in cards["cards"]:

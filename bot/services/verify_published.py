@@ -1,4 +1,4 @@
-"""`/verify` inside the bot: the engine's replay (`bot/services/verify.py`) anchored to what this
+"""`/verify` inside the bot: the engine's replay (`bot/services/card_check.py`) anchored to what this
 bot published.
 
 A card alone cannot prove that its seed is the round's: a forger may change the seed and write
@@ -20,8 +20,8 @@ import asyncio
 import json
 
 from bot.engine.text import msg
+from bot.services.card_check import Card, Rejected, VerifyReport, read_card, reference_of, verify_bytes
 from bot.services.cards import Binding, driven_rounds_tx, round_binding
-from bot.services.verify import Card, Rejected, VerifyReport, read_card, reference_of, verify_bytes
 from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.leagues import Round, Run, counted_runs_tx, league_tx, rounds_of_seed_hash_tx

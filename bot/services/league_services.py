@@ -20,24 +20,29 @@ from bot.services.league_rounds import RoundLocks, discord_time, new_seed
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import results_post, standings_post
+from bot.services.rounds import RoundService
 from bot.services.runs import RunService, runnable
 from bot.services.scratch import ScratchService
-from bot.services.verify_here import verify_upload
+from bot.services.stewarding import StewardingService
+from bot.services.verify_published import verify_upload
 from bot.services.work import RallyWork
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, rounds_of_league_tx, run_of_tx
 
 
 class Championships:
-    """`leagues` (organisers and joining), `runs`, `scratch`, `jobs`, `exports` (CSV, calendar);
-    plus the run commands."""
+    """`leagues` (creating, organisers, settings, joining), `rounds` (add, list, cancel),
+    `stewarding` (penalties, disqualifications), `runs`, `scratch`, `jobs`, `exports` (CSV,
+    calendar); plus the run commands."""
 
     def __init__(self, work: RallyWork, clock: Callable[[], datetime],
                  seed_source: Callable[[], str] = new_seed, when: Callable[[datetime], str] = discord_time) -> None:
         self.work = work
         self.clock = clock
         self.locks = RoundLocks(work.store.db)
-        self.leagues = LeagueService(work, self.locks, clock, seed_source, when)
+        self.leagues = LeagueService(work, self.locks, clock)
+        self.rounds = RoundService(work, self.locks, clock, self.leagues, seed_source, when)
+        self.stewarding = StewardingService(work, self.locks, clock, self.leagues, self.rounds)
         self.runs = RunService(work, self.locks, clock, when)
         self.jobs = LeagueJobs(work, self.locks, when, seed_source)
         self.scratch = ScratchService(work, self.runs, clock, seed_source)
@@ -50,7 +55,7 @@ class Championships:
         """The round a `/run` command means: the one named, else the league's only open round."""
         league = await self.leagues.league_here(place, league_name)
         if round_number is not None and str(round_number).strip():
-            return await self.leagues.find_round(league, round_number), league
+            return await self.rounds.find_round(league, round_number), league
         rounds = await self.work.store.db.read(lambda tx: rounds_of_league_tx(tx, league.id))
         now = self.clock()
         open_now = [r for r in rounds if runnable(r, now)]
@@ -74,7 +79,7 @@ class Championships:
                      round_number: object = None, turn: object = None) -> Reply:
         found = await self.leagues.league_here(place, league)
         if round_number is not None and str(round_number).strip():
-            rnd = await self.leagues.find_round(found, round_number)
+            rnd = await self.rounds.find_round(found, round_number)
         else:
             rnd = await self._latest_to_replay(found, actor, driver_id)
         return await self.runs.replay(place, actor, rnd, found, driver_id, turn)
@@ -107,7 +112,7 @@ class Championships:
     async def results(self, place: Place, actor: Actor, round_number: object, league: object = None) -> Reply:
         """Post a closed round's results again, with its image and its cards file."""
         found = await self.leagues.league_here(place, league)
-        rnd = await self.leagues.find_round(found, round_number)
+        rnd = await self.rounds.find_round(found, round_number)
         return await results_post(self.work, found, rnd, self.clock())
 
     async def verify(self, data: bytes) -> list[str]:

@@ -24,7 +24,7 @@ the report names the seed's SHA-256 to compare with the one published when the r
 A card's labels (league, round, week, stages, ruleset, modules, assistance, dice, driver, name,
 times) are checked against a `Reference`: the round's header and results, from the cards file
 (version 2: bound by the round's digest, published with the results) or, in `/verify`, from what
-the bot stored (`bot/services/verify_here.py`). The field that differs is named; the names and
+the bot stored (`bot/services/verify_published.py`). The field that differs is named; the names and
 labels shown are then the reference's. A version 2 card alone shows only what its replay proves
 (driver id, times); a version 1 card (labels not bound) verifies its run, with a note.
 

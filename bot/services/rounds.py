@@ -1,0 +1,156 @@
+"""A league's rounds: add (dated or weekly, a stage, a course or the week's official stage), list,
+find by number and cancel.
+
+Rounds are scheduled as jobs (open, reminders 24 h and 1 h before the close, close:
+`bot/services/league_jobs.py`) in the transaction that adds them, each written to the league log.
+Each round gets a fresh secret seed of 256 bits; only its SHA-256 is shown until the close. A round
+is cancelled under its lock (`RoundLocks`), so a run starting or the close never interleaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from bot.engine.official import official_stage, week_of
+from bot.engine.text import msg
+from bot.services.errors import ServiceError
+from bot.services.images import preview_spec, warm
+from bot.services.inputs import assistance as inputs_assistance
+from bot.services.inputs import course as inputs_course
+from bot.services.inputs import number, text_option
+from bot.services.league_rounds import (
+    RoundLocks,
+    discord_time,
+    league_language,
+    league_post_tx,
+    new_seed,
+    schedule_round_tx,
+    seed_hash,
+    specials_text,
+)
+from bot.services.league_time import hour_of, moment, stored_zone, weekday, weekly, window
+from bot.services.leagues import MAX_REASON, LeagueService
+from bot.services.reply import Actor, Place, Reply
+from bot.services.round_close import cancel_round
+from bot.services.work import Post, RallyWork
+from bot.services.world_round import ensure_week_tx
+from bot.store.clock import from_text
+from bot.store.connection import Tx
+from bot.store.leagues import League, Round, add_round_tx, link_answers_tx, log_tx, rounds_of_league_tx
+
+
+class RoundService:
+    """The round commands of a league's organisers (the league found and its organiser checked by
+    `leagues`). `seed_source` makes each round's secret seed (tests fix it)."""
+
+    def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime], leagues: LeagueService,
+                 seed_source: Callable[[], str] = new_seed,
+                 when: Callable[[datetime], str] = discord_time) -> None:
+        self.when = when
+        self.work = work
+        self.store = work.store
+        self.locks = locks
+        self.clock = clock
+        self.leagues = leagues
+        self.seed_source = seed_source
+
+    async def round_add(self, place: Place, actor: Actor, stage: object, opens: object = None, closes: object = None,
+                        day: object = None, hour: object = None, rounds: object = 1, power_stage: bool = False,
+                        assistance: object = "all", league: object = None) -> Reply:
+        """Schedule a round (`opens`/`closes`), or `rounds` weekly ones (`day`, `hour` local).
+        `stage`: a stage, a course of specials (commas), or `official` (the week's official stage,
+        which also counts in the world scratch ranking)."""
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        official = isinstance(stage, str) and stage.strip().lower() == "official"
+        specials = [] if official else inputs_course(stage)
+        flags = inputs_assistance(assistance, max(1, len(specials)))
+        if power_stage and not official and len(specials) < 2:
+            pass  # a one-special round: its only special is the power stage (bonus on top of the points)
+        tz = stored_zone(found.timezone)
+        now = self.clock()
+        if day is not None or hour is not None:
+            if day is None or hour is None or opens is not None or closes is not None:
+                raise ServiceError("league.weekly_or_dates")
+            count = int(number("rounds", rounds, 1, 26, whole=True))
+            windows = weekly(weekday(day), hour_of(hour), tz, now, count)
+        else:
+            if opens is None or closes is None:
+                raise ServiceError("league.weekly_or_dates")
+            start, end = moment("opens", opens, tz, now), moment("closes", closes, tz, now)
+            window(start, end, now)
+            windows = [(start, end)]
+        added: list[Round] = []
+
+        async def body(tx: Tx) -> int:
+            for start, end in windows:
+                week = week_of(start) if official else None
+                if official and week_of(end - timedelta(seconds=1)) != week:
+                    raise ServiceError("league.official_one_week", week=week)
+                chosen = [official_stage(week)] if week else specials
+                world = await self._world_round_tx(tx, week, now) if week else None
+                seed = world.seed if world else self.seed_source()
+                rnd = await add_round_tx(
+                    tx, league_id=found.id, specials=chosen, assistance=flags if len(chosen) > 1 else [True],
+                    power_stage=bool(power_stage), week=week, opens_at=start, closes_at=end, seed=seed,
+                    seed_hash=seed_hash(seed), dice="personal" if week else found.dice,
+                    ruleset=world.ruleset if world else found.ruleset,
+                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now)
+                await link_answers_tx(tx, rnd)  # members who drove the week's official stage already
+                await schedule_round_tx(tx, rnd, found.guild_id)
+                await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
+                             now=now)
+                added.append(rnd)
+            lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+                       opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
+                       power=msg("league.power_stage") if r.power_stage else "") for r in added]
+            post = Post(lines, channel_id=found.channel_id,
+                        image=preview_spec(added[0].specials[0]) if len(added) == 1 else None)
+            return await league_post_tx(tx, found, post, now)
+
+        row = await self.store.db.write(body)
+        for special in dict.fromkeys(s for r in added for s in r.specials):  # static layers, in the background
+            warm(special, lang=league_language(found))
+        lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+                   opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
+                   power=msg("league.power_stage") if r.power_stage else "") for r in added]
+        return Reply(lines, outbox=(row,))
+
+    async def _world_round_tx(self, tx: Tx, week: str, now: datetime) -> Round:
+        """The week's world round (created if needed): an official league round drives with its
+        seed, dice (personal), ruleset and modules, as `/scratch run` does, so the driver's one
+        attempt at the week's official stage is the same attempt wherever it counts
+        (`bot/services/official_runs.py`)."""
+        return await ensure_week_tx(tx, week, now, self.seed_source)
+
+    async def round_list(self, place: Place, actor: Actor, league: object = None) -> Reply:
+        found = await self.leagues.league_here(place, league)
+        rounds = await self.store.db.read(lambda tx: rounds_of_league_tx(tx, found.id))
+        if not rounds:
+            return Reply([msg("league.no_rounds", name=found.name)], ephemeral=True)
+        lines = [msg("league.rounds_head", name=found.name)]
+        for r in rounds:
+            lines.append(msg("league.round_line", number=r.number, status=msg(f"league.status_{r.status}"),
+                           stages=specials_text(r.specials), opens=self.when(from_text(r.opens_at)),
+                           closes=self.when(from_text(r.closes_at)), hash=r.seed_hash[:16],
+                           power=msg("league.power_stage") if r.power_stage else ""))
+        return Reply(lines, ephemeral=True)
+
+    async def find_round(self, league: League, number_: object) -> Round:
+        wanted = int(number("round", number_, 1, 10_000, whole=True))
+        rounds = await self.store.db.read(lambda tx: rounds_of_league_tx(tx, league.id))
+        for r in rounds:
+            if r.number == wanted:
+                return r
+        raise ServiceError("league.no_such_round", number=wanted, name=league.name)
+
+    async def round_cancel(self, place: Place, actor: Actor, round_number: object, reason: object,
+                           league: object = None) -> Reply:
+        """Cancel a scheduled or open round: its jobs go, runs in progress end (no result)."""
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        why = text_option("reason", reason, MAX_REASON)
+        rnd = await self.find_round(found, round_number)
+        async with self.locks(rnd.id):
+            return await cancel_round(self, found, rnd.id, actor, why)

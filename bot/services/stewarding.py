@@ -1,0 +1,73 @@
+"""Stewarding a league: penalties (seconds added to a driver's time) and disqualifications.
+
+Each is given under the round's lock (`RoundLocks`), re-read inside it, and written to the league
+log with who, when and why in the same transaction as its effect; on a closed round the results
+and the standings are recomputed and posted again (`bot/services/round_close.py`), and they show
+the penalties and disqualifications of that log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.services.errors import ServiceError
+from bot.services.inputs import display_name, number, text_option
+from bot.services.league_rounds import RoundLocks
+from bot.services.leagues import MAX_REASON, LeagueService
+from bot.services.reply import Actor, Place, Reply
+from bot.services.round_close import judge
+from bot.services.rounds import RoundService
+from bot.services.work import RallyWork
+from bot.store.leagues import League, Round, rounds_of_league_tx
+
+MAX_PENALTY_S = 3600
+
+
+class StewardingService:
+    """`/league penalty` and `/league disqualify`: the league found and its organiser checked by
+    `leagues`, the round by `rounds`."""
+
+    def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime], leagues: LeagueService,
+                 rounds: RoundService) -> None:
+        self.work = work
+        self.store = work.store
+        self.locks = locks
+        self.clock = clock
+        self.leagues = leagues
+        self.rounds = rounds
+
+    async def penalty(self, place: Place, actor: Actor, driver_id: int, driver_name: str, seconds: object,
+                      reason: object, round_number: object = None, league: object = None) -> Reply:
+        """Add seconds to a driver's time in a round (default: the open round, else the last
+        closed one); a closed round's results and the standings are recomputed at once."""
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        amount = int(number("seconds", seconds, 1, MAX_PENALTY_S, whole=True))
+        why = text_option("reason", reason, MAX_REASON)
+        rnd = await self._penalty_round(found, round_number)
+        return await self._judge(found, rnd, actor, "penalty", driver_id, driver_name, why, amount)
+
+    async def disqualify(self, place: Place, actor: Actor, driver_id: int, driver_name: str, round_number: object,
+                         reason: object, league: object = None) -> Reply:
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        why = text_option("reason", reason, MAX_REASON)
+        rnd = await self.rounds.find_round(found, round_number)
+        return await self._judge(found, rnd, actor, "disqualify", driver_id, driver_name, why, None)
+
+    async def _penalty_round(self, league: League, round_number: object) -> Round:
+        if round_number is not None and str(round_number).strip():
+            return await self.rounds.find_round(league, round_number)
+        rounds = await self.store.db.read(lambda tx: rounds_of_league_tx(tx, league.id))
+        for status in ("open", "closed"):
+            chosen = [r for r in rounds if r.status == status]
+            if chosen:
+                return max(chosen, key=lambda r: r.closes_at)
+        raise ServiceError("league.no_round_to_judge", name=league.name)
+
+    async def _judge(self, league: League, rnd: Round, actor: Actor, action: str, driver_id: int, driver_name: str,
+                     reason: str, seconds: int | None) -> Reply:
+        async with self.locks(rnd.id):
+            return await judge(self, league, rnd.id, actor, action, driver_id, display_name(driver_name), reason,
+                               seconds)

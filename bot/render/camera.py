@@ -87,7 +87,7 @@ def window_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options
         dy = -y0 if y0 < 0 else (wh - y1 if y1 > wh else 0.0)
         box = (x0 + dx, y0 + dy + top, x1 + dx, y1 + dy + top)
         at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        out.append((MapLabel(label.text, box, at, label.bg, label.fg), bool(dx or dy)))
+        out.append((MapLabel(label.text, box, at, label.bg, label.fg, label.size), bool(dx or dy)))
     return out
 
 
@@ -109,7 +109,7 @@ def draw_window_labels(canvas: Image.Image, stage: Stage, layout: MapLayout, sno
         radius = max(1.0, (y1 - y0) / 2 - 2)  # a hair under half: Pillow squares corners only below it
         d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=label.bg, outline=P.ROAD_EDGE, width=1,
                             corners=corners)
-        text_centered(d, label.at, label.text, f, label.fg)
+        text_centered(d, label.at, label.text, font(round(label.size), bold=True) if label.size else f, label.fg)
 
 
 # -- overview strip ------------------------------------------------------------------------------

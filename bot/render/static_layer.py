@@ -219,8 +219,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
         big = Image.new("RGB", whole, P.PAPER)
         painter.attach(big, (0, 0))
         painter.paint()
-        if placed is not None:  # the labels as placed, in pixels of the layer (`label_boxes`)
-            placed.extend(_unscaled(painter.placed_labels(), k))
+        if placed is not None:  # the labels as placed and the K tags, in pixels of the layer (`label_boxes`)
+            placed.extend(_unscaled(painter.placed_labels() + painter.shortcut_tags(), k))
         return big if k == 1 else big.reduce(k)
     x0, y0, x1, y1 = (v * k for v in box)
     reach = painter.reach()
@@ -229,7 +229,7 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     painter.attach(big, (cx, cy))
     painter.paint()
     if placed is not None:  # placed over the whole layer, even when a part is drawn
-        placed.extend(_unscaled(painter.placed_labels(), k))
+        placed.extend(_unscaled(painter.placed_labels() + painter.shortcut_tags(), k))
     part = big.crop((x0 - cx, y0 - cy, x1 - cx, y1 - cy))
     return part if k == 1 else part.reduce(k)
 
@@ -239,10 +239,10 @@ _labels: dict[tuple, list[MapLabel]] = {}
 
 
 def label_boxes(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> list[MapLabel]:
-    """The labels of the static layer (START, FINISH, splits, zone names) as they are placed, in
-    pixels of the layer: what the tests check for fit (in the layer, no two overlapping), and what
-    a camera window draws again inside its frame when it cuts one (`bot.render.camera`). Placed
-    once per layer."""
+    """The labels of the static layer (START, FINISH, splits, zone names) as they are placed, and
+    the shortcuts' K tags, in pixels of the layer: what the tests check for fit (in the layer, none
+    over START or FINISH), and what a camera window draws again inside its frame when it cuts one
+    (`bot.render.camera`). Placed once per layer."""
     key = _key(stage, layout, snow, options)
     found = _labels.get(key)
     if found is None:
@@ -256,13 +256,13 @@ def _place_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options
     k = options.supersample
     painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
                        size=(layout.static_size[0] * k, layout.static_size[1] * k))
-    return _unscaled(painter.placed_labels(), k)
+    return _unscaled(painter.placed_labels() + painter.shortcut_tags(), k)
 
 
 def _unscaled(labels: list[MapLabel], k: int) -> list[MapLabel]:
     """Labels placed on the supersampled canvas, their boxes in pixels of the layer."""
     return [MapLabel(label.text, (label.box[0] / k, label.box[1] / k, label.box[2] / k, label.box[3] / k),
-                     label.at, label.bg, label.fg) for label in labels]
+                     label.at, label.bg, label.fg, label.size / k) for label in labels]
 
 
 @dataclass(frozen=True)
@@ -274,6 +274,7 @@ class MapLabel:
     at: tuple[float, float]
     bg: P.RGB
     fg: P.RGB
+    size: float = 0.0  # its font's size in pixels of the layer; 0: the map labels' font (a shortcut's K tag: its own)
 
 
 class _Moved:
@@ -494,6 +495,21 @@ class _Painter:
         for label in self.placed_labels():
             pill(self.draw, (label.at[0] - ox, label.at[1] - oy), label.text, lf, label.bg, label.fg, pad,
                  outline=P.ROAD_EDGE, outline_w=max(1, self.k), cache=False)
+
+    def shortcut_tags(self) -> list[MapLabel]:
+        """The K tags of the shortcut spaces as `notes` draws them (text, pill box, centre, colours,
+        font size), in pixels of the whole layer: a camera window that cuts one draws it again."""
+        nf, tags = self.note_font, []
+        for sh in self.shapes.spaces:
+            space = self.stage.spaces[sh.id]
+            if space.note is None or sh.kind is not SpaceKind.SHORTCUT:
+                continue
+            c = self.whole.px(sh.centre)
+            text = f"K{space.note}"
+            w, h = pill_size(text, nf, 0.18 * nf.size)
+            tags.append(MapLabel(text, (c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2), c, P.SHORTCUT,
+                                 P.WHITE, float(nf.size)))
+        return tags
 
     def placed_labels(self) -> list[MapLabel]:
         """Where each label goes (its text and pill box); the words are in the image's language.

@@ -63,3 +63,17 @@ def test_a_split_label_the_window_cuts_is_drawn_whole_against_its_edge():
     purple = [x for x in range(round(split.box[0]), img.width) if img.getpixel((x, y)) == P.SPLIT]
     assert purple and max(purple) >= img.width - 3  # the pill's colour reaches the edge: nothing cut off
     assert min(purple) < split.box[0] + 10  # and begins where the whole pill begins
+
+
+def test_a_shortcut_tag_the_window_cuts_is_drawn_whole_against_its_edge():
+    """The issue's "K4": at the start of Frozen Lakes the window's right edge cuts the K4 tag of the
+    second corner's shortcut; it is drawn again whole, flush with the edge, in its own font."""
+    stage = load_stage("frozen-lakes")
+    view = board_after_turns(stage, seed=1, turns=0)
+    tag = next(label for label in board_labels(stage, view) if label.text == "K4")
+    window = map_window(board_layout(stage, RenderOptions()))
+    assert tag.box[2] == pytest.approx(window[2]) and tag.size > 0
+    img = board_image(stage, view)
+    y = round(tag.at[1])
+    brown = [x for x in range(round(tag.box[0]), img.width) if img.getpixel((x, y)) == P.SHORTCUT]
+    assert brown and max(brown) >= img.width - 3

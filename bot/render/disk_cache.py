@@ -33,7 +33,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import PIL
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 from bot.engine.stage_model import Stage
 from bot.paths import ROOT
@@ -147,8 +147,14 @@ def exists(name: str) -> bool:
     return path is not None and path.is_file()
 
 
-def store(name: str, img: Image.Image) -> None:
-    """Write the layer under `name` in the background (atomically); errors are logged, not raised."""
+#: The PNG text chunk that keeps what was placed on a layer (its labels' boxes, as JSON), so a layer
+#: read from disk needs no second placement.
+LABELS_CHUNK = "rallybot-labels"
+
+
+def store(name: str, img: Image.Image, labels: str | None = None) -> None:
+    """Write the layer under `name` in the background (atomically), with `labels` (JSON text) in its
+    `LABELS_CHUNK`; errors are logged, not raised."""
     path = _path(name)
     if path is None:
         return
@@ -156,7 +162,7 @@ def store(name: str, img: Image.Image) -> None:
     with _lock:
         if _writer is None:
             _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="layer-writer")
-        future = _writer.submit(_write, path, img)
+        future = _writer.submit(_write, path, img, labels)
         _pending.add(future)
     future.add_done_callback(_done)
 
@@ -166,13 +172,17 @@ def _done(future: Future) -> None:
         _pending.discard(future)
 
 
-def _write(path: Path, img: Image.Image) -> None:
+def _write(path: Path, img: Image.Image, labels: str | None = None) -> None:
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
+        info = None
+        if labels is not None:
+            info = PngImagePlugin.PngInfo()
+            info.add_text(LABELS_CHUNK, labels)
         with os.fdopen(fd, "wb") as out:
-            img.save(out, format="PNG", compress_level=1)
+            img.save(out, format="PNG", compress_level=1, pnginfo=info)
         os.replace(tmp, path)
         tmp = None
     except Exception as exc:

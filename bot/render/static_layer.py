@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -62,9 +63,10 @@ stats = CacheStats()
 
 
 def cache_clear() -> None:
-    """Forget every layer kept in memory (not on disk) and zero the counters."""
+    """Forget every layer kept in memory (not on disk), and its labels, and zero the counters."""
     _cache.clear()
     _palettes.clear()
+    _labels.clear()
     stats.hits = stats.misses = stats.disk_hits = stats.drawn = stats.windows = 0
 
 
@@ -111,6 +113,9 @@ def cached_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options:
         return None
     stats.disk_hits += 1
     _cache.put(key, img, image_bytes(img))
+    kept = _labels_of(img.info.get(disk_cache.LABELS_CHUNK))
+    if kept is not None:  # what the painter placed, kept with the layer: no second placement
+        _labels.setdefault(key, kept)
     return img
 
 
@@ -128,7 +133,7 @@ def _draw_and_keep(stage: Stage, layout: MapLayout, snow: frozenset[str], option
     _labels.setdefault(_key(stage, layout, snow, options), placed)
     stats.drawn += 1
     release_memory()  # the supersampled canvas (up to ~60 MB) is gone: give its pages back
-    disk_cache.store(_name(stage, layout, snow, options), img)
+    disk_cache.store(_name(stage, layout, snow, options), img, _labels_json(placed))
     _cache.put(_key(stage, layout, snow, options), img, image_bytes(img))
     return img
 
@@ -257,6 +262,23 @@ def _place_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options
     painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
                        size=(layout.static_size[0] * k, layout.static_size[1] * k))
     return _unscaled(painter.placed_labels() + painter.shortcut_tags(), k)
+
+
+def _labels_json(labels: list[MapLabel]) -> str:
+    """The labels of a layer as JSON text (kept in its PNG on disk)."""
+    return json.dumps([[x.text, list(x.box), list(x.at), list(x.bg), list(x.fg), x.size] for x in labels],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def _labels_of(text: object) -> list[MapLabel] | None:
+    """Back from `_labels_json`; None for a layer stored without them (or anything unreadable)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return [MapLabel(str(t), (b[0], b[1], b[2], b[3]), (a[0], a[1]), (bg[0], bg[1], bg[2]), (fg[0], fg[1], fg[2]),
+                         float(size)) for t, b, a, bg, fg, size in json.loads(text)]
+    except (ValueError, TypeError, IndexError):
+        return None
 
 
 def _unscaled(labels: list[MapLabel], k: int) -> list[MapLabel]:

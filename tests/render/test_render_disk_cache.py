@@ -168,3 +168,23 @@ def test_every_pixel_of_a_board_is_painted(name, monkeypatch):
 
     monkeypatch.setattr(Image, "new", magenta)
     assert [render_board(stage, view) for view in views] == normal
+
+
+def test_a_layer_read_from_disk_brings_its_labels_and_places_none_again(disk, monkeypatch):
+    """What the painter placed (labels, K tags) is kept in the layer's PNG, so a worker that reads
+    the layer from disk has the labels a camera window redraws without placing them again."""
+    stage = load_stage("frozen-lakes")
+    layout = board_layout(stage, DEFAULT_OPTIONS)
+    _layer(stage)
+    placed = layers.label_boxes(stage, layout, frozenset(), DEFAULT_OPTIONS)
+    assert any(label.text == "K4" for label in placed) and any(label.text == "SPLIT" for label in placed)
+    _files(disk)
+    layers.cache_clear()  # a restart: memory empty, disk kept
+
+    def no_placing(*args, **kwargs):
+        raise AssertionError("the labels were placed again")
+
+    monkeypatch.setattr(layers, "_place_labels", no_placing)
+    _layer(stage)
+    assert stats.disk_hits == 1
+    assert layers.label_boxes(stage, layout, frozenset(), DEFAULT_OPTIONS) == placed

@@ -9,24 +9,28 @@ from bot.engine.state import GameState
 from bot.engine.text import Listed, msg
 
 QUIET = frozenset({"turn"})  # shown by the turn prompt instead
-#: Terrains a car can leave the road into (RULES D1), named in the reader's language.
-TERRAINS = frozenset({"grass", "dirt", "snow", "forest", "rocks", "village", "water"})
-#: Event codes that are words of the catalogue (`word.<code>`), shown in the reader's language; a loss
-#: of control's `cause` has words of its own (`bot.engine.loss_causes`).
-WORDS = frozenset({"spin", "off_left", "off_right", "fastest", "knocked_out", "retired"})
+#: Terrains a car can leave the road into (RULES D1), each with its word in the catalogue. Closed
+#: tables, code → key: no key is built from a value an event carries.
+TERRAINS = {"grass": "render.terrain.grass", "dirt": "render.terrain.dirt", "snow": "render.terrain.snow",
+            "forest": "render.terrain.forest", "rocks": "render.terrain.rocks",
+            "village": "render.terrain.village", "water": "render.terrain.water"}
+#: Event codes that are words of the catalogue, shown in the reader's language; a loss of control's
+#: `cause` has words of its own (`bot.engine.loss_causes`).
+WORDS = {"spin": "word.spin", "off_left": "word.off_left", "off_right": "word.off_right", "fastest": "word.fastest",
+         "knocked_out": "word.knocked_out", "retired": "word.retired"}
 #: The weather event's lists of zones (A20.1): "none" when a list is empty, a word of the catalogue.
 ZONE_LISTS = frozenset({"zones", "dry"})
-#: Tires as an event names them (A20.2), each a word of the catalogue (`word.tires_<tires>`).
-TIRES = frozenset({"snow", "asphalt"})
+#: Tires as an event names them (A20.2), each a word of the catalogue.
+TIRES = {"snow": "word.tires_snow", "asphalt": "word.tires_asphalt"}
 
 
 def event_line(event: Event, state: GameState | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
     params = {k: (loss_cause_word(v, event.params.get("limit")) if k == "cause"
                   else msg("word.no_zone") if event.kind == "weather" and k in ZONE_LISTS and v == "none"
-                  else msg(f"word.{v}") if isinstance(v, str) and v in WORDS
-                  else msg(f"render.terrain.{v}") if k == "terrain" and isinstance(v, str) and v in TERRAINS
-                  else msg(f"word.tires_{v}") if k == "tires" and v in TIRES else v)
+                  else msg(WORDS[v]) if isinstance(v, str) and v in WORDS
+                  else msg(TERRAINS[v]) if k == "terrain" and isinstance(v, str) and v in TERRAINS
+                  else msg(TIRES[v]) if k == "tires" and isinstance(v, str) and v in TIRES else v)
               for k, v in event.params.items()}
     if event.kind == "damage" and not event.params.get("lost"):  # a terrain of no damage (A12.1: grass 0)
         text = msg("event.damage_none", terrain=params.get("terrain"))

@@ -12,6 +12,11 @@ from bot.engine.state import FINISHED, OUT, WAITING, GameState
 from bot.engine.text import Listed, msg
 from bot.engine.turn import format_time
 
+#: How a car stands off its normal pose, in words (a closed table: no key built from a value).
+POSE_WORDS: dict[str, str] = {"spun": "word.spin", "off_left": "word.off_left", "off_right": "word.off_right"}
+#: The tires a car runs on, in words (A20.2, weather module).
+TIRE_WORDS: dict[str, str] = {"snow": "status.tires_snow", "asphalt": "status.tires_asphalt"}
+
 
 def car_line(state: GameState, car) -> str:
     if car.status == FINISHED:
@@ -27,11 +32,11 @@ def car_line(state: GameState, car) -> str:
     if car.flats:
         damage.append(msg("status.flats." + ("one" if car.flats == 1 else "other"), n=car.flats))
     if car.pose != "normal":
-        damage.append(msg(f"word.{car.pose}") if car.pose != "spun" else msg("word.spin"))
+        damage.append(msg(POSE_WORDS[car.pose]))
     if car.seconds:  # second markers held (A18.4), already taken off the time shown
         damage.append(msg("status.markers." + ("one" if car.seconds == 1 else "other"), n=car.seconds))
     if state.weather is not None:  # the tires matter only with the weather module (A20)
-        damage.append(msg(f"status.tires_{car.tires}"))
+        damage.append(msg(TIRE_WORDS[car.tires]))
     turn = state.turn if state.turn is not None and state.cars[state.turn.car] is car else None
     return msg("status.racing", name=car.name, space=where, gear=gear_name(turn.gear if turn else car.gear),
              time=format_time(car.time), extra=msg("status.extra", damage=Listed(damage)) if damage else "")

@@ -111,9 +111,6 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/notify.py", "f'notify.{kind}_{text}'"): lambda: {f"notify.{kind}_{value}" for kind in notify.WHAT
                                                                for value in ("on", "off")},
     ("services/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),
-    ("services/narrate.py", "f'word.{v}'"): lambda: keys("word.{}", narrate.WORDS),
-    ("services/narrate.py", "f'render.terrain.{v}'"): lambda: keys("render.terrain.{}", narrate.TERRAINS),
-    ("services/narrate.py", "f'word.tires_{v}'"): lambda: keys("word.tires_{}", narrate.TIRES),
     ("services/round_close.py", "'league.results_sub.' + plural(count)"): lambda: keys("league.results_sub.{}", PLURAL),
     ("services/round_close.py", "'league.standings_sub.' + plural(count)"):
         lambda: keys("league.standings_sub.{}", PLURAL),
@@ -127,8 +124,6 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
         lambda: keys("status.flats.{}", PLURAL),
     ("services/status_text.py", "'status.markers.' + ('one' if car.seconds == 1 else 'other')"):
         lambda: keys("status.markers.{}", PLURAL),
-    ("services/status_text.py", "f'status.tires_{car.tires}'"): lambda: keys("status.tires_{}", narrate.TIRES),
-    ("services/status_text.py", "f'word.{car.pose}'"): lambda: keys("word.{}", _poses()),
     ("views/translator.py", "f'name.{english}'"): None,  # Discord's translator: a missing name is left as it is
     ("views/translator.py", "f'choice.{value}'"): None,
     ("views/turn_buttons.py", "f'discord.button_{action}'"): lambda: keys("discord.button_{}", ("stop", "spare")),
@@ -239,3 +234,18 @@ def test_the_scan_finds_literal_and_built_keys(tmp_path, source, expected):
         assert what in literal["services/bad.py"] and _missing(literal)
     else:
         assert built == {("services/bad.py", what)}
+
+
+def test_the_closed_word_tables_of_the_texts_cover_every_value_the_engine_declares():
+    """A car's pose and tires, and the terrains of its excursions, are read through closed tables
+    (code → key) rather than keys built from the value: each table covers its declared values."""
+    from bot.engine.stage_model import Terrain
+    from bot.services.status_text import POSE_WORDS, TIRE_WORDS
+
+    assert set(POSE_WORDS) == set(_poses()) | {"spun"}
+    assert set(TIRE_WORDS) == set(narrate.TIRES) == {"snow", "asphalt"}
+    assert set(narrate.TERRAINS) <= {t.value for t in Terrain}
+    for lang in ("en", "fr", "de"):
+        words = catalogue(lang)
+        for table in (POSE_WORDS, TIRE_WORDS, narrate.TERRAINS, narrate.WORDS, narrate.TIRES):
+            assert all(key in words for key in table.values()), (lang, table)

@@ -19,8 +19,9 @@ from bot.views.interaction_io import run_command
 if TYPE_CHECKING:
     from bot.client import RallyBot
 
-LINE_CHOICES = [app_commands.Choice(name=t(f"discord.line_{line}"), value=line)
-                for line in ("interior", "skid", "shortcut")]
+#: Each line with its description's key (a closed table: no key built from a value).
+LINE_KEYS = {"interior": "discord.line_interior", "skid": "discord.line_skid", "shortcut": "discord.line_shortcut"}
+LINE_CHOICES = [app_commands.Choice(name=t(key), value=line) for line, key in LINE_KEYS.items()]
 
 
 class TurnCog(DiceChoices):

@@ -29,6 +29,11 @@ LINES = ("interior", "skid", "shortcut")
 Click = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
 
 
+#: Closed tables, action or line → catalogue key (no key is built from a value).
+BUTTON_WORDS = {"stop": "discord.button_stop", "spare": "discord.button_spare"}
+LINE_WORDS = {"interior": "word.interior", "skid": "word.skid", "shortcut": "word.shortcut"}
+
+
 def custom_id(rally_id: int, version: int, action: str) -> str:
     return f"rally:{rally_id}:{version}:{action}"
 
@@ -36,9 +41,10 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
 def button_label(action: str, lang: str = DEFAULT_LANG) -> str:
     """In the rally's language: `W` → `white`, `4 skid` → `4 · skid`, `stop` → `Stop`, `W!` →
     `white⚠` (`blanc`, `4 · dérapage` … in French). The action itself stays the canonical one."""
-    if action in ("stop", "spare"):
-        return t(f"discord.button_{action}", lang)
-    words = [die_word(w) if w in ("W", "W!") else msg(f"word.{w}") if w in LINES else w for w in action.split()]
+    if action in BUTTON_WORDS:
+        return t(BUTTON_WORDS[action], lang)
+    words = [die_word(w) if w in ("W", "W!") else msg(LINE_WORDS[w]) if w in LINE_WORDS else w
+             for w in action.split()]
     return render(Listed(words, "dot"), lang)
 
 

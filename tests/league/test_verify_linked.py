@@ -46,6 +46,7 @@ from tests.league.test_official_once import (
     to_next_week,
 )
 from tests.league.test_verify import in_a_thread
+from tests.league.test_verify_labels import RELABEL as CARD_RELABEL
 from tests.league.test_verify_labels import edited, names_the_field, single_edits
 
 
@@ -144,21 +145,9 @@ def test_a_version_1_file_with_a_linked_card_still_verifies_its_runs_with_a_note
     assert "its round differs" in verify_text(json.dumps(old)).lines[0]
 
 
-# A plausible relabelling of each label a linked card shows or binds: the forger's edit, well formed.
-RELABEL = {
-    "league": "Grand Prix Cup",
-    "league_id": 2,
-    "round": 7,
-    "week": "2026-W18",
-    "assistance": [True],
-    "modules": {"weather": True},
-    "ruleset": "classic-sisu",
-    "dice": "shared",
-    "name": "Mallory",
-    "round_sha256": "ab" * 32,
-    "counts_for.league": "Grand Prix Cup",
-    "counts_for.round": 2,
-}
+# A plausible relabelling of each label a linked card shows or binds: every card's, and the two a
+# linked card adds (the forger's edit, well formed).
+RELABEL = {**CARD_RELABEL, "counts_for.league": "Grand Prix Cup", "counts_for.round": 2}
 
 
 @pytest.mark.parametrize("field", sorted(RELABEL))

@@ -97,7 +97,7 @@ class _Discord:
 async def prepare(db: Path, rallies: int = BURST) -> None:
     """`rallies` running rallies of two drivers, each with one die rolled in its current turn, so
     `/stop` ends the turn; everything they owe is delivered."""
-    from bot.engine.ai import choose_action
+    from bot.engine.rallyman.ai import choose_action
     from bot.services import Actor, Place, RallyService
     from bot.services.turns import label
     from bot.store import Store

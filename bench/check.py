@@ -38,7 +38,7 @@ STAGE = "pinewood-sprint"
 
 
 async def _play(store: Any, channel: int, seed: int) -> None:
-    from bot.engine.ai import choose_action
+    from bot.engine.rallyman.ai import choose_action
     from bot.services import Actor, Place, RallyService
     from bot.services.turns import label
 

@@ -25,15 +25,15 @@ import json
 import statistics
 import time
 
-from bot.engine.actions import Roll
-from bot.engine.ai import choose_action
-from bot.engine.game import apply, new_game
-from bot.engine.odds import odds
-from bot.engine.simulate import ai_seats, play_stage
+from bot.engine.rallyman.actions import Roll
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.odds import odds
+from bot.engine.rallyman.simulate import ai_seats, play_stage
 
 
 def _by_length() -> list[str]:
-    from bot.engine.stage_loader import load_stage, stage_names
+    from bot.engine.rallyman.stages.loader import load_stage, stage_names
 
     return sorted(stage_names(), key=lambda n: (load_stage(n).length, n))
 

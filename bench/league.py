@@ -46,8 +46,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.engine.ai import choose_action
-from bot.engine.official import week_of
+from bot.engine.core.official import week_of
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.deadlines import DeadlineService
 from bot.services.world_round import ensure_week_tx

@@ -178,8 +178,8 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     Returns the raw figures: `text` latencies (ms), `refused`, `posted` (arrival, last outbox id)
     and `delivered` (outbox id, time marked delivered), times on this process's `perf_counter`.
     """
-    from bot.engine.ai import choose_action
-    from bot.engine.errors import RallyError
+    from bot.engine.core.errors import RallyError
+    from bot.engine.rallyman.ai import choose_action
     from bot.services import Actor, Place, RallyService
     from bot.services.deadlines import DeadlineService
     from bot.services.turns import label

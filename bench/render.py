@@ -3,7 +3,7 @@
 The stage is greystone-col (a long stage: camera window + overview strip, the heavier case).
 
 In this process, the work a render worker does for a board whose static layer it keeps, on the
-hand-made mid-stage board of `bot.render.sample` (4 cars, one skidding, 3 dice with one ⚠) with
+hand-made mid-stage board of `bot.render.rallyman.sample` (4 cars, one skidding, 3 dice with one ⚠) with
 its round, status line and the active car's chrono changing every run as they do turn after turn
 (so the text and table-row caches only help as they would in a rally); medians over RUNS runs:
 - overlay_ms: `board_image`: the window of the kept layer, overview strip, cars, dice, header, table;
@@ -47,14 +47,14 @@ import time
 from typing import Any
 
 from bench.cache_env import own_cache_env
-from bot.engine.ai import choose_action
-from bot.engine.game import apply, new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_loader import load_stage, stage_names
-from bot.render.board import board_image
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.render.encode import quantize
 from bot.render.options import DEFAULT_OPTIONS
-from bot.render.sample import sample_view
+from bot.render.rallyman.board import board_image
+from bot.render.rallyman.sample import sample_view
 from bot.services import images
 from bot.services.images import PillowRenderer, board_spec, draw_async
 

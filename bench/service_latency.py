@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.images import Renderer, default_renderer, draw_async
 from bot.services.turns import label

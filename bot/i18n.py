@@ -17,8 +17,8 @@ from pathlib import Path
 
 from pydantic import RootModel, ValidationError
 
-from bot.engine.errors import DataError
-from bot.engine.text import Listed, Msg, joined, set_renderer
+from bot.engine.core.errors import DataError
+from bot.engine.core.text import Listed, Msg, joined, set_renderer
 from bot.paths import data_dir
 
 DEFAULT_LANG = "en"

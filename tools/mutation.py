@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: module name → (the file mutated, the test files that are its own tests)
 MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "odds": ("bot/engine/odds.py", ("tests/engine/test_engine_odds.py",)),
-    "dice_rules": ("bot/engine/dice_rules.py", (
+    "odds": ("bot/engine/rallyman/odds.py", ("tests/engine/test_engine_odds.py",)),
+    "dice_rules": ("bot/engine/rallyman/dice_rules.py", (
         "tests/engine/test_a06_turn.py", "tests/engine/test_a09_shortcut_cards.py",
         "tests/engine/test_a12_damage.py", "tests/engine/test_engine_bad_input.py",
         "tests/engine/test_a11_loss_of_control.py", "tests/engine/test_dice_rules.py")),
-    "splits": ("bot/engine/splits.py", ("tests/engine/test_a21_split_times_module.py",)),
+    "splits": ("bot/engine/rallyman/splits.py", ("tests/engine/test_a21_split_times_module.py",)),
     "versioning": ("bot/store/versioning.py", ("tests/store/test_append_action.py",)),
 }
 

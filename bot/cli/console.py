@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.cli import Subparsers
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 
 
 def register(subparsers: Subparsers) -> None:

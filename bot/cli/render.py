@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.cli import Subparsers
 
-NO_ENGINE = "--turns needs the rules engine (bot.engine.simulate), not available yet"
+NO_ENGINE = "--turns needs the rules engine (bot.engine.rallyman.simulate), not available yet"
 
 
 def register(subparsers: Subparsers) -> None:
@@ -28,8 +28,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.engine.errors import StageError
-    from bot.engine.stage_catalogue import load_stage
+    from bot.engine.core.errors import StageError
+    from bot.engine.rallyman.stages.catalogue import load_stage
     from bot.render import RenderOptions, render_board, render_stage_preview
 
     try:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             print("--turns must be 0 or more", file=sys.stderr)
             return 2
         try:
-            from bot.engine.simulate import board_after_turns
+            from bot.engine.rallyman.simulate import board_after_turns
         except ImportError:
             print(NO_ENGINE, file=sys.stderr)
             return 2

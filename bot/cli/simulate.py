@@ -34,7 +34,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from bot.engine.errors import RallyError
+    from bot.engine.core.errors import RallyError
     from bot.services.inputs import assistance, course
 
     try:
@@ -53,8 +53,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _modules(text: str) -> dict[str, bool]:
-    """The modules named, each one the engine offers (`Modules` of bot/engine/ruleset.py)."""
-    from bot.engine.ruleset import Modules
+    """The modules named, each one the engine offers (`Modules` of bot/engine/rallyman/ruleset.py)."""
+    from bot.engine.rallyman.ruleset import Modules
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     known = [m for m in ENGINE_MODULES if m in Modules.model_fields]
@@ -67,12 +67,12 @@ def _modules(text: str) -> dict[str, bool]:
 def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
              modules: dict[str, bool] | None = None) -> dict[str, Any]:
     """The rally as plain data (see the module docstring)."""
-    from bot.engine.ai import choose_action
-    from bot.engine.course import Course
-    from bot.engine.game import apply, new_game
-    from bot.engine.rally_classification import rally_classification
-    from bot.engine.simulate import LocTally, ai_seats
-    from bot.engine.stage_catalogue import load_stage
+    from bot.engine.rallyman.ai import choose_action
+    from bot.engine.rallyman.course import Course
+    from bot.engine.rallyman.game import apply, new_game
+    from bot.engine.rallyman.rally_classification import rally_classification
+    from bot.engine.rallyman.simulate import LocTally, ai_seats
+    from bot.engine.rallyman.stages.catalogue import load_stage
 
     course = Course(list(stages), list(assistance))
     state = new_game(stages[0], ai_seats(drivers), seed=seed, modules=modules, course=course)

@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Literal
 
 from bot.cli import Subparsers
-from bot.engine.errors import StageError
-from bot.engine.stage_build import build_stage
-from bot.engine.stage_format import FinishNote, PointNote, SplitNote, StartNote, ZoneNote
-from bot.engine.stage_loader import (
+from bot.engine.core.errors import StageError
+from bot.engine.rallyman.stages.build import build_stage
+from bot.engine.rallyman.stages.format import FinishNote, PointNote, SplitNote, StartNote, ZoneNote
+from bot.engine.rallyman.stages.loader import (
     ZoneFile,
     load_stage,
     load_stage_file,
     parse_zone,
     stage_names,
 )
-from bot.engine.stage_model import Border, Section, SpaceKind, Stage, Surface
+from bot.engine.rallyman.stages.model import Border, Section, SpaceKind, Stage, Surface
 from bot.paths import data_dir
 
 DASH = "–"
@@ -263,7 +263,7 @@ def _terrains(values: list[str]) -> str:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Print the text of the stage generated from `--seed` (same seed, same text)."""
-    from bot.engine.stage_generator import generate
+    from bot.engine.rallyman.stages.generator import generate
 
     try:
         text = generate(args.seed, args.length)

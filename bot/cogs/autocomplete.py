@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.ruleset import ruleset_names
-from bot.engine.stage_loader import stage_names
+from bot.engine.rallyman.ruleset import ruleset_names
+from bot.engine.rallyman.stages.loader import stage_names
 from bot.views.host import Host
 from bot.views.interaction_io import actor_of, place_of
 

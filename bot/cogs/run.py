@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot.cogs.league import LeagueChoices, RoundNumber, league_choices
 from bot.cogs.permissions import require_thread_permissions
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.reply import Actor, Place, Reply

@@ -1,7 +1,7 @@
 """`/roll`, `/stop`, `/line`, `/spare`, `/odds`: a driver's turn, thin.
 
 Options go to the services as the driver would type them (`3 white 4`), so Discord, the buttons
-and the console share one grammar (bot/engine/parse.py). `/odds` is private.
+and the console share one grammar (bot/engine/rallyman/parse.py). `/odds` is private.
 """
 
 from __future__ import annotations

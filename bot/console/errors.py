@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 
 
 class ConsoleError(RallyError):

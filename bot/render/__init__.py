@@ -14,13 +14,13 @@ No discord and no database here: the bot draws in worker processes (bot.services
 
 from __future__ import annotations
 
-from bot.engine.stage_model import Stage
-from bot.engine.view import BoardView, ResultsView
-from bot.render.board import board_image, space_pixel
+from bot.engine.rallyman.stages.model import Stage
+from bot.engine.rallyman.view import BoardView, ResultsView
 from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.preview import preview_image
-from bot.render.results import results_image
+from bot.render.rallyman.board import board_image, space_pixel
+from bot.render.rallyman.preview import preview_image
+from bot.render.rallyman.results import results_image
 from bot.render.table import TableView, table_image
 
 __all__ = ["RenderOptions", "TableView", "render_board", "render_results", "render_stage_preview", "render_table",

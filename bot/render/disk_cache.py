@@ -35,7 +35,7 @@ from pathlib import Path
 import PIL
 from PIL import Image, PngImagePlugin
 
-from bot.engine.stage_model import Stage
+from bot.engine.rallyman.stages.model import Stage
 from bot.paths import ROOT
 
 log = logging.getLogger(__name__)
@@ -43,8 +43,8 @@ log = logging.getLogger(__name__)
 ENV = "RALLYBOT_CACHE"
 OFF = "off"
 #: the modules whose code draws a static layer (their source is part of every file's name)
-CODE = ("static_layer.py", "drawing.py", "palette.py", "geometry.py", "label_placer.py", "terrain_marks.py",
-        "fonts.py", "frame.py", "layout.py", "words.py", "disk_cache.py")
+CODE = ("rallyman/static_layer.py", "drawing.py", "palette.py", "rallyman/geometry.py", "label_placer.py",
+        "rallyman/terrain_marks.py", "fonts.py", "frame.py", "rallyman/layout.py", "words.py", "disk_cache.py")
 
 _UNSET = object()
 _override: object = _UNSET

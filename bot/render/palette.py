@@ -8,7 +8,7 @@ drawn whitish (RULES A20).
 
 from __future__ import annotations
 
-from bot.engine.stage_model import Terrain
+from bot.engine.rallyman.stages.model import Terrain
 
 RGB = tuple[int, int, int]
 

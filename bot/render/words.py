@@ -4,7 +4,7 @@ Every word an image prints is looked up here in the language the image is drawn 
 (`RenderOptions.lang`: the rally's or the league's), never fixed at import: `word("gear", lang)`,
 `word("round", lang, n=3)`, `counted("fact_corners", 4, lang)` ("4 virages"). A language's words
 are read once and cached. Texts that come from the services inside a view (a league table's cells,
-a header's status) may be messages (`bot.engine.text.Msg`); `text(value, lang)` shows one in the
+a header's status) may be messages (`bot.engine.core.text.Msg`); `text(value, lang)` shows one in the
 image's language and anything else as it is.
 """
 

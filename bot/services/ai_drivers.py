@@ -5,7 +5,7 @@ positive, so an AI seat can never be pinged, sent a DM, charged a missed turn or
 person, and nothing keyed by a user id (leagues, the world scratch, careers) ever meets one. Its
 name carries the 🤖 mark, so every post, board and table shows it as the bot's. Its driving style
 is kept with the rally's settings (`modules["ai"]`: seat id → style), written only while the rally
-is in the lobby; each style is a risk tolerance for `bot.engine.ai.choose_action` (the exact chance
+is in the lobby; each style is a risk tolerance for `bot.engine.rallyman.ai.choose_action` (the exact chance
 of losing control it accepts on the next die).
 
 The AI drives its turn as soon as the turn's prompt has reached the channel: `delivery.sent`

@@ -42,17 +42,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.engine.action_codec import CodecError, Entry, Start, Status, decode, log_text
-from bot.engine.actions import Retire, Timeout
-from bot.engine.dice import DICE_MODES, stream_keys
-from bot.engine.game import Seat, apply
-from bot.engine.out_reasons import out_reason_word
-from bot.engine.ruleset import Modules, ruleset_names
-from bot.engine.run_result import run_outcome
-from bot.engine.stage_catalogue import is_stage_name, stage_digest
-from bot.engine.state import GameState
-from bot.engine.text import msg
-from bot.engine.turn import format_time
+from bot.engine.core.dice import DICE_MODES, stream_keys
+from bot.engine.core.text import msg
+from bot.engine.rallyman.action_codec import CodecError, Entry, Start, Status, decode, log_text
+from bot.engine.rallyman.actions import Retire, Timeout
+from bot.engine.rallyman.game import Seat, apply
+from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.ruleset import Modules, ruleset_names
+from bot.engine.rallyman.run_result import run_outcome
+from bot.engine.rallyman.stages.catalogue import is_stage_name, stage_digest
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.turn import format_time
 from bot.services.cards import (
     CARD_FORMAT,
     CARD_VERSION,

@@ -2,7 +2,7 @@
 
 A card names the round, its stages (with the SHA-256 of each stage's text), ruleset and modules,
 the dice mode, the round's seed (published at close) and its hash (published at open), the
-driver, the run's whole action log in the canonical versioned form (`bot.engine.action_codec`,
+driver, the run's whole action log in the canonical versioned form (`bot.engine.rallyman.action_codec`,
 never the words typed), and the claimed outcome. `python -m bot verify` replays a card with the
 engine alone (`bot/services/card_check.py`): a card whose seed, stage, driver or any action was
 altered diverges or is refused.
@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.stage_catalogue import stage_digest
+from bot.engine.rallyman.stages.catalogue import stage_digest
 from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.leagues import Round, Run, league_tx, round_tx

@@ -7,7 +7,7 @@ pending deadline job always belongs to the current turn. Jobs name their rally (
 are found through the store's index, never by listing all pending jobs.
 
 At the deadline the bot ends the turn for the driver: `stop` if they already used a die; if not,
-the AI driver (`bot.engine.ai.choose_action`) drives the turn when the rally allows it (setting
+the AI driver (`bot.engine.rallyman.ai.choose_action`) drives the turn when the rally allows it (setting
 `ai_on_timeout`, on by default), else the bot ends the turn at once (engine `Timeout`: the car
 stands still and takes the no-move card of RULES A13.5). Each passed deadline counts a missed
 turn (`drivers.missed_turns`, reset when the driver plays); at the `missed_limit`-th (default 3)
@@ -29,13 +29,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Action, Event, Retire, Stop, Timeout
-from bot.engine.ai import choose_action
-from bot.engine.errors import RallyError
-from bot.engine.game import apply
-from bot.engine.state import GameState
-from bot.engine.text import msg
+from bot.engine.core.errors import RallyError
+from bot.engine.core.text import msg
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Action, Event, Retire, Stop, Timeout
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply
+from bot.engine.rallyman.state import GameState
 from bot.services.ai_drivers import is_ai, risk_of
 from bot.services.turns import turn_post
 from bot.services.work import DEADLINE_KINDS, KIND_AI, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork

@@ -36,8 +36,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from bot.engine.action_codec import Status, log_text
-from bot.engine.text import from_json, msg
+from bot.engine.core.text import from_json, msg
+from bot.engine.rallyman.action_codec import Status, log_text
 from bot.services.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.engine.errors import RallyError
-from bot.engine.text import msg
+from bot.engine.core.errors import RallyError
+from bot.engine.core.text import msg
 from bot.services.reply import Reply
 
 log = logging.getLogger(__name__)

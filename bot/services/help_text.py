@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.engine.text import msg
+from bot.engine.core.text import msg
 
 #: (group title key, ((command as typed in English, description key), ...)), in reading order.
 HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (

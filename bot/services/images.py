@@ -45,14 +45,14 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.engine.board import board_view, default_status
-from bot.engine.out_reasons import out_reason_word
-from bot.engine.results import results_view
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.stage_model import Stage
-from bot.engine.state import GameState
-from bot.engine.text import Listed, from_json, to_json
-from bot.engine.view import BoardView, ResultRow, ResultsView
+from bot.engine.core.text import Listed, from_json, to_json
+from bot.engine.rallyman.board import board_view, default_status
+from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.results import results_view
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.model import Stage
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.view import BoardView, ResultRow, ResultsView
 from bot.i18n import DEFAULT_LANG, render, t
 from bot.services.work import snapshot_json
 
@@ -135,7 +135,7 @@ def table_spec(view: TableView, name: str | None = None) -> dict[str, Any]:
     """A league table (round results, standings, world ranking); `name` is the attachment's file name.
 
     `table` is the view as plain JSON (its texts in English, for anything that reads the spec as
-    text); `texts` holds the same texts with their message keys (`bot.engine.text.to_json`), so
+    text); `texts` holds the same texts with their message keys (`bot.engine.core.text.to_json`), so
     the picture is drawn in the reader's language."""
     spec: dict[str, Any] = {"kind": "table", "table": view.model_dump(mode="json"), "texts": _table_texts(view)}
     if name is not None:
@@ -389,7 +389,8 @@ def _worker_init(cache_folder: str | None, started: Any) -> None:
     rather than a traceback per worker."""
     import signal
 
-    from bot.render import disk_cache, static_layer
+    from bot.render import disk_cache
+    from bot.render.rallyman import static_layer
 
     global _started
     _started = started
@@ -416,7 +417,7 @@ TRIM_EVERY = 100
 
 def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[str, tuple[str, ...], str] | None]:
     """In a worker: the picture, and the layer to warm when this board drew only its window."""
-    from bot.render import static_layer
+    from bot.render.rallyman import static_layer
 
     global _drawn
     _drawn += 1
@@ -433,9 +434,9 @@ def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[str, 
 
 def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str) -> str:
     """In a worker: the static layer of a stage's board, kept in memory and on disk."""
-    from bot.engine.stage_weather import with_weather
-    from bot.render.layout import board_layout
-    from bot.render.static_layer import warm_layer
+    from bot.engine.rallyman.stages.weather import with_weather
+    from bot.render.rallyman.layout import board_layout
+    from bot.render.rallyman.static_layer import warm_layer
 
     options = _options(lang)
     stage = load_stage(stage_name)

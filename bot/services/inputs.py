@@ -18,9 +18,9 @@ import math
 import re
 import unicodedata
 
-from bot.engine.ruleset import Modules, ruleset_names
-from bot.engine.stage_catalogue import is_stage_name
-from bot.engine.stage_loader import stage_names
+from bot.engine.rallyman.ruleset import Modules, ruleset_names
+from bot.engine.rallyman.stages.catalogue import is_stage_name
+from bot.engine.rallyman.stages.loader import stage_names
 from bot.services.errors import ServiceError
 
 MAX_NAME = 64  # stage and ruleset names

@@ -27,7 +27,7 @@ from datetime import datetime
 
 from icalendar import Calendar, Event
 
-from bot.engine.text import msg
+from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.services.errors import ServiceError
 from bot.services.league_points import standings

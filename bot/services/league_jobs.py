@@ -25,10 +25,10 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
-from bot.engine.official import next_week
-from bot.engine.ranking import shared_ranks
-from bot.engine.text import msg
-from bot.engine.turn import format_time
+from bot.engine.core.official import next_week
+from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.text import msg
+from bot.engine.rallyman.turn import format_time
 from bot.services.images import preview_spec
 from bot.services.league_rounds import (
     KIND_CLOSE,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.engine.ranking import shared_ranks
+from bot.engine.core.ranking import shared_ranks
 
 DEFAULT_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
 POWER_POINTS = (5, 4, 3, 2, 1)

@@ -14,8 +14,8 @@ import secrets
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.text import Listed, msg
+from bot.engine.core.text import Listed, msg
+from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Database, Tx

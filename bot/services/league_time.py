@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from bot.engine.text import Listed, msg
+from bot.engine.core.text import Listed, msg
 from bot.i18n import catalogue, languages
 from bot.services.errors import ServiceError
 from bot.services.inputs import shown, text_option

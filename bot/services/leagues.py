@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.engine.dice import DICE_MODES
-from bot.engine.text import msg
+from bot.engine.core.dice import DICE_MODES
+from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import language as inputs_language

@@ -10,24 +10,24 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from bot.engine.action_codec import Start, Status, log_text
-from bot.engine.actions import Event, Retire
-from bot.engine.course import course_of
-from bot.engine.dice import DiceSource, ScriptedDice, StreamDice
-from bot.engine.game import Seat, apply, new_game
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.state import GameState
-from bot.engine.text import Listed, msg
-from bot.engine.words import counted
+from bot import games
+from bot.engine.core.text import Listed, msg
+from bot.engine.rallyman.action_codec import Start, Status, log_text
+from bot.engine.rallyman.actions import Event, Retire
+from bot.engine.rallyman.game import Seat, apply
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.status_text import status_lines
+from bot.engine.rallyman.words import counted
+from bot.games import DEFAULT_GAME
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
 from bot.services.archive import Archive
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, preview_spec, warm
-from bot.services.inputs import RULES_PLUS, course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import assistance as inputs_assistance
+from bot.services.inputs import course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
-from bot.services.status_text import status_lines
 from bot.services.turns import reply_of, turn_post
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep
 from bot.store import Rally
@@ -35,7 +35,6 @@ from bot.store.connection import Tx
 from bot.store.drivers import join_tx, remove_tx
 from bot.store.rallies import create_tx, set_lobby_modules_tx
 
-ENGINE_MODULES = ("sisu", "shakedown")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1, 168
 
 
@@ -289,24 +288,13 @@ class Lobby:
 
 def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat],
                 events: list[Event] | None = None) -> GameState:
-    """The state a rally starts in: the same function serves `start` and the replay of the log.
-    `events` receives what happens before the first die (the weather roll, the first turn)."""
-    modules = modules or {}
-    # sisu and shakedown are always written (as before); a Rules+ module only when it is on, so the
-    # snapshots of rallies without it stay byte-identical.
-    engine_modules = {k: bool(modules.get(k, False)) for k in ENGINE_MODULES}
-    engine_modules.update({k: True for k in RULES_PLUS if modules.get(k)})
-    script = modules.get("dice_script")
-    streams = modules.get("streams")  # a championship run: named streams from the round's seed
-    dice: DiceSource | None = None
-    if script is not None:
-        dice = ScriptedDice(script.get("faces", []), script.get("events", []))
-    elif streams is not None:
-        dice = StreamDice(str(streams["key"]), str(streams["common"]))
-    planned = modules.get("course")
-    rally_course = course_of(planned["specials"], planned["assistance"]) if planned else None
-    return new_game(stage, seats, seed=seed, ruleset=ruleset, modules=engine_modules, dice=dice, course=rally_course,
-                    events=events)
+    """The state a rally starts in, from its game's `setup`: the same function serves `start` and
+    the replay of the log. `events` receives what happens before the first die."""
+    state, first = games.get(DEFAULT_GAME).setup(seed, [(s.id, s.name) for s in seats],
+                                                 {"stage": stage, "ruleset": ruleset, "modules": modules})
+    if events is not None:
+        events.extend(first)
+    return state
 
 
 def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float) -> str:

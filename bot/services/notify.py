@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.engine.state import GameState
-from bot.engine.text import msg
+from bot.engine.core.text import msg
+from bot.engine.rallyman.state import GameState
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import league_post_tx
 from bot.services.reply import Actor, Place, Reply

@@ -1,7 +1,7 @@
 """Rebuilding a rally from its action log: the log is the truth, the snapshot its cache.
 
 Used by `python -m bot db check` and by tests: every stored snapshot must equal this replay. The
-log holds the canonical entries of `bot.engine.action_codec`, never the drivers' grammar, so it
+log holds the canonical entries of `bot.engine.rallyman.action_codec`, never the drivers' grammar, so it
 replays the same whatever language the commands were typed in. `log_problem` is the check of one
 logged text that `db check` runs beside the replay.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from bot.engine.action_codec import CodecError, Start, Status, from_text, log_problem
-from bot.engine.actions import Retire, Timeout
-from bot.engine.game import Seat, apply
-from bot.engine.state import GameState
+from bot.engine.rallyman.action_codec import CodecError, Start, Status, from_text, log_problem
+from bot.engine.rallyman.actions import Retire, Timeout
+from bot.engine.rallyman.game import Seat, apply
+from bot.engine.rallyman.state import GameState
 from bot.services.lobby import start_state
 from bot.services.work import snapshot_json
 

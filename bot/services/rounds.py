@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.engine.official import official_stage, week_of
-from bot.engine.text import msg
+from bot.engine.core.official import official_stage, week_of
+from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
 from bot.services.inputs import assistance as inputs_assistance

@@ -2,7 +2,7 @@
 
 A run is a rally of one car (`rallies` row in the thread, with its own action log), started
 running at once: the driver plays it with the usual turn commands, and nobody waits for anybody.
-Its dice are named streams from the round's secret seed (`bot.engine.dice.StreamDice`): with
+Its dice are named streams from the round's secret seed (`bot.engine.core.dice.StreamDice`): with
 `personal` dice the keys mix in the driver's id, with `shared` dice every driver gets the same
 k-th face of each die. The rally stores only the derived keys, never the round's seed.
 
@@ -24,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.engine.action_codec import Start, log_text
-from bot.engine.actions import Event
-from bot.engine.dice import stream_keys
-from bot.engine.game import Seat
-from bot.engine.run_result import run_outcome
-from bot.engine.state import GameState
-from bot.engine.text import msg
-from bot.engine.turn import format_time
+from bot.engine.core.dice import stream_keys
+from bot.engine.core.text import msg
+from bot.engine.rallyman.action_codec import Start, log_text
+from bot.engine.rallyman.actions import Event
+from bot.engine.rallyman.game import Seat
+from bot.engine.rallyman.run_result import run_outcome
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.turn import format_time
 from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec

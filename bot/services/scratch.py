@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.engine.official import parse_week, week_of
-from bot.engine.ranking import shared_ranks
-from bot.engine.text import msg
-from bot.engine.turn import format_time
+from bot.engine.core.official import parse_week, week_of
+from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.text import msg
+from bot.engine.rallyman.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec

@@ -8,21 +8,21 @@ plays twice.
 
 from __future__ import annotations
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Action, Attack, Event, Roll, Spare, Stop
-from bot.engine.dice_rules import describe_allowed, dice_allowed
-from bot.engine.game import apply, legal_actions
-from bot.engine.odds import odds
-from bot.engine.parse import parse
-from bot.engine.state import GameState
-from bot.engine.text import msg
-from bot.engine.words import dice_words
+from bot.engine.core.text import msg
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Action, Attack, Event, Roll, Spare, Stop
+from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
+from bot.engine.rallyman.game import apply, legal_actions
+from bot.engine.rallyman.narrate import narrate
+from bot.engine.rallyman.odds import odds
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.status_text import course_lines, results_lines
+from bot.engine.rallyman.words import dice_words
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
-from bot.services.narrate import narrate
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
-from bot.services.status_text import course_lines, results_lines
 from bot.services.work import Change, Committed, Logged, Post, RallyWork
 from bot.store import Rally
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.engine.text import msg
+from bot.engine.core.text import msg
 from bot.services.card_check import Card, Rejected, VerifyReport, read_card, reference_of, verify_bytes
 from bot.services.cards import Binding, driven_rounds_tx, round_binding
 from bot.store import Store

@@ -16,7 +16,7 @@ Other services plug in without a second copy of this path: `end_hooks` run insid
 transaction of a change that ends a rally (a championship run records its result there),
 `post_hooks` add posts a change owes beyond the channel's (a driver's turn by DM), and
 `job_routes` give the scheduler their jobs by kind prefix (`league.`, `scratch.`). Posts keep
-their lines as messages (`bot.engine.text`) with the language everybody reads them in.
+their lines as messages (`bot.engine.core.text`) with the language everybody reads them in.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine.state import GameState
-from bot.engine.text import to_json
+from bot.engine.core.text import to_json
+from bot.engine.rallyman.state import GameState
 from bot.services.errors import ServiceError
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.engine.official import official_stage, week_bounds
+from bot.engine.core.official import official_stage, week_bounds
 from bot.services.league_rounds import seed_hash
 from bot.store.connection import Tx
 from bot.store.jobs import schedule_tx

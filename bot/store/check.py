@@ -10,7 +10,7 @@ dicts, by seat), and `actions` the log as dicts in order. The check also verifie
 that changed since (`changed_only`; `python -m bot db check` does, `--all` replays everything).
 
 Each logged text must also be in the log's canonical form (one JSON text per entry, see
-`bot.engine.action_codec`): that check belongs to the engine too and is passed in as
+`bot.engine.rallyman.action_codec`): that check belongs to the engine too and is passed in as
 `log_problem(text) -> reason | None`; every entry it refuses is reported with its rally and seq.
 """
 

@@ -7,8 +7,8 @@ catalogue (`data/i18n/<lang>/store.json`) by `key`, filled with `params`.
 
 from __future__ import annotations
 
-from bot.engine.errors import RallyError
-from bot.engine.text import msg
+from bot.engine.core.errors import RallyError
+from bot.engine.core.text import msg
 
 
 class StoreError(RallyError):

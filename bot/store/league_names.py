@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from bot.engine.text import msg, to_json
+from bot.engine.core.text import msg, to_json
 from bot.store.clock import utc_now
 from bot.store.connection import POSTGRESQL, Tx
 from bot.store.outbox import enqueue_tx

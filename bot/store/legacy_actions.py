@@ -4,12 +4,12 @@ Until schema 3 the `actions.action` column kept the engine's text of each action
 and the lifecycle entries: `roll 3 W interior stop`, `stop`, `spare`, `line skid`, `retire 123`,
 `timeout`, `tires snow`, `attack 3 4`, `order W! 3 interior`, `order best`, `place 3 interior`,
 `start 12,34` and `status abandoned`. That format is closed: nothing writes it any more. Migration 3
-rewrites every row in the canonical form of `bot.engine.action_codec` (log version 1), so the log
+rewrites every row in the canonical form of `bot.engine.rallyman.action_codec` (log version 1), so the log
 no longer depends on the drivers' grammar, which keeps growing (French and German words...).
 
 This module is a frozen copy of both sides, kept apart from the engine on purpose (the store does
 not import the rules engine, and a migration must not change meaning when the engine changes):
-it reads only the texts `str(action)` wrote, meaning what `bot.engine.parse` read in them when
+it reads only the texts `str(action)` wrote, meaning what `bot.engine.rallyman.parse` read in them when
 they were replayed (a line word belongs to the die right before it), and writes the canonical
 JSON text (`v`, `type`, defaults left out, no driver, compact, keys sorted). A test proves it
 agrees with the codec for every kind of action. Anything else is refused with
@@ -42,7 +42,7 @@ class UntranslatableAction(ValueError):
 
 
 def canonical_text(d: dict[str, Any]) -> str:
-    """The canonical text of an entry (same as `bot.engine.action_codec.to_text`)."""
+    """The canonical text of an entry (same as `bot.engine.rallyman.action_codec.to_text`)."""
     return json.dumps({"v": LOG_VERSION, **d}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -146,7 +146,7 @@ SCHEMA_V2: tuple[str, ...] = (
 
 async def canonical_action_log(tx: Tx) -> None:
     """Step 3: every logged action, from the engine's text (`roll 3 W interior stop`, `start 1,2`)
-    to the canonical JSON of `bot.engine.action_codec` (see `bot.store.legacy_actions`), so the
+    to the canonical JSON of `bot.engine.rallyman.action_codec` (see `bot.store.legacy_actions`), so the
     log no longer depends on the drivers' grammar. One row that cannot be translated fails the
     step (`UntranslatableAction` naming the rally, the action and its text): nothing changes."""
     rows = await tx.fetch_all("SELECT rally_id, seq, action FROM actions ORDER BY rally_id, seq")

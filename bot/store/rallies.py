@@ -216,7 +216,7 @@ class Rallies:
         """Replace the snapshot (and status) outside play, e.g. when the host starts the rally.
 
         Versioned like every change and logged as `action` so the log still rebuilds the state:
-        pass the canonical entry (`bot.engine.action_codec.log_text`); the default is the status
+        pass the canonical entry (`bot.engine.rallyman.action_codec.log_text`); the default is the status
         entry when the status changes. Without a status an action is required: a snapshot that no
         logged action explains would not replay.
         """

@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
-from bot.engine.text import Listed, msg
-from bot.engine.words import die_word
+from bot.engine.core.text import Listed, msg
+from bot.engine.rallyman.words import die_word
 from bot.i18n import DEFAULT_LANG, render, t
 
 TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w !]+)"

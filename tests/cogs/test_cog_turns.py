@@ -13,8 +13,8 @@ from discord import app_commands
 
 from bot.cogs.help import HelpCog
 from bot.cogs.turn import TurnCog
-from bot.engine.action_codec import from_text, log_text
-from bot.engine.actions import Roll, Spare
+from bot.engine.rallyman.action_codec import from_text, log_text
+from bot.engine.rallyman.actions import Roll, Spare
 from bot.services import Actor
 from bot.services.work import snapshot_json
 from tests.cogs.conftest import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.engine.action_codec import Entry, from_text
+from bot.engine.rallyman.action_codec import Entry, from_text
 from bot.store import Rally
 from tests.discord.fakes import (
     CHANNEL,

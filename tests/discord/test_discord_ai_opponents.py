@@ -4,8 +4,8 @@ prompt reached the channel, with no ping and no buttons; the person's own turns 
 
 from __future__ import annotations
 
-from bot.engine.actions import Roll, Spare, Stop
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.actions import Roll, Spare, Stop
+from bot.engine.rallyman.ai import choose_action
 from bot.services.ai_drivers import is_ai
 from bot.services.turns import label
 from bot.services.work import AI_PAUSE

@@ -6,8 +6,8 @@ outbox sender delivers; a refusal is a private followup only the clicker reads."
 
 from __future__ import annotations
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Roll
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Roll
 from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers
 
 BOB = (1002, "Bob")

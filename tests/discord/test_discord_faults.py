@@ -18,9 +18,9 @@ from datetime import timedelta
 import aiohttp
 import pytest
 
-from bot.engine.action_codec import Start
-from bot.engine.actions import Roll
-from bot.engine.text import from_json
+from bot.engine.core.text import from_json
+from bot.engine.rallyman.action_codec import Start
+from bot.engine.rallyman.actions import Roll
 from bot.i18n import t
 from tests.discord.fakes import (
     CHANNEL,

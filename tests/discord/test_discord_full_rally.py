@@ -1,6 +1,6 @@
 """A whole rally played through the real command tree and the real buttons, two users, to results.
 
-Each move is the built-in AI's choice (`bot.engine.ai.choose_action`) for whoever drives, sent
+Each move is the built-in AI's choice (`bot.engine.rallyman.ai.choose_action`) for whoever drives, sent
 alternately as a slash command (`/roll`, `/stop`, `/spare`) and as a click on the turn message's
 button when that button exists, so both paths drive the same game. No move may be refused, each
 move must reach the channel as exactly one post delivered by the outbox sender, each new turn
@@ -9,8 +9,8 @@ must ping exactly its driver, and the stored log must replay to the stored snaps
 
 from __future__ import annotations
 
-from bot.engine.actions import Roll, Spare, Stop
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.actions import Roll, Spare, Stop
+from bot.engine.rallyman.ai import choose_action
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label
 from tests.discord.fakes import (

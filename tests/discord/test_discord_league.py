@@ -16,9 +16,9 @@ import json
 import discord
 import pytest
 
-from bot.engine.actions import Roll, Stop
-from bot.engine.ai import choose_action
-from bot.engine.turn import format_time as label_time
+from bot.engine.rallyman.actions import Roll, Stop
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.turn import format_time as label_time
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.reply import Actor, Place
 from bot.services.turns import label

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.engine.action_codec import Status
-from bot.engine.actions import Roll, Stop
+from bot.engine.rallyman.action_codec import Status
+from bot.engine.rallyman.actions import Roll, Stop
 from bot.i18n import t
 from bot.services.replay import log_problem, replay_snapshot
 from tests.discord.fakes import (

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from icalendar import Calendar
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services.reply import Actor, Place
 from tests.discord.fakes import CHANNEL, GUILD, Harness, channel_posts, http_error, private_answers
 from tests.discord.fault_helpers import ALICE, BOB, command, dm_tries, dms, pinged, rally_in, started

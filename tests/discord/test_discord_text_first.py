@@ -25,8 +25,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Roll
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Roll
 from tests.discord.fakes import (
     CHANNEL,
     PNG,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Retire, Roll
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Retire, Roll
 from tests.discord.fakes import (
     CHANNEL,
     EVERYTHING,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bot.engine.action_codec import DICE, ORDER_DICE, STATUSES, TIRE_KINDS, Start, Status
-from bot.engine.actions import (
+from bot.engine.rallyman.action_codec import DICE, ORDER_DICE, STATUSES, TIRE_KINDS, Start, Status
+from bot.engine.rallyman.actions import (
     LINES,
     Attack,
     ChooseLine,

@@ -15,15 +15,15 @@ from functools import lru_cache
 
 import pytest
 
-from bot.engine.actions import Event
-from bot.engine.dice import ScriptedDice
-from bot.engine.errors import RallyError
-from bot.engine.game import Seat, apply, new_game
-from bot.engine.parse import parse
-from bot.engine.ruleset import Ruleset, load_ruleset
-from bot.engine.stage_loader import load_zones, parse_stage
-from bot.engine.stage_model import Stage, Terrain
-from bot.engine.state import RACING, Card, GameState, TurnState
+from bot.engine.core.dice import ScriptedDice
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.actions import Event
+from bot.engine.rallyman.game import Seat, apply, new_game
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.ruleset import Ruleset, load_ruleset
+from bot.engine.rallyman.stages.loader import load_zones, parse_stage
+from bot.engine.rallyman.stages.model import Stage, Terrain
+from bot.engine.rallyman.state import RACING, Card, GameState, TurnState
 
 CLEAN = [False] * 300  # plenty of faces without ⚠
 NAMES = ("Ada", "Bea", "Cy", "Dee")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rules_helpers import LONG, act, event, gear_cards, make_game, play, rules_with, space_at, stage_from
 
-from bot.engine.actions import Roll
-from bot.engine.game import Seat, apply, new_game
-from bot.engine.ruleset import load_ruleset
-from bot.engine.state import START
+from bot.engine.rallyman.actions import Roll
+from bot.engine.rallyman.game import Seat, apply, new_game
+from bot.engine.rallyman.ruleset import load_ruleset
+from bot.engine.rallyman.state import START
 
 
 def test_A1_every_die_moves_the_car_exactly_one_space():

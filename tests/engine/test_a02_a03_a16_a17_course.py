@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from bot.engine.course import Course, SpecialRow, course_of
-from bot.engine.game import apply, new_game
-from bot.engine.parse import parse
-from bot.engine.rally_classification import rally_classification
-from bot.engine.simulate import ai_seats, play_rally
-from bot.engine.specials import carry_over, start_order
-from bot.engine.state import Car, GameState
+from bot.engine.rallyman.course import Course, SpecialRow, course_of
+from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.rally_classification import rally_classification
+from bot.engine.rallyman.simulate import ai_seats, play_rally
+from bot.engine.rallyman.specials import carry_over, start_order
+from bot.engine.rallyman.state import Car, GameState
 
 COURSE = ["pinewood-sprint", "frozen-lakes", "black-moor"]
 
@@ -78,7 +78,7 @@ def test_A2_a_course_is_driven_special_after_special_and_replays_from_its_log():
     assert state.stage.name == COURSE[-1] and state.course.index == 2
     # The same actions from the start give the same final state (the log is the truth).
     replay = new_game(COURSE[0], ai_seats(3), seed=4, course=course_of(COURSE, [True, False, True]))
-    from bot.engine.ai import choose_action
+    from bot.engine.rallyman.ai import choose_action
     for _ in range(actions):
         replay, _ = apply(replay, choose_action(replay))
     assert json.dumps(replay.to_dict(), sort_keys=True) == json.dumps(state.to_dict(), sort_keys=True)
@@ -119,7 +119,7 @@ def test_A16_the_next_special_starts_repaired_after_an_assistance_and_damaged_wi
     for assisted in (True, False):
         state = new_game("pinewood-sprint", ai_seats(1), seed=2, course=course_of(COURSE[:2], [assisted, True]))
         state.cars[0].lost_black = 1  # damage from SS1
-        from bot.engine.ai import choose_action
+        from bot.engine.rallyman.ai import choose_action
         while state.course is not None and state.course.index == 0:
             state, _ = apply(state, choose_action(state))
         car = state.cars[0]
@@ -133,7 +133,7 @@ def test_A15_3_a_finish_crash_taking_the_last_black_die_knocks_out_before_the_ne
     (A16) the car could never move again, so it is knocked out before the next special starts
     (A12.5, OPEN-10) and the others drive it; an assistance repairs it instead. Found by random
     play: the car stood still at the start turn after turn and no car could take a turn."""
-    from bot.engine.ai import choose_action
+    from bot.engine.rallyman.ai import choose_action
 
     state = new_game("pinewood-sprint", ai_seats(2), seed=4, course=course_of(COURSE[:2], [assisted, True]))
     events_at_change: list[str] = []

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from rules_helpers import zones
 
-from bot.engine.errors import StageError
-from bot.engine.game import new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_loader import load_stage, parse_stage, stage_names
-from bot.engine.stage_model import FINISH, SpaceKind
+from bot.engine.core.errors import StageError
+from bot.engine.rallyman.game import new_game
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.loader import load_stage, parse_stage, stage_names
+from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 
 
 def test_A2_3_route_notation_over_zone_boards():

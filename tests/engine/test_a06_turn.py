@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rules_helpers import LONG, act, gear_cards, kinds, make_game, play, put_car, refused, space_at
 
-from bot.engine.dice_rules import dice_allowed
-from bot.engine.game import legal_actions
+from bot.engine.rallyman.dice_rules import dice_allowed
+from bot.engine.rallyman.game import legal_actions
 
 
 def _in_gear(gear: int, **kw):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rules_helpers import CORNER, act, corner_ids, kinds, make_game, put_car
 
-from bot.engine.ai import choose_action
-from bot.engine.game import apply, new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_model import FINISH, START
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.model import FINISH, START
 
 
 def _before_corner(gear: int, **kw):

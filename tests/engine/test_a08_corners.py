@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from rules_helpers import CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused, rules_with
 
-from bot.engine.actions import Roll
-from bot.engine.errors import NotAllowed
-from bot.engine.game import apply
+from bot.engine.core.errors import NotAllowed
+from bot.engine.rallyman.actions import Roll
+from bot.engine.rallyman.game import apply
 
 
 def before_corner(gear: int, stage: str = CORNER, **kw):
@@ -298,7 +298,7 @@ def test_AMB_3_overspeed_reference_space_option():
 
 def test_A8_6_legal_actions_list_no_refused_trajectory():
     """A8.6: every trajectory offered to the driver is one the engine accepts."""
-    from bot.engine.game import legal_actions
+    from bot.engine.rallyman.game import legal_actions
     for gear in (2, 3, 4):
         state, ids = before_corner(gear, deck=["good"] * 3, events=["spin"] * 3)
         for action in legal_actions(state):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import CORNER, act, corner_ids, event, kinds, make_game, play, put_car, refused
 
-from bot.engine.dice_rules import dice_allowed
+from bot.engine.rallyman.dice_rules import dice_allowed
 
 
 def before_corner(gear: int, deck: list[str], **kw):
@@ -117,8 +117,8 @@ def test_A9_1_the_hidden_card_does_not_decide_whether_a_roll_is_accepted(card):
 
 def test_A9_1_the_risk_preview_does_not_peek_at_the_deck():
     """A9.1: the preview of a roll through the shortcut is the same whatever card is on top."""
-    from bot.engine.actions import Roll
-    from bot.engine.odds import odds
+    from bot.engine.rallyman.actions import Roll
+    from bot.engine.rallyman.odds import odds
 
     results = set()
     for card in ("good", "dirty", "flat"):

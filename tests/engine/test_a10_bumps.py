@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rules_helpers import act, corner_ids, event, kinds, make_game, put_car, refused, space_at, stage_from
 
-from bot.engine.errors import NotAllowed, StageError
-from bot.engine.moves import resolve
-from bot.engine.stage_loader import load_stage, stage_names
-from bot.engine.stage_model import FINISH, SpaceKind
+from bot.engine.core.errors import NotAllowed, StageError
+from bot.engine.rallyman.moves.move import resolve
+from bot.engine.rallyman.stages.loader import load_stage, stage_names
+from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 
 BUMP = "straight 3\nbump 3\nstraight 6"
 

@@ -18,9 +18,9 @@ from rules_helpers import (
     space_at,
 )
 
-from bot.engine.dice_rules import dice_allowed
-from bot.engine.stage_loader import load_stage
-from bot.engine.stage_model import Terrain
+from bot.engine.rallyman.dice_rules import dice_allowed
+from bot.engine.rallyman.stages.loader import load_stage
+from bot.engine.rallyman.stages.model import Terrain
 
 HAZ3 = [True, True, True] + [False] * 50
 

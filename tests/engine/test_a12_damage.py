@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_helpers import act, damage_of, event, kinds, make_game, play, refused, space_at
 
-from bot.engine.dice_rules import black_cap
+from bot.engine.rallyman.dice_rules import black_cap
 
 ROCKS = "straight 12 [grass|rocks]"
 CRASH = [False, True, True, True] + [False] * 40

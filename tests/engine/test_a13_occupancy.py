@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rules_helpers import CORNER, act, corner_ids, gear_cards, kinds, make_game, put_car, refused, space_at
 
-from bot.engine.actions import Timeout
-from bot.engine.game import apply
-from bot.engine.state import Card
+from bot.engine.rallyman.actions import Timeout
+from bot.engine.rallyman.game import apply
+from bot.engine.rallyman.state import Card
 
 
 def two_cars_at_corner(gear_a: int, gear_b: int, **kw):

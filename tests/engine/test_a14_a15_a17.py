@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rules_helpers import LONG, act, event, gear_cards, kinds, make_game, play, put_car, refused, space_at
 
-from bot.engine.classify import classification
-from bot.engine.dice_rules import dice_allowed
-from bot.engine.game import legal_actions
-from bot.engine.state import Card
+from bot.engine.rallyman.classify import classification
+from bot.engine.rallyman.dice_rules import dice_allowed
+from bot.engine.rallyman.game import legal_actions
+from bot.engine.rallyman.state import Card
 
 # -- A14 spare tire --------------------------------------------------------------------------------
 

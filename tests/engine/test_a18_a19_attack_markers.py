@@ -23,15 +23,15 @@ from rules_helpers import (
     stage_from,
 )
 
-from bot.engine.actions import Attack, Order, Place, Roll, Stop, Timeout
-from bot.engine.ai import choose_action
-from bot.engine.attack import attack_odds, best_order
-from bot.engine.errors import RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.parse import parse
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_model import SpaceKind, Surface
-from bot.engine.state import GameState
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.actions import Attack, Order, Place, Roll, Stop, Timeout
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.attack import attack_odds, best_order
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.model import SpaceKind, Surface
+from bot.engine.rallyman.state import GameState
 
 ATTACK = {"attack": True}
 BOTH = {"attack": True, "seconds": True}
@@ -504,7 +504,7 @@ def test_random_rules_plus_actions_apply_or_are_refused_without_side_effects(see
 
 
 def test_odds_of_an_attack_group_through_the_odds_entry_point():
-    from bot.engine.odds import odds
+    from bot.engine.rallyman.odds import odds
 
     state = at(3, modules=ATTACK)
     assert odds(state, Attack(("3", "4", "5"))).loss_of_control == pytest.approx(1 / 6 * 2 / 6 * 2 / 6)
@@ -512,7 +512,7 @@ def test_odds_of_an_attack_group_through_the_odds_entry_point():
 
 def test_every_rules_plus_event_reads_as_a_line():
     """Each new event has its message and parameters (what spectators read)."""
-    from bot.services.narrate import narrate
+    from bot.engine.rallyman.narrate import narrate
 
     state = make_game(CORNER, faces=[F, F, T, F, F, T, T], deck=["flat"], modules=BOTH)
     put_car(state, 0, corner_ids(state.stage)["before"], 4)

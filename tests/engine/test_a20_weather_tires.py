@@ -22,20 +22,20 @@ from rules_helpers import (
     stage_from,
 )
 
-from bot.engine.actions import Roll, Spare, Tires
-from bot.engine.ai import choose_action
-from bot.engine.course import course_of
-from bot.engine.dice import ScriptedDice
-from bot.engine.errors import CannotParse, RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.parse import parse
-from bot.engine.ruleset import load_ruleset
-from bot.engine.simulate import ai_seats
-from bot.engine.specials import advance_course
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.stage_model import Surface
-from bot.engine.state import FINISHED, Card, GameState
-from bot.engine.weather import default_tires, weather_die
+from bot.engine.core.dice import ScriptedDice
+from bot.engine.core.errors import CannotParse, RallyError
+from bot.engine.rallyman.actions import Roll, Spare, Tires
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.ruleset import load_ruleset
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.specials import advance_course
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.model import Surface
+from bot.engine.rallyman.state import FINISHED, Card, GameState
+from bot.engine.rallyman.weather import default_tires, weather_die
 
 WEATHER = {"weather": True}
 
@@ -361,8 +361,8 @@ def test_A20_3_AMB_8_each_loss_of_control_trigger_is_announced_in_its_own_words(
     """Issue 21: the narration of the loss of control names what triggered it, in every language:
     2 ⚠ on snow with asphalt tires (A20.3), the `turn` option's count (AMB-8), the general 3 ⚠
     (A11.1). Before, all three read "three ⚠"."""
+    from bot.engine.rallyman.narrate import narrate
     from bot.i18n import render, t
-    from bot.services.narrate import narrate
 
     state = asphalt_on(faces, gear_at=gear_at, ruleset=rules_with(snow_threshold_scope=scope))
     state, events = act(state, dice)

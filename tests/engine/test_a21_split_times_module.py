@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_helpers import act, corner_ids, event, kinds, make_game, play, put_car, space_at
 
-from bot.services.narrate import event_line
+from bot.engine.rallyman.narrate import event_line
 
 SPLITS = {"splits": True}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_helpers import CORNER, LONG, act, corner_ids, event, kinds, make_game, play, put_car, rules_with, space_at
 
-from bot.engine.stage_model import SpaceKind
+from bot.engine.rallyman.stages.model import SpaceKind
 
 SISU = {"sisu": True}
 SHAKE = {"shakedown": True}

@@ -1,4 +1,4 @@
-"""The action log's canonical form (`bot.engine.action_codec`): every entry goes to one versioned
+"""The action log's canonical form (`bot.engine.rallyman.action_codec`): every entry goes to one versioned
 JSON text and comes back the same, whatever language the command was typed in; anything else in
 the log is refused, naming the field and the reason."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine.action_codec import (
+from bot.engine.rallyman.action_codec import (
     LOG_VERSION,
     CodecError,
     Start,
@@ -23,7 +23,7 @@ from bot.engine.action_codec import (
     log_text,
     to_text,
 )
-from bot.engine.actions import (
+from bot.engine.rallyman.actions import (
     Attack,
     ChooseLine,
     Order,
@@ -35,7 +35,7 @@ from bot.engine.actions import (
     Timeout,
     Tires,
 )
-from bot.engine.parse import parse
+from bot.engine.rallyman.parse import parse
 from tests.engine.action_strategies import entries
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rules_helpers import LONG, act, kinds, make_game, play, put_car, refused, rules_with, space_at
 
-from bot.engine.actions import Roll
-from bot.engine.game import legal_actions
+from bot.engine.rallyman.actions import Roll
+from bot.engine.rallyman.game import legal_actions
 
 
 def refusal(state, text: str) -> str:

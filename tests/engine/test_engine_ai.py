@@ -10,13 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_helpers import act, make_game, put_car, space_at
 
-from bot.engine.actions import Roll, Stop
-from bot.engine.ai import choose_action
-from bot.engine.errors import RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.simulate import ai_seats, play_stage
-from bot.engine.stage_generator import MIN_LENGTH, generate
-from bot.engine.stage_loader import load_zones, parse_stage, stage_names
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.actions import Roll, Stop
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.simulate import ai_seats, play_stage
+from bot.engine.rallyman.stages.generator import MIN_LENGTH, generate
+from bot.engine.rallyman.stages.loader import load_zones, parse_stage, stage_names
 
 SEEDS = (0, 1, 2)
 
@@ -149,7 +149,7 @@ def test_A8_a_line_chosen_ahead_that_no_die_can_take_does_not_stop_the_ai():
     the AI drives the turn. When the chosen line needs a gear none of the dice allowed gives,
     the AI names another line for the die instead of finding nothing to do. Found by random
     play: on black-moor the AI raised "a turn starts only when some die can move the car"."""
-    from bot.engine.actions import ChooseLine
+    from bot.engine.rallyman.actions import ChooseLine
 
     stage = new_game("black-moor", ai_seats(1)).stage
     tried = 0

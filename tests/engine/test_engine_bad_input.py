@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rules_helpers import CORNER, LONG, act, corner_ids, make_game, play, put_car, refused, space_at
 
-from bot.engine.actions import Retire
-from bot.engine.errors import Ambiguous, CannotParse, NotAllowed, RallyError
-from bot.engine.game import apply
-from bot.engine.parse import parse
+from bot.engine.core.errors import Ambiguous, CannotParse, NotAllowed, RallyError
+from bot.engine.rallyman.actions import Retire
+from bot.engine.rallyman.game import apply
+from bot.engine.rallyman.parse import parse
 from bot.i18n import t
 
 

@@ -25,7 +25,7 @@ and AI choices would no longer match). Regenerate only for a deliberate rules ch
 Deliberate changes since, each checked to be the only change (issue 21):
 - item 10, the AI weighs the exact odds of a loss of control against the seconds at stake
   (`ai.worth_the_risk`, so it may roll on at two ⚠). The AI drives every case, so every digest
-  moved; the engine with the old `bot/engine/ai.py` alone put back gave the old reference exactly.
+  moved; the engine with the old `bot/engine/rallyman/ai.py` alone put back gave the old reference exactly.
 - items 1–2, each loss-of-control trigger has its own cause (`snow_hazards`, `snow_turn_hazards`)
   and the `loss_of_control`/`sisu` events carry the ⚠ `limit` they were reached at. With those two
   params mapped back (snow causes to `hazards`, no `limit`), every case gave the item-10 digests.
@@ -53,18 +53,18 @@ if __name__ == "__main__":  # run as a script to write the reference: the reposi
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import bot  # noqa: F401  (registers the message catalogue: refusals read in English, as users see them)
-from bot.engine.actions import LINES, ChooseLine, Place, Roll, Spare, Stop, Timeout
-from bot.engine.ai import choose_action
-from bot.engine.course import course_of
-from bot.engine.errors import RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.odds import odds
-from bot.engine.parse import parse
-from bot.engine.ruleset import Ruleset, load_ruleset
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_loader import stage_names
-from bot.engine.state import GameState
-from bot.engine.text import Listed, Msg, to_json
+from bot.engine.core.errors import RallyError
+from bot.engine.core.text import Listed, Msg, to_json
+from bot.engine.rallyman.actions import LINES, ChooseLine, Place, Roll, Spare, Stop, Timeout
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.odds import odds
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.ruleset import Ruleset, load_ruleset
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.loader import stage_names
+from bot.engine.rallyman.state import GameState
 
 REFERENCE = Path(__file__).with_name("fast_paths_reference.json")
 DICE = ("1", "2", "3", "4", "5", "W")

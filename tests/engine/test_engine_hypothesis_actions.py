@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_helpers import seats, stage_from
 
-from bot.engine.errors import RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.parse import parse
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.parse import parse
 
 STAGE = stage_from("""straight 2 [grass|forest]
 left 3 skid 4x3 K4 [rocks|forest]

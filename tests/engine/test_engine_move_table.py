@@ -1,9 +1,9 @@
 """The compiled transition tables and the AI's memory give what the rules give.
 
-`moves.resolve` looks a die's move up in the stage's table (bot/engine/move_table.py); the rules
+`moves.resolve` looks a die's move up in the stage's table (bot/engine/rallyman/moves/table.py); the rules
 written out (`move_rules.rules_move`) must give the very same move, or refuse with the very same
 message, for any position of the cars, dirt markers, lines chosen ahead, tires and house rules.
-The AI's memory (bot/engine/ai_memo.py) must never change a choice: its key holds everything the
+The AI's memory (bot/engine/rallyman/ai_memo.py) must never change a choice: its key holds everything the
 choice reads, so a remembered choice is the one the AI would work out again.
 """
 
@@ -14,20 +14,20 @@ import random
 import pytest
 from rules_helpers import rules_with
 
-from bot.engine import ai
-from bot.engine.actions import LINES
-from bot.engine.ai import choose_action
-from bot.engine.errors import NotAllowed
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.move_rules import rules_move
-from bot.engine.move_table import context, reach
-from bot.engine.moves import _snow_tires_refuse, has_room, refuse, resolve, try_resolve
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.stage_loader import stage_names
-from bot.engine.stage_model import START
-from bot.engine.state import FINISHED, OUT, RACING, GameState, TurnState
-from bot.engine.text import to_json
+from bot.engine.core.errors import NotAllowed
+from bot.engine.core.text import to_json
+from bot.engine.rallyman import ai
+from bot.engine.rallyman.actions import LINES
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.moves.move import _snow_tires_refuse, has_room, refuse, resolve, try_resolve
+from bot.engine.rallyman.moves.rules import rules_move
+from bot.engine.rallyman.moves.table import context, reach
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.loader import stage_names
+from bot.engine.rallyman.stages.model import START
+from bot.engine.rallyman.state import FINISHED, OUT, RACING, GameState, TurnState
 
 STAGES = [*stage_names(), "gen-3", "gen-9-60"]
 HOUSE_RULES = [{}, {"overspeed_reference": "space"}, {"bump_beyond_n2": "knocked_out"},

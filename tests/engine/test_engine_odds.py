@@ -9,13 +9,13 @@ import math
 import pytest
 from rules_helpers import CLEAN, CORNER, LONG, act, corner_ids, event, kinds, make_game, put_car, rules_with, space_at
 
-from bot.engine.actions import Attack, Roll
-from bot.engine.ai import choose_action
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.moves import resolve
-from bot.engine.odds import die_risk, odds
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_model import SpaceKind
+from bot.engine.rallyman.actions import Attack, Roll
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.moves.move import resolve
+from bot.engine.rallyman.odds import die_risk, odds
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.model import SpaceKind
 
 
 def test_A11_1_odds_hand_calculation_three_dice_one_hazard_already():

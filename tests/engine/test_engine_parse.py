@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rules_helpers import act, corner_ids, make_game, put_car, refused, space_at
 
-from bot.engine.actions import ChooseLine, Roll, Spare, Stop
-from bot.engine.parse import parse
+from bot.engine.rallyman.actions import ChooseLine, Roll, Spare, Stop
+from bot.engine.rallyman.parse import parse
 
 W = "W"
 
@@ -90,7 +90,7 @@ def test_D1_canonical_text_round_trips_through_parse(action):
 
 
 # -- which die a line word belongs to ---------------------------------------------------------------
-# Grammar (bot/engine/parse.py): a line word belongs to the die written right before it (`3 W 4 cut`:
+# Grammar (bot/engine/rallyman/parse.py): a line word belongs to the die written right before it (`3 W 4 cut`:
 # the 4 takes the shortcut); written before every die it belongs to the first (`cut 3`). That die
 # must be the one that takes the line, else the roll is refused, naming the die that reaches the
 # corner. The single-die forms `4 skid`, `3 cut` mean what they always meant.
@@ -152,8 +152,8 @@ def test_A8_a_single_die_line_word_that_reaches_no_corner_is_refused_with_a_hint
 def test_french_and_german_words_are_read_whatever_the_readers_language():
     """Issue 12 / RULES D1: `gaz`, `blanc`, `weiß` (white die), `arrêt`, `stopp` (stop),
     `intérieur`, `corde`, `dérapage`, `Ideallinie`, `Abkürzung`, `Driften` (lines)."""
-    from bot.engine.actions import Roll
-    from bot.engine.parse import parse
+    from bot.engine.rallyman.actions import Roll
+    from bot.engine.rallyman.parse import parse
 
     assert parse("1 gaz arrêt") == parse("1 white stop") == Roll(("1", "W"), end=True)
     assert parse("1 weiß stopp") == Roll(("1", "W"), end=True)

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from bot.engine.ai import choose_action
-from bot.engine.game import apply, new_game, replay
-from bot.engine.parse import parse
-from bot.engine.simulate import ai_seats
-from bot.engine.state import GameState
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import apply, new_game, replay
+from bot.engine.rallyman.parse import parse
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.state import GameState
 
 
 def ai_special(stage: str, drivers: int, seed: int, stop_after: int | None = None):

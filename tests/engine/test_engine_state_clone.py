@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from bot.engine.actions import ChooseLine, Retire, Roll, Stop, Timeout
-from bot.engine.ai import choose_action
-from bot.engine.course import course_of
-from bot.engine.errors import RallyError
-from bot.engine.game import apply, legal_actions, new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.state import Car, GameState, TurnState
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.actions import ChooseLine, Retire, Roll, Stop, Timeout
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.game import apply, legal_actions, new_game
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.state import Car, GameState, TurnState
 
 MODULE_SETS = [
     {},
@@ -124,7 +124,7 @@ def test_a_turn_begun_is_the_dataclass_default_turn() -> None:
 def test_an_event_is_frozen_and_equal_by_value() -> None:
     import dataclasses
 
-    from bot.engine.actions import Event
+    from bot.engine.rallyman.actions import Event
 
     event = Event("die", "ai1", {"die": "3"})
     assert event == Event("die", "ai1", {"die": "3"}) and event != Event("die", "ai2", {"die": "3"})

@@ -4,7 +4,7 @@ league rounds and standings, the world scratch ranking and its closing post)."""
 
 from __future__ import annotations
 
-from bot.engine.ranking import shared_ranks
+from bot.engine.core.ranking import shared_ranks
 
 
 def test_equal_results_share_the_rank_of_the_first_and_the_next_keeps_its_place():

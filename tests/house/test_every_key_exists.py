@@ -22,15 +22,16 @@ from pathlib import Path
 import pytest
 
 import bot
-from bot.engine.actions import LINES
-from bot.engine.dice import DICE_MODES
-from bot.engine.dice_rules import DIE_REFUSALS
-from bot.engine.loss_causes import LOSS_CAUSE_WORDS, LOSS_CAUSES
-from bot.engine.out_reasons import OUT_REASON_WORDS, OUT_REASONS
-from bot.engine.stage_model import Terrain
-from bot.engine.state import Pose
+from bot.engine.core.dice import DICE_MODES
+from bot.engine.rallyman import narrate
+from bot.engine.rallyman.actions import LINES
+from bot.engine.rallyman.dice_rules import DIE_REFUSALS
+from bot.engine.rallyman.loss_causes import LOSS_CAUSE_WORDS, LOSS_CAUSES
+from bot.engine.rallyman.out_reasons import OUT_REASON_WORDS, OUT_REASONS
+from bot.engine.rallyman.stages.model import Terrain
+from bot.engine.rallyman.state import Pose
 from bot.i18n import catalogue
-from bot.services import league_export, league_time, narrate, notify
+from bot.services import league_export, league_time, notify
 from bot.services.round_close import LEAGUE_REASON_WORDS
 
 ROOT = Path(bot.__file__).resolve().parent
@@ -78,25 +79,25 @@ def keys(template: str, values: Iterable[object]) -> set[str]:
 #: Each place that builds a key from a value: (file, the expression as `ast.unparse` writes it) →
 #: the keys it can build. `None`: looked up with a fallback (`dict.get`), never missing.
 BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
-    ("engine/dice_rules.py", "f'dice.{kind}'"): lambda: keys("dice.{}", DIE_REFUSALS),
-    ("engine/game.py", "f'dice.plan.{kind}'"): lambda: keys("dice.plan.{}", DIE_REFUSALS),
-    ("engine/move_rules.py", "f'word.{name}'"): lambda: keys("word.{}", LINES),
-    ("engine/parse_plus.py", "f'parse.plus_{_kind(head)}'"):
+    ("engine/rallyman/dice_rules.py", "f'dice.{kind}'"): lambda: keys("dice.{}", DIE_REFUSALS),
+    ("engine/rallyman/game.py", "f'dice.plan.{kind}'"): lambda: keys("dice.plan.{}", DIE_REFUSALS),
+    ("engine/rallyman/moves/rules.py", "f'word.{name}'"): lambda: keys("word.{}", LINES),
+    ("engine/rallyman/parse_plus.py", "f'parse.plus_{_kind(head)}'"):
         lambda: keys("parse.plus_{}", ("attack", "place", "order")),  # `parse_plus._kind`
-    ("engine/stage_model.py", "f'word.{space.kind.value}'"): lambda: keys("word.{}", LINES),  # corner spaces
-    ("engine/turn.py", "f'word.side_{side}'"): lambda: keys("word.side_{}", ("left", "right")),
-    ("engine/weather.py", "f'word.tires_{car.tires}'"): lambda: keys("word.tires_{}", narrate.TIRES),
-    ("engine/words.py", "f\"{key}.{('one' if n == 1 else 'other')}\""): None,  # bases checked with `counted`
-    ("engine/words.py", "f'gear.{gear}'"): lambda: keys("gear.{}", range(7)),
-    ("engine/words.py", "f'ordinal.{n}'"): lambda: keys("ordinal.{}", range(1, 4)),
+    ("engine/rallyman/stages/model.py", "f'word.{space.kind.value}'"): lambda: keys("word.{}", LINES),  # corner spaces
+    ("engine/rallyman/turn.py", "f'word.side_{side}'"): lambda: keys("word.side_{}", ("left", "right")),
+    ("engine/rallyman/weather.py", "f'word.tires_{car.tires}'"): lambda: keys("word.tires_{}", narrate.TIRES),
+    ("engine/rallyman/words.py", "f\"{key}.{('one' if n == 1 else 'other')}\""): None,  # bases checked with `counted`
+    ("engine/rallyman/words.py", "f'gear.{gear}'"): lambda: keys("gear.{}", range(7)),
+    ("engine/rallyman/words.py", "f'ordinal.{n}'"): lambda: keys("ordinal.{}", range(1, 4)),
     ("i18n.py", "f'name.{words[0]}'"): None,
     ("i18n.py", "f'name.{key}'"): None,
     ("i18n.py", "f'name.{word}'"): None,
     ("i18n.py", "f'list.{how}'"): lambda: keys("list.{}", ("or", "and", "comma", "dot", "space")),
-    ("render/preview.py", "'fact_' + key"): lambda: {f"render.fact_{k}.{p}" for k in ("spaces", "corners", "bumps",
+    ("render/rallyman/preview.py", "'fact_' + key"): lambda: {f"render.fact_{k}.{p}" for k in ("spaces", "corners", "bumps",
                                                                                      "shortcuts", "splits")
                                                      for p in PLURAL},
-    ("render/preview.py", "'terrain.' + terrain.value"): lambda: keys("render.terrain.{}", [t.value for t in Terrain]),
+    ("render/rallyman/preview.py", "'terrain.' + terrain.value"): lambda: keys("render.terrain.{}", [t.value for t in Terrain]),
     ("render/words.py", "f'{key}.{plural_form(n, lang)}'"): None,  # bases checked with `counted`
     ("services/league_jobs.py", "f'league.dice_{rnd.dice}'"): lambda: keys("league.dice_{}", DICE_MODES),
     ("services/leagues.py", "f'league.dice_{mode}'"): lambda: keys("league.dice_{}", DICE_MODES),
@@ -109,7 +110,7 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/league_time.py", "f'day.{code}'"): lambda: keys("day.{}", league_time.DAYS),
     ("services/notify.py", "f'notify.{kind}_{text}'"): lambda: {f"notify.{kind}_{value}" for kind in notify.WHAT
                                                                for value in ("on", "off")},
-    ("services/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),
+    ("engine/rallyman/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),
     ("services/round_close.py", "'league.results_sub.' + plural(count)"): lambda: keys("league.results_sub.{}", PLURAL),
     ("services/round_close.py", "'league.standings_sub.' + plural(count)"):
         lambda: keys("league.standings_sub.{}", PLURAL),
@@ -117,11 +118,11 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
         lambda: keys("league.rule_best.{}", PLURAL),
     ("services/scratch.py", "'scratch.ranking_head.' + plural(count)"): lambda: keys("scratch.ranking_head.{}", PLURAL),
     ("services/scratch.py", "'scratch.subtitle.' + plural(count)"): lambda: keys("scratch.subtitle.{}", PLURAL),
-    ("services/status_text.py", "'status.black_lost.' + ('one' if car.lost_black == 1 else 'other')"):
+    ("engine/rallyman/status_text.py", "'status.black_lost.' + ('one' if car.lost_black == 1 else 'other')"):
         lambda: keys("status.black_lost.{}", PLURAL),
-    ("services/status_text.py", "'status.flats.' + ('one' if car.flats == 1 else 'other')"):
+    ("engine/rallyman/status_text.py", "'status.flats.' + ('one' if car.flats == 1 else 'other')"):
         lambda: keys("status.flats.{}", PLURAL),
-    ("services/status_text.py", "'status.markers.' + ('one' if car.seconds == 1 else 'other')"):
+    ("engine/rallyman/status_text.py", "'status.markers.' + ('one' if car.seconds == 1 else 'other')"):
         lambda: keys("status.markers.{}", PLURAL),
     ("views/translator.py", "f'name.{english}'"): None,  # Discord's translator: a missing name is left as it is
     ("views/translator.py", "f'choice.{value}'"): None,
@@ -236,8 +237,8 @@ def test_the_scan_finds_literal_and_built_keys(tmp_path, source, expected):
 def test_the_closed_word_tables_of_the_texts_cover_every_value_the_engine_declares():
     """A car's pose and tires, and the terrains of its excursions, are read through closed tables
     (code → key) rather than keys built from the value: each table covers its declared values."""
-    from bot.engine.stage_model import Terrain
-    from bot.services.status_text import POSE_WORDS, TIRE_WORDS
+    from bot.engine.rallyman.stages.model import Terrain
+    from bot.engine.rallyman.status_text import POSE_WORDS, TIRE_WORDS
 
     assert set(POSE_WORDS) == set(_poses()) | {"spun"}
     assert set(TIRE_WORDS) == set(narrate.TIRES) == {"snow", "asphalt"}

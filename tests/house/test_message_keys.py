@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from bot.engine.errors import NotAllowed
-from bot.engine.text import Listed, Msg, from_json, msg, to_json
-from bot.engine.words import allowed_words, gear_name
+from bot.engine.core.errors import NotAllowed
+from bot.engine.core.text import Listed, Msg, from_json, msg, to_json
+from bot.engine.rallyman.words import allowed_words, gear_name
 from bot.i18n import render, t
 
 

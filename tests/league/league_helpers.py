@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.deadlines import DeadlineService
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from icalendar import Calendar
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services.league_export import results_csv, safe_cell, seconds_text, standings_csv
 from bot.services.league_points import standings
 from bot.services.round_close import scores_of

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.i18n import render
 from bot.services import Actor
 from bot.store.clock import from_text

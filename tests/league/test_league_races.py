@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Place
 from bot.services.replay import replay_snapshot
 from bot.store.clock import from_text
@@ -71,7 +71,7 @@ async def test_the_last_roll_racing_the_close_is_either_classified_or_a_dnf_cons
     while True:
         rally = await service.store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
         state = service.work.state_of(rally)
-        from bot.engine.game import apply
+        from bot.engine.rallyman.game import apply
 
         after, _ = apply(state, choose_action(state))
         if after.finished:

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services import Actor, Place
 from bot.store.clock import from_text
 from bot.store.leagues import rounds_of_league_tx

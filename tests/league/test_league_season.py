@@ -143,7 +143,7 @@ async def test_the_official_stage_is_the_same_for_two_bot_processes():
     import subprocess
     import sys
 
-    code = "from bot.engine.official import official_stage; print(official_stage('2026-W48'))"
+    code = "from bot.engine.core.official import official_stage; print(official_stage('2026-W48'))"
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}
     assert len(outs) == 1 and next(iter(outs)).startswith("gen-")

@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.engine.errors import RallyError
-from bot.engine.official import week_bounds, week_of
-from bot.engine.turn import format_time
+from bot.engine.core.errors import RallyError
+from bot.engine.core.official import week_bounds, week_of
+from bot.engine.rallyman.turn import format_time
 from bot.services import Actor, Place
 from bot.services.card_check import verify_text
 from bot.store.clock import from_text

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.dice import StreamDice, stream_keys
+from bot.engine.core.dice import StreamDice, stream_keys
 from bot.services import RallyService
 from bot.services.card_check import (
     MAX_ACTIONS,

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.official import week_bounds
-from bot.engine.turn import format_time
+from bot.engine.core.official import week_bounds
+from bot.engine.rallyman.turn import format_time
 from bot.services import RallyService
 from bot.services.card_check import verify_bytes, verify_card, verify_text
 from bot.services.cards import header_digest

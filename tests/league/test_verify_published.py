@@ -172,7 +172,7 @@ async def test_an_unpublished_seed_hash_is_a_report_that_is_not_ok(service, dead
 
 async def test_a_world_week_card_verifies_naming_its_week(service, deadlines, clock):
     """The week's official stage: a round of no league, its card names the week."""
-    from bot.engine.official import week_bounds
+    from bot.engine.core.official import week_bounds
     from bot.services import Place
     from bot.store.leagues import world_round_tx
     from tests.league.league_helpers import new_thread

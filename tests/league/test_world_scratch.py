@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.engine.errors import RallyError
-from bot.engine.official import official_stage, week_bounds, week_of
+from bot.engine.core.errors import RallyError
+from bot.engine.core.official import official_stage, week_bounds, week_of
 from bot.services import Actor, Place
 from bot.store.leagues import world_round_tx
 from tests.league.conftest import deliver
@@ -159,8 +159,8 @@ async def test_the_weather_of_a_round_is_the_same_for_every_driver_with_personal
     assert alice.dice.key != bob.dice.key and alice.dice.common_key == bob.dice.common_key
     # rolled with each driver's own dice instead, the weather would differ for some seeds: the
     # common stream is what makes it equal (checked over a few rounds' seeds)
-    from bot.engine.dice import StreamDice, stream_keys
-    from bot.engine.weather import roll_weather
+    from bot.engine.core.dice import StreamDice, stream_keys
+    from bot.engine.rallyman.weather import roll_weather
 
     differs = False
     for n in range(1, 30):

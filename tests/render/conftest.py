@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from render_helpers import hill_stage
 
-from bot.engine.stage_model import Stage
+from bot.engine.rallyman.stages.model import Stage
 from bot.render import disk_cache
-from bot.render.static_layer import cache_clear
+from bot.render.rallyman.static_layer import cache_clear
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,9 +7,9 @@ import io
 
 from PIL import Image
 
-from bot.engine.stage_loader import parse_stage, parse_zone
-from bot.engine.stage_model import SpaceKind, Stage
-from bot.engine.view import BoardView, CarView
+from bot.engine.rallyman.stages.loader import parse_stage, parse_zone
+from bot.engine.rallyman.stages.model import SpaceKind, Stage
+from bot.engine.rallyman.view import BoardView, CarView
 
 ZONE = """zone: Z
 name: Snapshot Hill

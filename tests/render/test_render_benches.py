@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bench import memory
 from bench import render as render_bench
-from bot.engine.stage_loader import load_stage
+from bot.engine.rallyman.stages.loader import load_stage
 from bot.services import images
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from render_helpers import board, car
 
 from bot.render import render_board
-from bot.render.board import snow_of
-from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.static_layer import static_layer, stats
+from bot.render.rallyman.board import snow_of
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.static_layer import static_layer, stats
 
 
 def test_second_board_hits_the_cache(hill, fresh_cache):

@@ -36,7 +36,7 @@ def test_png_levels_outside_1_to_6_are_refused():
 
 
 def test_cli_preview_writes_a_png(tmp_path, capsys, hill, monkeypatch):
-    monkeypatch.setattr("bot.engine.stage_catalogue.load_stage", lambda name: hill)
+    monkeypatch.setattr("bot.engine.rallyman.stages.catalogue.load_stage", lambda name: hill)
     out = tmp_path / "p.png"
     args = argparse.Namespace(stage="snapshot-hill", seed=1, turns=None, width=1080, out=out)
     assert render_cli.run(args) == 0
@@ -45,8 +45,8 @@ def test_cli_preview_writes_a_png(tmp_path, capsys, hill, monkeypatch):
 
 
 def test_cli_turns_without_the_engine_exits_2(tmp_path, capsys, hill, monkeypatch):
-    monkeypatch.setattr("bot.engine.stage_catalogue.load_stage", lambda name: hill)
-    monkeypatch.setitem(sys.modules, "bot.engine.simulate", None)  # import now fails
+    monkeypatch.setattr("bot.engine.rallyman.stages.catalogue.load_stage", lambda name: hill)
+    monkeypatch.setitem(sys.modules, "bot.engine.rallyman.simulate", None)  # import now fails
     args = argparse.Namespace(stage="snapshot-hill", seed=1, turns=3, width=1080, out=tmp_path / "b.png")
     assert render_cli.run(args) == 2
     assert render_cli.NO_ENGINE in capsys.readouterr().err

@@ -8,15 +8,15 @@ import threading
 import pytest
 from PIL import Image
 
-from bot.engine.stage_catalogue import load_stage
+from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.render import disk_cache, render_board
-from bot.render import static_layer as layers
-from bot.render.board import snow_of
 from bot.render.cache import ByteLRU, image_bytes
-from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.sample import sample_view
-from bot.render.static_layer import cache_bytes, stats
+from bot.render.rallyman import static_layer as layers
+from bot.render.rallyman.board import snow_of
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.sample import sample_view
+from bot.render.rallyman.static_layer import cache_bytes, stats
 
 
 @pytest.fixture

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from render_helpers import decode
 
-from bot.engine.stage_loader import load_stage, stage_names
+from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.render import render_board, render_stage_preview
-from bot.render.layout import board_layout
 from bot.render.options import DEFAULT_OPTIONS
-from bot.render.panel import panel_height
-from bot.render.sample import sample_view
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.panel import panel_height
+from bot.render.rallyman.sample import sample_view
 
 NAMES = stage_names()
 

@@ -22,25 +22,25 @@ import pytest
 from PIL import ImageChops
 from render_helpers import board, car, decode
 
-from bot.engine.classify import classification
-from bot.engine.game import new_game
-from bot.engine.simulate import ai_seats, play_rally, play_stage
-from bot.engine.stage_loader import load_stage, stage_names
-from bot.engine.stage_model import FINISH, START, SpaceKind
-from bot.engine.state import FINISHED
-from bot.engine.text import msg
-from bot.engine.turn import format_time
-from bot.engine.view import PathStep, ResultRow
+from bot.engine.core.text import msg
+from bot.engine.rallyman.classify import classification
+from bot.engine.rallyman.game import new_game
+from bot.engine.rallyman.simulate import ai_seats, play_rally, play_stage
+from bot.engine.rallyman.stages.loader import load_stage, stage_names
+from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind
+from bot.engine.rallyman.state import FINISHED
+from bot.engine.rallyman.turn import format_time
+from bot.engine.rallyman.view import PathStep, ResultRow
 from bot.i18n import catalogue, languages, render
 from bot.render import words
-from bot.render.board import board_texts, dirt_boxes, map_window
 from bot.render.fonts import MIN_FONT_PX, font
-from bot.render.layout import board_layout
 from bot.render.options import RenderOptions
-from bot.render.preview import preview_texts
-from bot.render.results import results_texts
-from bot.render.sample import sample_view
-from bot.render.static_layer import label_boxes, static_layer, stats
+from bot.render.rallyman.board import board_texts, dirt_boxes, map_window
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.preview import preview_texts
+from bot.render.rallyman.results import results_texts
+from bot.render.rallyman.sample import sample_view
+from bot.render.rallyman.static_layer import label_boxes, static_layer, stats
 from bot.render.table import CELL_PAD, Column, TableRow, TableView, layout
 from bot.render.textbox import TextBox
 from bot.services.images import (

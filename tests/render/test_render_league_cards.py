@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.engine.text import msg
+from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.render.fonts import font
 from bot.render.options import RenderOptions

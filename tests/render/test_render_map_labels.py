@@ -9,13 +9,13 @@ import itertools
 
 import pytest
 
-from bot.engine.simulate import board_after_turns
-from bot.engine.stage_loader import load_stage, stage_names
+from bot.engine.rallyman.simulate import board_after_turns
+from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.render import palette as P
-from bot.render.board import board_image, board_labels, map_window
-from bot.render.layout import board_layout
 from bot.render.options import RenderOptions
-from bot.render.static_layer import label_boxes
+from bot.render.rallyman.board import board_image, board_labels, map_window
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.static_layer import label_boxes
 from bot.render.words import word
 
 LANGS = ("en", "fr", "de")

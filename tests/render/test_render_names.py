@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.engine.board import initials
+from bot.engine.rallyman.board import initials
 from bot.render.drawing import draw_text, drawable, length
 from bot.render.fonts import font
 

@@ -27,15 +27,15 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from render_helpers import board, car, decode, first
 
-from bot.engine.stage_catalogue import load_stage
-from bot.engine.stage_model import SpaceKind
-from bot.engine.view import PathStep, ResultRow, ResultsView
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.model import SpaceKind
+from bot.engine.rallyman.view import PathStep, ResultRow, ResultsView
 from bot.render import render_board, render_results, render_table
-from bot.render.board import board_image, board_texts
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
-from bot.render.results import results_image
-from bot.render.sample import sample_view
+from bot.render.rallyman.board import board_image, board_texts
+from bot.render.rallyman.results import results_image
+from bot.render.rallyman.sample import sample_view
 from bot.render.table import TableView, table_image
 
 MEAN_MAX = 1.5

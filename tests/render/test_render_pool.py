@@ -11,9 +11,9 @@ import time
 import pytest
 from render_helpers import decode
 
-from bot.engine.game import Seat, new_game
+from bot.engine.rallyman.game import Seat, new_game
 from bot.render import disk_cache
-from bot.render import static_layer as layers
+from bot.render.rallyman import static_layer as layers
 from bot.services import images
 from bot.services.images import PillowRenderer, board_spec, draw, draw_async, preview_spec, warm
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from render_helpers import decode
 
-from bot.engine.view import ResultRow, ResultsView
+from bot.engine.rallyman.view import ResultRow, ResultsView
 from bot.render import render_results
-from bot.render.results import HEAD_ROW_H, HEADER_H, ROW_H, classification
+from bot.render.rallyman.results import HEAD_ROW_H, HEADER_H, ROW_H, classification
 
 ROWS = (
     ResultRow(driver_id="x", name="Kari Ødegaard", colour=2, status="dnf"),

@@ -16,9 +16,9 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageStat
 from render_helpers import board, car, first
 
-from bot.engine.stage_model import SpaceKind
-from bot.engine.view import PathStep
-from bot.render.board import board_image
+from bot.engine.rallyman.stages.model import SpaceKind
+from bot.engine.rallyman.view import PathStep
+from bot.render.rallyman.board import board_image
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "hill_board.png"
 MEAN_MAX = 0.6      # mean |difference| per channel, 0–255

@@ -9,24 +9,24 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.engine.ai import choose_action
-from bot.engine.board import board_view
-from bot.engine.course import course_of
-from bot.engine.game import apply, new_game
-from bot.engine.simulate import ai_seats
-from bot.engine.stage_model import START
-from bot.engine.view import ResultRow, ResultsView
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.board import board_view
+from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.simulate import ai_seats
+from bot.engine.rallyman.stages.model import START
+from bot.engine.rallyman.view import ResultRow, ResultsView
 from bot.i18n import catalogue, render, t
 from bot.render import palette as P
 from bot.render import render_board
-from bot.render.board import board_texts, map_frame, window_origin
-from bot.render.cars import car_size
-from bot.render.dice import die_badge
-from bot.render.layout import board_layout
 from bot.render.options import RenderOptions
-from bot.render.overlay import spin_mark_at
-from bot.render.placement import place_cars
-from bot.render.results import WINNER_MARK, results_texts
+from bot.render.rallyman.board import board_texts, map_frame, window_origin
+from bot.render.rallyman.cars import car_size
+from bot.render.rallyman.dice import die_badge
+from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.overlay import spin_mark_at
+from bot.render.rallyman.placement import place_cars
+from bot.render.rallyman.results import WINNER_MARK, results_texts
 from bot.render.words import die_face, word
 from bot.services.images import rally_card_subtitle, results_of
 from tests.render.render_helpers import board, car, colour_count, decode, hill_stage

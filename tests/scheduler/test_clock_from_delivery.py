@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Timeout
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Timeout
 from bot.services.deadlines import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND
 from bot.services.delivery import Failure
 from bot.store.clock import from_text

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.engine.action_codec import from_text as entry_of
-from bot.engine.action_codec import log_text
-from bot.engine.actions import Retire, Roll, Stop, Timeout
+from bot.engine.rallyman.action_codec import from_text as entry_of
+from bot.engine.rallyman.action_codec import log_text
+from bot.engine.rallyman.actions import Retire, Roll, Stop, Timeout
 from bot.services import RallyService
 from bot.services.deadlines import KIND_DEADLINE, KIND_REMIND, DeadlineService, job_ref
 from bot.services.delivery import Failure

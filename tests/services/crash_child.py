@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.turns import label
 from bot.store import Store

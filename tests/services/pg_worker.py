@@ -23,8 +23,8 @@ import json
 import sys
 from datetime import datetime
 
-from bot.engine.ai import choose_action
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.deadlines import DeadlineService
 from bot.services.turns import label

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.engine.ai import choose_action
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.ai import choose_action
 from bot.services import RallyService
 from bot.services.ai_drivers import AI_STYLES, is_ai, risk_of
 from bot.services.deadlines import DeadlineService

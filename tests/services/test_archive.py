@@ -9,8 +9,8 @@ import io
 import pytest
 
 from bot.console import PLACE, Console
-from bot.engine.errors import RallyError
-from bot.engine.stage_catalogue import load_stage
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services import Place, RallyService
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.console import PLACE, Console, split_command
 from bot.console.errors import ConsoleError
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services import Place, RallyService
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, HERE, running_rally, snapshot_of

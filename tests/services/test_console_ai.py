@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from bot.console import PLACE, Console
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label

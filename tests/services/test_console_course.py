@@ -9,8 +9,8 @@ import io
 import pytest
 
 from bot.console import PLACE, Console, user_id
-from bot.engine.ai import choose_action
-from bot.engine.stage_catalogue import load_stage
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 import pytest
 
 from bot.console import PLACE, Console, user_id
-from bot.engine.actions import Action, Roll, Spare
-from bot.engine.ai import choose_action
-from bot.engine.die_moves import die_moves
-from bot.engine.game import legal_actions
-from bot.engine.move_model import KO, LOC
-from bot.engine.out_reasons import OUT_REASONS, out_reason_word
-from bot.engine.stage_model import FINISH, SpaceKind
-from bot.engine.state import GameState
-from bot.engine.text import Listed, Msg
+from bot.engine.core.text import Listed, Msg
+from bot.engine.rallyman.actions import Action, Roll, Spare
+from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.game import legal_actions
+from bot.engine.rallyman.moves.by_die import die_moves
+from bot.engine.rallyman.moves.model import KO, LOC
+from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
+from bot.engine.rallyman.stages.model import FINISH, SpaceKind
+from bot.engine.rallyman.state import GameState
 from bot.i18n import languages, render
 from bot.services import RallyService
 from bot.services.round_close import reason_text

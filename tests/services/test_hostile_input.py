@@ -26,9 +26,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.errors import RallyError
-from bot.engine.ruleset import ruleset_names
-from bot.engine.stage_loader import stage_names
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.ruleset import ruleset_names
+from bot.engine.rallyman.stages.loader import stage_names
 from bot.i18n import t
 from bot.services import Actor, RallyService
 from bot.services.replay import log_problem, replay_snapshot

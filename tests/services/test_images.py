@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.simulate import play_stage
+from bot.engine.rallyman.simulate import play_stage
 from bot.services import RallyService
 from bot.services.images import default_renderer, draw
 from tests.services.conftest import BOB, HERE, running_rally

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.i18n import render
 from bot.services import Place, RallyService
 from bot.services.inputs import display_name, number, rules_plus, shown, snowflake, text_option

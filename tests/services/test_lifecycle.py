@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services import Place, RallyService
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, MOD, running_rally, snapshot_of
 

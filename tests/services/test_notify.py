@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.i18n import render
 from bot.services.delivery import Failure
 from bot.services.errors import ServiceError

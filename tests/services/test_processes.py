@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.engine.ai import choose_action
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.turns import label

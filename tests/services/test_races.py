@@ -26,9 +26,9 @@ from typing import Any
 
 import pytest
 
-from bot.engine.action_codec import Entry, Start, Status, from_text
-from bot.engine.actions import Retire, Roll
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.action_codec import Entry, Start, Status, from_text
+from bot.engine.rallyman.actions import Retire, Roll
 from bot.i18n import t
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
 from tests.services.conftest import ALICE, BOB, HERE, snapshot_of

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.engine.errors import RallyError
+from bot.engine.core.errors import RallyError
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
@@ -88,7 +88,7 @@ async def test_a_stale_button_is_refused(service, store):
 
 async def _play_to_the_end(service: RallyService, limit: int = 2000) -> str:
     """Drive the running rally with the engine's AI through the services; the last reply text."""
-    from bot.engine.ai import choose_action
+    from bot.engine.rallyman.ai import choose_action
     from bot.services.turns import label
 
     text = ""

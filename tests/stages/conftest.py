@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.stage_loader import load_stage, load_zones, stage_names
-from bot.engine.stage_model import FINISH, SpaceKind
+from bot.engine.rallyman.stages.loader import load_stage, load_zones, stage_names
+from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import re
 import shutil
 
 from bot.__main__ import main
-from bot.engine.stage_loader import stage_paths
+from bot.engine.rallyman.stages.loader import stage_paths
 from bot.paths import data_dir
 
 SECTION_LINE = re.compile(r"^\s+\d+(–\d+)?\s{2}\S")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import StageError
-from bot.engine.stage_loader import load_stage_file, load_zones
+from bot.engine.core.errors import StageError
+from bot.engine.rallyman.stages.loader import load_stage_file, load_zones
 
 GOOD_LEGEND = "legend: grass 0, dirt 0, snow 0, forest 1, rocks 2, village 1, water 2"
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bot.engine import stage_generator
-from bot.engine.stage_generator import TOLERANCE, generate
-from bot.engine.stage_loader import parse_stage
-from bot.engine.stage_model import SpaceKind
+from bot.engine.rallyman.stages import generator as stage_generator
+from bot.engine.rallyman.stages.generator import TOLERANCE, generate
+from bot.engine.rallyman.stages.loader import parse_stage
+from bot.engine.rallyman.stages.model import SpaceKind
 
 
 def _load(text: str, zones, seed: int):

@@ -6,9 +6,9 @@ from collections import deque
 
 import pytest
 
-from bot.engine.stage_format import BumpNote, CornerNote, StraightNote
-from bot.engine.stage_loader import parse_stage, stage_names
-from bot.engine.stage_model import FINISH, START, SpaceKind, Terrain
+from bot.engine.rallyman.stages.format import BumpNote, CornerNote, StraightNote
+from bot.engine.rallyman.stages.loader import parse_stage, stage_names
+from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind, Terrain
 
 NAMES = stage_names()
 

@@ -4,8 +4,8 @@ changed stage gets a new name; this test fails when a shipped file is edited in 
 
 from __future__ import annotations
 
-from bot.engine.stage_catalogue import stage_digest
-from bot.engine.stage_loader import stage_names
+from bot.engine.rallyman.stages.catalogue import stage_digest
+from bot.engine.rallyman.stages.loader import stage_names
 
 FROZEN = {
     "black-moor": "cd6f77ef2cb2112781ae9c802550cd92987f3d81e2132a5f7a93c974c146b8f3",

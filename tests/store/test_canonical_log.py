@@ -14,8 +14,9 @@ import sqlite3
 import pytest
 
 from bot.__main__ import main
-from bot.engine.action_codec import Start, Status, from_text, log_problem, log_text
-from bot.engine.actions import (
+from bot.engine.core.errors import RallyError
+from bot.engine.rallyman.action_codec import Start, Status, from_text, log_problem, log_text
+from bot.engine.rallyman.actions import (
     LINES,
     Attack,
     ChooseLine,
@@ -28,8 +29,7 @@ from bot.engine.actions import (
     Timeout,
     Tires,
 )
-from bot.engine.errors import RallyError
-from bot.engine.game import Seat, apply, legal_actions
+from bot.engine.rallyman.game import Seat, apply, legal_actions
 from bot.services.lobby import start_state
 from bot.services.replay import replay_snapshot
 from bot.services.work import snapshot_json

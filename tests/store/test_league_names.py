@@ -70,7 +70,7 @@ async def test_after_the_migration_a_name_differing_only_by_case_or_form_is_refu
 
 
 def test_the_renamed_leagues_post_reads_in_each_language():
-    from bot.engine.text import msg
+    from bot.engine.core.text import msg
 
     told = msg("league.renamed_duplicate", other="Cup", old="cup", name="cup (2)")
     for lang in ("en", "fr", "de"):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from bot.engine.action_codec import Start, Status, log_text
-from bot.engine.actions import Order, Place, Retire, Roll, Timeout
-from bot.engine.parse import parse
+from bot.engine.rallyman.action_codec import Start, Status, log_text
+from bot.engine.rallyman.actions import Order, Place, Retire, Roll, Timeout
+from bot.engine.rallyman.parse import parse
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from tests.engine.action_strategies import actions, lifecycle
 

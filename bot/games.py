@@ -1,0 +1,51 @@
+"""The registry: the one place that lists the games the bot runs (DESIGN §9, issue 23).
+
+Everything outside a game's own folders (`bot/engine/<game>/`, `bot/render/<game>/`) reaches a
+game through `get(game_id)` and the `Game` protocol (bot.engine.core.game), never by importing it.
+Tests may `register` a game of their own (the toy game proves a new game needs no change elsewhere)
+and `unregister` it afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.core.game import Game, UnknownGame
+from bot.engine.core.text import msg
+from bot.engine.rallyman.protocol import RALLYMAN
+
+#: the game a rally, league or command without one is played in (every one before issue 23)
+DEFAULT_GAME = "rallyman"
+
+_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN}
+
+
+def get(game_id: str | None) -> Game[Any, Any]:
+    """The game called `game_id` (None: the default game); an unknown id is refused naming the
+    games there are."""
+    game = _GAMES.get(DEFAULT_GAME if game_id is None else game_id)
+    if game is None:
+        raise UnknownGame(msg("game.unknown", game=str(game_id)[:40], games=", ".join(ids())))
+    return game
+
+
+def ids() -> tuple[str, ...]:
+    """The ids of every game, in the order they were registered."""
+    return tuple(_GAMES)
+
+
+def games() -> tuple[Game[Any, Any], ...]:
+    return tuple(_GAMES.values())
+
+
+def register(game: Game[Any, Any]) -> None:
+    """Add a game (tests' toy games; the real games are listed above). Refuses a taken id."""
+    if game.id in _GAMES:
+        raise ValueError(f"a game called {game.id!r} is registered already")
+    _GAMES[game.id] = game
+
+
+def unregister(game_id: str) -> None:
+    if game_id == DEFAULT_GAME:
+        raise ValueError("the default game stays registered")
+    _GAMES.pop(game_id, None)

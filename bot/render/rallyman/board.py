@@ -1,0 +1,136 @@
+"""Putting a board image together: header, map (static layer + overlay), overview strip, table.
+
+Pure: stage + view + options in, image out; every word in `options.lang`. The static layer comes
+from the cache, so a turn costs one copy of it, a few sprite pastes and some text (see
+bench/render.py).
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from bot.engine.rallyman.stages.model import Stage
+from bot.engine.rallyman.view import BoardView
+from bot.render import palette as P
+from bot.render.frame import Frame
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
+from bot.render.rallyman.layout import MapLayout, board_layout, crop_origin
+from bot.render.rallyman.overlay import DirtTag, dirt_tags, draw_overlay
+from bot.render.rallyman.panel import draw_header, draw_table, header_texts, panel_height, table_texts
+from bot.render.rallyman.placement import Placed, place_cars, world_position
+from bot.render.rallyman.static_layer import MapLabel, static_window
+from bot.render.textbox import TextBox
+
+
+def snow_of(stage: Stage, view: BoardView | None) -> frozenset[str]:
+    """Zones on their snow side: the stage's fixed weather plus the rally's (RULES A20.1)."""
+    return frozenset(stage.snow_zones) | (view.snow_zones if view is not None else frozenset())
+
+
+def window_origin(stage: Stage, layout: MapLayout, view: BoardView | None, placed: list[Placed]) -> tuple[int, int]:
+    """Top-left of the visible window in the static layer (0, 0 unless it is a camera view)."""
+    if layout.mode != "camera":
+        return 0, 0
+    return crop_origin(layout, layout.frame.px(focus_point(stage, view, placed)))
+
+
+def map_frame(layout: MapLayout, origin: tuple[int, int]) -> Frame:
+    """Space units → pixels of the final image."""
+    return layout.frame.shifted(-origin[0], layout.map_top - origin[1])
+
+
+def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> Image.Image:
+    """The board after a turn, as a Pillow image (RGB)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    snow = snow_of(stage, view)
+    placed = place_cars(stage, view)
+    origin = window_origin(stage, layout, view, placed)
+    width = options.width
+    height = layout.body_bottom + panel_height(view, options)
+    # not cleared: every pixel is painted below (header and table bands, the overview strip, and
+    # the map band, PAPER first where the layer does not cover the window)
+    canvas = Image.new("RGB", (width, height), None)
+    _paste_window(canvas, stage, layout, snow, options, origin)
+    draw_window_labels(canvas, stage, layout, snow, options, origin)
+    frame = map_frame(layout, origin)
+    draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
+    if layout.mode == "camera":
+        draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
+    draw_header(canvas, view.title, view.round, view.status, layout.header_h, options, (view.special, view.specials))
+    draw_table(canvas, stage, view, layout.body_bottom, options)
+    return canvas
+
+
+def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[TextBox]:
+    """The header's and the table's texts of the board image, each with its cell (for the tests:
+    the drawing draws these very boxes)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options,
+                         (view.special, view.specials))
+            + table_texts(stage, view, layout.body_bottom, options))
+
+
+def board_labels(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[MapLabel]:
+    """The map labels seen in the board image, in its pixels (for the tests: a label the camera
+    window cuts is among them, moved inside the window, as drawn)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    return [label for label, _ in window_labels(stage, layout, snow_of(stage, view), options, origin)]
+
+
+def map_window(layout: MapLayout) -> tuple[float, float, float, float]:
+    """The map's box in the board image (between the header and the overview strip or table)."""
+    return 0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]
+
+
+def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[DirtTag]:
+    """The dirt tags of the board image, in image pixels (for the tests)."""
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
+
+
+def _paste_window(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
+                  origin: tuple[int, int]) -> None:
+    """The visible part of the static layer (a palette image, converted by the paste)."""
+    ox, oy = origin
+    ww, wh = layout.map_size
+    sw, sh = layout.static_size
+    x0, y0 = max(ox, 0), max(oy, 0)
+    x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
+    if (x1 - x0, y1 - y0) != (ww, wh) or ww != canvas.width:  # the layer leaves some of the band bare
+        canvas.paste(P.PAPER, (0, layout.map_top, canvas.width, layout.map_top + wh))
+    part = static_window(stage, layout, snow, options, (x0, y0, x1, y1))
+    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
+
+
+def _window_in_overview(layout: MapLayout, origin: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The camera window drawn as a frame on the overview strip (both views share one rotation)."""
+    f, o = layout.frame, layout.strip()[0]
+    k = o.ppu / f.ppu
+
+    def conv(x: float, y: float) -> tuple[float, float]:
+        return (x + f.origin_x) * k - o.origin_x, (y + f.origin_y) * k - o.origin_y
+    a = conv(origin[0], origin[1])
+    b = conv(origin[0] + layout.map_size[0], origin[1] + layout.map_size[1])
+    return a[0], a[1], b[0], b[1]
+
+
+def space_pixel(stage: Stage, space_id: int, options: RenderOptions | None = None,
+                view: BoardView | None = None) -> tuple[int, int]:
+    """Pixel centre of a space (or of the START / FINISH line) in the board image.
+
+    In a camera view the window follows the play, so pass the `view` being drawn; without it the
+    window is the one of a board with no cars.
+    """
+    options = options or DEFAULT_OPTIONS
+    layout = board_layout(stage, options)
+    placed = place_cars(stage, view) if view is not None else []
+    origin = window_origin(stage, layout, view, placed)
+    x, y = map_frame(layout, origin).px(world_position(stage, space_id))
+    return round(x), round(y)

@@ -1,0 +1,183 @@
+"""The moving part of a board, drawn on a copy of the static layer after every turn.
+
+Order matters for legibility: dirt markers and the path line first, cars on top (the active car
+last, with its halo; a spun car with its spin mark), then the dice of the turn just played placed
+beside the cars rather than under them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engine.rallyman.stages.model import FINISH, Stage
+from bot.engine.rallyman.view import BoardView, PathStep
+from bot.render import palette as P
+from bot.render.drawing import pill, pill_size, text_centered
+from bot.render.fonts import MIN_FONT_PX, fitting_font, font
+from bot.render.frame import Frame
+from bot.render.options import RenderOptions
+from bot.render.rallyman.cars import car_size, car_sprite, paste_car
+from bot.render.rallyman.dice import die_badge
+from bot.render.rallyman.geometry import add, left_of, stage_shapes, unit
+from bot.render.rallyman.placement import Placed, world_position
+from bot.render.words import word
+
+Pt = tuple[float, float]
+
+
+def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Frame, placed: list[Placed],
+                 options: RenderOptions, window: tuple[float, float, float, float] | None = None) -> None:
+    """Dirt markers, the path just driven, the cars and the dice of the last turn (`window`: the
+    map's box in the image, which a visible corner's dirt tag stays in)."""
+    draw = ImageDraw.Draw(canvas)
+    _dirt(draw, stage, view, frame, options, window)
+    steps = _path_points(stage, view)
+    colour = _path_colour(view)
+    if steps:
+        _path_line(draw, [frame.px(p) for _, p in steps], colour, frame.ppu, options)
+    car_px = [frame.px(p.at) for p in placed]
+    length, width = car_size(frame.ppu, options.scale)
+    for p, at in zip(placed, car_px):
+        angle = round(frame.heading(p.heading) / 3) * 3 % 360
+        paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
+        _initials(draw, p, at, length, width, options)
+        if p.car.pose == "spun":
+            spin_mark(draw, spin_mark_at(at, length), width * 0.62)
+    if steps:
+        _path_dice(canvas, draw, stage, frame, steps, car_px, options)
+
+
+def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: int, options: RenderOptions) -> None:
+    text = p.car.initials[:3] or "?"
+    size = max(round(MIN_FONT_PX * options.scale), round(width * 0.62))
+    f = fitting_font(text, size, round(15 * options.scale), length * 0.92, bold=True)
+    fg, stroke = P.ink_on(P.car_colour(p.car.colour))
+    text_centered(draw, at, text, f, fg, stroke=stroke, stroke_width=max(1, round(1.5 * options.scale)))
+
+
+#: the spin mark's glyph: a turning arrow, as the loss-of-control card's spin (RULES A12.2)
+SPIN_GLYPH = "↻"
+
+
+def spin_mark_at(car_at: Pt, length: int) -> Pt:
+    """Centre of a spun car's mark: on its upper right, clear of its initials."""
+    return car_at[0] + length * 0.5, car_at[1] - length * 0.42
+
+
+def spin_mark(draw: ImageDraw.ImageDraw, centre: Pt, radius: float) -> None:
+    """A red disc with a white turning arrow beside a car that spun (it stands in neutral, turned
+    round, until its next turn): seen at a glance, not by its pose alone."""
+    x, y, r = centre[0], centre[1], radius
+    draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=P.WHITE)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=P.HAZARD_RED)
+    text_centered(draw, (x, y), SPIN_GLYPH, font(max(10, round(r * 1.5)), bold=True), P.WHITE)
+
+
+# -- the path just driven ------------------------------------------------------------------------
+
+def _path_colour(view: BoardView) -> P.RGB:
+    for car in view.cars:
+        if car.driver_id == view.path_driver:
+            return P.car_colour(car.colour)
+    return P.WHITE
+
+
+def _path_points(stage: Stage, view: BoardView) -> list[tuple[PathStep, Pt]]:
+    """Each die of the last turn with the point it reached (steps naming no space are skipped)."""
+    shapes = stage_shapes(stage)
+    out = []
+    for step in view.path:
+        if step.space == FINISH:
+            fi = shapes.finish
+            out.append((step, add(fi.mid, unit(fi.heading), 0.25)))
+        elif 0 <= step.space < len(stage.spaces):
+            out.append((step, world_position(stage, step.space)))
+    return out
+
+
+def _path_line(draw: ImageDraw.ImageDraw, pts: list[Pt], colour: P.RGB, ppu: float, options: RenderOptions) -> None:
+    w = max(round(6 * options.scale), round(0.12 * ppu))
+    if len(pts) > 1:
+        draw.line(pts, fill=P.BLACK, width=w + 4, joint="curve")
+        draw.line(pts, fill=colour, width=w, joint="curve")
+    for x, y in pts:
+        r = w * 0.9
+        draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=P.BLACK)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def _path_dice(canvas: Image.Image, draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame,
+               steps: list[tuple[PathStep, Pt]], car_px: list[Pt], options: RenderOptions) -> None:
+    """One die badge per step, on its space, or moved beside it when a car stands there."""
+    size = max(36 * options.scale, 0.5 * frame.ppu)
+    shapes = stage_shapes(stage)
+    taken: list[Pt] = []
+    clear = 0.62 * frame.ppu
+    for step, world in steps:
+        h = shapes.finish.heading if step.space == FINISH else shapes.shape(step.space).heading
+        d, n = unit(h), left_of(h)
+        spots = [world, add(world, d, -0.7), add(world, n, 1.0), add(world, n, -1.0), add(world, d, 0.75)]
+        at = frame.px(spots[0])
+        for spot in spots:
+            at = frame.px(spot)
+            if all(abs(at[0] - c[0]) + abs(at[1] - c[1]) > clear * 1.2 for c in car_px + taken):
+                break
+        taken.append(at)
+        die_badge(canvas, draw, at, step.die, step.hazard, size, options.lang)
+
+
+# -- dirt markers ----------------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class DirtTag:
+    """The brown tag of a dirty corner: its text, centre and box, and whether its corner is in the
+    visible window (a tag of a corner off the camera window may be cut: nobody sees the corner)."""
+
+    text: str
+    at: Pt
+    box: Box
+    visible: bool
+
+
+def dirt_tags(stage: Stage, view: BoardView, frame: Frame, options: RenderOptions,
+              window: Box | None = None) -> list[DirtTag]:
+    """The tag outside each dirty corner. A tag whose corner is in the visible `window` is kept
+    inside it, so a long word ("● Schmutz −1") is never cut by the map's edge."""
+    shapes = stage_shapes(stage)
+    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    pad = 0.35 * f.size
+    out = []
+    for corner_id, count in sorted(view.dirt.items()):
+        if count <= 0 or not 0 <= corner_id < len(stage.corners):
+            continue
+        corner = stage.corners[corner_id]
+        mid = shapes.shape(corner.interior[len(corner.interior) // 2])
+        outward = -1.0 if corner.direction == "left" else 1.0  # away from the corner's centre
+        edge = mid.edge_right if corner.direction == "left" else mid.edge_left
+        n = left_of(mid.heading)
+        x, y = frame.px(add(mid.centre, n, outward * (edge + 0.55)))
+        text = word("dirt", options.lang, n=count)
+        w, h = pill_size(text, f, pad)
+        visible = True
+        if window is not None:
+            corner_at = frame.px(mid.centre)
+            x0, y0, x1, y1 = window
+            visible = x0 <= corner_at[0] <= x1 and y0 <= corner_at[1] <= y1
+            if visible:
+                x = min(max(x, x0 + w / 2 + 2), x1 - w / 2 - 2)
+                y = min(max(y, y0 + h / 2 + 2), y1 - h / 2 - 2)
+        out.append(DirtTag(text, (x, y), (x - w / 2, y - h / 2, x + w / 2, y + h / 2), visible))
+    return out
+
+
+def _dirt(draw: ImageDraw.ImageDraw, stage: Stage, view: BoardView, frame: Frame, options: RenderOptions,
+          window: Box | None) -> None:
+    """A brown tag outside each dirty corner: its notes are lowered by that many (RULES A8.5)."""
+    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    for tag in dirt_tags(stage, view, frame, options, window):
+        pill(draw, tag.at, tag.text, f, P.DIRT_MARKER, P.WHITE, 0.35 * f.size, outline=P.WHITE, outline_w=2)

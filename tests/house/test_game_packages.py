@@ -1,0 +1,124 @@
+"""Issue 23 item 2: a game's packages are its own. Nothing outside `bot/engine/<game>/`,
+`bot/render/<game>/` and the registry (`bot/games.py`) imports a game package; everything else
+reaches a game through `bot.games.get` and the `Game` protocol (bot/engine/core/game.py).
+
+`bot/engine/core/` holds only what every game uses, so it imports no game package either.
+`NOT_YET` lists the files that still import classic directly while the services move behind the
+protocol: the test fails when a file not listed imports a game, and when a listed file no longer
+does (so the list only shrinks, to nothing).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "bot"
+GAME_PACKAGES = ("bot.engine.rallyman", "bot.render.rallyman")
+
+NOT_YET: frozenset[str] = frozenset({
+    "cli/render.py",
+    "cli/simulate.py",
+    "cli/stage.py",
+    "cogs/autocomplete.py",
+    "console/autopilot.py",
+    "render/__init__.py",
+    "render/disk_cache.py",
+    "render/palette.py",
+    "render/table.py",
+    "services/archive.py",
+    "services/card_check.py",
+    "services/cards.py",
+    "services/deadlines.py",
+    "services/delivery.py",
+    "services/images.py",
+    "services/inputs.py",
+    "services/league_jobs.py",
+    "services/league_rounds.py",
+    "services/lobby.py",
+    "services/notify.py",
+    "services/official_runs.py",
+    "services/replay.py",
+    "services/round_close.py",
+    "services/runs.py",
+    "services/scratch.py",
+    "services/turns.py",
+    "services/work.py",
+    "views/turn_buttons.py",
+})
+
+
+def _game_of(module: str) -> str | None:
+    for package in GAME_PACKAGES:
+        if module == package or module.startswith(package + "."):
+            return package
+    return None
+
+
+def _own(path: Path, package: str) -> bool:
+    """A file inside the game's own folder (engine or render side of the same game)."""
+    game = package.rsplit(".", 1)[1]
+    relative = path.relative_to(BOT).as_posix()
+    return relative.startswith((f"engine/{game}/", f"render/{game}/"))
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every absolute module a file imports, type-only and function-level imports included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def offenders() -> dict[str, set[str]]:
+    """file (relative to bot/) → the game packages it imports though it is not theirs."""
+    out: dict[str, set[str]] = {}
+    for path in sorted(BOT.rglob("*.py")):
+        relative = path.relative_to(BOT).as_posix()
+        if relative == "games.py":
+            continue
+        for module in imports_of(path):
+            package = _game_of(module)
+            if package is not None and not _own(path, package):
+                out.setdefault(relative, set()).add(package)
+    return out
+
+
+def test_no_file_outside_a_game_imports_that_game():
+    found = offenders()
+    new = sorted(set(found) - NOT_YET)
+    assert new == [], f"import the game through bot.games.get instead: {new}"
+
+
+def test_the_list_of_files_still_to_move_only_shrinks():
+    found = offenders()
+    moved = sorted(NOT_YET - set(found))
+    assert moved == [], f"these no longer import a game: take them off NOT_YET: {moved}"
+
+
+def test_the_core_imports_no_game():
+    core = [p.relative_to(BOT).as_posix() for p in (BOT / "engine" / "core").rglob("*.py")
+            if any(_game_of(m) for m in imports_of(p))]
+    assert core == []
+
+
+def test_the_scan_sees_every_kind_of_import(tmp_path):
+    """The scan is not blind: a plain, a from, a lazy and a type-only import are all found."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "import bot.engine.rallyman.state\n"
+        "if TYPE_CHECKING:\n"
+        "    from bot.render.rallyman.board import draw\n"
+        "def f():\n"
+        "    from bot.engine import rallyman\n",
+        encoding="utf-8")
+    packages = {_game_of(m) for m in imports_of(sample)} - {None}
+    assert packages == {"bot.engine.rallyman", "bot.render.rallyman"}
+    assert _game_of("bot.engine.rallyman") == "bot.engine.rallyman"
+    assert _game_of("bot.engine.rallymanx") is None

@@ -8,13 +8,13 @@ the channel's latest finished one, `/rally history` lists the latest ones with t
 
 from __future__ import annotations
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.state import FINISHED, GameState
 from bot.engine.rallyman.status_text import results_lines
-from bot.engine.rallyman.turn import format_time
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import number

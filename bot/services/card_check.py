@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.engine.core.dice import DICE_MODES, stream_keys
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.action_codec import CodecError, Entry, Start, Status, decode, log_text
 from bot.engine.rallyman.actions import Retire, Timeout
@@ -52,7 +53,6 @@ from bot.engine.rallyman.ruleset import Modules, ruleset_names
 from bot.engine.rallyman.run_result import run_outcome
 from bot.engine.rallyman.stages.catalogue import is_stage_name, stage_digest
 from bot.engine.rallyman.state import GameState
-from bot.engine.rallyman.turn import format_time
 from bot.services.cards import (
     CARD_FORMAT,
     CARD_VERSION,

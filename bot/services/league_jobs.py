@@ -27,8 +27,8 @@ from functools import partial
 
 from bot.engine.core.official import next_week
 from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
-from bot.engine.rallyman.turn import format_time
 from bot.services.images import preview_spec
 from bot.services.league_rounds import (
     KIND_CLOSE,

@@ -45,8 +45,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
-from bot.engine.rallyman.turn import format_time
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import RoundLocks, round_title
 from bot.store.connection import Tx

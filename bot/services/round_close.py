@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman.action_codec import Status, log_text
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
-from bot.engine.rallyman.turn import format_time
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
 from bot.services.errors import ServiceError

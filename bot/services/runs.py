@@ -25,13 +25,13 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.engine.core.dice import stream_keys
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.action_codec import Start, log_text
 from bot.engine.rallyman.actions import Event
 from bot.engine.rallyman.game import Seat
 from bot.engine.rallyman.run_result import run_outcome
 from bot.engine.rallyman.state import GameState
-from bot.engine.rallyman.turn import format_time
 from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec

@@ -15,8 +15,8 @@ from datetime import datetime
 
 from bot.engine.core.official import parse_week, week_of
 from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
-from bot.engine.rallyman.turn import format_time
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec

@@ -21,7 +21,6 @@ their lines as messages (`bot.engine.core.text`) with the language everybody rea
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -29,8 +28,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import games
+from bot.engine.core.game import Game
 from bot.engine.core.text import to_json
-from bot.engine.rallyman.state import GameState
 from bot.services.errors import ServiceError
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store
@@ -58,9 +58,19 @@ JobHandler = Callable[[Job, datetime], Awaitable[int]]
 PostHook = Callable[[Tx, Rally, "Change", datetime], Awaitable[list[int]]]
 
 
-def snapshot_json(state: GameState) -> str:
-    """The canonical JSON of a state: compact and key-sorted, so replays compare byte for byte."""
-    return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+#: a game's state, opaque here: only its game (`bot.games`) reads it
+State = Any
+
+
+def game_of(rally: Rally) -> Game[Any, Any]:
+    """The game the rally plays (its `game` column; the registry refuses an unknown one)."""
+    return games.get(getattr(rally, "game", None))
+
+
+def snapshot_json(state: State, game_id: str | None = None) -> str:
+    """The canonical JSON of a state (its game's `to_json`: compact and key-sorted, so replays
+    compare byte for byte)."""
+    return games.get(game_id).to_json(state)
 
 
 @dataclass
@@ -98,7 +108,7 @@ class Logged:
 
     action: str
     actor: int | None
-    state: GameState | None = None  # the new snapshot (None: keep the stored one)
+    state: State | None = None  # the new snapshot (None: keep the stored one)
     status: str | None = None
 
 
@@ -114,7 +124,7 @@ class Change:
     missed_by: int | None = None  # this driver missed a turn
 
     @property
-    def final_state(self) -> GameState | None:
+    def final_state(self) -> State | None:
         states = [entry.state for entry in self.logged if entry.state is not None]
         return states[-1] if states else None
 
@@ -133,7 +143,7 @@ class RallyWork:
     def __init__(self, store: Store, clock: Callable[[], datetime] = utc_now) -> None:
         self.store = store
         self.clock = clock
-        self._cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, int], State] = OrderedDict()
         self.on_commit: Callable[[], None] | None = None  # wakes the outbox sender
         #: The Discord shards this process serves: it claims only their servers' posts and jobs.
         self.shards = Shards.everything()
@@ -176,20 +186,21 @@ class RallyWork:
 
     # -- state ---------------------------------------------------------------------------------
 
-    def state_of(self, rally: Rally) -> GameState:
-        """The game state of a running rally, from its snapshot (cached per version)."""
+    def state_of(self, rally: Rally) -> State:
+        """The game state of a running rally, from its snapshot (its game's `from_json`, cached
+        per version)."""
         key = (rally.id, rally.version)
         state = self._cache.get(key)
         if state is None:
             if rally.snapshot is None:
                 raise ServiceError("rally.not_running")
-            state = GameState.from_dict(json.loads(rally.snapshot))
+            state = game_of(rally).from_json(rally.snapshot)
             self.remember(rally.id, rally.version, state)
         else:
             self._cache.move_to_end(key)
         return state
 
-    def remember(self, rally_id: int, version: int, state: GameState) -> None:
+    def remember(self, rally_id: int, version: int, state: State) -> None:
         self._cache[(rally_id, version)] = state
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -221,8 +232,9 @@ class RallyWork:
         part of a larger transaction (creating the rally it belongs to, for example); then call
         `committed` once the transaction is committed."""
         version = rally.version
+        game = game_of(rally)
         for entry in change.logged:
-            snapshot: object = snapshot_json(entry.state) if entry.state is not None else _KEEP
+            snapshot: object = game.to_json(entry.state) if entry.state is not None else _KEEP
             if snapshot is _KEEP:
                 version = await advance(tx, rally.id, version, actor=entry.actor, action=entry.action,
                                         status=entry.status)

@@ -94,10 +94,10 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("i18n.py", "f'name.{key}'"): None,
     ("i18n.py", "f'name.{word}'"): None,
     ("i18n.py", "f'list.{how}'"): lambda: keys("list.{}", ("or", "and", "comma", "dot", "space")),
-    ("render/rallyman/preview.py", "'fact_' + key"): lambda: {f"render.fact_{k}.{p}" for k in ("spaces", "corners", "bumps",
-                                                                                     "shortcuts", "splits")
-                                                     for p in PLURAL},
-    ("render/rallyman/preview.py", "'terrain.' + terrain.value"): lambda: keys("render.terrain.{}", [t.value for t in Terrain]),
+    ("render/rallyman/preview.py", "'fact_' + key"):
+        lambda: {f"render.fact_{k}.{p}" for k in ("spaces", "corners", "bumps", "shortcuts", "splits") for p in PLURAL},
+    ("render/rallyman/preview.py", "'terrain.' + terrain.value"):
+        lambda: keys("render.terrain.{}", [t.value for t in Terrain]),
     ("render/words.py", "f'{key}.{plural_form(n, lang)}'"): None,  # bases checked with `counted`
     ("services/league_jobs.py", "f'league.dice_{rnd.dice}'"): lambda: keys("league.dice_{}", DICE_MODES),
     ("services/leagues.py", "f'league.dice_{mode}'"): lambda: keys("league.dice_{}", DICE_MODES),

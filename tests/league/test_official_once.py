@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine.core.errors import RallyError
 from bot.engine.core.official import week_bounds, week_of
-from bot.engine.rallyman.turn import format_time
+from bot.engine.core.scores import format_time
 from bot.services import Actor, Place
 from bot.services.card_check import verify_text
 from bot.store.clock import from_text

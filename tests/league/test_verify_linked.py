@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.core.official import week_bounds
-from bot.engine.rallyman.turn import format_time
+from bot.engine.core.scores import format_time
 from bot.services import RallyService
 from bot.services.card_check import verify_bytes, verify_card, verify_text
 from bot.services.cards import header_digest

@@ -22,6 +22,7 @@ import pytest
 from PIL import ImageChops
 from render_helpers import board, car, decode
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.game import new_game
@@ -29,7 +30,6 @@ from bot.engine.rallyman.simulate import ai_seats, play_rally, play_stage
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind
 from bot.engine.rallyman.state import FINISHED
-from bot.engine.rallyman.turn import format_time
 from bot.engine.rallyman.view import PathStep, ResultRow
 from bot.i18n import catalogue, languages, render
 from bot.render import words

@@ -7,8 +7,10 @@ of the bot holds them as opaque values and asks the game for everything else:
 - **setup and storage**: `validate_setup`, `setup`, `to_json` / `from_json` (a versioned envelope:
   a snapshot of an unknown schema is refused with both versions, nothing changed);
 - **play**: `parse` (what a driver typed, tolerant), `encode` / `decode` (the canonical text of the
-  action log, strict), `legal_actions`, `apply(state, seat, action)` (the actor is an argument, so
-  the game, not the caller, decides who may act), `to_act`, `timeout_action`;
+  action log, strict; it also writes and reads the rally's own entries, `bot.engine.core.log`),
+  `legal_actions`, `apply(state, seat, action)` (the actor is an argument, so the game, not the
+  caller, decides who may act; `seat` None is the rally itself: a deadline's `timeout_action`, a
+  host's `retire_action`), `to_act`;
 - **results**: `outcome` — scores in the game's `result` kind (seconds, lower is better; or
   victory points, higher is better), ranked by the game because only it knows its tie-breaks;
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from bot.engine.core.errors import RallyError
+from bot.engine.core.log import Lifecycle
 from bot.engine.core.text import Msg, msg
 
 Unit = Literal["s", "vp"]
@@ -176,15 +179,17 @@ class Game(Protocol[S, A]):
 
     def parse(self, text: str, state: S, seat: SeatId) -> A: ...
 
-    def encode(self, action: A) -> str: ...
+    def encode(self, action: A | Lifecycle) -> str: ...
 
-    def decode(self, text: str) -> A: ...
+    def decode(self, text: str) -> A | Lifecycle: ...
 
     def legal_actions(self, state: S, seat: SeatId | None) -> Sequence[A]: ...
 
     def label(self, action: A) -> str: ...
 
-    def apply(self, state: S, seat: SeatId, action: A) -> tuple[S, list[Any]]: ...
+    def apply(self, state: S, seat: SeatId | None, action: A) -> tuple[S, list[Any]]: ...
+
+    def retire_action(self, seat: SeatId) -> A: ...
 
     def to_act(self, state: S) -> frozenset[SeatId]: ...
 

@@ -12,8 +12,9 @@ typed nor `str(action)`, but this form:
   never written: the log's actor column says who played.
 - The text is compact JSON with sorted keys (`to_text`), so one entry has one text and `db check`
   can tell a hand-edited row.
-- Besides the engine's actions, the log holds lifecycle entries, defined here: `Start` (the seats
-  in play order) and `Status` (the rally was abandoned...).
+- Besides the engine's actions, the log holds the rally's lifecycle entries, `Start` (the seats
+  in play order) and `Status` (the rally was abandoned...), defined for every game in
+  `bot.engine.core.log` and written here the same way as ever.
 
 `decode` is strict: an unknown type, an unknown or missing field, a wrong type, a die or line
 that does not exist, another version: `CodecError` naming the field and the reason. Nothing here
@@ -23,9 +24,10 @@ depends on i18n, Discord, asyncio or SQL.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from bot.engine.core.log import LOG_VERSION, STATUSES, CodecError, Start, Status, to_text
 from bot.engine.rallyman.actions import (
     LINES,
     Action,
@@ -41,29 +43,9 @@ from bot.engine.rallyman.actions import (
     Tires,
 )
 
-LOG_VERSION = 1
 DICE = ("1", "2", "3", "4", "5", "W")
 ORDER_DICE = (*DICE, "W!")  # a white die that showed ⚠, in the order of a time attack (A18.3)
 TIRE_KINDS = ("asphalt", "snow")
-STATUSES = ("lobby", "running", "finished", "abandoned")
-
-
-class CodecError(ValueError):
-    """A log entry that is not a valid canonical entry: the message names the field and why."""
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """The rally started with these drivers (ids), in the order they play SS1 (A3)."""
-
-    seats: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """A lifecycle change that does not touch the game state (the rally was abandoned...)."""
-
-    status: str
 
 
 Entry = Action | Start | Status
@@ -127,11 +109,6 @@ def encode(entry: Entry) -> dict[str, Any]:
     if back != _without_driver(entry):
         raise CodecError(f"{d['type']}: {entry!r} cannot be logged faithfully")
     return d
-
-
-def to_text(d: dict[str, Any]) -> str:
-    """The one text of a canonical dict: compact JSON, keys sorted."""
-    return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def log_text(entry: Entry) -> str:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.stages.model import SpaceKind
 from bot.engine.rallyman.state import FINISHED, OUT, WAITING, Car, GameState
-from bot.engine.rallyman.turn import format_time
 from bot.engine.rallyman.view import BoardView, CarView, PathStep, ShownPose, ShownStatus
 
 #: A car's status as spectators see it; every other engine status is "racing".

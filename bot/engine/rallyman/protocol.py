@@ -23,7 +23,7 @@ from bot.engine.core.game import SECONDS, Game, Outcome, Prompt, SeatRange, Verb
 from bot.engine.core.text import msg
 from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman import game as engine
-from bot.engine.rallyman.action_codec import from_text, log_text
+from bot.engine.rallyman.action_codec import Entry, from_text, log_text
 from bot.engine.rallyman.actions import Action, Attack, Event, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.course import course_of
@@ -134,14 +134,13 @@ class Rallyman:
     def parse(self, text: str, state: GameState, seat: str) -> Action:
         return parse_text(text, state, driver=seat)
 
-    def encode(self, action: Action) -> str:
+    def encode(self, action: Entry) -> str:
+        """The canonical text the action log keeps (bot.engine.rallyman.action_codec)."""
         return log_text(action)
 
-    def decode(self, text: str) -> Action:
-        entry = from_text(text)
-        if not isinstance(entry, Action):  # a Start/Status entry is the rally's, not a move
-            raise NotAllowed(msg("game.not_an_action", entry=text[:60]))
-        return entry
+    def decode(self, text: str) -> Entry:
+        """An action or a lifecycle entry from its logged text (strict: `CodecError`)."""
+        return from_text(text)
 
     def legal_actions(self, state: GameState, seat: str | None) -> list[Action]:
         return engine.legal_actions(state, seat)
@@ -152,9 +151,12 @@ class Rallyman:
             return " ".join([*action.dice, *([action.line] if action.line else [])])
         return str(action)
 
-    def apply(self, state: GameState, seat: str, action: Action) -> tuple[GameState, list[Event]]:
+    def apply(self, state: GameState, seat: str | None, action: Action) -> tuple[GameState, list[Event]]:
         """Play `action` for `seat`: the engine checks it is that seat's to take (a driver may
-        choose tires before their start, A20.2, or retire, out of turn)."""
+        choose tires before their start, A20.2, out of turn). `seat` None: the rally acts (a
+        timeout, a retirement), or a log written before actors were kept replays as it was."""
+        if seat is None or isinstance(action, (Retire, Timeout)):
+            return engine.apply(state, action)
         if getattr(action, "driver", None) is None:
             action = replace(action, driver=seat)
         elif action.driver != seat:
@@ -167,7 +169,12 @@ class Rallyman:
         return frozenset({state.cars[state.turn.car].id})
 
     def timeout_action(self, state: GameState, seat: str) -> Action:
-        return Timeout(driver=seat)
+        """The deadline passed: the bot ends the turn (a stop, or standing still, A13.5)."""
+        return Timeout()
+
+    def retire_action(self, seat: str) -> Action:
+        """The seat leaves the rally (left, removed by the host, or too many missed turns)."""
+        return Retire(seat)
 
     def finished(self, state: GameState) -> bool:
         return state.finished

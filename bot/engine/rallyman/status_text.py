@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.course import Course
@@ -10,7 +11,6 @@ from bot.engine.rallyman.out_reasons import out_reason_word
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.state import FINISHED, OUT, WAITING, GameState
-from bot.engine.rallyman.turn import format_time
 
 #: How a car stands off its normal pose, in words (a closed table: no key built from a value).
 POSE_WORDS: dict[str, str] = {"spun": "word.spin", "off_left": "word.off_left", "off_right": "word.off_right"}

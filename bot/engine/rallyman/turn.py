@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.actions import Event
 from bot.engine.rallyman.dice_rules import check_die, describe_allowed, dice_allowed, die_allowed, gear_name
@@ -307,10 +308,6 @@ def end_turn(state: GameState, events: list[Event]) -> None:
 def dice_word(n: int) -> str:
     """`die` or `dice` after a number: "1 black die lost", "2 black dice lost" (a message)."""
     return counted("word.dice", n)
-
-
-def format_time(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _space_label(state: GameState, target: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import i18n
 from bot.engine.core.game import Game, UnknownGame
 from bot.engine.core.text import msg
 from bot.engine.rallyman.protocol import RALLYMAN
@@ -39,13 +40,18 @@ def games() -> tuple[Game[Any, Any], ...]:
 
 
 def register(game: Game[Any, Any]) -> None:
-    """Add a game (tests' toy games; the real games are listed above). Refuses a taken id."""
+    """Add a game (tests' toy games; the real games are listed above), with its own texts when it
+    brings them (`texts`: a folder of `<lang>.json`). Refuses a taken id."""
     if game.id in _GAMES:
         raise ValueError(f"a game called {game.id!r} is registered already")
     _GAMES[game.id] = game
+    if game.texts is not None:
+        i18n.add_texts(game.texts)
 
 
 def unregister(game_id: str) -> None:
     if game_id == DEFAULT_GAME:
         raise ValueError("the default game stays registered")
-    _GAMES.pop(game_id, None)
+    game = _GAMES.pop(game_id, None)
+    if game is not None and game.texts is not None:
+        i18n.remove_texts(game.texts)

@@ -32,16 +32,36 @@ def _data_dir() -> Path:
     return data_dir() / "i18n"
 
 
+#: Folders of a game's own texts (`<lang>.json` each), added by the registry (`bot.games.register`)
+#: for a game that brings its texts with it rather than in data/i18n.
+_GAME_TEXTS: list[Path] = []
+
+
+def add_texts(folder: Path) -> None:
+    """Merge `folder/<lang>.json` into every language's catalogue from now on (a key defined twice
+    is refused when the catalogue is next read, naming both files)."""
+    if folder not in _GAME_TEXTS:
+        _GAME_TEXTS.append(folder)
+        catalogue.cache_clear()
+
+
+def remove_texts(folder: Path) -> None:
+    if folder in _GAME_TEXTS:
+        _GAME_TEXTS.remove(folder)
+        catalogue.cache_clear()
+
+
 @lru_cache(maxsize=8)
 def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
-    """All messages of `lang`, merged from its files; validated once and cached."""
+    """All messages of `lang`, merged from its files (and the games' own); validated once and cached."""
     folder = _data_dir() / lang
     if not folder.is_dir():
         raise DataError(str(folder), "language", f"no catalogue for language '{lang}'")
     merged: dict[str, str] = {}
     owner: dict[str, str] = {}
-    for path in sorted(folder.glob("*.json")):
-        source = f"data/i18n/{lang}/{path.name}"
+    files = [(path, f"data/i18n/{lang}/{path.name}") for path in sorted(folder.glob("*.json"))]
+    files += [(extra / f"{lang}.json", str(extra / f"{lang}.json")) for extra in _GAME_TEXTS]
+    for path, source in files:
         try:
             entries = _CatalogueFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).root
         except json.JSONDecodeError as exc:

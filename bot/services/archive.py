@@ -8,18 +8,16 @@ the channel's latest finished one, `/rally history` lists the latest ones with t
 
 from __future__ import annotations
 
-from bot.engine.core.scores import format_time
-from bot.engine.core.text import Listed, msg
-from bot.engine.rallyman.classify import classification
-from bot.engine.rallyman.rally_classification import rally_classification
-from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.engine.rallyman.state import FINISHED, GameState
-from bot.engine.rallyman.status_text import results_lines
+from typing import Any
+
+from bot.engine.core.game import Game
+from bot.engine.core.scores import format_score
+from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import number
 from bot.services.reply import Actor, Place, Reply
-from bot.services.work import Post, RallyWork, language_of_rally, post_tx
+from bot.services.work import Post, RallyWork, State, game_of, language_of_rally, post_tx
 from bot.store import Rally
 from bot.store.connection import Tx
 
@@ -27,22 +25,14 @@ HISTORY_SIZE = 10  # rallies `/rally history` lists
 MAX_RALLY_ID = 2**63 - 1
 
 
-def winner_of(state: GameState) -> tuple[str, int] | None:
-    """(name, time) of the rally's winner: the rally classification's first (A17), or the
-    special's for a rally of one stage; None when nobody finished."""
-    if state.course is not None:
-        ranked = rally_classification(state.course)
-        first = ranked[0] if ranked else None
-        return (first.name, first.total) if first is not None and first.total is not None else None
-    rows = classification(state)
-    return (rows[0]["name"], rows[0]["time"]) if rows and rows[0]["status"] == FINISHED else None
-
-
-def title_of(state: GameState) -> str:
-    """The rally's title: its stage, or its specials' stages in order."""
-    if state.course is not None and len(state.course.specials) > 1:
-        return Listed([load_stage(name).title for name in state.course.specials], "comma")
-    return state.stage.title
+def winner_of(game: Game[Any, Any], state: State) -> tuple[str, int] | None:
+    """(name, score) of the rally's winner: the first of the game's outcome (classic: the rally
+    classification, A17, or the special's for a rally of one stage); None when nobody finished."""
+    outcome = game.outcome(state)
+    first = outcome.seats[0] if outcome is not None and outcome.seats else None
+    if first is None or first.status != "finished" or first.score is None:
+        return None
+    return (game.seat_name(game.view(state, None), first.seat) or first.seat, first.score)
 
 
 class Archive:
@@ -72,9 +62,11 @@ class Archive:
     async def results(self, place: Place, actor: Actor, rally_id: object = None) -> Reply:
         """Post a finished rally's final classification (with its image), then its last board."""
         rally = await self._finished(place, rally_id)
+        game = game_of(rally)
         state = self.work.state_of(rally)
-        lead = msg("archive.results_head", rally=rally.id, title=title_of(state), when=rally.updated_at[:10])
-        classified = Post([lead, *results_lines(state)], image=results_spec(state))
+        view = game.view(state, None)
+        lead = msg("archive.results_head", rally=rally.id, title=game.rally_title(view), when=rally.updated_at[:10])
+        classified = Post([lead, *game.results(view)], image=results_spec(state))
         board = Post([msg("archive.last_board", rally=rally.id)], image=board_spec(state))
         now = self.work.clock()
         lang = language_of_rally(rally)
@@ -96,12 +88,14 @@ class Archive:
             raise ServiceError("archive.none_finished")
         lines = [msg("archive.history_head", count=len(rallies))]
         for rally in rallies:
+            game = game_of(rally)
             state = self.work.state_of(rally)
-            won = winner_of(state)
-            lines.append(msg("archive.history_row", rally=rally.id, title=title_of(state), drivers=len(state.cars),
-                             when=rally.updated_at[:10],
-                             winner=msg("archive.won_by", name=won[0], time=format_time(won[1])) if won
-                             else msg("archive.nobody_finished")))
+            won = winner_of(game, state)
+            outcome = game.outcome(state)
+            lines.append(msg("archive.history_row", rally=rally.id, title=game.rally_title(game.view(state, None)),
+                             drivers=len(outcome.seats) if outcome is not None else 0, when=rally.updated_at[:10],
+                             winner=msg("archive.won_by", name=won[0], time=format_score(game.result, won[1]))
+                             if won else msg("archive.nobody_finished")))
         lines.append(msg("archive.history_hint"))
         return Reply(lines, ephemeral=True)
 
@@ -111,5 +105,6 @@ class Archive:
         latest = await self.store.rallies.finished_in_channel(place.guild_id, place.channel_id, 1)
         if not latest:
             return ServiceError("rally.none_here")
-        state = self.work.state_of(latest[0])
-        return ServiceError("archive.status_after_finish", rally=latest[0].id, title=title_of(state))
+        game = game_of(latest[0])
+        view = game.view(self.work.state_of(latest[0]), None)
+        return ServiceError("archive.status_after_finish", rally=latest[0].id, title=game.rally_title(view))

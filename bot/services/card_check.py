@@ -39,20 +39,14 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from bot import games
 from bot.engine.core.dice import DICE_MODES, stream_keys
+from bot.engine.core.log import CodecError, Start, Status, to_text
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
-from bot.engine.rallyman.action_codec import CodecError, Entry, Start, Status, decode, log_text
-from bot.engine.rallyman.actions import Retire, Timeout
-from bot.engine.rallyman.game import Seat, apply
-from bot.engine.rallyman.out_reasons import out_reason_word
-from bot.engine.rallyman.ruleset import Modules, ruleset_names
-from bot.engine.rallyman.run_result import run_outcome
-from bot.engine.rallyman.stages.catalogue import is_stage_name, stage_digest
-from bot.engine.rallyman.state import GameState
 from bot.services.cards import (
     CARD_FORMAT,
     CARD_VERSION,
@@ -63,7 +57,8 @@ from bot.services.cards import (
     header_digest,
     round_digest,
 )
-from bot.services.lobby import start_state
+from bot.services.run_outcome import run_result
+from bot.services.work import State
 
 MAX_BYTES = 8 * 1024 * 1024  # a round of 1,000 runs is well under this
 MAX_ACTIONS = 5_000  # far more than any run takes
@@ -78,7 +73,10 @@ MAX_SHOWN = 120  # characters of a hostile value or action shown in a reason
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _DRIVER = re.compile(r"[0-9]{1,20}")
 _WEEK = re.compile(r"[0-9]{4}-W[0-9]{2}")
-PLUS_MODULES = tuple(name for name in Modules.model_fields if name not in ("sisu", "shakedown"))
+#: the game a card's run was driven in: every card so far is classic's (a card names no game yet)
+GAME = games.get(None)
+PLUS_MODULES = tuple(GAME.modules)
+Entry = Any  # a logged entry: the game's action, or the rally's Start / Status
 
 #: The fields every card of one round shares (the cards of a file must agree on them).
 ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
@@ -260,7 +258,7 @@ def read_card(card: object) -> Card:
     for i, name in enumerate(specials):
         if not isinstance(name, str):
             raise _refuse("verify.field_type", field=f"specials[{i}]", expected=msg("verify.a_text"), got=_kind(name))
-        if len(name) > MAX_STAGE_NAME or not is_stage_name(name):
+        if len(name) > MAX_STAGE_NAME or not GAME.stages.exists(name):
             raise _refuse("verify.unknown_stage", name=_shown(name))
     assistance = _list(card, "assistance", len(specials), len(specials))
     if not all(isinstance(flag, bool) for flag in assistance):
@@ -268,7 +266,7 @@ def read_card(card: object) -> Card:
     digests = [_hash(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
                                                                              len(specials)))]
     ruleset = _get(card, "ruleset")
-    if not isinstance(ruleset, str) or ruleset not in ruleset_names():
+    if not isinstance(ruleset, str) or ruleset not in GAME.rulesets():
         raise _refuse("verify.unknown_ruleset", name=_shown(ruleset))
     modules = _get(card, "modules")
     if not isinstance(modules, dict):
@@ -381,7 +379,7 @@ def check_labels(card: Card, ref: Reference) -> None:
 
 # --- replaying it ------------------------------------------------------------------------------
 
-def check_seed_and_stages(card: Card, digest: Callable[[str], str] = stage_digest) -> None:
+def check_seed_and_stages(card: Card, digest: Callable[[str], str] = GAME.stages.digest) -> None:
     """The seed hashes to the card's SHA-256, and each stage's text to its SHA-256."""
     if hashlib.sha256(bytes.fromhex(card.seed)).hexdigest() != card.seed_sha256:
         raise _refuse("verify.seed_mismatch")
@@ -408,7 +406,7 @@ def card_modules(card: Card) -> dict[str, Any]:
 def _action_text(raw: object, entry: Entry | None) -> str:
     if entry is not None:
         try:
-            return _shown(log_text(entry))
+            return _shown(GAME.encode(entry))
         except CodecError:
             pass
     return _shown(raw)
@@ -419,7 +417,7 @@ def _reason(exc: BaseException) -> str:
     return _shown(text) if text else type(exc).__name__
 
 
-def replay_card(card: Card) -> GameState:
+def replay_card(card: Card) -> State:
     """The state after the card's actions; `Rejected` at the first one the engine refuses."""
     total = len(card.actions)
 
@@ -428,43 +426,47 @@ def replay_card(card: Card) -> GameState:
 
     first = card.actions[0]
     try:
-        start = decode(first)
+        start = _decode(first)
     except CodecError as exc:
         raise diverges(1, first, None, _reason(exc)) from None
     if not isinstance(start, Start) or start.seats != (card.driver,):
         raise diverges(1, first, start, msg("verify.not_the_start", driver=card.driver))
     try:
-        state = start_state(card.specials[0], card.ruleset, 0, card_modules(card), [Seat(card.driver, card.name)])
+        state, _ = GAME.setup(0, [(card.driver, card.name)], {"stage": card.specials[0], "ruleset": card.ruleset,
+                                                              "modules": card_modules(card)})
     except Exception as exc:  # whatever the engine refuses, the card is not genuine
         raise diverges(1, first, start, _reason(exc)) from None
     for k, raw in enumerate(card.actions[1:], start=2):
         entry: Entry | None = None
         try:
-            entry = decode(raw)
+            entry = _decode(raw)
             if isinstance(entry, Start):
                 raise Rejected(msg("verify.second_start"))
             if isinstance(entry, Status):
                 if entry.status == "abandoned":
                     raise Rejected(msg("verify.abandoned"))
                 continue  # lifecycle only: the game state does not change
-            if state.finished:
+            if GAME.finished(state):
                 raise Rejected(msg("verify.after_finish"))
-            if isinstance(entry, (Retire, Timeout)):
-                state, _ = apply(state, entry)  # the rally's or the bot's doing, not a driver's move
-            else:
-                state, _ = apply(state, replace(entry, driver=card.driver))
+            state, _ = GAME.apply(state, card.driver, entry)  # the game tells a timeout from a move
         except Exception as exc:  # a refusal, a codec error, an engine failure: all divergence
             raise diverges(k, raw, entry, _reason(exc)) from None
     return state
 
 
-def check_outcome(card: Card, state: GameState) -> tuple[int, int | None]:
+def _decode(raw: object) -> Entry:
+    """A card's logged entry (a JSON value read from the card), strictly: the game reads its
+    canonical text (`CodecError` naming the field for anything else)."""
+    return GAME.decode(to_text(raw))
+
+
+def check_outcome(card: Card, state: State) -> tuple[int, int | None]:
     """The replayed (time, power-stage time), when they are the claimed ones."""
-    if not state.finished:
+    if not GAME.finished(state):
         raise _refuse("verify.not_finished")
-    outcome = run_outcome(state)
-    if not outcome.finished or outcome.time_s is None:
-        raise _refuse("verify.out", reason=out_reason_word(outcome.reason))  # the replay's own reason, in words
+    outcome = run_result(GAME, state)
+    if not outcome.finished or outcome.time_s is None:  # the replay's own reason, in words
+        raise _refuse("verify.out", reason=GAME.out_reason(outcome.reason or "retired"))
     if outcome.time_s != card.time_s:
         raise _refuse("verify.claims_time", claimed=format_time(card.time_s), actual=format_time(outcome.time_s))
     if card.power_s is not None and outcome.power_s != card.power_s:
@@ -556,7 +558,7 @@ def verify_card(card: object, published: str | None = None, ref: Reference | Non
         checked = read_card(card)
     except Rejected as exc:
         return _unreadable(1, str(exc))
-    return _verdict(checked, _published(published), stage_digest, ref)
+    return _verdict(checked, _published(published), GAME.stages.digest, ref)
 
 
 def _published(value: str | None) -> str | None:
@@ -694,7 +696,7 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
 
     def digest(name: str) -> str:  # each stage's text hashed once per file, not once per card
         if name not in digests:
-            digests[name] = stage_digest(name)
+            digests[name] = GAME.stages.digest(name)
         return digests[name]
 
     for i, card in readable:

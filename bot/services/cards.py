@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.rallyman.stages.catalogue import stage_digest
+from bot import games
 from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.leagues import Round, Run, league_tx, round_tx
@@ -129,7 +129,7 @@ def round_binding(rnd: Round, league_name: str | None, runs: list[Run],
 
     def header_of(r: Round, name: str | None) -> dict[str, Any]:
         for stage in r.specials:
-            digests.setdefault(stage, stage_digest(stage))
+            digests.setdefault(stage, games.get(getattr(r, "game", None)).stages.digest(stage))
         return round_header(r, name, digests)
 
     header = header_of(rnd, league_name)

@@ -30,9 +30,10 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from bot.engine.core.errors import RallyError
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
 from bot.engine.rallyman.action_codec import log_text
-from bot.engine.rallyman.actions import Action, Event, Retire, Stop, Timeout
+from bot.engine.rallyman.actions import Action, Retire, Stop, Timeout
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.game import apply
 from bot.engine.rallyman.state import GameState

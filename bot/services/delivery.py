@@ -36,8 +36,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from bot.engine.core.log import Status, lifecycle_text
 from bot.engine.core.text import from_json, msg
-from bot.engine.rallyman.action_codec import Status, log_text
 from bot.services.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork
@@ -217,7 +217,7 @@ class Delivery:
                 await self.store.db.write(drop)
                 return
             dm = Post([msg("rally.channel_lost", channel=rally.channel_id)], user_id=rally.host_id)
-            change = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")], steps=[drop],
+            change = Change(logged=[Logged(lifecycle_text(Status("abandoned")), None, None, "abandoned")], steps=[drop],
                             posts=[dm], end_turn_clock=True)
             await self.work.commit(rally, change)
 

@@ -18,9 +18,7 @@ import math
 import re
 import unicodedata
 
-from bot.engine.rallyman.ruleset import Modules, ruleset_names
-from bot.engine.rallyman.stages.catalogue import is_stage_name
-from bot.engine.rallyman.stages.loader import stage_names
+from bot import games
 from bot.services.errors import ServiceError
 
 MAX_NAME = 64  # stage and ruleset names
@@ -90,21 +88,22 @@ def catalogue_name(option: str, value: object, known: list[str], missing_key: st
     return text
 
 
-def stage_name(value: object) -> str:
-    """A shipped stage, or a generated one (`gen-SEED` or `gen-SEED-LENGTH`)."""
+def stage_name(value: object, game: str | None = None) -> str:
+    """A stage of the game's library: shipped, or generated (classic: `gen-SEED[-LENGTH]`)."""
     text = text_option("stage", value, MAX_NAME)
-    if is_stage_name(text):
+    stages = games.get(game).stages
+    if stages.exists(text):
         return text
-    return catalogue_name("stage", text, stage_names(), "rally.unknown_stage")
+    return catalogue_name("stage", text, list(stages.names()), "rally.unknown_stage")
 
 
-def course(value: object) -> list[str]:
+def course(value: object, game: str | None = None) -> list[str]:
     """A rally's specials: one stage name, or up to MAX_SPECIALS separated by commas (RULES A2)."""
     text = text_option("stage", value, MAX_COURSE_TEXT)
     names = [part.strip() for part in text.split(",")]
     if not 1 <= len(names) <= MAX_SPECIALS:
         raise ServiceError("rally.too_many_specials", max=MAX_SPECIALS, count=len(names))
-    return [stage_name(name) for name in names]
+    return [stage_name(name, game) for name in names]
 
 
 def assistance(value: object, specials: int) -> list[bool]:
@@ -122,22 +121,20 @@ def assistance(value: object, specials: int) -> list[bool]:
     return [i + 1 in after for i in range(specials)]
 
 
-RULES_PLUS = ("attack", "seconds", "weather", "splits")  # RULES A18–A21, in that order
-
-
-def rules_plus(value: object) -> list[str]:
-    """The Rules+ modules switched on for a rally (A18 time attack, A19 second markers, A20
-    weather and tires, A21 split times): a comma-separated list, or `none`/empty."""
+def rules_plus(value: object, game: str | None = None) -> list[str]:
+    """The optional modules switched on for a rally, among the game's (classic's Rules+: A18 time
+    attack, A19 second markers, A20 weather and tires, A21 split times): a comma-separated list,
+    or `none`/empty; in the game's order."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return []
     text = text_option("modules", value, MAX_NAME).lower()
     names = [n.strip() for n in text.split(",") if n.strip()]
-    available = [m for m in RULES_PLUS if m in Modules.model_fields]
+    available = list(games.get(game).modules)
     unknown = [n for n in names if n not in available]
     if unknown:
         raise ServiceError("rally.bad_modules", value=", ".join(unknown)[:MAX_NAME],
                            modules=", ".join(available) or "—")
-    return sorted(set(names), key=RULES_PLUS.index)
+    return sorted(set(names), key=available.index)
 
 
 def start_order_option(value: object) -> bool:
@@ -163,8 +160,8 @@ def language(value: object, default: str) -> str:
     return text
 
 
-def ruleset_name(value: object) -> str:
-    return catalogue_name("ruleset", value, ruleset_names(), "rally.unknown_ruleset")
+def ruleset_name(value: object, game: str | None = None) -> str:
+    return catalogue_name("ruleset", value, list(games.get(game).rulesets()), "rally.unknown_ruleset")
 
 
 def number(option: str, value: object, low: float, high: float, *, whole: bool = False) -> float:

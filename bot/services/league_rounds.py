@@ -14,8 +14,8 @@ import secrets
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
+from bot import games
 from bot.engine.core.text import Listed, msg
-from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Database, Tx
@@ -89,12 +89,13 @@ async def league_post_tx(tx: Tx, league: League, post: Post, now: datetime) -> i
     return await post_tx(tx, post, league.guild_id, league.channel_id, now, lang=league_language(league))
 
 
-def specials_text(specials: list[str]) -> str:
-    """A round's stage, or its course of specials, as posts name it."""
+def specials_text(specials: list[str], game: str | None = None) -> str:
+    """A round's stage, or its course of specials, as posts name it (from the game's library)."""
+    stages = games.get(game).stages
     if len(specials) == 1:
-        stage = load_stage(specials[0])
+        stage = stages.facts(specials[0])
         return msg("league.stage_one", title=stage.title, length=stage.length)
-    return Listed([msg("special.numbered", n=i + 1, title=load_stage(name).title) for i, name in enumerate(specials)])
+    return Listed([msg("special.numbered", n=i + 1, title=stages.facts(name).title) for i, name in enumerate(specials)])
 
 
 def round_title(rnd: Round, league_name: str | None) -> str:

@@ -11,15 +11,8 @@ import random
 from functools import partial
 
 from bot import games
-from bot.engine.core.text import Listed, msg
-from bot.engine.rallyman.action_codec import Start, Status, log_text
-from bot.engine.rallyman.actions import Event, Retire
-from bot.engine.rallyman.game import Seat, apply
-from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.engine.rallyman.state import GameState
-from bot.engine.rallyman.status_text import status_lines
-from bot.engine.rallyman.words import counted
-from bot.games import DEFAULT_GAME
+from bot.engine.core.log import Start, Status, lifecycle_text
+from bot.engine.core.text import Listed, counted, msg
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
 from bot.services.archive import Archive
 from bot.services.errors import ServiceError
@@ -29,7 +22,7 @@ from bot.services.inputs import course, display_name, number, rules_plus, rulese
 from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
 from bot.services.turns import reply_of, turn_post
-from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep
+from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep, game_of
 from bot.store import Rally
 from bot.store.connection import Tx
 from bot.store.drivers import join_tx, remove_tx
@@ -210,14 +203,16 @@ class Lobby:
             post = Post([msg("rally.left" if how == "left" else "rally.kicked", name=name)])
             committed = await self.work.commit(rally, Change(steps=[step], posts=[post]))
             return reply_of(post, committed)
+        game = game_of(rally)
         state = self.work.state_of(rally)
-        car = state.car_by_id(str(target_id))
-        if car is None:
+        driver = game.seat_name(game.view(state, None), str(target_id))
+        if driver is None:
             raise ServiceError("rally.not_driving")
-        new, events = apply(state, Retire(str(target_id), driver=str(actor.user_id)))
-        change = Change(logged=[Logged(log_text(Retire(str(target_id))), actor.user_id, new,
-                                       "finished" if new.finished else None)], steps=[step])
-        lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=car.name)]
+        retire = game.retire_action(str(target_id))
+        new, events = game.apply(state, None, retire)  # the rally retires the car, whoever asked
+        change = Change(logged=[Logged(game.encode(retire), actor.user_id, new,
+                                       "finished" if game.finished(new) else None)], steps=[step])
+        lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
         post = turn_post(rally.id, rally.version + 1, new, told, lead, change)
         committed = await self.work.commit(rally, change)
@@ -234,14 +229,16 @@ class Lobby:
                 raise ServiceError("rally.no_drivers")
             if all(is_ai(d.user_id) for d in drivers):  # a rally of robots would post on its own for hours
                 raise ServiceError("rally.ai_only")
-            seats = [Seat(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
+            seats = [(str(d.user_id), d.display_name) for d in sorted(drivers, key=lambda d: d.seat)]
             if rally.modules.get("random_order"):  # A3 "else random": drawn from the rally's seed, logged
                 random.Random(rally.seed).shuffle(seats)
-            events: list[Event] = []  # the weather of SS1 (A20.1) comes before the first prompt
-            state = start_state(rally.stage, rally.ruleset, rally.seed, rally.modules, seats, events)
-            action = log_text(Start(tuple(s.id for s in seats)))
+            game = game_of(rally)
+            # what happens before the first prompt (the weather of SS1, A20.1) comes with it
+            state, events = game.setup(rally.seed, seats, setup_options(rally))
+            action = lifecycle_text(Start(tuple(seat for seat, _ in seats)))
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
-            lead = [msg("rally.started", title=state.stage.title, order=", ".join(s.name for s in seats))]
+            lead = [msg("rally.started", title=game.title(game.view(state, None)),
+                        order=", ".join(name for _, name in seats))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
@@ -259,18 +256,20 @@ class Lobby:
             planned = (rally.modules.get("course") or {}).get("specials") or [rally.stage]
             return Reply([msg("rally.lobby_status", stage=", ".join(planned), names=names, count=len(drivers),
                             max=rally.max_drivers)], ephemeral=True)
-        return Reply(status_lines(self.work.state_of(rally)), ephemeral=True)
+        game = game_of(rally)
+        return Reply(game.status(game.view(self.work.state_of(rally), str(actor.user_id))), ephemeral=True)
 
     async def board(self, place: Place, actor: Actor) -> Reply:
         """Post the board (or, in the lobby, the stage preview) in the channel."""
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
-            stage = load_stage(rally.stage)
+            stage = game_of(rally).stages.facts(rally.stage)
             post = Post([msg("rally.lobby_board", title=stage.title, length=stage.length)],
                         image=preview_spec(rally.stage))
         else:
+            game = game_of(rally)
             state = self.work.state_of(rally)
-            post = Post(status_lines(state), image=board_spec(state))
+            post = Post(game.status(game.view(state, None)), image=board_spec(state))
         committed = await self.work.post(rally, post)
         return reply_of(post, committed)
 
@@ -280,29 +279,27 @@ class Lobby:
             require_active(rally)
             require_boss(rally, actor, msg("rally.what_abandon"))
             post = Post([msg("rally.abandoned", name=display_name(actor.name))], close_turn=True)
-            change = Change(logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
+            change = Change(logged=[Logged(lifecycle_text(Status("abandoned")), actor.user_id, None,
+                                           "abandoned")],
                             posts=[post], end_turn_clock=True)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
 
-def start_state(stage: str, ruleset: str, seed: int, modules: dict | None, seats: list[Seat],
-                events: list[Event] | None = None) -> GameState:
-    """The state a rally starts in, from its game's `setup`: the same function serves `start` and
-    the replay of the log. `events` receives what happens before the first die."""
-    state, first = games.get(DEFAULT_GAME).setup(seed, [(s.id, s.name) for s in seats],
-                                                 {"stage": stage, "ruleset": ruleset, "modules": modules})
-    if events is not None:
-        events.extend(first)
-    return state
+def setup_options(rally: Rally) -> dict:
+    """What a rally gives its game's `setup`: the stage, the ruleset and the modules (the same
+    for the start and the replay of the log, `bot.services.replay.setup_options`)."""
+    return {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
 
 
-def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float) -> str:
+def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float,
+                 game: str | None = None) -> str:
     """The lobby post of a new rally: its stage, or its course and assistance (A2.4)."""
+    stages = games.get(game).stages
     if len(specials) == 1:
-        loaded = load_stage(specials[0])
+        loaded = stages.facts(specials[0])
         return msg("rally.created", host=host, title=loaded.title, length=loaded.length,
-                 corners=loaded.counts()["corners"], drivers=drivers, hours=f"{hours:g}")
+                 corners=loaded.corners, drivers=drivers, hours=f"{hours:g}")
     if all(flags):
         after = msg("rally.assistance_all")
     elif not any(flags):
@@ -310,6 +307,7 @@ def created_text(host: str, specials: list[str], flags: list[bool], drivers: int
     else:
         after = msg("rally.assistance_some", numbers=Listed([msg("special.short", n=i + 1)
                                                              for i, f in enumerate(flags) if f]))
-    titles = Listed([msg("special.numbered", n=i + 1, title=load_stage(name).title) for i, name in enumerate(specials)])
+    titles = Listed([msg("special.numbered", n=i + 1, title=stages.facts(name).title)
+                     for i, name in enumerate(specials)])
     return msg("rally.course_created", host=host, count=len(specials), titles=titles, assistance=after,
              drivers=drivers, hours=f"{hours:g}")

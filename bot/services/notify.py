@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from bot.engine.core.game import Game
 from bot.engine.core.text import msg
-from bot.engine.rallyman.state import GameState
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import league_post_tx
 from bot.services.reply import Actor, Place, Reply
-from bot.services.work import Change, Post, RallyWork, language_of_rally, post_tx
+from bot.services.work import Change, Post, RallyWork, State, game_of, language_of_rally, post_tx
 from bot.store import Rally
 from bot.store.connection import Tx
 from bot.store.leagues import League
@@ -58,12 +59,11 @@ class NotifyService:
         return Reply([msg(f"notify.{kind}_{text}")], ephemeral=True)
 
 
-def next_driver(state: GameState | None) -> int | None:
-    """The driver who plays after the one whose turn it is, when this round's order knows it."""
-    if state is None or state.turn is None or not state.queue:
-        return None
-    car = state.cars[state.queue[0]]
-    return int(car.id) if car.id.isdigit() else None
+def next_driver(game: Game[Any, Any], state: State | None) -> int | None:
+    """The driver who plays after the one whose turn it is, when the game's order knows it (a
+    person: AI seats get no DM)."""
+    seat = game.up_next(game.view(state, None)) if state is not None else None
+    return int(seat) if seat is not None and seat.isdigit() else None
 
 
 async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> list[int]:
@@ -74,7 +74,7 @@ async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> li
         return []
     present = {e.actor for e in change.logged if e.actor is not None} | {change.played_by}
     state = change.final_state
-    upcoming = next_driver(state)
+    upcoming = next_driver(game_of(rally), state)
     prefs = await prefs_tx(tx, {u for p in prompts for u in p.ping} | ({upcoming} if upcoming else set()))
     channel = f"<#{rally.channel_id}>"
     dms: list[Post] = []

@@ -9,57 +9,62 @@ logged text that `db check` runs beside the replay.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
-from bot.engine.rallyman.action_codec import CodecError, Start, Status, from_text, log_problem
-from bot.engine.rallyman.actions import Retire, Timeout
-from bot.engine.rallyman.game import Seat, apply
-from bot.engine.rallyman.state import GameState
-from bot.services.lobby import start_state
-from bot.services.work import snapshot_json
+from bot import games
+from bot.engine.core.game import log_problem as game_log_problem
+from bot.engine.core.log import CodecError, Start, Status
+from bot.services.work import State
 
 __all__ = ["log_problem", "replay_snapshot", "replay_state", "replay_states"]
 
 
-def replay_state(rally_row: dict, actions: list[dict]) -> GameState | None:
+def replay_state(rally_row: dict, actions: list[dict]) -> State | None:
     """The game state after the logged actions (None while the rally never started)."""
-    last: GameState | None = None
+    last: State | None = None
     for last in iter_states(rally_row, actions):  # noqa: B007 - the last one is the answer
         pass
     return last
 
 
-def replay_states(rally_row: dict, actions: list[dict]) -> list[GameState]:
+def replay_states(rally_row: dict, actions: list[dict]) -> list[State]:
     """The state after each logged action from the start on (a run's turn-by-turn replay)."""
     return [state for state in iter_states(rally_row, actions) if state is not None]
 
 
-def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[GameState | None]:
-    """The state after each logged entry (None before the start)."""
+def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[State | None]:
+    """The state after each logged entry (None before the start), played by the rally's game."""
+    game = games.get(rally_row.get("game"))
     names = {str(d["user_id"]): d["display_name"] for d in rally_row.get("drivers", [])}
-    state: GameState | None = None
+    state: State | None = None
     for entry in actions:
         text = entry["action"]
         try:
-            logged = from_text(text)
+            logged = game.decode(text)
         except CodecError as exc:
             raise CodecError(f"action {entry.get('seq')} ({text!r}): {exc}") from None
         if isinstance(logged, Start):
-            seats = [Seat(i, names.get(i, i)) for i in logged.seats]
-            state = start_state(rally_row["stage"], rally_row["ruleset"], rally_row["seed"],
-                                rally_row.get("modules"), seats)
+            state, _ = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
+                                  setup_options(rally_row))
         elif isinstance(logged, Status):
             pass  # lifecycle only (abandoned ...): the game state does not change
         elif state is None:
             raise ValueError(f"action {entry.get('seq')} ({text!r}) comes before the rally started")
-        elif isinstance(logged, (Retire, Timeout)):
-            state, _ = apply(state, logged)  # the rally's or the bot's doing, not a driver's move
-        else:
+        else:  # the game tells a driver's move from the rally's own (a timeout, a retirement)
             actor = entry.get("actor")
-            state, _ = apply(state, replace(logged, driver=str(actor) if actor is not None else None))
+            state, _ = game.apply(state, str(actor) if actor is not None else None, logged)
         yield state
+
+
+def setup_options(rally_row: dict) -> dict:
+    """What a rally row gives its game's `setup`: the stage, the ruleset and the modules."""
+    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules")}
+
+
+def log_problem(text: str, game_id: str | None = None) -> str | None:
+    """Why `text` is not a canonical log entry of the rally's game, or None when it is (`db check`)."""
+    return game_log_problem(games.get(game_id), text)
 
 
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
     state = replay_state(rally_row, actions)
-    return snapshot_json(state) if state is not None else None
+    return games.get(rally_row.get("game")).to_json(state) if state is not None else None

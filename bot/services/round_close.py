@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot import games
+from bot.engine.core.log import Status, lifecycle_text
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import Listed, msg
-from bot.engine.rallyman.action_codec import Status, log_text
-from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
 from bot.services.errors import ServiceError
@@ -109,8 +109,9 @@ def reason_text(reason: str | None) -> str:
     """A DNF's reason in words; anything else (a steward's reason for a DSQ) as written."""
     if reason in LEAGUE_REASON_WORDS:
         return msg(LEAGUE_REASON_WORDS[reason])
-    if reason in OUT_REASONS:
-        return out_reason_word(reason)
+    game = games.get(None)  # every league so far drives classic (a round's `game` comes with the store's)
+    if reason in game.out_reasons:
+        return game.out_reason(reason)
     return reason or ""
 
 
@@ -242,7 +243,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
                                     now=now)
                 rally = await find_tx(tx, run.rally_id or 0)
                 if rally is not None and rally.status in ("lobby", "running"):
-                    end = Change(logged=[Logged(log_text(Status("abandoned")), None, None, "abandoned")],
+                    end = Change(logged=[Logged(lifecycle_text(Status("abandoned")), None, None, "abandoned")],
                                  posts=[Post([msg("run.closed_dnf")], close_turn=True)], end_turn_clock=True)
                     await work.write(tx, rally, end)
             ids = await _results_posts_tx(tx, work, current, late, now)
@@ -303,7 +304,7 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                 rally = await find_tx(tx, run.rally_id or 0)
                 if rally is not None and rally.status in ("lobby", "running"):
                     await work.write(tx, rally, Change(
-                        logged=[Logged(log_text(Status("abandoned")), actor.user_id, None, "abandoned")],
+                        logged=[Logged(lifecycle_text(Status("abandoned")), actor.user_id, None, "abandoned")],
                         posts=[Post([msg("run.cancelled")], close_turn=True)], end_turn_clock=True))
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
                          reason=reason, now=now)

@@ -23,26 +23,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from bot import games
 from bot.engine.core.dice import stream_keys
+from bot.engine.core.game import Game
+from bot.engine.core.log import Start, lifecycle_text
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
-from bot.engine.rallyman.action_codec import Start, log_text
-from bot.engine.rallyman.actions import Event
-from bot.engine.rallyman.game import Seat
-from bot.engine.rallyman.run_result import run_outcome
-from bot.engine.rallyman.state import GameState
 from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
 from bot.services.league_rounds import RoundLocks, discord_time, league_language, league_post_tx, round_title
-from bot.services.lobby import start_state
 from bot.services.official_runs import NOT_CLOSED, link_rounds_tx, rounds_locked, stands_refusal_tx
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply
+from bot.services.run_outcome import run_result
 from bot.services.turns import turn_post
-from bot.services.work import Change, Logged, Post, RallyWork, post_tx
+from bot.services.work import Change, Logged, Post, RallyWork, State, game_of, post_tx
 from bot.store import Rally
 from bot.store.clock import from_text
 from bot.store.connection import Tx
@@ -116,8 +115,9 @@ class RunService:
         lang = league_language(league) if league is not None else place.lang
         if lang != "en":  # the thread's posts in the league's language (a world run: the server's)
             modules["language"] = lang
-        events: list[Event] = []
-        state = start_state(rnd.specials[0], rnd.ruleset, 0, modules, [Seat(driver, name)], events)
+        game = games.get(getattr(rnd, "game", None))
+        state, events = game.setup(0, [(driver, name)], {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
+                                                         "modules": modules})
         others: list[Round] = []  # the week's other official rounds this run will answer
         if rnd.week:
             others = await self.store.db.read(lambda tx: official_rounds_of_driver_tx(tx, rnd.week or "",
@@ -136,7 +136,7 @@ class RunService:
                                    guild_id=place.guild_id, guild_name=server,
                                    rally_id=rally.id, thread_id=thread_id, week=rnd.week, now=now)
                 await link_rounds_tx(tx, [r.id for r in others if r.id != rnd.id])
-                change = Change(logged=[Logged(log_text(Start((driver,))), actor.user_id, state, "running")])
+                change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
                 turn_post(rally.id, 1, state, events, lead, change)
@@ -159,10 +159,7 @@ class RunService:
             return
         state = change.final_state
         now = self.clock()
-        if status == "finished" and state is not None:
-            outcome = run_outcome(state)
-        else:
-            outcome = None
+        outcome = run_result(game_of(rally), state) if status == "finished" and state is not None else None
         if outcome is not None and outcome.finished:
             if not await finish_run_tx(tx, run.id, status="finished", time_s=outcome.time_s, power_s=outcome.power_s,
                                        reason=None, now=now):
@@ -203,7 +200,8 @@ class RunService:
         # the seats' names come from the rally's drivers, as the store's own replay check gives them
         row = {**rally.as_dict(), "drivers": [d.as_dict() for d in await self.store.drivers.list(run.rally_id)]}
         states = replay_states(row, [a.as_dict() for a in log])
-        boards = turn_boards(states)
+        game = game_of(rally)
+        boards = turn_boards(game, states)
         if not boards and len(states) > 1:  # ended (abandoned) before a first turn was over
             boards = [states[-1]]
         if not boards:
@@ -225,12 +223,12 @@ class RunService:
         return (row,)
 
 
-def turn_boards(states: list[GameState]) -> list[GameState]:
-    """The board after each turn of a one-car rally: the states after which the round (or the
-    special) changed, or the rally ended. `states` is the state after each logged action."""
+def turn_boards(game: Game[Any, Any], states: list[State]) -> list[State]:
+    """The board after each turn of a one-car rally: the states after which play moved on (the
+    game's `progress`: classic's round or special) or the rally ended. `states` is the state after
+    each logged action."""
     boards = []
     for before, after in zip(states, states[1:]):
-        special = (before.course.index if before.course else 0, after.course.index if after.course else 0)
-        if after.finished or after.round != before.round or special[0] != special[1]:
+        if game.finished(after) or game.progress(game.view(after, None)) != game.progress(game.view(before, None)):
             boards.append(after)
     return boards

@@ -8,11 +8,11 @@ plays twice.
 
 from __future__ import annotations
 
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
-from bot.engine.rallyman.action_codec import log_text
-from bot.engine.rallyman.actions import Action, Attack, Event, Roll, Spare, Stop
+from bot.engine.rallyman.actions import Action, Attack, Roll, Spare, Stop
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
-from bot.engine.rallyman.game import apply, legal_actions
+from bot.engine.rallyman.game import legal_actions
 from bot.engine.rallyman.narrate import narrate
 from bot.engine.rallyman.odds import odds
 from bot.engine.rallyman.parse import parse
@@ -23,7 +23,7 @@ from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
-from bot.services.work import Change, Committed, Logged, Post, RallyWork
+from bot.services.work import Change, Committed, Logged, Post, RallyWork, game_of
 from bot.store import Rally
 
 
@@ -56,11 +56,13 @@ class Turns:
                 raise ServiceError("turn.stale")
             if expected_version is None and seen.version != rally.version:
                 raise ServiceError("turn.already_played")
+            game = game_of(rally)
             state = self.work.state_of(rally)
-            action = parse(text, state, driver=str(actor.user_id))
-            new, events = apply(state, action)
-            change = Change(logged=[Logged(log_text(action), actor.user_id, new, "finished" if new.finished else None)],
-                            played_by=actor.user_id)
+            seat = str(actor.user_id)
+            action = game.parse(text, state, seat)
+            new, events = game.apply(state, seat, action)
+            change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
+                                           "finished" if game.finished(new) else None)], played_by=actor.user_id)
             post = turn_post(rally.id, rally.version + 1, new, events, [], change)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)

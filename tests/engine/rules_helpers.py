@@ -17,7 +17,7 @@ import pytest
 
 from bot.engine.core.dice import ScriptedDice
 from bot.engine.core.errors import RallyError
-from bot.engine.rallyman.actions import Event
+from bot.engine.core.events import Event
 from bot.engine.rallyman.game import Seat, apply, new_game
 from bot.engine.rallyman.parse import parse
 from bot.engine.rallyman.ruleset import Ruleset, load_ruleset

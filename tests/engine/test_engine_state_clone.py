@@ -124,7 +124,7 @@ def test_a_turn_begun_is_the_dataclass_default_turn() -> None:
 def test_an_event_is_frozen_and_equal_by_value() -> None:
     import dataclasses
 
-    from bot.engine.rallyman.actions import Event
+    from bot.engine.core.events import Event
 
     event = Event("die", "ai1", {"die": "3"})
     assert event == Event("die", "ai1", {"die": "3"}) and event != Event("die", "ai2", {"die": "3"})

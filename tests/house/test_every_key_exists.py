@@ -87,7 +87,7 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("engine/rallyman/stages/model.py", "f'word.{space.kind.value}'"): lambda: keys("word.{}", LINES),  # corner spaces
     ("engine/rallyman/turn.py", "f'word.side_{side}'"): lambda: keys("word.side_{}", ("left", "right")),
     ("engine/rallyman/weather.py", "f'word.tires_{car.tires}'"): lambda: keys("word.tires_{}", narrate.TIRES),
-    ("engine/rallyman/words.py", "f\"{key}.{('one' if n == 1 else 'other')}\""): None,  # bases checked with `counted`
+    ("engine/core/text.py", "f\"{key}.{('one' if n == 1 else 'other')}\""): None,  # bases checked with `counted`
     ("engine/rallyman/words.py", "f'gear.{gear}'"): lambda: keys("gear.{}", range(7)),
     ("engine/rallyman/words.py", "f'ordinal.{n}'"): lambda: keys("ordinal.{}", range(1, 4)),
     ("i18n.py", "f'name.{words[0]}'"): None,

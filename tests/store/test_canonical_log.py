@@ -15,7 +15,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine.core.errors import RallyError
-from bot.engine.rallyman.action_codec import Start, Status, from_text, log_problem, log_text
+from bot.engine.rallyman.action_codec import Start, Status, from_text, log_text
 from bot.engine.rallyman.actions import (
     LINES,
     Attack,
@@ -30,8 +30,8 @@ from bot.engine.rallyman.actions import (
     Tires,
 )
 from bot.engine.rallyman.game import Seat, apply, legal_actions
-from bot.services.lobby import start_state
-from bot.services.replay import replay_snapshot
+from bot.engine.rallyman.protocol import start_state
+from bot.services.replay import log_problem, replay_snapshot
 from bot.services.work import snapshot_json
 from bot.store import Store
 from bot.store.legacy_actions import UntranslatableAction

@@ -12,8 +12,9 @@ import pytest
 from store_helpers import log_snapshot, new_rally
 
 from bot.__main__ import main
-from bot.engine.rallyman.action_codec import log_problem, log_text
+from bot.engine.rallyman.action_codec import log_text
 from bot.engine.rallyman.actions import Roll, Stop
+from bot.services.replay import log_problem
 from bot.store import Store
 from bot.store.migrations import latest_version
 

@@ -14,8 +14,10 @@ of the bot holds them as opaque values and asks the game for everything else:
 - **results**: `outcome` — scores in the game's `result` kind (seconds, lower is better; or
   victory points, higher is better), ranked by the game because only it knows its tie-breaks;
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
-  information never leaves the game except through a seat's own view), `prompt(view)`,
-  `narrate(events)`, all as message keys (`bot.engine.core.text.Msg`), never sentences;
+  information never leaves the game except through a seat's own view), and from a view only:
+  `prompt`, `narrate(events)`, `title`, `status`, `results`, `seat_name`, all as message keys
+  (`bot.engine.core.text.Msg`), never sentences;
+- **its library**: `stages` (names, facts, digests for result cards), `rulesets()`, `modules`;
 - **commands**: `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic `/act`, one
   table that cogs, buttons and the console all read;
 - **AI and odds**: `choose` (from the seat's own view only) and `odds`.
@@ -26,11 +28,12 @@ Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue he
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from bot.engine.core.errors import RallyError
-from bot.engine.core.log import Lifecycle
+from bot.engine.core.log import CodecError, Lifecycle
 from bot.engine.core.text import Msg, msg
 
 Unit = Literal["s", "vp"]
@@ -79,6 +82,7 @@ class SeatResult:
     score: int | None
     rank: int | None
     tiebreak: tuple[int, ...] = ()
+    reason: str | None = None  # why not finished: a reason code of the game's (knocked_out, retired …)
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,29 @@ class Prompt:
     ping: tuple[SeatId, ...] = ()
 
 
+@dataclass(frozen=True)
+class StageFacts:
+    """What a lobby post, a round's announcement or a card says of a stage before it is driven."""
+
+    name: str
+    title: str
+    length: int
+    corners: int
+
+
+@runtime_checkable
+class StageLibrary(Protocol):
+    """A game's stages: the shipped ones by name, and generated ones named by their seed."""
+
+    def names(self) -> Sequence[str]: ...          # the shipped stages (autocomplete, listings)
+
+    def exists(self, name: str) -> bool: ...       # a shipped or generated name
+
+    def facts(self, name: str) -> StageFacts: ...  # raises a RallyError for an unknown name
+
+    def digest(self, name: str) -> str: ...        # SHA-256 of the stage's text (result cards)
+
+
 class StateVersionError(RallyError):
     """A snapshot of a schema this game does not read."""
 
@@ -167,6 +194,12 @@ class Game(Protocol[S, A]):
     result: ResultKind
     state_schema: int    # the JSON shape of `to_json`; `from_json` refuses any other
     verbs: tuple[Verb, ...]
+    stages: StageLibrary
+    modules: tuple[str, ...]  # optional rule modules a lobby may turn on (classic: Rules+ A18–A21)
+    out_reasons: tuple[str, ...]  # the codes of SeatResult.reason this game writes
+    texts: Path | None  # a folder of `<lang>.json` with the game's own message keys (None: data/i18n)
+
+    def rulesets(self) -> Sequence[str]: ...
 
     def validate_setup(self, options: Mapping[str, Any]) -> None: ...
 
@@ -197,11 +230,27 @@ class Game(Protocol[S, A]):
 
     def finished(self, state: S) -> bool: ...
 
+    def progress(self, view: Any) -> tuple[int, ...]: ...  # where play stands; a new value: a new turn
+
     def outcome(self, state: S) -> Outcome | None: ...
 
     def view(self, state: S, seat: SeatId | None) -> Any: ...
 
     def prompt(self, view: Any, events: Sequence[Any]) -> Prompt: ...
+
+    def seat_name(self, view: Any, seat: SeatId) -> str | None: ...  # None: not a seat of this game
+
+    def title(self, view: Any) -> str: ...                 # what is being played now (classic: the special)
+
+    def rally_title(self, view: Any) -> str: ...           # the whole rally's (classic: its specials)
+
+    def status(self, view: Any) -> list[str]: ...          # `/rally status`: where everyone stands
+
+    def results(self, view: Any) -> list[str]: ...         # the classification, once finished
+
+    def out_reason(self, code: str) -> str: ...            # why a seat is out (SeatResult.reason), in words
+
+    def up_next(self, view: Any) -> SeatId | None: ...     # who plays after the seat to act, when known
 
     def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
 
@@ -222,26 +271,36 @@ def check_schema(game: Game[Any, Any], found: object) -> None:
                                     expected=str(game.state_schema)))
 
 
-def ranked(kind: ResultKind, rows: Sequence[tuple[SeatId, SeatStatus, int | None, tuple[int, ...]]]
-           ) -> tuple[SeatResult, ...]:
-    """Seat results ranked by one sort key for every table: finished before DNF before retired,
-    then the score the better way, then the tie-break; equal keys share a rank (1, 1, 3)."""
+def log_problem(game: Game[Any, Any], text: str) -> str | None:
+    """Why `text` is not a canonical log entry of `game`, or None when it is (`db check`): it must
+    decode, and encode back to the very same text."""
+    try:
+        canonical = game.encode(game.decode(text))
+    except (CodecError, ValueError) as exc:
+        return str(exc)
+    if canonical != text:
+        return f"not in canonical form (canonical: {canonical})"
+    return None
+
+
+def ranked(kind: ResultKind, rows: Sequence[SeatResult]) -> tuple[SeatResult, ...]:
+    """Seat results (their `rank` ignored) ranked by one sort key for every table: finished before
+    DNF before retired, then the score the better way, then the tie-break; rows with the same
+    status and score share a rank (1, 1, 3) and the tie-break orders them (RULES A17 OPEN-5)."""
     order = {"finished": 0, "dnf": 1, "retired": 2}
 
-    def key(row: tuple[SeatId, SeatStatus, int | None, tuple[int, ...]]) -> tuple:
-        _, status, score, tiebreak = row
-        return (order[status], kind.key(score if status == "finished" else None), tiebreak)
+    def key(row: SeatResult) -> tuple:
+        return (order[row.status], kind.key(row.score if row.status == "finished" else None), row.tiebreak)
 
     out: list[SeatResult] = []
-    previous: tuple | None = None
+    previous: int | None = None
     rank = 0
     for i, row in enumerate(sorted(rows, key=key)):
-        k = key(row)
-        if row[1] != "finished":
-            out.append(SeatResult(row[0], row[1], row[2], None, row[3]))
+        if row.status != "finished":
+            out.append(replace(row, rank=None))
             continue
-        if k != previous:
+        if row.score != previous:
             rank = i + 1
-            previous = k
-        out.append(SeatResult(row[0], row[1], row[2], rank, row[3]))
+            previous = row.score
+        out.append(replace(row, rank=rank))
     return tuple(out)

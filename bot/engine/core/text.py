@@ -157,3 +157,8 @@ def _cached(key: str, identity: tuple[Any, ...], items: tuple[tuple[str, Any], .
         found = _CACHE[(key, identity)] = Msg(key, **dict(items))
         found.identity = ("msg", key, identity)
     return found
+
+
+def counted(key: str, n: int, **params: object) -> str:
+    """A message with a count: `key.one` for 1, `key.other` otherwise."""
+    return msg(f"{key}.{'one' if n == 1 else 'other'}", n=n, **params)

@@ -27,7 +27,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from bot.engine.core.log import LOG_VERSION, STATUSES, CodecError, Start, Status, to_text
+from bot.engine.core.log import LOG_VERSION, STATUSES, CodecError, Start, Status, lifecycle_fields, to_text
 from bot.engine.rallyman.actions import (
     LINES,
     Action,
@@ -92,10 +92,8 @@ def _fields(entry: Entry) -> dict[str, Any]:
         return d
     if isinstance(entry, Place):
         return _with_line({"type": "place", "die": entry.die}, entry.line)
-    if isinstance(entry, Start):
-        return {"type": "start", "seats": list(entry.seats)}
-    if isinstance(entry, Status):
-        return {"type": "status", "status": entry.status}
+    if isinstance(entry, (Start, Status)):
+        return lifecycle_fields(entry)
     raise CodecError(f"type: {type(entry).__name__} is not a loggable action")
 
 
@@ -140,17 +138,6 @@ def from_text(text: str) -> Entry:
     except json.JSONDecodeError as exc:
         raise CodecError(f"text: not JSON ({exc.msg} at character {exc.pos})") from None
     return decode(d)
-
-
-def log_problem(text: str) -> str | None:
-    """Why `text` is not a canonical log entry, or None when it is (used by `db check`)."""
-    try:
-        canonical = log_text(from_text(text))
-    except CodecError as exc:
-        return str(exc)
-    if canonical != text:
-        return f"not in canonical form (canonical: {canonical})"
-    return None
 
 
 _ABSENT = object()

@@ -40,8 +40,9 @@ from itertools import product
 
 from bot.engine.core.dice import CleanDice, Name
 from bot.engine.core.errors import NotAllowed, RallyError
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import LINES, Action, Attack, Event, Order, Timeout
+from bot.engine.rallyman.actions import LINES, Action, Attack, Order, Timeout
 from bot.engine.rallyman.braking import brake_limit
 from bot.engine.rallyman.dice_rules import black_cap, dice_allowed, gear_name, white_cap
 from bot.engine.rallyman.moves.move import KO, LOC, Move, resolve

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 from bot.engine.core.errors import NotAllowed
-from bot.engine.core.text import msg
+from bot.engine.core.text import counted, msg
 from bot.engine.rallyman.state import Car, GameState, TurnState
-from bot.engine.rallyman.words import allowed_words, counted, die_word, gear_name
+from bot.engine.rallyman.words import allowed_words, die_word, gear_name
 
 
 def white_cap(state: GameState, car: Car) -> int:

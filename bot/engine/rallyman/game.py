@@ -10,12 +10,12 @@ from dataclasses import replace
 
 from bot.engine.core.dice import CleanDice, DiceSource
 from bot.engine.core.errors import Ambiguous, NotAllowed, RallyError
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
 from bot.engine.rallyman.actions import (
     Action,
     Attack,
     ChooseLine,
-    Event,
     Order,
     Place,
     Retire,

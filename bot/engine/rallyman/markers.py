@@ -16,8 +16,9 @@ whole turn: its dice are all rolled at once, A18.5).
 from __future__ import annotations
 
 from bot.engine.core.errors import NotAllowed
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Action, Event, Place
+from bot.engine.rallyman.actions import Action, Place
 from bot.engine.rallyman.dice_rules import check_die
 from bot.engine.rallyman.moves.by_die import die_moves
 from bot.engine.rallyman.moves.move import Move, resolve

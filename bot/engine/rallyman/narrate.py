@@ -3,8 +3,8 @@ by the boundary."""
 
 from __future__ import annotations
 
+from bot.engine.core.events import Event
 from bot.engine.core.text import Listed, msg
-from bot.engine.rallyman.actions import Event
 from bot.engine.rallyman.loss_causes import loss_cause_word
 from bot.engine.rallyman.state import GameState
 

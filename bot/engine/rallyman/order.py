@@ -3,7 +3,7 @@ A11.6 resuming, A13.5 no move possible)."""
 
 from __future__ import annotations
 
-from bot.engine.rallyman.actions import Event
+from bot.engine.core.events import Event
 from bot.engine.rallyman.dirt import note_corner_arrival
 from bot.engine.rallyman.moves.by_die import any_die_move
 from bot.engine.rallyman.stages.model import START

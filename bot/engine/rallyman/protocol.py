@@ -15,24 +15,43 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from bot.engine.core.dice import DiceSource, ScriptedDice, StreamDice
 from bot.engine.core.errors import NotAllowed
-from bot.engine.core.game import SECONDS, Game, Outcome, Prompt, SeatRange, Verb, VerbOption, check_schema, ranked
-from bot.engine.core.text import msg
+from bot.engine.core.events import Event
+from bot.engine.core.game import (
+    SECONDS,
+    Game,
+    Outcome,
+    Prompt,
+    SeatRange,
+    SeatResult,
+    StageFacts,
+    StageLibrary,
+    Verb,
+    VerbOption,
+    check_schema,
+    ranked,
+)
+from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman import game as engine
 from bot.engine.rallyman.action_codec import Entry, from_text, log_text
-from bot.engine.rallyman.actions import Action, Attack, Event, Retire, Roll, Stop, Timeout, Tires
+from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.odds import odds as plan_odds
+from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.rallyman.parse import parse as parse_text
 from bot.engine.rallyman.rally_classification import rally_classification
-from bot.engine.rallyman.ruleset import load_ruleset
+from bot.engine.rallyman.ruleset import load_ruleset, ruleset_names
 from bot.engine.rallyman.specials import Seat
-from bot.engine.rallyman.state import FINISHED, OUT, GameState
+from bot.engine.rallyman.stages.catalogue import is_stage_name, load_stage, stage_digest
+from bot.engine.rallyman.stages.loader import stage_names
+from bot.engine.rallyman.state import FINISHED, GameState
+from bot.engine.rallyman.status_text import results_lines, status_lines
 from bot.engine.rallyman.view import BoardView
 from bot.engine.rallyman.words import dice_words
 
@@ -60,6 +79,23 @@ VERBS: tuple[Verb, ...] = (
     Verb("odds", "discord.cmd.odds", "{dice}", (VerbOption("dice", "discord.opt.odds_dice", autocomplete=True),),
          private=True),
 )
+
+
+class ClassicStages:
+    """Classic's stages: the shipped `.stage` files of data/stages and the generated `gen-…` ones."""
+
+    def names(self) -> list[str]:
+        return stage_names()
+
+    def exists(self, name: str) -> bool:
+        return is_stage_name(name)
+
+    def facts(self, name: str) -> StageFacts:
+        stage = load_stage(name)
+        return StageFacts(name, stage.title, stage.length, stage.counts()["corners"])
+
+    def digest(self, name: str) -> str:
+        return stage_digest(name)
 
 
 @dataclass(frozen=True)
@@ -106,6 +142,13 @@ class Rallyman:
     result = SECONDS
     state_schema = STATE_SCHEMA
     verbs = VERBS
+    stages: StageLibrary = ClassicStages()
+    modules: tuple[str, ...] = RULES_PLUS
+    out_reasons: tuple[str, ...] = OUT_REASONS
+    texts: Path | None = None  # classic's texts are the shared catalogue's (data/i18n)
+
+    def rulesets(self) -> list[str]:
+        return ruleset_names()
 
     # -- setup and storage -----------------------------------------------------------------------
 
@@ -180,18 +223,29 @@ class Rallyman:
         return state.finished
 
     def outcome(self, state: GameState) -> Outcome | None:
-        """Seconds, lower is better: a rally by its classification over every special (A2), a
-        single special by its stage times (A17); knocked out and retired drivers are DNF."""
+        """Seconds, lower is better: a rally by its total over every special (A2, A17), a single
+        special by its stage time (A15.2); equal times by the last special's time (the power
+        stage), then the start order (A17 OPEN-5). Knocked out and retired drivers are DNF, with
+        their reason. None while the rally runs."""
         if not state.finished:
             return None
-        if state.course is not None:
-            rows = [(r.driver, "finished" if r.total is not None else "dnf", r.total,
-                     ((r.times or (0,))[-1] or 0, r.seat)) for r in rally_classification(state.course)]
+        rows: list[SeatResult] = []
+        if state.course is not None and state.course.results:
+            for r in rally_classification(state.course):
+                power = r.times[-1] if r.times else None
+                rows.append(SeatResult(r.driver, "finished" if r.total is not None else "dnf", r.total, None,
+                                       (power or 0, r.seat), None if r.total is not None else r.reason or "retired"))
         else:
-            rows = [(c.id, "finished" if c.status == FINISHED else "dnf",
-                     c.time if c.status == FINISHED else None, (0, c.seat))
-                    for c in state.cars if c.status in (FINISHED, OUT)]
-        return Outcome(self.result, ranked(self.result, rows))  # type: ignore[arg-type]
+            for c in state.cars:
+                done = c.status == FINISHED
+                rows.append(SeatResult(c.id, "finished" if done else "dnf", c.time if done else None, None,
+                                       (c.time if done else 0, c.seat), None if done else c.out_reason or "retired"))
+        return Outcome(self.result, ranked(self.result, rows))
+
+    def progress(self, view: RallymanView) -> tuple[int, int]:
+        """(special, round): the board changes turn when either moves on."""
+        state = view.state
+        return (state.course.index if state.course else 0, state.round)
 
     # -- what is shown ---------------------------------------------------------------------------
 
@@ -204,6 +258,36 @@ class Rallyman:
         seats = self.to_act(view.state)
         labels = tuple(self.label(a) for a in self.legal_actions(view.state, None)) if seats else ()
         return Prompt((), seats, labels, tuple(s for s in seats if not s.startswith("-")))
+
+    def seat_name(self, view: RallymanView, seat: str) -> str | None:
+        car = view.state.car_by_id(seat)
+        return car.name if car is not None else None
+
+    def title(self, view: RallymanView) -> str:
+        return view.state.stage.title
+
+    def rally_title(self, view: RallymanView) -> str:
+        """The rally's title: its stage, or its specials' stages in order."""
+        state = view.state
+        if state.course is not None and len(state.course.specials) > 1:
+            return Listed([load_stage(name).title for name in state.course.specials], "comma")
+        return state.stage.title
+
+    def status(self, view: RallymanView) -> list[str]:
+        return status_lines(view.state)
+
+    def results(self, view: RallymanView) -> list[str]:
+        return results_lines(view.state)
+
+    def out_reason(self, code: str) -> str:
+        return out_reason_word(code)
+
+    def up_next(self, view: RallymanView) -> str | None:
+        """The driver after the one whose turn it is, when this round's order knows it (A4)."""
+        state = view.state
+        if state.turn is None or not state.queue:
+            return None
+        return state.cars[state.queue[0]].id
 
     def narrate(self, events: Sequence[Event], view: RallymanView) -> list[str]:
         from bot.engine.rallyman.narrate import narrate

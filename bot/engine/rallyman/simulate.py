@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.engine.rallyman.actions import Event
+from bot.engine.core.events import Event
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.course import course_of

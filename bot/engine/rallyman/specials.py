@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from bot.engine.core.dice import DiceSource, SeededDice
 from bot.engine.core.errors import NotAllowed
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Event
 from bot.engine.rallyman.course import Course, SpecialRow
 from bot.engine.rallyman.order import consecutive_entry, next_turn
 from bot.engine.rallyman.ruleset import Ruleset, load_ruleset

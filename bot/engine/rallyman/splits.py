@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.rallyman.actions import Event
+from bot.engine.core.events import Event
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.state import FINISHED, OUT, Car, GameState
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.engine.core.events import Event
 from bot.engine.core.scores import format_time
-from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Event
+from bot.engine.core.text import counted, msg
 from bot.engine.rallyman.dice_rules import check_die, describe_allowed, dice_allowed, die_allowed, gear_name
 from bot.engine.rallyman.dirt import note_corner_arrival
 from bot.engine.rallyman.loss_causes import LossCause
@@ -23,7 +23,7 @@ from bot.engine.rallyman.out_reasons import OutReason
 from bot.engine.rallyman.splits import record_splits
 from bot.engine.rallyman.stages.model import FINISH, SpaceKind, Surface
 from bot.engine.rallyman.state import FINISHED, OUT, Car, Card, GameState, TurnState
-from bot.engine.rallyman.words import counted, die_word
+from bot.engine.rallyman.words import die_word
 
 
 def roll_one(state: GameState, die: str, line: str | None, events: list[Event], face: bool | None = None) -> Move:

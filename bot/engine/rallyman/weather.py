@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from bot.engine.core.dice import DiceSource
 from bot.engine.core.errors import NotAllowed
+from bot.engine.core.events import Event
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Event, Tires
+from bot.engine.rallyman.actions import Tires
 from bot.engine.rallyman.ruleset import Ruleset
 from bot.engine.rallyman.stages.model import START, Stage
 from bot.engine.rallyman.state import FINISHED, OUT, Car, GameState

@@ -48,6 +48,3 @@ def ordinal(n: int) -> str:
     return msg(f"ordinal.{n}") if 1 <= n <= 3 else msg("ordinal.other", n=n)
 
 
-def counted(key: str, n: int, **params: object) -> str:
-    """A message with a count: `key.one` for 1, `key.other` otherwise."""
-    return msg(f"{key}.{'one' if n == 1 else 'other'}", n=n, **params)

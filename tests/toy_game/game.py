@@ -1,0 +1,236 @@
+"""Dice Dash: a toy push-your-luck race, registered in tests only (issue 23 item 7).
+
+Each seat in turn rolls a six-sided die as often as it likes, adding the faces to the turn's
+pot, then `bank`s the pot as points; a 1 loses the pot and ends the turn. After `rounds` rounds
+(the stage name `dash-N`: N rounds, default 3) the most points win (victory points, higher is
+better: the other way from Rallyman's seconds). One or two seats, so a league round can be
+driven alone. Its dice are the engine's seeded or named streams, in the state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from bot.engine.core.dice import DiceSource, SeededDice, StreamDice, dice_from_dict
+from bot.engine.core.errors import NotAllowed
+from bot.engine.core.events import Event
+from bot.engine.core.game import POINTS, Outcome, Prompt, SeatRange, SeatResult, StageFacts, Verb, check_schema, ranked
+from bot.engine.core.log import CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
+from bot.engine.core.text import msg
+
+FACES = {str(f): 1 for f in range(1, 7)}
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: str  # "roll" | "bank" | "retire" | "timeout"
+    target: str | None = None
+    driver: str | None = None
+
+
+@dataclass
+class Dash:
+    seats: list[tuple[str, str]]
+    rounds: int
+    dice: DiceSource
+    points: dict[str, int] = field(default_factory=dict)
+    out: list[str] = field(default_factory=list)
+    round: int = 1
+    turn: int = 0
+    pot: int = 0
+
+    def clone(self) -> Dash:
+        return replace(self, dice=self.dice.clone(), points=dict(self.points), out=list(self.out))
+
+
+class Stages:
+    def names(self) -> list[str]:
+        return ["dash-3", "dash-5"]
+
+    def exists(self, name: str) -> bool:
+        return name.startswith("dash-") and name[5:].isdigit() and 1 <= int(name[5:]) <= 9
+
+    def facts(self, name: str) -> StageFacts:
+        if not self.exists(name):
+            raise NotAllowed(msg("toy.unknown_track", name=name[:20]))
+        return StageFacts(name, f"Dash {name[5:]}", int(name[5:]), 0)
+
+    def digest(self, name: str) -> str:
+        return name.encode().hex()
+
+
+@dataclass(frozen=True)
+class View:
+    state: Dash
+    seat: str | None
+
+
+class DiceDash:
+    id = "dicedash"
+    name = "toy.name"
+    seats = SeatRange(1, 2)
+    solo_runs = True
+    result = POINTS
+    state_schema = 1
+    verbs = (Verb("dash", "toy.cmd.dash", "roll"), Verb("bank", "toy.cmd.bank", "bank"))
+    stages = Stages()
+    modules: tuple[str, ...] = ()
+    out_reasons = ("retired",)
+    texts = Path(__file__).parent / "texts"
+
+    def rulesets(self) -> list[str]:
+        return ["classic"]  # the rally's default ruleset name, read and ignored
+
+    def validate_setup(self, options: Mapping[str, Any]) -> None:
+        self.stages.facts(str(options["stage"]))
+
+    def setup(self, seed: int, seats: Sequence[tuple[str, str]], options: Mapping[str, Any]) -> tuple[Dash, list]:
+        facts = self.stages.facts(str(options["stage"]))
+        streams = (options.get("modules") or {}).get("streams")
+        dice: DiceSource = StreamDice(streams["key"], streams["common"]) if streams else SeededDice(seed)
+        state = Dash(list(seats), facts.length, dice, {s: 0 for s, _ in seats})
+        return state, [Event("toy_turn", seats[0][0], {"name": seats[0][1]})]
+
+    def to_json(self, s: Dash) -> str:
+        return json.dumps({"schema": 1, "seats": s.seats, "rounds": s.rounds, "dice": s.dice.to_dict(),
+                           "points": s.points, "out": s.out, "round": s.round, "turn": s.turn, "pot": s.pot},
+                          sort_keys=True, separators=(",", ":"))
+
+    def from_json(self, text: str) -> Dash:
+        d = json.loads(text)
+        check_schema(self, d.get("schema"))
+        return Dash([tuple(x) for x in d["seats"]], d["rounds"], dice_from_dict(d["dice"]), d["points"], d["out"],
+                    d["round"], d["turn"], d["pot"])
+
+    def parse(self, text: str, state: Dash, seat: str) -> Act:
+        word = text.strip().lower()
+        if word not in ("roll", "bank"):
+            raise NotAllowed(msg("toy.bad_words", text=word[:20]))
+        return Act(word)
+
+    def encode(self, action: Act | Lifecycle) -> str:
+        fields = lifecycle_fields(action) if isinstance(action, (Start, Status)) else \
+            {"type": action.kind, **({"target": action.target} if action.target else {})}
+        return to_text({"v": 1, **fields})
+
+    def decode(self, text: str) -> Act | Lifecycle:
+        d = json.loads(text)
+        if not isinstance(d, dict) or d.get("v") != 1:
+            raise CodecError("v: not a log entry of version 1")
+        if d.get("type") == "start":
+            return Start(tuple(d["seats"]))
+        if d.get("type") == "status":
+            return Status(d["status"])
+        if d.get("type") not in ("roll", "bank", "retire", "timeout"):
+            raise CodecError(f"type: unknown entry type {d.get('type')!r}")
+        return Act(d["type"], d.get("target"))
+
+    def legal_actions(self, state: Dash, seat: str | None) -> list[Act]:
+        return [Act("roll"), Act("bank")] if seat is None or seat in self.to_act(state) else []
+
+    def label(self, action: Act) -> str:
+        return action.kind
+
+    def to_act(self, state: Dash) -> frozenset[str]:
+        return frozenset() if self.finished(state) else frozenset({state.seats[state.turn][0]})
+
+    def apply(self, state: Dash, seat: str | None, action: Act) -> tuple[Dash, list[Event]]:
+        if self.finished(state):
+            raise NotAllowed(msg("toy.over"))
+        if seat is not None and action.kind in ("roll", "bank") and seat not in self.to_act(state):
+            raise NotAllowed(msg("toy.not_yours"))
+        new, events = state.clone(), []
+        me = new.seats[new.turn][0]
+        if action.kind == "retire":
+            new.out.append(action.target or me)
+            events.append(Event("toy_out", action.target, {}))
+            if action.target == me:
+                self._next(new, events)
+        elif action.kind == "roll":
+            face = int(new.dice.pick("d6", FACES))
+            events.append(Event("toy_roll", me, {"face": face}))
+            if face == 1:
+                new.pot = 0
+                self._next(new, events)
+            else:
+                new.pot += face
+        else:  # bank, or the deadline banks what the pot holds
+            new.points[me] += new.pot
+            events.append(Event("toy_bank", me, {"points": new.pot}))
+            self._next(new, events)
+        return new, events
+
+    def _next(self, s: Dash, events: list[Event]) -> None:
+        s.pot = 0
+        for _ in range(len(s.seats) + 1):
+            s.turn += 1
+            if s.turn == len(s.seats):
+                s.turn, s.round = 0, s.round + 1
+            if s.round > s.rounds or s.seats[s.turn][0] not in s.out:
+                break
+        if not self.finished(s):
+            events.append(Event("toy_turn", s.seats[s.turn][0], {"name": s.seats[s.turn][1]}))
+
+    def retire_action(self, seat: str) -> Act:
+        return Act("retire", seat)
+
+    def timeout_action(self, state: Dash, seat: str) -> Act:
+        return Act("timeout")
+
+    def finished(self, state: Dash) -> bool:
+        return state.round > state.rounds or len(state.out) == len(state.seats)
+
+    def progress(self, view: View) -> tuple[int, int]:
+        return (view.state.round, view.state.turn)
+
+    def outcome(self, state: Dash) -> Outcome | None:
+        if not self.finished(state):
+            return None
+        rows = [SeatResult(s, "retired" if s in state.out else "finished", None if s in state.out else
+                           state.points[s], None, (i,), "retired" if s in state.out else None)
+                for i, (s, _) in enumerate(state.seats)]
+        return Outcome(POINTS, ranked(POINTS, rows))
+
+    def view(self, state: Dash, seat: str | None) -> View:
+        return View(state, seat)
+
+    def prompt(self, view: View, events: Sequence[Event]) -> Prompt:
+        seats = self.to_act(view.state)
+        return Prompt(tuple(msg("toy.your_turn", name=self.seat_name(view, s)) for s in seats), seats,
+                      ("roll", "bank") if seats else (), tuple(s for s in seats if not s.startswith("-")))
+
+    def seat_name(self, view: View, seat: str) -> str | None:
+        return dict(view.state.seats).get(seat)
+
+    def title(self, view: View) -> str:
+        return f"Dash {view.state.rounds}"
+
+    def rally_title(self, view: View) -> str:
+        return self.title(view)
+
+    def status(self, view: View) -> list[str]:
+        return [msg("toy.standing", name=n, points=view.state.points[s]) for s, n in view.state.seats]
+
+    def results(self, view: View) -> list[str]:
+        outcome = self.outcome(view.state)
+        return [msg("toy.standing", name=self.seat_name(view, r.seat), points=r.score or 0)
+                for r in (outcome.seats if outcome else ())]
+
+    def out_reason(self, code: str) -> str:
+        return msg("toy.retired")
+
+    def up_next(self, view: View) -> str | None:
+        return None
+
+    def narrate(self, events: Sequence[Event], view: View) -> list[str]:
+        return [msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events]
+
+    def choose(self, view: View, seat: str, risk: float) -> Act:
+        return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
+
+    def odds(self, state: Dash, seat: str, text: str) -> list[str]:
+        return [msg("toy.odds")]  # a 1 in 6 to lose the pot, whatever was rolled

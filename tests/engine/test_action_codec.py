@@ -19,7 +19,6 @@ from bot.engine.rallyman.action_codec import (
     decode,
     encode,
     from_text,
-    log_problem,
     log_text,
     to_text,
 )
@@ -36,6 +35,7 @@ from bot.engine.rallyman.actions import (
     Tires,
 )
 from bot.engine.rallyman.parse import parse
+from bot.services.replay import log_problem
 from tests.engine.action_strategies import entries
 
 

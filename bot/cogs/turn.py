@@ -25,26 +25,13 @@ from discord import app_commands
 
 from bot import games
 from bot.cogs.autocomplete import DiceChoices
-from bot.engine.core.game import Verb, VerbOption
+from bot.engine.core.game import ACT, Verb, VerbOption
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-
-#: `/act`: any move as typed; not a game's own command, so it is listed here once for every game
-ACT = Verb("act", "discord.cmd.act", "{action}", (VerbOption("action", "discord.opt.action", autocomplete=True),))
-
-
-def shortcut_verbs() -> tuple[Verb, ...]:
-    """Every game's commands, each name once (the first game's, in the registry's order)."""
-    seen: dict[str, Verb] = {}
-    for game in games.games():
-        for verb in game.verbs:
-            seen.setdefault(verb.name, verb)
-    return tuple(seen.values())
-
 
 def _parameter(option: VerbOption) -> inspect.Parameter:
     """The callback parameter discord.py reads an option from: text (`str`) or yes/no (`bool`),
@@ -85,8 +72,9 @@ class TurnCog(DiceChoices):
 
     def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
+        self.tree = bot.tree  # where the commands go when the cog is loaded
         self.turn_commands = {verb.name: build_command(verb, self.shortcut(verb.name), self.dice_choices)
-                              for verb in shortcut_verbs()}
+                              for verb in games.verbs()}
         self.turn_commands[ACT.name] = build_command(ACT, self.act, self.action_choices)
 
     def shortcut(self, name: str) -> Callable[[discord.Interaction, dict[str, object]], Any]:
@@ -111,11 +99,11 @@ class TurnCog(DiceChoices):
 
     async def cog_load(self) -> None:
         for command in self.turn_commands.values():
-            self.bot.tree.add_command(command)
+            self.tree.add_command(command)
 
     async def cog_unload(self) -> None:
         for name in self.turn_commands:
-            self.bot.tree.remove_command(name)
+            self.tree.remove_command(name)
 
 
 async def setup(bot: RallyBot) -> None:

@@ -45,7 +45,6 @@ NOT_YET: frozenset[str] = frozenset({
     "services/scratch.py",
     "services/turns.py",
     "services/work.py",
-    "views/turn_buttons.py",
 })
 
 

@@ -140,6 +140,11 @@ class Verb:
         return text
 
 
+#: The generic command of every game: any move as the driver would type it, the autocomplete offering
+#: the seat's legal actions (`legal_actions`, by `label`); the game's `parse` reads it.
+ACT = Verb("act", "discord.cmd.act", "{action}", (VerbOption("action", "discord.opt.action", autocomplete=True),))
+
+
 def verb_of(game: Game[Any, Any], name: str) -> Verb:
     """The game's command called `name`; any other is refused naming the game's commands."""
     for verb in game.verbs:

@@ -72,11 +72,6 @@ async def test_act_with_text_that_is_no_legal_move_gets_the_games_refusal(servic
     assert await unchanged(store) == before
 
 
-async def test_autocomplete_offers_the_games_legal_actions_for_the_asking_seat(service):
-    await running_rally(service)
-    assert await service.options(HERE, BOB) == ["1"]  # gear 0: only die 1 (A6.2)
-
-
 class Hop:
     """The smallest game a command table needs: a toy's id and one command (the rest of the
     protocol is not asked of it here)."""

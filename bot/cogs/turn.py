@@ -10,8 +10,10 @@ the legal actions the autocomplete offers) to `rallies.act`. Options reach the s
 driver would type them (`3 white 4`), so Discord, the buttons and the console share one grammar
 (the game's `parse`). A private command (`/odds`) is answered only to the asker.
 
-A command name declared by several games is one command: their verbs must agree on its shape
-(a test holds it), and the service plays it in the game of the rally where it is typed.
+A command name declared by several games is one command, shaped by the first game's table
+(`games.verbs`); the service plays it in the game of the rally where it is typed, by that game's
+own table. The autocomplete of a verb's option offers the legal next dice (`dice_suggestions`,
+classic's only kind of autocompleted option so far); `/act`'s offers every legal action.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
-from bot.engine.core.game import Game, UnknownGame
+from bot.engine.core.game import Game, UnknownGame, Verb
 from bot.engine.core.text import msg
 from bot.engine.rallyman.protocol import RALLYMAN
 
@@ -37,6 +37,21 @@ def ids() -> tuple[str, ...]:
 
 def games() -> tuple[Game[Any, Any], ...]:
     return tuple(_GAMES.values())
+
+
+def verbs() -> tuple[Verb, ...]:
+    """Every game's own commands (`/roll`, `/stop` …), each name once, in the registry's order: a
+    name two games declare is one command, played in the game of the rally where it is typed."""
+    seen: dict[str, Verb] = {}
+    for game in _GAMES.values():
+        for verb in game.verbs:
+            seen.setdefault(verb.name, verb)
+    return tuple(seen.values())
+
+
+def verb(name: str) -> Verb | None:
+    """The command `name` of a registered game, None if no game has one."""
+    return next((v for v in verbs() if v.name == name), None)
 
 
 def register(game: Game[Any, Any]) -> None:

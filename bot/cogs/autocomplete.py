@@ -44,24 +44,43 @@ def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list
     return choices[:MAX_CHOICES]
 
 
+def action_suggestions(options: list[str] | tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
+    """`/act`: the legal actions whose label starts with (then contains) what is typed; when none
+    matches, what is typed, so it can be sent as it is (the game's parser answers it)."""
+    typed = " ".join(current.split())
+    wanted = typed.lower()
+    hits = [o for o in options if o.lower().startswith(wanted)] + \
+        [o for o in options if wanted in o.lower() and not o.lower().startswith(wanted)]
+    choices = [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits]
+    if typed and not hits:
+        choices.append(app_commands.Choice(name=typed[:100], value=typed[:100]))
+    return choices[:MAX_CHOICES]
+
+
 class DiceChoices(commands.Cog):
-    """A cog with `/roll`'s or `/odds`'s dice: `@app_commands.autocomplete(dice=dice_choices)`."""
+    """A cog with `/roll`'s or `/odds`'s dice (`dice_choices`) and `/act`'s actions
+    (`action_choices`), both from what the asking seat may play now."""
 
     bot: Host
 
-    async def dice_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def legal_labels(self, interaction: discord.Interaction) -> tuple[str, ...] | list[str]:
+        """The asker's legal actions: the channel's last turn prompt when it is theirs (memory),
+        else one bounded lookup (after a restart, or a seat not to act)."""
         channel_id = interaction.channel_id or 0
-        options: tuple[str, ...] | list[str]
         if self.bot.options_cache.known(channel_id):
             prompt = self.bot.options_cache.get(channel_id)
-            options = prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
-        else:
-            try:
-                options = await asyncio.wait_for(self.bot.rallies.options(place_of(interaction), actor_of(interaction)),
-                                                 LOOKUP_TIMEOUT_S)
-            except Exception:  # autocomplete never fails loudly: no suggestion instead
-                options = []
-        return dice_suggestions(options, current)
+            return prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
+        try:
+            return await asyncio.wait_for(self.bot.rallies.options(place_of(interaction), actor_of(interaction)),
+                                          LOOKUP_TIMEOUT_S)
+        except Exception:  # autocomplete never fails loudly: no suggestion instead
+            return []
+
+    async def dice_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return dice_suggestions(await self.legal_labels(interaction), current)
+
+    async def action_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return action_suggestions(await self.legal_labels(interaction), current)
 
 
 dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the command is bound to

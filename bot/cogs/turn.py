@@ -1,17 +1,33 @@
-"""`/roll`, `/stop`, `/line`, `/spare`, `/odds`: a driver's turn, thin.
+"""A driver's turn, written once: the shortcuts every game declares (`/roll`, `/stop`, `/line` … of
+Rallyman) built from the registry's verb tables (`Game.verbs`), and the generic `/act`.
 
-Options go to the services as the driver would type them (`3 white 4`), so Discord, the buttons
-and the console share one grammar (bot/engine/rallyman/parse.py). `/odds` is private.
+Each shortcut is an `app_commands.Command` made from its `Verb`: the same name, description,
+options (text or yes/no, required or not), choices and autocomplete as the table says, so adding a
+game's command means adding a row to its table, nothing here. Every shortcut calls the one service
+entry point, `rallies.verb(place, actor, name, options)`, which finds the command in the game of
+the channel's rally and checks every value; `/act` sends what the driver typed (or picked among
+the legal actions the autocomplete offers) to `rallies.act`. Options reach the services as the
+driver would type them (`3 white 4`), so Discord, the buttons and the console share one grammar
+(the game's `parse`). A private command (`/odds`) is answered only to the asker.
+
+A command name declared by several games is one command, shaped by the first game's table
+(`games.verbs`); the service plays it in the game of the rally where it is typed, by that game's
+own table. The autocomplete of a verb's option offers the legal next dice (`dice_suggestions`,
+classic's only kind of autocompleted option so far); `/act`'s offers every legal action.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.cogs.autocomplete import DiceChoices, dice_choices
+from bot import games
+from bot.cogs.autocomplete import DiceChoices
+from bot.engine.core.game import ACT, Verb, VerbOption
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
@@ -19,90 +35,77 @@ from bot.views.interaction_io import run_command
 if TYPE_CHECKING:
     from bot.client import RallyBot
 
-#: Each line with its description's key (a closed table: no key built from a value).
-LINE_KEYS = {"interior": "discord.line_interior", "skid": "discord.line_skid", "shortcut": "discord.line_shortcut"}
-LINE_CHOICES = [app_commands.Choice(name=t(key), value=line) for line, key in LINE_KEYS.items()]
+def _parameter(option: VerbOption) -> inspect.Parameter:
+    """The callback parameter discord.py reads an option from: text (`str`) or yes/no (`bool`),
+    with a default when it is optional (None: left out; a yes/no: no)."""
+    annotation: type = bool if option.kind == "bool" else str
+    default: Any = inspect.Parameter.empty if option.required else (False if option.kind == "bool" else None)
+    return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+def build_command(verb: Verb, call: Callable[[discord.Interaction, dict[str, object]], Any],
+                  autocomplete: Callable[..., Any]) -> app_commands.Command[Any, ..., None]:
+    """A guild-only slash command from `verb`: its options described, their choices and their
+    autocomplete (`autocomplete`) as the table declares; a call gives `call` the options given."""
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        given = {k: getattr(v, "value", v) for k, v in values.items() if v is not None}  # a Choice: its value
+        await call(interaction, given)
+
+    callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+         *(_parameter(o) for o in verb.options)])
+    callback.__name__ = callback.__qualname__ = verb.name
+    func: Any = callback
+    if verb.options:
+        func = app_commands.describe(**{o.name: t(o.help) for o in verb.options})(func)
+    for option in verb.options:
+        if option.choices:
+            func = app_commands.choices(**{option.name: [app_commands.Choice(name=t(key), value=value)
+                                                         for value, key in option.choices]})(func)
+        if option.autocomplete:
+            func = app_commands.autocomplete(**{option.name: autocomplete})(func)
+    func = app_commands.guild_only()(func)
+    return app_commands.Command(name=verb.name, description=t(verb.help), callback=func)
 
 
 class TurnCog(DiceChoices):
+    """Holds the turn commands and adds them to the tree when loaded (removes them when unloaded)."""
+
     def __init__(self, bot: RallyBot) -> None:
         self.bot = bot
+        self.tree = bot.tree  # where the commands go when the cog is loaded
+        self.turn_commands = {verb.name: build_command(verb, self.shortcut(verb.name), self.dice_choices)
+                              for verb in games.verbs()}
+        self.turn_commands[ACT.name] = build_command(ACT, self.act, self.action_choices)
 
-    @app_commands.command(name="roll", description=t("discord.cmd.roll"))
-    @app_commands.describe(dice=t("discord.opt.dice"), end=t("discord.opt.end"))
-    @app_commands.autocomplete(dice=dice_choices)
-    @app_commands.guild_only()
-    async def roll(self, interaction: discord.Interaction, dice: str, end: bool = False) -> None:
+    def shortcut(self, name: str) -> Callable[[discord.Interaction, dict[str, object]], Any]:
+        async def call_verb(interaction: discord.Interaction, given: dict[str, object]) -> None:
+            async def call(place: Place, actor: Actor) -> Reply:
+                return await self.bot.rallies.verb(place, actor, name, given)
+
+            await run_command(self.bot, interaction, call)
+
+        return call_verb
+
+    async def act(self, interaction: discord.Interaction, given: dict[str, object]) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.roll(place, actor, dice, end=end)
+            typed = given.get("action")
+            return await self.bot.rallies.act(place, actor, typed if isinstance(typed, str) else "", option="action")
 
         await run_command(self.bot, interaction, call)
 
-    @app_commands.command(name="stop", description=t("discord.cmd.stop"))
-    @app_commands.guild_only()
-    async def stop(self, interaction: discord.Interaction) -> None:
-        await run_command(self.bot, interaction, self.bot.rallies.stop)
+    def command(self, name: str) -> app_commands.Command[Any, ..., None]:
+        """The turn command called `name` (tests call its callback as Discord would)."""
+        return self.turn_commands[name]
 
-    @app_commands.command(name="line", description=t("discord.cmd.line"))
-    @app_commands.describe(line=t("discord.opt.line"))
-    @app_commands.choices(line=LINE_CHOICES)
-    @app_commands.guild_only()
-    async def line(self, interaction: discord.Interaction, line: app_commands.Choice[str]) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.line(place, actor, line.value)
+    async def cog_load(self) -> None:
+        for command in self.turn_commands.values():
+            self.tree.add_command(command)
 
-        await run_command(self.bot, interaction, call)
-
-    @app_commands.command(name="spare", description=t("discord.cmd.spare"))
-    @app_commands.guild_only()
-    async def spare(self, interaction: discord.Interaction) -> None:
-        await run_command(self.bot, interaction, self.bot.rallies.spare)
-
-    @app_commands.command(name="attack", description=t("discord.cmd.attack"))
-    @app_commands.describe(dice=t("discord.opt.attack_dice"))
-    @app_commands.guild_only()
-    async def attack(self, interaction: discord.Interaction, dice: str) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.attack(place, actor, dice)
-
-        await run_command(self.bot, interaction, call)
-
-    @app_commands.command(name="order", description=t("discord.cmd.order"))
-    @app_commands.describe(order=t("discord.opt.order_dice"))
-    @app_commands.guild_only()
-    async def order(self, interaction: discord.Interaction, order: str) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.order(place, actor, order)
-
-        await run_command(self.bot, interaction, call)
-
-    @app_commands.command(name="place", description=t("discord.cmd.place"))
-    @app_commands.describe(die=t("discord.opt.place_die"))
-    @app_commands.guild_only()
-    async def place(self, interaction: discord.Interaction, die: str) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.place_die(place, actor, die)
-
-        await run_command(self.bot, interaction, call)
-
-    @app_commands.command(name="tires", description=t("discord.cmd.tires"))
-    @app_commands.describe(tires=t("discord.opt.tires"))
-    @app_commands.guild_only()
-    async def tires(self, interaction: discord.Interaction, tires: Literal["snow", "asphalt"]) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.tires(place, actor, tires)
-
-        await run_command(self.bot, interaction, call)
-
-    @app_commands.command(name="odds", description=t("discord.cmd.odds"))
-    @app_commands.describe(dice=t("discord.opt.odds_dice"))
-    @app_commands.autocomplete(dice=dice_choices)
-    @app_commands.guild_only()
-    async def odds(self, interaction: discord.Interaction, dice: str) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.odds(place, actor, dice)
-
-        await run_command(self.bot, interaction, call)
+    async def cog_unload(self) -> None:
+        for name in self.turn_commands:
+            self.tree.remove_command(name)
 
 
 async def setup(bot: RallyBot) -> None:

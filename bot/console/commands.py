@@ -1,21 +1,38 @@
-"""The console's verb table: a typed `Command` becomes the service call Discord's command makes
-(rallies, turns, championships, `/verify`), with the options read as the slash command reads them."""
+"""The console's commands: a typed `Command` becomes the service call Discord's command makes
+(rallies, turns, championships, `/verify`), with the options read as the slash command reads them.
+A game's own commands (`/roll`, `/odds` …) are not written here: any command of a registered game
+goes to the service's one entry point (`verb`) with its options, as the slash command sends them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot import games
 from bot.console.channels import GUILD_NAME, Channels
 from bot.console.errors import ConsoleError
 from bot.console.lines import Command, user_id, yes
 from bot.console.printer import Say
+from bot.engine.core.game import Verb
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
 
-#: turn commands: typed by a driver with a run in progress, they go to that run's channel
-TURN_COMMANDS = frozenset({"roll", "stop", "line", "spare", "odds", "tires", "attack", "order", "place",
-                           "rally status", "rally board", "rally abandon", "autopilot"})
+#: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,
+#: they go to that run's channel
+TURN_COMMANDS = frozenset({"act", "rally status", "rally board", "rally abandon", "autopilot"})
+
+
+def verb_options(verb: Verb, cmd: Command) -> dict[str, object]:
+    """The options of a game's command as typed (`/roll 3 white 4 end:yes`): `name:value` as
+    Discord reads them, a yes/no read as one, and the free words as its first text option when
+    that is not given by name (as the slash command's first box); an option the command has not
+    is passed on, so the service refuses it by name."""
+    kinds = {o.name: o.kind for o in verb.options}
+    values: dict[str, object] = {k: yes(v) if kinds.get(k) == "bool" else v for k, v in cmd.options.items()}
+    first = next((o.name for o in verb.options if o.kind == "text"), None)
+    if first is not None and first not in values and cmd.words:
+        values[first] = " ".join(cmd.words)
+    return values
 
 
 def _role(value: str | None) -> int | None:
@@ -43,7 +60,8 @@ class Commands:
         if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name == "verify":
             return await self._championship(actor, cmd)
         s, o = self.service, cmd.options
-        here = await self.channels.turn_place(actor) if cmd.name in TURN_COMMANDS else self.place
+        turn = cmd.name in TURN_COMMANDS or games.verb(cmd.name) is not None
+        here = await self.channels.turn_place(actor) if turn else self.place
         if cmd.name == "rally create":
             stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
             if not stage:
@@ -74,23 +92,11 @@ class Commands:
             if not target:
                 raise ConsoleError(t("console.need_driver"))
             return await s.kick(self.place, actor, user_id(target.lstrip("@")), target.lstrip("@"))
-        if cmd.name == "roll":
-            dice = o.get("dice") or " ".join(cmd.words)
-            return await s.roll(here, actor, dice, end=yes(o.get("end")))
-        if cmd.name == "stop":
-            return await s.stop(here, actor)
-        if cmd.name == "line":
-            return await s.line(here, actor, o.get("line") or " ".join(cmd.words))
-        if cmd.name in ("attack", "order", "place"):
-            text = o.get("dice") or o.get("order") or o.get("die") or " ".join(cmd.words)
-            call = {"attack": s.attack, "order": s.order, "place": s.place_die}[cmd.name]
-            return await call(here, actor, text)
-        if cmd.name == "tires":
-            return await s.tires(here, actor, o.get("tires") or " ".join(cmd.words))
-        if cmd.name == "spare":
-            return await s.spare(here, actor)
-        if cmd.name == "odds":
-            return await s.odds(here, actor, o.get("dice") or " ".join(cmd.words))
+        verb = games.verb(cmd.name)
+        if verb is not None:
+            return await s.verb(here, actor, cmd.name, verb_options(verb, cmd))
+        if cmd.name == "act":
+            return await s.act(here, actor, o.get("action") or " ".join(cmd.words), option="action")
         if cmd.name.startswith("notify"):
             return await s.notify.set(self.place, actor, cmd.name.split()[1],
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))

@@ -2,17 +2,23 @@
 
 One table serves Discord and the console, so neither can forget a command (a test holds the table
 against the command tree): each group is a catalogue title and its commands, each command with the
-catalogue key of its description (the one Discord shows in its own command list). How a command is
-named is the caller's: the console types English names, Discord shows the reader's localised ones.
+catalogue key of its description (the one Discord shows in its own command list); the turn
+commands come from the games' own tables (`Game.verbs`), so a new game's commands need no line
+here. How a command is named is the caller's: the console types English names, Discord shows the
+reader's localised ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot import games
+from bot.engine.core.game import ACT
 from bot.engine.core.text import msg
 
-#: (group title key, ((command as typed in English, description key), ...)), in reading order.
+TURN_GROUP = "help.group_turn"
+#: (group title key, ((command as typed in English, description key), ...)), in reading order; the
+#: turn group is filled by `help_groups` from the registry, so a game's commands need no line here.
 HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("help.group_rally", (
         ("rally create", "discord.cmd.rally_create"),
@@ -24,17 +30,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("rally kick", "discord.cmd.rally_kick"),
         ("rally abandon", "discord.cmd.rally_abandon"),
     )),
-    ("help.group_turn", (
-        ("roll", "discord.cmd.roll"),
-        ("stop", "discord.cmd.stop"),
-        ("line", "discord.cmd.line"),
-        ("spare", "discord.cmd.spare"),
-        ("odds", "discord.cmd.odds"),
-        ("tires", "discord.cmd.tires"),
-        ("attack", "discord.cmd.attack"),
-        ("order", "discord.cmd.order"),
-        ("place", "discord.cmd.place"),
-    )),
+    (TURN_GROUP, ()),  # every game's commands and `/act`, from the games' tables (`help_groups`)
     ("help.group_follow", (
         ("rally status", "discord.cmd.rally_status"),
         ("rally board", "discord.cmd.rally_board"),
@@ -72,12 +68,19 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
+def help_groups() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """`HELP_GROUPS` with the turn group filled: every registered game's commands (`/roll` …,
+    each name once, in their tables' order), then the generic `/act`."""
+    turn = tuple((verb.name, verb.help) for verb in (*games.verbs(), ACT))
+    return tuple((title, turn if title == TURN_GROUP else commands) for title, commands in HELP_GROUPS)
+
+
 def help_sections(named: Callable[[str], str] = str) -> list[tuple[str, list[str]]]:
     """(group title, one line per command) for each group, as messages; `named` turns a command
     as typed in English into the name the reader sees."""
     return [(msg(title), [msg("help.line", command=named(command), text=msg(description))
                           for command, description in commands])
-            for title, commands in HELP_GROUPS]
+            for title, commands in help_groups()]
 
 
 def help_lines(named: Callable[[str], str] = str) -> list[str]:

@@ -30,8 +30,9 @@ def system_seed() -> int:
 
 
 class RallyService:
-    """`await service.create(place, actor, stage=...)`, `join`, `start`, `act`/`roll`/`stop`/`line`/
-    `spare`, `odds`, `status`, `board`, `abandon`, `kick`, `press` (a button)."""
+    """`await service.create(place, actor, stage=...)`, `join`, `start`, `act` (a move as typed),
+    `verb` (a game's command: `roll`, `stop`, `odds` …), `status`, `board`, `abandon`, `kick`,
+    `press` (a button)."""
 
     def __init__(self, store: Store, seed_source: Callable[[], int] | None = None,
                  dice_script: dict | None = None, clock: Callable[[], datetime] = utc_now,
@@ -59,15 +60,7 @@ class RallyService:
         self.results = self.archive.results
         self.history = self.archive.history
         self.act = self.turns.act
-        self.roll = self.turns.roll
-        self.stop = self.turns.stop
-        self.line = self.turns.line
-        self.spare = self.turns.spare
-        self.tires = self.turns.tires
-        self.attack = self.turns.attack
-        self.order = self.turns.order
-        self.place_die = self.turns.place_die
-        self.odds = self.turns.odds
+        self.verb = self.turns.verb  # a game's command by name: `/roll`, `/stop`, `/odds` …
         self.options = self.turns.options
 
     async def press(self, place: Place, actor: Actor, rally_id: int, version: int, action: str) -> Reply:

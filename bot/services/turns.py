@@ -1,4 +1,5 @@
-"""Turn commands: roll, stop, line, spare, and the private odds preview.
+"""Turn commands: any action as typed (`act`), a game's command by name from its verb table
+(`verb`: `/roll`, `/stop` … and the private odds preview), and what a seat may type next.
 
 A turn command is bound to the rally version the command found when it arrived (a button carries
 the version it was drawn for): if anything was committed between its arrival and its turn under
@@ -8,17 +9,17 @@ plays twice.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.engine.core.events import Event
+from bot.engine.core.game import VerbOption, verb_of
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Action, Attack, Roll, Spare, Stop
+from bot.engine.rallyman.actions import Action, Roll, Spare, Stop
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
 from bot.engine.rallyman.game import legal_actions
 from bot.engine.rallyman.narrate import narrate
-from bot.engine.rallyman.odds import odds
-from bot.engine.rallyman.parse import parse
 from bot.engine.rallyman.state import GameState
 from bot.engine.rallyman.status_text import course_lines, results_lines
-from bot.engine.rallyman.words import dice_words
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
@@ -37,16 +38,19 @@ def require_running(rally: Rally) -> None:
 
 
 class Turns:
-    """`act` (any turn command as typed), `roll`, `stop`, `line`, `spare`, `odds`, `options`."""
+    """`act` (any turn command as typed), `verb` (a game's command by name: `/roll`, `/odds` …),
+    `options` (autocomplete)."""
 
     def __init__(self, work: RallyWork) -> None:
         self.work = work
 
-    async def act(self, place: Place, actor: Actor, text: str, expected_version: int | None = None) -> Reply:
-        """Any turn command as the driver would type it (`3 white 4`, `stop`, `skid`, `spare`).
+    async def act(self, place: Place, actor: Actor, text: str, expected_version: int | None = None,
+                  option: str = "dice") -> Reply:
+        """Any turn command as the driver would type it (`3 white 4`, `stop`, `skid`, `spare`):
+        buttons, `/act` (whose `option` is `action`, named in a refusal) and the AI.
         `expected_version` (buttons) is the version the button was drawn for; a typed command is
         bound to the version current when it arrived."""
-        return await self._play(place, actor, text_option("dice", text, MAX_COMMAND_TEXT), expected_version)
+        return await self._play(place, actor, text_option(option, text, MAX_COMMAND_TEXT), expected_version)
 
     async def _play(self, place: Place, actor: Actor, text: str, expected_version: int | None) -> Reply:
         """The command path of a turn command whose text was checked already."""
@@ -67,65 +71,47 @@ class Turns:
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
-    async def roll(self, place: Place, actor: Actor, dice: str, end: bool = False,
+    async def verb(self, place: Place, actor: Actor, name: str, options: Mapping[str, object],
                    expected_version: int | None = None) -> Reply:
-        text = text_option("dice", dice, MAX_COMMAND_TEXT)  # what the user typed is what is limited
-        if end and not text.lower().endswith("stop"):
-            text += " stop"
-        return await self._play(place, actor, text, expected_version)
-
-    async def stop(self, place: Place, actor: Actor, expected_version: int | None = None) -> Reply:
-        return await self.act(place, actor, "stop", expected_version)
-
-    async def line(self, place: Place, actor: Actor, line: str) -> Reply:
-        return await self.act(place, actor, text_option("line", line, MAX_COMMAND_TEXT))
-
-    async def spare(self, place: Place, actor: Actor) -> Reply:
-        return await self.act(place, actor, "spare")
-
-    async def attack(self, place: Place, actor: Actor, dice: str) -> Reply:
-        """Time attack (Rules+ module, RULES A18): roll a group of dice at once; then `order`."""
-        return await self.act(place, actor, "attack " + text_option("dice", dice, MAX_COMMAND_TEXT))
-
-    async def order(self, place: Place, actor: Actor, order: str) -> Reply:
-        """The order of the dice of a time attack (A18.3), or `best` for the bot's proposal."""
-        return await self.act(place, actor, "order " + text_option("order", order, MAX_COMMAND_TEXT))
-
-    async def place_die(self, place: Place, actor: Actor, die: str) -> Reply:
-        """Place the next die with second markers instead of rolling it (Rules+ module, A19)."""
-        return await self.act(place, actor, "place " + text_option("die", die, MAX_COMMAND_TEXT))
-
-    async def tires(self, place: Place, actor: Actor, tires: str) -> Reply:
-        """Choose asphalt or snow tires before the first die of a special where that is allowed
-        (Rules+ weather module, RULES A20.2)."""
-        return await self.act(place, actor, "tires " + text_option("tires", tires, MAX_COMMAND_TEXT))
-
-    async def odds(self, place: Place, actor: Actor, plan: str) -> Reply:
-        """The exact chance of losing control for a plan of dice, shown only to the asker."""
-        plan = text_option("dice", plan, MAX_COMMAND_TEXT)
+        """A game command by name (`roll`, `odds` …) with its options as Discord or the console give
+        them, the one entry point of every shortcut: the command looked up in the game of the
+        channel's rally (an unknown command or option is refused naming what there is), each text
+        checked (`text_option`: what a client sends is hostile), its text built by the game's
+        table (`Verb.text`) and played, or answered privately for a private command (odds). Every
+        refusal comes before anything is written."""
         rally = await self.work.rally_here(place)
+        game = game_of(rally)
+        verb = verb_of(game, name)
+        values = {key: checked_option(verb.option(key), value) for key, value in options.items()}
+        for option in verb.options:  # a required option left out is refused like an empty one
+            if option.required and option.name not in values:
+                checked_option(option, "")
+        text = verb.text(values)
+        if not verb.private:
+            return await self._play(place, actor, text, expected_version)
         require_running(rally)
-        state = self.work.state_of(rally)
-        action = parse(plan, state, driver=str(actor.user_id))
-        if not isinstance(action, (Roll, Attack)):
-            raise ServiceError("odds.need_dice")
-        result = odds(state, action)
-        words = dice_words(action.dice)
-        key = "odds.attack" if isinstance(action, Attack) else "odds.result"
-        lines = [msg(key, plan=words, percent=result.percent)]
-        if result.knocked_out:
-            lines.append(msg("odds.knock_out", percent=msg("number.percent",
-                                                           value=round(result.knocked_out * 100, 1))))
-        return Reply(lines, ephemeral=True)
+        return Reply(game.odds(self.work.state_of(rally), str(actor.user_id), text), ephemeral=True)
 
     async def options(self, place: Place, actor: Actor) -> list[str]:
-        """What this user may type next (autocomplete); empty when it is not their turn."""
+        """What this user may type next (autocomplete): the labels of the game's legal actions for
+        their seat; empty when they have none."""
         if place.guild_id <= 0:
             return []
         rally = await self.work.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
         if rally is None or rally.status != "running":
             return []
-        return option_labels(self.work.state_of(rally), str(actor.user_id))
+        game = game_of(rally)
+        return [game.label(a) for a in game.legal_actions(self.work.state_of(rally), str(actor.user_id))]
+
+
+def checked_option(option: VerbOption, value: object) -> object:
+    """An option's value as a command may carry it: a yes/no must be one, a text goes through
+    `text_option` (trimmed, bounded, printable, mentions neutralised)."""
+    if option.kind == "bool":
+        if not isinstance(value, bool):
+            raise ServiceError("input.not_yes_no", option=option.name)
+        return value
+    return text_option(option.name, value, MAX_COMMAND_TEXT)
 
 
 def option_labels(state: GameState, driver: str | None = None) -> list[str]:

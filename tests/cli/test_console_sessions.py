@@ -83,3 +83,19 @@ def test_a_reader_language_without_a_catalogue_is_refused_not_a_crash(tmp_path):
     first, second = out.splitlines()
     assert first == "[only you] There is no language 'xx': write alice@fr: or alice@de: (en, de, fr)."
     assert second.startswith("[nur für alice] ")
+
+
+def test_a_game_command_with_an_option_it_has_not_is_refused_and_plays_nothing(tmp_path):
+    """Issue 23 item 4: the console reads a game's commands from the same table as Discord, so
+    `/roll 1 turbo:yes` is refused by name (it was played, the option ignored) and `/act` plays any
+    move as typed; the refused lines change nothing (the next `/roll 1` is the turn's first die)."""
+    session = ("alice: /rally create stage:pinewood-sprint drivers:1\nalice: /rally join\nalice: /rally start\n"
+               "alice: /roll 1 turbo:yes\nalice: /odds 1 junk:2\nalice: /stop dice:1\nalice: /act banana\n"
+               "alice: /act 1\nalice: /act stop\n")
+    out = console(tmp_path / "c.sqlite3", session, "--seed", "1").splitlines()
+    assert out[4:8] == ["[only alice] `/roll` has no option `turbo`.", "[only alice] `/odds` has no option `junk`.",
+                        "[only alice] `/stop` has no option `dice`.",
+                        "[only alice] I don't understand `banana`: use a gear die 1-5, `white` (w, gaz, weiss), a "
+                        "line (interior, skid, cut) or `stop`."]
+    assert out[8] == "[channel] alice rolls 1 → space 1 (⚠ 0)"
+    assert out[10].startswith("[channel] alice stops in gear 1")

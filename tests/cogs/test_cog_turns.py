@@ -67,7 +67,7 @@ async def moves(store, rally) -> list:
 
 async def test_roll_posts_the_dice_and_new_buttons(bot, store, cog, rally):
     inter = interaction(bot, BOB)
-    await TurnCog.roll.callback(cog, inter, dice="1")
+    await cog.command("roll").callback(inter, dice="1")
     inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     post = await only_public(bot, inter)
     assert "**Bob** rolls 1" in post.content and "roll on" in post.content
@@ -77,7 +77,7 @@ async def test_roll_posts_the_dice_and_new_buttons(bot, store, cog, rally):
 
 async def test_roll_with_end_stops_after_the_dice(bot, store, cog, rally):
     inter = interaction(bot, BOB)
-    await TurnCog.roll.callback(cog, inter, dice="1", end=True)
+    await cog.command("roll").callback(inter, dice="1", end=True)
     post = await only_public(bot, inter)
     # round 2 begins: Bob, on the road, drives first again (A4.3) and is pinged anew
     assert "**Bob** stops in gear 1" in post.content and "Bob, your turn" in post.content
@@ -87,7 +87,7 @@ async def test_roll_with_end_stops_after_the_dice(bot, store, cog, rally):
 
 async def test_a_new_turn_message_takes_the_buttons_off_the_old_one(bot, store, cog, rally):
     old = await bot.rallies.delivery.turn_message(rally.id)
-    await TurnCog.roll.callback(cog, interaction(bot, BOB), dice="1")
+    await cog.command("roll").callback(interaction(bot, BOB), dice="1")
     await delivered(bot)
     edits = [c for c in bot.http.request.sent if c.method == "PATCH" and "attachments" not in c.body]  # not the board
     assert len(edits) == 1 and edits[0].body["components"] == []
@@ -96,15 +96,15 @@ async def test_a_new_turn_message_takes_the_buttons_off_the_old_one(bot, store, 
 
 async def test_roll_refusals(bot, store, cog, rally):
     inter = interaction(bot, ALICE)
-    text = await refused(store, TurnCog.roll.callback(cog, inter, dice="1"), inter)
+    text = await refused(store, cog.command("roll").callback(inter, dice="1"), inter)
     assert "not your turn: Bob is driving" in text
     inter = interaction(bot, BOB)
-    assert "you may roll 1" in await refused(store, TurnCog.roll.callback(cog, inter, dice="3"), inter)
+    assert "you may roll 1" in await refused(store, cog.command("roll").callback(inter, dice="3"), inter)
     inter = interaction(bot, BOB)
-    assert "I don't understand `banana`" in await refused(store, TurnCog.roll.callback(cog, inter, dice="banana"),
+    assert "I don't understand `banana`" in await refused(store, cog.command("roll").callback(inter, dice="banana"),
                                                           inter)
     inter = interaction(bot, BOB)
-    assert "`dice` is too long" in await refused(store, TurnCog.roll.callback(cog, inter, dice="1 " * 60), inter)
+    assert "`dice` is too long" in await refused(store, cog.command("roll").callback(inter, dice="1 " * 60), inter)
     assert await delivered(bot) == []
 
 
@@ -112,31 +112,31 @@ async def test_stop_after_a_die_passes_the_turn(bot, store, cog, rally):
     await bot.rallies.act(HERE, Actor(*BOB), "1")
     await delivered(bot)
     inter = interaction(bot, ALICE)
-    assert "not your turn" in await refused(store, TurnCog.stop.callback(cog, inter), inter)
+    assert "not your turn" in await refused(store, cog.command("stop").callback(inter), inter)
     inter = interaction(bot, BOB)
-    await TurnCog.stop.callback(cog, inter)
+    await cog.command("stop").callback(inter)
     assert "**Bob** stops in gear 1" in (await only_public(bot, inter)).content
 
 
 async def test_stop_before_any_die_is_refused(bot, store, cog, rally):
     inter = interaction(bot, BOB)
-    assert "Roll at least one die" in await refused(store, TurnCog.stop.callback(cog, inter), inter)
+    assert "Roll at least one die" in await refused(store, cog.command("stop").callback(inter), inter)
 
 
 async def test_line_chooses_the_trajectory_of_the_next_corner(bot, store, cog, rally):
     choice = app_commands.Choice(name="skid", value="skid")
     inter = interaction(bot, ALICE)
-    assert "not your turn" in await refused(store, TurnCog.line.callback(cog, inter, line=choice), inter)
+    assert "not your turn" in await refused(store, cog.command("line").callback(inter, line=choice), inter)
     inter = interaction(bot, BOB)
-    await TurnCog.line.callback(cog, inter, line=choice)
+    await cog.command("line").callback(inter, line=choice)
     assert "**Bob** will take the skid line at corner 1" in (await only_public(bot, inter)).content
 
 
 async def test_spare_refused_without_a_flat_and_for_another_driver(bot, store, cog, rally):
     inter = interaction(bot, BOB)
-    assert "no flat tire" in await refused(store, TurnCog.spare.callback(cog, inter), inter)
+    assert "no flat tire" in await refused(store, cog.command("spare").callback(inter), inter)
     inter = interaction(bot, ALICE)
-    assert "not your turn" in await refused(store, TurnCog.spare.callback(cog, inter), inter)
+    assert "not your turn" in await refused(store, cog.command("spare").callback(inter), inter)
 
 
 async def test_spare_fits_the_tire_when_there_is_a_flat(bot, store, cog, rally):
@@ -145,7 +145,7 @@ async def test_spare_fits_the_tire_when_there_is_a_flat(bot, store, cog, rally):
     state.car_by_id(str(BOB[0])).flats = 1
     await store.set_snapshot(rally.id, rally.version, snapshot_json(state), "running")  # a test set-up
     inter = interaction(bot, BOB)
-    await TurnCog.spare.callback(cog, inter)
+    await cog.command("spare").callback(inter)
     assert "spare" in (await only_public(bot, inter)).content.lower()
     assert (await store.actions.list(rally.id))[-1].action == log_text(Spare())  # set-up logged 'snapshot' before
 
@@ -153,14 +153,14 @@ async def test_spare_fits_the_tire_when_there_is_a_flat(bot, store, cog, rally):
 async def test_odds_are_private_and_refused_for_another_driver(bot, store, cog, rally):
     inter = interaction(bot, BOB)
     before = await stored(store)
-    await TurnCog.odds.callback(cog, inter, dice="1 w")
+    await cog.command("odds").callback(inter, dice="1 w")
     inter.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     assert "chance of losing control" in only_private(inter)
     assert await stored(store) == before and await delivered(bot) == []
     inter = interaction(bot, ALICE)
-    assert "not your turn" in await refused(store, TurnCog.odds.callback(cog, inter, dice="1"), inter)
+    assert "not your turn" in await refused(store, cog.command("odds").callback(inter, dice="1"), inter)
     inter = interaction(bot, BOB)
-    assert "Give the dice you plan to roll" in await refused(store, TurnCog.odds.callback(cog, inter, dice="stop"),
+    assert "Give the dice you plan to roll" in await refused(store, cog.command("odds").callback(inter, dice="stop"),
                                                              inter)
 
 
@@ -214,7 +214,7 @@ async def test_a_move_in_a_paused_rally_is_saved_and_the_player_is_told_why_noth
     await paused(bot, store)
     before = await moves(store, rally)
     inter = interaction(bot, BOB)
-    await TurnCog.roll.callback(cog, inter, dice="1")
+    await cog.command("roll").callback(inter, dice="1")
     inter.delete_original_response.assert_not_awaited()
     (text,) = private_texts(inter)
     assert text.startswith("Saved. I cannot post in this channel right now")
@@ -230,7 +230,7 @@ async def test_discord_failing_to_delete_the_answer_after_the_commit_never_says_
     inter = interaction(bot, BOB)
     inter.delete_original_response.side_effect = failure
     before = await moves(store, rally)
-    await TurnCog.roll.callback(cog, inter, dice="1")
+    await cog.command("roll").callback(inter, dice="1")
     (text,) = private_texts(inter)
     assert text.startswith(AFTER_COMMIT) and NOTHING_CHANGED not in text
     assert await moves(store, rally) == [*before, Roll(("1",))]
@@ -244,7 +244,7 @@ async def test_discord_failing_to_edit_the_answer_of_a_paused_rally_never_says_n
     inter = interaction(bot, BOB)
     inter.edit_original_response.side_effect = http_error(503)
     before = await moves(store, rally)
-    await TurnCog.roll.callback(cog, inter, dice="1")
+    await cog.command("roll").callback(inter, dice="1")
     texts = private_texts(inter)  # the failed edit (the paused note), then the followup
     assert texts[-1].startswith(AFTER_COMMIT) and not any(NOTHING_CHANGED in text for text in texts)
     assert await moves(store, rally) == [*before, Roll(("1",))]
@@ -257,7 +257,7 @@ async def test_when_discord_answers_nothing_after_the_commit_the_move_is_kept_on
     inter.delete_original_response.side_effect = http_error(503)
     inter.followup.send.side_effect = http_error(503)
     before = await moves(store, rally)
-    await TurnCog.roll.callback(cog, inter, dice="1")
+    await cog.command("roll").callback(inter, dice="1")
     assert await moves(store, rally) == [*before, Roll(("1",))]
     (post,) = await delivered(bot)
     assert "**Bob** rolls 1" in post.content

@@ -250,8 +250,13 @@ def test_the_closed_word_tables_of_the_texts_cover_every_value_the_engine_declar
 
 
 def test_the_closed_tables_of_the_turn_buttons_and_lines_cover_every_line():
-    """Buttons and the `/line` choices name each line the engine knows (RULES A8) through closed tables."""
-    from bot.cogs.turn import LINE_KEYS
-    from bot.views.turn_buttons import LINE_WORDS
+    """Buttons and the `/line` choices name each line the engine knows (RULES A8) through closed
+    tables; every choice of a game's command is named by a key of the catalogue."""
+    from bot import games
+    from bot.engine.rallyman.buttons import LINE_WORDS
+    from bot.engine.rallyman.protocol import LINE_CHOICES
 
-    assert set(LINE_KEYS) == set(LINE_WORDS) == set(LINES)
+    assert {value for value, _ in LINE_CHOICES} == set(LINE_WORDS) == set(LINES)
+    for lang in LANGS:
+        assert all(key in KEYS[lang] for key in LINE_WORDS.values())
+        assert all(key in KEYS[lang] for verb in games.verbs() for option in verb.options for _, key in option.choices)

@@ -30,7 +30,6 @@ NOT_YET: frozenset[str] = frozenset({
     "services/deadlines.py",
     "services/images.py",
     "services/turns.py",
-    "views/turn_buttons.py",
 })
 
 

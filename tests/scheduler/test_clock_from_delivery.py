@@ -192,7 +192,8 @@ async def test_old_delivered_posts_and_done_jobs_are_forgotten_but_owed_ones_sta
     delivered = [r for r in await store.outbox.all() if r.done_at is not None]
     assert delivered
     clock.advance(days=8)
-    await service.roll(HERE, BOB, "1", end=True)  # a new post, owed, and the first turn's jobs cancelled
+    # a new post, owed, and the first turn's jobs cancelled
+    await service.verb(HERE, BOB, "roll", {"dice": "1", "end": True})
     owed_before = await store.outbox.owed()
     removed = await deadlines.prune()
     assert removed >= len(delivered)

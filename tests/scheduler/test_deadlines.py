@@ -55,7 +55,7 @@ async def test_rolling_on_keeps_the_deadline_and_a_new_turn_restarts_it(store, d
     (go_on,) = await deliver(service)
     assert go_on.due == first_due and await deadlines.due_at(rally_id) == first_due  # same turn: same deadline
     clock.advance(minutes=10)
-    await service.stop(HERE, BOB)
+    await service.verb(HERE, BOB, "stop", {})
     (next_turn,) = await deliver(service)
     assert next_turn.ping == (await active_driver(service, store),)
     assert next_turn.due == clock.now + timedelta(hours=HOURS)

@@ -168,10 +168,10 @@ def test_turn_texts_are_played_or_refused_by_name(command, actor, text):
     async def body(store: Store, service: RallyService) -> None:
         await running(service)
         call = {
-            "roll": lambda: service.roll(HERE, actor, text),
-            "roll+end": lambda: service.roll(HERE, actor, text, end=True),
-            "odds": lambda: service.odds(HERE, actor, text),
-            "line": lambda: service.line(HERE, actor, text),
+            "roll": lambda: service.verb(HERE, actor, "roll", {"dice": text}),
+            "roll+end": lambda: service.verb(HERE, actor, "roll", {"dice": text, "end": True}),
+            "odds": lambda: service.verb(HERE, actor, "odds", {"dice": text}),
+            "line": lambda: service.verb(HERE, actor, "line", {"line": text}),
             "act": lambda: service.act(HERE, actor, text),
         }[command]
         before = await everything(store)
@@ -191,7 +191,8 @@ async def test_roll_with_end_is_not_refused_as_too_long_for_dice_within_the_limi
     await service.join(HERE, BOB)
     await service.start(HERE, BOB)
     dice = "1" + " " * 98 + "w"  # 100 characters: roll 1, then white, then stop
-    reply = await attempt(store, lambda: service.roll(HERE, BOB, dice, end=True), "roll end:yes", typed={"dice": dice})
+    reply = await attempt(store, lambda: service.verb(HERE, BOB, "roll", {"dice": dice, "end": True}), "roll end:yes",
+                          typed={"dice": dice})
     assert reply is not None and "**Bob** rolls 1" in reply.text and "stops in gear 1" in reply.text
 
 
@@ -270,7 +271,7 @@ def test_button_actions_and_versions_from_a_client_are_checked(rally_id, version
 
 
 @HYPOTHESIS
-@given(command=st.sampled_from(["attack", "order", "place_die", "tires"]),
+@given(command=st.sampled_from(["attack", "order", "place", "tires"]),
        actor=st.sampled_from([BOB, ALICE]),
        text=options_from(["1 2", "1 W", "best", "1", "W", "snow", "asphalt", "2 1", "W! 1"]),
        modules=options_from(["attack,seconds,weather,splits", "attack", "weather", "", "none"]))
@@ -287,8 +288,8 @@ def test_rules_plus_commands_and_modules_are_played_or_refused_by_name(command, 
         await service.join(HERE, BOB)
         await service.join(HERE, ALICE)
         await service.start(HERE, BOB)
-        option = {"attack": "dice", "order": "order", "place_die": "die", "tires": "tires"}[command]
-        await attempt(store, lambda: getattr(service, command)(HERE, actor, text), f"{command} {text!r}",
+        option = {"attack": "dice", "order": "order", "place": "die", "tires": "tires"}[command]
+        await attempt(store, lambda: service.verb(HERE, actor, command, {option: text}), f"{command} {text!r}",
                       typed={option: text})
 
     run(body)

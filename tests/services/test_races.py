@@ -78,8 +78,8 @@ def command(name: str, service: RallyService, setup: Setup) -> Callable[[], Awai
         "kick": lambda: service.kick(HERE, BOB, ALICE.user_id, ALICE.name),
         "start": lambda: service.start(HERE, BOB),
         "abandon": lambda: service.abandon(HERE, BOB),
-        "roll": lambda: service.roll(HERE, BOB, roll_text),
-        "stop": lambda: service.stop(HERE, BOB),
+        "roll": lambda: service.verb(HERE, BOB, "roll", {"dice": roll_text}),
+        "stop": lambda: service.verb(HERE, BOB, "stop", {}),
         "click": lambda: service.press(HERE, BOB, setup.rally_id, setup.version, button),
     }[name]
 
@@ -93,7 +93,7 @@ async def prepare(store: Store, state: str) -> tuple[RallyService, Setup]:
     await service.join(HERE, ALICE)
     if state == "turn":
         await service.start(HERE, BOB)
-        await service.roll(HERE, BOB, "1")
+        await service.verb(HERE, BOB, "roll", {"dice": "1"})
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     return service, Setup(state, rally.id, rally.version)
 

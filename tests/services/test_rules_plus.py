@@ -31,12 +31,12 @@ async def test_A20_1_the_weather_of_ss1_is_posted_with_the_start(service, store)
 
 async def test_A20_2_tires_are_chosen_before_the_first_die_and_refused_after(service, store):
     await _started(service, "weather")
-    reply = await service.tires(HERE, BOB, "snow")
+    reply = await service.verb(HERE, BOB, "tires", {"tires": "snow"})
     assert "fits snow tires" in reply.text
-    await service.roll(HERE, BOB, "1")
+    await service.verb(HERE, BOB, "roll", {"dice": "1"})
     before = await snapshot_of(store)
     with pytest.raises(RallyError, match="before your first die"):
-        await service.tires(HERE, BOB, "asphalt")
+        await service.verb(HERE, BOB, "tires", {"tires": "asphalt"})
     assert await snapshot_of(store) == before
     assert (await store.check(replay_snapshot, log_problem)).ok
 
@@ -45,45 +45,45 @@ async def test_without_the_module_tires_are_refused_with_the_reason_and_nothing_
     await _started(service, "")
     before = await snapshot_of(store)
     with pytest.raises(RallyError, match=r"module \(rulebook ART\.15\), which is off"):
-        await service.tires(HERE, BOB, "snow")
+        await service.verb(HERE, BOB, "tires", {"tires": "snow"})
     assert await snapshot_of(store) == before
 
 
 @pytest.mark.parametrize("modules, call, needle", [
-    ("", ("attack", "1 2"), "time attack"),
-    ("attack", ("attack", "1"), "at least 2"),
-    ("attack", ("order", "1 2"), ""),
-    ("", ("place_die", "1"), "second markers"),
-    ("seconds", ("place_die", "1"), ""),
+    ("", ("attack", {"dice": "1 2"}), "time attack"),
+    ("attack", ("attack", {"dice": "1"}), "at least 2"),
+    ("attack", ("order", {"order": "1 2"}), ""),
+    ("", ("place", {"die": "1"}), "second markers"),
+    ("seconds", ("place", {"die": "1"}), ""),
 ])
 async def test_a_refused_rules_plus_command_changes_nothing(service, store, modules, call, needle):
     """A18/A19 commands refused (module off, A18.1 one die, no attack to order, no marker yet):
     a specific message, and the stored rally, log and outbox are byte-identical."""
     await _started(service, modules)
     before = (await snapshot_of(store), [r.as_dict() for r in await store.outbox.all()])
-    name, text = call
+    name, options = call
     with pytest.raises(RallyError) as refused:
-        await getattr(service, name)(HERE, BOB, text)
+        await service.verb(HERE, BOB, name, options)
     assert needle.lower() in str(refused.value).lower() and "went wrong" not in str(refused.value)
     assert (await snapshot_of(store), [r.as_dict() for r in await store.outbox.all()]) == before
 
 
 async def test_A18_a_time_attack_then_its_order_through_the_services_and_its_odds(service, store):
     await _started(service, "attack")
-    odds = await service.odds(HERE, BOB, "attack 1 2")
+    odds = await service.verb(HERE, BOB, "odds", {"dice": "attack 1 2"})
     assert odds.ephemeral and "chance of losing control" in odds.text
-    rolled = await service.attack(HERE, BOB, "1 2")
+    rolled = await service.verb(HERE, BOB, "attack", {"dice": "1 2"})
     assert rolled.turn is not None and any(o.startswith("order ") for o in rolled.turn.options)
-    ordered = await service.order(HERE, BOB, "best")
+    ordered = await service.verb(HERE, BOB, "order", {"order": "best"})
     assert ordered.text and (await store.check(replay_snapshot, log_problem)).ok
 
 
 async def test_status_shows_markers_held_and_tires_when_the_modules_are_on(service, store):
     """A18.4 markers (taken off the time shown) and A20 tires appear in `/rally status`."""
     await _started(service, "attack,weather")
-    await service.tires(HERE, BOB, "snow")
-    await service.attack(HERE, BOB, "1 2")
-    await service.order(HERE, BOB, "best")
+    await service.verb(HERE, BOB, "tires", {"tires": "snow"})
+    await service.verb(HERE, BOB, "attack", {"dice": "1 2"})
+    await service.verb(HERE, BOB, "order", {"order": "best"})
     status = await service.status(HERE, ALICE)
     bob = next(line for line in status.lines if line.startswith("Bob:"))
     assert "2 second markers" in bob and "snow tires" in bob

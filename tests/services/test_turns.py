@@ -20,7 +20,7 @@ async def test_driver_rolls_and_stops_and_the_turn_passes(service, store):
     assert "**Bob** rolls 1" in reply.text and "→ space 2" in reply.text
     row = await store.outbox.get(reply.outbox[0])
     assert row.body["image"] is None and reply.ping == ()  # same turn: no board yet, nobody pinged
-    reply = await service.stop(HERE, BOB)
+    reply = await service.verb(HERE, BOB, "stop", {})
     assert "stops in gear 1 (+50 s" in reply.text
     assert "Bob, your turn" in reply.text  # round 2: Bob (on the road) plays first (A4.3)
 
@@ -47,7 +47,7 @@ async def test_refused_commands_leave_the_stored_rally_byte_identical(service, s
 async def test_odds_are_private_and_change_nothing(service, store):
     await running_rally(service)
     before = await snapshot_of(store)
-    reply = await service.odds(HERE, BOB, "1 w")
+    reply = await service.verb(HERE, BOB, "odds", {"dice": "1 w"})
     assert reply.ephemeral and "0.0% chance of losing control" in reply.text
     assert await snapshot_of(store) == before
 

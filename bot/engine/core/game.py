@@ -10,7 +10,8 @@ of the bot holds them as opaque values and asks the game for everything else:
   action log, strict; it also writes and reads the rally's own entries, `bot.engine.core.log`),
   `legal_actions`, `apply(state, seat, action)` (the actor is an argument, so the game, not the
   caller, decides who may act; `seat` None is the rally itself: a deadline's `timeout_action`, a
-  host's `retire_action`), `to_act`;
+  host's `retire_action`), `to_act`; `label` (an action as a driver types it) and `button` (how
+  a label is offered as a button, or not at all);
 - **results**: `outcome` — scores in the game's `result` kind (seconds, lower is better; or
   victory points, higher is better), ranked by the game because only it knows its tie-breaks;
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
@@ -28,7 +29,7 @@ Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue he
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -93,48 +94,82 @@ class Outcome:
     seats: tuple[SeatResult, ...]
 
 
+OptionKind = Literal["text", "bool"]
+
+
 @dataclass(frozen=True)
 class VerbOption:
-    """One option of a command: its name, its help key, and whether its values come from the
-    game's legal actions (autocomplete) or from a fixed list (`choices`)."""
+    """One option of a command: its name, its help key (`discord.opt.*`), its kind (free text, or
+    a yes/no), whether it must be given, a fixed list of values (`choices`: value → the key of the
+    name a reader sees) or values suggested from the seat's legal actions (`autocomplete`). A
+    yes/no option adds its `word` to the command's text when it is yes (`/roll … end:yes` is
+    `… stop`)."""
 
     name: str
     help: str
     required: bool = True
-    choices: tuple[str, ...] = ()
+    choices: tuple[tuple[str, str], ...] = ()
     autocomplete: bool = False
+    kind: OptionKind = "text"
+    word: str = ""
 
 
 @dataclass(frozen=True)
 class Verb:
     """A game command (`/roll`, `/stop` …): how its options become the text `parse` reads.
 
-    `template` is a `str.format` pattern over the option names (`"{dice}"`, `"attack {dice}"`); an
-    option left empty is dropped with its surrounding spaces. `private` answers only the asker
-    (odds); `needs_turn` verbs are refused to seats not in `to_act`."""
+    `template` is a `str.format` pattern over the text options (`"{dice}"`, `"attack {dice}"`); an
+    option left empty is dropped with its surrounding spaces, a yes/no option adds its word.
+    `private` verbs answer only the asker and change nothing (odds: `Game.odds`)."""
 
     name: str
     help: str
     template: str
     options: tuple[VerbOption, ...] = ()
     private: bool = False
-    flags: tuple[tuple[str, str], ...] = field(default=())  # (boolean option, word appended when true)
+
+    def option(self, name: str) -> VerbOption:
+        """The option called `name`; any other is refused, naming the command."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise RallyError(msg("command.unknown_option", option=name[:40], verb=self.name))
 
     def text(self, values: Mapping[str, object]) -> str:
         """The command text for `parse`, from the options given (unknown options refused)."""
-        known = {o.name for o in self.options} | {f for f, _ in self.flags}
-        extra = sorted(set(values) - known)
-        if extra:
-            raise RallyError(msg("command.unknown_option", option=extra[0], verb=self.name))
-        words: dict[str, str] = {}
-        for option in self.options:
-            value = values.get(option.name)
-            words[option.name] = "" if value is None else str(value).strip()
+        for name in sorted(values):
+            self.option(name)
+        words = {o.name: str(values.get(o.name) or "").strip() for o in self.options if o.kind == "text"}
         text = " ".join(self.template.format(**words).split())
-        for flag, word in self.flags:
-            if values.get(flag) and not text.lower().endswith(word):
-                text = f"{text} {word}".strip()
+        for option in self.options:
+            if option.kind == "bool" and values.get(option.name) is True and not text.lower().endswith(option.word):
+                text = f"{text} {option.word}".strip()
         return text
+
+
+#: The generic command of every game: any move as the driver would type it, the autocomplete offering
+#: the seat's legal actions (`legal_actions`, by `label`); the game's `parse` reads it.
+ACT = Verb("act", "discord.cmd.act", "{action}", (VerbOption("action", "discord.opt.action", autocomplete=True),))
+
+
+def verb_of(game: Game[Any, Any], name: str) -> Verb:
+    """The game's command called `name`; any other is refused naming the game's commands."""
+    for verb in game.verbs:
+        if verb.name == name:
+            return verb
+    raise RallyError(msg("command.unknown", verb=name[:40], verbs=", ".join(f"/{v.name}" for v in game.verbs)))
+
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Button:
+    """How one legal action is offered as a button: its text as message keys (a `Msg`, or a
+    `Listed` of words and keys, shown in the reader's language) and its colour."""
+
+    text: object
+    style: ButtonStyle
 
 
 @dataclass(frozen=True)
@@ -223,6 +258,8 @@ class Game(Protocol[S, A]):
     def apply(self, state: S, seat: SeatId | None, action: A) -> tuple[S, list[Any]]: ...
 
     def retire_action(self, seat: SeatId) -> A: ...
+
+    def button(self, label: str) -> Button | None: ...
 
     def to_act(self, state: S) -> frozenset[SeatId]: ...
 

@@ -23,6 +23,7 @@ from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
 from bot.engine.core.game import (
     SECONDS,
+    Button,
     Game,
     Outcome,
     Prompt,
@@ -41,6 +42,7 @@ from bot.engine.rallyman import game as engine
 from bot.engine.rallyman.action_codec import Entry, from_text, log_text
 from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
+from bot.engine.rallyman.buttons import button as action_button
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
@@ -63,21 +65,27 @@ RULES_PLUS = ("attack", "seconds", "weather", "splits")
 STATE_SCHEMA = 1
 
 DICE = VerbOption("dice", "discord.opt.dice", autocomplete=True)
-#: The classic commands, one table for the slash commands, the console and the buttons. Each
-#: template gives the text `parse` reads (the drivers' grammar, bot.engine.rallyman.parse).
+#: The trajectories of `/line` (RULES A8) and the tires of `/tires` (A20.2), each with the key of
+#: the name a reader sees (closed tables: no key built from a value).
+LINE_CHOICES = (("interior", "discord.line_interior"), ("skid", "discord.line_skid"),
+                ("shortcut", "discord.line_shortcut"))
+TIRE_CHOICES = (("snow", "choice.snow"), ("asphalt", "choice.asphalt"))
+#: The classic commands, one table for the slash commands, the console, the help and the service
+#: (`Turns.verb`), in the help's order. Each template gives the text `parse` reads (the drivers'
+#: grammar, bot.engine.rallyman.parse).
 VERBS: tuple[Verb, ...] = (
-    Verb("roll", "discord.cmd.roll", "{dice}", (DICE,), flags=(("end", "stop"),)),
+    Verb("roll", "discord.cmd.roll", "{dice}",
+         (DICE, VerbOption("end", "discord.opt.end", required=False, kind="bool", word="stop"))),
     Verb("stop", "discord.cmd.stop", "stop"),
-    Verb("line", "discord.cmd.line", "{line}",
-         (VerbOption("line", "discord.opt.line", choices=("interior", "skid", "shortcut")),)),
+    Verb("line", "discord.cmd.line", "{line}", (VerbOption("line", "discord.opt.line", choices=LINE_CHOICES),)),
     Verb("spare", "discord.cmd.spare", "spare"),
+    Verb("odds", "discord.cmd.odds", "{dice}", (VerbOption("dice", "discord.opt.odds_dice", autocomplete=True),),
+         private=True),
+    Verb("tires", "discord.cmd.tires", "tires {tires}",
+         (VerbOption("tires", "discord.opt.tires", choices=TIRE_CHOICES),)),
     Verb("attack", "discord.cmd.attack", "attack {dice}", (VerbOption("dice", "discord.opt.attack_dice"),)),
     Verb("order", "discord.cmd.order", "order {order}", (VerbOption("order", "discord.opt.order_dice"),)),
     Verb("place", "discord.cmd.place", "place {die}", (VerbOption("die", "discord.opt.place_die"),)),
-    Verb("tires", "discord.cmd.tires", "tires {tires}",
-         (VerbOption("tires", "discord.opt.tires", choices=("snow", "asphalt")),)),
-    Verb("odds", "discord.cmd.odds", "{dice}", (VerbOption("dice", "discord.opt.odds_dice", autocomplete=True),),
-         private=True),
 )
 
 
@@ -193,6 +201,9 @@ class Rallyman:
         if isinstance(action, Roll):
             return " ".join([*action.dice, *([action.line] if action.line else [])])
         return str(action)
+
+    def button(self, label: str) -> Button | None:
+        return action_button(label)
 
     def apply(self, state: GameState, seat: str | None, action: Action) -> tuple[GameState, list[Event]]:
         """Play `action` for `seat`: the engine checks it is that seat's to take (a driver may

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
+from bot import games
 from bot.engine.core.official import next_week
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.text import msg
@@ -169,12 +170,12 @@ class LeagueJobs:
                                   hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)))]
             else:
                 await ensure_week_tx(tx, next_week(week), now, self.seed_source)  # the rollover
-                top = await world_top_tx(tx, week, WORLD_TOP)
+                top = await world_top_tx(tx, week, WORLD_TOP, games.get(rnd.game).result)
                 best = top[0].time_s or 0 if top else 0
                 lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
                 lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=format_time(r.time_s or 0),
                             gap=format_time((r.time_s or 0) - best))
-                          for r, rank in zip(top, shared_ranks([r.time_s for r in top]))]
+                          for r, rank in zip(top, shared_ranks([r.score for r in top]))]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
                 await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot import games
 from bot.engine.core.dice import stream_keys
 from bot.engine.core.text import msg
 from bot.engine.rallyman.action_codec import Start, log_text
@@ -163,13 +164,15 @@ class RunService:
             outcome = run_outcome(state)
         else:
             outcome = None
+        result = games.get(run.game).result
         if outcome is not None and outcome.finished:
-            if not await finish_run_tx(tx, run.id, status="finished", time_s=outcome.time_s, power_s=outcome.power_s,
-                                       reason=None, now=now):
+            if not await finish_run_tx(tx, run.id, status="finished", score=outcome.time_s, unit=result.unit,
+                                       power_s=outcome.power_s, reason=None, now=now):
                 return
         else:
             reason = outcome.reason if outcome is not None else "abandoned"
-            if not await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason=reason, now=now):
+            if not await finish_run_tx(tx, run.id, status="dnf", score=None, unit=result.unit, power_s=None,
+                                       reason=reason, now=now):
                 return
         own = await round_tx(tx, run.round_id)
         answered = [r for r in await rounds_answered_tx(tx, run.id) if r.status in NOT_CLOSED]
@@ -181,7 +184,7 @@ class RunService:
                 continue
             title = round_title(rnd, league.name)
             if outcome is not None and outcome.finished and outcome.time_s is not None:
-                position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
+                position = await faster_runs_tx(tx, rnd.id, outcome.time_s, result) + 1
                 line = msg("run.finished_line", name=run.display_name, title=title,
                          time=format_time(outcome.time_s), position=position,
                          count=await finished_count_tx(tx, rnd.id))

@@ -135,7 +135,7 @@ async def test_a_round_on_a_course_with_a_power_stage_records_the_last_special_t
     await deadlines.run_due()
     thread = await start_run(service, ALICE)
     await drive(service, ALICE, thread, max_actions=1500)
-    run = (await store.db.fetch_all("SELECT status, time_s, power_s, reason FROM runs"))[0]
+    run = (await store.db.fetch_all("SELECT status, score AS time_s, power_s, reason FROM runs"))[0]
     rally = await store.rallies.get(1)
     assert rally.modules["course"] == {"specials": ["pinewood-sprint", "black-moor"], "assistance": [False, False]}
     if run["status"] == "finished":

@@ -9,35 +9,37 @@ logged text that `db check` runs beside the replay.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from typing import Any
 
+from bot import games
 from bot.engine.rallyman.action_codec import CodecError, Start, Status, from_text, log_problem
 from bot.engine.rallyman.actions import Retire, Timeout
-from bot.engine.rallyman.game import Seat, apply
-from bot.engine.rallyman.state import GameState
-from bot.services.lobby import start_state
-from bot.services.work import snapshot_json
 
 __all__ = ["log_problem", "replay_snapshot", "replay_state", "replay_states"]
 
 
-def replay_state(rally_row: dict, actions: list[dict]) -> GameState | None:
+def replay_state(rally_row: dict, actions: list[dict]) -> Any:
     """The game state after the logged actions (None while the rally never started)."""
-    last: GameState | None = None
+    last: Any = None
     for last in iter_states(rally_row, actions):  # noqa: B007 - the last one is the answer
         pass
     return last
 
 
-def replay_states(rally_row: dict, actions: list[dict]) -> list[GameState]:
+def replay_states(rally_row: dict, actions: list[dict]) -> list[Any]:
     """The state after each logged action from the start on (a run's turn-by-turn replay)."""
     return [state for state in iter_states(rally_row, actions) if state is not None]
 
 
-def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[GameState | None]:
-    """The state after each logged entry (None before the start)."""
+def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[Any]:
+    """The state after each logged entry (None before the start), in the game of the rally's row
+    (`rallies.game`, through `bot.games`: an unknown game is refused naming the games). The
+    rally's own entries (start, status) are read here; every move is the game's to decode and
+    apply, for the seat that logged it (the rally's or the bot's doing, retire and timeout, for
+    no seat: the game finds whose it is)."""
+    game = games.get(rally_row.get("game"))
     names = {str(d["user_id"]): d["display_name"] for d in rally_row.get("drivers", [])}
-    state: GameState | None = None
+    state: Any = None
     for entry in actions:
         text = entry["action"]
         try:
@@ -45,21 +47,20 @@ def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[GameState | No
         except CodecError as exc:
             raise CodecError(f"action {entry.get('seq')} ({text!r}): {exc}") from None
         if isinstance(logged, Start):
-            seats = [Seat(i, names.get(i, i)) for i in logged.seats]
-            state = start_state(rally_row["stage"], rally_row["ruleset"], rally_row["seed"],
-                                rally_row.get("modules"), seats)
+            state, _ = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
+                                  {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"],
+                                   "modules": rally_row.get("modules")})
         elif isinstance(logged, Status):
             pass  # lifecycle only (abandoned ...): the game state does not change
         elif state is None:
             raise ValueError(f"action {entry.get('seq')} ({text!r}) comes before the rally started")
-        elif isinstance(logged, (Retire, Timeout)):
-            state, _ = apply(state, logged)  # the rally's or the bot's doing, not a driver's move
         else:
             actor = entry.get("actor")
-            state, _ = apply(state, replace(logged, driver=str(actor) if actor is not None else None))
+            seat = None if isinstance(logged, (Retire, Timeout)) or actor is None else str(actor)
+            state, _ = game.apply(state, seat, game.decode(text))  # type: ignore[arg-type]
         yield state
 
 
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
     state = replay_state(rally_row, actions)
-    return snapshot_json(state) if state is not None else None
+    return games.get(rally_row.get("game")).to_json(state) if state is not None else None

@@ -64,3 +64,20 @@ async def test_seats_beyond_the_games_are_refused_and_nothing_is_created(service
         await service.create(HERE, ALICE, "pinewood-sprint", drivers=drivers, game=game)
     assert needle in str(refused.value)
     assert await snapshot_of(store) is None
+
+
+async def test_db_check_replays_a_rally_in_the_game_of_its_row(service, store):
+    """`db check` asks the registry for the row's game: classic replays to its snapshot; a row
+    naming a game this bot does not have is reported, naming the games, and left as it was."""
+    from bot.services.replay import log_problem, replay_snapshot
+    from tests.services.conftest import running_rally
+
+    await running_rally(service)
+    assert (await store.check(replay_snapshot, log_problem)).ok
+    await store.db.write(lambda tx: tx.execute("UPDATE rallies SET game = 'gone'"))
+    before = await snapshot_of(store)
+    report = await store.check(replay_snapshot, log_problem)
+    assert not report.ok
+    (problem,) = [str(m) for m in report.mismatches]
+    assert "UnknownGame" in problem and "gone" in problem and "rallyman" in problem, problem
+    assert await snapshot_of(store) == before

@@ -92,3 +92,46 @@ async def test_a_score_unit_other_than_seconds_or_points_is_refused(db_target):
             await store.db.write(lambda tx: tx.execute(
                 "UPDATE round_results SET score_unit = 'min' WHERE round_id = ?", (ids["round"],)))
         assert {r[0] for r in await store.db.fetch_all("SELECT score_unit FROM round_results")} == {"s"}
+
+
+async def test_rankings_go_the_games_way_lower_seconds_or_higher_points(store):
+    from datetime import UTC, datetime
+
+    from bot.engine.core.game import POINTS, SECONDS
+    from bot.store.leagues import (
+        add_round_tx,
+        faster_runs_tx,
+        tied_before_tx,
+        world_around_tx,
+        world_rank_tx,
+        world_top_tx,
+    )
+
+    now = datetime(2026, 1, 5, 10, tzinfo=UTC)
+    week = "2026-W02"
+    scores = [50, 80, 65, 80, 20, 95]  # run ids 1..6
+
+    async def body(tx):
+        rnd = await add_round_tx(tx, league_id=None, specials=["s"], assistance=[True], power_stage=False, week=week,
+                                 opens_at=now, closes_at=now.replace(hour=20), seed="ab", seed_hash="cd",
+                                 dice="personal", ruleset="classic", modules={}, created_by=None, now=now,
+                                 number=1, game="some-points-game")
+        await tx.execute_many(
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, week, status, score, score_unit, game, "
+            "started_at) VALUES (?, ?, ?, 1, ?, 'finished', ?, 'vp', 'some-points-game', ?)",
+            [(rnd.id, 100 + i, f"D{i}", week, s, T0) for i, s in enumerate(scores)])
+        points_top = await world_top_tx(tx, week, 10, POINTS)
+        seconds_top = await world_top_tx(tx, week, 10, SECONDS)
+        mine = next(r for r in points_top if r.user_id == 102)  # 65 points: 4th
+        return (rnd, points_top, seconds_top, await world_rank_tx(tx, week, 65, POINTS),
+                await world_rank_tx(tx, week, 65, SECONDS), await world_around_tx(tx, week, mine, 1, POINTS),
+                await faster_runs_tx(tx, rnd.id, 80, POINTS), await tied_before_tx(tx, week, 80, 10**6))
+
+    rnd, points_top, seconds_top, rank_points, rank_seconds, around, better, tied = await store.db.write(body)
+    assert rnd.game == "some-points-game"
+    assert [(r.user_id, r.score, r.score_unit) for r in points_top] == [
+        (105, 95, "vp"), (101, 80, "vp"), (103, 80, "vp"), (102, 65, "vp"), (100, 50, "vp"), (104, 20, "vp")]
+    assert [r.score for r in seconds_top] == [20, 50, 65, 80, 80, 95]
+    assert (rank_points, rank_seconds) == (4, 3)
+    assert [r.user_id for r in around] == [103, 102, 100]  # its neighbours in the points order
+    assert (better, tied) == (1, 2)  # only 95 beats 80 points; two runs share 80

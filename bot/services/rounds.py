@@ -96,7 +96,8 @@ class RoundService:
                     power_stage=bool(power_stage), week=week, opens_at=start, closes_at=end, seed=seed,
                     seed_hash=seed_hash(seed), dice="personal" if week else found.dice,
                     ruleset=world.ruleset if world else found.ruleset,
-                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now)
+                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now,
+                    game=found.game)  # a league's rounds are driven in its game
                 await link_answers_tx(tx, rnd)  # members who drove the week's official stage already
                 await schedule_round_tx(tx, rnd, found.guild_id)
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",

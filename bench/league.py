@@ -150,7 +150,7 @@ async def _clone_runs(store: Store, league_id: int, rally_id: int, runs: int, se
                            (league_id, BASE_USER))
         first = int((await one(tx, "SELECT MAX(id) AS top FROM rallies", ()))["top"]) + 1
         old = str(BASE_USER)
-        time_s = int(run["time_s"])
+        time_s = int(run["score"])
         rally_cols = [c for c in rally if c != "id"] + ["id"]
         run_cols = [c for c in run if c != "id"]
         rallies, drivers, logs, run_rows, members = [], [], [], [], []
@@ -170,7 +170,7 @@ async def _clone_runs(store: Store, league_id: int, rally_id: int, runs: int, se
                             "action": swap(a["action"])}[c] for c in a) for a in actions]
             took = max(60, time_s + rng.randint(-time_s // 5, time_s // 2))
             run_rows.append(tuple({**run, "user_id": user, "display_name": f"Driver {i}", "rally_id": new_id,
-                                   "thread_id": THREAD + i, "time_s": took, "power_s": took}[c] for c in run_cols))
+                                   "thread_id": THREAD + i, "score": took, "power_s": took}[c] for c in run_cols))
             members.append(tuple({**member, "user_id": user, "display_name": f"Driver {i}"}[c] for c in member))
         await tx.execute_many(_insert("rallies", rally_cols), rallies)
         await tx.execute_many(_insert("drivers", list(driver)), drivers)
@@ -219,7 +219,7 @@ async def _world_runs(store: Store, clock: Clock, results: int, seed: int) -> tu
     async def insert(tx: Tx) -> None:
         await tx.execute_many(
             "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
-            "status, time_s, power_s, reason, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "status, score, power_s, reason, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
             "?, ?)", rows)
 
     await store.db.write(insert)

@@ -129,7 +129,7 @@ def round_binding(rnd: Round, league_name: str | None, runs: list[Run],
 
     def header_of(r: Round, name: str | None) -> dict[str, Any]:
         for stage in r.specials:
-            digests.setdefault(stage, games.get(getattr(r, "game", None)).stages.digest(stage))
+            digests.setdefault(stage, games.get(r.game).stages.digest(stage))
         return round_header(r, name, digests)
 
     header = header_of(rnd, league_name)

@@ -27,6 +27,7 @@ from datetime import datetime
 
 from icalendar import Calendar, Event
 
+from bot import games
 from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.services.errors import ServiceError
@@ -87,7 +88,7 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
     header += [render(msg("export.col_round", number=r.number), lang) for r in closed]
     header += _head(lang, *STANDINGS_TAIL)
     rows = []
-    for s in standings(scores_of(results), league.best_rounds):
+    for s in standings(scores_of(results), league.best_rounds, games.get(league.game).result):
         per_round = [scored.get((r.id, s.user_id), "") for r in closed]
         rows.append([s.position, s.name, s.user_id, s.points, *per_round, s.wins, s.counted, s.dropped, s.time_s])
     return _csv(header, rows)
@@ -106,10 +107,11 @@ def results_csv(league: League, rounds: list[Round], results: list[Result]) -> b
             continue
         stored = sorted(by_round.get(rnd.id, []), key=lambda r: (r.position is None, r.position or 0,
                                                                   r.status, r.display_name.lower()))
-        best = min((r.time_s for r in stored if r.time_s is not None and r.status == "classified"), default=None)
-        stage = render(specials_text(rnd.specials), lang)
+        best = min((r.score for r in stored if r.score is not None and r.status == "classified"),
+                   key=games.get(rnd.game).result.key, default=None)
+        stage = render(specials_text(rnd.specials, rnd.game), lang)
         for res in stored:
-            gap = res.time_s - best if res.time_s is not None and best is not None else None
+            gap = abs(res.score - best) if res.score is not None and best is not None else None
             reason = render(reason_text(res.reason), lang) if res.status != "classified" else ""
             rows.append([rnd.number, stage, res.position or "", res.display_name, res.user_id,
                          "" if res.time_s is None else res.time_s, seconds_text(res.time_s),
@@ -138,7 +140,7 @@ def calendar_ics(league: League, rounds: list[Round], now: datetime) -> bytes:
         event.add("dtstart", from_text(rnd.opens_at))
         event.add("dtend", from_text(rnd.closes_at))
         event.add("summary", render(round_title(rnd, league.name), lang))
-        event.add("description", render(msg("export.event", stages=specials_text(rnd.specials),
+        event.add("description", render(msg("export.event", stages=specials_text(rnd.specials, rnd.game),
                                             status=msg(f"league.status_{rnd.status}"), tz=league.timezone), lang))
         event.add("status", "CANCELLED" if rnd.status == "cancelled" else "CONFIRMED")
         event.add("sequence", 1 if rnd.status == "cancelled" else 0)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
+from bot import games
 from bot.engine.core.official import next_week
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_time
@@ -116,7 +117,7 @@ class LeagueJobs:
                 return 0
             await link_answers_tx(tx, rnd)
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
-                                  stages=specials_text(rnd.specials), closes=self.when(from_text(rnd.closes_at)),
+                                  stages=specials_text(rnd.specials, rnd.game), closes=self.when(from_text(rnd.closes_at)),
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
                                   dice=msg(f"league.dice_{rnd.dice}"))],
                         channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))
@@ -165,16 +166,16 @@ class LeagueJobs:
                 return 0  # done already: its posts were made
             if job.kind == KIND_WEEK_OPEN:
                 await set_round_status_tx(tx, rnd.id, ("scheduled",), "open")
-                lines = lead + [msg("scratch.week_open", week=week, stages=specials_text(rnd.specials),
+                lines = lead + [msg("scratch.week_open", week=week, stages=specials_text(rnd.specials, rnd.game),
                                   hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)))]
             else:
                 await ensure_week_tx(tx, next_week(week), now, self.seed_source)  # the rollover
-                top = await world_top_tx(tx, week, WORLD_TOP)
+                top = await world_top_tx(tx, week, WORLD_TOP, games.get(rnd.game).result)
                 best = top[0].time_s or 0 if top else 0
                 lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
                 lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=format_time(r.time_s or 0),
                             gap=format_time((r.time_s or 0) - best))
-                          for r, rank in zip(top, shared_ranks([r.time_s for r in top]))]
+                          for r, rank in zip(top, shared_ranks([r.score for r in top]))]
             for league in await all_leagues_tx(tx):  # every league channel hears of the world week
                 await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1

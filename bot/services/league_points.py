@@ -1,17 +1,22 @@
 """The arithmetic of a championship, pure: a round's classification with points, and the season
 standings. No database and no Discord: the league services feed rows in and store rows out.
 
-Round (issue 11): finishers by stage time plus penalties (equal totals share a position and its
+Round (issue 11): finishers by score with penalties (equal totals share a position and its
 points); disqualified and DNF drivers score nothing; the power stage gives 5-4-3-2-1 bonus points
 for the fastest times on the round's last special among the classified drivers. Season: each
 driver's round scores (points + bonus), only the best N counted when the league drops rounds;
-ties broken by more wins, then more 2nd places, and so on, then the lower total time.
+ties broken by more wins, then more 2nd places, and so on, then the better total score.
+
+A score is in its game's result kind (`bot.games`: seconds, lower is better, for classic; victory
+points, higher is better): every sort below goes the game's way (`ResultKind.key`), and a penalty
+always makes a score worse (seconds added, points taken away).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.engine.core.game import SECONDS, ResultKind
 from bot.engine.core.ranking import shared_ranks
 
 DEFAULT_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
@@ -21,12 +26,13 @@ POWER_POINTS = (5, 4, 3, 2, 1)
 @dataclass(frozen=True)
 class Entry:
     """One driver's run of a round as it ended: `status` finished | dnf | running (not done at
-    close: a DNF), `time_s` the whole round's time, `power_s` the time on its last special."""
+    close: a DNF), `score` the whole round's result (classic: its time), `power_s` the time on its
+    last special."""
 
     user_id: int
     name: str
     status: str
-    time_s: int | None = None
+    score: int | None = None
     power_s: int | None = None
     reason: str | None = None
 
@@ -39,20 +45,36 @@ class Classified:
     name: str
     status: str  # classified | dnf | dsq
     position: int | None
-    time_s: int | None  # stage time + penalties
+    score: int | None  # the run's score with its penalties (classic: stage time + penalties)
     penalty_s: int
     points: int
     bonus: int
     reason: str | None = None
-    gap_s: int | None = None
+    gap_s: int | None = None  # how far from the best score (always >= 0)
+
+    @property
+    def time_s(self) -> int | None:
+        """Classic's name for the score: seconds."""
+        return self.score
+
+
+def penalised(kind: ResultKind, score: int, penalty: int) -> int:
+    """A score with a penalty: always worse (seconds added; points taken away)."""
+    return score + penalty if kind.better == "lower" else score - penalty
 
 
 def classify_round(entries: list[Entry], penalties: dict[int, int], disqualified: dict[int, str],
-                   points: tuple[int, ...] | list[int] = DEFAULT_POINTS, power_stage: bool = False) -> list[Classified]:
-    """The classification of a closed round, in display order: classified, then DNF, then DSQ."""
-    finished = [e for e in entries if e.status == "finished" and e.time_s is not None and e.user_id not in disqualified]
-    finished.sort(key=lambda e: ((e.time_s or 0) + penalties.get(e.user_id, 0), e.name.lower(), e.user_id))
-    totals = [(e.time_s or 0) + penalties.get(e.user_id, 0) for e in finished]
+                   points: tuple[int, ...] | list[int] = DEFAULT_POINTS, power_stage: bool = False,
+                   kind: ResultKind = SECONDS) -> list[Classified]:
+    """The classification of a closed round, in display order: classified (the best score of the
+    game's result `kind` first), then DNF, then DSQ."""
+    finished = [e for e in entries if e.status == "finished" and e.score is not None and e.user_id not in disqualified]
+
+    def total(e: Entry) -> int:
+        return penalised(kind, e.score or 0, penalties.get(e.user_id, 0))
+
+    finished.sort(key=lambda e: (kind.key(total(e)), e.name.lower(), e.user_id))
+    totals = [total(e) for e in finished]
     ranks = shared_ranks(totals)
     bonus: dict[int, int] = {}
     if power_stage:
@@ -64,10 +86,10 @@ def classify_round(entries: list[Entry], penalties: dict[int, int], disqualified
     out = []
     done = {e.user_id for e in finished}
     best = totals[0] if totals else 0
-    for e, total, rank in zip(finished, totals, ranks):
-        out.append(Classified(e.user_id, e.name, "classified", rank, total, penalties.get(e.user_id, 0),
+    for e, score, rank in zip(finished, totals, ranks):
+        out.append(Classified(e.user_id, e.name, "classified", rank, score, penalties.get(e.user_id, 0),
                               points[rank - 1] if rank <= len(points) else 0, bonus.get(e.user_id, 0),
-                              gap_s=total - best))
+                              gap_s=abs(score - best)))
     for e in sorted((e for e in entries if e.user_id not in disqualified and e.user_id not in done),
                     key=lambda e: e.name.lower()):
         reason = e.reason if e.status == "dnf" else "not_finished"
@@ -86,7 +108,7 @@ class RoundScore:
     user_id: int
     name: str
     position: int | None
-    time_s: int | None
+    score: int | None
     points: int
     bonus: int
 
@@ -98,7 +120,7 @@ class Standing:
     points: int = 0
     counted: int = 0
     dropped: int = 0
-    time_s: int = 0
+    score: int = 0  # the sum of the classified rounds' scores (classic: total time)
     places: list[int] = field(default_factory=list)  # how many 1st, 2nd, ... places
     position: int = 0
     scores: dict[int, int] = field(default_factory=dict)  # round id → points + bonus of that round
@@ -108,10 +130,16 @@ class Standing:
     def wins(self) -> int:
         return self.places[0] if self.places else 0
 
+    @property
+    def time_s(self) -> int:
+        """Classic's name for the total score: seconds."""
+        return self.score
 
-def standings(scores: list[RoundScore], best_rounds: int | None = None) -> list[Standing]:
+
+def standings(scores: list[RoundScore], best_rounds: int | None = None, kind: ResultKind = SECONDS) -> list[Standing]:
     """The season table: points of the best `best_rounds` rounds (all when None), ranked by
-    points, then more wins, more 2nd places …, then lower total time; equal on all: shared."""
+    points, then more wins, more 2nd places …, then the better total score of the game's result
+    `kind` (classic: the lower total time); equal on all: shared."""
     by_driver: dict[int, list[RoundScore]] = {}
     for score in scores:
         by_driver.setdefault(score.user_id, []).append(score)
@@ -121,14 +149,14 @@ def standings(scores: list[RoundScore], best_rounds: int | None = None) -> list[
         ranked = sorted(rows, key=lambda r: (-(r.points + r.bonus), r.round_id))
         keep = ranked if best_rounds is None else ranked[:best_rounds]
         row = Standing(user_id, rows[-1].name, sum(r.points + r.bonus for r in keep), len(keep),
-                       len(ranked) - len(keep), sum(r.time_s or 0 for r in rows if r.position is not None),
+                       len(ranked) - len(keep), sum(r.score or 0 for r in rows if r.position is not None),
                        [0] * depth, scores={r.round_id: r.points + r.bonus for r in rows},
                        dropped_rounds=frozenset(r.round_id for r in ranked[len(keep):]))
         for r in rows:
             if r.position is not None:
                 row.places[r.position - 1] += 1
         table.append(row)
-    table.sort(key=lambda s: (-s.points, [-n for n in s.places], s.time_s, s.name.lower(), s.user_id))
-    for row, rank in zip(table, shared_ranks([(s.points, s.places, s.time_s) for s in table])):
+    table.sort(key=lambda s: (-s.points, [-n for n in s.places], kind.key(s.score), s.name.lower(), s.user_id))
+    for row, rank in zip(table, shared_ranks([(s.points, s.places, s.score) for s in table])):
         row.position = rank
     return table

@@ -68,21 +68,24 @@ class Lobby:
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
                      ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined",
-                     modules: str = "", language: object = None) -> Reply:
+                     modules: str = "", language: object = None, game: object = None) -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
         course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
         `none`, or the numbered ones (`1,2`). `order` is the start order of SS1 (A3): the order
         the drivers `joined` (the host's call), or `random`. `ai_on_timeout` (a rally setting, not a rule:
-        bot/services/deadlines.py) lets the AI drive a turn whose deadline passed."""
+        bot/services/deadlines.py) lets the AI drive a turn whose deadline passed. `game` is the
+        game's id (None: classic); an unknown one is refused naming the games, and `drivers` is
+        bounded by the game's seats."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
+        played = games.get(None if game is None else str(game).strip())
         specials = course(stage)  # names from the catalogue, never paths
         flags = inputs_assistance(assistance, len(specials))
         start_random = start_order_option(order)
         plus = rules_plus(modules)
         name = specials[0]
         rules = ruleset_name(ruleset)
-        seats = int(number("drivers", drivers, 1, 4, whole=True))
+        seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}
         if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
@@ -103,7 +106,7 @@ class Lobby:
         async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
                                     stage=name, ruleset=rules, seed=seed, max_drivers=seats,
-                                    modules=settings, turn_deadline_s=int(hours * 3600))
+                                    modules=settings, turn_deadline_s=int(hours * 3600), game=played.id)
             return rally, await self.work.write(tx, rally, change)
 
         rally, committed = await self.work.store.db.write(body)
@@ -131,7 +134,7 @@ class Lobby:
             require_lobby(rally)
             chosen = style_option(style)
             typed = count if count is not None and str(count).strip() != "" else 1
-            wanted = int(number("count", typed, 1, 4, whole=True))
+            wanted = int(number("count", typed, 1, games.get(rally.game).seats.max, whole=True))
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             free = rally.max_drivers - len(drivers)
             if free <= 0:

@@ -90,12 +90,13 @@ def judged(log: list[LogEntry]) -> Judged:
 
 
 def entries_of(runs: list[Run]) -> list[Entry]:
-    return [Entry(r.user_id, r.display_name, r.status, r.time_s, r.power_s, r.reason) for r in runs]
+    return [Entry(r.user_id, r.display_name, r.status, r.score, r.power_s, r.reason) for r in runs]
 
 
 def result_rows(rnd: Round, league: League, classified: list[Classified]) -> list[Result]:
-    return [Result(rnd.id, league.id, c.user_id, c.name, c.position, c.time_s, c.penalty_s, c.status, c.reason,
-                   c.points, c.bonus) for c in classified]
+    unit = games.get(rnd.game).result.unit
+    return [Result(rnd.id, league.id, c.user_id, c.name, c.position, c.score, c.penalty_s, c.status, c.reason,
+                   c.points, c.bonus, unit) for c in classified]
 
 
 #: Why a driver of a round has no time, in the league's words: a run not finished at the close, abandoned,
@@ -150,7 +151,7 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     """The season card: one column per closed round (`numbers`: round id → its number; the latest
     STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
     through, the total and the wins; the footer says which rounds count and how ties are broken."""
-    table = standings(scores, league.best_rounds)
+    table = standings(scores, league.best_rounds, games.get(league.game).result)
     played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
     shown_rounds = played[-STANDINGS_ROUNDS:]
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
@@ -174,7 +175,7 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
-    return [RoundScore(r.round_id, r.user_id, r.display_name, r.position, r.time_s, r.points, r.bonus)
+    return [RoundScore(r.round_id, r.user_id, r.display_name, r.position, r.score, r.points, r.bonus)
             for r in results]
 
 
@@ -206,7 +207,7 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
     classified = classify_round(entries_of(runs), judged_.penalties, judged_.disqualified, league.points,
-                                rnd.power_stage)
+                                rnd.power_stage, games.get(rnd.game).result)
     return classified, judged_, runs
 
 
@@ -239,8 +240,8 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
             assert current is not None
             await link_answers_tx(tx, current)  # the week's official runs driven elsewhere count here
             for run in running:
-                await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="not_finished",
-                                    now=now)
+                await finish_run_tx(tx, run.id, status="dnf", score=None, unit=run.score_unit, power_s=None,
+                                    reason="not_finished", now=now)
                 rally = await find_tx(tx, run.rally_id or 0)
                 if rally is not None and rally.status in ("lobby", "running"):
                     end = Change(logged=[Logged(lifecycle_text(Status("abandoned")), None, None, "abandoned")],
@@ -272,7 +273,7 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     names = {r.user_id: r.display_name for r in runs}
     results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
                    channel_id=league.channel_id,
-                   image=table_spec(results_table(title, specials_text(rnd.specials), classified, judged_, rnd.seed),
+                   image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_, rnd.seed),
                                     "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
@@ -300,7 +301,8 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                 raise ServiceError("league.cannot_cancel", number=rnd.number, status="—")
             await cancel_round_jobs_tx(tx, round_id)
             for run in running:
-                await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason="cancelled", now=now)
+                await finish_run_tx(tx, run.id, status="dnf", score=None, unit=run.score_unit, power_s=None,
+                                    reason="cancelled", now=now)
                 rally = await find_tx(tx, run.rally_id or 0)
                 if rally is not None and rally.status in ("lobby", "running"):
                     await work.write(tx, rally, Change(
@@ -353,7 +355,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                            results_lines(title, classified, judged_, current, names, [],
                                          (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
                            channel_id=league.channel_id,
-                           image=table_spec(results_table(title, specials_text(current.specials), classified, judged_,
+                           image=table_spec(results_table(title, specials_text(current.specials, current.game), classified, judged_,
                                                          current.seed), "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
             ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
@@ -383,15 +385,16 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
 
     async def body(tx: Tx) -> tuple[Post, int]:
         stored = await results_of_round_tx(tx, rnd.id)
-        best = min((r.time_s for r in stored if r.time_s is not None), default=0)
-        classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.time_s, r.penalty_s, r.points,
-                                 r.bonus, r.reason, (r.time_s - best) if r.time_s is not None else None)
+        kind = games.get(rnd.game).result
+        best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
+        classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points,
+                                 r.bonus, r.reason, abs(r.score - best) if r.score is not None else None)
                       for r in stored]
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
         digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
-                    image=table_spec(results_table(title, specials_text(rnd.specials), classified, judged_, rnd.seed),
+                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_, rnd.seed),
                                      "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)

@@ -96,13 +96,14 @@ class RoundService:
                     power_stage=bool(power_stage), week=week, opens_at=start, closes_at=end, seed=seed,
                     seed_hash=seed_hash(seed), dice="personal" if week else found.dice,
                     ruleset=world.ruleset if world else found.ruleset,
-                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now)
+                    modules=world.modules if world else found.modules, created_by=actor.user_id, now=now,
+                    game=found.game)  # a league's rounds are driven in its game
                 await link_answers_tx(tx, rnd)  # members who drove the week's official stage already
                 await schedule_round_tx(tx, rnd, found.guild_id)
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
                 added.append(rnd)
-            lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+            lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials, r.game),
                        opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                        power=msg("league.power_stage") if r.power_stage else "") for r in added]
             post = Post(lines, channel_id=found.channel_id,
@@ -112,7 +113,7 @@ class RoundService:
         row = await self.store.db.write(body)
         for special in dict.fromkeys(s for r in added for s in r.specials):  # static layers, in the background
             warm(special, lang=league_language(found))
-        lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials),
+        lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials, r.game),
                    opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                    power=msg("league.power_stage") if r.power_stage else "") for r in added]
         return Reply(lines, outbox=(row,))
@@ -132,7 +133,7 @@ class RoundService:
         lines = [msg("league.rounds_head", name=found.name)]
         for r in rounds:
             lines.append(msg("league.round_line", number=r.number, status=msg(f"league.status_{r.status}"),
-                           stages=specials_text(r.specials), opens=self.when(from_text(r.opens_at)),
+                           stages=specials_text(r.specials, r.game), opens=self.when(from_text(r.opens_at)),
                            closes=self.when(from_text(r.closes_at)), hash=r.seed_hash[:16],
                            power=msg("league.power_stage") if r.power_stage else ""))
         return Reply(lines, ephemeral=True)

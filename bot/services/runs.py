@@ -115,7 +115,7 @@ class RunService:
         lang = league_language(league) if league is not None else place.lang
         if lang != "en":  # the thread's posts in the league's language (a world run: the server's)
             modules["language"] = lang
-        game = games.get(getattr(rnd, "game", None))
+        game = games.get(rnd.game)
         state, events = game.setup(0, [(driver, name)], {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
                                                          "modules": modules})
         others: list[Round] = []  # the week's other official rounds this run will answer
@@ -160,13 +160,15 @@ class RunService:
         state = change.final_state
         now = self.clock()
         outcome = run_result(game_of(rally), state) if status == "finished" and state is not None else None
+        result = games.get(run.game).result
         if outcome is not None and outcome.finished:
-            if not await finish_run_tx(tx, run.id, status="finished", time_s=outcome.time_s, power_s=outcome.power_s,
-                                       reason=None, now=now):
+            if not await finish_run_tx(tx, run.id, status="finished", score=outcome.time_s, unit=result.unit,
+                                       power_s=outcome.power_s, reason=None, now=now):
                 return
         else:
             reason = outcome.reason if outcome is not None else "abandoned"
-            if not await finish_run_tx(tx, run.id, status="dnf", time_s=None, power_s=None, reason=reason, now=now):
+            if not await finish_run_tx(tx, run.id, status="dnf", score=None, unit=result.unit, power_s=None,
+                                       reason=reason, now=now):
                 return
         own = await round_tx(tx, run.round_id)
         answered = [r for r in await rounds_answered_tx(tx, run.id) if r.status in NOT_CLOSED]
@@ -178,7 +180,7 @@ class RunService:
                 continue
             title = round_title(rnd, league.name)
             if outcome is not None and outcome.finished and outcome.time_s is not None:
-                position = await faster_runs_tx(tx, rnd.id, outcome.time_s) + 1
+                position = await faster_runs_tx(tx, rnd.id, outcome.time_s, result) + 1
                 line = msg("run.finished_line", name=run.display_name, title=title,
                          time=format_time(outcome.time_s), position=position,
                          count=await finished_count_tx(tx, rnd.id))

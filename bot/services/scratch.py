@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot import games
 from bot.engine.core.official import parse_week, week_of
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_time
@@ -90,15 +91,16 @@ class ScratchService:
             rnd = await world_round_tx(tx, wanted)
             if rnd is None:
                 raise ServiceError("scratch.no_week", week=wanted)
-            top = await world_top_tx(tx, wanted, TOP)
+            kind = games.get(rnd.game).result
+            top = await world_top_tx(tx, wanted, TOP, kind)
             count = await world_count_tx(tx, wanted)
             mine = await official_run_tx(tx, wanted, actor.user_id)
             around: list[Run] = []
             my_rank = None
-            if mine is not None and mine.status == "finished" and mine.time_s is not None:
-                my_rank = await world_rank_tx(tx, wanted, mine.time_s)
+            if mine is not None and mine.status == "finished" and mine.score is not None:
+                my_rank = await world_rank_tx(tx, wanted, mine.score, kind)
                 if my_rank > TOP:
-                    around = await world_around_tx(tx, wanted, mine, AROUND)
+                    around = await world_around_tx(tx, wanted, mine, AROUND, kind)
             shown = top + around
             hidden = await hidden_world_names_tx(tx, {r.guild_id for r in shown})
             ranks = run_ranks(top, 1)
@@ -106,10 +108,10 @@ class ScratchService:
                 # the window is consecutive in (time, id) order: its first row's place follows from
                 # the asker's own (two small counts of tied times), then ranks are shared on ties
                 mine_at = [r.id for r in around].index(mine.id)
-                start = my_rank + await tied_before_tx(tx, wanted, mine.time_s or 0, mine.id) - mine_at
+                start = my_rank + await tied_before_tx(tx, wanted, mine.score or 0, mine.id) - mine_at
                 first = around[0]
                 ranks.update(run_ranks(around, start, start - await tied_before_tx(
-                    tx, wanted, first.time_s or 0, first.id)))
+                    tx, wanted, first.score or 0, first.id)))
             post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id,
                                  None if mine is None or my_rank is None else (mine.display_name, my_rank))
             return post, await post_tx(tx, post, place.guild_id, place.channel_id, now, lang=place.lang)
@@ -131,7 +133,7 @@ class ScratchService:
                 return lines + [msg("scratch.me_none")]
             for run in history:
                 if run.status == "finished" and run.time_s is not None and run.week:
-                    rank = await world_rank_tx(tx, run.week, run.time_s)
+                    rank = await world_rank_tx(tx, run.week, run.time_s, games.get(run.game).result)
                     lines.append(msg("scratch.me_line", week=run.week, time=format_time(run.time_s), rank=rank,
                                    count=await world_count_tx(tx, run.week)))
                 else:
@@ -145,7 +147,7 @@ class ScratchService:
 def run_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) -> dict[int, int]:
     """Ranks of consecutive runs (by time, then id) starting at place `first_place`, by run id:
     the house rule (`ranking.shared_ranks`, OPEN-5) on their times."""
-    return dict(zip((r.id for r in rows), shared_ranks([r.time_s for r in rows], first_place, first_rank)))
+    return dict(zip((r.id for r in rows), shared_ranks([r.score for r in rows], first_place, first_rank)))
 
 
 def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],

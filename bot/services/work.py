@@ -64,7 +64,7 @@ State = Any
 
 def game_of(rally: Rally) -> Game[Any, Any]:
     """The game the rally plays (its `game` column; the registry refuses an unknown one)."""
-    return games.get(getattr(rally, "game", None))
+    return games.get(rally.game)
 
 
 def snapshot_json(state: State, game_id: str | None = None) -> str:

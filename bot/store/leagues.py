@@ -20,19 +20,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.engine.core.game import ResultKind
 from bot.store.clock import to_text
 from bot.store.connection import Tx, constraint_kind
 from bot.store.errors import StoreError
 from bot.store.league_names import name_key
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
-                  "language, organiser_role, created_by, created_at")
+                  "language, organiser_role, created_by, created_at, game")
 ROUND_COLUMNS = ("id, league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, status, "
-                 "seed, seed_hash, dice, ruleset, modules, created_by, created_at")
+                 "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game")
 RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, status, "
-               "time_s, power_s, reason, started_at, finished_at")
-RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, time_s, penalty_s, status, reason, points, "
-                  "bonus")
+               "score, power_s, reason, started_at, finished_at, game, score_unit")
+RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, score, penalty_s, status, reason, points, "
+                  "bonus, score_unit")
 LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at"
 
 
@@ -58,6 +59,7 @@ class League:
     organiser_role: int | None
     created_by: int
     created_at: str
+    game: str = "rallyman"  # the game its rounds are driven in (`bot.games`)
 
     @classmethod
     def from_row(cls, row: Any) -> League:
@@ -86,6 +88,7 @@ class Round:
     modules: dict[str, Any]
     created_by: int | None
     created_at: str
+    game: str = "rallyman"  # its league's game (a world round: the official stage's)
 
     @classmethod
     def from_row(cls, row: Any) -> Round:
@@ -109,15 +112,22 @@ class Run:
     thread_id: int | None
     week: str | None
     status: str
-    time_s: int | None
-    power_s: int | None
+    score: int | None  # the result in `score_unit` (seconds or victory points); None until finished
+    power_s: int | None  # classic: the time on the power stage (the round's last special)
     reason: str | None
     started_at: str
     finished_at: str | None
+    game: str = "rallyman"
+    score_unit: str = "s"
 
     @classmethod
     def from_row(cls, row: Any) -> Run:
         return cls(**dict(row))
+
+    @property
+    def time_s(self) -> int | None:
+        """The result as a time in seconds (None if not finished, or not a game of seconds)."""
+        return self.score if self.score_unit == "s" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +137,22 @@ class Result:
     user_id: int
     display_name: str
     position: int | None
-    time_s: int | None
+    score: int | None  # the round's result in `score_unit`, penalties included
     penalty_s: int
     status: str
     reason: str | None
     points: int
     bonus: int
+    score_unit: str = "s"
 
     @classmethod
     def from_row(cls, row: Any) -> Result:
         return cls(**dict(row))
+
+    @property
+    def time_s(self) -> int | None:
+        """The result as a time in seconds (None if not classified, or not a game of seconds)."""
+        return self.score if self.score_unit == "s" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,19 +176,26 @@ def _json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def _key(kind: ResultKind) -> tuple[str, int]:
+    """How a score ranks in SQL, from the game's result kind: the key expression (best first when
+    ascending) and the sign that turns a score into it. Lower is better: `score` as it is (the
+    indexes `runs_by_time`, `runs_week_time` serve it); higher is better: `-score`."""
+    return ("score", 1) if kind.better == "lower" else ("-score", -1)
+
+
 # -- leagues -------------------------------------------------------------------------------------
 
 async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int, timezone: str, points: list[int],
                            best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
-                           created_by: int, now: datetime, language: str = "en") -> League:
+                           created_by: int, now: datetime, language: str = "en", game: str = "rallyman") -> League:
     try:
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
-                "modules, dice, language, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                f"RETURNING {LEAGUE_COLUMNS}",
+                "modules, dice, language, created_by, created_at, game) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
                 (guild_id, name, name_key(name), channel_id, timezone, _json(points), best_rounds, ruleset,
-                 _json(modules), dice, language, created_by, to_text(now)))
+                 _json(modules), dice, language, created_by, to_text(now), game))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -223,8 +246,8 @@ async def member_tx(tx: Tx, league_id: int, user_id: int) -> str | None:
 async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], assistance: list[bool],
                        power_stage: bool, week: str | None, opens_at: datetime, closes_at: datetime, seed: str,
                        seed_hash: str, dice: str, ruleset: str, modules: dict[str, Any], created_by: int | None,
-                       now: datetime, number: int | None = None) -> Round:
-    """A new scheduled round, numbered after the league's last one (a world round: its week)."""
+                       now: datetime, number: int | None = None, game: str = "rallyman") -> Round:
+    """A new scheduled round of `game`, numbered after the league's last one (a world round: its week)."""
     if number is None:
         if league_id is not None:
             await tx.lock("league", league_id)  # two processes adding rounds at once number them in turn
@@ -234,10 +257,10 @@ async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], as
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
-                "seed, seed_hash, dice, ruleset, modules, created_by, created_at) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
+                "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
                 (league_id, number, _json(specials), _json(assistance), int(power_stage), week, to_text(opens_at),
-                 to_text(closes_at), seed, seed_hash, dice, ruleset, _json(modules), created_by, to_text(now)))
+                 to_text(closes_at), seed, seed_hash, dice, ruleset, _json(modules), created_by, to_text(now), game))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -291,8 +314,10 @@ async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
-                f"started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
-                (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now)))
+                "started_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT game FROM rounds WHERE id = ?)) "
+                f"RETURNING {RUN_COLUMNS}",  # a run is driven in its round's game
+                (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now),
+                 round_id))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -319,13 +344,14 @@ async def official_run_tx(tx: Tx, week: str, user_id: int) -> Run | None:
     return Run.from_row(row) if row else None
 
 
-async def finish_run_tx(tx: Tx, run_id: int, *, status: str, time_s: int | None, power_s: int | None,
+async def finish_run_tx(tx: Tx, run_id: int, *, status: str, score: int | None, unit: str, power_s: int | None,
                         reason: str | None, now: datetime) -> bool:
-    """Record a run's end once (finished with its time, or DNF with why); False if it had ended."""
+    """Record a run's end once (finished with its score in its game's `unit`, or DNF with why);
+    False if it had ended."""
     return await tx.execute(
-        "UPDATE runs SET status = ?, time_s = ?, power_s = ?, reason = ?, finished_at = ? "
+        "UPDATE runs SET status = ?, score = ?, score_unit = ?, power_s = ?, reason = ?, finished_at = ? "
         "WHERE id = ? AND status = 'running'",
-        (status, time_s, power_s, reason, to_text(now), run_id)) == 1
+        (status, score, unit, power_s, reason, to_text(now), run_id)) == 1
 
 
 async def runs_of_round_tx(tx: Tx, round_id: int) -> list[Run]:
@@ -344,10 +370,13 @@ async def counted_runs_tx(tx: Tx, round_id: int) -> list[Run]:
     return [Run.from_row(r) for r in rows]
 
 
-async def faster_runs_tx(tx: Tx, round_id: int, time_s: int) -> int:
-    """How many finished runs counting in the round are faster than `time_s` (indexed range count)."""
-    row = await tx.fetch_one(f"SELECT COUNT(*) FROM runs WHERE {_COUNTED} AND status = 'finished' AND time_s < ?",
-                             (round_id, round_id, time_s))
+async def faster_runs_tx(tx: Tx, round_id: int, score: int, kind: ResultKind) -> int:
+    """How many finished runs counting in the round have a better score than `score`, the better
+    way of the game's result `kind` (indexed range count)."""
+    key, sign = _key(kind)
+    row = await tx.fetch_one(
+        f"SELECT COUNT(*) FROM runs WHERE {_COUNTED} AND status = 'finished' AND {key} < ?",
+        (round_id, round_id, sign * score))
     return int(row[0]) if row else 0
 
 
@@ -408,37 +437,41 @@ async def rounds_answered_tx(tx: Tx, run_id: int) -> list[Round]:
 
 # -- world ranking -------------------------------------------------------------------------------
 
-async def world_top_tx(tx: Tx, week: str, limit: int) -> list[Run]:
+async def world_top_tx(tx: Tx, week: str, limit: int, kind: ResultKind) -> list[Run]:
+    """The week's best finished runs, the better way of the game's result `kind` (ties: first run first)."""
+    key, _ = _key(kind)
     rows = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' ORDER BY time_s, id LIMIT ?",
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' ORDER BY {key}, id LIMIT ?",
         (week, limit))
     return [Run.from_row(r) for r in rows]
 
 
-async def world_rank_tx(tx: Tx, week: str, time_s: int) -> int:
-    """The rank of a time in the week's ranking (equal times share a rank)."""
-    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND time_s < ?",
-                             (week, time_s))
+async def world_rank_tx(tx: Tx, week: str, score: int, kind: ResultKind) -> int:
+    """The rank of a score in the week's ranking (equal scores share a rank)."""
+    key, sign = _key(kind)
+    row = await tx.fetch_one(f"SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND {key} < ?",
+                             (week, sign * score))
     return (int(row[0]) if row else 0) + 1
 
 
-async def world_around_tx(tx: Tx, week: str, run: Run, count: int) -> list[Run]:
+async def world_around_tx(tx: Tx, week: str, run: Run, count: int, kind: ResultKind) -> list[Run]:
     """Up to `count` finished runs each side of `run` in ranking order: a keyset on the row value
-    (time, id), which SQLite seeks in the index `runs_week_time` instead of walking it."""
-    assert run.time_s is not None
+    (score key, id), which SQLite seeks in the index `runs_week_time` instead of walking it."""
+    assert run.score is not None
+    key, sign = _key(kind)
     before = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s, id) < (?, ?) "
-        "ORDER BY time_s DESC, id DESC LIMIT ?", (week, run.time_s, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND ({key}, id) < (?, ?) "
+        f"ORDER BY {key} DESC, id DESC LIMIT ?", (week, sign * run.score, run.id, count))
     after = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND (time_s, id) > (?, ?) "
-        "ORDER BY time_s, id LIMIT ?", (week, run.time_s, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND ({key}, id) > (?, ?) "
+        f"ORDER BY {key}, id LIMIT ?", (week, sign * run.score, run.id, count))
     return [Run.from_row(r) for r in reversed(before)] + [run] + [Run.from_row(r) for r in after]
 
 
-async def tied_before_tx(tx: Tx, week: str, time_s: int, run_id: int) -> int:
-    """How many finished runs of the week have this time and an earlier id (ranked before it)."""
-    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND time_s = ? "
-                             "AND id < ?", (week, time_s, run_id))
+async def tied_before_tx(tx: Tx, week: str, score: int, run_id: int) -> int:
+    """How many finished runs of the week have this score and an earlier id (ranked before it)."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND score = ? "
+                             "AND id < ?", (week, score, run_id))
     return int(row[0]) if row else 0
 
 
@@ -458,9 +491,9 @@ async def official_history_tx(tx: Tx, user_id: int, limit: int = 10) -> list[Run
 
 async def write_results_tx(tx: Tx, rows: list[Result]) -> None:
     await tx.execute_many(
-        f"INSERT INTO round_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(r.round_id, r.league_id, r.user_id, r.display_name, r.position, r.time_s, r.penalty_s, r.status,
-          r.reason, r.points, r.bonus) for r in rows])
+        f"INSERT INTO round_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.round_id, r.league_id, r.user_id, r.display_name, r.position, r.score, r.penalty_s, r.status,
+          r.reason, r.points, r.bonus, r.score_unit) for r in rows])
 
 
 async def running_run_thread_tx(tx: Tx, user_id: int, guild_id: int) -> int | None:

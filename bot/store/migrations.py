@@ -21,6 +21,7 @@ from functools import partial
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
+from bot.store.game_columns import games_and_scores
 from bot.store.league_names import keyed_league_names
 from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
@@ -243,6 +244,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(10, "league names unique whatever their case (name keys; later duplicates renamed)",
               keyed_league_names),
+    Migration(11, "games: a game column, results as score + unit, seats bounded by the game", games_and_scores),
 )
 
 

@@ -25,8 +25,8 @@ def status_entry(status: str) -> str:
 
 
 def _validate_new(max_drivers: int, seed: int, turn_deadline_s: int | None) -> None:
-    if not isinstance(max_drivers, int) or not 1 <= max_drivers <= 4:
-        raise ValueError(f"max_drivers must be 1 to 4, got {max_drivers!r}")
+    if not isinstance(max_drivers, int) or max_drivers < 1:  # the game's maximum: the lobby checks it
+        raise ValueError(f"max_drivers must be 1 or more, got {max_drivers!r}")
     if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
     if turn_deadline_s is not None and (not isinstance(turn_deadline_s, int) or turn_deadline_s <= 0):
@@ -46,19 +46,21 @@ async def create_tx(
     modules: object = None,
     turn_deadline_s: int | None = None,
     snapshot_json: str | None = None,
+    game: str = "rallyman",
 ) -> Rally:
-    """Inside `tx`: a new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one."""
+    """Inside `tx`: a new rally of `game` in the lobby at version 0; `ChannelBusy` if the channel has an
+    active one."""
     _validate_new(max_drivers, seed, turn_deadline_s)
     modules_json = json.dumps({} if modules is None else modules, sort_keys=True)
     now = now_text()
     values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
-              turn_deadline_s, snapshot_json, now, now)
+              turn_deadline_s, snapshot_json, now, now, game)
     try:
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
-                "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?) "
+                "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at, game) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?) "
                 f"RETURNING {RALLY_COLUMNS}",
                 values,
             )
@@ -115,6 +117,7 @@ class Rallies:
         modules: object = None,
         turn_deadline_s: int | None = None,
         snapshot_json: str | None = None,
+        game: str = "rallyman",
     ) -> Rally:
         """A new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one.
 
@@ -123,7 +126,7 @@ class Rallies:
         return await self._db.write(partial(
             create_tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, stage=stage, ruleset=ruleset,
             seed=seed, max_drivers=max_drivers, modules=modules, turn_deadline_s=turn_deadline_s,
-            snapshot_json=snapshot_json))
+            snapshot_json=snapshot_json, game=game))
 
     async def find(self, rally_id: int) -> Rally | None:
         row = await self._db.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))

@@ -63,3 +63,26 @@ def test_equal_points_are_broken_by_more_wins_then_more_seconds_then_total_time(
 def test_the_power_stage_bonus_counts_in_the_round_score_that_the_drop_keeps():
     scores = [score(1, 1, 2, 18, bonus=5), score(2, 1, 1, 25), score(3, 1, 3, 15, bonus=0)]
     assert standings(scores, 2)[0].points == 48  # 25 and 18+5 kept, 15 dropped
+
+
+# -- a game whose result is victory points (higher is better): every sort goes the other way --------
+
+def test_a_points_game_classifies_the_highest_score_first_and_a_penalty_takes_points_away():
+    from bot.engine.core.game import POINTS
+
+    entries = [Entry(1, "Ann", "finished", 30), Entry(2, "Bea", "finished", 42), Entry(3, "Cid", "finished", 35),
+               Entry(4, "Dan", "finished", 35), Entry(5, "Eve", "dnf", reason="retired")]
+    out = classify_round(entries, penalties={2: 10}, disqualified={}, points=(10, 6, 4, 3), kind=POINTS)
+    assert [(c.name, c.position, c.score, c.points, c.gap_s) for c in out] == [
+        ("Cid", 1, 35, 10, 0), ("Dan", 1, 35, 10, 0), ("Bea", 3, 32, 4, 3), ("Ann", 4, 30, 3, 5),
+        ("Eve", None, None, 0, None)]
+
+
+def test_a_points_game_breaks_a_standings_tie_by_the_higher_total_score():
+    from bot.engine.core.game import POINTS, SECONDS
+
+    scores = [score(1, 1, 1, 25, time_s=40), score(2, 1, 2, 18, time_s=30),
+              score(1, 2, 2, 18, time_s=38), score(2, 2, 1, 25, time_s=35)]  # 43 points each, one win each
+    assert [s.user_id for s in standings(scores, kind=POINTS)] == [2, 1]  # 73 points scored beat 70
+    assert [s.user_id for s in standings(scores, kind=SECONDS)] == [1, 2]  # 70 seconds beat 73
+    assert [s.user_id for s in standings(scores)] == [1, 2]  # classic's way unless told

@@ -135,7 +135,7 @@ async def test_a_round_on_a_course_with_a_power_stage_records_the_last_special_t
     await deadlines.run_due()
     thread = await start_run(service, ALICE)
     await drive(service, ALICE, thread, max_actions=1500)
-    run = (await store.db.fetch_all("SELECT status, time_s, power_s, reason FROM runs"))[0]
+    run = (await store.db.fetch_all("SELECT status, score AS time_s, power_s, reason FROM runs"))[0]
     rally = await store.rallies.get(1)
     assert rally.modules["course"] == {"specials": ["pinewood-sprint", "black-moor"], "assistance": [False, False]}
     if run["status"] == "finished":
@@ -156,3 +156,11 @@ async def test_a_league_post_the_bot_may_not_make_waits_and_goes_when_the_permis
     assert again, "retried once the wait is over"
     await service.delivery.sent(again[0], 123)
     assert (await store.outbox.get(out.row.id)).outcome == "sent"
+
+
+async def test_a_league_of_a_game_this_bot_does_not_have_is_refused_naming_the_games(service, store, champs):
+    """A stored league whose game no longer exists (issue 23): its standings are refused with the
+    games there are, and nothing is written (no post owed)."""
+    await store.db.write(lambda tx: tx.execute("UPDATE leagues SET game = 'gone'"))
+    await refused(store, lambda: champs.standings(LEAGUE_CHANNEL, ORGANISER),
+                  r"There is no game called `gone`\. Games: rallyman\.")

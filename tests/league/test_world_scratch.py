@@ -41,7 +41,7 @@ async def test_anyone_on_any_server_drives_the_week_s_official_stage_once(servic
 async def insert_results(store, week: str, round_id: int, count: int, guild_of=lambda i: 1000 + i % 3):
     async def body(tx):
         await tx.execute_many(
-            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, score, "
             "started_at) VALUES (?, ?, ?, ?, ?, ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
             [(round_id, 50_000 + i, f"Driver {i}", guild_of(i), f"Server {guild_of(i)}", week, 200 + i)
              for i in range(count)])
@@ -177,7 +177,7 @@ async def test_equal_times_share_their_rank_in_the_top_and_in_the_neighbourhood(
 
     async def body(tx):
         await tx.execute_many(
-            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, score, "
             "started_at) VALUES (?, ?, ?, 1, 'S', ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
             [(rnd.id, 60_000 + i, f"T{i}", rnd.week, 200 + i // 3) for i in range(90)])
 
@@ -207,7 +207,7 @@ async def test_the_closing_post_ranks_ties_as_the_ranking_does(service, store, c
 
     async def body(tx):
         await tx.execute_many(
-            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, time_s, "
+            "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, week, status, score, "
             "started_at) VALUES (?, ?, ?, 1, 'S', ?, 'finished', ?, '2026-11-22T12:00:00.000000Z')",
             [(rnd.id, 70_000 + i, name, rnd.week, t) for i, (name, t) in enumerate(times.items())])
 

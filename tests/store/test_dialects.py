@@ -260,7 +260,7 @@ async def test_a_second_rally_in_a_channel_is_channel_busy_on_both_backends_and_
 VIOLATIONS = {
     "unique": "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, seed, max_drivers, created_at, "
               "updated_at) VALUES (1, 500, 9, 's', 'classic', 1, 2, 'x', 'x')",
-    "check": "UPDATE rallies SET max_drivers = 5",
+    "check": "UPDATE rallies SET max_drivers = 0",
     "not_null": "UPDATE rallies SET stage = NULL",
     "foreign_key": "INSERT INTO drivers (rally_id, user_id, display_name, seat, joined_at) "
                    "VALUES (999, 1, 'Ann', 1, 'x')",

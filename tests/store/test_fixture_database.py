@@ -49,3 +49,32 @@ def test_the_fixture_holds_every_kind_of_record():
         conn.close()
     ranking = json.loads(EXPECTED.read_text(encoding="utf-8"))["scratch"]
     assert any(line.startswith("2. ") for lines in ranking.values() for line in lines[2:3])  # a shared 2nd place
+
+
+async def test_the_fixture_moved_to_postgresql_at_schema_10_migrates_there_and_reads_as_it_did(tmp_path, pg_url):
+    """The PostgreSQL leg: the fixture's rows copied as they are (schema 10, `bot.store.copy`) into
+    a PostgreSQL database at schema 10, then migrated there, data in it; the same replays and texts."""
+    from bot.store.backends import open_database
+    from bot.store.copy import copy_rows, count_rows
+    from bot.store.migrations import MIGRATIONS
+
+    copy = tmp_path / "old.sqlite3"
+    shutil.copyfile(FIXTURE, copy)
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    source = await open_database(copy)  # not migrated: the schema the fixture was written at
+    try:
+        assert await source.user_version() == 10
+        async with Store.open(pg_url, migrations=MIGRATIONS[:10]) as old:
+            report = await copy_rows(source, old.db)
+            assert report.rows == await count_rows(source) and report.total > 500
+            assert await old.schema_version() == 10
+    finally:
+        await source.close()
+    async with Store.open(pg_url) as store:
+        assert await store.schema_version() == len(MIGRATIONS) > 10
+        assert store.db.dialect == "postgresql"
+        report = await store.check(replay_snapshot, log_problem, changed_only=False)
+        assert report.ok, [str(m) for m in report.mismatches]
+        assert report.rallies >= 13 and report.actions > 300
+        service = RallyService(store, seed_source=lambda: 1, clock=FakeClock(START + timedelta(days=30)))
+        assert await shown(service, expected["weeks"]) == expected

@@ -113,7 +113,8 @@ async def test_forbidden_status_changes_are_refused_and_change_nothing(store, pa
 
 @pytest.mark.parametrize(
     "overrides",
-    [dict(max_drivers=0), dict(max_drivers=5), dict(seed=-1), dict(seed=2**63), dict(turn_deadline_s=0)],
+    # (a rally's maximum of seats is its game's: the lobby refuses 5 for classic, tests/services/test_games_in_lobby.py)
+    [dict(max_drivers=0), dict(max_drivers=-1), dict(seed=-1), dict(seed=2**63), dict(turn_deadline_s=0)],
 )
 async def test_invalid_settings_are_refused_and_nothing_written(store, overrides):
     before = await dump(store)

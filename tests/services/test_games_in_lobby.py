@@ -1,0 +1,83 @@
+"""A rally is created in a game (issue 23 item 3): the game's id is stored on the rally, an unknown
+id is refused naming the games there are, and the seats a rally may take are its game's, not the
+schema's (classic keeps its 1 to 4, with the same refusal as ever). Both backends."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import games
+from bot.engine.core.errors import RallyError
+from bot.engine.core.game import POINTS, SeatRange, UnknownGame
+from bot.i18n import render
+from tests.services.conftest import ALICE, HERE, snapshot_of
+
+
+class SixSeats:
+    """Just enough of a game for the lobby's create: an id, its seats and its result."""
+
+    id = "six-seats"
+    name = "game.six_seats"
+    seats = SeatRange(2, 6)
+    result = POINTS
+
+
+@pytest.fixture
+def six_seats():
+    games.register(SixSeats())  # type: ignore[arg-type]
+    try:
+        yield SixSeats.id
+    finally:
+        games.unregister(SixSeats.id)
+
+
+async def test_a_rally_is_created_in_classic_unless_told_otherwise(service, store):
+    await service.create(HERE, ALICE, "pinewood-sprint", drivers=3)
+    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+    assert (rally.game, rally.max_drivers) == ("rallyman", 3)
+
+
+@pytest.mark.parametrize("game", ["chess", "RALLYMAN ", "rallyman; DROP TABLE rallies"])
+async def test_an_unknown_game_is_refused_naming_the_games_and_nothing_is_created(service, store, game):
+    with pytest.raises(UnknownGame) as refused:
+        await service.create(HERE, ALICE, "pinewood-sprint", game=game)
+    assert render(str(refused.value)) == f"There is no game called `{game.strip()}`. Games: rallyman."
+    assert await snapshot_of(store) is None
+    assert await store.db.fetch_all("SELECT id FROM rallies") == []
+
+
+async def test_the_seats_are_the_games(service, store, six_seats):
+    await service.create(HERE, ALICE, "pinewood-sprint", drivers=6, game=six_seats)
+    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+    assert (rally.game, rally.max_drivers) == (six_seats, 6)  # beyond classic's 4: the schema takes it
+
+
+@pytest.mark.parametrize("game, drivers, needle", [
+    ("six-seats", 7, "`drivers` must be a number from 2 to 6, not `7`"),
+    ("six-seats", 1, "`drivers` must be a number from 2 to 6, not `1`"),
+    (None, 5, "`drivers` must be a number from 1 to 4, not `5`"),  # classic, as it always read
+    ("rallyman", 5, "`drivers` must be a number from 1 to 4, not `5`"),
+])
+async def test_seats_beyond_the_games_are_refused_and_nothing_is_created(service, store, six_seats, game, drivers,
+                                                                          needle):
+    with pytest.raises(RallyError) as refused:
+        await service.create(HERE, ALICE, "pinewood-sprint", drivers=drivers, game=game)
+    assert needle in str(refused.value)
+    assert await snapshot_of(store) is None
+
+
+async def test_db_check_replays_a_rally_in_the_game_of_its_row(service, store):
+    """`db check` asks the registry for the row's game: classic replays to its snapshot; a row
+    naming a game this bot does not have is reported, naming the games, and left as it was."""
+    from bot.services.replay import log_problem, replay_snapshot
+    from tests.services.conftest import running_rally
+
+    await running_rally(service)
+    assert (await store.check(replay_snapshot, log_problem)).ok
+    await store.db.write(lambda tx: tx.execute("UPDATE rallies SET game = 'gone'"))
+    before = await snapshot_of(store)
+    report = await store.check(replay_snapshot, log_problem)
+    assert not report.ok
+    (problem,) = [str(m) for m in report.mismatches]
+    assert "UnknownGame" in problem and "gone" in problem and "rallyman" in problem, problem
+    assert await snapshot_of(store) == before

@@ -117,7 +117,8 @@ class LeagueJobs:
                 return 0
             await link_answers_tx(tx, rnd)
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
-                                  stages=specials_text(rnd.specials, rnd.game), closes=self.when(from_text(rnd.closes_at)),
+                                  stages=specials_text(rnd.specials, rnd.game),
+                                  closes=self.when(from_text(rnd.closes_at)),
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
                                   dice=msg(f"league.dice_{rnd.dice}"))],
                         channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))

@@ -273,8 +273,8 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     names = {r.user_id: r.display_name for r in runs}
     results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
                    channel_id=league.channel_id,
-                   image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_, rnd.seed),
-                                    "results.png"),
+                   image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
+                                                  rnd.seed), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
     return [await league_post_tx(tx, league, results, now),
@@ -355,8 +355,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                            results_lines(title, classified, judged_, current, names, [],
                                          (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
                            channel_id=league.channel_id,
-                           image=table_spec(results_table(title, specials_text(current.specials, current.game), classified, judged_,
-                                                         current.seed), "results.png"))
+                           image=table_spec(results_table(title, specials_text(current.specials, current.game),
+                                                          classified, judged_, current.seed), "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
             ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
         return ids
@@ -394,8 +394,8 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         names = {r.user_id: r.display_name for r in stored}
         digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
-                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_, rnd.seed),
-                                     "results.png"),
+                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
+                                                   rnd.seed), "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)
 

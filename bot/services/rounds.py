@@ -103,7 +103,8 @@ class RoundService:
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
                 added.append(rnd)
-            lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials, r.game),
+            lines = [msg("league.round_added", league=found.name, number=r.number,
+                         stages=specials_text(r.specials, r.game),
                        opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                        power=msg("league.power_stage") if r.power_stage else "") for r in added]
             post = Post(lines, channel_id=found.channel_id,

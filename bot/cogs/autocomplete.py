@@ -1,11 +1,12 @@
-"""Autocomplete for dice, stages and rulesets: answered from memory, at most 25 choices.
+"""Autocomplete for dice, games, stages and rulesets: answered from memory, at most 25 choices.
 
 Discord gives an autocomplete answer 3 s and shows nothing if it is late, so the dice come from
 the bot's `OptionsCache` (the last turn prompt posted in each channel, kept by the outbox
 sender); only after a restart, before the channel's next turn message, does a lookup go to
 `service.options` (one short database read, bounded by a timeout). Stage and ruleset names are
-read once. The dice are a cog's method (`DiceChoices`): discord.py calls it with the cog, whose
-`bot` it reads, never `interaction.client`.
+read once per game: the game a command's `game` option names (the default game's before). The
+dice are a cog's method (`DiceChoices`): discord.py calls it with the cog, whose `bot` it reads,
+never `interaction.client`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rallyman.ruleset import ruleset_names
-from bot.engine.rallyman.stages.loader import stage_names
+from bot import games
 from bot.views.host import Host
 from bot.views.interaction_io import actor_of, place_of
 
@@ -86,14 +86,20 @@ class DiceChoices(commands.Cog):
 dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the command is bound to
 
 
-@lru_cache(maxsize=1)
-def _stages() -> tuple[str, ...]:
-    return tuple(stage_names())
+@lru_cache(maxsize=8)
+def _stages(game: str | None) -> tuple[str, ...]:
+    return tuple(games.get(game).stages.names())
 
 
-@lru_cache(maxsize=1)
-def _rulesets() -> tuple[str, ...]:
-    return tuple(ruleset_names())
+@lru_cache(maxsize=8)
+def _rulesets(game: str | None) -> tuple[str, ...]:
+    return tuple(games.get(game).rulesets())
+
+
+def _game_typed(interaction: discord.Interaction) -> str | None:
+    """The game the command's `game` option names so far (None: the default, or one the bot lacks)."""
+    typed = getattr(interaction.namespace, "game", None)
+    return typed if isinstance(typed, str) and typed in games.ids() else None
 
 
 def name_suggestions(names: tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
@@ -103,8 +109,9 @@ def name_suggestions(names: tuple[str, ...], current: str) -> list[app_commands.
 
 
 async def stage_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Stage names; in a course (`a, b, c`) the last name is completed after the ones typed."""
-    return course_suggestions(_stages(), current)
+    """Stage names of the game chosen (the default game's until one is); in a course (`a, b, c`)
+    the last name is completed after the ones typed."""
+    return course_suggestions(_stages(_game_typed(interaction)), current)
 
 
 def course_suggestions(stages: tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
@@ -118,4 +125,9 @@ def course_suggestions(stages: tuple[str, ...], current: str) -> list[app_comman
 
 
 async def ruleset_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return name_suggestions(_rulesets(), current)
+    return name_suggestions(_rulesets(_game_typed(interaction)), current)
+
+
+async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The games of the registry, by id."""
+    return name_suggestions(games.ids(), current)

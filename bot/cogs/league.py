@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, stage_choices
+from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, stage_choices
 from bot.i18n import t
 from bot.services.league_time import zone_names
 from bot.services.reply import Actor, Place, Reply
@@ -115,19 +115,19 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                            channel=t("discord.opt.league_channel"), points=t("discord.opt.points"),
                            drop=t("discord.opt.drop"), ruleset=t("discord.opt.ruleset"),
                            modules=t("discord.opt.modules"), dice=t("discord.opt.league_dice"),
-                           language=t("discord.opt.language"))
-    @app_commands.autocomplete(timezone=timezone_choices)
+                           language=t("discord.opt.language"), game=t("discord.opt.league_game"))
+    @app_commands.autocomplete(timezone=timezone_choices, game=game_choices)
     async def create(self, interaction: discord.Interaction, name: str, timezone: str,
                      channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption] | None = None,
                      points: str | None = None, drop: app_commands.Range[int, 1, 52] | None = None,
                      ruleset: str = "classic", modules: str = "",
                      dice: Literal["personal", "shared"] = "personal",
-                     language: Literal["en", "fr", "de"] | None = None) -> None:
+                     language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.create(place, actor, name, timezone,
                                                     channel_id=channel.id if channel is not None else None,
                                                     points=points, drop=drop, ruleset=ruleset, modules=modules,
-                                                    dice=dice, language=language)
+                                                    dice=dice, language=language, game=game)
 
         await run_command(self.bot, interaction, call)
 

@@ -15,7 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.autocomplete import ruleset_choices, stage_choices
+from bot import games
+from bot.cogs.autocomplete import game_choices, ruleset_choices, stage_choices
 from bot.cogs.permissions import is_thread, require_channel_permissions
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
@@ -23,6 +24,9 @@ from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
+
+#: the most seats any game takes (each game's own bound is the service's to check)
+MAX_SEATS = max(g.seats.max for g in games.games())
 
 
 @app_commands.guild_only()
@@ -37,21 +41,21 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
                            sisu=t("discord.opt.sisu"), shakedown=t("discord.opt.shakedown"),
                            ai_on_timeout=t("discord.opt.ai_on_timeout"), assistance=t("discord.opt.assistance"),
                            order=t("discord.opt.order"), modules=t("discord.opt.modules"),
-                           language=t("discord.opt.language"))
-    @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices)
+                           language=t("discord.opt.language"), game=t("discord.opt.game"))
+    @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices, game=game_choices)
     async def create(self, interaction: discord.Interaction, stage: str,
-                     drivers: app_commands.Range[int, 1, 4] = 4,
+                     drivers: app_commands.Range[int, 1, MAX_SEATS] = 4,
                      deadline_hours: app_commands.Range[int, 1, 168] = 24,
                      ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all",
                      order: Literal["joined", "random"] = "joined", modules: str = "",
-                     language: Literal["en", "fr", "de"] | None = None) -> None:
+                     language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             require_channel_permissions(interaction.app_permissions, in_thread=is_thread(interaction.channel))
             return await self.bot.rallies.create(place, actor, stage, drivers=drivers, deadline_hours=deadline_hours,
                                                  ruleset=ruleset, sisu=sisu, shakedown=shakedown,
                                                  ai_on_timeout=ai_on_timeout, assistance=assistance, order=order,
-                                                 modules=modules, language=language)
+                                                 modules=modules, language=language, game=game)
 
         await run_command(self.bot, interaction, call)
 

@@ -73,7 +73,7 @@ class Commands:
                                   ruleset=o.get("ruleset", "classic"),
                                   sisu=yes(o.get("sisu")), shakedown=yes(o.get("shakedown")),
                                   assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
-                                  modules=o.get("modules", ""), language=o.get("language"))
+                                  modules=o.get("modules", ""), language=o.get("language"), game=o.get("game"))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
@@ -115,7 +115,7 @@ class Commands:
             return await leagues.create(self.place, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
                                         drop=o.get("drop"), ruleset=o.get("ruleset", "classic"),
                                         modules=o.get("modules", ""), dice=o.get("dice", "personal"),
-                                        language=o.get("language"))
+                                        language=o.get("language"), game=o.get("game"))
         if cmd.name == "league join":
             return await leagues.join(self.place, actor, league)
         if cmd.name == "league organisers":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot import games
 from bot.engine.core.dice import DICE_MODES
 from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
@@ -40,6 +41,9 @@ from bot.store.leagues import (
 MAX_LEAGUE_NAME = 40
 MAX_REASON = 200
 MAX_POINTS_PLACES = 30
+
+
+MAX_GAME_ID = 40  # a game's id as typed (ids are short words)
 
 
 class LeagueService:
@@ -87,8 +91,10 @@ class LeagueService:
 
     async def create(self, place: Place, actor: Actor, name: object, timezone: object, channel_id: int | None = None,
                      points: object = None, drop: object = None, ruleset: object = "classic",
-                     modules: object = "", dice: object = "personal", language: object = None) -> Reply:
-        """A new league of this server; its posts go to `channel_id` (default: this channel)."""
+                     modules: object = "", dice: object = "personal", language: object = None,
+                     game: object = None) -> Reply:
+        """A new league of this server; its posts go to `channel_id` (default: this channel). It
+        plays one `game` (its id; None: classic), whose rulesets, modules and stages it takes."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         if not actor.can_manage:
@@ -97,8 +103,9 @@ class LeagueService:
         tz = zone(timezone)
         table = points_table(points)
         best = None if drop is None or str(drop).strip() == "" else int(number("drop", drop, 1, 52, whole=True))
-        rules = ruleset_name(ruleset)
-        plus = rules_plus(modules)
+        played = games.get(None if game is None else text_option("game", game, MAX_GAME_ID))
+        rules = ruleset_name(ruleset, played.id)
+        plus = rules_plus(modules, played.id)
         mode = text_option("dice", dice, 20).lower()
         if mode not in DICE_MODES:
             raise ServiceError("league.bad_dice", value=mode[:20])
@@ -115,7 +122,7 @@ class LeagueService:
             league = await create_league_tx(tx, guild_id=place.guild_id, name=title, channel_id=channel,
                                             timezone=tz.key, points=table, best_rounds=best, ruleset=rules,
                                             modules={name: True for name in plus}, dice=mode, language=lang,
-                                            created_by=actor.user_id, now=now)
+                                            created_by=actor.user_id, now=now, game=played.id)
             await log_tx(tx, league_id=league.id, actor_id=actor.user_id, action="create", now=now)
             return await post_tx(tx, post, place.guild_id, channel, now, lang=lang)
 

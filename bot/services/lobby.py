@@ -79,12 +79,12 @@ class Lobby:
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         played = games.get(None if game is None else str(game).strip())
-        specials = course(stage)  # names from the catalogue, never paths
+        specials = course(stage, played.id)  # names from the game's library, never paths
         flags = inputs_assistance(assistance, len(specials))
         start_random = start_order_option(order)
-        plus = rules_plus(modules)
+        plus = rules_plus(modules, played.id)
         name = specials[0]
-        rules = ruleset_name(ruleset)
+        rules = ruleset_name(ruleset, played.id)
         seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}
@@ -99,7 +99,7 @@ class Lobby:
             settings["language"] = lang
         if start_random:
             settings["random_order"] = True
-        post = Post([created_text(display_name(actor.name), specials, flags, seats, hours)])
+        post = Post([created_text(display_name(actor.name), specials, flags, seats, hours, played.id)])
         change = Change(posts=[post])
         seed = self.seed_source()
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from bot import games
 from bot.engine.core.official import official_stage, week_of
 from bot.engine.core.text import msg
+from bot.games import DEFAULT_GAME
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
 from bot.services.inputs import assistance as inputs_assistance
@@ -64,7 +66,9 @@ class RoundService:
         found = await self.leagues.league_here(place, league)
         self.leagues.require_organiser(found, actor)
         official = isinstance(stage, str) and stage.strip().lower() == "official"
-        specials = [] if official else inputs_course(stage)
+        if official and found.game != DEFAULT_GAME:  # the world week drives classic's official stage
+            raise ServiceError("league.no_official_for_game", game=msg(games.get(found.game).name))
+        specials = [] if official else inputs_course(stage, found.game)
         flags = inputs_assistance(assistance, max(1, len(specials)))
         if power_stage and not official and len(specials) < 2:
             pass  # a one-special round: its only special is the power stage (bonus on top of the points)

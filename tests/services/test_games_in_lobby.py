@@ -8,23 +8,23 @@ import pytest
 
 from bot import games
 from bot.engine.core.errors import RallyError
-from bot.engine.core.game import POINTS, SeatRange, UnknownGame
+from bot.engine.core.game import SeatRange, UnknownGame
 from bot.i18n import render
 from tests.services.conftest import ALICE, HERE, snapshot_of
+from tests.toy_game.game import DiceDash
 
 
-class SixSeats:
-    """Just enough of a game for the lobby's create: an id, its seats and its result."""
+class SixSeats(DiceDash):
+    """The test-only toy game (tests/toy_game) with seats for two to six: the lobby's create
+    bounds the drivers by the game's seats."""
 
     id = "six-seats"
-    name = "game.six_seats"
     seats = SeatRange(2, 6)
-    result = POINTS
 
 
 @pytest.fixture
 def six_seats():
-    games.register(SixSeats())  # type: ignore[arg-type]
+    games.register(SixSeats())
     try:
         yield SixSeats.id
     finally:
@@ -47,7 +47,7 @@ async def test_an_unknown_game_is_refused_naming_the_games_and_nothing_is_create
 
 
 async def test_the_seats_are_the_games(service, store, six_seats):
-    await service.create(HERE, ALICE, "pinewood-sprint", drivers=6, game=six_seats)
+    await service.create(HERE, ALICE, "dash-3", drivers=6, game=six_seats)
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     assert (rally.game, rally.max_drivers) == (six_seats, 6)  # beyond classic's 4: the schema takes it
 
@@ -61,7 +61,8 @@ async def test_the_seats_are_the_games(service, store, six_seats):
 async def test_seats_beyond_the_games_are_refused_and_nothing_is_created(service, store, six_seats, game, drivers,
                                                                           needle):
     with pytest.raises(RallyError) as refused:
-        await service.create(HERE, ALICE, "pinewood-sprint", drivers=drivers, game=game)
+        await service.create(HERE, ALICE, "dash-3" if game == "six-seats" else "pinewood-sprint", drivers=drivers,
+                             game=game)
     assert needle in str(refused.value)
     assert await snapshot_of(store) is None
 

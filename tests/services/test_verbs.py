@@ -16,6 +16,7 @@ from bot.engine.rallyman.actions import Roll
 from bot.services.help_text import help_groups
 from bot.services.reply import Reply
 from tests.services.conftest import BOB, HERE, running_rally, snapshot_of
+from tests.toy_game.game import DiceDash
 
 
 async def unchanged(store) -> tuple:
@@ -72,9 +73,9 @@ async def test_act_with_text_that_is_no_legal_move_gets_the_games_refusal(servic
     assert await unchanged(store) == before
 
 
-class Hop:
-    """The smallest game a command table needs: a toy's id and one command (the rest of the
-    protocol is not asked of it here)."""
+class Hop(DiceDash):
+    """The test-only toy game (tests/toy_game) with one command of its own: a command table is
+    all a game needs to be heard."""
 
     id = "hop-test"
     verbs = (Verb("hop", "discord.cmd.roll", "hop {far}",
@@ -83,7 +84,7 @@ class Hop:
 
 @pytest.fixture
 def hop():
-    games.register(Hop())  # type: ignore[arg-type]
+    games.register(Hop())
     try:
         yield
     finally:

@@ -18,7 +18,18 @@ from typing import Any
 from bot.engine.core.dice import DiceSource, SeededDice, StreamDice, dice_from_dict
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
-from bot.engine.core.game import POINTS, Outcome, Prompt, SeatRange, SeatResult, StageFacts, Verb, check_schema, ranked
+from bot.engine.core.game import (
+    POINTS,
+    Button,
+    Outcome,
+    Prompt,
+    SeatRange,
+    SeatResult,
+    StageFacts,
+    Verb,
+    check_schema,
+    ranked,
+)
 from bot.engine.core.log import CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
 from bot.engine.core.text import msg
 
@@ -134,6 +145,10 @@ class DiceDash:
 
     def label(self, action: Act) -> str:
         return action.kind
+
+    def button(self, label: str) -> Button | None:
+        return Button(msg("toy.button_" + label), "primary" if label == "roll" else "success") \
+            if label in ("roll", "bank") else None
 
     def to_act(self, state: Dash) -> frozenset[str]:
         return frozenset() if self.finished(state) else frozenset({state.seats[state.turn][0]})

@@ -1,15 +1,15 @@
-"""`/autopilot` (console only): the AI (`bot.engine.rallyman.ai.choose_action`) plays a driver's turns,
+"""`/autopilot` (console only): the AI (the game's `choose`, from the driver's own view) plays a driver's turns,
 each action printed and played as if typed."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot import games
 from bot.console.channels import Channels
 from bot.console.errors import ConsoleError
 from bot.console.lines import Command, split_command
 from bot.console.printer import Say
-from bot.engine.rallyman.ai import choose_action
 from bot.i18n import t
 from bot.services import Actor, RallyService, Reply
 from bot.services.errors import error_reply
@@ -37,7 +37,7 @@ class Autopilot:
         self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
 
     async def command(self, name: str, actor: Actor, cmd: Command) -> None:
-        """Console only: the AI (`bot.engine.rallyman.ai.choose_action`) plays the caller's turns where their
+        """Console only: the AI (the game's `choose`) plays the caller's turns where their
         turn commands go (their run in progress, else the main channel's rally), each action printed
         and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
         `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
@@ -86,7 +86,8 @@ class Autopilot:
             if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
                 break
             round_before = (state.round, state.turn.car)
-            typed = "/" + str(choose_action(state))
+            game, seat = games.get(None), str(actor.user_id)
+            typed = "/" + str(game.choose(game.view(state, seat), seat))
             self.say(None, [f"{name}: {typed}"], ephemeral=False, prefix=t("console.prefix_autopilot", self.lang))
             try:
                 reply = await self.dispatch(actor, split_command(typed))

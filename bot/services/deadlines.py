@@ -7,7 +7,7 @@ pending deadline job always belongs to the current turn. Jobs name their rally (
 are found through the store's index, never by listing all pending jobs.
 
 At the deadline the bot ends the turn for the driver: `stop` if they already used a die; if not,
-the AI driver (`bot.engine.rallyman.ai.choose_action`) drives the turn when the rally allows it (setting
+the AI driver (the game's `choose`, from the seat's own view) drives the turn when the rally allows it (setting
 `ai_on_timeout`, on by default), else the bot ends the turn at once (engine `Timeout`: the car
 stands still and takes the no-move card of RULES A13.5). Each passed deadline counts a missed
 turn (`drivers.missed_turns`, reset when the driver plays); at the `missed_limit`-th (default 3)
@@ -29,11 +29,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
+from bot import games
 from bot.engine.core.errors import RallyError
 from bot.engine.core.text import msg
 from bot.engine.rallyman.action_codec import log_text
 from bot.engine.rallyman.actions import Action, Event, Retire, Stop, Timeout
-from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.game import apply
 from bot.engine.rallyman.state import GameState
 from bot.services.ai_drivers import is_ai, risk_of
@@ -246,11 +246,11 @@ class DeadlineService:
         """The AI drives the whole turn, one logged action per step, until the turn passes."""
         assert state.turn is not None
         car_index = state.turn.car
+        game, seat = games.get(None), state.cars[car_index].id
         events: list[Event] = []
         for _ in range(AI_STEPS):
-            try:
-                state, step = self._log(change, state, choose_action(state) if risk is None
-                                        else choose_action(state, risk))
+            try:  # the AI decides from its own seat's view (DESIGN §9: it cannot see what it may not)
+                state, step = self._log(change, state, game.choose(game.view(state, seat), seat, risk))
             except RallyError:
                 if state.turn is None or not state.turn.started:
                     raise

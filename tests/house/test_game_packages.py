@@ -22,7 +22,6 @@ NOT_YET: frozenset[str] = frozenset({
     "cli/simulate.py",
     "cli/stage.py",
     "cogs/autocomplete.py",
-    "console/autopilot.py",
     "render/__init__.py",
     "render/disk_cache.py",
     "render/palette.py",

@@ -14,9 +14,13 @@ of the bot holds them as opaque values and asks the game for everything else:
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
   information never leaves the game except through a seat's own view), `prompt(view)`,
   `narrate(events)`, all as message keys (`bot.engine.core.text.Msg`), never sentences;
+- **pictures**: `board(view)` / `results(view)`, a picture's data as JSON built from a view only
+  (what an outbox row keeps: never the state; its texts as message-key JSON, shown in the reader's
+  language when the post is delivered), and `picture(kind, data)`, the renderer's arguments from
+  that data once its texts are in the reader's words;
 - **commands**: `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic `/act`, one
   table that cogs, buttons and the console all read;
-- **AI and odds**: `choose` (from the seat's own view only) and `odds`.
+- **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`.
 
 Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue here.
 """
@@ -200,7 +204,13 @@ class Game(Protocol[S, A]):
 
     def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
 
-    def choose(self, view: Any, seat: SeatId, risk: float) -> A: ...
+    def board(self, view: Any) -> dict[str, Any]: ...
+
+    def results(self, view: Any) -> dict[str, Any]: ...
+
+    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]: ...
+
+    def choose(self, view: Any, seat: SeatId, risk: float | None = None) -> A: ...
 
     def odds(self, state: S, seat: SeatId, text: str) -> list[str]: ...
 

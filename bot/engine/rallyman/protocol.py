@@ -29,6 +29,7 @@ from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.parse import parse as parse_text
+from bot.engine.rallyman.pictures import board_data, picture_args, results_data
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.ruleset import load_ruleset
 from bot.engine.rallyman.specials import Seat
@@ -202,12 +203,26 @@ class Rallyman:
         from bot.engine.rallyman.narrate import narrate
         return narrate(list(events), view.state)
 
+    # -- pictures --------------------------------------------------------------------------------
+
+    def board(self, view: RallymanView) -> dict[str, Any]:
+        """The board image's data (`BoardView` JSON, its status line a message)."""
+        return board_data(view.state)
+
+    def results(self, view: RallymanView) -> dict[str, Any]:
+        """The results image's data (`ResultsView` JSON, its words messages)."""
+        return results_data(view.state)
+
+    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The renderer's arguments: (stage, BoardView) for a board, (ResultsView,) for results."""
+        return picture_args(kind, data)
+
     # -- AI and odds -----------------------------------------------------------------------------
 
-    def choose(self, view: RallymanView, seat: str, risk: float) -> Action:
+    def choose(self, view: RallymanView, seat: str, risk: float | None = None) -> Action:
         if seat not in self.to_act(view.state):
             raise NotAllowed(msg("game.not_your_action"))
-        return classic_ai.choose_action(view.state, risk)
+        return classic_ai.choose_action(view.state) if risk is None else classic_ai.choose_action(view.state, risk)
 
     def odds(self, state: GameState, seat: str, text: str) -> list[str]:
         """The exact chance of losing control for a plan of dice (A11), in message keys."""

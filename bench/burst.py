@@ -98,8 +98,8 @@ async def prepare(db: Path, rallies: int = BURST) -> None:
     """`rallies` running rallies of two drivers, each with one die rolled in its current turn, so
     `/stop` ends the turn; everything they owe is delivered."""
     from bot.engine.rallyman.ai import choose_action
+    from bot.engine.rallyman.protocol import RALLYMAN
     from bot.services import Actor, Place, RallyService
-    from bot.services.turns import label
     from bot.store import Store
 
     async with Store.open(db) as store:
@@ -117,7 +117,7 @@ async def prepare(db: Path, rallies: int = BURST) -> None:
                 state = service.work.state_of(rally)
                 if state.turn is not None and state.turn.started:
                     break  # one die rolled: `stop` ends this turn
-                await service.act(place, actors[state.cars[state.turn.car].id], label(choose_action(state)))
+                await service.act(place, actors[state.cars[state.turn.car].id], RALLYMAN.label(choose_action(state)))
         while batch := await service.delivery.claim(limit=500):
             for out in batch:
                 await service.delivery.sent(out, 1)

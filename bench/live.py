@@ -180,9 +180,9 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     """
     from bot.engine.core.errors import RallyError
     from bot.engine.rallyman.ai import choose_action
+    from bot.engine.rallyman.protocol import RALLYMAN
     from bot.services import Actor, Place, RallyService
     from bot.services.deadlines import DeadlineService
-    from bot.services.turns import label
     from bot.store import Store
     from bot.views.options_cache import OptionsCache
     from bot.views.sender import OutboxSender
@@ -225,7 +225,8 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
         assert state.active is not None
         actor = actors[int(state.active.id)]
         try:
-            reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, label(choose_action(state)))
+            move = RALLYMAN.label(choose_action(state))
+            reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, move)
         except RallyError as exc:
             if not count_refusals:
                 raise

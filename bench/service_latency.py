@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.services.images import Renderer, default_renderer, draw_async
-from bot.services.turns import label
 from bot.store import Store
 
 DRIVERS = (Actor(9001, "Ada"), Actor(9002, "Seb"))
@@ -44,7 +44,7 @@ async def _client(service: RallyService, renderer: Renderer | None, place: Place
             return
         state = service.work.state_of(rally)
         actor = next(d for d in DRIVERS if str(d.user_id) == state.cars[state.turn.car].id)
-        text = label(choose_action(state))
+        text = RALLYMAN.label(choose_action(state))
         t0 = time.perf_counter()
         reply = await service.act(place, actor, text)
         t1 = time.perf_counter()

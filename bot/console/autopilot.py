@@ -1,15 +1,17 @@
-"""`/autopilot` (console only): the AI (`bot.engine.rallyman.ai.choose_action`) plays a driver's turns,
+"""`/autopilot` (console only): the AI (the game's `choose`, from the driver's own view) plays a driver's turns,
 each action printed and played as if typed."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
+from bot import games
 from bot.console.channels import Channels
 from bot.console.errors import ConsoleError
 from bot.console.lines import Command, split_command
 from bot.console.printer import Say
-from bot.engine.rallyman.ai import choose_action
+from bot.engine.core.game import Game
 from bot.i18n import t
 from bot.services import Actor, RallyService, Reply
 from bot.services.errors import error_reply
@@ -37,7 +39,7 @@ class Autopilot:
         self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
 
     async def command(self, name: str, actor: Actor, cmd: Command) -> None:
-        """Console only: the AI (`bot.engine.rallyman.ai.choose_action`) plays the caller's turns where their
+        """Console only: the AI (the game's `choose`) plays the caller's turns where their
         turn commands go (their run in progress, else the main channel's rally), each action printed
         and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
         `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
@@ -83,10 +85,11 @@ class Autopilot:
             if rally is None or rally.status != "running":
                 break
             state = self.service.work.state_of(rally)
-            if state.active is None or state.active.id != str(actor.user_id) or state.turn is None:
+            game, seat = games.get(rally.game), str(actor.user_id)
+            if seat not in game.to_act(state):
                 break
-            round_before = (state.round, state.turn.car)
-            typed = "/" + str(choose_action(state))
+            turn_before = turn_of(game, state)
+            typed = "/" + game.typed(game.choose(game.view(state, seat), seat))
             self.say(None, [f"{name}: {typed}"], ephemeral=False, prefix=t("console.prefix_autopilot", self.lang))
             try:
                 reply = await self.dispatch(actor, split_command(typed))
@@ -98,7 +101,7 @@ class Autopilot:
             played += 1
             after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             now = self.service.work.state_of(after) if after is not None and after.status == "running" else None
-            if now is None or now.turn is None or (now.round, now.turn.car) != round_before:
+            if now is None or not game.to_act(now) or turn_of(game, now) != turn_before:
                 left = self.autopiloted.get(key)
                 if left is not None:  # `turns:N`: one turn fewer to drive
                     if left <= 1:
@@ -108,3 +111,8 @@ class Autopilot:
             if now is None:
                 break
         return played
+
+
+def turn_of(game: Game[Any, Any], state: Any) -> tuple:
+    """Where play stands and who acts: a change is a turn passed."""
+    return game.progress(game.view(state, None)), game.to_act(state)

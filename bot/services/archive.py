@@ -66,8 +66,8 @@ class Archive:
         state = self.work.state_of(rally)
         view = game.view(state, None)
         lead = msg("archive.results_head", rally=rally.id, title=game.rally_title(view), when=rally.updated_at[:10])
-        classified = Post([lead, *game.results(view)], image=results_spec(state))
-        board = Post([msg("archive.last_board", rally=rally.id)], image=board_spec(state))
+        classified = Post([lead, *game.classification(view)], image=results_spec(state, rally.game))
+        board = Post([msg("archive.last_board", rally=rally.id)], image=board_spec(state, rally.game))
         now = self.work.clock()
         lang = language_of_rally(rally)
 

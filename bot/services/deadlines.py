@@ -6,12 +6,13 @@ told about. Any action that passes the turn cancels the pair in its own transact
 pending deadline job always belongs to the current turn. Jobs name their rally (`rally_id`) and
 are found through the store's index, never by listing all pending jobs.
 
-At the deadline the bot ends the turn for the driver: `stop` if they already used a die; if not,
-the AI driver (`bot.engine.rallyman.ai.choose_action`) drives the turn when the rally allows it (setting
-`ai_on_timeout`, on by default), else the bot ends the turn at once (engine `Timeout`: the car
-stands still and takes the no-move card of RULES A13.5). Each passed deadline counts a missed
-turn (`drivers.missed_turns`, reset when the driver plays); at the `missed_limit`-th (default 3)
-the driver retires (engine `Retire`). A paused rally (the bot cannot post in its channel) runs no
+At the deadline the bot ends the turn for the driver, through the rally's game: the game's
+`timeout_action` if the turn is begun (`midturn`: classic's `stop` after a die); if not, the AI
+driver (the game's `choose`, from the seat's own view) drives the turn when the rally allows it
+(setting `ai_on_timeout`, on by default), else the bot ends the turn at once (classic's `Timeout`:
+the car stands still and takes the no-move card of RULES A13.5). Each passed deadline counts a
+missed turn (`drivers.missed_turns`, reset when the driver plays); at the `missed_limit`-th
+(default 3) the driver retires (the game's `retire_action`). A paused rally (the bot cannot post in its channel) runs no
 deadline: its jobs are cancelled at the pause and a new clock starts when posting works again.
 
 Each job runs under its rally's lock and commits its actions, its posts (outbox rows) and its own
@@ -28,18 +29,26 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from bot.engine.core.errors import RallyError
 from bot.engine.core.events import Event
+from bot.engine.core.game import Game
 from bot.engine.core.text import msg
-from bot.engine.rallyman.action_codec import log_text
-from bot.engine.rallyman.actions import Action, Retire, Stop, Timeout
-from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.game import apply
-from bot.engine.rallyman.state import GameState
 from bot.services.ai_drivers import is_ai, risk_of
 from bot.services.turns import turn_post
-from bot.services.work import DEADLINE_KINDS, KIND_AI, KIND_DEADLINE, KIND_REMIND, Change, Logged, Post, RallyWork
+from bot.services.work import (
+    DEADLINE_KINDS,
+    KIND_AI,
+    KIND_DEADLINE,
+    KIND_REMIND,
+    Change,
+    Logged,
+    Post,
+    RallyWork,
+    State,
+    game_of,
+)
 from bot.store import Job, Rally
 from bot.store.clock import from_text, utc_now
 from bot.store.connection import Tx
@@ -82,8 +91,8 @@ async def start_clock_tx(tx: Tx, rally: Rally, now: datetime) -> datetime | None
 async def start_turn_tx(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> datetime | None:
     """Inside `tx`: what the current turn waits for from `now`: an AI seat's drive after
     `work.ai_pause` (bot/services/ai_drivers.py), else the driver's deadline pair (`start_clock_tx`)."""
-    car = work.state_of(rally).active if rally.snapshot is not None else None
-    if car is not None and is_ai(car.id):
+    seat = seat_to_act(game_of(rally), work.state_of(rally)) if rally.snapshot is not None else None
+    if seat is not None and is_ai(seat):
         if not await pending_for_rally_tx(tx, rally.id, (KIND_AI,)):
             await schedule_tx(tx, KIND_AI, job_ref(rally.id), now + work.ai_pause, rally.id)
         return None
@@ -191,72 +200,85 @@ class DeadlineService:
             return 1
 
     async def _remind(self, rally: Rally, lead: list[str], now: datetime) -> Change | None:
+        game = game_of(rally)
         state = self.work.state_of(rally)
-        car = state.active
+        seat = seat_to_act(game, state)
         due = await self.due_at(rally.id)
-        if car is None or due is None or due <= now:
+        if seat is None or due is None or due <= now:
             return None  # after downtime the deadline itself is due: no point reminding
-        lines = lead + [msg("deadline.reminder", name=car.name, when=self.when(due))]
-        ping = (int(car.id),) if car.id.isdigit() else ()
+        name = game.seat_name(game.view(state, None), seat)
+        lines = lead + [msg("deadline.reminder", name=name, when=self.when(due))]
+        ping = (int(seat),) if seat.isdigit() else ()
         return Change(posts=[Post(lines, ping=ping)])
 
     async def _expire(self, rally: Rally, lead: list[str]) -> Change | None:
         """The deadline passed: end the turn for the driver, count a missed turn."""
+        game = game_of(rally)
         state = self.work.state_of(rally)
-        car = state.active
-        if car is None or state.turn is None:
+        seat = seat_to_act(game, state)
+        if seat is None:
             return None
-        user_id = int(car.id) if car.id.isdigit() else None
+        view = game.view(state, None)
+        name = game.seat_name(view, seat)
+        user_id = int(seat) if seat.isdigit() else None
         driver = await self.store.drivers.get(rally.id, user_id) if user_id is not None else None
         missed = (driver.missed_turns if driver else 0) + 1
         change = Change(missed_by=user_id if driver is not None else None)
         if missed >= self.missed_limit:
-            lead.append(msg("deadline.retired", name=car.name, missed=missed))
-            state, events = self._log(change, state, Retire(car.id))
-        elif state.turn is not None and state.turn.started:
-            lead.append(msg("deadline.stopped", name=car.name))
-            state, events = self._log(change, state, Stop())
+            lead.append(msg("deadline.retired", name=name, missed=missed))
+            state, events = self._log(game, change, state, game.retire_action(seat))
+        elif game.midturn(view):  # a turn begun is ended as it stands (classic: the gear card, A6.4)
+            lead.append(msg("deadline.stopped", name=name))
+            state, events = self._log(game, change, state, game.timeout_action(state, seat))
         elif rally.modules.get("ai_on_timeout", True):
-            lead.append(msg("deadline.ai_drives", name=car.name))
-            state, events = self._ai_turn(change, state)
+            lead.append(msg("deadline.ai_drives", name=name))
+            state, events = self._ai_turn(game, change, state)
         else:
-            lead.append(msg("deadline.timeout", name=car.name, missed=missed, limit=self.missed_limit))
-            state, events = self._log(change, state, Timeout())
-        turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change)
+            lead.append(msg("deadline.timeout", name=name, missed=missed, limit=self.missed_limit))
+            state, events = self._log(game, change, state, game.timeout_action(state, seat))
+        turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change, rally.game)
         return change
 
     def _ai_drives(self, rally: Rally) -> Change | None:
         """An AI seat's turn: the AI drives it whole, in its style, at once (no missed turn)."""
+        game = game_of(rally)
         state = self.work.state_of(rally)
-        car = state.active
-        if car is None or state.turn is None or not is_ai(car.id):
+        seat = seat_to_act(game, state)
+        if seat is None or not is_ai(seat):
             return None
         change = Change()
-        state, events = self._ai_turn(change, state, risk_of(rally.modules, car.id))
-        turn_post(rally.id, rally.version + len(change.logged), state, events, [], change)
+        state, events = self._ai_turn(game, change, state, risk_of(rally.modules, seat))
+        turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game)
         return change
 
     @staticmethod
-    def _log(change: Change, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-        """Apply one action of the bot and add it to the change (actor None)."""
-        new, events = apply(state, action)
-        change.logged.append(Logged(log_text(action), None, new, "finished" if new.finished else None))
+    def _log(game: Game[Any, Any], change: Change, state: State, action: Any) -> tuple[State, list[Event]]:
+        """Apply one action of the bot (the rally acts: no seat) and add it to the change (actor None)."""
+        new, events = game.apply(state, None, action)
+        change.logged.append(Logged(game.encode(action), None, new, "finished" if game.finished(new) else None))
         return new, events
 
-    def _ai_turn(self, change: Change, state: GameState, risk: float | None = None) -> tuple[GameState, list[Event]]:
+    def _ai_turn(self, game: Game[Any, Any], change: Change, state: State,
+                 risk: float | None = None) -> tuple[State, list[Event]]:
         """The AI drives the whole turn, one logged action per step, until the turn passes."""
-        assert state.turn is not None
-        car_index = state.turn.car
+        seat = seat_to_act(game, state)
+        assert seat is not None
         events: list[Event] = []
         for _ in range(AI_STEPS):
-            try:
-                state, step = self._log(change, state, choose_action(state) if risk is None
-                                        else choose_action(state, risk))
+            try:  # the AI decides from its own seat's view (DESIGN §9: it cannot see what it may not)
+                state, step = self._log(game, change, state, game.choose(game.view(state, seat), seat, risk))
             except RallyError:
-                if state.turn is None or not state.turn.started:
+                if not game.midturn(game.view(state, None)):
                     raise
-                state, step = self._log(change, state, Stop())  # never leave it half-driven
+                # never leave it half-driven: end the turn as it stands
+                state, step = self._log(game, change, state, game.timeout_action(state, seat))
             events += step
-            if state.turn is None or state.turn.car != car_index or any(e.kind == "turn" for e in step):
+            if seat_to_act(game, state) != seat or any(e.kind == "turn" for e in step):
                 break
         return state, events
+
+
+def seat_to_act(game: Game[Any, Any], state: State) -> str | None:
+    """The one seat whose turn it is (None: nobody's)."""
+    seats = game.to_act(state)
+    return min(seats) if seats else None

@@ -40,7 +40,7 @@ from bot.engine.core.log import Status, lifecycle_text
 from bot.engine.core.text import from_json, msg
 from bot.services.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
-from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork
+from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork, game_of
 from bot.store import Message, OutboxRow, Rally
 from bot.store.clock import from_text, to_text, utc_now
 from bot.store.connection import Tx
@@ -239,9 +239,7 @@ def _current_prompt(work: RallyWork, rally: Rally, turn: TurnPrompt) -> bool:
     keeps the prompt current; a passed turn does not.)"""
     if rally.status != "running" or rally.snapshot is None:
         return False
-    state = work.state_of(rally)
-    car = state.active
-    return car is not None and car.id == str(turn.driver_id)
+    return str(turn.driver_id) in game_of(rally).to_act(work.state_of(rally))
 
 
 async def _start_clock_if_current(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> None:

@@ -1,9 +1,15 @@
 """The images a post carries, described as data and drawn only when the post is delivered.
 
-An outbox row holds an image *spec* (`{"kind": "board", "state": <snapshot JSON>}`, `results`,
-`{"kind": "preview", "stage": name}` or `{"kind": "table", "table": <TableView as JSON>}` for the
-league tables), not the picture: the action's transaction stays small and the text never waits for
-the drawing. When a drawing fails the post goes without its picture.
+An outbox row holds an image *spec* (`{"kind": "board", "game": id, "view": <picture data>}`,
+`results` likewise, `{"kind": "preview", "stage": name}` or `{"kind": "table", "table": <TableView
+as JSON>}` for the league tables), not the picture: the action's transaction stays small and the
+text never waits for the drawing. When a drawing fails the post goes without its picture.
+
+A board or results spec is built from the game's spectator view (`view(state, None)`, then the
+game's `board` / `results`): it holds what the picture shows and nothing else, never the state (a
+game with hidden hands must not leak them through an outbox row, DESIGN §9). A spec stored before
+issue 23 (`"state": <snapshot JSON>`, a post still undelivered at the upgrade) is converted to the
+view form when it is drawn (`current`).
 
 Where pictures are drawn: never on the event loop. `draw_async` with the bot's `PillowRenderer`
 sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`: one per
@@ -22,8 +28,9 @@ board shows and the layer is then warmed the same way. Warm requests made before
 wait (the last `PENDING_WARMS`) and are sent when it starts.
 
 Specs hold no language: `draw(renderer, spec, lang)` draws one in its reader's language (the
-outbox row's `lang`, the rally's or the league's). A board's status line is made when it is drawn;
-a table keeps its texts' message keys (`texts`) beside the plain table.
+outbox row's `lang`, the rally's or the league's). A picture's words (a board's status line, a
+results card's title …) are kept as message-key JSON and shown in that language when it is drawn
+(`localized`); a table keeps its texts' message keys (`texts`) beside the plain table.
 
 A spec may carry the attachment's file `name` ("standings.png", "scratch.png" ...); it is used only
 when it is a plain `[a-z0-9-]+.png` name (it comes back from the database: never a path).
@@ -33,28 +40,23 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import json
 import logging
 import multiprocessing
 import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.engine.core.text import Listed, from_json, to_json
-from bot.engine.rallyman.board import board_view, default_status
-from bot.engine.rallyman.out_reasons import out_reason_word
-from bot.engine.rallyman.results import results_view
+from bot import games
+from bot.engine.core.text import from_json, to_json
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import Stage
-from bot.engine.rallyman.state import GameState
-from bot.engine.rallyman.view import BoardView, ResultRow, ResultsView
-from bot.i18n import DEFAULT_LANG, render, t
-from bot.services.work import snapshot_json
+from bot.engine.rallyman.view import BoardView, ResultsView
+from bot.i18n import DEFAULT_LANG, render
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
     from bot.render.options import RenderOptions
@@ -79,7 +81,7 @@ class Renderer(Protocol):
 
     def preview(self, stage: Stage, lang: str = DEFAULT_LANG) -> bytes: ...
 
-    def results(self, state: GameState, lang: str = DEFAULT_LANG) -> bytes: ...
+    def results(self, view: ResultsView, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
 
@@ -97,10 +99,10 @@ class PillowRenderer:
 
         return render_stage_preview(stage, _options(lang))
 
-    def results(self, state: GameState, lang: str = DEFAULT_LANG) -> bytes:
+    def results(self, view: ResultsView, lang: str = DEFAULT_LANG) -> bytes:
         from bot.render import render_results
 
-        return render_results(results_of(state, lang), _options(lang))
+        return render_results(view, _options(lang))
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
         from bot.render import render_table
@@ -118,13 +120,45 @@ def default_renderer() -> PillowRenderer:
     return PillowRenderer()
 
 
-def board_spec(state: GameState) -> dict[str, Any]:
-    """A board: the state's snapshot; its words (the status line too) are chosen when it is drawn."""
-    return {"kind": "board", "state": snapshot_json(state)}
+def board_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
+    """A board, from the spectators' view of `state` in `game` (None: the default game); its words
+    (the status line too) are chosen when it is drawn. None: the game draws no board."""
+    played = games.get(game)
+    data = played.board(played.view(state, None))
+    return None if data is None else {"kind": "board", "game": played.id, "view": data}
 
 
-def results_spec(state: GameState) -> dict[str, Any]:
-    return {"kind": "results", "state": snapshot_json(state)}
+def results_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
+    """A results card, from the spectators' view of `state` in `game` (None: the default game).
+    None: the game draws no results card."""
+    played = games.get(game)
+    data = played.results(played.view(state, None))
+    return None if data is None else {"kind": "results", "game": played.id, "view": data}
+
+
+def current(spec: dict[str, Any]) -> dict[str, Any]:
+    """A board or results spec in the view form: one stored with the whole state (before issue 23)
+    is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
+    if "state" not in spec or spec.get("kind") not in ("board", "results"):
+        return spec
+    played = games.get(spec.get("game"))
+    view = played.view(played.from_json(str(spec["state"])), None)
+    data = played.board(view) if spec["kind"] == "board" else played.results(view)
+    converted = {k: v for k, v in spec.items() if k != "state"}
+    converted.update(game=played.id, view=data)
+    return converted
+
+
+def localized(data: Any, lang: str = DEFAULT_LANG) -> Any:
+    """A picture's data with every message in it (message-key JSON, `bot.engine.core.text.to_json`)
+    shown in `lang`; the rest as it is."""
+    if isinstance(data, dict):
+        if set(data) in ({"key", "params"}, {"list", "how"}):
+            return render(from_json(data), lang)
+        return {k: localized(v, lang) for k, v in data.items()}
+    if isinstance(data, list):
+        return [localized(v, lang) for v in data]
+    return data
 
 
 def preview_spec(stage_name: str) -> dict[str, Any]:
@@ -191,52 +225,10 @@ def image_name(spec: dict[str, Any]) -> str:
     return NAMES.get(str(spec.get("kind")), "image.png")
 
 
-def board_status(state: GameState, lang: str = DEFAULT_LANG) -> str:
-    """The board's status line in `lang`: whose turn it is, or the fastest time once it is over."""
-    return render(default_status(state), lang)
-
-
-def results_of(state: GameState, lang: str = DEFAULT_LANG) -> ResultsView:
-    """The results image's view of `state`, its words in `lang`: the special numbers ("SS2", "ES2",
-    "WP2"), why each DNF is out; after the last special of a rally the card says what it is, the
-    rally classification (A17), with its winner."""
-    view = results_view(state)
-    course = state.course
-    if course is None or not course.results:
-        return view
-    done = len(course.results)
-    rows = tuple(row.model_copy(update={"reason": _reason(row.reason, lang)}) if row.reason else row
-                 for row in view.rows)
-    update: dict[str, Any] = {
-        "rows": rows,
-        "columns": tuple(render(t("render.special", lang, n=i + 1), lang) for i in range(len(view.columns)))}
-    if done < len(course.specials):
-        special = render(t("render.special", lang, n=done), lang)
-        update["title"] = (f"{special} — {load_stage(course.specials[done - 1]).title} — "
-                           f"{render(t('render.results', lang), lang)}")
-        return view.model_copy(update=update)
-    update["title"] = render(t("render.rally_classification", lang), lang)
-    update["subtitle"] = rally_card_subtitle(view.rows, lang)
-    return view.model_copy(update=update)
-
-
-PLURAL_WINNER = {False: "render.winner.one", True: "render.winner.other"}
-
-
-def rally_card_subtitle(rows: Sequence[ResultRow], lang: str) -> str:
-    """The rally card's subtitle: its winner, or its winners when the best total is shared (a tie
-    shares first place, RULES OPEN-5), then the legend of the special winners' mark."""
-    winners = [r.name for r in rows if r.status == "finished" and r.time_s is not None and r.gap_s == 0]
-    legend = render(t("render.special_winner_legend", lang), lang)
-    if not winners:
-        return legend
-    return f"{render(t(PLURAL_WINNER[len(winners) > 1], lang, name=Listed(winners, 'and')), lang)} · {legend}"
-
-
-def _reason(code: str, lang: str) -> str:
-    """Why a driver is out of the rally, in `lang` (the engine's out reasons have their own words;
-    an unknown code reads as knocked out)."""
-    return render(out_reason_word(code), lang)
+def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) -> ResultsView:
+    """The results image's view of `state`, its words in `lang` (as a results spec is drawn)."""
+    played = games.get(game)
+    return played.picture("results", localized(played.results(played.view(state, None)), lang))[0]
 
 
 def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
@@ -252,11 +244,10 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
         return _call(renderer.preview, load_stage(str(spec["stage"])), lang=lang)
     if kind == "table":
         return _call(renderer.table, table_view(spec), lang=lang)
-    state = GameState.from_dict(json.loads(spec["state"]))
-    if kind == "board":
-        return _call(renderer.board, state.stage, board_view(state, status=board_status(state, lang)), lang=lang)
-    if kind == "results":
-        return _call(renderer.results, state, lang=lang)
+    if kind in ("board", "results"):
+        spec = current(spec)
+        args = games.get(spec.get("game")).picture(kind, localized(spec["view"], lang))
+        return _call(renderer.board if kind == "board" else renderer.results, *args, lang=lang)
     raise ValueError(f"unknown image kind {kind!r}")
 
 
@@ -424,11 +415,12 @@ def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[str, 
     if _drawn % TRIM_EVERY == 0:
         static_layer.release_memory()
     before = static_layer.stats.windows
+    spec = current(spec)
     png = draw(PillowRenderer(), spec, lang)
     layer = None
     if static_layer.stats.windows != before and spec.get("kind") == "board":
-        stage = GameState.from_dict(json.loads(spec["state"])).stage
-        layer = (stage.name, tuple(sorted(stage.snow_zones)), lang)
+        view = spec["view"]  # a board's data names its stage and the zones on their snow side
+        layer = (str(view["stage"]), tuple(sorted(view["snow_zones"])), lang)
     return png, layer
 
 

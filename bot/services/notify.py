@@ -66,6 +66,14 @@ def next_driver(game: Game[Any, Any], state: State | None) -> int | None:
     return int(seat) if seat is not None and seat.isdigit() else None
 
 
+def acting_name(game: Game[Any, Any], state: State | None) -> str | None:
+    """The name of the seat whose turn it is (None: nobody's)."""
+    if state is None:
+        return None
+    seats = game.to_act(state)
+    return game.seat_name(game.view(state, None), min(seats)) if seats else None
+
+
 async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> list[int]:
     """Inside the change's transaction: the DMs its turn prompts owe (see the module docstring);
     the outbox ids."""
@@ -74,7 +82,8 @@ async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> li
         return []
     present = {e.actor for e in change.logged if e.actor is not None} | {change.played_by}
     state = change.final_state
-    upcoming = next_driver(game_of(rally), state)
+    game = game_of(rally)
+    upcoming = next_driver(game, state)
     prefs = await prefs_tx(tx, {u for p in prompts for u in p.ping} | ({upcoming} if upcoming else set()))
     channel = f"<#{rally.channel_id}>"
     dms: list[Post] = []
@@ -82,10 +91,10 @@ async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> li
         for user_id in prompt.ping:
             if user_id not in present and user_id in prefs and prefs[user_id].dm:
                 dms.append(Post([msg("notify.turn_dm", channel=channel), prompt.lines[-1]], user_id=user_id))
-        active = state.active if state is not None else None
+        active = acting_name(game, state)
         if upcoming is not None and upcoming not in prompt.ping and upcoming in prefs and prefs[upcoming].next_turn \
                 and active is not None:
-            dms.append(Post([msg("notify.next_dm", name=active.name, channel=channel)], user_id=upcoming))
+            dms.append(Post([msg("notify.next_dm", name=active, channel=channel)], user_id=upcoming))
     lang = language_of_rally(rally)
     return [await post_tx(tx, dm, rally.guild_id, rally.channel_id, now, rally.id, lang) for dm in dms]
 

@@ -129,7 +129,7 @@ class RunService:
                 await self._refusal_tx(tx, rnd, league, actor)
                 rally = await create_tx(tx, guild_id=place.guild_id, channel_id=thread_id, host_id=actor.user_id,
                                         stage=rnd.specials[0], ruleset=rnd.ruleset, seed=0, max_drivers=1,
-                                        modules=modules)
+                                        modules=modules, game=game.id)
                 await join_tx(tx, rally_id=rally.id, user_id=actor.user_id, display_name=name)
                 server = display_name(guild_name, MAX_GUILD_NAME, empty="")  # shown in the world ranking
                 await start_run_tx(tx, round_id=rnd.id, user_id=actor.user_id, display_name=name,
@@ -139,7 +139,7 @@ class RunService:
                 change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
-                turn_post(rally.id, 1, state, events, lead, change)
+                turn_post(rally.id, 1, state, events, lead, change, game.id)
                 return rally, change, await self.work.write(tx, rally, change)
 
             rally, change, committed = await self.store.db.write(body)
@@ -213,7 +213,7 @@ class RunService:
         state = boards[wanted - 1]
         title = round_title(rnd, league.name if league else None)
         post = Post([msg("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
-                    image=board_spec(state))
+                    image=board_spec(state, game.id))
         committed = await self._post_here(place, post, league_language(league) if league else place.lang)
         return Reply(list(post.lines), outbox=committed)
 

@@ -10,21 +10,17 @@ plays twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from bot.engine.core.events import Event
+from bot import games
 from bot.engine.core.game import VerbOption, verb_of
 from bot.engine.core.text import msg
-from bot.engine.rallyman.actions import Action, Roll, Spare, Stop
-from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
-from bot.engine.rallyman.game import legal_actions
-from bot.engine.rallyman.narrate import narrate
-from bot.engine.rallyman.state import GameState
-from bot.engine.rallyman.status_text import course_lines, results_lines
+from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
-from bot.services.work import Change, Committed, Logged, Post, RallyWork, game_of
+from bot.services.work import Change, Committed, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
 
 
@@ -67,7 +63,7 @@ class Turns:
             new, events = game.apply(state, seat, action)
             change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
                                            "finished" if game.finished(new) else None)], played_by=actor.user_id)
-            post = turn_post(rally.id, rally.version + 1, new, events, [], change)
+            post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
@@ -114,63 +110,39 @@ def checked_option(option: VerbOption, value: object) -> object:
     return text_option(option.name, value, MAX_COMMAND_TEXT)
 
 
-def option_labels(state: GameState, driver: str | None = None) -> list[str]:
-    return [label(a) for a in legal_actions(state, driver)]
-
-
-def label(action: Action) -> str:
-    if isinstance(action, Roll):
-        return " ".join([*action.dice, *([action.line] if action.line else [])])
-    if isinstance(action, (Stop, Spare)):
-        return str(action)
-    return str(action)
-
-
-def turn_post(rally_id: int, version: int, state: GameState, events: list[Event], lead: list[str],
-              change: Change) -> Post:
+def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead: list[str],
+              change: Change, game: str | None = None) -> Post:
     """The channel post after an action (the story, then the next prompt or the results), added
-    to `change`; when the turn passed or the rally ended, the change also ends the turn's clock.
-    The board image goes with the end of a turn (not every die) so the channel stays readable."""
-    if state.course is not None:  # "SSn is over" says it, with the special's number
-        events = [e for e in events if e.kind != "stage_over"]
-    over = [i for i, e in enumerate(events) if e.kind == "special_over"]
-    if over and not state.finished and state.course is not None:
-        # A special of the rally ended and the next one began: its results go first, in their own
-        # post with the results image, then the new special's first prompt with its board.
-        cut = over[-1] + 1
-        results = Post(list(lead) + narrate(events[:cut], state) + course_lines(state.course),
-                       image=results_spec(state))
-        change.posts.append(results)
-        lead, events = [], events[cut:]
-    lines = list(lead) + narrate(events, state)
-    if state.finished or state.turn is None:
-        lines += results_lines(state)
-        post = Post(lines, image=results_spec(state), close_turn=True)
+    to `change`, all from the game's spectator view; when the turn passed or the rally ended, the
+    change also ends the turn's clock. The board image goes with a new turn (not every die) so the
+    channel stays readable; a part of the game that closed (`Told.chapters`: a special of a longer
+    rally) goes first, in its own post with the results card."""
+    played = games.get(game)
+    view = played.view(state, None)
+    told = played.tell(view, events)
+    for chapter in told.chapters:
+        change.posts.append(Post(list(lead) + list(chapter), image=results_spec(state, played.id)))
+        lead = []
+    lines = list(lead) + list(told.lines)
+    prompt = played.prompt(view, events)
+    if played.finished(state) or not prompt.to_act:
+        lines += played.classification(view)
+        post = Post(lines, image=results_spec(state, played.id), close_turn=True)
         change.end_turn_clock = True
         change.posts.append(post)
         return post
-    car = state.cars[state.turn.car]
-    turn_changed = not events or any(e.kind in ("turn", "retired") for e in events)
-    driver_id = int(car.id) if car.id.lstrip("-").isdigit() else 0
-    if driver_id < 0:  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
-        lines.append(msg("turn.ai_drives", name=car.name))
-        post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, ()),
-                    image=board_spec(state) if turn_changed else None)
-        change.end_turn_clock = change.end_turn_clock or turn_changed
-        change.posts.append(post)
-        return post
-    allowed = describe_allowed(dice_allowed(state, car, state.turn))
-    if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
-        orders = [o for o in option_labels(state) if o.startswith("order ")]
-        lines.append(msg("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6])))
-    elif turn_changed or not state.turn.started:  # not begun yet (after tires, a spare): no `/stop` (A6.3.7)
-        lines.append(msg("turn.your_turn", name=car.name, allowed=allowed))
+    seat = min(prompt.to_act)  # one seat acts at a time in every game so far
+    driver_id = int(seat) if seat.lstrip("-").isdigit() else 0
+    board = board_spec(state, played.id) if prompt.new_turn else None
+    change.end_turn_clock = change.end_turn_clock or prompt.new_turn
+    if is_ai(driver_id):  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
+        lines.append(msg("turn.ai_drives", name=played.seat_name(view, seat)))
+        post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, ()), image=board)
     else:
-        lines.append(msg("turn.go_on", name=car.name, allowed=allowed))
-    prompt = TurnPrompt(rally_id, version, driver_id, tuple(option_labels(state)))
-    post = Post(lines, ping=(driver_id,) if turn_changed and driver_id else (), turn=prompt,
-                deadline="new" if turn_changed else "keep", image=board_spec(state) if turn_changed else None)
-    change.end_turn_clock = change.end_turn_clock or turn_changed
+        lines += prompt.lines
+        post = Post(lines, ping=(driver_id,) if prompt.new_turn and driver_id else (),
+                    turn=TurnPrompt(rally_id, version, driver_id, prompt.buttons),
+                    deadline="new" if prompt.new_turn else "keep", image=board)
     change.posts.append(post)
     return post
 

@@ -78,8 +78,9 @@ class Post:
     """A message the bot owes the rally's channel: becomes one outbox row at commit.
 
     `deadline`: "new" starts the turn's clock when this prompt is delivered, "keep" shows the
-    running one. `image`: what to draw at delivery ({"kind": "board"|"results", "state": JSON}
-    or {"kind": "preview", "stage": name}); the text goes even when it cannot be drawn.
+    running one. `image`: what to draw at delivery (bot.services.images: {"kind": "board"|"results",
+    "game": id, "view": the picture's data from the spectators' view} or {"kind": "preview", "stage":
+    name}); the text goes even when it cannot be drawn.
     `close_turn`: the rally is over, so the last turn message loses its buttons."""
 
     lines: list[str]

@@ -9,9 +9,10 @@ dicts, by seat), and `actions` the log as dicts in order. The check also verifie
 (`check_marks`: their version and snapshot hash), so the next check can replay only the rallies
 that changed since (`changed_only`; `python -m bot db check` does, `--all` replays everything).
 
-Each logged text must also be in the log's canonical form (one JSON text per entry, see
-`bot.engine.rallyman.action_codec`): that check belongs to the engine too and is passed in as
-`log_problem(text) -> reason | None`; every entry it refuses is reported with its rally and seq.
+Each logged text must also be in the log's canonical form (one JSON text per entry, the rally's
+game's codec, e.g. `bot.engine.rallyman.action_codec`): that check belongs to the game and is
+passed in as `log_problem(text, game) -> reason | None` (the rally row's game); every entry it
+refuses is reported with its rally and seq.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bot.store.connection import Database, Tx
 from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
 
 Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
-LogProblem = Callable[[str], str | None]
+LogProblem = Callable[[str, str | None], str | None]
 
 _SHOWN = 80  # characters of a differing value shown in a report
 BATCH = 64  # rallies read and replayed together (one task of a worker process)
@@ -117,12 +118,12 @@ def _log_shape_of(version: int, actions: list[Action]) -> str | None:
     return None
 
 
-def _log_entries(rally_id: int, actions: list[Action], log_problem: LogProblem) -> list[Mismatch]:
-    """One mismatch per logged text that is not a canonical log entry."""
+def _log_entries(rally_id: int, actions: list[Action], log_problem: LogProblem, game: str | None) -> list[Mismatch]:
+    """One mismatch per logged text that is not a canonical log entry of the rally's game."""
     found = []
     for action in actions:
         try:
-            problem = log_problem(action.action)
+            problem = log_problem(action.action, game)
         except Exception as exc:  # a broken checker is reported, it does not stop the check
             problem = f"{type(exc).__name__}: {exc}"
         if problem:
@@ -161,7 +162,8 @@ def _verify(job: _Job, replay: Replay, log_problem: LogProblem | None) -> list[M
     shape = _log_shape_of(job.version, actions)
     if shape:
         return [Mismatch(job.rally_id, shape)]
-    found = _log_entries(job.rally_id, actions, log_problem) if log_problem is not None else []
+    found = _log_entries(job.rally_id, actions, log_problem, job.rally_row.get("game")) \
+        if log_problem is not None else []
     try:
         replayed = replay(job.rally_row, job.actions)
     except Exception as exc:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from bot.engine.rallyman.actions import Roll, Spare, Stop
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services.ai_drivers import is_ai
-from bot.services.turns import label
 from bot.services.work import AI_PAUSE
 from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, private_answers
 
@@ -49,7 +49,7 @@ async def test_alice_races_two_robots_to_the_results_on_discord(tmp_path):
             action = choose_action(state)
             assert isinstance(action, (Roll, Stop, Spare))
             if isinstance(action, Roll):
-                calls = await h.command(ALICE, "roll", dice=label(action))
+                calls = await h.command(ALICE, "roll", dice=RALLYMAN.label(action))
             else:
                 calls = await h.command(ALICE, "stop" if isinstance(action, Stop) else "spare")
             assert private_answers(calls) == []

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bot.engine.rallyman.actions import Roll, Spare, Stop
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services.replay import log_problem, replay_snapshot
-from bot.services.turns import label
 from tests.discord.fakes import (
     CHANNEL,
     GUILD,
@@ -45,7 +45,7 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
             state = h.bot.rallies.work.state_of(rally)
             user = USERS[state.active.id]
             action = choose_action(state)
-            text = label(action)
+            text = RALLYMAN.label(action)
             custom_id = f"rally:{rally.id}:{rally.version}:{text}"
             message = h.last_turn_message()
             if move % 2 and custom_id in buttons_of(message):

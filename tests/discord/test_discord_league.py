@@ -18,10 +18,10 @@ import pytest
 
 from bot.engine.rallyman.actions import Roll, Stop
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.turn import format_time as label_time
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.reply import Actor, Place
-from bot.services.turns import label
 from bot.services.work import Post, post_tx
 from bot.store.leagues import cards_tx, leagues_of_guild_tx, put_cards_tx, rounds_of_league_tx, run_of_tx
 from tests.discord.fakes import (
@@ -123,7 +123,7 @@ async def drive(h: Harness, user: tuple[int, str], thread_id: int, through_tree:
         if move < through_tree:
             assert isinstance(action, (Roll, Stop))
             if isinstance(action, Roll):
-                calls = await h.command(user, "roll", dice=label(action), payload=in_thread(thread_id))
+                calls = await h.command(user, "roll", dice=RALLYMAN.label(action), payload=in_thread(thread_id))
             else:
                 calls = await h.command(user, "stop", payload=in_thread(thread_id))
             assert private_answers(calls) == []

@@ -21,14 +21,11 @@ NOT_YET: frozenset[str] = frozenset({
     "cli/render.py",
     "cli/simulate.py",
     "cli/stage.py",
-    "console/autopilot.py",
     "render/__init__.py",
     "render/disk_cache.py",
     "render/palette.py",
     "render/table.py",
-    "services/deadlines.py",
     "services/images.py",
-    "services/turns.py",
 })
 
 

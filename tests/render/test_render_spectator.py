@@ -13,6 +13,7 @@ from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.game import apply, new_game
+from bot.engine.rallyman.pictures import rally_card_subtitle
 from bot.engine.rallyman.simulate import ai_seats
 from bot.engine.rallyman.stages.model import START
 from bot.engine.rallyman.view import ResultRow, ResultsView
@@ -28,7 +29,7 @@ from bot.render.rallyman.overlay import spin_mark_at
 from bot.render.rallyman.placement import place_cars
 from bot.render.rallyman.results import WINNER_MARK, results_texts
 from bot.render.words import die_face, word
-from bot.services.images import rally_card_subtitle, results_of
+from bot.services.images import results_of
 from tests.render.render_helpers import board, car, colour_count, decode, hill_stage
 
 LANGS = ("en", "fr", "de")
@@ -189,5 +190,5 @@ def test_a_tie_for_the_rally_win_names_every_winner():
     view = results_of(_final_rally_state(), "en")
     best = min(r.time_s for r in view.rows if r.time_s is not None)
     tied = [r.model_copy(update={"time_s": best, "gap_s": 0}) if i < 2 else r for i, r in enumerate(view.rows)]
-    assert rally_card_subtitle(tied, "en").startswith(f"Winners, tied: {tied[0].name} and {tied[1].name} · ")
-    assert rally_card_subtitle(tied[1:], "fr").startswith(f"Vainqueur : {tied[1].name} · ")
+    assert render(rally_card_subtitle(tied), "en").startswith(f"Winners, tied: {tied[0].name} and {tied[1].name} · ")
+    assert render(rally_card_subtitle(tied[1:]), "fr").startswith(f"Vainqueur : {tied[1].name} · ")

@@ -25,9 +25,9 @@ from datetime import datetime
 
 from bot.engine.core.errors import RallyError
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.services.deadlines import DeadlineService
-from bot.services.turns import label
 from bot.store import Job, Store
 
 GUILD = 10
@@ -47,7 +47,7 @@ async def act(service: RallyService, store: Store, channel: int, die: str | None
     state = service.work.state_of(rally)
     actor = DRIVERS[user if user is not None else int(state.cars[state.turn.car].id)]
     try:
-        reply = await service.act(place, actor, die or label(choose_action(state)))
+        reply = await service.act(place, actor, die or RALLYMAN.label(choose_action(state)))
     except RallyError as exc:
         return {"ok": False, "error": type(exc).__name__, "text": str(exc)}
     return {"ok": True, "version": reply.turn.version if reply.turn else None, "rally": rally.id}

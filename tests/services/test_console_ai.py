@@ -8,9 +8,9 @@ import io
 
 from bot.console import PLACE, Console
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
-from bot.services.turns import label
 
 
 async def console_with_robots(store, stages="pinewood-sprint, black-moor"):
@@ -76,7 +76,7 @@ async def test_autopilot_stays_on_across_turns_until_switched_off(store):
 
 
 def typed(action) -> str:
-    choice = label(action)
+    choice = RALLYMAN.label(action)
     return f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
 
 

@@ -10,10 +10,10 @@ import pytest
 
 from bot.console import PLACE, Console, user_id
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services import RallyService
 from bot.services.replay import log_problem, replay_snapshot
-from bot.services.turns import label
 
 STAGES = ["pinewood-sprint", "gen-5-20", "black-moor"]
 NAMES = ("ada", "bea", "cy")
@@ -38,7 +38,7 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
             break
         state = service.work.state_of(rally)
         assert state.active is not None
-        choice = label(choose_action(state))
+        choice = RALLYMAN.label(choose_action(state))
         command = f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
         typed.add(command.split()[0])
         await console.run_line(f"{by_id[state.active.id]}: {command}")

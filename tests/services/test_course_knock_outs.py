@@ -27,12 +27,12 @@ from bot.engine.rallyman.game import legal_actions
 from bot.engine.rallyman.moves.by_die import die_moves
 from bot.engine.rallyman.moves.model import KO, LOC
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 from bot.engine.rallyman.state import GameState
 from bot.i18n import languages, render
 from bot.services import RallyService
 from bot.services.round_close import reason_text
-from bot.services.turns import label
 from bot.store import Store
 
 NAMES = ("ada", "bea", "cy")
@@ -135,7 +135,7 @@ async def play(store: Store, case: Case) -> tuple[str, set[str]]:
         state = service.work.state_of(rally)
         assert state.active is not None
         before = rally.version
-        choice = label(reckless(state, case.how))
+        choice = RALLYMAN.label(reckless(state, case.how))
         command = f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
         await console.run_line(f"{by_id[state.active.id]}: {command}")
         after = await store.rallies.get(rally.id)

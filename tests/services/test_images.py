@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.rallyman.simulate import play_stage
 from bot.services import RallyService
-from bot.services.images import default_renderer, draw
+from bot.services.images import default_renderer, draw, results_of
 from tests.services.conftest import BOB, HERE, running_rally
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -29,5 +29,5 @@ async def test_start_and_end_of_turn_post_a_board_png(store):
 
 def test_results_image_of_a_finished_special():
     state, _ = play_stage("pinewood-sprint", drivers=3, seed=4)
-    image = default_renderer().results(state)
+    image = default_renderer().results(results_of(state))
     assert state.finished and image.startswith(PNG) and len(image) > 5000

@@ -20,9 +20,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.engine.rallyman.ai import choose_action
+from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.services.replay import log_problem, replay_snapshot
-from bot.services.turns import label
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ async def next_move(url: str, channel: int) -> dict | None:
         if rally is None:
             return None
         state = RallyService(store).work.state_of(rally)
-        return {"die": label(choose_action(state)), "user": int(state.cars[state.turn.car].id)}
+        return {"die": RALLYMAN.label(choose_action(state)), "user": int(state.cars[state.turn.car].id)}
 
 
 async def check_logs(url: str) -> None:

@@ -89,7 +89,7 @@ async def test_a_stale_button_is_refused(service, store):
 async def _play_to_the_end(service: RallyService, limit: int = 2000) -> str:
     """Drive the running rally with the engine's AI through the services; the last reply text."""
     from bot.engine.rallyman.ai import choose_action
-    from bot.services.turns import label
+    from bot.engine.rallyman.protocol import RALLYMAN
 
     text = ""
     for _ in range(limit):
@@ -99,7 +99,7 @@ async def _play_to_the_end(service: RallyService, limit: int = 2000) -> str:
         state = service.work.state_of(rally)
         car = state.cars[state.turn.car]
         actor = {ALICE.user_id: ALICE, BOB.user_id: BOB}[int(car.id)]
-        text = (await service.act(HERE, actor, label(choose_action(state)))).text
+        text = (await service.act(HERE, actor, RALLYMAN.label(choose_action(state)))).text
     raise AssertionError("the rally did not finish")
 
 

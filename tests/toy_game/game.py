@@ -26,6 +26,8 @@ from bot.engine.core.game import (
     SeatRange,
     SeatResult,
     StageFacts,
+    StageLibrary,
+    Told,
     Verb,
     check_schema,
     ranked,
@@ -87,11 +89,11 @@ class DiceDash:
     solo_runs = True
     result = POINTS
     state_schema = 1
-    verbs = (Verb("dash", "toy.cmd.dash", "roll"), Verb("bank", "toy.cmd.bank", "bank"))
-    stages = Stages()
+    verbs: tuple[Verb, ...] = (Verb("dash", "toy.cmd.dash", "roll"), Verb("bank", "toy.cmd.bank", "bank"))
+    stages: StageLibrary = Stages()
     modules: tuple[str, ...] = ()
-    out_reasons = ("retired",)
-    texts = Path(__file__).parent / "texts"
+    out_reasons: tuple[str, ...] = ("retired",)
+    texts: Path | None = Path(__file__).parent / "texts"
 
     def rulesets(self) -> list[str]:
         return ["classic"]  # the rally's default ruleset name, read and ignored
@@ -146,6 +148,9 @@ class DiceDash:
     def label(self, action: Act) -> str:
         return action.kind
 
+    def typed(self, action: Act) -> str:
+        return "dash" if action.kind == "roll" else "bank"
+
     def button(self, label: str) -> Button | None:
         return Button(msg("toy.button_" + label), "primary" if label == "roll" else "success") \
             if label in ("roll", "bank") else None
@@ -194,7 +199,10 @@ class DiceDash:
         return Act("retire", seat)
 
     def timeout_action(self, state: Dash, seat: str) -> Act:
-        return Act("timeout")
+        return Act("timeout")  # banks the pot
+
+    def midturn(self, view: View) -> bool:
+        return view.state.pot > 0
 
     def finished(self, state: Dash) -> bool:
         return state.round > state.rounds or len(state.out) == len(state.seats)
@@ -215,8 +223,12 @@ class DiceDash:
 
     def prompt(self, view: View, events: Sequence[Event]) -> Prompt:
         seats = self.to_act(view.state)
+        new_turn = not events or any(e.kind == "toy_turn" for e in events)
         return Prompt(tuple(msg("toy.your_turn", name=self.seat_name(view, s)) for s in seats), seats,
-                      ("roll", "bank") if seats else (), tuple(s for s in seats if not s.startswith("-")))
+                      ("roll", "bank") if seats else (), new_turn)
+
+    def tell(self, view: View, events: Sequence[Event]) -> Told:
+        return Told((), tuple(self.narrate(events, view)))
 
     def seat_name(self, view: View, seat: str) -> str | None:
         return dict(view.state.seats).get(seat)
@@ -230,10 +242,19 @@ class DiceDash:
     def status(self, view: View) -> list[str]:
         return [msg("toy.standing", name=n, points=view.state.points[s]) for s, n in view.state.seats]
 
-    def results(self, view: View) -> list[str]:
+    def classification(self, view: View) -> list[str]:
         outcome = self.outcome(view.state)
         return [msg("toy.standing", name=self.seat_name(view, r.seat), points=r.score or 0)
                 for r in (outcome.seats if outcome else ())]
+
+    def board(self, view: View) -> dict[str, Any] | None:
+        return None  # no pictures: its posts go as text
+
+    def results(self, view: View) -> dict[str, Any] | None:
+        return None
+
+    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
+        raise ValueError("Dice Dash draws no pictures")
 
     def out_reason(self, code: str) -> str:
         return msg("toy.retired")
@@ -244,7 +265,7 @@ class DiceDash:
     def narrate(self, events: Sequence[Event], view: View) -> list[str]:
         return [msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events]
 
-    def choose(self, view: View, seat: str, risk: float) -> Act:
+    def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
         return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 
     def odds(self, state: Dash, seat: str, text: str) -> list[str]:

@@ -16,12 +16,16 @@ of the bot holds them as opaque values and asks the game for everything else:
   victory points, higher is better), ranked by the game because only it knows its tie-breaks;
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
   information never leaves the game except through a seat's own view), and from a view only:
-  `prompt`, `narrate(events)`, `title`, `status`, `results`, `seat_name`, all as message keys
-  (`bot.engine.core.text.Msg`), never sentences;
+  `prompt`, `tell(events)` and `narrate(events)`, `title`, `status`, `classification`,
+  `seat_name`, all as message keys (`bot.engine.core.text.Msg`), never sentences;
 - **its library**: `stages` (names, facts, digests for result cards), `rulesets()`, `modules`;
+- **pictures**: `board(view)` / `results(view)`, a picture's data as JSON built from a view only
+  (what an outbox row keeps: never the state; its texts as message-key JSON, shown in the reader's
+  language when the post is delivered), and `picture(kind, data)`, the renderer's arguments from
+  that data once its texts are in the reader's words;
 - **commands**: `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic `/act`, one
   table that cogs, buttons and the console all read;
-- **AI and odds**: `choose` (from the seat's own view only) and `odds`.
+- **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`.
 
 Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue here.
 """
@@ -35,7 +39,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from bot.engine.core.errors import RallyError
 from bot.engine.core.log import CodecError, Lifecycle
-from bot.engine.core.text import Msg, msg
+from bot.engine.core.text import msg
 
 Unit = Literal["s", "vp"]
 Better = Literal["lower", "higher"]
@@ -174,13 +178,24 @@ class Button:
 
 @dataclass(frozen=True)
 class Prompt:
-    """What the channel is told after an action: lines as message keys, whose turn it is, and the
-    buttons (action labels) the seat to act may press. Built from a view only."""
+    """What the seat to act is asked after an action, from a view only: lines as message keys,
+    who is to act, the buttons (action labels) they may press, and whether their turn is a new one
+    (then they are pinged, a new deadline starts and the board is posted: not after every die)."""
 
-    lines: tuple[Msg, ...]
+    lines: tuple[str, ...]
     to_act: frozenset[SeatId] = frozenset()
     buttons: tuple[str, ...] = ()
-    ping: tuple[SeatId, ...] = ()
+    new_turn: bool = True
+
+
+@dataclass(frozen=True)
+class Told:
+    """The story of an action for the channel, from the spectators' view: `chapters` posted on their
+    own before it (each closes a part of the game, with its results card: a special of a longer
+    rally), then `lines`."""
+
+    chapters: tuple[tuple[str, ...], ...]
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -253,7 +268,9 @@ class Game(Protocol[S, A]):
 
     def legal_actions(self, state: S, seat: SeatId | None) -> Sequence[A]: ...
 
-    def label(self, action: A) -> str: ...
+    def label(self, action: A) -> str: ...  # an action as typed after its verb (buttons, autocomplete)
+
+    def typed(self, action: A) -> str: ...  # an action as a whole command of the game's verbs, no slash
 
     def apply(self, state: S, seat: SeatId | None, action: A) -> tuple[S, list[Any]]: ...
 
@@ -265,6 +282,8 @@ class Game(Protocol[S, A]):
 
     def timeout_action(self, state: S, seat: SeatId) -> A: ...
 
+    def midturn(self, view: Any) -> bool: ...  # the seat to act has begun its turn (a timeout ends it as it stands)
+
     def finished(self, state: S) -> bool: ...
 
     def progress(self, view: Any) -> tuple[int, ...]: ...  # where play stands; a new value: a new turn
@@ -275,6 +294,8 @@ class Game(Protocol[S, A]):
 
     def prompt(self, view: Any, events: Sequence[Any]) -> Prompt: ...
 
+    def tell(self, view: Any, events: Sequence[Any]) -> Told: ...  # the story of an action
+
     def seat_name(self, view: Any, seat: SeatId) -> str | None: ...  # None: not a seat of this game
 
     def title(self, view: Any) -> str: ...                 # what is being played now (classic: the special)
@@ -283,7 +304,7 @@ class Game(Protocol[S, A]):
 
     def status(self, view: Any) -> list[str]: ...          # `/rally status`: where everyone stands
 
-    def results(self, view: Any) -> list[str]: ...         # the classification, once finished
+    def classification(self, view: Any) -> list[str]: ...  # the results as lines, once finished
 
     def out_reason(self, code: str) -> str: ...            # why a seat is out (SeatResult.reason), in words
 
@@ -291,7 +312,13 @@ class Game(Protocol[S, A]):
 
     def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
 
-    def choose(self, view: Any, seat: SeatId, risk: float) -> A: ...
+    def board(self, view: Any) -> dict[str, Any] | None: ...    # None: the game draws no board
+
+    def results(self, view: Any) -> dict[str, Any] | None: ...  # None: no results card
+
+    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]: ...
+
+    def choose(self, view: Any, seat: SeatId, risk: float | None = None) -> A: ...
 
     def odds(self, state: S, seat: SeatId, text: str) -> list[str]: ...
 

@@ -31,6 +31,7 @@ from bot.engine.core.game import (
     SeatResult,
     StageFacts,
     StageLibrary,
+    Told,
     Verb,
     VerbOption,
     check_schema,
@@ -44,16 +45,19 @@ from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Time
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.buttons import button as action_button
 from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
+from bot.engine.rallyman.narrate import narrate
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.rallyman.parse import parse as parse_text
+from bot.engine.rallyman.pictures import board_data, picture_args, results_data
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.ruleset import load_ruleset, ruleset_names
 from bot.engine.rallyman.specials import Seat
 from bot.engine.rallyman.stages.catalogue import is_stage_name, load_stage, stage_digest
 from bot.engine.rallyman.stages.loader import stage_names
 from bot.engine.rallyman.state import FINISHED, GameState
-from bot.engine.rallyman.status_text import results_lines, status_lines
+from bot.engine.rallyman.status_text import course_lines, results_lines, status_lines
 from bot.engine.rallyman.view import BoardView
 from bot.engine.rallyman.words import dice_words
 
@@ -202,6 +206,10 @@ class Rallyman:
             return " ".join([*action.dice, *([action.line] if action.line else [])])
         return str(action)
 
+    def typed(self, action: Action) -> str:
+        """The command a driver types for `action` (`roll 3 W`, `stop`, `order best` …)."""
+        return str(action)
+
     def button(self, label: str) -> Button | None:
         return action_button(label)
 
@@ -223,8 +231,14 @@ class Rallyman:
         return frozenset({state.cars[state.turn.car].id})
 
     def timeout_action(self, state: GameState, seat: str) -> Action:
-        """The deadline passed: the bot ends the turn (a stop, or standing still, A13.5)."""
-        return Timeout()
+        """The deadline passed: the bot ends the turn, a stop once a die is used (A6.4), else the
+        car stands still and takes the no-move card (A13.5)."""
+        return Stop() if state.turn is not None and state.turn.started else Timeout()
+
+    def midturn(self, view: RallymanView) -> bool:
+        """A die of the turn is used already (then `/stop` is allowed, A6.3.7)."""
+        turn = view.state.turn
+        return turn is not None and turn.started
 
     def retire_action(self, seat: str) -> Action:
         """The seat leaves the rally (left, removed by the host, or too many missed turns)."""
@@ -264,11 +278,39 @@ class Rallyman:
         return RallymanView(state, seat)
 
     def prompt(self, view: RallymanView, events: Sequence[Event]) -> Prompt:
-        """Whose turn it is and the buttons they may press (the text is built by the services'
-        turn post for now: see the closing note of issue 23)."""
-        seats = self.to_act(view.state)
-        labels = tuple(self.label(a) for a in self.legal_actions(view.state, None)) if seats else ()
-        return Prompt((), seats, labels, tuple(s for s in seats if not s.startswith("-")))
+        """The driver to act, the dice they may roll, their buttons; a turn is new when the events
+        passed it (or there were none: the start), not after each die of the same turn."""
+        state = view.state
+        if state.turn is None:
+            return Prompt((), frozenset(), (), False)
+        car = state.cars[state.turn.car]
+        new_turn = not events or any(e.kind in ("turn", "retired") for e in events)
+        labels = tuple(self.label(a) for a in self.legal_actions(state, None))
+        allowed = describe_allowed(dice_allowed(state, car, state.turn))
+        if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
+            orders = [o for o in labels if o.startswith("order ")]
+            line = msg("turn.order_due", name=car.name, orders=", ".join(f"`{o}`" for o in orders[:6]))
+        elif new_turn or not state.turn.started:  # not begun yet (after tires, a spare): no `/stop` (A6.3.7)
+            line = msg("turn.your_turn", name=car.name, allowed=allowed)
+        else:
+            line = msg("turn.go_on", name=car.name, allowed=allowed)
+        return Prompt((line,), frozenset({car.id}), labels, new_turn)
+
+    def tell(self, view: RallymanView, events: Sequence[Event]) -> Told:
+        """The story: in a rally of several specials "SSn is over" replaces "the stage is over",
+        and a special that ended (the next one begun) is told in a post of its own, with the
+        rally's classification so far (A17)."""
+        state = view.state
+        told = list(events)
+        chapters: tuple[tuple[str, ...], ...] = ()
+        if state.course is not None:
+            told = [e for e in told if e.kind != "stage_over"]
+            over = [i for i, e in enumerate(told) if e.kind == "special_over"]
+            if over and not state.finished:
+                cut = over[-1] + 1
+                chapters = (tuple(narrate(told[:cut], state)) + tuple(course_lines(state.course)),)
+                told = told[cut:]
+        return Told(chapters, tuple(narrate(told, state)))
 
     def seat_name(self, view: RallymanView, seat: str) -> str | None:
         car = view.state.car_by_id(seat)
@@ -287,7 +329,7 @@ class Rallyman:
     def status(self, view: RallymanView) -> list[str]:
         return status_lines(view.state)
 
-    def results(self, view: RallymanView) -> list[str]:
+    def classification(self, view: RallymanView) -> list[str]:
         return results_lines(view.state)
 
     def out_reason(self, code: str) -> str:
@@ -301,15 +343,28 @@ class Rallyman:
         return state.cars[state.queue[0]].id
 
     def narrate(self, events: Sequence[Event], view: RallymanView) -> list[str]:
-        from bot.engine.rallyman.narrate import narrate
         return narrate(list(events), view.state)
+
+    # -- pictures --------------------------------------------------------------------------------
+
+    def board(self, view: RallymanView) -> dict[str, Any]:
+        """The board image's data (`BoardView` JSON, its status line a message)."""
+        return board_data(view.state)
+
+    def results(self, view: RallymanView) -> dict[str, Any]:
+        """The results image's data (`ResultsView` JSON, its words messages)."""
+        return results_data(view.state)
+
+    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The renderer's arguments: (stage, BoardView) for a board, (ResultsView,) for results."""
+        return picture_args(kind, data)
 
     # -- AI and odds -----------------------------------------------------------------------------
 
-    def choose(self, view: RallymanView, seat: str, risk: float) -> Action:
+    def choose(self, view: RallymanView, seat: str, risk: float | None = None) -> Action:
         if seat not in self.to_act(view.state):
             raise NotAllowed(msg("game.not_your_action"))
-        return classic_ai.choose_action(view.state, risk)
+        return classic_ai.choose_action(view.state) if risk is None else classic_ai.choose_action(view.state, risk)
 
     def odds(self, state: GameState, seat: str, text: str) -> list[str]:
         """The exact chance of losing control for a plan of dice (A11), in message keys."""

@@ -1,0 +1,79 @@
+"""The data of classic's pictures, as an outbox row keeps it (issue 23: what is shown comes from a view).
+
+A post's board or results image is drawn when the post is delivered, in its reader's language. The
+row keeps the picture's data, never the state: `board_data` / `results_data` give the renderer's
+`BoardView` / `ResultsView` as JSON, their texts that depend on the language (the board's status
+line; the results' title, subtitle, special numbers and reasons) kept as message-key JSON
+(`bot.engine.core.text.to_json`), which the boundary shows in the reader's language before
+`picture_args` makes the renderer's arguments of it again.
+
+Pure, like every engine module (the words come from the catalogue at the boundary).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core.text import Listed, msg, to_json
+from bot.engine.rallyman.board import board_view, default_status
+from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.results import results_view
+from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.weather import with_weather
+from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.view import BoardView, ResultRow, ResultsView
+
+PLURAL_WINNER = {False: "render.winner.one", True: "render.winner.other"}
+
+
+def board_data(state: GameState) -> dict[str, Any]:
+    """The board picture's data: whose turn it is, or the fastest time once it is over, as a message."""
+    data = board_view(state, status="").model_dump(mode="json")
+    data["status"] = to_json(default_status(state))
+    return data
+
+
+def results_data(state: GameState) -> dict[str, Any]:
+    """The results picture's data: the special numbers ("SS2", "ES2", "WP2"), why each DNF is out;
+    after the last special of a rally the card says what it is, the rally classification (A17),
+    with its winner. A single special's card has no words to translate."""
+    view = results_view(state)
+    data = view.model_dump(mode="json")
+    course = state.course
+    if course is None or not course.results:
+        return data
+    done = len(course.results)
+    for row in data["rows"]:
+        if row["reason"]:
+            row["reason"] = to_json(out_reason_word(row["reason"]))
+    data["columns"] = [to_json(msg("render.special", n=i + 1)) for i in range(len(view.columns))]
+    if done < len(course.specials):
+        data["title"] = to_json(msg("render.special_results", special=msg("render.special", n=done),
+                                    stage=load_stage(course.specials[done - 1]).title,
+                                    results=msg("render.results")))
+        return data
+    data["title"] = to_json(msg("render.rally_classification"))
+    data["subtitle"] = to_json(rally_card_subtitle(view.rows))
+    return data
+
+
+def rally_card_subtitle(rows: Sequence[ResultRow]) -> str:
+    """The rally card's subtitle: its winner, or its winners when the best total is shared (a tie
+    shares first place, RULES OPEN-5), then the legend of the special winners' mark."""
+    winners = [r.name for r in rows if r.status == "finished" and r.time_s is not None and r.gap_s == 0]
+    legend = msg("render.special_winner_legend")
+    if not winners:
+        return legend
+    return Listed([msg(PLURAL_WINNER[len(winners) > 1], name=Listed(winners, "and")), legend], "dot")
+
+
+def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The renderer's arguments for a picture from its data (texts already in the reader's words):
+    a board is drawn over its stage under its weather, a results card from its view alone."""
+    if kind == "board":
+        view = BoardView.model_validate(data)
+        return (with_weather(load_stage(view.stage), sorted(view.snow_zones)), view)
+    if kind == "results":
+        return (ResultsView.model_validate(data),)
+    raise ValueError(f"unknown picture {kind!r}")

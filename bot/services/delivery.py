@@ -38,6 +38,7 @@ from typing import Any
 
 from bot.engine.core.log import Status, lifecycle_text
 from bot.engine.core.text import from_json, msg
+from bot.games import DEFAULT_GAME
 from bot.services.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork, game_of
@@ -95,7 +96,8 @@ def _prompt(body: dict[str, Any]) -> TurnPrompt | None:
     turn = body.get("turn")
     if not turn:
         return None
-    return TurnPrompt(int(turn["rally_id"]), int(turn["version"]), int(turn["driver_id"]), tuple(turn["options"]))
+    return TurnPrompt(int(turn["rally_id"]), int(turn["version"]), int(turn["driver_id"]), tuple(turn["options"]),
+                      str(turn.get("game", DEFAULT_GAME)))
 
 
 class Delivery:

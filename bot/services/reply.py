@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.games import DEFAULT_GAME
+
 
 @dataclass(frozen=True)
 class Actor:
@@ -32,6 +34,7 @@ class TurnPrompt:
     version: int
     driver_id: int
     options: tuple[str, ...]  # legal next actions as the driver would type them ("4", "W", "stop")
+    game: str = DEFAULT_GAME  # whose buttons these are (an outbox row names it only when not the default)
 
 
 @dataclass

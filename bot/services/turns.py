@@ -137,11 +137,11 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     change.end_turn_clock = change.end_turn_clock or prompt.new_turn
     if is_ai(driver_id):  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
         lines.append(msg("turn.ai_drives", name=played.seat_name(view, seat)))
-        post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, ()), image=board)
+        post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, (), played.id), image=board)
     else:
         lines += prompt.lines
         post = Post(lines, ping=(driver_id,) if prompt.new_turn and driver_id else (),
-                    turn=TurnPrompt(rally_id, version, driver_id, prompt.buttons),
+                    turn=TurnPrompt(rally_id, version, driver_id, prompt.buttons, played.id),
                     deadline="new" if prompt.new_turn else "keep", image=board)
     change.posts.append(post)
     return post

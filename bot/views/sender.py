@@ -61,6 +61,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot import games
 from bot.i18n import t
 from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
@@ -323,7 +324,7 @@ class OutboxSender:
             channel = self.client.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
                 kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
-                                           button=self.buttons)
+                                           button=self.buttons, game=games.get(out.turn.game))
         return await channel.send(**kwargs)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:

@@ -98,6 +98,8 @@ async def test_the_command_tree_has_the_toys_commands_and_plays_them(tmp_path, t
         await h.command(ben, "rally", "join")
         (started,) = channel_posts(await h.command(ann, "rally", "start"))
         assert "Ann, your dash: roll or bank." in started.content
+        labels = [c["label"] for row in started.body.get("components", []) for c in row["components"]]
+        assert labels == ["Roll", "Bank"]  # the toy's own buttons, in its own words
         (refused,) = private_answers(await h.command(ben, "bank"))
         assert "It is not your turn to dash." in refused
         (rolled,) = channel_posts(await h.command(ann, "dash"))

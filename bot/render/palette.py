@@ -8,8 +8,6 @@ drawn whitish (RULES A20).
 
 from __future__ import annotations
 
-from bot.engine.rallyman.stages.model import Terrain
-
 RGB = tuple[int, int, int]
 
 #: Okabe & Ito (2008), ordered so the first four cars are the most distinct on grey asphalt.
@@ -50,14 +48,15 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
-TERRAIN: dict[Terrain, RGB] = {
-    Terrain.GRASS: (126, 176, 95),
-    Terrain.DIRT: (186, 146, 96),
-    Terrain.SNOW: (238, 243, 248),
-    Terrain.FOREST: (38, 102, 56),
-    Terrain.ROCKS: (140, 134, 124),
-    Terrain.VILLAGE: (196, 110, 92),
-    Terrain.WATER: (70, 140, 200),
+#: terrain beside the road, by name (a game's terrain enum of `str` finds its colour here too)
+TERRAIN: dict[str, RGB] = {
+    "grass": (126, 176, 95),
+    "dirt": (186, 146, 96),
+    "snow": (238, 243, 248),
+    "forest": (38, 102, 56),
+    "rocks": (140, 134, 124),
+    "village": (196, 110, 92),
+    "water": (70, 140, 200),
 }
 #: how far a terrain colour is bleached towards white on a snow-side zone
 SNOW_BLEACH = 0.6

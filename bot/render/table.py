@@ -42,8 +42,8 @@ from pydantic import (
 from bot.engine.core.text import Listed, Msg
 from bot.render import palette as P
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.header import draw_header
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.rallyman.panel import draw_header
 from bot.render.words import text as shown
 
 #: a longer table would not be readable on a phone (and a ranking shows top N + a neighbourhood)

@@ -23,8 +23,6 @@ NOT_YET: frozenset[str] = frozenset({
     "cli/stage.py",
     "render/__init__.py",
     "render/disk_cache.py",
-    "render/palette.py",
-    "render/table.py",
     "services/images.py",
 })
 

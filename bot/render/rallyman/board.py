@@ -13,11 +13,12 @@ from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
 from bot.render.frame import Frame
+from bot.render.header import draw_header, header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
 from bot.render.rallyman.layout import MapLayout, board_layout, crop_origin
 from bot.render.rallyman.overlay import DirtTag, dirt_tags, draw_overlay
-from bot.render.rallyman.panel import draw_header, draw_table, header_texts, panel_height, table_texts
+from bot.render.rallyman.panel import draw_table, panel_height, table_texts
 from bot.render.rallyman.placement import Placed, place_cars, world_position
 from bot.render.rallyman.static_layer import MapLabel, static_window
 from bot.render.textbox import TextBox

@@ -23,17 +23,17 @@ from bot.render.cache import ByteLRU, image_bytes
 from bot.render.drawing import length, text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.formats import mmss
+from bot.render.header import MARGIN
 from bot.render.options import RenderOptions
 from bot.render.rallyman.dice import die_badge, hazard_triangle
 from bot.render.textbox import TextBox, fit_box
-from bot.render.words import text, word
+from bot.render.words import word
 
 ROW_H = 52
 TABLE_HEAD_H = 40
 DICE_ROW_H = 62
 PAD_BOTTOM = 14
 HEAD_PAD = 4  # least space between a centred text and its column's edges
-MARGIN = 6  # a left-aligned text's cell begins this far before the text (glyphs such as J overhang)
 # column x positions (design px at 1080 wide)
 COL = {"pos": 26, "token": 72, "name": 106, "gear": 470, "time": 566, "hazard": 664,
        "damage": 722, "spare": 900, "seconds": 1000}
@@ -57,50 +57,6 @@ def road_order(stage: Stage, cars: tuple[CarView, ...]) -> list[CarView]:
             return (2, 0.0, 0)
         return (1, -stage.spaces[c.space].progress, c.chrono_s)
     return sorted(cars, key=key)
-
-
-def header_right(round_no: int, special: tuple[int, int], lang: str) -> str:
-    """The header's right-hand text: "Round 7", after "SS 2/3 · " in a rally of several specials."""
-    parts = [word("special_of", lang, n=special[0], count=special[1])] if special[0] and special[1] > 1 else []
-    if round_no:
-        parts.append(word("round", lang, n=round_no))
-    return " · ".join(parts)
-
-
-def header_texts(title: str, round_no: int, status: str, width: int, height: int,
-                 options: RenderOptions, special: tuple[int, int] = (0, 0)) -> list[TextBox]:
-    """The header's texts: the title (bold, cut to leave room for the round), "SS 2/3 · Round 7"
-    on the right (`special`: the special being driven and the rally's count), and the status line
-    under them (shrunk to the minimum size, then cut)."""
-    px, lang = options.px, options.lang
-    title, status = text(title, lang), text(status, lang)
-    right = header_right(round_no, special, lang)
-    round_size = px(28)
-    rw = length(font(round_size, bold=True), right)
-    title_bottom = px(62)
-    edge = px(MARGIN)  # texts start px(20) from the side (a glyph may overhang its start a little)
-    left, right_edge = px(20 - MARGIN), width - px(20 - MARGIN)
-    out = [fit_box(title, (left, 0, width - rw - px(40 - MARGIN), title_bottom), px(36), P.HEADER_TEXT,
-                   bold=True, pad=edge, top=px(14), what="header title")]
-    if right:
-        out.append(TextBox(right, round_size, True, (width - px(20) - rw, px(20)), "la",
-                           (width - px(20 + MARGIN) - rw, 0, right_edge, title_bottom), P.FINISH_YELLOW,
-                           "header round"))
-    if status:
-        size = max(px(MIN_FONT_PX), px(26))
-        out.append(fit_box(status, (left, title_bottom, right_edge, height), size, P.HEADER_MUTED,
-                           min_size=px(MIN_FONT_PX), pad=edge, top=px(64), what="header status"))
-    return out
-
-
-def draw_header(canvas: Image.Image, title: str, round_no: int, status: str, height: int,
-                options: RenderOptions, special: tuple[int, int] = (0, 0)) -> None:
-    """The dark band on top: title, special and round, status line (`title` and `status` may be
-    messages: they are shown in the image's language)."""
-    d = ImageDraw.Draw(canvas)
-    d.rectangle((0, 0, canvas.width, height), fill=P.HEADER_BG)
-    for t in header_texts(title, round_no, status, canvas.width, height, options, special):
-        t.draw(d)
 
 
 def _name_cell(top: float, bottom: float, px, tires: bool = False) -> tuple[float, float, float, float]:

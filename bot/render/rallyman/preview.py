@@ -14,9 +14,9 @@ from PIL import Image, ImageDraw
 from bot.engine.rallyman.stages.model import Stage, Terrain
 from bot.render import palette as P
 from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.header import draw_header, header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman.layout import board_layout
-from bot.render.rallyman.panel import draw_header, header_texts
 from bot.render.rallyman.static_layer import static_layer
 from bot.render.textbox import TextBox, fit_box
 from bot.render.words import counted, word

@@ -19,8 +19,8 @@ from bot.render import palette as P
 from bot.render.drawing import text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.formats import gap, mmss
+from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.rallyman.panel import header_texts
 from bot.render.textbox import TextBox, fit_box
 from bot.render.words import text, word
 

@@ -29,13 +29,14 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, Protocol
 
 import PIL
 from PIL import Image, PngImagePlugin
 
-from bot.engine.rallyman.stages.model import Stage
 from bot.paths import ROOT
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,18 @@ _writer: ThreadPoolExecutor | None = None
 _pending: set[Future] = set()
 _lock = threading.Lock()
 _code_hash: str | None = None
+class Stage(Protocol):
+    """What a layer's file name reads of a game's stage: its name, its spaces (their count) and its
+    content as JSON (pydantic's `model_dump_json`, as classic's `Stage` gives it)."""
+
+    name: str
+
+    @property
+    def spaces(self) -> Sequence[Any]: ...
+
+    def model_dump_json(self, *, exclude: set[str]) -> str: ...
+
+
 _stage_hashes: dict[tuple, tuple[Stage, str]] = {}
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import importlib
 import logging
 import multiprocessing
 import os
@@ -53,9 +54,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot import games
 from bot.engine.core.text import from_json, to_json
-from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.engine.rallyman.stages.model import Stage
-from bot.engine.rallyman.view import BoardView, ResultsView
 from bot.i18n import DEFAULT_LANG, render
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
@@ -75,34 +73,38 @@ IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
 
 class Renderer(Protocol):
     """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
-    in a render worker (or the render thread)."""
+    in a render worker (or the render thread). A board, a preview or a results card is a game's:
+    `game` names it, `args` are what that game's `picture` gives (classic: stage and view)."""
 
-    def board(self, stage: Stage, view: BoardView, lang: str = DEFAULT_LANG) -> bytes: ...
+    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
 
-    def preview(self, stage: Stage, lang: str = DEFAULT_LANG) -> bytes: ...
+    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
 
-    def results(self, view: ResultsView, lang: str = DEFAULT_LANG) -> bytes: ...
+    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
 
 
+def pictures_of(game: str) -> Any:
+    """The module that draws `game`'s pictures (`Game.renderer`, imported on first use: Pillow)."""
+    module = games.get(game).renderer
+    if module is None:
+        raise ValueError(f"the game {game!r} draws no pictures")
+    return importlib.import_module(module)
+
+
 class PillowRenderer:
-    """Adapter from `Renderer` to the pure functions of bot.render (imported on first use)."""
+    """Adapter from `Renderer` to the pure functions of bot.render and of each game's pictures
+    module (imported on first use)."""
 
-    def board(self, stage: Stage, view: BoardView, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render import render_board
+    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_board(*args, _options(lang))
 
-        return render_board(stage, view, _options(lang))
+    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_stage_preview(*args, _options(lang))
 
-    def preview(self, stage: Stage, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render import render_stage_preview
-
-        return render_stage_preview(stage, _options(lang))
-
-    def results(self, view: ResultsView, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render import render_results
-
-        return render_results(view, _options(lang))
+    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_results(*args, _options(lang))
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
         from bot.render import render_table
@@ -161,8 +163,10 @@ def localized(data: Any, lang: str = DEFAULT_LANG) -> Any:
     return data
 
 
-def preview_spec(stage_name: str) -> dict[str, Any]:
-    return {"kind": "preview", "stage": stage_name}
+def preview_spec(stage_name: str, game: str | None = None) -> dict[str, Any]:
+    """A stage's preview (a spec without a game is the default game's, as stored before games)."""
+    played = games.get(game)
+    return {"kind": "preview", "stage": stage_name, **({"game": played.id} if played.id != games.DEFAULT_GAME else {})}
 
 
 def table_spec(view: TableView, name: str | None = None) -> dict[str, Any]:
@@ -225,7 +229,7 @@ def image_name(spec: dict[str, Any]) -> str:
     return NAMES.get(str(spec.get("kind")), "image.png")
 
 
-def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) -> ResultsView:
+def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) -> Any:
     """The results image's view of `state`, its words in `lang` (as a results spec is drawn)."""
     played = games.get(game)
     return played.picture("results", localized(played.results(played.view(state, None)), lang))[0]
@@ -241,13 +245,16 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
     """The picture of a spec, every word in `lang` (synchronous: `draw_async` runs it off the loop)."""
     kind = spec.get("kind")
     if kind == "preview":
-        return _call(renderer.preview, load_stage(str(spec["stage"])), lang=lang)
+        played = games.get(spec.get("game"))
+        return _call(renderer.preview, played.id, *played.picture("preview", {"stage": str(spec["stage"])}),
+                     lang=lang)
     if kind == "table":
         return _call(renderer.table, table_view(spec), lang=lang)
     if kind in ("board", "results"):
         spec = current(spec)
-        args = games.get(spec.get("game")).picture(kind, localized(spec["view"], lang))
-        return _call(renderer.board if kind == "board" else renderer.results, *args, lang=lang)
+        played = games.get(spec.get("game"))
+        args = played.picture(kind, localized(spec["view"], lang))
+        return _call(renderer.board if kind == "board" else renderer.results, played.id, *args, lang=lang)
     raise ValueError(f"unknown image kind {kind!r}")
 
 
@@ -375,19 +382,20 @@ def _register_exit() -> None:
 
 def _worker_init(cache_folder: str | None, started: Any) -> None:
     """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
-    window-first drawing of new layers (the bot warms the whole layer after such a board), the
-    pool's start barrier (`_ping`), and Ctrl-C left to the bot (which stops its workers itself)
-    rather than a traceback per worker."""
+    each game's own set-up (classic: new layers drawn window first, the bot warming the whole layer
+    after such a board), the pool's start barrier (`_ping`), and Ctrl-C left to the bot (which
+    stops its workers itself) rather than a traceback per worker."""
     import signal
 
     from bot.render import disk_cache
-    from bot.render.rallyman import static_layer
 
     global _started
     _started = started
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     disk_cache.set_cache_dir(cache_folder)
-    static_layer.WINDOW_FIRST = True
+    for game in games.games():
+        if game.renderer is not None:
+            pictures_of(game.id).worker_init()
 
 
 _started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
@@ -401,47 +409,33 @@ def _ping() -> int:
     return os.getpid()
 
 
-_drawn = 0
-#: a worker hands freed memory back to the system every this many pictures (~4 ms, ~25 MB)
-TRIM_EVERY = 100
-
-
-def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[str, tuple[str, ...], str] | None]:
-    """In a worker: the picture, and the layer to warm when this board drew only its window."""
-    from bot.render.rallyman import static_layer
-
-    global _drawn
-    _drawn += 1
-    if _drawn % TRIM_EVERY == 0:
-        static_layer.release_memory()
-    before = static_layer.stats.windows
+def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple | None]:
+    """In a worker: the picture, and the layer to warm when this board drew only its window (the
+    game's pictures module tells: `begin_draw`, `layer_to_warm`)."""
     spec = current(spec)
+    game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
+    pictures = pictures_of(game.id) if game is not None and game.renderer is not None else None
+    before = pictures.begin_draw() if pictures is not None else None
     png = draw(PillowRenderer(), spec, lang)
-    layer = None
-    if static_layer.stats.windows != before and spec.get("kind") == "board":
-        view = spec["view"]  # a board's data names its stage and the zones on their snow side
-        layer = (str(view["stage"]), tuple(sorted(view["snow_zones"])), lang)
-    return png, layer
+    layer = pictures.layer_to_warm(before, spec["kind"], spec.get("view") or {}, lang) if pictures is not None else None
+    return png, (*layer, game.id) if layer is not None and game is not None else None
 
 
-def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str) -> str:
+def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str, game: str) -> str:
     """In a worker: the static layer of a stage's board, kept in memory and on disk."""
-    from bot.engine.rallyman.stages.weather import with_weather
-    from bot.render.rallyman.layout import board_layout
-    from bot.render.rallyman.static_layer import warm_layer
-
-    options = _options(lang)
-    stage = load_stage(stage_name)
-    if snow is not None:
-        stage = with_weather(stage, snow)
-    return warm_layer(stage, board_layout(stage, options), frozenset(stage.snow_zones), options)
+    return pictures_of(game).warm(stage_name, snow, _options(lang))
 
 
-def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG) -> None:
-    """Draw the static layer of `stage_name`'s board (its fixed weather, or the zones `snow` on
-    their snow side) in a render worker, in the background: never blocks, never raises (a failure
-    is logged). Before the pool has started the request waits for it."""
-    key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang)
+def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG,
+         game: str | None = None) -> None:
+    """Draw the static layer of `stage_name`'s board in `game` (its fixed weather, or the zones
+    `snow` on their snow side) in a render worker, in the background: never blocks, never raises
+    (a failure is logged). Before the pool has started the request waits for it. A game that
+    draws no pictures has nothing to warm."""
+    played = games.get(game)
+    if played.renderer is None:
+        return
+    key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang, played.id)
     with _warm_lock:
         if key in _warmed:
             return

@@ -121,7 +121,7 @@ class LeagueJobs:
                                   closes=self.when(from_text(rnd.closes_at)),
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
                                   dice=msg(f"league.dice_{rnd.dice}"))],
-                        channel_id=league.channel_id, image=preview_spec(rnd.specials[0]))
+                        channel_id=league.channel_id, image=preview_spec(rnd.specials[0], rnd.game))
             await league_post_tx(tx, league, post, now)
             return 1
 

@@ -112,7 +112,7 @@ class Lobby:
         rally, committed = await self.work.store.db.write(body)
         self.work.committed(rally, change, committed)
         for special in specials:  # draw its boards' static layers now, in the background
-            warm(special, lang=lang)
+            warm(special, lang=lang, game=played.id)
         return reply_of(post, committed)
 
     async def join(self, place: Place, actor: Actor) -> Reply:
@@ -268,7 +268,7 @@ class Lobby:
         if rally.status == "lobby":
             stage = game_of(rally).stages.facts(rally.stage)
             post = Post([msg("rally.lobby_board", title=stage.title, length=stage.length)],
-                        image=preview_spec(rally.stage))
+                        image=preview_spec(rally.stage, rally.game))
         else:
             game = game_of(rally)
             state = self.work.state_of(rally)

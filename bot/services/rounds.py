@@ -112,12 +112,12 @@ class RoundService:
                        opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                        power=msg("league.power_stage") if r.power_stage else "") for r in added]
             post = Post(lines, channel_id=found.channel_id,
-                        image=preview_spec(added[0].specials[0]) if len(added) == 1 else None)
+                        image=preview_spec(added[0].specials[0], found.game) if len(added) == 1 else None)
             return await league_post_tx(tx, found, post, now)
 
         row = await self.store.db.write(body)
         for special in dict.fromkeys(s for r in added for s in r.specials):  # static layers, in the background
-            warm(special, lang=league_language(found))
+            warm(special, lang=league_language(found), game=found.game)
         lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials, r.game),
                    opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
                    power=msg("league.power_stage") if r.power_stage else "") for r in added]

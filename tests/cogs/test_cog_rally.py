@@ -274,7 +274,7 @@ async def test_kick_by_the_host_and_refused_for_others(bot, store, cog):
 
 async def test_a_board_that_cannot_be_drawn_does_not_hide_the_turn(bot, store, cog, caplog):
     class BrokenRenderer:
-        def board(self, stage, view):
+        def board(self, game, stage, view):
             raise RuntimeError("no fonts")
 
     await lobby(bot, BOB, ALICE)

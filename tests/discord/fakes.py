@@ -46,13 +46,13 @@ _ids = itertools.count(900_000)
 class FakeRenderer:
     """Images as a few fixed bytes: the Discord layer only forwards them."""
 
-    def board(self, stage, view, lang="en") -> bytes:
+    def board(self, game, stage, view, lang="en") -> bytes:
         return PNG
 
-    def preview(self, stage, lang="en") -> bytes:
+    def preview(self, game, stage, lang="en") -> bytes:
         return PNG
 
-    def results(self, state, lang="en") -> bytes:
+    def results(self, game, view, lang="en") -> bytes:
         return PNG
 
     def table(self, view, lang="en") -> bytes:

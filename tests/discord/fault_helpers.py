@@ -31,13 +31,13 @@ class Killed(BaseException):
 class BrokenRenderer:
     """A renderer whose every drawing fails (a missing font, a corrupt stage file...)."""
 
-    def board(self, stage, view, lang="en") -> bytes:
+    def board(self, game, stage, view, lang="en") -> bytes:
         raise RuntimeError("cannot draw the board")
 
-    def preview(self, stage, lang="en") -> bytes:
+    def preview(self, game, stage, lang="en") -> bytes:
         raise RuntimeError("cannot draw the preview")
 
-    def results(self, state, lang="en") -> bytes:
+    def results(self, game, view, lang="en") -> bytes:
         raise RuntimeError("cannot draw the results")
 
     def table(self, view, lang="en") -> bytes:

@@ -23,8 +23,8 @@ from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.state import GameState
 from bot.engine.rallyman.view import ResultsView
 from bot.i18n import render, t
-from bot.render import render_board, render_results
 from bot.render.options import RenderOptions
+from bot.render.rallyman.renderer import render_board, render_results
 from bot.services.images import PillowRenderer, board_spec, current, draw, results_spec
 
 LANGS = ("en", "fr", "de")

@@ -7,11 +7,11 @@ from render_helpers import board, car, colour_count, decode, first
 
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind
-from bot.render import render_board, space_pixel
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.palette import car_colour
 from bot.render.rallyman.board import board_image
 from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.renderer import render_board, space_pixel
 
 R = 22  # search radius round a space centre, pixels
 

@@ -12,7 +12,7 @@ from render_helpers import decode
 
 import bot.render
 from bot.cli import bench as bench_cli
-from bot.cli import render as render_cli
+from bot.cli.rallyman import render as render_cli
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
 from tests.import_scan import forbidden_imports

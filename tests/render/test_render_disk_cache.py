@@ -9,12 +9,13 @@ import pytest
 from PIL import Image
 
 from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.render import disk_cache, render_board
+from bot.render import disk_cache
 from bot.render.cache import ByteLRU, image_bytes
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman import static_layer as layers
 from bot.render.rallyman.board import snow_of
 from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.renderer import render_board
 from bot.render.rallyman.sample import sample_view
 from bot.render.rallyman.static_layer import cache_bytes, stats
 

@@ -6,10 +6,10 @@ import pytest
 from render_helpers import decode
 
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
-from bot.render import render_board, render_stage_preview
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.panel import panel_height
+from bot.render.rallyman.renderer import render_board, render_stage_preview
 from bot.render.rallyman.sample import sample_view
 
 NAMES = stage_names()

@@ -76,15 +76,15 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, object]] = []
 
-    def board(self, stage, view, lang="en") -> bytes:
+    def board(self, game, stage, view, lang="en") -> bytes:
         self.calls.append(("board", lang, view))
         return PNG
 
-    def preview(self, stage, lang="en") -> bytes:
+    def preview(self, game, stage, lang="en") -> bytes:
         self.calls.append(("preview", lang, stage))
         return PNG
 
-    def results(self, state, lang="en") -> bytes:
+    def results(self, game, state, lang="en") -> bytes:
         self.calls.append(("results", lang, state))
         return PNG
 

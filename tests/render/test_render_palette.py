@@ -30,10 +30,11 @@ from render_helpers import board, car, decode, first
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import SpaceKind
 from bot.engine.rallyman.view import PathStep, ResultRow, ResultsView
-from bot.render import render_board, render_results, render_table
+from bot.render import render_table
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
 from bot.render.rallyman.board import board_image, board_texts
+from bot.render.rallyman.renderer import render_board, render_results
 from bot.render.rallyman.results import results_image
 from bot.render.rallyman.sample import sample_view
 from bot.render.table import TableView, table_image

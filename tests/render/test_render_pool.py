@@ -90,7 +90,7 @@ async def test_a_failed_warm_is_logged_not_raised(folder, caplog):
 
 async def test_stand_in_renderers_never_start_the_workers(folder):
     class Stub:
-        def preview(self, stage, lang="en") -> bytes:
+        def preview(self, game, stage, lang="en") -> bytes:
             return PNG
 
     assert await draw_async(Stub(), preview_spec("pinewood-sprint")) == PNG  # type: ignore[arg-type]

@@ -19,7 +19,6 @@ from bot.engine.rallyman.stages.model import START
 from bot.engine.rallyman.view import ResultRow, ResultsView
 from bot.i18n import catalogue, render, t
 from bot.render import palette as P
-from bot.render import render_board
 from bot.render.options import RenderOptions
 from bot.render.rallyman.board import board_texts, map_frame, window_origin
 from bot.render.rallyman.cars import car_size
@@ -27,6 +26,7 @@ from bot.render.rallyman.dice import die_badge
 from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.overlay import spin_mark_at
 from bot.render.rallyman.placement import place_cars
+from bot.render.rallyman.renderer import render_board
 from bot.render.rallyman.results import WINNER_MARK, results_texts
 from bot.render.words import die_face, word
 from bot.services.images import results_of

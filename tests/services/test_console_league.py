@@ -314,13 +314,13 @@ async def test_a_console_member_with_the_organisers_role_judges_and_cancels_and_
 class _NoPictures:
     """Stands in for Pillow: the test reads the files the console writes, not the pictures."""
 
-    def board(self, stage, view) -> bytes:
+    def board(self, game, stage, view) -> bytes:
         return b"png"
 
-    def preview(self, stage) -> bytes:
+    def preview(self, game, stage) -> bytes:
         return b"png"
 
-    def results(self, state) -> bytes:
+    def results(self, game, view) -> bytes:
         return b"png"
 
     def table(self, view) -> bytes:

@@ -29,5 +29,5 @@ async def test_start_and_end_of_turn_post_a_board_png(store):
 
 def test_results_image_of_a_finished_special():
     state, _ = play_stage("pinewood-sprint", drivers=3, seed=4)
-    image = default_renderer().results(results_of(state))
+    image = default_renderer().results("rallyman", results_of(state))
     assert state.finished and image.startswith(PNG) and len(image) > 5000

@@ -94,6 +94,7 @@ class DiceDash:
     modules: tuple[str, ...] = ()
     out_reasons: tuple[str, ...] = ("retired",)
     texts: Path | None = Path(__file__).parent / "texts"
+    renderer: str | None = None  # it draws no pictures
 
     def rulesets(self) -> list[str]:
         return ["classic"]  # the rally's default ruleset name, read and ignored

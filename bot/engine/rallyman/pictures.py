@@ -76,4 +76,6 @@ def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
         return (with_weather(load_stage(view.stage), sorted(view.snow_zones)), view)
     if kind == "results":
         return (ResultsView.model_validate(data),)
+    if kind == "preview":
+        return (load_stage(str(data["stage"])),)
     raise ValueError(f"unknown picture {kind!r}")

@@ -158,6 +158,7 @@ class Rallyman:
     modules: tuple[str, ...] = RULES_PLUS
     out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # classic's texts are the shared catalogue's (data/i18n)
+    renderer: str | None = "bot.render.rallyman.renderer"
 
     def rulesets(self) -> list[str]:
         return ruleset_names()
@@ -356,7 +357,8 @@ class Rallyman:
         return results_data(view.state)
 
     def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The renderer's arguments: (stage, BoardView) for a board, (ResultsView,) for results."""
+        """The renderer's arguments: (stage, BoardView) for a board, (ResultsView,) for results,
+        (stage,) for a preview."""
         return picture_args(kind, data)
 
     # -- AI and odds -----------------------------------------------------------------------------

@@ -30,7 +30,8 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from bot.engine.core.errors import StageError
     from bot.engine.rallyman.stages.catalogue import load_stage
-    from bot.render import RenderOptions, render_board, render_stage_preview
+    from bot.render import RenderOptions
+    from bot.render.rallyman.renderer import render_board, render_stage_preview
 
     try:
         stage = load_stage(args.stage)

@@ -86,7 +86,8 @@ class Turns:
         if not verb.private:
             return await self._play(place, actor, text, expected_version)
         require_running(rally)
-        return Reply(game.odds(self.work.state_of(rally), str(actor.user_id), text), ephemeral=True)
+        seat = str(actor.user_id)  # the asker's own view: odds never tell what their seat may not see
+        return Reply(game.odds(game.view(self.work.state_of(rally), seat), seat, text), ephemeral=True)
 
     async def options(self, place: Place, actor: Actor) -> list[str]:
         """What this user may type next (autocomplete): the labels of the game's legal actions for

@@ -269,5 +269,5 @@ class DiceDash:
     def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
         return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 
-    def odds(self, state: Dash, seat: str, text: str) -> list[str]:
+    def odds(self, view: View, seat: str, text: str) -> list[str]:
         return [msg("toy.odds")]  # a 1 in 6 to lose the pot, whatever was rolled

@@ -321,7 +321,7 @@ class Game(Protocol[S, A]):
 
     def choose(self, view: Any, seat: SeatId, risk: float | None = None) -> A: ...
 
-    def odds(self, state: S, seat: SeatId, text: str) -> list[str]: ...
+    def odds(self, view: Any, seat: SeatId, text: str) -> list[str]: ...  # from the asker's own view
 
 
 def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -368,8 +368,9 @@ class Rallyman:
             raise NotAllowed(msg("game.not_your_action"))
         return classic_ai.choose_action(view.state) if risk is None else classic_ai.choose_action(view.state, risk)
 
-    def odds(self, state: GameState, seat: str, text: str) -> list[str]:
+    def odds(self, view: RallymanView, seat: str, text: str) -> list[str]:
         """The exact chance of losing control for a plan of dice (A11), in message keys."""
+        state = view.state
         action = parse_text(text, state, driver=seat)
         if not isinstance(action, (Roll, Attack)):
             raise NotAllowed(msg("odds.need_dice"))

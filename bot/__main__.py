@@ -1,9 +1,9 @@
 """`python -m bot`: the bot (with DISCORD_TOKEN) and its offline tools, as argparse subcommands.
 
-Each subcommand lives in `bot/cli/<name>.py`, or a game's own tool in `bot/cli/<game>/<name>.py`,
-and exposes `register(subparsers)`, which adds its parser and sets `func(args) -> int`. Modules
-are imported lazily so a tool never pays for the imports of another (the stage tools do not
-import discord.py).
+Each subcommand lives in `bot/cli/<name>.py`, or, for a game's own tool, in the module the
+registry names (`bot.games.TOOLS`: classic's stage files and board pictures), and exposes
+`register(subparsers)`, which adds its parser and sets `func(args) -> int`. Modules are imported
+lazily so a tool never pays for the imports of another (the stage tools do not import discord.py).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import argparse
 import importlib
 import sys
 
+from bot.games import TOOLS
+
 SUBCOMMANDS = ("run", "console", "stage", "render", "simulate", "bench", "db", "commands", "sync", "verify")
-#: the tools of one game (classic's stage files, its simulation, its board as PNG): their modules
-GAME_TOOLS = {"stage": "bot.cli.rallyman.stage", "render": "bot.cli.rallyman.render",
-              "simulate": "bot.cli.rallyman.simulate"}
+
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,7 +27,7 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     parser = argparse.ArgumentParser(prog="python -m bot", description="rallybot: play-by-post Rallyman rallies")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        path = GAME_TOOLS.get(name, f"bot.cli.{name}")
+        path = TOOLS.get(name, f"bot.cli.{name}")
         try:
             module = importlib.import_module(path)
         except ModuleNotFoundError as exc:

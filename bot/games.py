@@ -20,6 +20,10 @@ DEFAULT_GAME = "rallyman"
 
 _GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN}
 
+#: the games' own tools of `python -m bot`, by subcommand: the module in the game's folder that
+#: registers it (classic's stage files, and its boards and previews as PNG files)
+TOOLS = {"stage": "bot.engine.rallyman.stages.tool", "render": "bot.render.rallyman.tool"}
+
 
 def get(game_id: str | None) -> Game[Any, Any]:
     """The game called `game_id` (None: the default game); an unknown id is refused naming the

@@ -1,7 +1,6 @@
 """Issue 23 item 2: a game's packages are its own. Nothing outside `bot/engine/<game>/`,
-`bot/render/<game>/`, the game's own tools (`bot/cli/<game>/`) and the registry (`bot/games.py`)
-imports a game package; everything else reaches a game through `bot.games.get` and the `Game`
-protocol (bot/engine/core/game.py).
+`bot/render/<game>/` and the registry (`bot/games.py`) imports a game package; everything else
+reaches a game through `bot.games.get` and the `Game` protocol (bot/engine/core/game.py).
 
 `bot/engine/core/` holds only what every game uses, so it imports no game package either.
 """
@@ -32,11 +31,10 @@ def _game_of(module: str) -> str | None:
 
 
 def _own(path: Path, package: str) -> bool:
-    """A file inside one of the game's own folders: a layer's folder named after the game
-    (`engine/<game>/`, `render/<game>/`, `cli/<game>/` for its own tools)."""
+    """A file inside one of the game's own folders (`engine/<game>/`, `render/<game>/`)."""
     game = package.rsplit(".", 1)[1]
     relative = path.relative_to(BOT).as_posix()
-    return relative.startswith((f"engine/{game}/", f"render/{game}/", f"cli/{game}/"))
+    return relative.startswith((f"engine/{game}/", f"render/{game}/"))
 
 
 def imports_of(path: Path) -> set[str]:

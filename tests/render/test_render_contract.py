@@ -12,9 +12,9 @@ from render_helpers import decode
 
 import bot.render
 from bot.cli import bench as bench_cli
-from bot.cli.rallyman import render as render_cli
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
+from bot.render.rallyman import tool as render_cli
 from tests.import_scan import forbidden_imports
 
 FORBIDDEN = ("discord", "aiosqlite", "sqlite3", "asyncio")

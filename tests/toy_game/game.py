@@ -269,5 +269,14 @@ class DiceDash:
     def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
         return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 
+    def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
+                 modules: str) -> dict[str, Any]:
+        state, _ = self.setup(seed, [(str(-i), f"AI {i}") for i in range(1, drivers + 1)], {"stage": stages[0]})
+        while not self.finished(state):
+            (seat,) = self.to_act(state)
+            state, _ = self.apply(state, seat, self.choose(self.view(state, seat), seat))
+        outcome = self.outcome(state)
+        return {"points": [r.score for r in outcome.seats]} if outcome else {}
+
     def odds(self, view: View, seat: str, text: str) -> list[str]:
         return [msg("toy.odds")]  # a 1 in 6 to lose the pot, whatever was rolled

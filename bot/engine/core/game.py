@@ -323,6 +323,9 @@ class Game(Protocol[S, A]):
 
     def odds(self, view: Any, seat: SeatId, text: str) -> list[str]: ...  # from the asker's own view
 
+    def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
+                 modules: str) -> dict[str, Any]: ...  # the AI drives a whole course: its report (JSON)
+
 
 def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:
     """The stored form of a snapshot: which game, which JSON shape, and the state."""

@@ -53,6 +53,8 @@ from bot.engine.rallyman.parse import parse as parse_text
 from bot.engine.rallyman.pictures import board_data, picture_args, results_data
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.ruleset import load_ruleset, ruleset_names
+from bot.engine.rallyman.simulate import modules_named
+from bot.engine.rallyman.simulate import simulate as simulate_course
 from bot.engine.rallyman.specials import Seat
 from bot.engine.rallyman.stages.catalogue import is_stage_name, load_stage, stage_digest
 from bot.engine.rallyman.stages.loader import stage_names
@@ -380,6 +382,13 @@ class Rallyman:
         if result.knocked_out:
             lines.append(msg("odds.knock_out", percent=msg("number.percent", value=round(result.knocked_out * 100, 1))))
         return lines
+
+
+    def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
+                 modules: str) -> dict[str, Any]:
+        """`python -m bot simulate`: a whole course driven by the AI (bot.engine.rallyman.simulate);
+        an unknown module is refused (ValueError) before anything is played."""
+        return simulate_course(list(stages), drivers, seed, list(assistance), modules_named(modules))
 
 
 RALLYMAN: Game[GameState, Action] = Rallyman()

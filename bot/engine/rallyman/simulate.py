@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine.core.events import Event
 from bot.engine.rallyman.ai import choose_action
@@ -89,3 +90,61 @@ def board_after_turns(stage: Stage | str, seed: int, turns: int, drivers: int = 
         state, events = apply(state, choose_action(state))
         done += sum(1 for e in events if e.kind in ("turn", "stage_over"))
     return board_view(state)
+
+
+#: the modules `simulate` may turn on (RULES A18–A21, and SISU and the shakedown)
+ENGINE_MODULES = ("sisu", "shakedown", "attack", "seconds", "weather", "splits")
+
+
+def modules_named(text: str) -> dict[str, bool]:
+    """The modules named, each one the engine offers (`Modules` of bot/engine/rallyman/ruleset.py)."""
+    from bot.engine.rallyman.ruleset import Modules
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    known = [m for m in ENGINE_MODULES if m in Modules.model_fields]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"unknown module(s): {', '.join(unknown)}; known: {', '.join(known)}")
+    return {n: True for n in names}
+
+
+def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
+             modules: dict[str, bool] | None = None) -> dict[str, Any]:
+    """A whole course driven by the AI, as plain data (`python -m bot simulate`): per special, each
+    driver's time, second markers, damage, flats and outcome (A2, A3, A16); the reclassification
+    after each special and the rally classification (A17); under "ai", how often the AI lost
+    control. The same arguments always give the same rally."""
+    from bot.engine.rallyman.course import Course
+    from bot.engine.rallyman.rally_classification import rally_classification
+    from bot.engine.rallyman.stages.catalogue import load_stage
+
+    course = Course(list(stages), list(assistance))
+    state = new_game(stages[0], ai_seats(drivers), seed=seed, modules=modules, course=course)
+    actions = 0
+    tally = LocTally()
+    while state.turn is not None and actions < 50_000:
+        state, events = apply(state, choose_action(state))
+        tally.see(events)
+        actions += 1
+    assert state.course is not None
+    done = state.course
+    specials = []
+    reclassifications = []
+    for i, rows in enumerate(done.results):
+        specials.append({
+            "number": i + 1, "stage": done.specials[i], "title": load_stage(done.specials[i]).title,
+            "assistance_after": done.assistance[i] if i < len(done.specials) - 1 else None,
+            "drivers": [{"id": r.id, "name": r.name, "time": r.time, "markers": r.markers,
+                         "lost_black": r.lost_black, "flats": r.flats, "outcome": r.reason or "finished"}
+                        for r in rows]})
+        partial = Course(done.specials, done.assistance, i, done.results[: i + 1])
+        reclassifications.append({"after": i + 1, "rows": _table(rally_classification(partial))})
+    return {"stages": list(stages), "drivers": drivers, "seed": seed, "modules": sorted(modules or {}),
+            "specials": specials, "reclassifications": reclassifications,
+            "classification": reclassifications[-1]["rows"] if reclassifications else [], "actions": actions,
+            "ai": tally.as_dict()}
+
+
+def _table(rows: list[Any]) -> list[dict[str, Any]]:
+    return [{"rank": r.rank, "id": r.driver, "name": r.name, "times": list(r.times), "total": r.total,
+             "gap": r.gap, "outcome": r.reason or "classified"} for r in rows]

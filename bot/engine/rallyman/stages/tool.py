@@ -15,9 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from bot.cli import Subparsers
 from bot.engine.core.errors import StageError
 from bot.engine.rallyman.stages.build import build_stage
 from bot.engine.rallyman.stages.format import FinishNote, PointNote, SplitNote, StartNote, ZoneNote
@@ -34,7 +33,7 @@ from bot.paths import data_dir
 DASH = "–"
 
 
-def register(subparsers: Subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add `stage` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("stage", help="stage tools: list, validate, show, generate")
     actions = parser.add_subparsers(dest="stage_action", metavar="ACTION")

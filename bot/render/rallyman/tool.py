@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from bot.cli import Subparsers
+from typing import Any
 
 NO_ENGINE = "--turns needs the rules engine (bot.engine.rallyman.simulate), not available yet"
 
 
-def register(subparsers: Subparsers) -> None:
+def register(subparsers: Any) -> None:
     p = subparsers.add_parser("render", help="draw a stage preview or a board after K AI turns to a PNG",
                               description="Draw the preview of a stage, or (with --turns) the board after K "
                                           "turns played by the AI, and write it as PNG.")

@@ -1,0 +1,56 @@
+"""`python -m bot simulate`: a whole rally driven by the AI, as one JSON object (for organisers).
+The game's own `simulate` plays it and says what it prints (`--game`, default classic's).
+
+    python -m bot simulate --stages pinewood-sprint,frozen-lakes,black-moor --drivers 4 --seed 7
+
+Plays the course with AI drivers (RULES A2: specials in order; A3 start orders; A16 assistance
+after each special unless `--assistance` says otherwise) and prints, per special, each driver's
+time, second markers, damage, flats and outcome; the reclassification after each special; and
+the rally classification (A17); and, under "ai", how often the AI drivers lost control (turns
+begun, losses of control in total and by gear, and per 100 turns). The same arguments always
+print the same rally. Stages are shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bot.cli import Subparsers
+
+
+def register(subparsers: Subparsers) -> None:
+    p = subparsers.add_parser("simulate", help="play a whole rally with AI drivers and print it as JSON",
+                              description="Play a course of 1 to 4 specials with AI drivers; one JSON object.")
+    p.add_argument("--stages", required=True, help="comma-separated stage names (1 to 4), e.g. a,b,c")
+    p.add_argument("--drivers", type=int, default=4, help="1 to 4 AI drivers (default 4)")
+    p.add_argument("--seed", type=int, default=0, help="dice seed (the same seed gives the same rally)")
+    p.add_argument("--assistance", default="all", help="all (default), none, or special numbers such as 1,2")
+    p.add_argument("--modules", default="", help="rule modules, comma-separated (classic: sisu, shakedown, attack, "
+                                                 "seconds, weather, splits)")
+    p.add_argument("--game", default=None, help="the game (default: Rallyman)")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from bot import games
+    from bot.engine.core.errors import RallyError
+    from bot.services.inputs import assistance, course
+
+    try:
+        game = games.get(args.game)
+        stages = course(args.stages, game.id)
+        flags = assistance(args.assistance, len(stages))
+        if not 1 <= args.drivers <= 4:
+            raise ValueError(f"--drivers is 1 to 4, not {args.drivers}")
+        if not 0 <= args.seed < 2**63:
+            raise ValueError(f"--seed is a whole number from 0 to 2**63-1, not {args.seed}")
+        report = game.simulate(stages, args.drivers, args.seed, flags, args.modules)
+    except (RallyError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+

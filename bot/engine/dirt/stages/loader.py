@@ -1,0 +1,21 @@
+"""Loading DIRT stages: text in, a built and validated `DirtStage` out, or a `StageError`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.engine.dirt.stages.build import build_stage
+from bot.engine.dirt.stages.format import parse_text
+from bot.engine.dirt.stages.model import DirtStage
+from bot.engine.dirt.stages.validate import validate
+
+
+def parse_stage(text: str, source: str, name: str | None = None) -> DirtStage:
+    """The stage written in `text`; `source` names it in errors (a file name, usually)."""
+    parsed = parse_text(text, source)
+    return validate(build_stage(parsed, name or Path(source).stem))
+
+
+def load_file(path: Path) -> DirtStage:
+    """A stage file an organiser wrote (e.g. for `stage validate`)."""
+    return parse_stage(path.read_text(encoding="utf-8"), path.name, path.stem)

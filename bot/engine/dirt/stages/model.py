@@ -1,0 +1,92 @@
+"""A DIRT stage as the engine and the renderer see it: hex tiles and the graph of their spaces (B7–B11).
+
+Built once from the stage text and never changed during a rally (the "−1" tokens on a tile and the
+cars live in the game state). Space ids are indices into `DirtStage.spaces`; `progress` is measured
+in tiles from the first tile's entry edge, so the space whose front edge is furthest along leads
+(B4).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class SpaceKind(str, Enum):
+    NORMAL = "normal"  # a space of a lane (or of the one lane at a one-lane point, B7)
+    SLIDE = "slide"  # one half of a slide pair, spanning the track width (B9)
+    SHORTCUT = "shortcut"  # the shortcut space inside a corner (B10)
+
+
+class DirtSpace(BaseModel):
+    """One space: where it is, what it is, its limit and where a car may go from it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    tile: int
+    line: int  # the stage file's line of its tile
+    kind: SpaceKind
+    #: lanes covered: (0,) left, (1,) right, (0, 1) a one-lane point or a slide half, () a shortcut
+    lanes: tuple[int, ...]
+    row: int
+    rear: float
+    front: float
+    #: the corner tile this space belongs to, and whether it is on the inside line (B8)
+    corner: int | None = None
+    inside: bool | None = None
+    limit: int | None = None
+    jump: int | None = None
+    #: forward neighbours: straight on or diagonal, never sideways (B7)
+    forward: tuple[int, ...] = ()
+    #: spaces covering the same ground (a slide half and the normal spaces of its row, B13.8.3)
+    overlaps: tuple[int, ...] = ()
+    x: float = 0.0
+    y: float = 0.0
+    heading: float = 0.0
+
+
+class DirtTile(BaseModel):
+    """One hex tile: its cell on the grid, entry and exit headings (indices 0–5) and its kind."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    line: int
+    kind: Literal["straight", "left", "right"]
+    sharp: bool = False
+    narrow: bool = False
+    cell: tuple[int, int]
+    heading: int
+    exit: int
+    inside: int | None = None
+    outside: int | None = None
+    shortcut: int | None = None
+
+
+class DirtStage(BaseModel):
+    """A whole stage: tiles, spaces, the start and finish lines (as progress) and the grid."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    title: str
+    source: str
+    tiles: tuple[DirtTile, ...]
+    spaces: tuple[DirtSpace, ...]
+    start_line: float
+    finish_line: float
+    #: grid spaces behind the start line, nearest the line first (B5)
+    grid: tuple[int, ...]
+
+    @property
+    def length(self) -> str:
+        """short, medium or long by tile count (B2: 10, 14, 18 tiles)."""
+        count = len(self.tiles)
+        return "short" if count < 12 else "medium" if count < 16 else "long"
+
+    def finished(self, space: int) -> bool:
+        """Whether a car on this space has crossed the finish line."""
+        return self.spaces[space].rear >= self.finish_line - 1e-9

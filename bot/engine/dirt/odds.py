@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.engine.dirt.dice import DICE, Die, hazard_chance
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.ruleset import DirtRuleset
 
@@ -32,34 +31,35 @@ def plan_odds(rules: DirtRuleset, limit: int, shown: int, plan: Sequence[Step]) 
     `shown` ⚠ are already out this turn (a loss of control already happened at `shown ≥ limit`)."""
     if shown >= limit:
         return DirtOdds(Fraction(1), tuple(Fraction(0) for _ in plan))
-    # alive[h]: chance of having added h more ⚠ so far without reaching the limit
-    alive = [Fraction(0)] * (limit - shown)
-    alive[0] = Fraction(1)
+    faces = rules.faces
+    # alive[h]: how many of the `scale` equally likely face patterns so far add h more ⚠ without
+    # reaching the limit (whole numbers: exact and quick; fractions only for the answer)
+    alive = [0] * (limit - shown)
+    alive[0] = scale = 1
     by_step: list[Fraction] = []
     for step in plan:
-        before = sum(alive, Fraction(0))
-        for die in step.dice():
-            alive = _add_die(alive, hazard_chance(rules, _die(die)))
-        by_step.append(before - sum(alive, Fraction(0)))
+        before = sum(alive)
+        dice = step.dice()
+        for die in dice:
+            alive = _add_die(alive, faces, rules.hazard_faces[die])
+        grown = faces ** len(dice)
+        scale *= grown
+        by_step.append(Fraction(before * grown - sum(alive), scale))
     return DirtOdds(sum(by_step, Fraction(0)), tuple(by_step))
 
 
-def _add_die(alive: list[Fraction], p: Fraction) -> list[Fraction]:
-    """The counts after one more die; the mass that reaches the limit falls out of the list."""
-    out = [Fraction(0)] * len(alive)
-    for h, mass in enumerate(alive):
-        if mass:
-            out[h] += mass * (1 - p)
-            if h + 1 < len(alive):
-                out[h + 1] += mass * p
+def _add_die(alive: list[int], faces: int, hazards: int) -> list[int]:
+    """The counts after one more die of `faces` faces, `hazards` of them ⚠; the patterns that
+    reach the limit fall out of the list."""
+    out = [0] * len(alive)
+    clean = faces - hazards
+    last = len(alive) - 1
+    for h, count in enumerate(alive):
+        if count:
+            out[h] += count * clean
+            if h < last:
+                out[h + 1] += count * hazards
     return out
-
-
-def _die(die: str) -> Die:
-    for known in DICE:
-        if known == die:
-            return known
-    raise ValueError(f"'{die}' is not a DIRT die")
 
 
 def next_die_odds(rules: DirtRuleset, limit: int, shown: int, step: Step) -> Fraction:

@@ -7,12 +7,12 @@ the file, the field and the reason (`DataError`), as classic's rulesets do.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from bot.engine.core.data_files import parse_model
 from bot.engine.core.errors import DataError
 from bot.engine.dirt.dice import DICE, GEAR_DICE
 from bot.paths import data_dir
@@ -157,16 +157,7 @@ class DirtRuleset(BaseModel):
 
 def parse_ruleset(text: str, source: str) -> DirtRuleset:
     """A ruleset from its JSON text; `source` names the file in errors."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-    try:
-        return DirtRuleset.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "(top)"
-        raise DataError(source, field, err["msg"]) from None
+    return parse_model(DirtRuleset, text, source)
 
 
 DEFAULT_RULESET = "provisional"

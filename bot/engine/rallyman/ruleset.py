@@ -7,12 +7,12 @@ file, the field and the reason.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bot.engine.core.data_files import parse_model
 from bot.engine.core.errors import DataError
 from bot.paths import data_dir
 
@@ -146,16 +146,8 @@ class Ruleset(BaseModel):
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-    try:
-        return Ruleset.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "(top)"
-        raise DataError(source, field, err["msg"]) from None
+    """A ruleset from its JSON text; `source` names the file in errors."""
+    return parse_model(Ruleset, text, source)
 
 
 #: Former names: the rulesets were named after the language of their rulebook edition, which read

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import FinishNote, StartNote
 from bot.engine.dirt.stages import geometry
-from bot.engine.dirt.stages.format import MAX_TILES, STRAIGHT_ROWS, FinishNote, ParsedStage, StartNote, TileNote
+from bot.engine.dirt.stages.format import MAX_TILES, STRAIGHT_ROWS, ParsedStage, TileNote
 from bot.engine.dirt.stages.model import DirtSpace, DirtStage, DirtTile, SpaceKind
 
 EPS = 1e-9

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import HEADER, WHOLE, FinishNote, Note, StartNote
 
 HEADER_FIELDS = frozenset({"title", "surface"})
 SURFACES = ("gravel",)
@@ -49,25 +50,7 @@ STRAIGHT_ROWS = 3
 MAX_TILES = 31  # the core box holds 31 track tiles (B1)
 UNRULED = frozenset({"water", "obstacle", "obstacles", "asphalt", "snow"})
 
-_HEADER = re.compile(r"^([a-z][a-z ]*[a-z]):\s*(.*)$")
-_INT = re.compile(r"^\d+$")
 _LIMITS = re.compile(r"^(\d+)/(\d+)$")
-
-
-@dataclass(frozen=True)
-class Note:
-    line: int
-    text: str
-
-
-@dataclass(frozen=True)
-class StartNote(Note):
-    pass
-
-
-@dataclass(frozen=True)
-class FinishNote(Note):
-    pass
 
 
 @dataclass(frozen=True)
@@ -100,7 +83,7 @@ def parse_text(text: str, source: str) -> ParsedStage:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        field = _HEADER.match(line.lower()) if not notes else None
+        field = HEADER.match(line.lower()) if not notes else None
         if field:
             key = field.group(1)
             if key not in HEADER_FIELDS:
@@ -143,7 +126,7 @@ def _number(args: list[str], i: int, tile: str, number: int, source: str, sample
             allowed: range = GEARS) -> int:
     """The number after the option word `args[i - 1]`; the hint shows it on a `tile` line."""
     word = args[i - 1]
-    if i >= len(args) or not _INT.match(args[i]):
+    if i >= len(args) or not WHOLE.match(args[i]):
         raise StageError(source, number, f"{word} needs a number", f"e.g. {tile} {word} {sample}")
     value = int(args[i])
     if value not in allowed:

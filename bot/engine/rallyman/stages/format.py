@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import HEADER, WHOLE, FinishNote, Note, StartNote
 from bot.engine.rallyman.stages.model import Terrain
 
 TERRAINS = ", ".join(t.value for t in Terrain)
@@ -30,12 +31,6 @@ class Sides:
 
     def at(self, i: int) -> tuple[Terrain, Terrain]:
         return (self.left[min(i, len(self.left) - 1)], self.right[min(i, len(self.right) - 1)])
-
-
-@dataclass(frozen=True)
-class Note:
-    line: int
-    text: str
 
 
 @dataclass(frozen=True)
@@ -82,16 +77,6 @@ class PointNote(Note):
     number: int
 
 
-@dataclass(frozen=True)
-class StartNote(Note):
-    pass
-
-
-@dataclass(frozen=True)
-class FinishNote(Note):
-    pass
-
-
 @dataclass
 class ParsedFile:
     """A stage or zone file: its header fields (with their lines) and its notes in order."""
@@ -102,8 +87,6 @@ class ParsedFile:
 
 
 _BRACKET = re.compile(r"\[([^\]]*)\]")
-_HEADER = re.compile(r"^([a-z][a-z ]*[a-z]):\s*(.*)$")
-_INT = re.compile(r"^\d+$")
 _NOTE_COUNT = re.compile(r"^(\d+)(?:x(\d+))?$")
 _SHORTCUT = re.compile(r"^k(\d+)(?:x(\d+))?$")
 
@@ -117,7 +100,7 @@ def parse_text(text: str, source: str, header_keys: frozenset[str]) -> ParsedFil
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        header = _HEADER.match(line.lower()) if not in_notes else None
+        header = HEADER.match(line.lower()) if not in_notes else None
         if header:
             key = header.group(1)
             if key not in header_keys:
@@ -153,7 +136,7 @@ def _parse_note(line: str, number: int, source: str, sides: Sides) -> tuple[Note
             raise StageError(source, number, "a zone boundary needs one zone letter", "e.g. zone A")
         return ZoneNote(number, text, args[0].upper()), sides
     if word.startswith("@"):
-        if not _INT.match(word[1:]) or args:
+        if not WHOLE.match(word[1:]) or args:
             raise StageError(source, number, f"bad connection point '{word}'", "write @ and a number, e.g. @3")
         return PointNote(number, text, int(word[1:])), sides
     if word == "straight":
@@ -186,7 +169,7 @@ def _parse_sides(inner: str, number: int, source: str) -> Sides:
 
 
 def _int_arg(args: list[str], i: int, what: str, number: int, source: str, example: str) -> int:
-    if i >= len(args) or not _INT.match(args[i]):
+    if i >= len(args) or not WHOLE.match(args[i]):
         raise StageError(source, number, f"{what} needs a number", f"e.g. {example}")
     return int(args[i])
 
@@ -284,7 +267,7 @@ def _parse_corner(direction, args, number, text, source, sides, clear) -> Corner
 def _parse_skid(token: str, number: int, source: str) -> tuple[int, ...]:
     if "x" in token:
         note_text, _, count_text = token.partition("x")
-        if not (_INT.match(note_text) and _INT.match(count_text)):
+        if not (WHOLE.match(note_text) and WHOLE.match(count_text)):
             raise StageError(source, number, f"bad skid '{token}'", "e.g. skid 4x3 or skid 4-4-3")
         note = _check_note(int(note_text), "skid note", number, source)
         count = int(count_text)
@@ -293,10 +276,10 @@ def _parse_skid(token: str, number: int, source: str) -> tuple[int, ...]:
         return (note,) * count
     if "-" in token:
         parts = token.split("-")
-        if not all(_INT.match(p) for p in parts) or len(parts) > 6:
+        if not all(WHOLE.match(p) for p in parts) or len(parts) > 6:
             raise StageError(source, number, f"bad skid '{token}'", "e.g. skid 4-4-3 (one note per space, up to 6)")
         return tuple(_check_note(int(p), "skid note", number, source) for p in parts)
-    if _INT.match(token):
+    if WHOLE.match(token):
         raise StageError(source, number, f"skid {token} has no spaces",
                          f"write the note and the number of spaces, e.g. skid {token}x3, or one note per space, "
                          f"e.g. skid {token}-{token}-{token}")
@@ -308,7 +291,7 @@ def parse_legend(value: str, source: str, number: int) -> dict[Terrain, int]:
     legend: dict[Terrain, int] = {}
     for part in value.split(","):
         words = part.split()
-        if len(words) != 2 or not _INT.match(words[1]):
+        if len(words) != 2 or not WHOLE.match(words[1]):
             raise StageError(source, number, f"bad legend entry '{part.strip()}'",
                              "write terrain and dice lost, e.g. forest 1")
         try:

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import FinishNote, StartNote
 from bot.engine.rallyman.stages.build import build_stage
-from bot.engine.rallyman.stages.format import FinishNote, PointNote, SplitNote, StartNote, ZoneNote
+from bot.engine.rallyman.stages.format import PointNote, SplitNote, ZoneNote
 from bot.engine.rallyman.stages.loader import (
     ZoneFile,
     load_stage,

@@ -172,3 +172,8 @@ def load_ruleset(name: str = DEFAULT_RULESET) -> DirtRuleset:
         known = ", ".join(sorted(p.stem for p in path.parent.glob("*.json")))
         raise DataError(source, "name", f"no DIRT ruleset named '{name}' (known: {known})")
     return parse_ruleset(path.read_text(encoding="utf-8"), source)
+
+
+def ruleset_names() -> list[str]:
+    """The shipped DIRT rulesets (data/dirt/rulesets/*.json), by name."""
+    return sorted(p.stem for p in (data_dir() / "dirt" / "rulesets").glob("*.json"))

@@ -1,0 +1,88 @@
+"""The DIRT AI: legal, sensible driving (issue 24 item 4) — it brakes for corners, keeps off the
+damage bag's shortcuts and stops before its luck runs out.
+
+Speed caps: the highest gear a car may enter each space in and still meet every limit ahead when
+it drops one gear per space (a gear die one below, B6.2), computed once per stage and per set of
+"−1" tokens in effect for the driver (B10), from the finish backwards: the space's own limit (its
+corner limit lowered by the tokens; a jump's gear, so a jump is taken exactly or not at all, B13.5)
+and one more than the best cap among its forward neighbours. Each step the AI plays the highest gear
+that keeps under the cap of the space it enters (inside or outside line, whichever allows more),
+preferring normal spaces to slides and shortcuts; it stops when no safe step is left or when the
+next die's exact chance of a loss of control (B13.1) is above its risk. A turn not begun always
+rolls (B7: at least one space), the safest step first.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from bot.engine.dirt import rally as engine
+from bot.engine.dirt.actions import Action, Roll, Spare, Stop
+from bot.engine.dirt.moves import choose as target_of
+from bot.engine.dirt.moves import hazard_limit, step_gear
+from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.stages.catalogue import load_stage
+from bot.engine.dirt.stages.model import SpaceKind
+from bot.engine.dirt.state import DirtState
+
+RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
+TOP_GEAR = 6
+
+
+@lru_cache(maxsize=256)
+def _caps(stage_name: str, lowered: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Per space, the highest gear to enter it in; `lowered`: (tile, tokens) of "−1" in effect."""
+    stage = load_stage(stage_name)
+    minus = dict(lowered)
+    caps = [TOP_GEAR] * len(stage.spaces)
+    for space in sorted(stage.spaces, key=lambda s: -s.front):
+        ahead = [caps[t] + 1 for t in space.forward if stage.spaces[t].kind is not SpaceKind.SHORTCUT]
+        cap = min(TOP_GEAR, max(ahead)) if ahead else TOP_GEAR
+        if space.limit is not None:
+            cap = min(cap, space.limit - (minus.get(space.tile, 0) if space.corner is not None else 0))
+        if space.jump is not None:
+            cap = min(cap, space.jump)
+        caps[space.id] = max(cap, 0)
+    return tuple(caps)
+
+
+def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
+    """The caps of the stage for `seat`, with the "−1" tokens that lower its limits (B13.8.4)."""
+    lowered = []
+    for tile, drawers in sorted(state.minus.items()):
+        count = sum(1 for d in drawers if d != seat)
+        if count:
+            lowered.append((tile, count))
+    return _caps(state.stages[state.stage_index], tuple(lowered))
+
+
+def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
+    """The AI's action for `seat`, whose turn it is."""
+    legal = engine.legal_actions(state, seat)
+    car = state.cars[seat]
+    if any(isinstance(a, Spare) for a in legal) and car.tokens.get("coast", 0) and not state.turn_dice:
+        return Spare()
+    rolls = [a for a in legal if isinstance(a, Roll)]
+    can_stop = any(isinstance(a, Stop) for a in legal)
+    if not rolls:
+        return Stop() if can_stop or not legal else legal[0]
+    caps = caps_for(state, seat)
+    spaces = state.stage.spaces
+    best_key: tuple | None = None
+    best: Roll | None = None
+    for roll in rolls:
+        target = target_of(state, seat, roll.to)
+        gear = step_gear(car, roll.step)
+        safe = gear <= caps[target]
+        plain = spaces[target].kind is SpaceKind.NORMAL
+        key = (safe, plain, gear if safe else -gear, caps[target], -roll.step.brakes)
+        if best_key is None or key > best_key:
+            best_key, best = key, roll
+    assert best is not None and best_key is not None
+    if can_stop:
+        if not best_key[0]:
+            return Stop()
+        chance = next_die_odds(state.rules, hazard_limit(state), state.hazards, best.step)
+        if chance > risk:
+            return Stop()
+    return best

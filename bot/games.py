@@ -13,12 +13,13 @@ from typing import Any
 from bot import i18n
 from bot.engine.core.game import Game, UnknownGame, Verb
 from bot.engine.core.text import msg
+from bot.engine.dirt.protocol import DIRT
 from bot.engine.rallyman.protocol import RALLYMAN
 
 #: the game a rally, league or command without one is played in (every one before issue 23)
 DEFAULT_GAME = "rallyman"
 
-_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN}
+_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT}
 
 #: the games' own tools of `python -m bot`, by subcommand: the module in the game's folder that
 #: registers it (classic's stage files, and its boards and previews as PNG files)

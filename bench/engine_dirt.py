@@ -1,0 +1,98 @@
+"""DIRT engine benchmark (`python -m bot bench engine --game dirt`, issue 24): whole stages driven by
+4 AI drivers, one AI action against a state clone, and the exact odds.
+
+Prints one JSON line with classic's keys: stages_per_s on the shipped DIRT stage of median length
+(by tiles; the longest too, as stages_per_s_longest), action_us (one AI action: choose + apply,
+median per repeat), clone_us (the same-run baseline: `DirtState.clone()` of the states those
+actions met, timed at the same moments), actions_per_clone (goal ≤ 4), odds_us (a 3-step plan's
+exact chance of a loss of control, B13.1; goal ≤ 100). Medians over repeats (2 noisy cores).
+Goal: ≥ 500 stages/s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from bot.engine.core.dice import SeededDice
+from bot.engine.dirt import ai
+from bot.engine.dirt import rally as engine
+from bot.engine.dirt.dice_rules import Step
+from bot.engine.dirt.simulate import ai_seats
+from bot.engine.dirt.stages.catalogue import load_stage, stage_names
+
+
+def _by_length() -> list[str]:
+    return sorted(stage_names(), key=lambda n: (len(load_stage(n).tiles), n))
+
+
+def _stage(stage: str, seed: int) -> tuple[int, float, float]:
+    """Drive one stage with 4 AI drivers: (actions, seconds in actions, seconds in clones of the
+    states the actions met)."""
+    state, _ = engine.new_rally(ai_seats(4), [stage], dice=SeededDice(seed))
+    clock = time.perf_counter
+    actions, acting, cloning = 0, 0.0, 0.0
+    while not engine.finished(state):
+        seat = state.to_act()
+        t0 = clock()
+        state.clone()
+        t1 = clock()
+        state, _ = engine.apply(state, seat, ai.choose(state, seat))
+        t2 = clock()
+        cloning += t1 - t0
+        acting += t2 - t1
+        actions += 1
+        if actions > 20_000:
+            raise RuntimeError(f"{stage} seed {seed}: the AI did not finish")
+    return actions, acting, cloning
+
+
+def _stages_per_s(stage: str, seeds: range) -> float:
+    start = time.perf_counter()
+    for seed in seeds:
+        state, _ = engine.new_rally(ai_seats(4), [stage], dice=SeededDice(seed))
+        while not engine.finished(state):
+            seat = state.to_act()
+            state, _ = engine.apply(state, seat, ai.choose(state, seat))
+    return len(seeds) / (time.perf_counter() - start)
+
+
+def _odds_us(stage: str, samples: int = 300) -> float:
+    state, _ = engine.new_rally(ai_seats(4), [stage], dice=SeededDice(11))
+    times = []
+    plan = [Step("3"), Step("coast"), Step("4")]
+    while not engine.finished(state) and len(times) < samples:
+        seat = state.to_act()
+        t0 = time.perf_counter()
+        engine.turn_odds(state, seat, plan)
+        times.append((time.perf_counter() - t0) * 1e6)
+        state, _ = engine.apply(state, seat, ai.choose(state, seat))
+    return statistics.median(times)
+
+
+def run(repeats: int = 5, stages_per_repeat: int = 10) -> dict:
+    stages = _by_length()
+    stage, longest = stages[len(stages) // 2], stages[-1]
+    _stages_per_s(stage, range(1000, 1005))  # warm the stage and AI caches, as a running bot has them
+    rates, action_us, clone_us, ratios, per_stage = [], [], [], [], []
+    for r in range(repeats):
+        seeds = range(r * stages_per_repeat, (r + 1) * stages_per_repeat)
+        rates.append(_stages_per_s(stage, seeds))
+        n = acting = cloning = 0.0
+        for seed in seeds:
+            a, t_act, t_clone = _stage(stage, seed)
+            n += a
+            acting += t_act
+            cloning += t_clone
+        action_us.append(acting / n * 1e6)
+        clone_us.append(cloning / n * 1e6)
+        ratios.append(acting / cloning)
+        per_stage.append(n / len(seeds))
+    return {"bench": "engine", "game": "dirt", "stage": stage, "tiles": len(load_stage(stage).tiles),
+            "stages_per_s": round(statistics.median(rates), 1),
+            "stages_per_s_longest": round(_stages_per_s(longest, range(50, 55)), 1), "longest": longest,
+            "actions_per_stage": round(statistics.median(per_stage), 1),
+            "action_us": round(statistics.median(action_us), 1), "clone_us": round(statistics.median(clone_us), 1),
+            "actions_per_clone": round(statistics.median(ratios), 2),
+            "odds_us": round(_odds_us(stage), 1),
+            "goals": {"stages_per_s": 500, "actions_per_clone": 4, "odds_us": 100}}

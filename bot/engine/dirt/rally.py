@@ -4,6 +4,22 @@ API the `Game` protocol wrapper, the board and the AI use.
 `apply(state, seat, action)` never changes its input: it returns a new state and the events, or
 raises `NotAllowed` with a `dirt.*` message and the state as it was. Every number comes from the
 ruleset (data/dirt/rulesets/).
+
+Readings of what the rules leave open (beyond B13), each small and local:
+- a step whose target has no word (a one-lane point) is played with no direction; no word keeps
+  the car's lane when that target is free, else takes the only free normal target;
+- a jump lands straight on in the car's lane when free, else on the free diagonal (B13.5);
+- a time attack is the whole turn (A18.1: not mixed with rolling one by one): it is refused once
+  a die was rolled this turn, and the turn ends after it;
+- when no step is possible any more, the turn ends by itself with the card of its gear;
+- spare tire (A14 transposed, B13.6): `Spare` at the start of a turn in gear 0 or 1 removes one
+  coast-die token for the ruleset's spare card (60 s) and restarts from gear 0; between stages
+  with no assistance it is used by itself on a car holding a coast-die token (A14.2, no minute);
+- SISU (A22 transposed, module `sisu`, default off): used by itself at the driver's first loss of
+  control by ⚠ (never for a speed limit or a jump); ⚠ are then ignored for the rest of the turn;
+- a brake-die token drawn on a shortcut goes on the dashboard like a coast-die token (the
+  shortcut side of that kind is not in the known pages);
+- finished cars leave the track (they block nobody in the run-off).
 """
 
 from __future__ import annotations

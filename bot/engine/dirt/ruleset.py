@@ -99,6 +99,8 @@ class DirtRuleset(BaseModel):
     #: time attack: the smallest group, and the seconds won per die rolled (B13.1, B13.8.7)
     attack_min_dice: int = Field(ge=2)
     attack_seconds_per_die: int = Field(ge=0)
+    #: the spare tire card put on the time pile during a stage (B13.6, A14.1: 60 s)
+    spare_card_seconds: int = Field(default=60, ge=0)
     #: flags of B13.8.4 and B13.6: who a "−1" token affects and how long, what counts toward the
     #: knock-out, the OK! token's damage side, which column a coast-die token reduces
     minus_one_affects: Literal["all_but_drawer", "behind"]

@@ -1,0 +1,154 @@
+"""Where a DIRT car may go with its next step (RULES B7–B11, B13.5, B13.8.3–B13.8.6).
+
+A step moves the car onto one of its space's forward neighbours (a car waiting on the grid counts
+as on the grid's front space, B5). The driver names the target by a word: `left`/`right` (lane 0/1
+of a two-lane row), `slide` (a slide half), `cut` (a shortcut space); no word keeps the car's lane
+when that is legal, else takes the only normal target. A target is refused when a car is on it or
+on a space overlapping it (B7, B13.8.3) or when "−1" tokens closed it (B10, B13.8.4).
+"""
+
+from __future__ import annotations
+
+from bot.engine.core.errors import NotAllowed
+from bot.engine.core.text import Listed, msg
+from bot.engine.dirt.dice import COAST, LEADER
+from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, dice_left
+from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
+from bot.engine.dirt.state import Car, DirtState
+
+#: the direction words as shown in refusals (closed table: no key is built from a value)
+DIRECTION_WORDS = {"": "dirt.word_ahead", "left": "dirt.word_left", "right": "dirt.word_right",
+                   "slide": "dirt.word_slide", "cut": "dirt.word_cut"}
+
+
+def here(state: DirtState, car: Car) -> int:
+    """The car's space, or the grid's front space for a car not yet on the track (B5)."""
+    return car.space if car.space is not None else state.stage.grid[0]
+
+
+def word_of(space: DirtSpace) -> str:
+    """The direction word that names `space` as a target."""
+    if space.kind is SpaceKind.SLIDE:
+        return "slide"
+    if space.kind is SpaceKind.SHORTCUT:
+        return "cut"
+    if len(space.lanes) == 1:
+        return "left" if space.lanes[0] == 0 else "right"
+    return ""
+
+
+def occupied(state: DirtState, seat: str, target: int) -> str | None:
+    """The seat of a car on `target` or on a space overlapping it (B7, B13.8.3)."""
+    overlaps = state.stage.spaces[target].overlaps
+    for other, car in state.cars.items():
+        if other != seat and car.status == "racing" and car.space is not None \
+                and (car.space == target or car.space in overlaps):
+            return other
+    return None
+
+
+def limit_for(state: DirtState, seat: str, space: DirtSpace) -> int | None:
+    """The space's speed limit for this driver: a corner's limits drop by one per "−1" token on its
+    tile drawn by someone else (B10, B13.8.4); a shortcut keeps its own limit."""
+    if space.limit is None:
+        return None
+    if space.corner is None:
+        return space.limit
+    drawers = state.minus.get(space.tile, [])
+    if state.rules.minus_one_affects == "behind":
+        rank = {s: i for i, s in enumerate(state.start_order)}
+        mine = rank.get(seat, len(rank))
+        count = sum(1 for d in drawers if rank.get(d, len(rank)) < mine)
+    else:
+        count = sum(1 for d in drawers if d != seat)
+    return space.limit - count
+
+
+def closed(state: DirtState, seat: str, space: DirtSpace) -> bool:
+    """A limit of 0 or less closes the space: no car may enter (B10)."""
+    limit = limit_for(state, seat, space)
+    return limit is not None and limit <= 0
+
+
+def step_gear(car: Car, step: Step) -> int:
+    """The gear a step puts the car in: a gear die's number, the current gear for a coast or leader
+    die (B6.3; also on a jump, B13.8.6)."""
+    return car.gear if step.die in (COAST, LEADER) else int(step.die)
+
+
+def free(state: DirtState, seat: str, target: int) -> bool:
+    return occupied(state, seat, target) is None and not closed(state, seat, state.stage.spaces[target])
+
+
+def choose(state: DirtState, seat: str, to: str) -> int:
+    """The target named by `to` from the car's space, or a refusal naming the words allowed."""
+    car = state.cars[seat]
+    spaces = state.stage.spaces
+    targets = spaces[here(state, car)].forward
+    named = [t for t in targets if word_of(spaces[t]) == to]
+    if to == "":
+        keep = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL
+                and (spaces[t].lanes == (car.lane,) or len(spaces[t].lanes) == 2)]
+        normal = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL and free(state, seat, t)]
+        if keep and free(state, seat, keep[0]):
+            named = keep[:1]
+        elif len(normal) == 1:
+            named = normal
+        elif keep:
+            named = keep[:1]
+    if not named:
+        words = Listed([msg(DIRECTION_WORDS[word_of(spaces[t])]) for t in targets], "either")
+        raise NotAllowed(msg("dirt.no_such_direction", to=msg(DIRECTION_WORDS[to]), allowed=words),
+                         tuple(word_of(spaces[t]) for t in targets))
+    target = named[0]
+    blocker = occupied(state, seat, target)
+    if blocker is not None:
+        raise NotAllowed(msg("dirt.space_occupied", name=dict(state.seats)[blocker], allowed=_free_words(state, seat)))
+    if closed(state, seat, spaces[target]):
+        raise NotAllowed(msg("dirt.space_closed", allowed=_free_words(state, seat)))
+    return target
+
+
+def _free_words(state: DirtState, seat: str) -> str:
+    spaces = state.stage.spaces
+    words = [msg(DIRECTION_WORDS[word_of(spaces[t])]) for t in spaces[here(state, state.cars[seat])].forward
+             if free(state, seat, t)]
+    return Listed(words, "either") if words else msg("dirt.word_no_space")
+
+
+def landing(state: DirtState, seat: str, jump: int, lane: int) -> int | None:
+    """Where a car flying off the jump space lands: straight on in its lane if free, else the free
+    diagonal (B11, B13.5); None when every landing space is taken (B13.8.6)."""
+    spaces = state.stage.spaces
+    options = [t for t in spaces[jump].forward if spaces[t].kind is SpaceKind.NORMAL and free(state, seat, t)]
+    options.sort(key=lambda t: (spaces[t].lanes != (lane,) and len(spaces[t].lanes) == 1, t))
+    return options[0] if options else None
+
+
+def pose_of(space: DirtSpace) -> str:
+    """normal, drift (the outside line of a corner, B8) or slide (B9)."""
+    if space.kind is SpaceKind.SLIDE:
+        return "slide"
+    if space.corner is not None and space.inside is False:
+        return "drift"
+    return "normal"
+
+
+def dice_turn(state: DirtState, seat: str) -> DiceTurn:
+    car = state.cars[seat]
+    return DiceTurn(car.gear, tuple(d for d, _, _ in state.turn_dice), leading=state.turn == 0,
+                    someone_finished=state.someone_finished)
+
+
+def dice_left_of(state: DirtState, seat: str) -> DiceLeft:
+    """The dashboard's dice after the damage tokens in effect (those drawn this turn act from the
+    next turn, B10)."""
+    car = state.cars[seat]
+    def held(kind: str) -> int:
+        return car.tokens[kind] - state.fresh[kind]
+    return dice_left(state.rules, leading=state.leading, coast_tokens=held("coast"), brake_tokens=held("brake"),
+                     minus_one_tokens=held("minus_one"))
+
+
+def hazard_limit(state: DirtState) -> int:
+    return state.rules.column(state.leading).hazard_limit

@@ -1,0 +1,215 @@
+"""One driver's turn in DIRT (RULES B6–B11, B13.1–B13.5, B13.8.2–B13.8.7): a step at a time,
+pushing one's luck, or a time attack; a loss of control, a finish or a knock-out ends it.
+
+`check_roll` refuses an illegal step without touching anything; `roll_step` then rolls its dice
+and moves the car. Both work on the state they are given: the rally's `apply` hands them a copy.
+"""
+
+from __future__ import annotations
+
+from bot.engine.core.dice import CleanDice
+from bot.engine.core.errors import NotAllowed
+from bot.engine.core.events import Event
+from bot.engine.core.text import msg
+from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
+from bot.engine.dirt.course import advance, end_turn
+from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
+from bot.engine.dirt.dice import roll
+from bot.engine.dirt.dice_rules import allowed_steps, check_step
+from bot.engine.dirt.events import ev
+from bot.engine.dirt.moves import (
+    choose,
+    dice_left_of,
+    dice_turn,
+    hazard_limit,
+    here,
+    landing,
+    limit_for,
+    pose_of,
+    step_gear,
+    word_of,
+)
+from bot.engine.dirt.stages.model import SpaceKind
+from bot.engine.dirt.state import DirtState
+
+
+def check_roll(state: DirtState, seat: str, action: Roll) -> int:
+    """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
+    if action.to not in DIRECTIONS:
+        raise NotAllowed(msg("dirt.bad_direction", to=action.to[:20]))
+    check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)
+    target = choose(state, seat, action.to)
+    car = state.cars[seat]
+    space = state.stage.spaces[target]
+    gear = step_gear(car, action.step)
+    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
+        lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
+        if landing(state, seat, target, lane) is None:
+            raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
+    return target
+
+
+def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
+    """Every step × direction allowed now."""
+    spaces = state.stage.spaces
+    out: list[Roll] = []
+    steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
+    words = sorted({word_of(spaces[t]) for t in spaces[here(state, state.cars[seat])].forward},
+                   key=DIRECTIONS.index)
+    for step in steps:
+        for word in words:
+            try:
+                check_roll(state, seat, Roll(step, word))
+            except NotAllowed:
+                continue
+            out.append(Roll(step, word))
+    return out
+
+
+def _move(state: DirtState, seat: str, target: int) -> None:
+    car = state.cars[seat]
+    space = state.stage.spaces[target]
+    car.space = target
+    car.status = "racing"
+    car.pose = pose_of(space)  # type: ignore[assignment]
+    if len(space.lanes) == 1:
+        car.lane = space.lanes[0]
+    state.turn_path.append(target)
+
+
+def _overspeed(state: DirtState, seat: str, gear: int, target: int) -> str | None:
+    """"knock_out" 3+ gears above the limit, "lost" 1 or 2 above, None within it (B8, B13.3)."""
+    limit = limit_for(state, seat, state.stage.spaces[target])
+    if limit is None or gear <= limit:
+        return None
+    return "knock_out" if gear - limit >= state.rules.overspeed_knockout_over else "lost"
+
+
+def knock_out(state: DirtState, seat: str, reason: str, events: list[Event]) -> None:
+    """The car leaves the rally (DNF, B13.3, B13.4, B13.5); its turn ends with no card."""
+    car = state.cars[seat]
+    car.status, car.reason, car.space = "out", reason, None
+    events.append(ev("dirt_knocked_out", seat, reason=reason))
+    advance(state, events)
+
+
+def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *, attack: bool = False) -> bool:
+    """Roll the step's dice and move the car (B13.1); False when the turn is over."""
+    target = check_roll(state, seat, action)
+    rules = state.rules
+    car = state.cars[seat]
+    step = action.step
+    gear = step_gear(car, step)
+    shown = 0
+    for die in step.dice():
+        hazard = roll(state.dice, rules, die)  # type: ignore[arg-type]
+        state.turn_dice.append((die, hazard, target))
+        if hazard and not state.sisu_active:
+            shown += 1
+    state.hazards += shown
+    if attack:
+        car.seconds_tokens += rules.attack_seconds_per_die * len(step.dice())  # B13.8.7
+    _move(state, seat, target)
+    car.gear = gear
+    events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
+                     space=target, gear=gear))
+    lost: str | None = None
+    over = _overspeed(state, seat, gear, target)
+    if over == "knock_out":
+        knock_out(state, seat, "overspeed", events)
+        return False
+    if over == "lost":
+        lost = "overspeed"
+    space = state.stage.spaces[target]
+    if space.kind is SpaceKind.SHORTCUT:
+        shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
+        if wrecked(state, seat):
+            knock_out(state, seat, "damage", events)
+            return False
+    if space.jump is not None and gear >= space.jump:
+        if gear - space.jump >= rules.jump_knockout_over:
+            knock_out(state, seat, "jump", events)
+            return False
+        spot = landing(state, seat, target, car.lane)
+        assert spot is not None, "checked by check_roll"
+        _move(state, seat, spot)
+        events.append(ev("dirt_jump", seat, gear=gear, space=spot))
+        if gear > space.jump:
+            lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
+        over = _overspeed(state, seat, gear, spot)
+        if over == "knock_out":
+            knock_out(state, seat, "overspeed", events)
+            return False
+        if over == "lost":
+            lost = lost or "overspeed"
+    if lost is None and state.hazards >= hazard_limit(state):
+        if state.modules.get("sisu") and car.sisu:
+            car.sisu = False  # A22: the loss of control is cancelled and ⚠ are ignored for the turn
+            state.sisu_active = True
+            state.hazards -= shown
+            events.append(ev("dirt_sisu", seat))
+        else:
+            lost = "hazards"
+    if state.stage.finished(car.space or 0):
+        finish(state, seat, lost, events)
+        return False
+    if lost is not None:
+        lose_control(state, seat, lost, events)
+        return False
+    if not attack and not legal_rolls(state, seat):
+        end_turn(state, seat, events)  # nothing more can be played: the move is over
+        return False
+    return True
+
+
+def finish(state: DirtState, seat: str, lost: str | None, events: list[Event]) -> None:
+    """Crossing the finish line ends the turn with the card of the gear (B3, B13.3: also with a loss
+    of control, which still draws a damage token; a 4th token waits for the stage end, B13.8.9)."""
+    car = state.cars[seat]
+    car.cards.append(state.rules.card_seconds(car.gear))
+    car.status = "finished"
+    state.someone_finished = True
+    if lost is not None:
+        events.append(ev("dirt_lost_control", seat, cause=lost, gear=car.gear))
+        damage_token(state, seat, events)
+    events.append(ev("dirt_finish", seat, gear=car.gear, seconds=sum(car.cards) - car.seconds_tokens))
+    advance(state, events)
+
+
+def lose_control(state: DirtState, seat: str, cause: str, events: list[Event]) -> None:
+    """B13.3: the "0" side card, gear 0, one damage token; the turn ends."""
+    car = state.cars[seat]
+    events.append(ev("dirt_lost_control", seat, cause=cause, gear=car.gear))
+    car.cards.append(state.rules.zero_side_seconds)
+    car.gear = 0
+    damage_token(state, seat, events)
+    if wrecked(state, seat):
+        knock_out(state, seat, "damage", events)
+        return
+    events.append(ev("dirt_turn_end", seat, seconds=state.rules.zero_side_seconds, gear=0, total=sum(car.cards)))
+    advance(state, events)
+
+
+def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]) -> None:
+    """B13.1, B13.8.7 (A18): ≥ 2 dice planned at the start of a turn, checked whole as if no ⚠
+    showed (and not past the finish line), then rolled die by die, stopping where the turn ends;
+    one second token per die rolled."""
+    rules = state.rules
+    if state.turn_dice:
+        raise NotAllowed(msg("dirt.attack_mid_turn"))
+    count = sum(len(step.dice()) for step, _ in action.steps)
+    if count < rules.attack_min_dice:
+        raise NotAllowed(msg("dirt.attack_too_few", n=rules.attack_min_dice))
+    dry = state.clone()
+    dry.dice = CleanDice()
+    trial: list[Event] = []
+    for i, (step, to) in enumerate(action.steps):
+        if not roll_step(dry, seat, Roll(step, to), trial, attack=True):
+            if dry.cars[seat].status == "finished" and i < len(action.steps) - 1:
+                raise NotAllowed(msg("dirt.attack_past_finish", n=i + 1))
+            break
+    events.append(ev("dirt_attack", seat, dice=count))
+    for step, to in action.steps:
+        if not roll_step(state, seat, Roll(step, to), events, attack=True):
+            return
+    end_turn(state, seat, events)

@@ -84,6 +84,7 @@ def end_turn(state: DirtState, seat: str, events: list[Event], *, card: bool = T
 
 def advance(state: DirtState, events: list[Event]) -> None:
     """The next driver of the round, the next round, or the end of the stage."""
+    state.last_dice, state.last_path = list(state.turn_dice), list(state.turn_path)
     clear_turn(state)
     state.turn += 1
     while state.turn < len(state.order) and state.cars[state.order[state.turn]].status not in ACTIVE:
@@ -162,6 +163,7 @@ def start_stage(state: DirtState, events: list[Event]) -> None:
     state.round = 1
     state.previous_order = []
     clear_turn(state)
+    state.last_dice, state.last_path = [], []  # the board of a new stage shows no dice of the last one
     events.append(ev("dirt_stage_start", None, stage=state.stage_index + 1, stage_name=state.stages[state.stage_index],
                      order=list(state.start_order)))
     start_round(state, events)

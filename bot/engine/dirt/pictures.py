@@ -41,7 +41,10 @@ def board_view(state: DirtState) -> BoardView:
                             gear=car.gear, pose=car.pose if on_track else "normal", status=car.status,
                             seconds=stage_seconds(state, seat),
                             tokens={k: n for k, n in car.tokens.items() if n}, to_act=seat == acting))
+    # mid-turn (`/rally board`): the dice so far; between turns: the turn just played
     shown_dice, shown_path = state.last_dice, state.last_path
+    if state.turn_dice:
+        shown_dice, shown_path = state.turn_dice, state.turn_path
     return BoardView(stage=state.stages[state.stage_index], round=state.round, stage_no=state.stage_index + 1,
                      stages=len(state.stages), cars=cars,
                      dice=[DieView(die=d, hazard=h, space=s) for d, h, s in shown_dice],

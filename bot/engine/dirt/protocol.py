@@ -33,7 +33,7 @@ from bot.engine.core.game import (
     check_schema,
     ranked,
 )
-from bot.engine.core.log import CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
+from bot.engine.core.log import CodecError, Lifecycle, to_text
 from bot.engine.core.text import Listed, msg
 from bot.engine.dirt import ai as dirt_ai
 from bot.engine.dirt import rally as engine
@@ -41,7 +41,7 @@ from bot.engine.dirt.actions import Action, Attack, Retire, Roll, Stop, Timeout
 from bot.engine.dirt.classification import rally_rows
 from bot.engine.dirt.library import DirtStages
 from bot.engine.dirt.narrate import narrate
-from bot.engine.dirt.out_reasons import REASON_KEYS, out_reason_word
+from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
 from bot.engine.dirt.ruleset import ruleset_names
 from bot.engine.dirt.simulate import simulate as simulate_course
@@ -102,7 +102,7 @@ class Dirt:
     verbs = VERBS
     stages: StageLibrary = DirtStages()
     modules: tuple[str, ...] = MODULES
-    out_reasons: tuple[str, ...] = tuple(REASON_KEYS)
+    out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # DIRT's texts are in the shared catalogue (data/i18n, `dirt.` keys)
     renderer: str | None = "bot.render.dirt.renderer"
 
@@ -160,8 +160,6 @@ class Dirt:
 
     def encode(self, action: Action | RollStop | Lifecycle) -> str:
         """The canonical log entry; a `RollStop` is one entry, the roll's with `"stop": true`."""
-        if isinstance(action, (Start, Status)):
-            return to_text({"v": 1, **lifecycle_fields(action)})
         if isinstance(action, RollStop):
             fields = json.loads(engine.encode(action.roll))
             return to_text({**fields, "stop": True})
@@ -174,17 +172,6 @@ class Dirt:
             raise CodecError(f"not JSON: {exc}") from None
         if not isinstance(fields, dict) or fields.get("v") != 1:
             raise CodecError("v: not a log entry of version 1")
-        kind = fields.get("type")
-        if kind == "start":
-            seats = fields.get("seats")
-            if set(fields) != {"v", "type", "seats"} or not isinstance(seats, list) \
-                    or not all(isinstance(s, str) for s in seats):
-                raise CodecError("seats: a start entry lists its seats as texts")
-            return Start(tuple(seats))
-        if kind == "status":
-            if set(fields) != {"v", "type", "status"} or not isinstance(fields.get("status"), str):
-                raise CodecError("status: a status entry names its status")
-            return Status(fields["status"])
         if fields.get("stop") is True:
             rest = {k: v for k, v in fields.items() if k != "stop"}
             roll = engine.decode(to_text(rest))
@@ -254,7 +241,7 @@ class Dirt:
         if not engine.finished(state):
             return None
         rows = [SeatResult(r.seat, "finished" if r.total is not None else "dnf", r.total, None,
-                           (r.start,), r.reason if r.total is None else None) for r in rally_rows(state)]
+                           (r.place,), r.reason if r.total is None else None) for r in rally_rows(state)]
         return Outcome(self.result, ranked(self.result, rows))
 
     # -- what is shown ---------------------------------------------------------------------------
@@ -283,9 +270,10 @@ class Dirt:
         ends = [i for i, e in enumerate(told) if e.kind == "dirt_stage_end"]
         if ends and not engine.finished(state):
             cut = ends[-1] + 1
-            chapter = tuple(narrate(told[:cut])) + tuple(stage_lines(state))
-            return Told((chapter,), tuple(narrate(told[cut:])))
-        return Told((), tuple(narrate(told)))
+            names = dict(state.seats)
+            chapter = tuple(narrate(told[:cut], names)) + tuple(stage_lines(state))
+            return Told((chapter,), tuple(narrate(told[cut:], names)))
+        return Told((), tuple(narrate(told, dict(state.seats))))
 
     def seat_name(self, view: DirtView, seat: str) -> str | None:
         return dict(view.state.seats).get(seat)
@@ -315,7 +303,7 @@ class Dirt:
         return state.order[state.turn + 1]
 
     def narrate(self, events: Sequence[Event], view: DirtView) -> list[str]:
-        return narrate(list(events))
+        return narrate(list(events), dict(view.state.seats))
 
     # -- pictures --------------------------------------------------------------------------------
 

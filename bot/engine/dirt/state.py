@@ -84,6 +84,9 @@ class DirtState:
     turn_dice: list[tuple[str, bool, int]] = field(default_factory=list)
     turn_path: list[int] = field(default_factory=list)
     hazards: int = 0
+    #: the dice and the path of the turn played last, kept for the board posted after it
+    last_dice: list[tuple[str, bool, int]] = field(default_factory=list)
+    last_path: list[int] = field(default_factory=list)
     fresh: dict[str, int] = field(default_factory=no_tokens)  # drawn this turn: in effect from the next
     sisu_active: bool = False  # SISU used this turn: ⚠ ignored for the rest of it (A22)
     minus: dict[int, list[str]] = field(default_factory=dict)  # tile → who drew each "−1" token (B10)
@@ -105,6 +108,7 @@ class DirtState:
                        cars={s: c.clone() for s, c in self.cars.items()}, start_order=list(self.start_order),
                        order=list(self.order), previous_order=list(self.previous_order),
                        turn_dice=list(self.turn_dice), turn_path=list(self.turn_path), fresh=dict(self.fresh),
+                       last_dice=list(self.last_dice), last_path=list(self.last_path),
                        minus={t: list(v) for t, v in self.minus.items()}, bag=dict(self.bag))
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,6 +119,7 @@ class DirtState:
                 "start_order": list(self.start_order), "round": self.round, "order": list(self.order),
                 "previous_order": list(self.previous_order), "turn": self.turn,
                 "turn_dice": [[d, h, s] for d, h, s in self.turn_dice], "turn_path": list(self.turn_path),
+                "last_dice": [[d, h, s] for d, h, s in self.last_dice], "last_path": list(self.last_path),
                 "hazards": self.hazards, "fresh": dict(self.fresh), "sisu_active": self.sisu_active,
                 "minus": {str(t): list(v) for t, v in sorted(self.minus.items())}, "bag": dict(self.bag),
                 "someone_finished": self.someone_finished, "over": self.over}
@@ -130,6 +135,7 @@ class DirtState:
             stage_index=d["stage_index"], start_order=list(d["start_order"]), round=d["round"],
             order=list(d["order"]), previous_order=list(d["previous_order"]), turn=d["turn"],
             turn_dice=[(str(a), bool(b), int(c)) for a, b, c in d["turn_dice"]], turn_path=list(d["turn_path"]),
+            last_dice=[(str(a), bool(b), int(c)) for a, b, c in d["last_dice"]], last_path=list(d["last_path"]),
             hazards=d["hazards"], fresh=dict(d["fresh"]), sisu_active=d["sisu_active"],
             minus={int(t): list(v) for t, v in d["minus"].items()}, bag=dict(d["bag"]),
             someone_finished=d["someone_finished"], over=d["over"])

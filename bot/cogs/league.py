@@ -120,7 +120,7 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def create(self, interaction: discord.Interaction, name: str, timezone: str,
                      channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption] | None = None,
                      points: str | None = None, drop: app_commands.Range[int, 1, 52] | None = None,
-                     ruleset: str = "classic", modules: str = "",
+                     ruleset: str | None = None, modules: str = "",
                      dice: Literal["personal", "shared"] = "personal",
                      language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:

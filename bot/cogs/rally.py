@@ -46,7 +46,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     async def create(self, interaction: discord.Interaction, stage: str,
                      drivers: app_commands.Range[int, 1, MAX_SEATS] = 4,
                      deadline_hours: app_commands.Range[int, 1, 168] = 24,
-                     ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
+                     ruleset: str | None = None, sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all",
                      order: Literal["joined", "random"] = "joined", modules: str = "",
                      language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:

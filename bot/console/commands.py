@@ -70,7 +70,7 @@ class Commands:
             # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
             return await s.create(self.place, actor, stage, drivers=o.get("drivers", "4"),
                                   deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
-                                  ruleset=o.get("ruleset", "classic"),
+                                  ruleset=o.get("ruleset"),
                                   sisu=yes(o.get("sisu")), shakedown=yes(o.get("shakedown")),
                                   assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
                                   modules=o.get("modules", ""), language=o.get("language"), game=o.get("game"))
@@ -113,7 +113,7 @@ class Commands:
         if cmd.name == "league create":
             name = o.get("name") or " ".join(cmd.words)
             return await leagues.create(self.place, actor, name, o.get("timezone", "UTC"), points=o.get("points"),
-                                        drop=o.get("drop"), ruleset=o.get("ruleset", "classic"),
+                                        drop=o.get("drop"), ruleset=o.get("ruleset"),
                                         modules=o.get("modules", ""), dice=o.get("dice", "personal"),
                                         language=o.get("language"), game=o.get("game"))
         if cmd.name == "league join":

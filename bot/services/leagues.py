@@ -90,7 +90,7 @@ class LeagueService:
     # -- organiser commands ------------------------------------------------------------------------
 
     async def create(self, place: Place, actor: Actor, name: object, timezone: object, channel_id: int | None = None,
-                     points: object = None, drop: object = None, ruleset: object = "classic",
+                     points: object = None, drop: object = None, ruleset: object = None,
                      modules: object = "", dice: object = "personal", language: object = None,
                      game: object = None) -> Reply:
         """A new league of this server; its posts go to `channel_id` (default: this channel). It
@@ -104,7 +104,7 @@ class LeagueService:
         table = points_table(points)
         best = None if drop is None or str(drop).strip() == "" else int(number("drop", drop, 1, 52, whole=True))
         played = games.get(None if game is None else text_option("game", game, MAX_GAME_ID))
-        rules = ruleset_name(ruleset, played.id)
+        rules = ruleset_name(ruleset or played.rulesets()[0], played.id)  # the game's own first
         plus = rules_plus(modules, played.id)
         mode = text_option("dice", dice, 20).lower()
         if mode not in DICE_MODES:

@@ -66,7 +66,7 @@ class Lobby:
         self.dice_script = dice_script  # console/tests only: scripted faces, never from Discord
 
     async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
-                     ruleset: str = "classic", sisu: bool = False, shakedown: bool = False,
+                     ruleset: str | None = None, sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined",
                      modules: str = "", language: object = None, game: object = None) -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
@@ -84,7 +84,7 @@ class Lobby:
         start_random = start_order_option(order)
         plus = rules_plus(modules, played.id)
         name = specials[0]
-        rules = ruleset_name(ruleset, played.id)
+        rules = ruleset_name(ruleset or played.rulesets()[0], played.id)  # the game's own first
         seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}

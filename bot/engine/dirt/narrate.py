@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.core.events import Event
 from bot.engine.core.text import msg
 from bot.engine.dirt.events import EVENT_KEYS
+from bot.engine.dirt.stages.catalogue import load_stage
 
 TOKEN_WORDS = {"ok": "dirt.token_ok", "coast": "dirt.token_coast", "minus_one": "dirt.token_minus_one",
                "brake": "dirt.token_brake"}
@@ -36,6 +37,8 @@ def _params(event: Event) -> dict[str, Any]:
         p["token"] = msg(TOKEN_WORDS[p["token"]])
     if "cause" in p:
         p["cause"] = msg(CAUSE_WORDS[p["cause"]])
+    if "stage_name" in p:
+        p["stage_name"] = load_stage(p["stage_name"]).title
     if "reason" in p:
         p["reason"] = msg(REASON_WORDS[p["reason"]])
     if event.kind == "dirt_roll":

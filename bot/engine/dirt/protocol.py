@@ -119,7 +119,6 @@ class Dirt:
 
     def _ruleset(self, options: Mapping[str, Any]) -> str:
         name = str(options.get("ruleset") or "provisional")
-        name = "provisional" if name == "classic" else name  # a lobby's default ruleset is classic's name
         if name not in ruleset_names():  # a name from Discord: never a path
             raise NotAllowed(msg("dirt.unknown_ruleset", name=name[:40], known=", ".join(ruleset_names())))
         return name
@@ -205,6 +204,10 @@ class Dirt:
 
     def apply(self, state: DirtState, seat: str | None, action: Action | RollStop
               ) -> tuple[DirtState, list[Event]]:
+        """Play `action` for `seat`; `seat` None is the rally itself: a deadline, a retirement, or
+        the AI's move for the seat to act (the services log an AI driver's moves so)."""
+        if seat is None and not isinstance(action, (Retire, Timeout)):
+            seat = state.to_act()
         if isinstance(action, RollStop):
             state, events = engine.apply(state, seat, action.roll)
             if seat is not None and state.to_act() == seat and Stop() in engine.legal_actions(state, seat):

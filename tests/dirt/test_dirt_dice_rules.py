@@ -168,7 +168,7 @@ def test_a_refusal_reads_in_french_and_german():
     from bot.i18n import render
 
     error = refusal(DiceTurn(4), Step("2"))
-    assert render(error.message, "fr").startswith("De la vitesse 4 au dé de vitesse 2, il faut 1 dé de frein")
+    assert render(error.message, "fr").startswith("De la vitesse 4 au dé de vitesse 2, il faut 1 dé frein")
     assert "Gangwürfel 2 plus 1 Bremswürfel" in render(error.message, "de")
 
 

@@ -42,6 +42,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "engine/rallyman/turn.py": ("loss-of-control event",),
     # the sample drivers of `simulate` and of the sample board are names, not texts
     "engine/rallyman/simulate.py": ("Ada Vatanen", "Sébastien Roux"),
+    "engine/dirt/simulate.py": ("Aino Lampi", "Colin Reid", "Marta Sainz", "Henri Toivo", "Petra Solb", "Walt Röhr"),
     "render/rallyman/sample.py": ("",),
     "render/palette.py": ("sky blue",),
     # layout ids of the renderer's text boxes (what a fit test reports), never drawn

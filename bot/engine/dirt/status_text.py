@@ -14,7 +14,9 @@ from bot.engine.dirt.state import DirtState
 #: a car's pose off the normal, in words (a closed table)
 POSE_WORDS = {"drift": "dirt.word_drifting", "slide": "dirt.word_sliding"}
 #: damage tokens on a dashboard, in words (B13.4; OK! tokens have no effect and are not shown)
-TOKEN_WORDS = {"coast": "dirt.tokens_coast", "minus_one": "dirt.tokens_minus_one", "brake": "dirt.tokens_brake"}
+TOKEN_WORDS = {"coast": ("dirt.tokens_coast.one", "dirt.tokens_coast.other"),
+               "minus_one": ("dirt.tokens_minus_one.one", "dirt.tokens_minus_one.other"),
+               "brake": ("dirt.tokens_brake.one", "dirt.tokens_brake.other")}
 
 
 def car_line(state: DirtState, seat: str, name: str) -> str:
@@ -25,7 +27,7 @@ def car_line(state: DirtState, seat: str, name: str) -> str:
         return msg("dirt.status_out", name=name, reason=out_reason_word(car.reason or "retired"))
     if car.status == "waiting" or car.space is None:
         return msg("dirt.status_waiting", name=name)
-    extra = [counted(TOKEN_WORDS[k], n) for k, n in car.tokens.items() if n and k in TOKEN_WORDS]
+    extra = [msg(TOKEN_WORDS[k][0 if n == 1 else 1], n=n) for k, n in car.tokens.items() if n and k in TOKEN_WORDS]
     if car.pose in POSE_WORDS:
         extra.append(msg(POSE_WORDS[car.pose]))
     if car.seconds_tokens:

@@ -16,6 +16,8 @@ from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.state import DirtState
 
 MAX_ACTIONS = 100_000
+#: the events in which a driver draws a damage token (B10, B13.3, B13.4)
+DRAWS = ("dirt_damage", "dirt_shortcut", "dirt_minus_one")
 AI_NAMES = ("Aino Lampi", "Colin Reid", "Marta Sainz", "Henri Toivo", "Petra Solb", "Walt Röhr")
 
 
@@ -38,11 +40,12 @@ def play(stages: list[str], drivers: int, seed: int, assistance: list[bool] | No
                                 modules=modules or {})
     actions = turns = 0
     losses: Counter[int] = Counter()
+    drawn: dict[tuple[int, str], Counter[str]] = {}
     while not engine.finished(state) and actions < MAX_ACTIONS:
         seat = state.to_act()
         assert seat is not None, "a running rally always has a seat to act"
         action = ai.choose(state, seat)
-        gear = state.cars[seat].gear
+        gear, stage = state.cars[seat].gear, state.stage_index
         state, events = engine.apply(state, seat, action)
         actions += 1
         for event in events:
@@ -50,9 +53,13 @@ def play(stages: list[str], drivers: int, seed: int, assistance: list[bool] | No
                 turns += 1
             if event.kind == "dirt_lost_control":
                 losses[int(event.params.get("gear", gear))] += 1
+            token = "minus_one" if event.kind == "dirt_minus_one" else event.params.get("token")
+            if event.kind in DRAWS and event.driver is not None and token:
+                drawn.setdefault((stage, event.driver), Counter())[str(token)] += 1
     tally = {"actions": actions, "turns": turns, "losses_of_control": sum(losses.values()),
              "loc_per_100_turns": round(100 * sum(losses.values()) / turns, 2) if turns else 0.0,
-             "loc_by_gear": {str(g): losses.get(g, 0) for g in range(0, 7)}}
+             "loc_by_gear": {str(g): losses.get(g, 0) for g in range(0, 7)},
+             "damage_drawn": {f"{stage + 1}:{seat}": dict(sorted(c.items())) for (stage, seat), c in sorted(drawn.items())}}
     return state, tally
 
 
@@ -65,7 +72,7 @@ def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
                           "assistance_after": assistance[i] if i < len(assistance) else None,
                           "drivers": [{"id": seat, "name": names[seat],
                                        "time": car.stage_times[i] if i < len(car.stage_times) else None,
-                                       "damage_tokens": dict(car.tokens)}
+                                       "damage_drawn": tally["damage_drawn"].get(f"{i + 1}:{seat}", {})}
                                       for seat, car in state.cars.items()]})
     rows = rally_rows(state)
     dnfs = [r.seat for r in rows if r.total is None]

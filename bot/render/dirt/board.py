@@ -101,13 +101,8 @@ def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout
     overview = layout.overview
     top = layout.map_top + layout.map_size[1]
     f = overview.shifted(0, top)
+    canvas.paste(_overview_base(stage, layout, options), (0, top))
     d = ImageDraw.Draw(canvas)
-    d.rectangle((0, top, canvas.width, top + layout.overview_size[1]), fill=P.OVERVIEW_BG)
-    shapes = stage_shapes(stage)
-    for poly in shapes.road:
-        d.polygon(f.poly(poly), fill=C.GRAVEL, outline=C.ROAD_EDGE)
-    for a, b in (shapes.start, shapes.finish):
-        d.line([f.px(a), f.px(b)], fill=P.BLACK, width=options.px(4))
     r = options.px(8)
     for car in view.cars:
         if car.space is not None and 0 <= car.space < len(stage.spaces):
@@ -122,6 +117,28 @@ def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout
     b = conv(origin[0] + layout.map_size[0], origin[1] + layout.map_size[1])
     d.rectangle((a[0], a[1], b[0], b[1]), outline=P.BLACK, width=options.px(3))
     d.line([(0, top), (canvas.width, top)], fill=P.BLACK, width=2)
+
+
+_bases: dict[tuple, Image.Image] = {}
+
+
+def _overview_base(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> Image.Image:
+    """The overview strip without cars: the road, start and finish (drawn once per stage and layout)."""
+    assert layout.overview is not None and layout.overview_size is not None
+    key = (stage.name, stage.source, layout.overview, layout.overview_size, options.px(4))
+    img = _bases.get(key)
+    if img is None:
+        img = Image.new("RGB", layout.overview_size, P.OVERVIEW_BG)
+        d = ImageDraw.Draw(img)
+        shapes = stage_shapes(stage)
+        for poly in shapes.road:
+            d.polygon(layout.overview.poly(poly), fill=C.GRAVEL, outline=C.ROAD_EDGE)
+        for a, b in (shapes.start, shapes.finish):
+            d.line([layout.overview.px(a), layout.overview.px(b)], fill=P.BLACK, width=options.px(4))
+        if len(_bases) >= 32:
+            _bases.clear()
+        _bases[key] = img
+    return img
 
 
 def space_pixel(stage: DirtStage, space: int, view: BoardView, options: RenderOptions | None = None) -> tuple[int, int]:

@@ -92,7 +92,7 @@ def test_the_picture_changes_where_a_car_moves():
                                              for c in view.cars]})
     before, after = board_image(stage, view), board_image(stage, moved)
     assert before.size == after.size
-    x, y = space_pixel(stage, ahead, moved)
+    x, y = space_pixel(stage, ahead, RenderOptions(), moved)
     window = (x - 20, y - 12, x + 20, y + 12)
     assert before.crop(window).tobytes() != after.crop(window).tobytes()
     # the car's own colour lands on its new space
@@ -106,7 +106,7 @@ def test_a_space_pixel_lies_in_the_map_band():
     layout = board_layout(stage, RenderOptions())
     acting = next(c for c in view.cars if c.to_act)
     assert acting.space is not None
-    x, y = space_pixel(stage, acting.space, view)
+    x, y = space_pixel(stage, acting.space, RenderOptions(), view)
     assert 0 <= x < 1080 and layout.map_top <= y < layout.map_top + layout.map_size[1]
 
 

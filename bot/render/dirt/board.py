@@ -141,9 +141,14 @@ def _overview_base(stage: DirtStage, layout: DirtLayout, options: RenderOptions)
     return img
 
 
-def space_pixel(stage: DirtStage, space: int, view: BoardView, options: RenderOptions | None = None) -> tuple[int, int]:
-    """Pixel centre of a space in the board image of `view` (the camera window follows the play)."""
+def space_pixel(stage: DirtStage, space: int, options: RenderOptions | None = None,
+                view: BoardView | None = None) -> tuple[int, int]:
+    """Pixel centre of a space in the board image (as classic's `space_pixel`). In a camera view the
+    window follows the play, so pass the `view` being drawn; without it the window is the one of a
+    board with no cars (around the start line)."""
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
-    x, y = map_frame(layout, window_origin(stage, layout, view)).px(space_centre(stage, space))
+    empty = BoardView(stage=stage.name, round=0, stage_no=1, stages=1, cars=[])
+    origin = window_origin(stage, layout, view if view is not None else empty)
+    x, y = map_frame(layout, origin).px(space_centre(stage, space))
     return round(x), round(y)

@@ -4,7 +4,7 @@
 - `render_board(stage, view, options)`: the board after a turn (map, cars, dice, table);
 - `render_stage_preview(stage, options)`: the whole stage with its figures and a legend;
 - `render_results(view, options)`: the classification card of a stage or of the rally;
-- `space_pixel(stage, space, view, options)`: where a space's centre lands in the board image;
+- `space_pixel(stage, space, options, view)`: where a space's centre lands in the board image;
 - the worker's hooks: `worker_init` (new layers drawn window first), `begin_draw` / `layer_to_warm`
   (a board that drew only its window names the layer to warm next), `warm` (a stage's static
   layer, kept in memory and on disk). DIRT has no weather: the layer's `snow` is always None.

@@ -18,7 +18,7 @@ Pt = tuple[float, float]
 HALF = 0.5  # half the track's width
 MARK_OUT = 0.2  # a limit circle sits this far beyond the track's edge, on the verge of the tile
 STEPS = 6  # points per space edge along a curve
-SHARP_BEYOND = 0.38  # a sharp corner's inside circle: this far beyond its arc's centre
+SHARP_BEYOND = 0.6  # a sharp corner's inside circle: this far beyond its arc's centre
 SHORTCUT_CLEAR = 0.42  # a corner with a shortcut: its inside circle this much further in
 
 

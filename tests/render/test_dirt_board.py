@@ -16,7 +16,8 @@ from bot.i18n import catalogue
 from bot.render import disk_cache
 from bot.render.dirt import colours as C
 from bot.render.dirt import renderer, static_layer
-from bot.render.dirt.board import board_image, board_texts, map_frame, space_pixel, window_origin
+from bot.render.dirt.board import board_image, board_texts, map_frame, map_window, space_pixel, window_origin
+from bot.render.dirt.labels import map_labels
 from bot.render.dirt.layout import board_layout
 from bot.render.dirt.marks import lowered
 from bot.render.dirt.overlay import DIE_WORDS
@@ -168,6 +169,31 @@ def test_every_text_of_the_board_stays_in_its_cell_and_is_readable(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", stage_names())
+def test_the_map_labels_of_a_board_stay_inside_its_map(name, lang):
+    """START, FINISH and a jump's gear are moved inside the camera window, never cut by it."""
+    stage = load_stage(name)
+    view = sample_view(stage)
+    options = RenderOptions(lang=lang)
+    layout = board_layout(stage, options)
+    window = map_window(layout)
+    for label in map_labels(stage, map_frame(layout, window_origin(stage, layout, view)), options, window):
+        x0, y0, x1, y1 = label.box
+        assert window[0] <= x0 and x1 <= window[2] and window[1] <= y0 and y1 <= window[3], label.text
+
+
+def test_a_label_cut_by_the_camera_window_is_moved_inside_it():
+    stage = load_stage(LONG)
+    view = sample_view(stage)
+    options = RenderOptions(lang="de")
+    layout = board_layout(stage, options)
+    window = map_window(layout)
+    labels = map_labels(stage, map_frame(layout, window_origin(stage, layout, view)), options, window)
+    jump = next(label for label in labels if label.text.startswith("Sprung"))
+    assert jump.box[0] == window[0] + 2  # its jump is near the window's left edge: pushed right, whole
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_board_says_provisional_rules_in_the_readers_language(lang):
     stage = load_stage(SHORT)
     texts = [t.text for t in board_texts(stage, sample_view(stage), RenderOptions(lang=lang))]
@@ -190,7 +216,16 @@ def test_every_word_the_pictures_look_up_exists_in_every_language(words):
 
 # -- the static layer and the worker's hooks ---------------------------------------------------------
 
-def test_a_layer_is_drawn_once_then_kept_in_memory_and_on_disk():
+@pytest.fixture
+def empty_disk_cache(tmp_path, monkeypatch):
+    """A disk cache folder of this test's own, empty (one layer serves every language, so another
+    test's board may have stored it in the session's folder)."""
+    monkeypatch.setattr(disk_cache, "_override", tmp_path)
+    yield tmp_path
+    disk_cache.flush()
+
+
+def test_a_layer_is_drawn_once_then_kept_in_memory_and_on_disk(empty_disk_cache):
     stage = load_stage(SHORT)
     options = RenderOptions(lang="de")
     static_layer.cache_clear()
@@ -204,7 +239,15 @@ def test_a_layer_is_drawn_once_then_kept_in_memory_and_on_disk():
     assert static_layer.stats.drawn == 0 and static_layer.stats.disk_hits == 1
 
 
-def test_a_worker_draws_a_new_layer_window_first_and_names_it_to_warm():
+def test_one_layer_serves_every_language(empty_disk_cache):
+    stage = load_stage(SHORT)
+    static_layer.cache_clear()
+    for lang in LANGS:
+        board_image(stage, sample_view(stage), RenderOptions(lang=lang))
+    assert static_layer.stats.drawn == 1
+
+
+def test_a_worker_draws_a_new_layer_window_first_and_names_it_to_warm(empty_disk_cache):
     stage = load_stage(LONG)
     options = RenderOptions(lang="fr")
     static_layer.cache_clear()

@@ -13,6 +13,7 @@ from bot.engine.dirt.stages.model import DirtStage
 from bot.engine.dirt.view import BoardView
 from bot.render import palette as P
 from bot.render.dirt import colours as C
+from bot.render.dirt.labels import draw_labels
 from bot.render.dirt.layout import DirtLayout, board_layout, crop_origin
 from bot.render.dirt.overlay import draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
@@ -52,6 +53,11 @@ def map_frame(layout: DirtLayout, origin: tuple[int, int]) -> Frame:
     return layout.frame.shifted(-origin[0], layout.map_top - origin[1])
 
 
+def map_window(layout: DirtLayout) -> tuple[float, float, float, float]:
+    """The map's box in the board image (between the header and the overview strip or table)."""
+    return 0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]
+
+
 def header_title(stage: DirtStage) -> str:
     return stage.title
 
@@ -64,7 +70,9 @@ def board_image(stage: DirtStage, view: BoardView, options: RenderOptions | None
     height = layout.body_bottom + panel_height(view, options)
     canvas = Image.new("RGB", (options.width, height), C.GROUND)
     _paste_window(canvas, stage, layout, options, origin)
-    draw_overlay(canvas, stage, view, map_frame(layout, origin), options)
+    frame = map_frame(layout, origin)
+    draw_overlay(canvas, stage, view, frame, options)
+    draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout))
     if layout.mode == "camera":
         draw_overview(canvas, stage, view, layout, origin, options)
     draw_header(canvas, header_title(stage), view.round, view.status, layout.header_h, options,

@@ -28,5 +28,8 @@ DICE: dict[str, tuple[RGB, RGB]] = {  # die kind → (face, ink)
     "leader": ((240, 140, 20), (20, 20, 20)),
     "brake": ((200, 30, 30), (255, 255, 255)),
 }
+#: the ⚠ on a die of each kind: what reads best on its face
+HAZARD_INK: dict[str, RGB] = {"gear": (250, 210, 40), "coast": (220, 30, 30), "leader": (20, 20, 20),
+                              "brake": (250, 210, 40)}
 PROVISIONAL_BG: RGB = (255, 214, 110)
 PROVISIONAL_TEXT: RGB = (40, 30, 0)

@@ -1,6 +1,7 @@
 """The figures printed on a DIRT stage: speed-limit circles (B8), shortcut limits (B10), jumps (B11).
 
-The static layer draws them all as printed; a board with "−1" tokens on a tile (B10) draws that
+The static layer draws them all as printed (a jump's bar across the road is the layer's own, its
+"Jump 4" badge a map label); a board with "−1" tokens on a tile (B10) draws that
 tile's corner circles again over the layer with the effective limit on a pink face and a red "−1"
 chip (one per token: "−2" for two), so the lowered limit is what the reader sees. A limit lowered to
 0 or below closes the space: its circle shows "✕".
@@ -20,7 +21,6 @@ from bot.render.drawing import draw_text, length
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
-from bot.render.words import word
 
 CLOSED = "✕"
 
@@ -50,8 +50,7 @@ def draw_marks(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: 
         if only_lowered and not (mark.corner and minus.get(mark.tile)):
             continue
         x, y = frame.px(mark.at)
-        if mark.kind == "jump":
-            _jump(d, (x, y), mark.value, options, k)
+        if mark.kind == "jump":  # its badge is a map label (bot.render.dirt.labels)
             continue
         value = lowered(mark, minus)
         face = C.LOWERED_FACE if value != mark.value else C.LIMIT_FACE
@@ -69,14 +68,3 @@ def draw_marks(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: 
             d.rounded_rectangle((cx - cw / 2, cy - ch / 2, cx + cw / 2, cy + ch / 2), radius=ch / 2,
                                 fill=C.MINUS_CHIP, outline=P.WHITE, width=max(1, k))
             draw_text(d, (cx, cy), chip, cf, P.WHITE, "mm", cache=k == 1)
-
-
-def _jump(d: ImageDraw.ImageDraw, at: tuple[float, float], gear: int, options: RenderOptions, k: int) -> None:
-    """A jump: a yellow badge with a ramp and its gear ("⤴ 4")."""
-    f = font(max(options.px(MIN_FONT_PX), options.px(24)) * k, bold=True)
-    text = word("dirt_jump", options.lang, gear=gear)
-    w, h = length(f, text) + 14 * k, f.size * 1.3
-    x, y = at
-    d.rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h / 3, fill=C.JUMP, outline=P.BLACK,
-                        width=2 * k)
-    draw_text(d, (x, y), text, f, P.BLACK, "mm", cache=k == 1)

@@ -5,8 +5,8 @@ A car is a rounded body in its driver's colour with the driver's initials (colou
 cue) and a dark badge with its gear; it lies along the track, turned 45° when it drifts on a corner's
 outside line and across the track (90°) on a slide half (B8, B9). A die is a small square in its
 kind's colour (B1: black gear die with its number, white coast, orange leader, red brake with the
-letter the reader's language gives it), drawn at the rear of its space so the car on the last space
-never hides it; a ⚠ face has a red ring and a ⚠ badge.
+letter the reader's language gives it), on its space, or beside the road when a car stands there; a
+⚠ face is shown on the die itself ("5⚠") in a thick red frame.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.marks import draw_marks
 from bot.render.dirt.shapes import Pt, space_centre, track_heading
-from bot.render.drawing import draw_text, text_centered
+from bot.render.drawing import draw_text, length, text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
@@ -129,13 +129,19 @@ def _dice(d: ImageDraw.ImageDraw, stage: DirtStage, view: BoardView, frame: Fram
         n = on_space.get(die.space, 0)
         on_space[die.space] = n + 1
         x, y = die_spot(stage, die.space, n, die.space in occupied, frame, side)
-        face, ink = C.DICE[die_kind(die.die)]
-        ring = P.HAZARD_RED if die.hazard else P.BLACK
-        d.rounded_rectangle((x - side / 2, y - side / 2, x + side / 2, y + side / 2), radius=side * 0.2, fill=face,
-                            outline=ring, width=options.px(4) if die.hazard else 2)
-        draw_text(d, (x, y), die_label(die.die, options.lang), f, ink, "mm")
-        if die.hazard:
-            hx, hy = x + side * 0.55, y - side * 0.55
-            r = options.px(14)
-            d.ellipse((hx - r, hy - r, hx + r, hy + r), fill=P.WHITE, outline=P.HAZARD_RED, width=2)
-            text_centered(d, (hx, hy + 1), HAZARD, font(options.px(18), bold=True), P.HAZARD_RED)
+        kind = die_kind(die.die)
+        face, ink = C.DICE[kind]
+        label = die_label(die.die, options.lang)
+        if not die.hazard:
+            d.rounded_rectangle((x - side / 2, y - side / 2, x + side / 2, y + side / 2), radius=side * 0.2,
+                                fill=face, outline=P.BLACK, width=2)
+            draw_text(d, (x, y), label, f, ink, "mm")
+            continue
+        # a ⚠ face: the die widened to show its kind and the ⚠ side by side, in a thick red frame
+        lw, hw = length(f, label), length(f, HAZARD)
+        half = max(side, lw + hw + options.px(14)) / 2
+        d.rounded_rectangle((x - half, y - side / 2, x + half, y + side / 2), radius=side * 0.2, fill=face,
+                            outline=P.HAZARD_RED, width=options.px(4))
+        left = x - (lw + hw + options.px(4)) / 2
+        draw_text(d, (left, y), label, f, ink, "lm")
+        draw_text(d, (left + lw + options.px(4), y), HAZARD, f, C.HAZARD_INK[kind], "lm")

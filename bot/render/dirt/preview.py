@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
 from bot.render import palette as P
 from bot.render.dirt import colours as C
+from bot.render.dirt.labels import draw_labels
 from bot.render.dirt.layout import board_layout
 from bot.render.dirt.panel import BAND_H, draw_provisional
 from bot.render.dirt.static_layer import static_layer
@@ -88,6 +89,8 @@ def preview_image(stage: DirtStage, options: RenderOptions | None = None) -> Ima
     img = Image.new("RGB", (options.width, band_top + px(BAND_H)), P.PANEL_BG)
     img.paste(static_layer(stage, layout, options), (0, layout.map_top))
     d = ImageDraw.Draw(img)
+    draw_labels(d, stage, layout.frame.shifted(0, layout.map_top), options,
+                (0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]))
     for i, entry in enumerate(LEGEND):
         _glyph(d, entry, px(12 + GLYPH_W / 2), legend_top + px(ROW_H) * (i + 0.5), options)
     for t in legend_texts(legend_top, options):

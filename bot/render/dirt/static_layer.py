@@ -1,13 +1,14 @@
 """The static layer of a DIRT board: everything that never moves during a stage, drawn once.
 
 Hex tiles, the gravel road, every space's outline (corner spaces tinted on their inside line, B8),
-slide pairs with their dotted outline and dividing line (B9), shortcuts (B10), jumps with their gear
-(B11), one-lane points (a narrower road, B7), speed-limit circles, the start and finish lines with
-their words in the image's language. Drawn at `options.supersample`× and reduced (antialiasing),
-kept as a palette image in memory (`CACHE_BYTES`) and on disk (`bot.render.disk_cache`), so the first
-board of a stage in a new worker reads it instead of drawing it. In a render worker (`WINDOW_FIRST`)
-a layer nobody drew yet is drawn for the camera window alone, and the bot warms the whole layer
-after (`bot.render.dirt.renderer.layer_to_warm`).
+slide pairs with their dotted outline and dividing line (B9), shortcuts (B10), jumps' bars (B11),
+one-lane points (a narrower road, B7), speed-limit circles, the start and finish lines. It prints
+no word (START, FINISH and "Jump 4" are map labels drawn over it, `bot.render.dirt.labels`), so one
+layer serves every language. Drawn at `options.supersample`× and reduced (antialiasing), kept as a
+palette image in memory (`CACHE_BYTES`) and on disk (`bot.render.disk_cache`), so the first board of
+a stage in a new worker reads it instead of drawing it. In a render worker (`WINDOW_FIRST`) a layer
+nobody drew yet is drawn for the camera window alone, and the bot warms the whole layer after
+(`bot.render.dirt.renderer.layer_to_warm`).
 """
 
 from __future__ import annotations
@@ -26,18 +27,16 @@ from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dirt import colours as C
 from bot.render.dirt.layout import DirtLayout
 from bot.render.dirt.shapes import Pt, stage_shapes
-from bot.render.drawing import dashed, draw_text
+from bot.render.drawing import dashed, outlined_polygon
 from bot.render.encode import quantize
-from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
-from bot.render.words import labels, word
 
 CACHE_BYTES = 48 * 1024 * 1024
 #: in a render worker: a layer nobody drew yet is drawn for the board's window alone (see module doc)
 WINDOW_FIRST = False
 #: this package's modules that draw a layer: their source is part of the disk cache's file name
-CODE = ("static_layer.py", "shapes.py", "colours.py", "layout.py", "marks.py")
+CODE = ("static_layer.py", "shapes.py", "colours.py", "layout.py", "marks.py")  # labels.py: drawn over it
 
 
 @dataclass
@@ -75,12 +74,11 @@ def _code_hash() -> str:
 
 
 def _key(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> tuple:
-    return (stage.name, stage.source, layout.frame, layout.static_size, options.supersample, options.lang)
+    return (stage.name, stage.source, layout.frame, layout.static_size, options.supersample)
 
 
 def _name(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> str:
-    variant = ("dirt", layout.frame, layout.static_size, options.supersample, options.lang,
-               sorted(labels(options.lang).items()), _code_hash())
+    variant = ("dirt", layout.frame, layout.static_size, options.supersample, _code_hash())
     return disk_cache.layer_name(stage, frozenset(), variant)
 
 
@@ -163,11 +161,11 @@ class Painter:
 
     def tiles(self) -> None:
         for hexagon in self.shapes.hexes:
-            self.d.polygon(self.poly(hexagon), fill=C.TILE, outline=C.TILE_EDGE, width=self.w(2))
+            outlined_polygon(self.img, self.poly(hexagon), C.TILE, C.TILE_EDGE, self.w(2))
 
     def road(self) -> None:
         for poly in self.shapes.road:
-            self.d.polygon(self.poly(poly), fill=C.GRAVEL, outline=C.ROAD_EDGE, width=self.w(3))
+            outlined_polygon(self.img, self.poly(poly), C.GRAVEL, C.ROAD_EDGE, self.w(3))
         for poly in self.shapes.road:  # the edges between two tiles' road are not edges of the road
             self.d.polygon(self.poly(poly), fill=C.GRAVEL)
 
@@ -176,10 +174,10 @@ class Painter:
             if space.kind is SpaceKind.SLIDE:
                 continue
             if space.kind is SpaceKind.SHORTCUT:
-                self.d.polygon(self.poly(poly), fill=C.SHORTCUT, outline=C.SPACE_LINE, width=self.w(3))
+                outlined_polygon(self.img, self.poly(poly), C.SHORTCUT, C.SPACE_LINE, self.w(3))
                 continue
             fill = C.GRAVEL_INSIDE if space.inside else C.GRAVEL
-            self.d.polygon(self.poly(poly), fill=fill, outline=C.SPACE_LINE, width=self.w(2))
+            outlined_polygon(self.img, self.poly(poly), fill, C.SPACE_LINE, self.w(2))
 
     def slides(self) -> None:
         """A slide pair: its halves outlined dotted, and the dotted line between them (B9)."""
@@ -198,22 +196,9 @@ class Painter:
             dashed(self.d, pa, pb, P.BLACK, self.w(8), self.w(8))
 
     def lines(self) -> None:
-        """The start and finish lines, chequered, with their word beyond the road's right edge."""
-        for (a, b), key in ((self.shapes.start, "start"), (self.shapes.finish, "finish_line")):
+        """The start and finish lines, chequered (their words are map labels, `bot.render.dirt.labels`)."""
+        for a, b in (self.shapes.start, self.shapes.finish):
             self._chequer(self.frame.px(a), self.frame.px(b))
-            beyond = (b[0] + (b[0] - a[0]) * 0.55, b[1] + (b[1] - a[1]) * 0.55)
-            f = font(self.w(max(self.options.px(MIN_FONT_PX), self.options.px(24))), bold=True)
-            x, y = self.frame.px(beyond)
-            text = word(key, self.options.lang)
-            box = self.d.textbbox((x, y), text, font=f, anchor="mm")
-            pad = self.w(6)
-            # kept inside the layer: a line near the picture's edge has its word just inside
-            dx = max(0.0, pad - box[0]) - max(0.0, box[2] + pad - self.img.width)
-            dy = max(0.0, pad - box[1]) - max(0.0, box[3] + pad - self.img.height)
-            x, y, box = x + dx, y + dy, (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
-            self.d.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), radius=pad,
-                                     fill=P.WHITE, outline=P.BLACK, width=self.w(2))
-            draw_text(self.d, (x, y), text, f, P.BLACK, "mm", cache=False)
 
     def _chequer(self, a: Pt, b: Pt) -> None:
         n = 8

@@ -68,7 +68,8 @@ def board_image(stage: DirtStage, view: BoardView, options: RenderOptions | None
     layout = board_layout(stage, options)
     origin = window_origin(stage, layout, view)
     height = layout.body_bottom + panel_height(view, options)
-    canvas = Image.new("RGB", (options.width, height), C.GROUND)
+    # not cleared: every pixel is painted below (header, map band, overview strip, table)
+    canvas = Image.new("RGB", (options.width, height), None)
     _paste_window(canvas, stage, layout, options, origin)
     frame = map_frame(layout, origin)
     draw_overlay(canvas, stage, view, frame, options)
@@ -97,6 +98,8 @@ def _paste_window(canvas: Image.Image, stage: DirtStage, layout: DirtLayout, opt
     sw, sh = layout.static_size
     x0, y0 = max(ox, 0), max(oy, 0)
     x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
+    if (x1 - x0, y1 - y0) != (ww, wh) or ww != canvas.width:  # the layer leaves some of the band bare
+        canvas.paste(C.GROUND, (0, layout.map_top, canvas.width, layout.map_top + wh))
     part = static_window(stage, layout, options, (x0, y0, x1, y1))
     canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 

@@ -21,7 +21,7 @@ from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.marks import draw_marks
 from bot.render.dirt.shapes import Pt, space_centre, track_heading
-from bot.render.drawing import draw_text, length, text_centered
+from bot.render.drawing import draw_text, length, outlined_polygon, text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
@@ -55,7 +55,7 @@ def draw_overlay(canvas: Image.Image, stage: DirtStage, view: BoardView, frame: 
     _path(d, stage, view, frame, options)
     for car in sorted(view.cars, key=lambda c: c.to_act):  # the car to act on top
         if car.space is not None and 0 <= car.space < len(stage.spaces):
-            _car(d, stage, car, frame, options)
+            _car(canvas, d, stage, car, frame, options)
     _dice(d, stage, view, frame, options)
 
 
@@ -82,14 +82,15 @@ def _rotated_box(c: Pt, length: float, width: float, degrees: float) -> list[Pt]
             (c[0] + ux + vx, c[1] + uy + vy), (c[0] - ux + vx, c[1] - uy + vy)]
 
 
-def _car(d: ImageDraw.ImageDraw, stage: DirtStage, car: CarView, frame: Frame, options: RenderOptions) -> None:
+def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, stage: DirtStage, car: CarView, frame: Frame,
+         options: RenderOptions) -> None:
     c = frame.px(space_centre(stage, car.space or 0))
     heading = frame.heading(track_heading(stage, car.space or 0) + POSE_TURN[car.pose])
     length, width = car_size(frame, options)
     colour = P.car_colour(car.colour)
     if car.to_act:
         d.polygon(_rotated_box(c, length + options.px(14), width + options.px(14), heading), fill=P.WHITE)
-    d.polygon(_rotated_box(c, length, width, heading), fill=colour, outline=P.BLACK, width=options.px(3))
+    outlined_polygon(canvas, _rotated_box(c, length, width, heading), colour, P.BLACK, options.px(3))
     nose = _rotated_box((c[0] + math.cos(math.radians(heading)) * length * 0.43,
                          c[1] + math.sin(math.radians(heading)) * length * 0.43), length * 0.1, width * 0.8, heading)
     d.polygon(nose, fill=P.BLACK)

@@ -8,6 +8,7 @@ PostgreSQL database, `--url` (an existing empty one) or else a fresh one on a th
 started from the checkout's `tests/pg_server.py` and stopped at the end; DATABASE_URL and
 RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
 N bot processes on that database at once (PostgreSQL only: SQLite serves one process).
+`bench render --game dirt` measures DIRT's board instead of classic's (`bench/render_dirt.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 NAMES = ("engine", "store", "render", "live", "league", "check", "memory")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
+#: `bench render --game NAME`: the module measuring that game's pictures (classic's is bench/render.py)
+RENDER_GAMES = {"rallyman": "render", "dirt": "render_dirt"}
 
 
 def register(subparsers: Subparsers) -> None:
@@ -40,6 +43,8 @@ def register(subparsers: Subparsers) -> None:
                    help="live: bot processes sharing the rallies (default 1; more only with --backend postgresql)")
     p.add_argument("--url", help="postgresql: an existing empty database to use (postgresql://…); without it a "
                                  "throwaway server is started from tests/pg_server.py and stopped at the end")
+    p.add_argument("--game", choices=tuple(RENDER_GAMES),
+                   help="render: the game whose board is measured (default rallyman)")
     p.set_defaults(func=run)
 
 
@@ -56,6 +61,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         return "--backend: only for 'bench store' and 'bench live'"
     if processes is not None and args.name != "live":
         return "--processes: only for 'bench live'"
+    if getattr(args, "game", None) is not None and args.name != "render":
+        return "--game: only for 'bench render'"
     if url is not None and backend != POSTGRESQL:
         return "--url: only with --backend postgresql"
     if url is not None and not is_postgres_url(url):
@@ -80,11 +87,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    name = RENDER_GAMES[args.game] if args.name == "render" and getattr(args, "game", None) else args.name
     try:
-        module = importlib.import_module(f"bench.{args.name}")
+        module = importlib.import_module(f"bench.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name in (f"bench.{args.name}", "bench"):
-            print(f"no benchmark '{args.name}' yet: bench/{args.name}.py does not exist", file=sys.stderr)
+        if exc.name in (f"bench.{name}", "bench"):
+            print(f"no benchmark '{name}' yet: bench/{name}.py does not exist", file=sys.stderr)
             return 2
         raise
     refusal = getattr(module, "BenchError", None)  # bench store and live: cannot run as asked

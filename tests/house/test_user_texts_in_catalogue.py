@@ -44,11 +44,13 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "engine/rallyman/simulate.py": ("Ada Vatanen", "Sébastien Roux"),
     "engine/dirt/simulate.py": ("Aino Lampi", "Colin Reid", "Marta Sainz", "Henri Toivo", "Petra Solb", "Walt Röhr"),
     "render/rallyman/sample.py": ("",),
+    "render/dirt/sample.py": ("",),
     "render/palette.py": ("sky blue",),
     # layout ids of the renderer's text boxes (what a fit test reports), never drawn
     "render/header.py": ("header ",),
     "render/rallyman/panel.py": ("last turn", "table head"),
     "render/rallyman/results.py": ("head ",),
+    "render/dirt/panel.py": ("head ", "provisional rules"),
     "render/table.py": ("column label", "title, subtitle or note"),
     # the README's command table is documentation (its test keeps it equal to the tree)
     "cogs/tree_info.py": ("| command | options | what it does |",),

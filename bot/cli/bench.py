@@ -8,7 +8,8 @@ PostgreSQL database, `--url` (an existing empty one) or else a fresh one on a th
 started from the checkout's `tests/pg_server.py` and stopped at the end; DATABASE_URL and
 RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
 N bot processes on that database at once (PostgreSQL only: SQLite serves one process).
-`bench render --game dirt` measures DIRT's board instead of classic's (`bench/render_dirt.py`).
+`bench engine --game dirt` and `bench render --game dirt` measure DIRT's engine and board instead of
+classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 NAMES = ("engine", "store", "render", "live", "league", "check", "memory")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
-#: `bench render --game NAME`: the module measuring that game's pictures (classic's is bench/render.py)
-RENDER_GAMES = {"rallyman": "render", "dirt": "render_dirt"}
+#: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
+GAME_BENCHES = {("engine", "dirt"): "engine_dirt", ("render", "dirt"): "render_dirt"}
+GAMES = ("rallyman", "dirt")
 
 
 def register(subparsers: Subparsers) -> None:
@@ -43,8 +45,8 @@ def register(subparsers: Subparsers) -> None:
                    help="live: bot processes sharing the rallies (default 1; more only with --backend postgresql)")
     p.add_argument("--url", help="postgresql: an existing empty database to use (postgresql://…); without it a "
                                  "throwaway server is started from tests/pg_server.py and stopped at the end")
-    p.add_argument("--game", choices=tuple(RENDER_GAMES),
-                   help="render: the game whose board is measured (default rallyman)")
+    p.add_argument("--game", choices=GAMES,
+                   help="engine, render: the game measured (default rallyman)")
     p.set_defaults(func=run)
 
 
@@ -61,8 +63,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         return "--backend: only for 'bench store' and 'bench live'"
     if processes is not None and args.name != "live":
         return "--processes: only for 'bench live'"
-    if getattr(args, "game", None) is not None and args.name != "render":
-        return "--game: only for 'bench render'"
+    if getattr(args, "game", None) is not None and args.name not in ("engine", "render"):
+        return "--game: only for 'bench engine' and 'bench render'"
     if url is not None and backend != POSTGRESQL:
         return "--url: only with --backend postgresql"
     if url is not None and not is_postgres_url(url):
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    name = RENDER_GAMES[args.game] if args.name == "render" and getattr(args, "game", None) else args.name
+    name = GAME_BENCHES.get((args.name, getattr(args, "game", None) or "rallyman"), args.name)
     try:
         module = importlib.import_module(f"bench.{name}")
     except ModuleNotFoundError as exc:

@@ -70,8 +70,11 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     spaces = state.stage.spaces
     best_key: tuple | None = None
     best: Roll | None = None
+    targets: dict[str, int] = {}
     for roll in rolls:
-        target = target_of(state, seat, roll.to)
+        target = targets.get(roll.to)
+        if target is None:
+            target = targets[roll.to] = target_of(state, seat, roll.to)
         gear = step_gear(car, roll.step)
         safe = gear <= caps[target]
         plain = spaces[target].kind is SpaceKind.NORMAL

@@ -107,8 +107,9 @@ def legal_actions(state: DirtState, seat: str | None) -> list[Action]:
     current = state.to_act()
     if current is None or (seat is not None and seat != current):
         return []
-    actions: list[Action] = list(legal_rolls(state, current))
-    if _can_stop(state, current):
+    rolls = legal_rolls(state, current)
+    actions: list[Action] = list(rolls)
+    if state.turn_path or not rolls:  # B7: at least one space per turn if possible
         actions.append(Stop())
     if _can_spare(state, current):
         actions.append(Spare())

@@ -45,7 +45,8 @@ class Car:
     lane: int = 0  # the lane a car keeps when no direction is named (0 left, 1 right)
 
     def clone(self) -> Car:
-        return replace(self, tokens=dict(self.tokens), cards=list(self.cards), stage_times=list(self.stage_times))
+        return Car(self.space, self.gear, self.pose, self.status, self.reason, dict(self.tokens), self.spare,
+                   self.sisu, self.seconds_tokens, list(self.cards), list(self.stage_times), self.lane)
 
     def damage(self) -> int:
         """Tokens that count toward the knock-out: every dashboard token but OK! (B13.4, B13.8.4)."""

@@ -50,18 +50,29 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
 
 
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
-    """Every step × direction allowed now."""
-    spaces = state.stage.spaces
-    out: list[Roll] = []
+    """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
+    dice allowed, the target of each direction word; only a jump's landing depends on both)."""
     steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
-    words = sorted({word_of(spaces[t]) for t in spaces[here(state, state.cars[seat])].forward},
-                   key=DIRECTIONS.index)
+    if not steps:
+        return []
+    car = state.cars[seat]
+    spaces = state.stage.spaces
+    targets: list[tuple[str, int]] = []
+    for word in sorted({word_of(spaces[t]) for t in spaces[here(state, car)].forward}, key=DIRECTIONS.index):
+        try:
+            targets.append((word, choose(state, seat, word)))
+        except NotAllowed:
+            continue
+    out: list[Roll] = []
+    over = state.rules.jump_knockout_over
     for step in steps:
-        for word in words:
-            try:
-                check_roll(state, seat, Roll(step, word))
-            except NotAllowed:
-                continue
+        gear = step_gear(car, step)
+        for word, target in targets:
+            space = spaces[target]
+            if space.jump is not None and 0 <= gear - space.jump < over:
+                lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
+                if landing(state, seat, target, lane) is None:
+                    continue  # B13.8.6: a die that would fly needs a free landing
             out.append(Roll(step, word))
     return out
 

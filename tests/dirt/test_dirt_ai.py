@@ -81,7 +81,7 @@ def test_simulate_reports_times_losses_of_control_by_gear_and_dnfs_the_same_for_
 
 
 def test_the_simulate_command_prints_one_json_line():
-    out = subprocess.run([sys.executable, "-m", "bot", "simulate", "--game", "dirt", "--stages", "dusty-pines,sauna-hill",
-                          "--drivers", "4", "--seed", "7"], capture_output=True, text=True, cwd=ROOT, check=True)
+    command = ["simulate", "--game", "dirt", "--stages", "dusty-pines,sauna-hill", "--drivers", "4", "--seed", "7"]
+    out = subprocess.run([sys.executable, "-m", "bot", *command], capture_output=True, text=True, cwd=ROOT, check=True)
     lines = out.stdout.strip().splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["drivers"] == 4

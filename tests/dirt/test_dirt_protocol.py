@@ -11,11 +11,11 @@ from bot import games
 from bot.engine.core.errors import NotAllowed, RallyError
 from bot.engine.core.game import Game, StateVersionError, log_problem
 from bot.engine.core.log import Start, Status
-from bot.i18n import render
 from bot.engine.dirt.actions import Retire, Roll, Stop, Timeout
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.protocol import DIRT, RollStop
 from bot.engine.dirt.view import BoardView, ResultsView
+from bot.i18n import render
 
 SEATS = [("11", "Ann"), ("22", "Ben")]
 

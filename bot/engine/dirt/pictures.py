@@ -58,7 +58,7 @@ def status_message(state: DirtState) -> str:
         return msg("dirt.board_to_act", name=dict(state.seats)[acting])
     rows = rally_rows(state)
     best = next((r for r in rows if r.total is not None), None)
-    if best is None:
+    if best is None or best.total is None:
         return msg("dirt.board_over")
     return msg("dirt.board_fastest", name=best.name, time=format_time(best.total))
 

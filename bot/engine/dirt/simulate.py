@@ -59,7 +59,8 @@ def play(stages: list[str], drivers: int, seed: int, assistance: list[bool] | No
     tally = {"actions": actions, "turns": turns, "losses_of_control": sum(losses.values()),
              "loc_per_100_turns": round(100 * sum(losses.values()) / turns, 2) if turns else 0.0,
              "loc_by_gear": {str(g): losses.get(g, 0) for g in range(0, 7)},
-             "damage_drawn": {f"{stage + 1}:{seat}": dict(sorted(c.items())) for (stage, seat), c in sorted(drawn.items())}}
+             "damage_drawn": {f"{stage + 1}:{seat}": dict(sorted(c.items()))
+                              for (stage, seat), c in sorted(drawn.items())}}
     return state, tally
 
 

@@ -138,6 +138,7 @@ def test_a_new_layer_drawn_window_first_gives_the_very_same_board(name, disk, mo
     assert layers.warm_layer(stage, layout, snow_of(stage, view), DEFAULT_OPTIONS) == "drawn"
     assert render_board(stage, view) == window_first and stats.windows == 1
     assert layers.warm_layer(stage, layout, snow_of(stage, view), DEFAULT_OPTIONS) == "memory"
+    disk_cache.flush()  # the layer is written in the background: wait for it (a loaded machine is slow)
     layers.cache_clear()
     assert layers.warm_layer(stage, layout, snow_of(stage, view), DEFAULT_OPTIONS) == "disk"
     moved = view.model_copy(update={"cars": view.cars[1:]})  # another window of the same layer

@@ -41,6 +41,7 @@ from pydantic import (
 
 from bot.engine.core.text import Listed, Msg
 from bot.render import palette as P
+from bot.render.drawing import drawable
 from bot.render.fonts import MIN_FONT_PX, fit_text, font
 from bot.render.header import draw_header
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
@@ -308,7 +309,7 @@ def _place(text: str, box: Box, align: str, size: int, bold: bool, ink: P.RGB, r
     x0, y0, x1, y1 = box
     pad = options.px(CELL_PAD)
     f = font(size, bold)
-    fitted = fit(plain(shown(text, options.lang)), f, max(0, x1 - x0 - 2 * pad))
+    fitted = fit(drawable(f, plain(shown(text, options.lang))), f, max(0, x1 - x0 - 2 * pad))
     cy = (y0 + y1) / 2
     xy: tuple[float, float]
     if align == "r":
@@ -326,7 +327,7 @@ def _place_lines(text: str, box: Box, size: int, ink: P.RGB, row: int, col: int,
     each in its own strip of LINE_H."""
     x0, y0, x1, _ = box
     pad, line_h = options.px(CELL_PAD), options.px(LINE_H)
-    lines = wrap(plain(shown(text, options.lang)), font(size), max(0, x1 - x0 - 2 * pad))
+    lines = wrap(drawable(font(size), plain(shown(text, options.lang))), font(size), max(0, x1 - x0 - 2 * pad))
     return [Placed(row, col, (x0, y0 + i * line_h, x1, y0 + (i + 1) * line_h), line, size, False,
                    (x0 + pad, y0 + (i + 0.5) * line_h), "lm", ink, line=i) for i, line in enumerate(lines)]
 

@@ -27,6 +27,8 @@ from bot.engine.dirt.view import BoardView, CarView, DieView, ResultRow, Results
 def stage_seconds(state: DirtState, seat: str) -> int:
     """A car's stage time so far: its time cards less the second tokens it holds (B13.2)."""
     car = state.cars[seat]
+    if len(car.stage_times) > state.stage_index:  # the stage is over (the rally's last): its time
+        return car.stage_times[state.stage_index] or 0
     return max(0, sum(car.cards) - car.seconds_tokens)
 
 

@@ -84,7 +84,7 @@ class Lobby:
         start_random = start_order_option(order)
         plus = rules_plus(modules, played.id)
         name = specials[0]
-        rules = ruleset_name(ruleset or played.rulesets()[0], played.id)  # the game's own first
+        rules = ruleset_name(played.rulesets()[0] if ruleset is None else ruleset, played.id)  # the game's own first
         seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}

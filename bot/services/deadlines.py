@@ -264,6 +264,7 @@ class DeadlineService:
         seat = seat_to_act(game, state)
         assert seat is not None
         events: list[Event] = []
+        begun = game.progress(game.view(state, None))  # another value: a new turn (the same seat's next too)
         for _ in range(AI_STEPS):
             try:  # the AI decides from its own seat's view (DESIGN §9: it cannot see what it may not)
                 state, step = self._log(game, change, state, game.choose(game.view(state, seat), seat, risk))
@@ -273,7 +274,7 @@ class DeadlineService:
                 # never leave it half-driven: end the turn as it stands
                 state, step = self._log(game, change, state, game.timeout_action(state, seat))
             events += step
-            if seat_to_act(game, state) != seat or any(e.kind == "turn" for e in step):
+            if seat_to_act(game, state) != seat or game.progress(game.view(state, None)) != begun:
                 break
         return state, events
 

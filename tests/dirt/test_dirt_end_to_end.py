@@ -146,3 +146,20 @@ async def test_a_league_round_on_a_dirt_stage_closes_with_times_lowest_first(sto
     standings = text.rsplit("Gravel Cup — standings", 1)[1]
     best = NAMES[[user_id(n) for n in NAMES].index(finished[0][0])]
     assert best in standings
+
+
+async def test_deadlines_let_the_ai_drive_a_turn_not_begun_and_end_a_begun_one_as_it_stands(store):
+    service = console_service(store, seed=2, now=NOW)
+    out = io.StringIO()
+    lines = ["ann: /rally create game:dirt stage:dusty-pines drivers:2", "ann: /rally join", "ben: /rally join",
+             "ann: /rally start", "mod: /clock +25h"]
+    await run_console(iter(lines), service, out, admins=["mod"])
+    text = out.getvalue()
+    assert "Time is up for ann: the AI drives this turn for them." in text
+    # the AI drove that one turn only: the same driver's next turn (round 2, B5) is theirs again
+    assert text.rstrip().splitlines()[-2].startswith("[channel] ann, your turn: you may roll")
+    mark = len(text)
+    await run_console(iter(["ann: /roll 5", "mod: /clock +25h"]), service, out, admins=["mod"])
+    later = out.getvalue()[mark:]
+    assert "the turn ends here, as if they had stopped" in later and "ends the turn in gear 5: +20 s" in later
+    assert "ben, your turn" in later

@@ -37,7 +37,6 @@ background, off any command's path).
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import multiprocessing
 import os
@@ -47,11 +46,11 @@ import time
 from typing import Any
 
 from bench.cache_env import own_cache_env
+from bench.frame_timing import board_figures
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.game import apply, new_game
 from bot.engine.rallyman.simulate import ai_seats
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
-from bot.render.encode import quantize
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.rallyman.board import board_image
 from bot.render.rallyman.sample import sample_view
@@ -82,40 +81,8 @@ def _in_process(stage, runs: int) -> dict[str, Any]:
     base = sample_view(stage)
     options = DEFAULT_OPTIONS
     board_image(stage, base, options)  # keep the static layer, sprites and fonts
-    overlay, encode, encode_rgb, sizes, sizes_rgb = [], [], [], [], []
-    image = None
-    for i in range(runs):  # what a worker does, board after board
-        view = _turn(base, i)
-        t0 = time.perf_counter()
-        image = board_image(stage, view, options)
-        t1 = time.perf_counter()
-        buf = io.BytesIO()
-        quantize(image).save(buf, format="PNG", compress_level=options.compress_level)
-        t2 = time.perf_counter()
-        overlay.append((t1 - t0) * 1000)
-        encode.append((t2 - t1) * 1000)
-        sizes.append(buf.tell())
-    assert image is not None
-    for _ in range(runs):  # the true-colour PNG of the same frame, apart (for comparison only)
-        t2 = time.perf_counter()
-        rgb = io.BytesIO()
-        image.save(rgb, format="PNG", compress_level=options.compress_level)
-        encode_rgb.append((time.perf_counter() - t2) * 1000)
-        sizes_rgb.append(rgb.tell())
-    assert image is not None
-    o, e = statistics.median(overlay), statistics.median(encode)
-    return {
-        "overlay_ms": round(o, 2),
-        "encode_ms": round(e, 2),
-        "total_ms": round(o + e, 2),
-        "warm_ms": round(o + e, 2),
-        "total_over_encode": round((o + e) / e, 3),
-        "png_kib": round(statistics.median(sizes) / 1024, 1),
-        "encode_rgb_ms": round(statistics.median(encode_rgb), 2),
-        "png_rgb_kib": round(statistics.median(sizes_rgb) / 1024, 1),
-        "width": image.width,
-        "height": image.height,
-    }
+    views = [_turn(base, i) for i in range(runs)]  # made before the clock runs, as before
+    return board_figures(lambda i: board_image(stage, views[i], options), runs, options)
 
 
 def _specs(stage_name: str, count: int, seed: int = 5) -> list[dict]:

@@ -24,7 +24,6 @@ not through `bot.services.images.draw_async` (the pickling of a view and a PNG i
 
 from __future__ import annotations
 
-import io
 import multiprocessing
 import statistics
 import tempfile
@@ -33,11 +32,11 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.cache_env import own_cache_env
+from bench.frame_timing import board_figures
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.view import BoardView
 from bot.render.dirt.board import board_image
 from bot.render.dirt.sample import sample_view
-from bot.render.encode import quantize
 from bot.render.options import DEFAULT_OPTIONS
 
 RUNS = 30
@@ -57,39 +56,8 @@ def _in_process(runs: int) -> dict[str, Any]:
     base = sample_view(stage)
     options = DEFAULT_OPTIONS
     board_image(stage, base, options)  # keep the static layer, fonts and text masks
-    overlay, encode, encode_rgb, sizes, sizes_rgb = [], [], [], [], []
-    image = None
-    for i in range(runs):
-        view = _turn(base, i)
-        t0 = time.perf_counter()
-        image = board_image(stage, view, options)
-        t1 = time.perf_counter()
-        buf = io.BytesIO()
-        quantize(image).save(buf, format="PNG", compress_level=options.compress_level)
-        t2 = time.perf_counter()
-        overlay.append((t1 - t0) * 1000)
-        encode.append((t2 - t1) * 1000)
-        sizes.append(buf.tell())
-    assert image is not None
-    for _ in range(runs):
-        t2 = time.perf_counter()
-        rgb = io.BytesIO()
-        image.save(rgb, format="PNG", compress_level=options.compress_level)
-        encode_rgb.append((time.perf_counter() - t2) * 1000)
-        sizes_rgb.append(rgb.tell())
-    o, e = statistics.median(overlay), statistics.median(encode)
-    return {
-        "overlay_ms": round(o, 2),
-        "encode_ms": round(e, 2),
-        "total_ms": round(o + e, 2),
-        "warm_ms": round(o + e, 2),
-        "total_over_encode": round((o + e) / e, 3),
-        "png_kib": round(statistics.median(sizes) / 1024, 1),
-        "encode_rgb_ms": round(statistics.median(encode_rgb), 2),
-        "png_rgb_kib": round(statistics.median(sizes_rgb) / 1024, 1),
-        "width": image.width,
-        "height": image.height,
-    }
+    views = [_turn(base, i) for i in range(runs)]  # made before the clock runs, as before
+    return board_figures(lambda i: board_image(stage, views[i], options), runs, options)
 
 
 def _worker_start(folder: str, window_first: bool) -> None:

@@ -162,14 +162,15 @@ class Commands:
             return await champs.replay(self.place, actor, user_id(driver) if driver else actor.user_id, league,
                                        o.get("round"), o.get("turn"))
         if cmd.name == "scratch run":
-            week = await champs.scratch.check_run(self.place, actor)
+            week = await champs.scratch.check_run(self.place, actor, o.get("game"))
             channel = await self.channels.new(f"scratch-{actor.name}-{week.week}")
-            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME)
+            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME, o.get("game"))
             return self._run_started(actor, channel, started)
         if cmd.name == "scratch ranking":
-            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None)
+            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None,
+                                                o.get("game"))
         if cmd.name == "scratch me":
-            return await champs.scratch.me(self.place, actor)
+            return await champs.scratch.me(self.place, actor, o.get("game"))
         if cmd.name == "verify":
             return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))

@@ -75,6 +75,10 @@ class Stages:
     def digest(self, name: str) -> str:
         return name.encode().hex()
 
+    def official(self, week: str) -> str:
+        """The week's official track: `dash-3` to `dash-5`, from the week's number alone."""
+        return f"dash-{3 + int(week.split('-W')[1]) % 3}"
+
 
 @dataclass(frozen=True)
 class View:
@@ -97,7 +101,17 @@ class DiceDash:
     renderer: str | None = None  # it draws no pictures
 
     def rulesets(self) -> list[str]:
-        return ["classic"]  # the rally's default ruleset name, read and ignored
+        # "provisional" first: the toy's world weeks play it (a game's first ruleset is its default);
+        # "classic" is the lobby's default name. Both play the same; only the label differs.
+        return ["provisional", "classic"]
+
+    def provisional(self, ruleset: str) -> bool:
+        return ruleset == "provisional"
+
+    def rules(self, ruleset: str) -> list[str]:
+        if ruleset not in self.rulesets():
+            raise NotAllowed(msg("toy.bad_words", text=ruleset[:20]))
+        return [msg("toy.rules", ruleset=ruleset)]
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
         self.stages.facts(str(options["stage"]))

@@ -139,7 +139,7 @@ class RunService:
                 change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
-                turn_post(rally.id, 1, state, events, lead, change, game.id)
+                turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset)
                 return rally, change, await self.work.write(tx, rally, change)
 
             rally, change, committed = await self.store.db.write(body)

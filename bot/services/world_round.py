@@ -25,6 +25,7 @@ from bot.engine.core.scores import format_score
 from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import seed_hash, world_title
+from bot.services.provisional import provisional_lines
 from bot.store.connection import Tx
 from bot.store.jobs import schedule_tx
 from bot.store.leagues import Round, add_round_tx, world_round_tx
@@ -78,7 +79,7 @@ def score_text(game: Game[Any, Any], score: int) -> str:
 def world_head(rnd: Round) -> list[str]:
     """What a world round's posts add under its title: "provisional rules" when its ruleset is
     provisional (RULES B13), nothing otherwise."""
-    return [msg("game.provisional_rules")] if games.get(rnd.game).provisional(rnd.ruleset) else []
+    return provisional_lines(rnd.game, rnd.ruleset)
 
 
 async def ensure_week_tx(tx: Tx, week: str, now: datetime, seed_source: Callable[[], str],

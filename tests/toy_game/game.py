@@ -9,6 +9,7 @@ driven alone. Its dice are the engine's seeded or named streams, in the state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -73,7 +74,7 @@ class Stages:
         return StageFacts(name, f"Dash {name[5:]}", int(name[5:]), 0)
 
     def digest(self, name: str) -> str:
-        return name.encode().hex()
+        return hashlib.sha256(name.encode()).hexdigest()  # a track is its name: its "text"
 
     def official(self, week: str) -> str:
         """The week's official track: `dash-3` to `dash-5`, from the week's number alone."""

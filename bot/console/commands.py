@@ -16,6 +16,7 @@ from bot.engine.core.game import Verb
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
+from bot.services.rules import rules_reply
 
 #: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,
 #: they go to that run's channel
@@ -102,6 +103,8 @@ class Commands:
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))
         if cmd.name == "help":
             return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
+        if cmd.name == "rules":
+            return rules_reply(o.get("game") or (cmd.words[0] if cmd.words else None), o.get("ruleset"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     # -- championships -------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from bot.services.league_rounds import new_seed, plural, round_title
 from bot.services.reply import Actor, Place, Reply
 from bot.services.runs import RunService
 from bot.services.work import Post, RallyWork, post_tx
-from bot.services.world_round import ensure_week_tx, score_text, world_game, world_head
+from bot.services.world_round import ensure_week_tx, score_text, scratch_command, world_game, world_head
 from bot.store.connection import Tx
 from bot.store.guild_settings import hidden_world_names_tx
 from bot.store.leagues import (
@@ -139,7 +139,7 @@ class ScratchService:
             history = await official_history_tx(tx, actor.user_id, game=played.id)
             lines = [msg("scratch.me_head", week=week, game=msg(played.name))]
             if not history:
-                return lines + [msg("scratch.me_none")]
+                return lines + [msg("scratch.me_none", command=scratch_command(played.id))]
             for run in history:
                 if run.status == "finished" and run.score is not None and run.week:
                     rank = await world_rank_tx(tx, run.week, run.score, played.result, played.id)

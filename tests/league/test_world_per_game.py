@@ -69,6 +69,8 @@ async def test_a_toy_week_and_a_classic_week_rank_apart_and_a_driver_drives_both
     assert "Bob" not in "\n".join(classic_ranking.lines)
     mine = await service.championships.scratch.me(LEAGUE_CHANNEL, ALICE, TOY)
     assert mine.lines[0] == f"Your official runs in Dice Dash (this week: {week}):" and len(mine.lines) == 2
+    bob_classic = await service.championships.scratch.me(LEAGUE_CHANNEL, BOB)
+    assert bob_classic.lines == [f"Your official runs in Rallyman (this week: {week}):", "None yet: `/scratch run`."]
 
     with pytest.raises(RallyError, match="is your one attempt at the official stage"):
         await scratch_run(service, ALICE, TOY)  # one attempt a week in each game

@@ -20,9 +20,11 @@ MAX_MESSAGE = 2000  # Discord's limit for a message's text
 def rules_reply(game: object = None, ruleset: object = None) -> Reply:
     """The rules of `game` under `ruleset`, privately; an unknown game or ruleset is refused
     naming the ones there are."""
-    played = games.get(str(game).strip().lower()[:40] or None if game is not None else None)
+    typed_game = str(game).strip().lower()[:40] if game is not None else ""
+    played = games.get(typed_game or None)
     names = list(played.rulesets())
-    wanted = str(ruleset).strip()[:40] if ruleset is not None and str(ruleset).strip() else names[0]
+    typed_ruleset = str(ruleset).strip()[:40] if ruleset is not None else ""
+    wanted = typed_ruleset or names[0]
     if wanted not in names:
         raise ServiceError("rules.unknown_ruleset", game=msg(played.name), ruleset=wanted,
                            rulesets=", ".join(f"`{n}`" for n in names))

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot import games
 from bot.engine.core.errors import RallyError
 from bot.engine.core.official import official_stage, week_bounds, week_of
 from bot.services import Place
@@ -17,6 +18,7 @@ from bot.store.leagues import world_round_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, new_thread, start_run
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
+from tests.toy_game.game import DiceDash
 
 TOY = "dicedash"
 TOY_CHANNEL = Place(guild_id=LEAGUE_CHANNEL.guild_id, channel_id=21)
@@ -156,3 +158,18 @@ async def test_each_game_s_week_has_its_own_jobs_and_posts_to_its_own_leagues(se
     following = week_of(end)
     assert (await store.db.read(lambda tx: world_round_tx(tx, following, TOY))).specials == [
         toy.stages.official(following)]  # the rollover makes each game's next week
+
+
+async def test_a_game_without_solo_runs_has_no_world_scratch(service, store, toy):  # noqa: F811
+    class Duel(DiceDash):  # every seat plays at one table: nothing to rank across servers
+        id = "duel"
+        solo_runs = False
+        texts = None
+
+    games.register(Duel())
+    try:
+        with pytest.raises(RallyError, match="Dice Dash has no world scratch"):
+            await service.championships.scratch.check_run(LEAGUE_CHANNEL, ALICE, "duel")
+    finally:
+        games.unregister("duel")
+    assert await store.db.fetch_all("SELECT id FROM rounds") == []

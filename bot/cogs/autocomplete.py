@@ -131,3 +131,8 @@ async def ruleset_choices(interaction: discord.Interaction, current: str) -> lis
 async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The games of the registry, by id."""
     return name_suggestions(games.ids(), current)
+
+
+async def solo_game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The games with solo runs (each has a world scratch), by id."""
+    return name_suggestions(tuple(g.id for g in games.games() if g.solo_runs), current)

@@ -1,7 +1,8 @@
 """`/scratch ranking|run|me`: the world scratch ranking on the week's official stage, thin.
 
 Discord cannot make `/scratch` both a command and a group, so the ranking is `/scratch ranking
-[week]` next to `/scratch run` and `/scratch me`. `/scratch run` makes the driver's private thread
+[game] [week]` next to `/scratch run [game]` and `/scratch me [game]`: one world scratch per game
+with solo runs (the game's option offers those; none given: classic). `/scratch run` makes the driver's private thread
 in the channel where it is typed (after `scratch.check_run` and the permission check), then
 starts the run there like `/run start` (`bot/cogs/run.py`, `start_in_thread`).
 """
@@ -14,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.autocomplete import solo_game_choices
 from bot.cogs.permissions import require_thread_permissions
 from bot.cogs.run import server_name, start_in_thread
 from bot.i18n import t
@@ -36,31 +38,41 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
         return self.bot.rallies.championships.scratch
 
     @app_commands.command(name="ranking", description=t("discord.cmd.scratch_ranking"))
-    @app_commands.describe(week=t("discord.opt.week"))
-    async def ranking(self, interaction: discord.Interaction, week: str | None = None) -> None:
+    @app_commands.describe(game=t("discord.opt.scratch_game"), week=t("discord.opt.week"))
+    @app_commands.autocomplete(game=solo_game_choices)
+    async def ranking(self, interaction: discord.Interaction, game: str | None = None,
+                      week: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.scratch.ranking(place, actor, week)
+            return await self.scratch.ranking(place, actor, week, game)
 
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="run", description=t("discord.cmd.scratch_run"))
-    async def run(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=t("discord.opt.scratch_game"))
+    @app_commands.autocomplete(game=solo_game_choices)
+    async def run(self, interaction: discord.Interaction, game: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             require_thread_permissions(interaction.app_permissions, place.channel_id)
-            rnd = await self.scratch.check_run(place, actor)
+            rnd = await self.scratch.check_run(place, actor, game)
             name = t("discord.scratch_thread_name", name=actor.name, week=rnd.week or "?")
             guild_name = server_name(interaction)
 
             async def begin(thread_id: int) -> Reply:
-                return await self.scratch.start_run(place, actor, thread_id=thread_id, guild_name=guild_name)
+                return await self.scratch.start_run(place, actor, thread_id=thread_id, guild_name=guild_name,
+                                                    game=game)
 
             return await start_in_thread(interaction, place.channel_id, name, begin)
 
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="me", description=t("discord.cmd.scratch_me"))
-    async def me(self, interaction: discord.Interaction) -> None:
-        await run_command(self.bot, interaction, self.scratch.me)
+    @app_commands.describe(game=t("discord.opt.scratch_game"))
+    @app_commands.autocomplete(game=solo_game_choices)
+    async def me(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.scratch.me(place, actor, game)
+
+        await run_command(self.bot, interaction, call)
 
 
 async def setup(bot: RallyBot) -> None:

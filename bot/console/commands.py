@@ -16,6 +16,7 @@ from bot.engine.core.game import Verb
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
+from bot.services.rules import rules_reply
 
 #: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,
 #: they go to that run's channel
@@ -102,6 +103,8 @@ class Commands:
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))
         if cmd.name == "help":
             return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
+        if cmd.name == "rules":
+            return rules_reply(o.get("game") or (cmd.words[0] if cmd.words else None), o.get("ruleset"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     # -- championships -------------------------------------------------------------------------------
@@ -162,14 +165,15 @@ class Commands:
             return await champs.replay(self.place, actor, user_id(driver) if driver else actor.user_id, league,
                                        o.get("round"), o.get("turn"))
         if cmd.name == "scratch run":
-            week = await champs.scratch.check_run(self.place, actor)
+            week = await champs.scratch.check_run(self.place, actor, o.get("game"))
             channel = await self.channels.new(f"scratch-{actor.name}-{week.week}")
-            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME)
+            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME, o.get("game"))
             return self._run_started(actor, channel, started)
         if cmd.name == "scratch ranking":
-            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None)
+            return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None,
+                                                o.get("game"))
         if cmd.name == "scratch me":
-            return await champs.scratch.me(self.place, actor)
+            return await champs.scratch.me(self.place, actor, o.get("game"))
         if cmd.name == "verify":
             return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))

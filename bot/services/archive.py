@@ -16,6 +16,7 @@ from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import number
+from bot.services.provisional import provisional_lines
 from bot.services.reply import Actor, Place, Reply
 from bot.services.work import Post, RallyWork, State, game_of, language_of_rally, post_tx
 from bot.store import Rally
@@ -66,7 +67,8 @@ class Archive:
         state = self.work.state_of(rally)
         view = game.view(state, None)
         lead = msg("archive.results_head", rally=rally.id, title=game.rally_title(view), when=rally.updated_at[:10])
-        classified = Post([lead, *game.classification(view)], image=results_spec(state, rally.game))
+        classified = Post([lead, *game.classification(view), *provisional_lines(rally.game, rally.ruleset)],
+                          image=results_spec(state, rally.game))
         board = Post([msg("archive.last_board", rally=rally.id)], image=board_spec(state, rally.game))
         now = self.work.clock()
         lang = language_of_rally(rally)

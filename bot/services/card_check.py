@@ -44,8 +44,9 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.dice import DICE_MODES, stream_keys
+from bot.engine.core.game import Game
 from bot.engine.core.log import CodecError, Start, Status, to_text
-from bot.engine.core.scores import format_time
+from bot.engine.core.scores import format_score, format_time
 from bot.engine.core.text import msg
 from bot.services.cards import (
     CARD_FORMAT,
@@ -53,6 +54,7 @@ from bot.services.cards import (
     FILE_FORMAT,
     HEADER_FIELDS,
     OLD_VERSIONS,
+    OPTIONAL_HEADER_FIELDS,
     Binding,
     header_digest,
     round_digest,
@@ -73,14 +75,12 @@ MAX_SHOWN = 120  # characters of a hostile value or action shown in a reason
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _DRIVER = re.compile(r"[0-9]{1,20}")
 _WEEK = re.compile(r"[0-9]{4}-W[0-9]{2}")
-#: the game a card's run was driven in: every card so far is classic's (a card names no game yet)
-GAME = games.get(None)
-PLUS_MODULES = tuple(GAME.modules)
 Entry = Any  # a logged entry: the game's action, or the rally's Start / Status
 
 #: The fields every card of one round shares (the cards of a file must agree on them).
 ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
                 "seed", "seed_sha256")
+ROUND_KEY = (*ROUND_FIELDS, *OPTIONAL_HEADER_FIELDS)  # and, when a card has them, its game and flag
 CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "league_id", "round_sha256", "driver", "name", "actions", "claimed")
 V1_FIELDS = tuple(name for name in CARD_FIELDS if name not in ("league_id", "round_sha256"))
 #: The fields of a card whose run answers the round of its file (the week's official run driven in
@@ -90,6 +90,8 @@ LINKED_FIELDS = ("counts_for", "driven_sha256")
 V1_LINKED_FIELDS = ("counts_for",)
 VERSIONS = (*OLD_VERSIONS, CARD_VERSION)
 RESULT_FIELDS = ("driver", "name", "time_s", "power_s")
+SCORE_RESULT_FIELDS = ("driver", "name", "score")  # a game scored in another unit than seconds
+SECONDS_CLAIM, SCORE_CLAIM = ("time_s", "power_s"), ("score",)
 
 
 @dataclass(frozen=True)
@@ -219,13 +221,19 @@ class Card:
     league_id: int | None = None
     round_sha256: str | None = None
     driven_sha256: str | None = None  # version 2, with counts_for: the header of the round that drove it
+    game: str | None = None  # None: classic (a card names any other game it was driven in)
+    provisional: bool | None = None  # True: its ruleset is provisional (None: it is not)
+
+    def played(self) -> Game[Any, Any]:
+        """The game the card's run was driven in (read_card has checked it is registered)."""
+        return games.get(self.game)
 
     def round_key(self) -> tuple[str, ...]:
         """The round's fields, comparable between the cards of one file: the league and round
         are those it counts for, when it names them (the rest is the same stage, seed and rules)."""
         labels = {"league": self.counts_for[0], "round": self.counts_for[1]} if self.counts_for else {}
         return tuple(json.dumps(labels[name] if name in labels else getattr(self, name), sort_keys=True)
-                     for name in ROUND_FIELDS)
+                     for name in ROUND_KEY)
 
 
 def read_card(card: object) -> Card:
@@ -237,13 +245,14 @@ def read_card(card: object) -> Card:
     if fmt != CARD_FORMAT:
         raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
     version = _version(_get(card, "version"))
-    later = CARD_FIELDS + LINKED_FIELDS
+    later = CARD_FIELDS + LINKED_FIELDS + OPTIONAL_HEADER_FIELDS  # its game and flag: when they say something
     known = later if version == CARD_VERSION else V1_FIELDS + V1_LINKED_FIELDS
     unknown = sorted(str(k) for k in card if k not in known)
     if unknown and unknown[0] in later:  # a field of a later version: the version was altered
         raise _refuse("verify.not_in_version", field=unknown[0], version=version)
     if unknown:
         raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
+    game = _game(card)
     league_id = round_sha256 = None
     if version == CARD_VERSION:
         raw_id = _get(card, "league_id")
@@ -258,7 +267,7 @@ def read_card(card: object) -> Card:
     for i, name in enumerate(specials):
         if not isinstance(name, str):
             raise _refuse("verify.field_type", field=f"specials[{i}]", expected=msg("verify.a_text"), got=_kind(name))
-        if len(name) > MAX_STAGE_NAME or not GAME.stages.exists(name):
+        if len(name) > MAX_STAGE_NAME or not game.stages.exists(name):
             raise _refuse("verify.unknown_stage", name=_shown(name))
     assistance = _list(card, "assistance", len(specials), len(specials))
     if not all(isinstance(flag, bool) for flag in assistance):
@@ -266,14 +275,15 @@ def read_card(card: object) -> Card:
     digests = [_hash(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
                                                                              len(specials)))]
     ruleset = _get(card, "ruleset")
-    if not isinstance(ruleset, str) or ruleset not in GAME.rulesets():
+    if not isinstance(ruleset, str) or ruleset not in game.rulesets():
         raise _refuse("verify.unknown_ruleset", name=_shown(ruleset))
+    provisional = _provisional(card, game, ruleset)
     modules = _get(card, "modules")
     if not isinstance(modules, dict):
         raise _refuse("verify.field_type", field="modules", expected=msg("verify.an_object"), got=_kind(modules))
     for name, on in modules.items():
-        if name not in PLUS_MODULES or on is not True:
-            raise _refuse("verify.bad_module", name=_shown(name), known=", ".join(PLUS_MODULES))
+        if name not in game.modules or on is not True:
+            raise _refuse("verify.bad_module", name=_shown(name), known=", ".join(game.modules))
     dice = _get(card, "dice")
     if not isinstance(dice, str) or dice not in DICE_MODES:
         raise _refuse("verify.bad_dice", value=_shown(dice))
@@ -290,18 +300,43 @@ def read_card(card: object) -> Card:
     claimed = _get(card, "claimed")
     if not isinstance(claimed, dict):
         raise _refuse("verify.field_type", field="claimed", expected=msg("verify.an_object"), got=_kind(claimed))
-    extra = sorted(str(k) for k in claimed if k not in ("time_s", "power_s"))
+    fields = SECONDS_CLAIM if game.result.unit == "s" else SCORE_CLAIM  # what its game's result is
+    extra = sorted(str(k) for k in claimed if k not in fields)
     if extra:
         raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
-    missing = [key for key in ("time_s", "power_s") if key not in claimed]
+    missing = [key for key in fields if key not in claimed]
     if missing:
         raise _refuse("verify.field_missing", field=f"claimed.{missing[0]}")
-    time_s = _whole(claimed["time_s"], "claimed.time_s", 0, MAX_TIME)
-    power = claimed["power_s"]
+    time_s = _whole(claimed[fields[0]], f"claimed.{fields[0]}", 0, MAX_TIME)
+    power = claimed.get("power_s")
     power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
     return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
                 seed_sha256, driver, name, actions, time_s, power_s, _counts_for(card), version, league_id,
-                round_sha256, _driven_sha256(card, version))
+                round_sha256, _driven_sha256(card, version), card.get("game"), provisional)
+
+
+def _game(card: dict[str, Any]) -> Game[Any, Any]:
+    """The game a card names (`game`; none: classic); one this bot does not run is refused, naming
+    the games it does."""
+    if "game" not in card:
+        return games.get(None)
+    value = card["game"]
+    if not isinstance(value, str):
+        raise _refuse("verify.field_type", field="game", expected=msg("verify.a_text"), got=_kind(value))
+    if value not in games.ids():
+        raise _refuse("verify.unknown_game", game=_shown(value), games=", ".join(games.ids()))
+    return games.get(value)
+
+
+def _provisional(card: dict[str, Any], game: Game[Any, Any], ruleset: str) -> bool | None:
+    """A card's `provisional` flag: `true` exactly when its game calls its ruleset provisional
+    (absent otherwise); a card that says otherwise is refused naming the field."""
+    value = card.get("provisional")
+    if value is not None and value is not True:
+        raise _refuse("verify.field_type", field="provisional", expected=msg("verify.flags"), got=_shown(value))
+    if bool(value) != game.provisional(ruleset):
+        raise _refuse("verify.label_differs", field="provisional")
+    return value
 
 
 def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
@@ -363,7 +398,7 @@ def check_labels(card: Card, ref: Reference) -> None:
         if found is None and card.driven_sha256 is not None:
             raise _refuse("verify.label_differs", field="driven_sha256")
         labels = found or next(iter(ref.driven.values()), ref.header)  # a version 1 card matching none: named below
-    for name in HEADER_FIELDS:
+    for name in HEADER_FIELDS + OPTIONAL_HEADER_FIELDS:
         if name == "league_id" and card.version != CARD_VERSION:
             continue  # a version 1 card has none
         if getattr(card, name) != labels.get(name):
@@ -379,8 +414,10 @@ def check_labels(card: Card, ref: Reference) -> None:
 
 # --- replaying it ------------------------------------------------------------------------------
 
-def check_seed_and_stages(card: Card, digest: Callable[[str], str] = GAME.stages.digest) -> None:
-    """The seed hashes to the card's SHA-256, and each stage's text to its SHA-256."""
+def check_seed_and_stages(card: Card, digest: Callable[[str], str] | None = None) -> None:
+    """The seed hashes to the card's SHA-256, and each stage's text (of the card's game: `digest`
+    by default) to its SHA-256."""
+    digest = digest or card.played().stages.digest
     if hashlib.sha256(bytes.fromhex(card.seed)).hexdigest() != card.seed_sha256:
         raise _refuse("verify.seed_mismatch")
     for i, (name, claimed) in enumerate(zip(card.specials, card.stage_sha256, strict=True)):
@@ -403,10 +440,10 @@ def card_modules(card: Card) -> dict[str, Any]:
     return modules
 
 
-def _action_text(raw: object, entry: Entry | None) -> str:
+def _action_text(raw: object, entry: Entry | None, game: Game[Any, Any]) -> str:
     if entry is not None:
         try:
-            return _shown(GAME.encode(entry))
+            return _shown(game.encode(entry))
         except CodecError:
             pass
     return _shown(raw)
@@ -420,55 +457,61 @@ def _reason(exc: BaseException) -> str:
 def replay_card(card: Card) -> State:
     """The state after the card's actions; `Rejected` at the first one the engine refuses."""
     total = len(card.actions)
+    game = card.played()
 
     def diverges(k: int, raw: object, entry: Entry | None, reason: str) -> Rejected:
-        return _refuse("verify.diverges", number=k, count=total, action=_action_text(raw, entry), reason=reason)
+        return _refuse("verify.diverges", number=k, count=total, action=_action_text(raw, entry, game), reason=reason)
 
     first = card.actions[0]
     try:
-        start = _decode(first)
+        start = _decode(first, game)
     except CodecError as exc:
         raise diverges(1, first, None, _reason(exc)) from None
     if not isinstance(start, Start) or start.seats != (card.driver,):
         raise diverges(1, first, start, msg("verify.not_the_start", driver=card.driver))
     try:
-        state, _ = GAME.setup(0, [(card.driver, card.name)], {"stage": card.specials[0], "ruleset": card.ruleset,
+        state, _ = game.setup(0, [(card.driver, card.name)], {"stage": card.specials[0], "ruleset": card.ruleset,
                                                               "modules": card_modules(card)})
     except Exception as exc:  # whatever the engine refuses, the card is not genuine
         raise diverges(1, first, start, _reason(exc)) from None
     for k, raw in enumerate(card.actions[1:], start=2):
         entry: Entry | None = None
         try:
-            entry = _decode(raw)
+            entry = _decode(raw, game)
             if isinstance(entry, Start):
                 raise Rejected(msg("verify.second_start"))
             if isinstance(entry, Status):
                 if entry.status == "abandoned":
                     raise Rejected(msg("verify.abandoned"))
                 continue  # lifecycle only: the game state does not change
-            if GAME.finished(state):
+            if game.finished(state):
                 raise Rejected(msg("verify.after_finish"))
-            state, _ = GAME.apply(state, card.driver, entry)  # the game tells a timeout from a move
+            state, _ = game.apply(state, card.driver, entry)  # the game tells a timeout from a move
         except Exception as exc:  # a refusal, a codec error, an engine failure: all divergence
             raise diverges(k, raw, entry, _reason(exc)) from None
     return state
 
 
-def _decode(raw: object) -> Entry:
+def _decode(raw: object, game: Game[Any, Any]) -> Entry:
     """A card's logged entry (a JSON value read from the card), strictly: the game reads its
     canonical text (`CodecError` naming the field for anything else)."""
-    return GAME.decode(to_text(raw))
+    return game.decode(to_text(raw))
 
 
 def check_outcome(card: Card, state: State) -> tuple[int, int | None]:
-    """The replayed (time, power-stage time), when they are the claimed ones."""
-    if not GAME.finished(state):
+    """The replayed (time, power-stage time), when they are the claimed ones (a game scored in
+    another unit: its score, and no power stage)."""
+    game = card.played()
+    if not game.finished(state):
         raise _refuse("verify.not_finished")
-    outcome = run_result(GAME, state)
+    outcome = run_result(game, state)
     if not outcome.finished or outcome.time_s is None:  # the replay's own reason, in words
-        raise _refuse("verify.out", reason=GAME.out_reason(outcome.reason or "retired"))
+        raise _refuse("verify.out", reason=game.out_reason(outcome.reason or "retired"))
     if outcome.time_s != card.time_s:
-        raise _refuse("verify.claims_time", claimed=format_time(card.time_s), actual=format_time(outcome.time_s))
+        raise _refuse("verify.claims_time", claimed=format_score(game.result, card.time_s),
+                      actual=format_score(game.result, outcome.time_s))
+    if game.result.unit != "s":
+        return outcome.time_s, None
     if card.power_s is not None and outcome.power_s != card.power_s:
         actual = format_time(outcome.power_s) if outcome.power_s is not None else "—"
         raise _refuse("verify.claims_power", claimed=format_time(card.power_s), actual=actual)
@@ -531,7 +574,12 @@ def _genuine(card: Card, time_s: int, power_s: int | None, ref: Reference | None
         line = msg("verify.genuine_power", name=name, time=format_time(time_s), power=format_time(power_s),
                    where=where)
     else:
-        line = msg("verify.genuine", name=name, time=format_time(time_s), where=where)
+        line = msg("verify.genuine", name=name, time=format_score(card.played().result, time_s), where=where)
+    if card.provisional:  # its game and "provisional rules" said with every result of such a ruleset
+        line = msg("verify.of_game_provisional", line=line, game=msg(card.played().name),
+                   rules=msg("game.provisional_rules"))
+    elif card.game is not None:  # another game than classic: named
+        line = msg("verify.of_game", line=line, game=msg(card.played().name))
     return CardResult(True, line, None, card.driver, card.name, card.league, card.round, time_s, power_s,
                       card.seed_sha256)
 
@@ -558,7 +606,7 @@ def verify_card(card: object, published: str | None = None, ref: Reference | Non
         checked = read_card(card)
     except Rejected as exc:
         return _unreadable(1, str(exc))
-    return _verdict(checked, _published(published), GAME.stages.digest, ref)
+    return _verdict(checked, _published(published), checked.played().stages.digest, ref)
 
 
 def _published(value: str | None) -> str | None:
@@ -596,8 +644,9 @@ def _file_reference(document: dict[str, Any]) -> Reference:
     if not _is_header(header):
         raise _refuse("verify.bad_header", fields=", ".join(HEADER_FIELDS))
     results = _get(document, "results")
-    if not isinstance(results, list) or not all(isinstance(r, dict) and sorted(r) == sorted(RESULT_FIELDS)
-                                                and isinstance(r["driver"], str) for r in results):
+    if not isinstance(results, list) or not all(
+            isinstance(r, dict) and sorted(r) in (sorted(RESULT_FIELDS), sorted(SCORE_RESULT_FIELDS))
+            and isinstance(r["driver"], str) for r in results):
         raise _refuse("verify.bad_results", fields=", ".join(RESULT_FIELDS))
     driven = document.get("driven", [])
     if not isinstance(driven, list) or not all(_is_header(h) for h in driven):
@@ -609,7 +658,8 @@ def _file_reference(document: dict[str, Any]) -> Reference:
 
 
 def _is_header(value: object) -> bool:
-    return isinstance(value, dict) and sorted(value) == sorted(HEADER_FIELDS)
+    """Every field of a header, and of its optional ones (`game`, `provisional`) only those."""
+    return isinstance(value, dict) and set(HEADER_FIELDS) <= set(value) <= {*HEADER_FIELDS, *OPTIONAL_HEADER_FIELDS}
 
 
 def reference_of(binding: Binding) -> Reference:
@@ -692,15 +742,17 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
             results[i] = _unreadable(i + 1, str(exc))
     usual = _round_of(card for _, card in readable) if ref is None else None
     drivers = Counter(card.driver for _, card in readable)
-    digests: dict[str, str] = {}
+    digests: dict[tuple[str | None, str], str] = {}
 
-    def digest(name: str) -> str:  # each stage's text hashed once per file, not once per card
-        if name not in digests:
-            digests[name] = GAME.stages.digest(name)
-        return digests[name]
+    def digest_of(game: str | None) -> Callable[[str], str]:
+        def digest(name: str) -> str:  # each stage's text hashed once per file, not once per card
+            if (game, name) not in digests:
+                digests[game, name] = games.get(game).stages.digest(name)
+            return digests[game, name]
+        return digest
 
     for i, card in readable:
-        odd = [name for name, mine, theirs in zip(ROUND_FIELDS, card.round_key(), usual, strict=True)
+        odd = [name for name, mine, theirs in zip(ROUND_KEY, card.round_key(), usual, strict=True)
                if mine != theirs] if usual is not None else []
         if usual is None and ref is None:
             results[i] = _rejected(card, msg("verify.not_one_round"))
@@ -709,7 +761,7 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
         elif drivers[card.driver] > 1:  # which one is the run? neither can be told genuine
             results[i] = _rejected(card, msg("verify.driver_twice", driver=card.driver), ref)
         else:
-            results[i] = _verdict(card, published, digest, ref)
+            results[i] = _verdict(card, published, digest_of(card.game), ref)
     done = [r for r in results if r is not None]
     genuine = sum(r.ok for r in done)
     lines = [r.line for r in done]

@@ -21,6 +21,10 @@ is the card of the round D that drove it (D's seed and labels: what replays), pl
 (the league and number of the round whose file carries it) and `driven_sha256` (the SHA-256 of
 D's header). The file then also holds D's header under `driven`, and the round's digest binds
 those headers too (`Binding`): nothing a linked card shows is unbound.
+
+A round of another game than classic names it (`game`), and a provisional ruleset's round says so
+(`provisional: true`); both are bound like every other field, and absent for classic's rounds, so
+the cards written before still verify as they are.
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ OLD_VERSIONS = (1,)  # still read: their replay verifies, their labels are as wr
 #: The round's fields every card repeats and `round_header` holds (version 1 lacks `league_id`).
 HEADER_FIELDS = ("league_id", "league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset",
                  "modules", "dice", "seed_sha256")
+#: The header's fields written only when they say something (issue 24): `game` for a round of any
+#: game but classic (omitted: classic, so every card written before still verifies) and
+#: `provisional: true` for a ruleset its game calls provisional. The digest binds them like the rest.
+OPTIONAL_HEADER_FIELDS = ("game", "provisional")
 FILE_FORMAT = "rallybot-result-cards"
 
 
@@ -53,8 +61,11 @@ def run_modules(rnd: Round) -> dict[str, Any]:
 
 
 def round_header(rnd: Round, league_name: str | None, digests: dict[str, str]) -> dict[str, Any]:
-    """The round as its cards show it (`digests`: stage name → SHA-256 of its text)."""
+    """The round as its cards show it (`digests`: stage name → SHA-256 of its text), naming its
+    game (unless classic) and saying when its ruleset is provisional."""
     return {
+        **({"game": rnd.game} if rnd.game != games.DEFAULT_GAME else {}),
+        **({"provisional": True} if games.get(rnd.game).provisional(rnd.ruleset) else {}),
         "league_id": rnd.league_id,
         "league": league_name,
         "round": rnd.number,
@@ -80,9 +91,18 @@ def carded(rnd: Round, runs: list[Run]) -> list[Run]:
 
 
 def results_of(rnd: Round, runs: list[Run]) -> list[dict[str, Any]]:
-    """The round's published results as the cards file holds them: driver id, name and times."""
-    return [{"driver": str(run.user_id), "name": run.display_name, "time_s": run.time_s, "power_s": run.power_s}
+    """The round's published results as the cards file holds them: driver id, name and times (a
+    game scored in another unit than seconds: its `score`)."""
+    return [{"driver": str(run.user_id), "name": run.display_name, **claimed_of(rnd.game, run)}
             for run in sorted(carded(rnd, runs), key=lambda run: run.user_id)]
+
+
+def claimed_of(game: str, run: Run) -> dict[str, Any]:
+    """A run's result as its card claims it: classic's time and power-stage time (as every card
+    before), or the score of a game scored in another unit."""
+    if games.get(game).result.unit == "s":
+        return {"time_s": run.time_s, "power_s": run.power_s}
+    return {"score": run.score}
 
 
 def canonical(value: object) -> bytes:
@@ -177,7 +197,7 @@ def card_head(header: dict[str, Any], digest: str, rnd: Round, run: Run,
         "seed": rnd.seed,
         "driver": str(run.user_id),
         "name": run.display_name,
-        "claimed": {"time_s": run.time_s, "power_s": run.power_s},
+        "claimed": claimed_of(rnd.game, run),
     }
 
 

@@ -236,7 +236,8 @@ class DeadlineService:
         else:
             lead.append(msg("deadline.timeout", name=name, missed=missed, limit=self.missed_limit))
             state, events = self._log(game, change, state, game.timeout_action(state, seat))
-        turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change, rally.game)
+        turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change, rally.game,
+                  rally.ruleset)
         return change
 
     def _ai_drives(self, rally: Rally) -> Change | None:
@@ -248,7 +249,8 @@ class DeadlineService:
             return None
         change = Change()
         state, events = self._ai_turn(game, change, state, risk_of(rally.modules, seat))
-        turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game)
+        turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game,
+                  rally.ruleset)
         return change
 
     @staticmethod

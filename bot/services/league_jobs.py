@@ -28,7 +28,6 @@ from functools import partial
 from bot import games
 from bot.engine.core.official import next_week
 from bot.engine.core.ranking import shared_ranks
-from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.services.images import preview_spec
 from bot.services.league_rounds import (
@@ -46,7 +45,15 @@ from bot.services.league_rounds import (
 from bot.services.notify import reminder_dms_tx
 from bot.services.round_close import close_round
 from bot.services.work import Post, RallyWork
-from bot.services.world_round import KIND_WEEK_CLOSE, KIND_WEEK_OPEN, ensure_week_tx
+from bot.services.world_round import (
+    KIND_WEEK_CLOSE,
+    KIND_WEEK_OPEN,
+    ensure_week_tx,
+    score_text,
+    scratch_command,
+    week_of_ref,
+    world_head,
+)
 from bot.store import Job
 from bot.store.clock import from_text
 from bot.store.connection import Tx
@@ -152,9 +159,11 @@ class LeagueJobs:
         return self._woke(await self.store.db.write(body))
 
     async def _world(self, job: Job, now: datetime, finish: partial) -> int:
-        week = job.ref.removeprefix("week:")
+        """A game's world week opens (announced) or closes (its top posted, the next week made
+        ready): in every league channel of that game, naming the game."""
+        week, game_id = week_of_ref(job.ref)
         lead = self.late(job, now)
-        rnd = await self.store.db.read(lambda tx: world_round_tx(tx, week))
+        rnd = await self.store.db.read(lambda tx: world_round_tx(tx, week, game_id))
         if rnd is None:
             await self.store.db.write(finish)
             return 0
@@ -165,19 +174,26 @@ class LeagueJobs:
         async def body(tx: Tx) -> int:
             if not await finish(tx):
                 return 0  # done already: its posts were made
+            game = games.get(rnd.game)
             if job.kind == KIND_WEEK_OPEN:
                 await set_round_status_tx(tx, rnd.id, ("scheduled",), "open")
                 lines = lead + [msg("scratch.week_open", week=week, stages=specials_text(rnd.specials, rnd.game),
-                                  hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)))]
+                                  hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)),
+                                  game=msg(game.name), command=scratch_command(rnd.game))]
+                lines += world_head(rnd)
             else:
-                await ensure_week_tx(tx, next_week(week), now, self.seed_source)  # the rollover
-                top = await world_top_tx(tx, week, WORLD_TOP, games.get(rnd.game).result)
-                best = top[0].time_s or 0 if top else 0
-                lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash)]
-                lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=format_time(r.time_s or 0),
-                            gap=format_time((r.time_s or 0) - best))
+                await ensure_week_tx(tx, next_week(week), now, self.seed_source, rnd.game)  # the rollover
+                top = await world_top_tx(tx, week, WORLD_TOP, game.result, rnd.game)
+                best = top[0].score or 0 if top else 0
+                lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash,
+                                  game=msg(game.name))]
+                lines += world_head(rnd)
+                lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=score_text(game, r.score or 0),
+                            gap=score_text(game, abs((r.score or 0) - best)))
                           for r, rank in zip(top, shared_ranks([r.score for r in top]))]
-            for league in await all_leagues_tx(tx):  # every league channel hears of the world week
+            for league in await all_leagues_tx(tx):  # every league channel of the game hears of its world week
+                if league.game != rnd.game:
+                    continue
                 await league_post_tx(tx, league, Post(lines, channel_id=league.channel_id), now)
             return 1
 

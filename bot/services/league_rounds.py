@@ -98,7 +98,15 @@ def specials_text(specials: list[str], game: str | None = None) -> str:
     return Listed([msg("special.numbered", n=i + 1, title=stages.facts(name).title) for i, name in enumerate(specials)])
 
 
+def world_title(week: str | None, game: str) -> str:
+    """A world round's title: classic's as it always was (`World scratch 2026-W48`), any other
+    game's naming the game."""
+    if game == games.DEFAULT_GAME:
+        return msg("scratch.title", week=week or "?")
+    return msg("scratch.title_game", week=week or "?", game=msg(games.get(game).name))
+
+
 def round_title(rnd: Round, league_name: str | None) -> str:
     if league_name is None:
-        return msg("scratch.title", week=rnd.week or "?")
+        return world_title(rnd.week, rnd.game)
     return msg("league.round_title", league=league_name, number=rnd.number)

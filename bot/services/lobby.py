@@ -217,7 +217,7 @@ class Lobby:
                                        "finished" if game.finished(new) else None)], steps=[step])
         lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
-        post = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game)
+        post = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game, rally.ruleset)
         committed = await self.work.commit(rally, change)
         return reply_of(post, committed)
 
@@ -242,7 +242,8 @@ class Lobby:
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
             lead = [msg("rally.started", title=game.title(game.view(state, None)),
                         order=", ".join(name for _, name in seats))]
-            post = turn_post(rally.id, rally.version + 1, state, events, lead, change, rally.game)
+            post = turn_post(rally.id, rally.version + 1, state, events, lead, change, rally.game,
+                             rally.ruleset)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 

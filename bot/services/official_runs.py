@@ -1,16 +1,21 @@
-"""The week's official stage is one attempt per driver wherever it counts (issue 21).
+"""The week's official stage of a game is one attempt per driver wherever it counts (issue 21;
+one world scratch per game since issue 24).
 
-A driver's official run of an ISO week is their one row of `runs` with that week (unique index
-`runs_official`), whichever command started it: `/scratch run` (the world round) or `/run start`
-in a league round on the `official` stage. That run is their entry in the world ranking (a query
-on `runs` by week) and it also *answers* every league round on that week's official stage of a
-league they are in, as long as the round had not closed when the run started: a `run_answers`
-row (round, driver, run) says so, and every reader of a round's runs (results, points, reminders,
-provisional positions, penalties, replays, result cards) reads the runs driven in the round and
-those answering it (`bot.store.leagues.counted_runs_tx`). The dice are those of the round the run
-was started in; an official league round shares the world round's seed, dice mode (personal),
-ruleset and modules (`RoundService.round_add`), so the same attempt is the same wherever it
-counts (DESIGN §6: personal dice streams, unchanged).
+A driver's official run of an ISO week in a game is their one row of `runs` with that game and
+week (unique index `runs_official`), whichever command started it: `/scratch run [game]` (that
+game's world round) or `/run start` in a league round on the `official` stage of a league of that
+game. Two games share nothing here (the lesson of two features sharing a resource: they must agree
+on its key): a driver's run in game G never answers, blocks or counts in game H's world round or
+league rounds, and a league round of G is G's official run only. That run is their entry in the
+game's world ranking (a query on `runs` by game and week) and it also *answers* every league round
+on that week's official stage of a league of that game they are in, as long as the round had not
+closed when the run started: a `run_answers` row (round, driver, run) says so, and every reader of
+a round's runs (results, points, reminders, provisional positions, penalties, replays, result
+cards) reads the runs driven in the round and those answering it
+(`bot.store.leagues.counted_runs_tx`). The dice are those of the round the run was started in; an
+official league round shares the world round's seed, dice mode (personal), ruleset and modules
+(`RoundService.round_add`), so the same attempt is the same wherever it counts (DESIGN §6:
+personal dice streams, unchanged).
 
 What a driver sees, in each order of events:
 

@@ -34,6 +34,7 @@ from bot.services.errors import ServiceError
 from bot.services.images import table_spec
 from bot.services.league_points import Classified, Entry, RoundScore, classify_round, standings
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
+from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.reply import Actor, Reply
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
@@ -117,7 +118,7 @@ def reason_text(reason: str | None) -> str:
 
 
 def results_table(title: str, stage: str, classified: list[Classified], judged_: Judged,
-                  seed: str | None) -> TableView:
+                  seed: str | None, provisional: list[str] | None = None) -> TableView:
     """The round card: its title, the stage (or course) and the drivers under it, one row per
     driver; a DNF or DSQ row gives its reason in full under the name (wrapped, never cut)."""
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
@@ -139,7 +140,7 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
                                  muted=True))
     note = msg("league.seed_note", seed=seed[:16]) if seed else ""
     count = len(classified)
-    sub = Listed([stage, msg("league.results_sub." + plural(count), n=count)], how="dot")
+    sub = Listed([stage, msg("league.results_sub." + plural(count), n=count), *(provisional or [])], how="dot")
     return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
 
 
@@ -147,7 +148,8 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
 STANDINGS_ROUNDS = MAX_COLUMNS - 4
 
 
-def standings_table(league: League, scores: list[RoundScore], numbers: dict[int, int]) -> TableView:
+def standings_table(league: League, scores: list[RoundScore], numbers: dict[int, int],
+                    provisional: list[str] | None = None) -> TableView:
     """The season card: one column per closed round (`numbers`: round id → its number; the latest
     STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
     through, the total and the wins; the footer says which rounds count and how ties are broken."""
@@ -169,8 +171,9 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
             else msg("league.rule_all"))
     count = len(played)
+    subtitle = msg("league.standings_sub." + plural(count), n=count)
     return TableView(title=msg("league.standings_title", league=league.name),
-                     subtitle=msg("league.standings_sub." + plural(count), n=count), columns=columns,
+                     subtitle=Listed([subtitle, *provisional], how="dot") if provisional else subtitle, columns=columns,
                      rows=tuple(rows), note=Listed([rule, msg("league.rule_ties")], how="space"))
 
 
@@ -182,7 +185,7 @@ def scores_of(results: list[Result]) -> list[RoundScore]:
 def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
                   late: list[str], digest: str | None = None) -> list[str]:
     """The results post's text; `digest`: the round's SHA-256 its cards carry (`cards.binding_tx`)."""
-    lines = list(late) + [msg("league.closed_head", title=title)]
+    lines = list(late) + [msg("league.closed_head", title=title)] + provisional_lines(rnd.game, rnd.ruleset)
     for c in classified[:TEXT_ROWS]:
         if c.status == "classified":
             lines.append(msg("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
@@ -213,9 +216,12 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
 
 async def _standings_post_tx(tx: Tx, league: League) -> Post:
     scores = scores_of(await results_of_league_tx(tx, league.id))
-    numbers = {r.id: r.number for r in await rounds_of_league_tx(tx, league.id)}
-    return Post([msg("league.standings_head", league=league.name)], channel_id=league.channel_id,
-                image=table_spec(standings_table(league, scores, numbers), "standings.png"))
+    rounds = await rounds_of_league_tx(tx, league.id)
+    numbers = {r.id: r.number for r in rounds}
+    # its points come from rounds of a provisional ruleset: the standings say so too
+    provisional = any_provisional((r.game, r.ruleset) for r in rounds if r.status == "closed")
+    return Post([msg("league.standings_head", league=league.name), *provisional], channel_id=league.channel_id,
+                image=table_spec(standings_table(league, scores, numbers, provisional), "standings.png"))
 
 
 async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[str], finish: TxStep) -> int:
@@ -274,7 +280,7 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
                    channel_id=league.channel_id,
                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
-                                                  rnd.seed), "results.png"),
+                                                  rnd.seed, provisional_lines(rnd.game, rnd.ruleset)), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
     return [await league_post_tx(tx, league, results, now),
@@ -356,7 +362,9 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                                          (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, specials_text(current.specials, current.game),
-                                                          classified, judged_, current.seed), "results.png"))
+                                                          classified, judged_, current.seed,
+                                                          provisional_lines(current.game, current.ruleset)),
+                                            "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
             ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
         return ids
@@ -395,7 +403,8 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
                     image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
-                                                   rnd.seed), "results.png"),
+                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset)),
+                                     "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)
 

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot import games
-from bot.engine.core.official import official_stage, week_of
+from bot.engine.core.official import week_of
 from bot.engine.core.text import msg
-from bot.games import DEFAULT_GAME
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
 from bot.services.inputs import assistance as inputs_assistance
@@ -66,7 +65,7 @@ class RoundService:
         found = await self.leagues.league_here(place, league)
         self.leagues.require_organiser(found, actor)
         official = isinstance(stage, str) and stage.strip().lower() == "official"
-        if official and found.game != DEFAULT_GAME:  # the world week drives classic's official stage
+        if official and not games.get(found.game).solo_runs:  # a world week is a game's with solo runs
             raise ServiceError("league.no_official_for_game", game=msg(games.get(found.game).name))
         specials = [] if official else inputs_course(stage, found.game)
         flags = inputs_assistance(assistance, max(1, len(specials)))
@@ -92,8 +91,8 @@ class RoundService:
                 week = week_of(start) if official else None
                 if official and week_of(end - timedelta(seconds=1)) != week:
                     raise ServiceError("league.official_one_week", week=week)
-                chosen = [official_stage(week)] if week else specials
-                world = await self._world_round_tx(tx, week, now) if week else None
+                world = await self._world_round_tx(tx, week, now, found.game) if week else None
+                chosen = world.specials if world else specials  # the league's game's official stage
                 seed = world.seed if world else self.seed_source()
                 rnd = await add_round_tx(
                     tx, league_id=found.id, specials=chosen, assistance=flags if len(chosen) > 1 else [True],
@@ -123,12 +122,13 @@ class RoundService:
                    power=msg("league.power_stage") if r.power_stage else "") for r in added]
         return Reply(lines, outbox=(row,))
 
-    async def _world_round_tx(self, tx: Tx, week: str, now: datetime) -> Round:
-        """The week's world round (created if needed): an official league round drives with its
-        seed, dice (personal), ruleset and modules, as `/scratch run` does, so the driver's one
-        attempt at the week's official stage is the same attempt wherever it counts
-        (`bot/services/official_runs.py`)."""
-        return await ensure_week_tx(tx, week, now, self.seed_source)
+    async def _world_round_tx(self, tx: Tx, week: str, now: datetime, game: str) -> Round:
+        """The week's world round of the league's game (created if needed): an official league
+        round drives with its stage, seed, dice (personal), ruleset and modules, as `/scratch run`
+        in that game does, so the driver's one attempt at the game's official stage of the week is
+        the same attempt wherever it counts (`bot/services/official_runs.py`); it never counts in
+        another game's world scratch."""
+        return await ensure_week_tx(tx, week, now, self.seed_source, game)
 
     async def round_list(self, place: Place, actor: Actor, league: object = None) -> Reply:
         found = await self.leagues.league_here(place, league)

@@ -98,7 +98,7 @@ class RunService:
             raise ServiceError("run.round_not_open")
         if league is not None and await member_tx(tx, league.id, actor.user_id) is None:
             raise ServiceError("run.not_member", league=league.name)
-        official = await official_run_tx(tx, current.week, actor.user_id) if current.week else None
+        official = await official_run_tx(tx, current.week, actor.user_id, current.game) if current.week else None
         if official is not None and (official.round_id != current.id or current.league_id is None):
             raise await stands_refusal_tx(tx, official, current)  # one attempt, wherever it counts
         if await run_of_tx(tx, current.id, actor.user_id) is not None:
@@ -121,7 +121,7 @@ class RunService:
         others: list[Round] = []  # the week's other official rounds this run will answer
         if rnd.week:
             others = await self.store.db.read(lambda tx: official_rounds_of_driver_tx(tx, rnd.week or "",
-                                                                                      actor.user_id))
+                                                                                      actor.user_id, rnd.game))
         async with rounds_locked(self.locks, [rnd.id, *(r.id for r in others)]):
             now = self.clock()
 
@@ -139,7 +139,7 @@ class RunService:
                 change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
-                turn_post(rally.id, 1, state, events, lead, change, game.id)
+                turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset)
                 return rally, change, await self.work.write(tx, rally, change)
 
             rally, change, committed = await self.store.db.write(body)

@@ -1,8 +1,11 @@
-"""The world scratch ranking: every server's drivers on the week's official stage, ranked by time.
+"""The world scratch rankings: every server's drivers on the week's official stage of a game,
+ranked by score, one ranking per game with solo runs (the game option; none: classic).
 
-`/scratch run` starts the driver's one official run of the ISO week (personal dice, in a private
-thread, see `bot/services/runs.py`); a league round on the `official` stage is the same run, and
-the one run counts in each (`bot/services/official_runs.py`). The ranking is a query on the
+`/scratch run [game]` starts the driver's one official run of the ISO week in that game (personal
+dice, in a private thread, see `bot/services/runs.py`); a league round on the `official` stage of
+a league of that game is the same run, and the one run counts in each
+(`bot/services/official_runs.py`). A driver has one attempt a week per game: a run in one game
+never locks them out of another's. The ranking is a query on the
 indexed `runs` table (week, status, time): the top, and the asker's neighbourhood found by keyset
 from their own row, never a replay and never a scan of the week.
 A server can hide its name (`/league settings world_name:off`); its drivers still rank.
@@ -16,16 +19,15 @@ from datetime import datetime
 from bot import games
 from bot.engine.core.official import parse_week, week_of
 from bot.engine.core.ranking import shared_ranks
-from bot.engine.core.scores import format_time
-from bot.engine.core.text import msg
+from bot.engine.core.text import Listed, msg
 from bot.render.table import Column, TableRow, TableView, plain
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_rounds import new_seed, plural
+from bot.services.league_rounds import new_seed, plural, round_title
 from bot.services.reply import Actor, Place, Reply
 from bot.services.runs import RunService
 from bot.services.work import Post, RallyWork, post_tx
-from bot.services.world_round import ensure_week_tx
+from bot.services.world_round import ensure_week_tx, score_text, scratch_command, world_game, world_head
 from bot.store.connection import Tx
 from bot.store.guild_settings import hidden_world_names_tx
 from bot.store.leagues import (
@@ -56,20 +58,23 @@ class ScratchService:
         self.clock = clock
         self.seed_source = seed_source
 
-    async def this_week(self) -> Round:
-        """The current week's world round (made ready if no job has yet)."""
+    async def this_week(self, game: object = None) -> Round:
+        """The current week's world round of `game` (None: classic), made ready if no job has yet."""
+        played = world_game(game).id
         now = self.clock()
-        return await self.store.db.write(lambda tx: ensure_week_tx(tx, week_of(now), now, self.seed_source))
+        return await self.store.db.write(lambda tx: ensure_week_tx(tx, week_of(now), now, self.seed_source,
+                                                                   played))
 
-    async def check_run(self, place: Place, actor: Actor) -> Round:
+    async def check_run(self, place: Place, actor: Actor, game: object = None) -> Round:
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
-        rnd = await self.this_week()
+        rnd = await self.this_week(game)
         await self.runs.check(rnd, None, actor)
         return rnd
 
-    async def start_run(self, place: Place, actor: Actor, thread_id: int, guild_name: str = "") -> Reply:
-        rnd = await self.this_week()
+    async def start_run(self, place: Place, actor: Actor, thread_id: int, guild_name: str = "",
+                        game: object = None) -> Reply:
+        rnd = await self.this_week(game)
         return await self.runs.start(place, actor, rnd, None, thread_id, guild_name)
 
     def _week(self, week: object) -> str:
@@ -82,23 +87,25 @@ class ScratchService:
             raise ServiceError("scratch.bad_week", value=text) from None
         return text
 
-    async def ranking(self, place: Place, actor: Actor, week: object = None) -> Reply:
-        """Post the week's ranking: the top, then the asker's neighbourhood (highlighted)."""
+    async def ranking(self, place: Place, actor: Actor, week: object = None, game: object = None) -> Reply:
+        """Post the week's ranking of `game` (None: classic): the top, then the asker's
+        neighbourhood (highlighted)."""
+        played = world_game(game).id
         wanted = self._week(week)
         now = self.clock()
 
         async def body(tx: Tx) -> tuple[Post, int]:
-            rnd = await world_round_tx(tx, wanted)
+            rnd = await world_round_tx(tx, wanted, played)
             if rnd is None:
-                raise ServiceError("scratch.no_week", week=wanted)
+                raise ServiceError("scratch.no_week", week=wanted, game=msg(games.get(played).name))
             kind = games.get(rnd.game).result
-            top = await world_top_tx(tx, wanted, TOP, kind)
-            count = await world_count_tx(tx, wanted)
-            mine = await official_run_tx(tx, wanted, actor.user_id)
+            top = await world_top_tx(tx, wanted, TOP, kind, played)
+            count = await world_count_tx(tx, wanted, played)
+            mine = await official_run_tx(tx, wanted, actor.user_id, played)
             around: list[Run] = []
             my_rank = None
             if mine is not None and mine.status == "finished" and mine.score is not None:
-                my_rank = await world_rank_tx(tx, wanted, mine.score, kind)
+                my_rank = await world_rank_tx(tx, wanted, mine.score, kind, played)
                 if my_rank > TOP:
                     around = await world_around_tx(tx, wanted, mine, AROUND, kind)
             shown = top + around
@@ -108,10 +115,10 @@ class ScratchService:
                 # the window is consecutive in (time, id) order: its first row's place follows from
                 # the asker's own (two small counts of tied times), then ranks are shared on ties
                 mine_at = [r.id for r in around].index(mine.id)
-                start = my_rank + await tied_before_tx(tx, wanted, mine.score or 0, mine.id) - mine_at
+                start = my_rank + await tied_before_tx(tx, wanted, mine.score or 0, mine.id, played) - mine_at
                 first = around[0]
                 ranks.update(run_ranks(around, start, start - await tied_before_tx(
-                    tx, wanted, first.score or 0, first.id)))
+                    tx, wanted, first.score or 0, first.id, played)))
             post = _ranking_post(rnd, top, around, ranks, hidden, count, actor.user_id,
                                  None if mine is None or my_rank is None else (mine.display_name, my_rank))
             return post, await post_tx(tx, post, place.guild_id, place.channel_id, now, lang=place.lang)
@@ -122,20 +129,22 @@ class ScratchService:
         self.work.wake()
         return Reply(list(post.lines), outbox=(row,))
 
-    async def me(self, place: Place, actor: Actor) -> Reply:
-        """The asker's own line this week and their official history (privately)."""
+    async def me(self, place: Place, actor: Actor, game: object = None) -> Reply:
+        """The asker's own line this week and their official history in `game` (None: classic),
+        privately."""
+        played = world_game(game)
         week = week_of(self.clock())
 
         async def read(tx: Tx) -> list[str]:
-            history = await official_history_tx(tx, actor.user_id)
-            lines = [msg("scratch.me_head", week=week)]
+            history = await official_history_tx(tx, actor.user_id, game=played.id)
+            lines = [msg("scratch.me_head", week=week, game=msg(played.name))]
             if not history:
-                return lines + [msg("scratch.me_none")]
+                return lines + [msg("scratch.me_none", command=scratch_command(played.id))]
             for run in history:
-                if run.status == "finished" and run.time_s is not None and run.week:
-                    rank = await world_rank_tx(tx, run.week, run.time_s, games.get(run.game).result)
-                    lines.append(msg("scratch.me_line", week=run.week, time=format_time(run.time_s), rank=rank,
-                                   count=await world_count_tx(tx, run.week)))
+                if run.status == "finished" and run.score is not None and run.week:
+                    rank = await world_rank_tx(tx, run.week, run.score, played.result, played.id)
+                    lines.append(msg("scratch.me_line", week=run.week, time=score_text(played, run.score),
+                                   rank=rank, count=await world_count_tx(tx, run.week, played.id)))
                 else:
                     lines.append(msg("scratch.me_dnf" if run.status == "dnf" else "scratch.me_running",
                                    week=run.week or "?"))
@@ -153,26 +162,35 @@ def run_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) 
 def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int, int], hidden: set[int],
                   count: int, asker: int, asker_rank: tuple[str, int] | None) -> Post:
     """The public ranking post: a table image and a few lines; the asker's own place is told in
-    the third person (everyone in the channel reads it), by the name the ranking shows."""
-    best = top[0].time_s or 0 if top else 0
+    the third person (everyone in the channel reads it), by the name the ranking shows. It names
+    its game, and says "provisional rules" under a provisional ruleset."""
+    game = games.get(rnd.game)
+    best = top[0].score or 0 if top else 0
+
+    def gap(run: Run) -> str:  # behind the best, whichever way the game ranks
+        return score_text(game, abs((run.score or 0) - best))
+
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=4),
                Column(label=msg("scratch.col_server"), weight=4),
-               Column(label=msg("league.col_time"), align="r", weight=2),
+               Column(label=msg("league.col_time" if game.result.unit == "s" else "league.col_points"), align="r",
+                      weight=2),
                Column(label=msg("league.col_gap"), align="r", weight=2))
     rows = []
     for i, run in enumerate(top + around):
         server = msg("scratch.hidden_server") if run.guild_id in hidden else (run.guild_name or "—")
         rows.append(TableRow(cells=(str(ranks[run.id]), plain(run.display_name), plain(server),
-                                    format_time(run.time_s or 0), "+" + format_time((run.time_s or 0) - best)),
+                                    score_text(game, run.score or 0), "+" + gap(run)),
                              highlight=run.user_id == asker, gap_before=bool(around) and i == len(top)))
-    title = msg("scratch.title", week=rnd.week or "?")
-    view = TableView(title=title, subtitle=msg("scratch.subtitle." + plural(count), n=count), columns=columns,
-                     rows=tuple(rows),
-                     note=msg("scratch.note_hash", hash=rnd.seed_hash[:16]))
-    lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count)]
-    lines += [msg("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=format_time(r.time_s or 0),
-                gap=format_time((r.time_s or 0) - best)) for r in top[:5]]
+    title = round_title(rnd, None)
+    provisional = world_head(rnd)
+    subtitle = msg("scratch.subtitle." + plural(count), n=count)
+    view = TableView(title=title, subtitle=Listed([subtitle, *provisional], "dot"), columns=columns,
+                     rows=tuple(rows), note=msg("scratch.note_hash", hash=rnd.seed_hash[:16]))
+    lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count, game=msg(game.name))]
+    lines += provisional
+    lines += [msg("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=score_text(game, r.score or 0),
+                gap=gap(r)) for r in top[:5]]
     if asker_rank is not None:
         lines.append(msg("scratch.driver_rank", name=asker_rank[0], rank=asker_rank[1], n=count))
     return Post(lines, image=table_spec(view, "scratch.png"))

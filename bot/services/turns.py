@@ -19,6 +19,7 @@ from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
+from bot.services.provisional import provisional_lines
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
@@ -63,7 +64,7 @@ class Turns:
             new, events = game.apply(state, seat, action)
             change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
                                            "finished" if game.finished(new) else None)], played_by=actor.user_id)
-            post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game)
+            post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game, rally.ruleset)
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
@@ -112,7 +113,7 @@ def checked_option(option: VerbOption, value: object) -> object:
 
 
 def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead: list[str],
-              change: Change, game: str | None = None) -> Post:
+              change: Change, game: str | None = None, ruleset: str | None = None) -> Post:
     """The channel post after an action (the story, then the next prompt or the results), added
     to `change`, all from the game's spectator view; when the turn passed or the rally ended, the
     change also ends the turn's clock. The board image goes with a new turn (not every die) so the
@@ -121,13 +122,14 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     played = games.get(game)
     view = played.view(state, None)
     told = played.tell(view, events)
-    for chapter in told.chapters:
-        change.posts.append(Post(list(lead) + list(chapter), image=results_spec(state, played.id)))
+    for chapter in told.chapters:  # a part's results: said provisional too when they are
+        change.posts.append(Post(list(lead) + list(chapter) + provisional_lines(played.id, ruleset),
+                                 image=results_spec(state, played.id)))
         lead = []
     lines = list(lead) + list(told.lines)
     prompt = played.prompt(view, events)
     if played.finished(state) or not prompt.to_act:
-        lines += played.classification(view)
+        lines += played.classification(view) + provisional_lines(played.id, ruleset)
         post = Post(lines, image=results_spec(state, played.id), close_turn=True)
         change.end_turn_clock = True
         change.posts.append(post)

@@ -5,7 +5,8 @@ changes, job scheduling and outbox rows of one command, so a round closes (resul
 cards, posts, job completion) in one transaction or not at all. Read-only helpers take a `Tx`
 too and serve `db.read`. Uniqueness is the database's job: one league name per server whatever
 its case (`leagues.name_key`, see `bot.store.league_names`), one run per driver and round, one
-official run per driver and ISO week (`runs_official`).
+official run per driver, game and ISO week (`runs_official`): each game with solo runs has its own
+world round a week (`world_round_tx`, unique by game and week since migration 12).
 
 The runs that count in a round are those driven in it and those that answer it (`run_answers`):
 a driver's one official run of a week also counts in every league round on that week's official
@@ -35,6 +36,9 @@ RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally
 RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, score, penalty_s, status, reason, points, "
                   "bonus, score_unit")
 LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at"
+#: the game of every row written before games had a column (migration 11's default), and of a
+#: world week asked for without one
+CLASSIC = "rallyman"
 
 
 class Duplicate(StoreError):
@@ -293,8 +297,10 @@ async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
     return [Round.from_row(r) for r in rows]
 
 
-async def world_round_tx(tx: Tx, week: str) -> Round | None:
-    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND week = ?", (week,))
+async def world_round_tx(tx: Tx, week: str, game: str = CLASSIC) -> Round | None:
+    """The world round of `game` in the ISO week (one per game and week), if made yet."""
+    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND game = ? AND week = ?",
+                             (game, week))
     return Round.from_row(row) if row else None
 
 
@@ -339,8 +345,10 @@ async def run_of_tx(tx: Tx, round_id: int, user_id: int) -> Run | None:
     return Run.from_row(row) if row else None
 
 
-async def official_run_tx(tx: Tx, week: str, user_id: int) -> Run | None:
-    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND user_id = ?", (week, user_id))
+async def official_run_tx(tx: Tx, week: str, user_id: int, game: str = CLASSIC) -> Run | None:
+    """The driver's one official run of `game` in the week (one per game: `runs_official`)."""
+    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND user_id = ?",
+                             (game, week, user_id))
     return Run.from_row(row) if row else None
 
 
@@ -406,17 +414,17 @@ async def link_answers_tx(tx: Tx, rnd: Round) -> int:
         return 0
     return await tx.execute(
         "INSERT INTO run_answers (round_id, user_id, run_id) SELECT ?, r.user_id, r.id FROM league_members m "
-        "JOIN runs r ON r.week = ? AND r.user_id = m.user_id WHERE m.league_id = ? AND r.round_id <> ? "
+        "JOIN runs r ON r.game = ? AND r.week = ? AND r.user_id = m.user_id WHERE m.league_id = ? AND r.round_id <> ? "
         "AND r.started_at < ? ON CONFLICT (round_id, user_id) DO NOTHING",
-        (rnd.id, rnd.week, rnd.league_id, rnd.id, rnd.closes_at))
+        (rnd.id, rnd.game, rnd.week, rnd.league_id, rnd.id, rnd.closes_at))
 
 
-async def official_rounds_of_driver_tx(tx: Tx, week: str, user_id: int) -> list[Round]:
-    """The not yet closed league rounds of the week's official stage in the leagues the driver is
-    in (the rounds a new official run of theirs answers)."""
+async def official_rounds_of_driver_tx(tx: Tx, week: str, user_id: int, game: str = CLASSIC) -> list[Round]:
+    """The not yet closed league rounds of `game`'s official stage of the week in the leagues the
+    driver is in (the rounds a new official run of theirs in that game answers)."""
     rows = await tx.fetch_all(
-        f"SELECT {ROUND_COLUMNS} FROM rounds WHERE week = ? AND status IN ('scheduled', 'open') AND league_id IN "
-        "(SELECT league_id FROM league_members WHERE user_id = ?) ORDER BY id", (week, user_id))
+        f"SELECT {ROUND_COLUMNS} FROM rounds WHERE game = ? AND week = ? AND status IN ('scheduled', 'open') "
+        "AND league_id IN (SELECT league_id FROM league_members WHERE user_id = ?) ORDER BY id", (game, week, user_id))
     return [Round.from_row(r) for r in rows]
 
 
@@ -437,53 +445,57 @@ async def rounds_answered_tx(tx: Tx, run_id: int) -> list[Round]:
 
 # -- world ranking -------------------------------------------------------------------------------
 
-async def world_top_tx(tx: Tx, week: str, limit: int, kind: ResultKind) -> list[Run]:
-    """The week's best finished runs, the better way of the game's result `kind` (ties: first run first)."""
+async def world_top_tx(tx: Tx, week: str, limit: int, kind: ResultKind, game: str = CLASSIC) -> list[Run]:
+    """The week's best finished runs of `game`, the better way of its result `kind` (ties: first run first)."""
     key, _ = _key(kind)
     rows = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' ORDER BY {key}, id LIMIT ?",
-        (week, limit))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND status = 'finished' ORDER BY {key}, id "
+        "LIMIT ?", (game, week, limit))
     return [Run.from_row(r) for r in rows]
 
 
-async def world_rank_tx(tx: Tx, week: str, score: int, kind: ResultKind) -> int:
-    """The rank of a score in the week's ranking (equal scores share a rank)."""
+async def world_rank_tx(tx: Tx, week: str, score: int, kind: ResultKind, game: str = CLASSIC) -> int:
+    """The rank of a score in `game`'s ranking of the week (equal scores share a rank)."""
     key, sign = _key(kind)
-    row = await tx.fetch_one(f"SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND {key} < ?",
-                             (week, sign * score))
+    row = await tx.fetch_one(
+        f"SELECT COUNT(*) FROM runs WHERE game = ? AND week = ? AND status = 'finished' AND {key} < ?",
+        (game, week, sign * score))
     return (int(row[0]) if row else 0) + 1
 
 
-async def world_around_tx(tx: Tx, week: str, run: Run, count: int, kind: ResultKind) -> list[Run]:
+async def world_around_tx(tx: Tx, week: str, run: Run, count: int, kind: ResultKind) -> list[Run]:  # run's game
     """Up to `count` finished runs each side of `run` in ranking order: a keyset on the row value
     (score key, id), which SQLite seeks in the index `runs_week_time` instead of walking it."""
     assert run.score is not None
     key, sign = _key(kind)
     before = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND ({key}, id) < (?, ?) "
-        f"ORDER BY {key} DESC, id DESC LIMIT ?", (week, sign * run.score, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND status = 'finished' "
+        f"AND ({key}, id) < (?, ?) ORDER BY {key} DESC, id DESC LIMIT ?", (run.game, week, sign * run.score, run.id,
+                                                                            count))
     after = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE week = ? AND status = 'finished' AND ({key}, id) > (?, ?) "
-        f"ORDER BY {key}, id LIMIT ?", (week, sign * run.score, run.id, count))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND status = 'finished' "
+        f"AND ({key}, id) > (?, ?) ORDER BY {key}, id LIMIT ?", (run.game, week, sign * run.score, run.id, count))
     return [Run.from_row(r) for r in reversed(before)] + [run] + [Run.from_row(r) for r in after]
 
 
-async def tied_before_tx(tx: Tx, week: str, score: int, run_id: int) -> int:
-    """How many finished runs of the week have this score and an earlier id (ranked before it)."""
-    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished' AND score = ? "
-                             "AND id < ?", (week, score, run_id))
+async def tied_before_tx(tx: Tx, week: str, score: int, run_id: int, game: str = CLASSIC) -> int:
+    """How many finished runs of `game` in the week have this score and an earlier id (ranked before it)."""
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE game = ? AND week = ? AND status = 'finished' "
+                             "AND score = ? AND id < ?", (game, week, score, run_id))
     return int(row[0]) if row else 0
 
 
-async def world_count_tx(tx: Tx, week: str) -> int:
-    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished'", (week,))
+async def world_count_tx(tx: Tx, week: str, game: str = CLASSIC) -> int:
+    row = await tx.fetch_one("SELECT COUNT(*) FROM runs WHERE game = ? AND week = ? AND status = 'finished'",
+                             (game, week))
     return int(row[0]) if row else 0
 
 
-async def official_history_tx(tx: Tx, user_id: int, limit: int = 10) -> list[Run]:
+async def official_history_tx(tx: Tx, user_id: int, limit: int = 10, game: str = CLASSIC) -> list[Run]:
+    """The driver's official runs of `game`, latest week first."""
     rows = await tx.fetch_all(
-        f"SELECT {RUN_COLUMNS} FROM runs WHERE user_id = ? AND week IS NOT NULL ORDER BY week DESC LIMIT ?",
-        (user_id, limit))
+        f"SELECT {RUN_COLUMNS} FROM runs WHERE user_id = ? AND game = ? AND week IS NOT NULL ORDER BY week DESC "
+        "LIMIT ?", (user_id, game, limit))
     return [Run.from_row(r) for r in rows]
 
 

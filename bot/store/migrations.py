@@ -26,6 +26,7 @@ from bot.store.league_names import keyed_league_names
 from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
+from bot.store.world_by_game import STATEMENTS as WORLD_BY_GAME
 
 StepFunction = Callable[[Tx], Awaitable[None]]
 
@@ -245,6 +246,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "league names unique whatever their case (name keys; later duplicates renamed)",
               keyed_league_names),
     Migration(11, "games: a game column, results as score + unit, seats bounded by the game", games_and_scores),
+    Migration(12, "a world scratch per game: world rounds and official runs unique by game and week",
+              WORLD_BY_GAME),
 )
 
 

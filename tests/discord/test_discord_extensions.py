@@ -57,7 +57,7 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
                                     "league round add", "league round list", "league round cancel",
                                     "league penalty", "league disqualify", "league standings", "league results",
                                     "league export", "league calendar", "notify dm", "notify next",
-                                    "run start", "run replay", "scratch ranking", "scratch run", "scratch me",
+                                    "run start", "run replay", "scratch ranking", "scratch run", "scratch me", "rules",
                                     "verify"])
     for command in payload:
         for name, item in walk(command):

@@ -120,12 +120,13 @@ async def test_rankings_go_the_games_way_lower_seconds_or_higher_points(store):
             "INSERT INTO runs (round_id, user_id, display_name, guild_id, week, status, score, score_unit, game, "
             "started_at) VALUES (?, ?, ?, 1, ?, 'finished', ?, 'vp', 'some-points-game', ?)",
             [(rnd.id, 100 + i, f"D{i}", week, s, T0) for i, s in enumerate(scores)])
-        points_top = await world_top_tx(tx, week, 10, POINTS)
-        seconds_top = await world_top_tx(tx, week, 10, SECONDS)
+        game = "some-points-game"  # the world queries read one game's runs (migration 12)
+        points_top = await world_top_tx(tx, week, 10, POINTS, game)
+        seconds_top = await world_top_tx(tx, week, 10, SECONDS, game)
         mine = next(r for r in points_top if r.user_id == 102)  # 65 points: 4th
-        return (rnd, points_top, seconds_top, await world_rank_tx(tx, week, 65, POINTS),
-                await world_rank_tx(tx, week, 65, SECONDS), await world_around_tx(tx, week, mine, 1, POINTS),
-                await faster_runs_tx(tx, rnd.id, 80, POINTS), await tied_before_tx(tx, week, 80, 10**6))
+        return (rnd, points_top, seconds_top, await world_rank_tx(tx, week, 65, POINTS, game),
+                await world_rank_tx(tx, week, 65, SECONDS, game), await world_around_tx(tx, week, mine, 1, POINTS),
+                await faster_runs_tx(tx, rnd.id, 80, POINTS), await tied_before_tx(tx, week, 80, 10**6, game))
 
     rnd, points_top, seconds_top, rank_points, rank_seconds, around, better, tied = await store.db.write(body)
     assert rnd.game == "some-points-game"

@@ -9,6 +9,7 @@ driven alone. Its dice are the engine's seeded or named streams, in the state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -73,7 +74,11 @@ class Stages:
         return StageFacts(name, f"Dash {name[5:]}", int(name[5:]), 0)
 
     def digest(self, name: str) -> str:
-        return name.encode().hex()
+        return hashlib.sha256(name.encode()).hexdigest()  # a track is its name: its "text"
+
+    def official(self, week: str) -> str:
+        """The week's official track: `dash-3` to `dash-5`, from the week's number alone."""
+        return f"dash-{3 + int(week.split('-W')[1]) % 3}"
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,17 @@ class DiceDash:
     renderer: str | None = None  # it draws no pictures
 
     def rulesets(self) -> list[str]:
-        return ["classic"]  # the rally's default ruleset name, read and ignored
+        # "provisional" first: the toy's world weeks play it (a game's first ruleset is its default);
+        # "classic" is the lobby's default name. Both play the same; only the label differs.
+        return ["provisional", "classic"]
+
+    def provisional(self, ruleset: str) -> bool:
+        return ruleset == "provisional"
+
+    def rules(self, ruleset: str) -> list[str]:
+        if ruleset not in self.rulesets():
+            raise NotAllowed(msg("toy.bad_words", text=ruleset[:20]))
+        return [msg("toy.rules", ruleset=ruleset)]
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
         self.stages.facts(str(options["stage"]))

@@ -18,7 +18,9 @@ of the bot holds them as opaque values and asks the game for everything else:
   information never leaves the game except through a seat's own view), and from a view only:
   `prompt`, `tell(events)` and `narrate(events)`, `title`, `status`, `classification`,
   `seat_name`, all as message keys (`bot.engine.core.text.Msg`), never sentences;
-- **its library**: `stages` (names, facts, digests for result cards), `rulesets()`, `modules`;
+- **its library**: `stages` (names, facts, digests for result cards, the week's official stage),
+  `rulesets()` (the first one the default), `modules`; `provisional(ruleset)` (its results are
+  labelled "provisional rules" wherever they are shown) and `rules(ruleset)` (`/rules`' summary);
 - **pictures**: `board(view)` / `results(view)`, a picture's data as JSON built from a view only
   (what an outbox row keeps: never the state; its texts as message-key JSON, shown in the reader's
   language when the post is delivered), and `picture(kind, data)`, the renderer's arguments from
@@ -220,6 +222,8 @@ class StageLibrary(Protocol):
 
     def digest(self, name: str) -> str: ...        # SHA-256 of the stage's text (result cards)
 
+    def official(self, week: str) -> str: ...      # the ISO week's official stage (world scratch), from the week alone
+
 
 class StateVersionError(RallyError):
     """A snapshot of a schema this game does not read."""
@@ -250,7 +254,11 @@ class Game(Protocol[S, A]):
     texts: Path | None  # a folder of `<lang>.json` with the game's own message keys (None: data/i18n)
     renderer: str | None  # the module that draws its pictures (bot/render/<game>/, Pillow); None: none
 
-    def rulesets(self) -> Sequence[str]: ...
+    def rulesets(self) -> Sequence[str]: ...  # the first is the game's default (its world scratch week's)
+
+    def provisional(self, ruleset: str) -> bool: ...  # results under it are shown as "provisional rules"
+
+    def rules(self, ruleset: str) -> list[str]: ...   # `/rules`: a summary of the game's rules, as message keys
 
     def validate_setup(self, options: Mapping[str, Any]) -> None: ...
 

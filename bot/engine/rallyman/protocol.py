@@ -37,6 +37,7 @@ from bot.engine.core.game import (
     check_schema,
     ranked,
 )
+from bot.engine.core.official import official_stage
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman import game as engine
@@ -95,6 +96,15 @@ VERBS: tuple[Verb, ...] = (
 )
 
 
+def rules_lines(ruleset: str) -> list[str]:
+    """`/rules` for classic (RULES Part A): the ruleset shown and the others, the optional modules
+    (A18–A23) and where the rules come from, as message keys. An unknown ruleset is refused
+    (`DataError` naming the rulesets there are)."""
+    load_ruleset(ruleset)
+    return [msg("rules.classic.head", ruleset=ruleset, rulesets=", ".join(f"`{n}`" for n in ruleset_names())),
+            msg("rules.classic.modules"), msg("rules.classic.options"), msg("rules.classic.source")]
+
+
 class ClassicStages:
     """Classic's stages: the shipped `.stage` files of data/stages and the generated `gen-…` ones."""
 
@@ -110,6 +120,10 @@ class ClassicStages:
 
     def digest(self, name: str) -> str:
         return stage_digest(name)
+
+    def official(self, week: str) -> str:
+        """The week's generated official stage, as it has always been named (RULES A24)."""
+        return official_stage(week)
 
 
 @dataclass(frozen=True)
@@ -163,7 +177,15 @@ class Rallyman:
     renderer: str | None = "bot.render.rallyman.renderer"
 
     def rulesets(self) -> list[str]:
-        return ruleset_names()
+        return ruleset_names()  # "classic" first: the default
+
+    def provisional(self, ruleset: str) -> bool:
+        """Classic's rules are the published rules: never provisional."""
+        return False
+
+    def rules(self, ruleset: str) -> list[str]:
+        """`/rules`: classic's rulesets and Rules+ modules and where the rules come from."""
+        return rules_lines(ruleset)
 
     # -- setup and storage -----------------------------------------------------------------------
 

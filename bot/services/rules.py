@@ -1,0 +1,53 @@
+"""`/rules [game] [ruleset]`: a game's rules summary as the bot plays them (issue 24 item 6 D).
+
+The lines are the game's (`Game.rules(ruleset)`: message keys, shown in the reader's language);
+this module picks the game (none: classic) and the ruleset (none: the game's default, its first),
+refusing an unknown one by name, and cuts the text into messages that fit Discord's 2,000
+characters, at line ends (a longer line is cut on its own). No database: answered at once.
+"""
+
+from __future__ import annotations
+
+from bot import games
+from bot.engine.core.text import msg
+from bot.services.errors import ServiceError
+from bot.services.provisional import provisional_lines
+from bot.services.reply import Reply
+
+MAX_MESSAGE = 2000  # Discord's limit for a message's text
+
+
+def rules_reply(game: object = None, ruleset: object = None) -> Reply:
+    """The rules of `game` under `ruleset`, privately; an unknown game or ruleset is refused
+    naming the ones there are."""
+    typed_game = str(game).strip().lower()[:40] if game is not None else ""
+    played = games.get(typed_game or None)
+    names = list(played.rulesets())
+    typed_ruleset = str(ruleset).strip()[:40] if ruleset is not None else ""
+    wanted = typed_ruleset or names[0]
+    if wanted not in names:
+        raise ServiceError("rules.unknown_ruleset", game=msg(played.name), ruleset=wanted,
+                           rulesets=", ".join(f"`{n}`" for n in names))
+    lines = list(played.rules(wanted))
+    if played.provisional(wanted) and not any(str(line) == msg("game.provisional_rules") for line in lines):
+        lines += provisional_lines(played.id, wanted)  # said even if the game's own lines do not
+    return Reply(lines, ephemeral=True)
+
+
+def message_parts(lines: list[str], limit: int = MAX_MESSAGE) -> list[str]:
+    """`lines` (already in the reader's words) joined into messages of at most `limit` characters,
+    cut between lines; a line longer than a message is cut into pieces of its own."""
+    parts: list[str] = []
+    current = ""
+    for line in lines:
+        pieces = [line[i:i + limit] for i in range(0, len(line), limit)] or [""]
+        for piece in pieces:
+            joined = f"{current}\n{piece}" if current else piece
+            if len(joined) <= limit:
+                current = joined
+            else:
+                parts.append(current)
+                current = piece
+    if current or not parts:
+        parts.append(current)
+    return parts

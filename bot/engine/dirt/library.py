@@ -9,6 +9,7 @@ from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.engine.dirt.stages.catalogue import generated_name, load_stage, stage_names, stages_dir
+from bot.engine.dirt.official import official_stage
 from bot.engine.dirt.stages.generator import generate
 
 
@@ -27,6 +28,10 @@ class DirtStages:
         stage = load_stage(name)
         corners = len({s.corner for s in stage.spaces if s.corner is not None})
         return StageFacts(name, stage.title, len(stage.tiles), corners)
+
+    def official(self, week: str) -> str:
+        """The week's official DIRT stage (its world scratch), generated from the week alone."""
+        return official_stage(week)
 
     def digest(self, name: str) -> str:
         """SHA-256 of the stage's text (a result card names the stage it was driven on)."""

@@ -43,7 +43,8 @@ from bot.engine.dirt.library import DirtStages
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
-from bot.engine.dirt.ruleset import ruleset_names
+from bot.engine.dirt.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_names
+from bot.engine.dirt.rules_text import rules_lines
 from bot.engine.dirt.simulate import simulate as simulate_course
 from bot.engine.dirt.state import SCHEMA, DirtState
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines
@@ -107,7 +108,17 @@ class Dirt:
     renderer: str | None = "bot.render.dirt.renderer"
 
     def rulesets(self) -> list[str]:
-        return ruleset_names()
+        """"provisional" first: the default (the B13 house rules, RULES Part B)."""
+        names = ruleset_names()
+        return sorted(names, key=lambda n: n != DEFAULT_RULESET)
+
+    def provisional(self, ruleset: str) -> bool:
+        """The ruleset file says whether its rules are provisional (B13: every default is)."""
+        return load_ruleset(ruleset).provisional
+
+    def rules(self, ruleset: str) -> list[str]:
+        """`/rules`: the B13 defaults with their OPEN ids, numbers from the ruleset file."""
+        return rules_lines(ruleset)
 
     # -- setup and storage -----------------------------------------------------------------------
 

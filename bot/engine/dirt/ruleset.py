@@ -170,7 +170,7 @@ def load_ruleset(name: str = DEFAULT_RULESET) -> DirtRuleset:
     """A shipped DIRT ruleset by name (data/dirt/rulesets/<name>.json)."""
     path = data_dir() / "dirt" / "rulesets" / f"{name}.json"
     source = f"data/dirt/rulesets/{name}.json"
-    if not path.exists():
+    if name not in ruleset_names():  # a name typed by someone: never a path
         known = ", ".join(sorted(p.stem for p in path.parent.glob("*.json")))
         raise DataError(source, "name", f"no DIRT ruleset named '{name}' (known: {known})")
     return parse_ruleset(path.read_text(encoding="utf-8"), source)

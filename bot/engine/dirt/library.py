@@ -8,8 +8,8 @@ import hashlib
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
-from bot.engine.dirt.stages.catalogue import generated_name, load_stage, stage_names, stages_dir
 from bot.engine.dirt.official import official_stage
+from bot.engine.dirt.stages.catalogue import generated_name, load_stage, stage_names, stages_dir
 from bot.engine.dirt.stages.generator import generate
 
 

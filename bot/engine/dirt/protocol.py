@@ -43,8 +43,8 @@ from bot.engine.dirt.library import DirtStages
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
-from bot.engine.dirt.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_names
 from bot.engine.dirt.rules_text import rules_lines
+from bot.engine.dirt.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_names
 from bot.engine.dirt.simulate import simulate as simulate_course
 from bot.engine.dirt.state import SCHEMA, DirtState
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines

@@ -5,13 +5,16 @@ league round on a DIRT stage (solo runs, close, standings) — all through the `
 from __future__ import annotations
 
 import io
+import json
 from datetime import UTC, datetime
 
 from bot import games
 from bot.console import PLACE, Console, run_console, user_id
 from bot.console.clock import console_service
 from bot.services import RallyService
+from bot.services.card_check import verify_text
 from bot.services.replay import log_problem, replay_snapshot
+from bot.store.leagues import cards_tx
 from tests.discord.fakes import Harness, buttons_of, channel_posts, click_payload, private_answers
 
 DIRT = games.get("dirt")
@@ -44,8 +47,8 @@ async def test_a_two_stage_dirt_rally_against_the_ai_in_the_console_replays_and_
     await drive_to_the_end(console, service, store, {str(user_id("ann")): "ann", str(user_id("ben")): "ben"})
     text = out.getvalue()
     assert "opens a rally of 2 specials: SS1 Dusty Pines, SS2 Sauna Hill" in text
-    assert "Stage 1 is over" in text and "Rally classification after stage 1 (provisional rules)" in text
-    assert "The rally is over." in text and "(provisional rules)" in text.rsplit("The rally is over.", 1)[1]
+    assert "Stage 1 is over" in text and "Rally classification after stage 1:" in text
+    assert "The rally is over." in text and "provisional rules" in text.rsplit("The rally is over.", 1)[1]
     assert "[only" not in text  # nothing the AI chose was refused
 
     (rally,) = await store.rallies.finished_in_channel(PLACE.guild_id, PLACE.channel_id, 5)
@@ -145,7 +148,17 @@ async def test_a_league_round_on_a_dirt_stage_closes_with_times_lowest_first(sto
     assert finished, runs
     standings = text.rsplit("Gravel Cup — standings", 1)[1]
     best = NAMES[[user_id(n) for n in NAMES].index(finished[0][0])]
-    assert best in standings
+    assert best in standings and "provisional rules" in standings
+
+    # its result cards name DIRT and its provisional rules, bound by the round's digest (B13)
+    cards = await store.db.read(lambda tx: cards_tx(tx, 1))
+    document = json.loads(cards)
+    assert document["round"]["game"] == "dirt" and document["round"]["provisional"] is True
+    report = verify_text(cards)
+    assert report.ok and all("genuine [Rallyman: DIRT, provisional rules]" in line for line in report.lines[:2]), \
+        report.lines
+    document["cards"][0]["provisional"] = False
+    assert not verify_text(json.dumps(document)).ok  # an edited flag is refused
 
 
 async def test_deadlines_let_the_ai_drive_a_turn_not_begun_and_end_a_begun_one_as_it_stands(store):

@@ -18,7 +18,7 @@ SCANNED = ("engine", "services", "cogs", "views", "render", "console")
 #: a game's own `python -m bot` tools (its stage files, its pictures as PNG files) print for operators
 #: in English, like every tool of bot/cli/ (not scanned): they live in the game's folders only
 #: because nothing else may import the game (tests/house/test_game_packages.py)
-OPERATOR_TOOLS = {"engine/rallyman/stages/tool.py", "render/rallyman/tool.py"}
+OPERATOR_TOOLS = {"engine/rallyman/stages/tool.py", "engine/dirt/stages/tool.py", "render/rallyman/tool.py"}
 WORDS = re.compile(r"[A-Za-z]{2,}[ ,.!?:;'-]+[A-Za-z]{2,}")
 KEY = re.compile(r"[a-z_0-9]+(\.[a-z_0-9{}]+)+\.?")
 SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|ALTER|DROP|PRAGMA)\b|\b(FROM|WHERE|VALUES|ORDER BY)\b")

@@ -19,17 +19,17 @@ FROZEN = {
     "greystone-col": "18f7ad0b1a1dcb476dde0aa69a62dcf4b5e00975bb467983a19e33e06c010f6a",
     "hartwood-gravel": "bdb802042677903d3ef29ab67131e1fb28db17587542911fbac5777303da8c1a",
     "hollowell-winter": "98b8986ba627bc6e57d7338a4a4d5b574d82c8d574f120c8aaaa6f064cad1727",
-    "iron-sprint": "c38e853eb6ed707588c21d329542ede15628f647c287d4f6d5b0e2a311e48010",
+    "iron-sprint": "6bd7a390251d79a0c097c2e906d0621a10a9f044a8b7eccc75f269e647adb730",
     "ironside-climb": "7f1c7bd455d62cb84d6191567b5c8c54f75b159a8bc2cdcbd2806ca19dd589d6",
     "kestrel-lanes": "a3e6103580cb0c24c683fb79e38ccb21e5f4339e12bb49d254844279c83b09e8",
     "marsh-dash": "43a5d32e8f19d2aa9a5a79ae46f1e554a46054c1abf9a35c6e2a213810a62dc9",
     "millbrook-lakes": "c8fb6e020511bed978702b9dc880c68f526c6ff1fc1471dc8d51aa25ad7ee0ef",
-    "northern-marathon": "d7a698e8915a6df44a5745be89419e8c8c6ea664e22fe146ebc017bcf413151c",
+    "northern-marathon": "fec55717204277fcb7be171bfdcf6b5f5673699b05c952bf8e4566124943560b",
     "pinewood-sprint": "7604fc72db1436e4faebd6b7191ee4b4a9d7a823067fe5921e1066886bd93ac0",
     "quarry-switchbacks": "70f7337a8dfb8edf053ec0db5af65e188c79e2a86abbfe759aca6ace04182816",
     "ridge-and-moor": "fbcd5087da7395a6c857decd9f7cf0616a361fe42db8250cc30fd950c8ec4f24",
     "saltmarsh-causeway": "61dadcf4fc77a8e2a213062cd9d7d75e86bd33079e8c2395ac84160b3f83dcf6",
-    "village-tour": "94b0833bdd41c40007465718fa659fa05c28d93720e85642cc5b25d6a3e5fbf4",
+    "village-tour": "1ccad148b561ee420b4cb6c72d758d22eff06999c35822b5eb5894f56f34fa2c",
 }
 
 

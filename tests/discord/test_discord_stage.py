@@ -11,7 +11,7 @@ from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.services.stage_library import MESSAGE_LIMIT, fit, stage_list, stars
-from tests.discord.fakes import PNG, Harness, channel_posts, private_answers
+from tests.discord.fakes import PNG, Harness, channel_posts, command_payload, option, private_answers
 from tests.toy_game.game import DiceDash
 
 ALICE = (1001, "Alice")
@@ -97,13 +97,14 @@ async def test_stage_show_refuses_an_unknown_game(h):
     assert "There is no game called `chess`" in text and not any(c.files for c in calls)
 
 
-async def test_stage_name_autocompletes_among_the_games_stages(h):
-    """`name` and `game` are autocompleted like `/rally create`'s `stage` and `game`."""
-    cog = h.bot.get_cog("StageCog")
-    assert cog is not None
-    show = next(c for c in cog.walk_app_commands() if c.name == "show")
-    assert "name" in show._params and show._params["name"].autocomplete is not None
-    assert show._params["game"].autocomplete is not None
+async def test_stage_name_and_game_autocomplete_through_the_tree(h):
+    """`name` is autocompleted among the game's stages, `game` among the registry's games."""
+    (call,) = await h.dispatch(command_payload(ALICE, "stage", "show", [option("name", "fjo", focused=True)],
+                                               autocomplete=True))
+    assert [c["value"] for c in call.body["data"]["choices"]] == ["fjord-run"]
+    (call,) = await h.dispatch(command_payload(ALICE, "stage", "list", [option("game", "rally", focused=True)],
+                                               autocomplete=True))
+    assert [c["value"] for c in call.body["data"]["choices"]] == ["rallyman"]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de"])

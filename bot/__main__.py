@@ -1,7 +1,8 @@
 """`python -m bot`: the bot (with DISCORD_TOKEN) and its offline tools, as argparse subcommands.
 
 Each subcommand lives in `bot/cli/<name>.py`, or, for a game's own tool, in the module the
-registry names (`bot.games.TOOLS`: classic's stage files and board pictures), and exposes
+registry names (`bot.games.TOOLS`: classic's board pictures; `stage` is `bot/cli/stage.py`, which
+hands the command to a game's own stage tool by `--game`), and exposes
 `register(subparsers)`, which adds its parser and sets `func(args) -> int`. Modules are imported
 lazily so a tool never pays for the imports of another (the stage tools do not import discord.py).
 """

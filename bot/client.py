@@ -56,7 +56,7 @@ from bot.views.turn_buttons import clicked_by
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch",
-              "bot.cogs.notify", "bot.cogs.rules")
+              "bot.cogs.notify", "bot.cogs.rules", "bot.cogs.stage")
 
 
 class RallyTree(app_commands.CommandTree):

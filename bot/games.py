@@ -22,8 +22,10 @@ DEFAULT_GAME = "rallyman"
 _GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT}
 
 #: the games' own tools of `python -m bot`, by subcommand: the module in the game's folder that
-#: registers it (classic's stage files, and its boards and previews as PNG files)
-TOOLS = {"stage": "bot.engine.rallyman.stages.tool", "render": "bot.render.rallyman.tool"}
+#: registers it (classic's boards and previews as PNG files); `stage:GAME` is a game's stage tool,
+#: picked by `python -m bot stage … --game GAME` (bot/cli/stage.py), classic's and DIRT's
+TOOLS = {"render": "bot.render.rallyman.tool",
+         "stage:rallyman": "bot.engine.rallyman.stages.tool", "stage:dirt": "bot.engine.dirt.stages.tool"}
 
 
 def get(game_id: str | None) -> Game[Any, Any]:

@@ -17,6 +17,8 @@ from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
 from bot.services.rules import rules_reply
+from bot.services.images import Renderer
+from bot.services.stage_library import stage_list, stage_show
 
 #: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,
 #: they go to that run's channel
@@ -50,8 +52,10 @@ class Commands:
     """Runs a command for an actor: typed in the main channel `place`, or for a turn command where
     the actor's turns go (`channels`); prints what is for the actor alone through `say`."""
 
-    def __init__(self, service: RallyService, place: Place, channels: Channels, say: Say) -> None:
+    def __init__(self, service: RallyService, place: Place, channels: Channels, say: Say,
+                 renderer: Renderer | None = None) -> None:
         self.service = service
+        self.renderer = renderer  # draws `/stage show`'s preview (None: no image, only the facts)
         self.place = place
         self.channels = channels
         self.say = say
@@ -105,6 +109,11 @@ class Commands:
             return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
         if cmd.name == "rules":
             return rules_reply(o.get("game") or (cmd.words[0] if cmd.words else None), o.get("ruleset"))
+        if cmd.name == "stage list":
+            return stage_list(o.get("game") or (cmd.words[0] if cmd.words else None), self.place.lang)
+        if cmd.name == "stage show":
+            name = o.get("name") or o.get("stage") or (cmd.words[0] if cmd.words else "")
+            return await stage_show(o.get("game"), name, self.place.lang, self.renderer)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
     # -- championships -------------------------------------------------------------------------------

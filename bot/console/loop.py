@@ -43,7 +43,7 @@ class Console:
         self.readers = self.printer.readers  # console user → their own language (`alice@fr: …`)
         # Every part prints through `self._print`, so what the console prints has one door.
         self.sender = Sender(service, self._print, self.names, self.rooms, images, renderer)
-        self.commands = Commands(service, self.place, self.rooms, self._print)
+        self.commands = Commands(service, self.place, self.rooms, self._print, self.sender.renderer)
         self.autopilot = Autopilot(service, self.rooms, self.names, self._print, self.sender.show, self.dispatch,
                                    self.actor, self.tick, self.lang)
         self.jobs = Jobs(service, self.printer, self._print, self.sender.deliver, self.autopilot.drive)

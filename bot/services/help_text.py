@@ -29,6 +29,8 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("rally leave", "discord.cmd.rally_leave"),
         ("rally kick", "discord.cmd.rally_kick"),
         ("rally abandon", "discord.cmd.rally_abandon"),
+        ("stage list", "discord.cmd.stage_list"),
+        ("stage show", "discord.cmd.stage_show"),
     )),
     (TURN_GROUP, ()),  # every game's commands and `/act`, from the games' tables (`help_groups`)
     ("help.group_follow", (

@@ -107,8 +107,15 @@ HOUSE = {"spun_car_blocks_corner": True, "overspeed_reference": "space", "bump_b
          "spend_seconds_anytime": True}
 
 
+#: the shipped stages the reference was computed on (issue 24 item 7 added more stages: they are driven
+#: by the other engine tests; the cases here stay the reference's, which must never be regenerated)
+REFERENCE_STAGES = ("black-moor", "frozen-lakes", "grand-marathon", "greystone-col", "hollowell-winter",
+                    "millbrook-lakes", "pinewood-sprint", "quarry-switchbacks", "ridge-and-moor")
+
+
 def cases() -> list[Case]:
-    stages = stage_names()
+    stages = list(REFERENCE_STAGES)
+    assert set(stages) <= set(stage_names()), "a reference stage is no longer shipped"
     out: list[Case] = []
     for stage in stages:  # the AI alone, as the benchmark and the demos drive
         for drivers in (1, 2, 3, 4):

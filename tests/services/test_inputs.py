@@ -77,7 +77,7 @@ async def test_a_course_of_five_specials_is_refused_with_the_limit(service, stor
 async def test_an_empty_special_in_a_course_is_refused_by_name(service, store):
     assert await refused(service, store, "pinewood-sprint,,black-moor") == "`stage` is empty: give a value."
     text = await refused(service, store, "pinewood-sprint, nowhere")
-    assert text.startswith("There is no stage called `nowhere`. Stages: black-moor, frozen-lakes")
+    assert text.startswith("There is no stage called `nowhere`. Stages: black-moor, brackenford-winter, coastal")
 
 
 async def test_a_course_text_is_bounded_by_four_names_and_their_separators(service, store):

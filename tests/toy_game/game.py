@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core.dice import DiceSource, SeededDice, StreamDice, dice_from_dict
+from bot.engine.core.difficulty import length_class
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
 from bot.engine.core.game import (
@@ -71,7 +72,8 @@ class Stages:
     def facts(self, name: str) -> StageFacts:
         if not self.exists(name):
             raise NotAllowed(msg("toy.unknown_track", name=name[:20]))
-        return StageFacts(name, f"Dash {name[5:]}", int(name[5:]), 0)
+        length = int(name[5:])
+        return StageFacts(name, f"Dash {name[5:]}", length, 0, length_class=length_class(length, 4, 7))
 
     def digest(self, name: str) -> str:
         return hashlib.sha256(name.encode()).hexdigest()  # a track is its name: its "text"

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
+from bot.engine.core.difficulty import LengthClass, stars
 from bot.engine.core.errors import RallyError
 from bot.engine.core.log import CodecError, Lifecycle
 from bot.engine.core.text import msg
@@ -202,12 +203,25 @@ class Told:
 
 @dataclass(frozen=True)
 class StageFacts:
-    """What a lobby post, a round's announcement or a card says of a stage before it is driven."""
+    """What a lobby post, a round's announcement, a card or `/stage list` says of a stage before it
+    is driven. `length` counts `unit`s (classic: spaces by the shortest line; DIRT: hex tiles);
+    `zones` are the zone boards it drives over (none for a game without zones); `tight` and
+    `hazards` feed `difficulty`, the one formula of `bot.engine.core.difficulty`."""
 
     name: str
     title: str
     length: int
     corners: int
+    length_class: LengthClass = "short"
+    unit: Literal["spaces", "tiles"] = "spaces"
+    zones: tuple[str, ...] = ()
+    tight: int = 0     # corners whose slowest line allows gear 2 or less
+    hazards: int = 0   # jumps (classic: bumps) and shortcuts
+
+    @property
+    def difficulty(self) -> int:
+        """1 to 5 stars, the same formula for every game (bot/engine/core/difficulty.py)."""
+        return stars(self.corners, self.tight, self.hazards, self.length_class)
 
 
 @runtime_checkable
@@ -218,7 +232,7 @@ class StageLibrary(Protocol):
 
     def exists(self, name: str) -> bool: ...       # a shipped or generated name
 
-    def facts(self, name: str) -> StageFacts: ...  # raises a RallyError for an unknown name
+    def facts(self, name: str) -> StageFacts: ...  # raises a RallyError for an unknown name (shipped or generated)
 
     def digest(self, name: str) -> str: ...        # SHA-256 of the stage's text (result cards)
 

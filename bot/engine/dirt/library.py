@@ -1,47 +1,80 @@
-"""DIRT's stages as the `StageLibrary` of its `Game` (bot.engine.core.game): the shipped hex stages
-of data/dirt/stages/ and the generated `gen-SEED[-TILES]` ones (RULES B2, B13.7)."""
+"""DIRT's stage library: the `StageLibrary` of the `Game` protocol (bot/engine/core/game.py) over
+DIRT's catalogue (`data/dirt/stages/` and the generated `gen-SEED[-TILES]` stages).
+
+Facts count hex tiles (B2: short 10, medium 14, long 18 tiles, grid and run-off included), corner
+tiles, tight corners (inside limit 1–2, B8) and hazards (jumps, B11, and shortcuts, B10), so the
+difficulty is the same formula as classic's (`bot.engine.core.difficulty`). DIRT has no zones.
+`slides` and `jumps` are DIRT's own figures, for `python -m bot stage list --game dirt`.
+"""
 
 from __future__ import annotations
 
 import hashlib
 
+from bot.engine.core.difficulty import TIGHT_GEAR, length_class
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.engine.dirt.official import official_stage
-from bot.engine.dirt.stages.catalogue import generated_name, load_stage, stage_names, stages_dir
+from bot.engine.dirt.stages import catalogue
 from bot.engine.dirt.stages.generator import generate
+from bot.engine.dirt.stages.model import DirtStage, SpaceKind
+
+#: DIRT's length classes in tiles, between B2's 10, 14 and 18
+MEDIUM_FROM, LONG_FROM = 12, 16
 
 
 class DirtStages:
-    """Names for autocomplete and listings, facts for a lobby post, a digest for result cards."""
+    """DIRT's stages by name: shipped files and generated ones (names never used as paths)."""
 
-    def names(self) -> tuple[str, ...]:
-        return stage_names()
+    def names(self) -> list[str]:
+        return list(catalogue.stage_names())
 
     def exists(self, name: str) -> bool:
-        return name in stage_names() or generated_name(name) is not None
+        return name in catalogue.stage_names() or catalogue.generated_name(name) is not None
 
     def facts(self, name: str) -> StageFacts:
+        """Refuses an unknown name, naming the shipped stages and how to name a generated one."""
         if not self.exists(name):
-            raise NotAllowed(msg("dirt.unknown_stage", name=name[:40], names=", ".join(stage_names())))
-        stage = load_stage(name)
-        corners = len({s.corner for s in stage.spaces if s.corner is not None})
-        return StageFacts(name, stage.title, len(stage.tiles), corners)
+            raise NotAllowed(msg("dirt.unknown_stage", name=name[:40], names=", ".join(catalogue.stage_names())))
+        stage = catalogue.load_stage(name)
+        corners = [t for t in stage.tiles if t.kind != "straight"]
+        return StageFacts(name, stage.title, len(stage.tiles), len(corners),
+                          length_class=length_class(len(stage.tiles), MEDIUM_FROM, LONG_FROM), unit="tiles",
+                          tight=sum(1 for t in corners if t.inside is not None and t.inside <= TIGHT_GEAR),
+                          hazards=jumps(stage) + shortcuts(stage))
 
     def official(self, week: str) -> str:
         """The week's official DIRT stage (its world scratch), generated from the week alone."""
         return official_stage(week)
 
     def digest(self, name: str) -> str:
-        """SHA-256 of the stage's text (a result card names the stage it was driven on)."""
-        self.facts(name)
+        """SHA-256 of the stage's text: its shipped file, or the generator's text for its seed."""
         return hashlib.sha256(stage_text(name).encode("utf-8")).hexdigest()
 
 
 def stage_text(name: str) -> str:
-    """The text a stage is read from: its file, or what the generator writes for its seed."""
-    generated = generated_name(name)
+    """The text a DIRT stage is read from (an unknown name is refused by the catalogue)."""
+    generated = catalogue.generated_name(name)
     if generated is not None:
         return generate(*generated)
-    return (stages_dir() / f"{name}.stage").read_text(encoding="utf-8")
+    catalogue.load_stage(name)  # refuses an unknown name, never reads a path from it
+    return (catalogue.stages_dir() / f"{name}.stage").read_text(encoding="utf-8")
+
+
+def jumps(stage: DirtStage) -> int:
+    """Tiles with a jump symbol (B11)."""
+    return len({s.tile for s in stage.spaces if s.jump is not None})
+
+
+def shortcuts(stage: DirtStage) -> int:
+    """Corner tiles with a shortcut space (B10)."""
+    return sum(1 for t in stage.tiles if t.shortcut is not None)
+
+
+def slides(stage: DirtStage) -> int:
+    """Tiles with a slide pair (B9)."""
+    return len({s.tile for s in stage.spaces if s.kind is SpaceKind.SLIDE})
+
+
+DIRT_STAGES = DirtStages()

@@ -39,7 +39,7 @@ from bot.engine.dirt import ai as dirt_ai
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Attack, Retire, Roll, Stop, Timeout
 from bot.engine.dirt.classification import rally_rows
-from bot.engine.dirt.library import DirtStages
+from bot.engine.dirt.library import DIRT_STAGES
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
@@ -101,7 +101,7 @@ class Dirt:
     result = SECONDS
     state_schema = SCHEMA
     verbs = VERBS
-    stages: StageLibrary = DirtStages()
+    stages: StageLibrary = DIRT_STAGES
     modules: tuple[str, ...] = MODULES
     out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # DIRT's texts are in the shared catalogue (data/i18n, `dirt.` keys)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core.dice import DiceSource, ScriptedDice, StreamDice
+from bot.engine.core.difficulty import TIGHT_GEAR, length_class
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
 from bot.engine.core.game import (
@@ -105,8 +106,15 @@ def rules_lines(ruleset: str) -> list[str]:
             msg("rules.classic.modules"), msg("rules.classic.options"), msg("rules.classic.source")]
 
 
+#: classic's length classes, in spaces by the shortest line: short below 30, long from 60
+MEDIUM_FROM, LONG_FROM = 30, 60
+
+
 class ClassicStages:
-    """Classic's stages: the shipped `.stage` files of data/stages and the generated `gen-…` ones."""
+    """Classic's stages: the shipped `.stage` files of data/stages and the generated `gen-…` ones.
+
+    Facts: the length in spaces by the shortest line, the zones in route order, tight corners
+    (interior note 1–2, A8.1) and hazards (bumps, A10, and shortcuts, A8.4) for the difficulty."""
 
     def names(self) -> list[str]:
         return stage_names()
@@ -116,7 +124,12 @@ class ClassicStages:
 
     def facts(self, name: str) -> StageFacts:
         stage = load_stage(name)
-        return StageFacts(name, stage.title, stage.length, stage.counts()["corners"])
+        counts = stage.counts()
+        return StageFacts(name, stage.title, stage.length, counts["corners"],
+                          length_class=length_class(stage.length, MEDIUM_FROM, LONG_FROM), unit="spaces",
+                          zones=stage.zone_order,
+                          tight=sum(1 for c in stage.corners if c.interior_note <= TIGHT_GEAR),
+                          hazards=counts["bumps"] + counts["shortcuts"])
 
     def digest(self, name: str) -> str:
         return stage_digest(name)

@@ -12,7 +12,7 @@ import hashlib
 import re
 from functools import lru_cache
 
-from bot.engine.rallyman.stages.generator import generate
+from bot.engine.rallyman.stages.generator import generate, generator_zones
 from bot.engine.rallyman.stages.loader import load_stage as load_shipped_stage
 from bot.engine.rallyman.stages.loader import parse_stage, shipped_zones, stage_names
 from bot.engine.rallyman.stages.model import Stage
@@ -44,7 +44,8 @@ def load_stage(name: str) -> Stage:
     if generated is None:
         return load_shipped_stage(name)
     seed, length = generated
-    return parse_stage(generate(seed, length, shipped_zones()), f"{name}.stage", shipped_zones(), name=name)
+    text = generate(seed, length, generator_zones(shipped_zones()))
+    return parse_stage(text, f"{name}.stage", shipped_zones(), name=name)
 
 
 def stage_text(name: str) -> str:
@@ -54,7 +55,7 @@ def stage_text(name: str) -> str:
         load_shipped_stage(name)  # refuses an unknown name (never a path)
         return (data_dir() / "stages" / f"{name}.stage").read_text(encoding="utf-8")
     seed, length = generated
-    return generate(seed, length, shipped_zones())
+    return generate(seed, length, generator_zones(shipped_zones()))
 
 
 def stage_digest(name: str) -> str:

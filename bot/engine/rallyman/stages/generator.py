@@ -8,7 +8,10 @@ hand-written stage, so it is valid by the same rules; the generator lays the roa
 section, parses after each one and, when the road would run over itself, tries another corner
 (the other way, another angle, a straight first) or takes back the last sections.
 
-Only `random.Random(seed)` is used, so a seed always gives the same text.
+Only `random.Random(seed)` is used, so a seed always gives the same text. By default it lays
+the road over the zones it was released with (`GENERATOR_ZONES`, A–E), never over zones added
+later: a generated stage's text is frozen (a result card names its SHA-256), so a new zone file
+must not change what a seed gives.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ MIN_LENGTH = 12
 MAX_LENGTH = 120
 #: the generated stage's length is within this fraction of the asked length
 TOLERANCE = 0.2
+#: the zones a generated stage may use: the ones shipped when the generator was released (frozen)
+GENERATOR_ZONES = ("A", "B", "C", "D", "E")
 _ATTEMPTS = 10  # proposals for one section before taking back the previous one
 _MAX_SETBACKS = 60  # sections taken back before laying a gentle road instead
 
@@ -50,13 +55,19 @@ class _Block:
 
 
 def generate(seed: int, length: int = 30, zones: dict[str, ZoneFile] | None = None) -> str:
-    """Stage text for `seed`, about `length` spaces long (±20 %), over `zones` (default: the shipped ones)."""
+    """Stage text for `seed`, about `length` spaces long (±20 %), over `zones` (default: the shipped
+    zones of `GENERATOR_ZONES`)."""
     if not MIN_LENGTH <= length <= MAX_LENGTH:
         raise ValueError(f"length {length}: a generated stage has {MIN_LENGTH} to {MAX_LENGTH} spaces")
-    zones = zones if zones is not None else load_zones()
+    zones = zones if zones is not None else generator_zones(load_zones())
     if not zones:
         raise ValueError("no zones to build on: add zone files to data/zones/")
     return _Generator(random.Random(seed), seed, length, zones).run()
+
+
+def generator_zones(zones: dict[str, ZoneFile]) -> dict[str, ZoneFile]:
+    """The zones among `zones` a generated stage may be laid over (`GENERATOR_ZONES`)."""
+    return {letter: zone for letter, zone in zones.items() if letter in GENERATOR_ZONES}
 
 
 class _Generator:

@@ -1,0 +1,99 @@
+"""`/stage list` and `/stage show` (Discord and console): a game's shipped stages with their length,
+zones and difficulty, and one stage's preview and facts. Read only: no database, no outbox.
+
+A game is reached through the registry (`bot.games.get(game).stages`, the `StageLibrary` of the
+`Game` protocol), so DIRT's stages list here the day DIRT is registered, with no change. The
+difficulty is `StageFacts.difficulty`, one formula for every game (bot/engine/core/difficulty.py),
+shown as 1 to 5 stars. A reply is one Discord message: lines that would pass 2,000 characters in
+the reader's language are left off for a last "… and N more" line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot import games
+from bot.engine.core.game import StageFacts
+from bot.engine.core.text import msg
+from bot.i18n import render
+from bot.services.errors import ServiceError
+from bot.services.images import Renderer, draw_async, image_name, preview_spec
+from bot.services.reply import Reply
+
+MESSAGE_LIMIT = 2000
+#: a length class as words (`StageFacts.length_class`)
+LENGTH_CLASS = {"short": "stages.class_short", "medium": "stages.class_medium", "long": "stages.class_long"}
+#: a length as words, by the unit the game counts in (`StageFacts.unit`)
+LENGTH_UNIT = {"spaces": "stages.length_spaces", "tiles": "stages.length_tiles"}
+MAX_STARS = 5
+
+
+def stars(difficulty: int) -> str:
+    """★★★☆☆ for 3 (of 5)."""
+    return "★" * difficulty + "☆" * (MAX_STARS - difficulty)
+
+
+def length_text(facts: StageFacts) -> str:
+    """`medium, 34 spaces` / `short, 10 tiles`, as a message."""
+    return msg(LENGTH_UNIT[facts.unit], length_class=msg(LENGTH_CLASS[facts.length_class]), length=facts.length)
+
+
+def list_line(facts: StageFacts) -> str:
+    """One stage: name, title, length, zones (when the game has zones) and stars."""
+    if facts.zones:
+        return msg("stages.list_line_zones", name=facts.name, title=facts.title, length=length_text(facts),
+                   zones=" ".join(facts.zones), stars=stars(facts.difficulty))
+    return msg("stages.list_line", name=facts.name, title=facts.title, length=length_text(facts),
+               stars=stars(facts.difficulty))
+
+
+def fit(lines: Sequence[str], lang: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """As many of `lines` as fit one message in `lang`, then `… and N more` for the others."""
+    size = [len(render(line, lang)) + 1 for line in lines]
+    if sum(size) <= limit:
+        return list(lines)
+    kept: list[str] = []
+    used = 0
+    for i, (line, n) in enumerate(zip(lines, size)):
+        more = len(render(msg("stages.more", count=len(lines) - i), lang)) + 1
+        if used + n + more > limit:
+            return [*kept, msg("stages.more", count=len(lines) - i)]
+        kept.append(line)
+        used += n
+    return kept  # pragma: no cover - the sum fitted
+
+
+def stage_list(game: str | None, lang: str) -> Reply:
+    """`/stage list [game]`: every shipped stage of the game (default: the default game), privately."""
+    played = games.get(game)
+    library = played.stages
+    lines = [msg("stages.list_head", game=msg(played.name))]
+    lines += [list_line(library.facts(name)) for name in library.names()]
+    return Reply(fit(lines, lang), ephemeral=True)
+
+
+def facts_of(game: str | None, name: str) -> tuple[str, StageFacts]:
+    """(the game's id, the stage's facts); an unknown game or stage is refused naming what exists."""
+    played = games.get(game)
+    library = played.stages
+    wanted = name.strip()
+    if not wanted or not library.exists(wanted):
+        raise ServiceError("stages.unknown", name=wanted[:40], game=msg(played.name),
+                           stages=", ".join(library.names()))
+    return played.id, library.facts(wanted)
+
+
+async def stage_show(game: str | None, name: str, lang: str, renderer: Renderer | None) -> Reply:
+    """`/stage show name [game]`: the stage's facts and its preview image (when there is a renderer:
+    the console without `--out` has none), privately."""
+    game_id, facts = facts_of(game, name)
+    lines = [msg("stages.show_head", title=facts.title, name=facts.name, length=length_text(facts),
+                 stars=stars(facts.difficulty), difficulty=facts.difficulty)]
+    if facts.zones:
+        lines.append(msg("stages.show_zones", zones=", ".join(facts.zones)))
+    lines.append(msg("stages.show_counts", corners=facts.corners, tight=facts.tight, hazards=facts.hazards))
+    files: tuple[tuple[str, bytes], ...] = ()
+    if renderer is not None:
+        spec = preview_spec(facts.name, game_id)
+        files = ((image_name(spec), await draw_async(renderer, spec, lang)),)
+    return Reply(fit(lines, lang), ephemeral=True, files=files)

@@ -16,8 +16,8 @@ from bot.engine.core.game import Verb
 from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
-from bot.services.rules import rules_reply
 from bot.services.images import Renderer
+from bot.services.rules import rules_reply
 from bot.services.stage_library import stage_list, stage_show
 
 #: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,

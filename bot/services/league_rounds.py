@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from bot import games
 from bot.engine.core.text import Listed, msg
+from bot.services.stage_library import size_text
 from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Database, Tx
@@ -94,7 +95,7 @@ def specials_text(specials: list[str], game: str | None = None) -> str:
     stages = games.get(game).stages
     if len(specials) == 1:
         stage = stages.facts(specials[0])
-        return msg("league.stage_one", title=stage.title, length=stage.length)
+        return msg("league.stage_one", title=stage.title, size=size_text(stage))
     return Listed([msg("special.numbered", n=i + 1, title=stages.facts(name).title) for i, name in enumerate(specials)])
 
 

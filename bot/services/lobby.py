@@ -21,6 +21,7 @@ from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course, display_name, number, rules_plus, ruleset_name, start_order_option
 from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
+from bot.services.stage_library import size_text
 from bot.services.turns import reply_of, turn_post
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep, game_of
 from bot.store import Rally
@@ -268,7 +269,7 @@ class Lobby:
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
             stage = game_of(rally).stages.facts(rally.stage)
-            post = Post([msg("rally.lobby_board", title=stage.title, length=stage.length)],
+            post = Post([msg("rally.lobby_board", title=stage.title, size=size_text(stage))],
                         image=preview_spec(rally.stage, rally.game))
         else:
             game = game_of(rally)
@@ -302,7 +303,7 @@ def created_text(host: str, specials: list[str], flags: list[bool], drivers: int
     stages = games.get(game).stages
     if len(specials) == 1:
         loaded = stages.facts(specials[0])
-        return msg("rally.created", host=host, title=loaded.title, length=loaded.length,
+        return msg("rally.created", host=host, title=loaded.title, size=size_text(loaded),
                  corners=loaded.corners, drivers=drivers, hours=f"{hours:g}")
     if all(flags):
         after = msg("rally.assistance_all")

@@ -33,6 +33,15 @@ def stars(difficulty: int) -> str:
     return "★" * difficulty + "☆" * (MAX_STARS - difficulty)
 
 
+#: a stage's size alone, by its unit (a lobby post, a round's title)
+SIZE_UNIT = {"spaces": "stages.size_spaces", "tiles": "stages.size_tiles"}
+
+
+def size_text(facts: StageFacts) -> str:
+    """`19 spaces` (classic) / `10 tiles` (DIRT), as a message."""
+    return msg(SIZE_UNIT[facts.unit], n=facts.length)
+
+
 def length_text(facts: StageFacts) -> str:
     """`medium, 34 spaces` / `short, 10 tiles`, as a message."""
     return msg(LENGTH_UNIT[facts.unit], length_class=msg(LENGTH_CLASS[facts.length_class]), length=facts.length)

@@ -86,3 +86,16 @@ class Frame:
     def shifted(self, dx: float, dy: float) -> Frame:
         """The same view with every pixel moved by (dx, dy)."""
         return Frame(self.rotation, self.ppu, self.origin_x - dx, self.origin_y - dy)
+
+
+def window_box(origin: tuple[int, int], window: tuple[int, int], layer: tuple[int, int]
+               ) -> tuple[tuple[int, int, int, int], bool]:
+    """The part of a static layer of size `layer` that a camera window of size `window` at
+    `origin` (its top-left corner in the layer, maybe outside it) shows, and whether the window
+    also shows ground beyond the layer (then the band is painted first)."""
+    ox, oy = origin
+    ww, wh = window
+    sw, sh = layer
+    x0, y0 = max(ox, 0), max(oy, 0)
+    x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
+    return (x0, y0, x1, y1), (x1 - x0, y1 - y0) != (ww, wh)

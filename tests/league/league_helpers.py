@@ -45,3 +45,15 @@ async def drive(service: RallyService, actor: Actor, thread: Place, max_actions:
 
 async def tick(service: RallyService, deadlines: DeadlineService) -> int:
     return await deadlines.run_due()
+
+
+async def dash(service: RallyService, toy, actor: Actor, thread: Place) -> None:
+    """Drive a toy-game run (tests/toy_game) to its end with the toy's own AI, typed as the driver would."""
+    for _ in range(400):
+        rally = await service.store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
+        if rally is None or rally.status != "running":
+            return
+        state = service.work.state_of(rally)
+        (seat,) = toy.to_act(state)
+        await service.act(thread, actor, toy.choose(toy.view(state, seat), seat).kind)
+    raise AssertionError("the dash did not end")

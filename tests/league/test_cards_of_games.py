@@ -17,27 +17,16 @@ import pytest
 from bot import games
 from bot.console import PLACE, Console
 from bot.i18n import render
-from bot.services import Actor, Place, RallyService
+from bot.services import RallyService
 from bot.services.card_check import verify_card, verify_text
 from bot.store.leagues import cards_tx
 from tests.league.conftest import deliver
-from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, start_run
+from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, start_run
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
 from tests.toy_game.game import DiceDash
 
 TOY = "dicedash"
 
-
-async def dash(service: RallyService, toy, actor: Actor, thread: Place) -> None:  # noqa: F811
-    """Drive a toy run to its end with the toy's own AI, typed as the driver would."""
-    for _ in range(400):
-        rally = await service.store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
-        if rally is None or rally.status != "running":
-            return
-        state = service.work.state_of(rally)
-        (seat,) = toy.to_act(state)
-        await service.act(thread, actor, toy.choose(toy.view(state, seat), seat).kind)
-    raise AssertionError("the dash did not end")
 
 
 async def closed_toy_round(service, store, clock, deadlines, toy, ruleset: str) -> str:  # noqa: F811

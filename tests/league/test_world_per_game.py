@@ -16,7 +16,7 @@ from bot.services import Place
 from bot.services.world_round import week_of_ref, week_ref
 from bot.store.leagues import world_round_tx
 from tests.league.conftest import deliver
-from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, new_thread, start_run
+from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, new_thread, start_run
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
 from tests.toy_game.game import DiceDash
 
@@ -31,17 +31,6 @@ async def scratch_run(service, actor, game=None, place=LEAGUE_CHANNEL) -> Place:
     await scratch.start_run(place, actor, thread.channel_id, "Test server", game)
     return thread
 
-
-async def dash(service, toy, actor, thread) -> None:  # noqa: F811
-    """Drive a toy run to its end with the toy's own AI, typed as the driver would."""
-    for _ in range(400):
-        rally = await service.store.rallies.get_active_in_channel(thread.guild_id, thread.channel_id)
-        if rally is None or rally.status != "running":
-            return
-        state = service.work.state_of(rally)
-        (seat,) = toy.to_act(state)
-        await service.act(thread, actor, toy.choose(toy.view(state, seat), seat).kind)
-    raise AssertionError("the dash did not end")
 
 
 async def test_a_toy_week_and_a_classic_week_rank_apart_and_a_driver_drives_both(service, store, clock,

@@ -19,7 +19,7 @@ from bot.render.dirt.overlay import draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
 from bot.render.dirt.shapes import Pt, space_centre, stage_shapes
 from bot.render.dirt.static_layer import static_window
-from bot.render.frame import Frame
+from bot.render.frame import Frame, window_box
 from bot.render.header import draw_header, header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.textbox import TextBox
@@ -95,10 +95,8 @@ def _paste_window(canvas: Image.Image, stage: DirtStage, layout: DirtLayout, opt
                   origin: tuple[int, int]) -> None:
     ox, oy = origin
     ww, wh = layout.map_size
-    sw, sh = layout.static_size
-    x0, y0 = max(ox, 0), max(oy, 0)
-    x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
-    if (x1 - x0, y1 - y0) != (ww, wh) or ww != canvas.width:  # the layer leaves some of the band bare
+    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
+    if bare or ww != canvas.width:  # the layer leaves some of the band bare
         canvas.paste(C.GROUND, (0, layout.map_top, canvas.width, layout.map_top + wh))
     part = static_window(stage, layout, options, (x0, y0, x1, y1))
     canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))

@@ -12,7 +12,7 @@ from PIL import Image
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
-from bot.render.frame import Frame
+from bot.render.frame import Frame, window_box
 from bot.render.header import draw_header, header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
@@ -101,10 +101,8 @@ def _paste_window(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: fr
     """The visible part of the static layer (a palette image, converted by the paste)."""
     ox, oy = origin
     ww, wh = layout.map_size
-    sw, sh = layout.static_size
-    x0, y0 = max(ox, 0), max(oy, 0)
-    x1, y1 = min(ox + ww, sw), min(oy + wh, sh)
-    if (x1 - x0, y1 - y0) != (ww, wh) or ww != canvas.width:  # the layer leaves some of the band bare
+    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
+    if bare or ww != canvas.width:  # the layer leaves some of the band bare
         canvas.paste(P.PAPER, (0, layout.map_top, canvas.width, layout.map_top + wh))
     part = static_window(stage, layout, snow, options, (x0, y0, x1, y1))
     canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))

@@ -41,7 +41,7 @@ from bot.engine.dirt.parse import decode, encode, label, parse
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.state import Car, DirtState
-from bot.engine.dirt.turn import legal_rolls, roll_step, time_attack
+from bot.engine.dirt.turn import can_roll, legal_rolls, roll_step, time_attack
 
 MODULES = ("sisu",)
 
@@ -92,7 +92,7 @@ def _name(state: DirtState, seat: str) -> str:
 
 def _can_stop(state: DirtState, seat: str) -> bool:
     """B7: at least one space per turn if possible."""
-    return bool(state.turn_path) or not legal_rolls(state, seat)
+    return bool(state.turn_path) or not can_roll(state, seat)
 
 
 def _can_spare(state: DirtState, seat: str) -> bool:
@@ -146,7 +146,7 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
         return new, events
     if seat != current:
         raise NotAllowed(msg("dirt.not_your_turn", name=_name(state, current)))
-    new, events = state.clone(), []
+    new, events = state.fork(current), []  # the action changes only the car of `current`
     if isinstance(action, Roll):
         roll_step(new, current, action, events)
     elif isinstance(action, Attack):

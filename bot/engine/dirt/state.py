@@ -8,6 +8,7 @@ are reloaded by name.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -111,6 +112,27 @@ class DirtState:
                        turn_dice=list(self.turn_dice), turn_path=list(self.turn_path), fresh=dict(self.fresh),
                        last_dice=list(self.last_dice), last_path=list(self.last_path),
                        minus={t: list(v) for t, v in self.minus.items()}, bag=dict(self.bag))
+
+    def fork(self, seat: str) -> DirtState:
+        """A copy for an action of `seat` to change (issue 24, speed): like `clone`, but the other
+        cars and the rally's fixed lists (seats, stages, assistance, modules) are shared, as such an
+        action never changes them; a stage end, which changes every car, first takes its own copies
+        (`own_cars`). Everything else the action may change in place is copied."""
+        new = copy.copy(self)
+        new.dice = self.dice.clone()
+        new.cars = dict(self.cars)
+        new.cars[seat] = self.cars[seat].clone()
+        new.start_order, new.order, new.previous_order = list(self.start_order), list(self.order), \
+            list(self.previous_order)
+        new.turn_dice, new.turn_path = list(self.turn_dice), list(self.turn_path)
+        new.last_dice, new.last_path = list(self.last_dice), list(self.last_path)
+        new.fresh, new.bag = dict(self.fresh), dict(self.bag)
+        new.minus = {t: list(v) for t, v in self.minus.items()}
+        return new
+
+    def own_cars(self) -> None:
+        """Give this state its own copy of every car (a fork shares the cars its action leaves)."""
+        self.cars = {s: c.clone() for s, c in self.cars.items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "seats": [list(s) for s in self.seats], "stages": list(self.stages),

@@ -7,6 +7,8 @@ and moves the car. Both work on the state they are given: the rally's `apply` ha
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from bot.engine.core.dice import CleanDice
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
@@ -21,13 +23,14 @@ from bot.engine.dirt.moves import (
     choose,
     dice_left_of,
     dice_turn,
+    find_target,
     hazard_limit,
     here,
     landing,
     limit_for,
     pose_of,
     step_gear,
-    word_of,
+    tables,
 )
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
@@ -52,18 +55,26 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
+    return list(_rolls(state, seat))
+
+
+def can_roll(state: DirtState, seat: str) -> bool:
+    """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
+    return next(_rolls(state, seat), None) is not None
+
+
+def _rolls(state: DirtState, seat: str) -> Iterator[Roll]:
+    """The legal rolls in `legal_rolls`'s order, one at a time."""
     steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
     if not steps:
-        return []
+        return
     car = state.cars[seat]
     spaces = state.stage.spaces
     targets: list[tuple[str, int]] = []
-    for word in sorted({word_of(spaces[t]) for t in spaces[here(state, car)].forward}, key=DIRECTIONS.index):
-        try:
-            targets.append((word, choose(state, seat, word)))
-        except NotAllowed:
-            continue
-    out: list[Roll] = []
+    for word in tables(state).forward_words[here(state, car)]:
+        target = find_target(state, seat, word)
+        if target is not None:
+            targets.append((word, target))
     over = state.rules.jump_knockout_over
     for step in steps:
         gear = step_gear(car, step)
@@ -73,8 +84,7 @@ def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
                 lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
                 if landing(state, seat, target, lane) is None:
                     continue  # B13.8.6: a die that would fly needs a free landing
-            out.append(Roll(step, word))
-    return out
+            yield Roll(step, word)
 
 
 def _move(state: DirtState, seat: str, target: int) -> None:
@@ -167,7 +177,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     if lost is not None:
         lose_control(state, seat, lost, events)
         return False
-    if not attack and not legal_rolls(state, seat):
+    if not attack and not can_roll(state, seat):
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True

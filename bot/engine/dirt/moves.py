@@ -18,8 +18,6 @@ from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, dice_left
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import Car, DirtState
-from bot.engine.dirt.tables import StageTables, stage_tables, word_of
-
 
 #: the direction words as shown in refusals (closed table: no key is built from a value)
 DIRECTION_WORDS = {"": "dirt.word_ahead", "left": "dirt.word_left", "right": "dirt.word_right",
@@ -31,14 +29,14 @@ def here(state: DirtState, car: Car) -> int:
     return car.space if car.space is not None else state.stage.grid[0]
 
 
-def tables(state: DirtState) -> StageTables:
-    """The lookup tables of the stage being driven (cached per stage name)."""
-    return stage_tables(state.stages[state.stage_index])
+def word_of(space: DirtSpace) -> str:
+    """The direction word that names `space` as a target."""
+    return space.word
 
 
 def occupied(state: DirtState, seat: str, target: int) -> str | None:
     """The seat of a car on `target` or on a space overlapping it (B7, B13.8.3)."""
-    overlaps = tables(state).overlaps[target]
+    overlaps = state.stage.overlap_sets[target]
     for other, car in state.cars.items():
         if other != seat and car.status == "racing" and car.space is not None \
                 and (car.space == target or car.space in overlaps):
@@ -83,9 +81,8 @@ def _named(state: DirtState, seat: str, to: str) -> list[int]:
     """The forward targets `to` names from the car's space (at most the first one counts)."""
     car = state.cars[seat]
     spaces = state.stage.spaces
-    words = tables(state).words
     targets = spaces[here(state, car)].forward
-    named = [t for t in targets if words[t] == to]
+    named = [t for t in targets if spaces[t].word == to]
     if to == "":
         keep = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL
                 and (spaces[t].lanes == (car.lane,) or len(spaces[t].lanes) == 2)]

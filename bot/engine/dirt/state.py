@@ -95,6 +95,9 @@ class DirtState:
     bag: dict[str, int] = field(default_factory=no_tokens)
     someone_finished: bool = False
     over: bool = False
+    #: the seats whose `Car` this state shares with the state it was forked from (`fork`): not
+    #: part of the game, never serialised or compared
+    shared_cars: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def rules(self) -> DirtRuleset:
@@ -105,7 +108,8 @@ class DirtState:
         return load_stage(self.stages[self.stage_index])
 
     def clone(self) -> DirtState:
-        return replace(self, seats=list(self.seats), stages=list(self.stages), assistance=list(self.assistance),
+        return replace(self, shared_cars=frozenset(), seats=list(self.seats), stages=list(self.stages),
+                       assistance=list(self.assistance),
                        modules=dict(self.modules), dice=self.dice.clone(),
                        cars={s: c.clone() for s, c in self.cars.items()}, start_order=list(self.start_order),
                        order=list(self.order), previous_order=list(self.previous_order),
@@ -117,11 +121,12 @@ class DirtState:
         """A copy for an action of `seat` to change (issue 24, speed): like `clone`, but the other
         cars and the rally's fixed lists (seats, stages, assistance, modules) are shared, as such an
         action never changes them; a stage end, which changes every car, first takes its own copies
-        (`own_cars`). Everything else the action may change in place is copied."""
+        of the shared ones (`own_cars`). Everything else the action may change in place is copied."""
         new = copy.copy(self)
         new.dice = self.dice.clone()
         new.cars = dict(self.cars)
         new.cars[seat] = self.cars[seat].clone()
+        new.shared_cars = frozenset(self.cars).difference((seat,))
         new.start_order, new.order, new.previous_order = list(self.start_order), list(self.order), \
             list(self.previous_order)
         new.turn_dice, new.turn_path = list(self.turn_dice), list(self.turn_path)
@@ -131,8 +136,11 @@ class DirtState:
         return new
 
     def own_cars(self) -> None:
-        """Give this state its own copy of every car (a fork shares the cars its action leaves)."""
-        self.cars = {s: c.clone() for s, c in self.cars.items()}
+        """Give this state its own copy of each car it shares with the state it was forked from,
+        before changing them all (a stage end)."""
+        for seat in self.shared_cars:
+            self.cars[seat] = self.cars[seat].clone()
+        self.shared_cars = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "seats": [list(s) for s in self.seats], "stages": list(self.stages),

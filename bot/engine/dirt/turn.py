@@ -30,7 +30,6 @@ from bot.engine.dirt.moves import (
     limit_for,
     pose_of,
     step_gear,
-    tables,
 )
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
@@ -71,7 +70,7 @@ def _rolls(state: DirtState, seat: str) -> Iterator[Roll]:
     car = state.cars[seat]
     spaces = state.stage.spaces
     targets: list[tuple[str, int]] = []
-    for word in tables(state).forward_words[here(state, car)]:
+    for word in state.stage.forward_words[here(state, car)]:
         target = find_target(state, seat, word)
         if target is not None:
             targets.append((word, target))

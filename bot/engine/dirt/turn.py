@@ -54,6 +54,11 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
+    return [roll for roll, _ in _rolls(state, seat)]
+
+
+def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
+    """`legal_rolls` with the space each one targets (what the AI weighs)."""
     return list(_rolls(state, seat))
 
 
@@ -62,8 +67,8 @@ def can_roll(state: DirtState, seat: str) -> bool:
     return next(_rolls(state, seat), None) is not None
 
 
-def _rolls(state: DirtState, seat: str) -> Iterator[Roll]:
-    """The legal rolls in `legal_rolls`'s order, one at a time."""
+def _rolls(state: DirtState, seat: str) -> Iterator[tuple[Roll, int]]:
+    """The legal rolls in `legal_rolls`'s order, one at a time, each with its target."""
     steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
     if not steps:
         return
@@ -83,7 +88,7 @@ def _rolls(state: DirtState, seat: str) -> Iterator[Roll]:
                 lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
                 if landing(state, seat, target, lane) is None:
                     continue  # B13.8.6: a die that would fly needs a free landing
-            yield Roll(step, word)
+            yield Roll(step, word), target
 
 
 def _move(state: DirtState, seat: str, target: int) -> None:

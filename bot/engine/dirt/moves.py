@@ -14,7 +14,7 @@ from functools import lru_cache
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import Listed, msg
 from bot.engine.dirt.dice import COAST, LEADER
-from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, dice_left
+from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, allowed_steps, dice_left
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import Car, DirtState
@@ -172,6 +172,23 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
     """`dice_left` of a ruleset by name, cached: a pure function of these numbers."""
     return dice_left(load_ruleset(ruleset), leading=leading, coast_tokens=coast, brake_tokens=brake,
                      minus_one_tokens=minus_one)
+
+
+def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
+    """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
+    now, cached on the few numbers they depend on (issue 24, speed)."""
+    car = state.cars[seat]
+    tokens, fresh = car.tokens, state.fresh
+    return _steps_now(state.ruleset, car.gear, tuple(d for d, _, _ in state.turn_dice), state.turn == 0,
+                      state.someone_finished, state.leading, tokens["coast"] - fresh["coast"],
+                      tokens["brake"] - fresh["brake"], tokens["minus_one"] - fresh["minus_one"])
+
+
+@lru_cache(maxsize=4096)
+def _steps_now(ruleset: str, gear: int, used: tuple[str, ...], first: bool, someone_finished: bool, leading: bool,
+               coast: int, brake: int, minus_one: int) -> tuple[Step, ...]:
+    turn = DiceTurn(gear, used, leading=first, someone_finished=someone_finished)
+    return tuple(allowed_steps(turn, _dice_left(ruleset, leading, coast, brake, minus_one)))
 
 
 def hazard_limit(state: DirtState) -> int:

@@ -8,7 +8,6 @@ are reloaded by name.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -122,7 +121,8 @@ class DirtState:
         cars and the rally's fixed lists (seats, stages, assistance, modules) are shared, as such an
         action never changes them; a stage end, which changes every car, first takes its own copies
         of the shared ones (`own_cars`). Everything else the action may change in place is copied."""
-        new = copy.copy(self)
+        new = object.__new__(DirtState)
+        new.__dict__.update(self.__dict__)  # a shallow copy; what may change is copied below
         new.dice = self.dice.clone()
         new.cars = dict(self.cars)
         new.cars[seat] = self.cars[seat].clone()

@@ -7,7 +7,7 @@ and moves the car. Both work on the state they are given: the rally's `apply` ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from functools import lru_cache
 
 from bot.engine.core.dice import CleanDice
 from bot.engine.core.errors import NotAllowed
@@ -17,7 +17,7 @@ from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
 from bot.engine.dirt.course import advance, end_turn
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
 from bot.engine.dirt.dice import roll
-from bot.engine.dirt.dice_rules import allowed_steps, check_step
+from bot.engine.dirt.dice_rules import Step, check_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
@@ -30,6 +30,7 @@ from bot.engine.dirt.moves import (
     limit_for,
     pose_of,
     step_gear,
+    steps_now,
 )
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
@@ -39,56 +40,69 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
     if action.to not in DIRECTIONS:
         raise NotAllowed(msg("dirt.bad_direction", to=action.to[:20]))
-    check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)
+    if action.step not in steps_now(state, seat):
+        check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
-    car = state.cars[seat]
-    space = state.stage.spaces[target]
-    gear = step_gear(car, action.step)
-    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
-        lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
-        if landing(state, seat, target, lane) is None:
-            raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
+    gear = step_gear(state.cars[seat], action.step)
+    if not _lands(state, seat, gear, target):
+        raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
+
+
+def _lands(state: DirtState, seat: str, gear: int, target: int) -> bool:
+    """False when a step in `gear` onto `target` would fly off a jump with no free landing
+    (B13.8.6: a die that would fly needs one); True for every other step."""
+    space = state.stage.spaces[target]
+    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
+        lane = space.lanes[0] if len(space.lanes) == 1 else state.cars[seat].lane
+        return landing(state, seat, target, lane) is not None
+    return True
 
 
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
-    return [roll for roll, _ in _rolls(state, seat)]
+    return [roll for roll, _ in roll_targets(state, seat)]
 
 
 def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
-    """`legal_rolls` with the space each one targets (what the AI weighs)."""
-    return list(_rolls(state, seat))
+    """`legal_rolls` with the space each one targets (what the AI weighs), steps first."""
+    steps = steps_now(state, seat)
+    if not steps:
+        return []
+    car = state.cars[seat]
+    targets = _targets(state, seat)
+    return [(_roll(step, word), target) for step in steps for word, target in targets
+            if _lands(state, seat, step_gear(car, step), target)]
 
 
 def can_roll(state: DirtState, seat: str) -> bool:
     """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
-    return next(_rolls(state, seat), None) is not None
-
-
-def _rolls(state: DirtState, seat: str) -> Iterator[tuple[Roll, int]]:
-    """The legal rolls in `legal_rolls`'s order, one at a time, each with its target."""
-    steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
+    steps = steps_now(state, seat)
     if not steps:
-        return
+        return False
     car = state.cars[seat]
-    spaces = state.stage.spaces
-    targets: list[tuple[str, int]] = []
     for word in state.stage.forward_words[here(state, car)]:
         target = find_target(state, seat, word)
+        if target is not None and any(_lands(state, seat, step_gear(car, step), target) for step in steps):
+            return True
+    return False
+
+
+def _targets(state: DirtState, seat: str) -> list[tuple[str, int]]:
+    """Each direction word the car may name now, with its target, in `DIRECTIONS` order."""
+    out = []
+    for word in state.stage.forward_words[here(state, state.cars[seat])]:
+        target = find_target(state, seat, word)
         if target is not None:
-            targets.append((word, target))
-    over = state.rules.jump_knockout_over
-    for step in steps:
-        gear = step_gear(car, step)
-        for word, target in targets:
-            space = spaces[target]
-            if space.jump is not None and 0 <= gear - space.jump < over:
-                lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
-                if landing(state, seat, target, lane) is None:
-                    continue  # B13.8.6: a die that would fly needs a free landing
-            yield Roll(step, word), target
+            out.append((word, target))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _roll(step: Step, word: str) -> Roll:
+    """The action `Roll(step, word)`, made once (actions are frozen values)."""
+    return Roll(step, word)
 
 
 def _move(state: DirtState, seat: str, target: int) -> None:

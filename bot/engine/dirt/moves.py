@@ -38,8 +38,8 @@ def occupied(state: DirtState, seat: str, target: int) -> str | None:
     """The seat of a car on `target` or on a space overlapping it (B7, B13.8.3)."""
     overlaps = state.stage.overlap_sets[target]
     for other, car in state.cars.items():
-        if other != seat and car.status == "racing" and car.space is not None \
-                and (car.space == target or car.space in overlaps):
+        where = car.space
+        if where is not None and (where == target or where in overlaps) and other != seat and car.status == "racing":
             return other
     return None
 
@@ -80,10 +80,12 @@ def free(state: DirtState, seat: str, target: int) -> bool:
 def _named(state: DirtState, seat: str, to: str) -> list[int]:
     """The forward targets `to` names from the car's space (at most the first one counts)."""
     car = state.cars[seat]
-    spaces = state.stage.spaces
-    targets = spaces[here(state, car)].forward
-    named = [t for t in targets if spaces[t].word == to]
+    stage = state.stage
+    spaces = stage.spaces
+    start = car.space if car.space is not None else stage.grid[0]  # `here`
+    named = list(stage.targets_by_word[start].get(to, ()))
     if to == "":
+        targets = spaces[start].forward
         keep = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL
                 and (spaces[t].lanes == (car.lane,) or len(spaces[t].lanes) == 2)]
         if keep and free(state, seat, keep[0]):
@@ -179,7 +181,7 @@ def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     now, cached on the few numbers they depend on (issue 24, speed)."""
     car = state.cars[seat]
     tokens, fresh = car.tokens, state.fresh
-    return _steps_now(state.ruleset, car.gear, tuple(d for d, _, _ in state.turn_dice), state.turn == 0,
+    return _steps_now(state.ruleset, car.gear, tuple([d for d, _, _ in state.turn_dice]), state.turn == 0,
                       state.someone_finished, state.leading, tokens["coast"] - fresh["coast"],
                       tokens["brake"] - fresh["brake"], tokens["minus_one"] - fresh["minus_one"])
 

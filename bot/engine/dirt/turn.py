@@ -72,8 +72,14 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
         return []
     car = state.cars[seat]
     targets = _targets(state, seat)
-    return [(_roll(step, word), target) for step in steps for word, target in targets
-            if _lands(state, seat, step_gear(car, step), target)]
+    spaces = state.stage.spaces
+    out = []
+    for step in steps:
+        gear = step_gear(car, step)
+        for word, target in targets:
+            if spaces[target].jump is None or _lands(state, seat, gear, target):  # only a jump has a landing
+                out.append((_roll(step, word), target))
+    return out
 
 
 def can_roll(state: DirtState, seat: str) -> bool:

@@ -111,6 +111,18 @@ class DirtStage(BaseModel):
                      for space in self.spaces)
 
     @cached_property
+    def targets_by_word(self) -> tuple[dict[str, tuple[int, ...]], ...]:
+        """Per space, its forward neighbours by the word that names them, in forward order (the
+        first one is the target of that word), worked out once per stage. Read-only."""
+        out: list[dict[str, tuple[int, ...]]] = []
+        for space in self.spaces:
+            named: dict[str, tuple[int, ...]] = {}
+            for t in space.forward:
+                named[self.spaces[t].word] = named.get(self.spaces[t].word, ()) + (t,)
+            out.append(named)
+        return tuple(out)
+
+    @cached_property
     def overlap_sets(self) -> tuple[frozenset[int], ...]:
         """Per space, the spaces it overlaps (B7, B13.8.3), as sets, worked out once per stage."""
         return tuple(frozenset(space.overlaps) for space in self.spaces)

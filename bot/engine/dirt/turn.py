@@ -78,7 +78,7 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
         gear = step_gear(car, step)
         for word, target in targets:
             if spaces[target].jump is None or _lands(state, seat, gear, target):  # only a jump has a landing
-                out.append((_roll(step, word), target))
+                out.append((_roll(step.die, step.brakes, word), target))
     return out
 
 
@@ -106,9 +106,10 @@ def _targets(state: DirtState, seat: str) -> list[tuple[str, int]]:
 
 
 @lru_cache(maxsize=512)
-def _roll(step: Step, word: str) -> Roll:
-    """The action `Roll(step, word)`, made once (actions are frozen values)."""
-    return Roll(step, word)
+def _roll(die: str, brakes: int, word: str) -> Roll:
+    """The action `Roll(Step(die, brakes), word)`, made once (actions are frozen values; plain
+    arguments hash quicker than a `Step`)."""
+    return Roll(Step(die, brakes), word)
 
 
 def _move(state: DirtState, seat: str, target: int) -> None:

@@ -1,9 +1,11 @@
 """The state of a DIRT rally (RULES B2–B13): the cars, the stage being driven, the round and the
 turn in progress, the damage-token bag and the "−1" tokens on tiles.
 
-Plain data, cloned before every change (the engine is pure: `apply` never changes its input) and
+Plain data, copied before every change (the engine is pure: `apply` never changes its input) and
 written to a deterministic JSON-safe dict. The loaded stage and ruleset are not serialised: they
-are reloaded by name.
+are reloaded by name. `apply` copies with `fork` (issue 24, speed): the state it returns shares the
+cars the action left alone with its input, so a state is changed only through `apply` (or `clone`
+it first, as tests setting up a position do on the states `new_rally` gives).
 """
 
 from __future__ import annotations

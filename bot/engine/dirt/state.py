@@ -4,8 +4,8 @@ turn in progress, the damage-token bag and the "−1" tokens on tiles.
 Plain data, copied before every change (the engine is pure: `apply` never changes its input) and
 written to a deterministic JSON-safe dict. The loaded stage and ruleset are not serialised: they
 are reloaded by name. `apply` copies with `fork` (issue 24, speed): the state it returns shares the
-cars the action left alone with its input, so a state is changed only through `apply` (or `clone`
-it first, as tests setting up a position do on the states `new_rally` gives).
+cars the action left alone with its input: change a state only through `apply`, or `clone` it
+first (a state from `new_rally` or `clone` shares nothing).
 """
 
 from __future__ import annotations

@@ -7,6 +7,15 @@ median per repeat), clone_us (the same-run baseline: `DirtState.clone()` of the 
 actions met, timed at the same moments), actions_per_clone (goal ≤ 4), odds_us (a 3-step plan's
 exact chance of a loss of control, B13.1; goal ≤ 100). Medians over repeats (2 noisy cores).
 Goal: ≥ 500 stages/s.
+
+What makes an action quick (issue 24, "Speed"; every outcome byte-identical, checked by
+tests/dirt/test_dirt_speed_paths.py): `apply` forks the state, copying only the car that moves
+(`DirtState.fork`; a stage end copies the others); the stage's words, targets by word and overlaps
+are worked out once per stage (cached properties of `DirtStage`); the dice steps allowed are
+cached on the few numbers they depend on (`moves.steps_now`); the end-of-turn check stops at the
+first possible step (`turn.can_roll`); the AI weighs the legal rolls with their targets
+(`turn.roll_targets`) and caches its risk test. The stage and AI caches live as long as the
+process, as in a running bot: the warm-up stages fill them.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.dirt.dice_rules import Step
+from bot.engine.dirt.stages.model import DIRECTIONS
 
-DIRECTIONS = ("", "left", "right", "slide", "cut")
+__all__ = ["DIRECTIONS", "Action", "Attack", "Retire", "Roll", "Spare", "Step", "Stop", "Timeout"]
 
 
 @dataclass(frozen=True)

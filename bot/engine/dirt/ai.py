@@ -18,12 +18,14 @@ from functools import lru_cache
 
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
-from bot.engine.dirt.moves import choose as target_of
+from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.moves import hazard_limit, step_gear
 from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
+from bot.engine.dirt.turn import roll_targets
 
 RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
 TOP_GEAR = 6
@@ -57,24 +59,22 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 
 
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
-    """The AI's action for `seat`, whose turn it is."""
-    legal = engine.legal_actions(state, seat)
+    """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, worked out from
+    the legal rolls with their targets (`roll_targets`, the same rolls in the same order)."""
+    if state.to_act() != seat:
+        return Stop()  # no legal action: nothing to weigh
     car = state.cars[seat]
-    if any(isinstance(a, Spare) for a in legal) and car.tokens.get("coast", 0) and not state.turn_dice:
+    if engine.can_spare(state, seat) and car.tokens.get("coast", 0) and not state.turn_dice:
         return Spare()
-    rolls = [a for a in legal if isinstance(a, Roll)]
-    can_stop = any(isinstance(a, Stop) for a in legal)
-    if not rolls:
-        return Stop() if can_stop or not legal else legal[0]
+    options = roll_targets(state, seat)
+    if not options:
+        return Stop()  # B7: with no step possible, stopping is allowed
+    can_stop = bool(state.turn_path)  # as `legal_actions`: Stop once a space was played this turn
     caps = caps_for(state, seat)
     spaces = state.stage.spaces
     best_key: tuple | None = None
     best: Roll | None = None
-    targets: dict[str, int] = {}
-    for roll in rolls:
-        target = targets.get(roll.to)
-        if target is None:
-            target = targets[roll.to] = target_of(state, seat, roll.to)
+    for roll, target in options:
         gear = step_gear(car, roll.step)
         safe = gear <= caps[target]
         plain = spaces[target].kind is SpaceKind.NORMAL
@@ -85,7 +85,13 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     if can_stop:
         if not best_key[0]:
             return Stop()
-        chance = next_die_odds(state.rules, hazard_limit(state), state.hazards, best.step)
-        if chance > risk:
+        if _too_risky(state.ruleset, hazard_limit(state), state.hazards, best.step, risk):
             return Stop()
     return best
+
+
+@lru_cache(maxsize=1024)
+def _too_risky(ruleset: str, limit: int, shown: int, step: Step, risk: float) -> bool:
+    """Whether the step's exact chance of a loss of control (B13.1) is above `risk` (cached: a
+    pure function of these values)."""
+    return next_die_odds(load_ruleset(ruleset), limit, shown, step) > risk

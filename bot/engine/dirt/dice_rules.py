@@ -10,6 +10,7 @@ what is allowed now; the keys are literal (a house test checks each exists in ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import Listed, counted, msg
@@ -85,6 +86,12 @@ def _side_left(turn: DiceTurn, left: DiceLeft) -> int:
 
 def allowed_steps(turn: DiceTurn, left: DiceLeft) -> list[Step]:
     """Every step the dice rules allow now, gear dice first (highest gear first)."""
+    return list(_allowed_steps(turn, left))
+
+
+@lru_cache(maxsize=4096)
+def _allowed_steps(turn: DiceTurn, left: DiceLeft) -> tuple[Step, ...]:
+    """`allowed_steps`, cached: a pure function of two small frozen values."""
     out: list[Step] = []
     g = turn.gear
     brakes = _brakes_left(turn, left)
@@ -100,7 +107,7 @@ def allowed_steps(turn: DiceTurn, left: DiceLeft) -> list[Step]:
             out.append(Step(gear_die(gear), g - gear - 1))
     if g >= 1 and _side_left(turn, left) > 0:
         out.append(Step(_side_die(turn)))
-    return out
+    return tuple(out)
 
 
 def step_words(step: Step) -> str:
@@ -127,9 +134,9 @@ def _code(step: Step) -> str:
 
 def check_step(turn: DiceTurn, left: DiceLeft, step: Step) -> None:
     """Refuse `step` if the dice rules forbid it now, saying why and what is allowed."""
-    allowed = allowed_steps(turn, left)
-    if step in allowed:
+    if step in _allowed_steps(turn, left):
         return
+    allowed = allowed_steps(turn, left)
     words = allowed_words(allowed)
     codes = tuple(_code(s) for s in allowed)
     die, g, k = step.die, turn.gear, step.brakes

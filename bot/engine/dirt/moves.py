@@ -9,10 +9,13 @@ on a space overlapping it (B7, B13.8.3) or when "−1" tokens closed it (B10, B1
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import Listed, msg
 from bot.engine.dirt.dice import COAST, LEADER
-from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, dice_left
+from bot.engine.dirt.dice_rules import DiceLeft, DiceTurn, Step, allowed_steps, dice_left
+from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import Car, DirtState
 
@@ -28,21 +31,15 @@ def here(state: DirtState, car: Car) -> int:
 
 def word_of(space: DirtSpace) -> str:
     """The direction word that names `space` as a target."""
-    if space.kind is SpaceKind.SLIDE:
-        return "slide"
-    if space.kind is SpaceKind.SHORTCUT:
-        return "cut"
-    if len(space.lanes) == 1:
-        return "left" if space.lanes[0] == 0 else "right"
-    return ""
+    return space.word
 
 
 def occupied(state: DirtState, seat: str, target: int) -> str | None:
     """The seat of a car on `target` or on a space overlapping it (B7, B13.8.3)."""
-    overlaps = state.stage.spaces[target].overlaps
+    overlaps = state.stage.overlap_sets[target]
     for other, car in state.cars.items():
-        if other != seat and car.status == "racing" and car.space is not None \
-                and (car.space == target or car.space in overlaps):
+        where = car.space
+        if where is not None and (where == target or where in overlaps) and other != seat and car.status == "racing":
             return other
     return None
 
@@ -80,23 +77,46 @@ def free(state: DirtState, seat: str, target: int) -> bool:
     return occupied(state, seat, target) is None and not closed(state, seat, state.stage.spaces[target])
 
 
-def choose(state: DirtState, seat: str, to: str) -> int:
-    """The target named by `to` from the car's space, or a refusal naming the words allowed."""
+def _named(state: DirtState, seat: str, to: str) -> list[int]:
+    """The forward targets `to` names from the car's space (at most the first one counts)."""
     car = state.cars[seat]
-    spaces = state.stage.spaces
-    targets = spaces[here(state, car)].forward
-    named = [t for t in targets if word_of(spaces[t]) == to]
+    stage = state.stage
+    spaces = stage.spaces
+    start = car.space if car.space is not None else stage.grid[0]  # `here`
+    named = list(stage.targets_by_word[start].get(to, ()))
     if to == "":
+        targets = spaces[start].forward
         keep = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL
                 and (spaces[t].lanes == (car.lane,) or len(spaces[t].lanes) == 2)]
-        normal = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL and free(state, seat, t)]
         if keep and free(state, seat, keep[0]):
             named = keep[:1]
-        elif len(normal) == 1:
-            named = normal
-        elif keep:
-            named = keep[:1]
+        else:
+            normal = [t for t in targets if spaces[t].kind is SpaceKind.NORMAL and free(state, seat, t)]
+            if len(normal) == 1:
+                named = normal
+            elif keep:
+                named = keep[:1]
+    return named
+
+
+def find_target(state: DirtState, seat: str, to: str) -> int | None:
+    """The target `choose` gives for `to`, or None where `choose` refuses it: the same rules with
+    no message built, for the callers that only try (legal moves, the AI)."""
+    named = _named(state, seat, to)
     if not named:
+        return None
+    target = named[0]
+    if occupied(state, seat, target) is not None or closed(state, seat, state.stage.spaces[target]):
+        return None
+    return target
+
+
+def choose(state: DirtState, seat: str, to: str) -> int:
+    """The target named by `to` from the car's space, or a refusal naming the words allowed."""
+    spaces = state.stage.spaces
+    named = _named(state, seat, to)
+    if not named:
+        targets = spaces[here(state, state.cars[seat])].forward
         words = Listed([msg(DIRECTION_WORDS[word_of(spaces[t])]) for t in targets], "either")
         raise NotAllowed(msg("dirt.no_such_direction", to=msg(DIRECTION_WORDS[to]), allowed=words),
                          tuple(word_of(spaces[t]) for t in targets))
@@ -146,8 +166,31 @@ def dice_left_of(state: DirtState, seat: str) -> DiceLeft:
     car = state.cars[seat]
     def held(kind: str) -> int:
         return car.tokens[kind] - state.fresh[kind]
-    return dice_left(state.rules, leading=state.leading, coast_tokens=held("coast"), brake_tokens=held("brake"),
-                     minus_one_tokens=held("minus_one"))
+    return _dice_left(state.ruleset, state.leading, held("coast"), held("brake"), held("minus_one"))
+
+
+@lru_cache(maxsize=1024)
+def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: int) -> DiceLeft:
+    """`dice_left` of a ruleset by name, cached: a pure function of these numbers."""
+    return dice_left(load_ruleset(ruleset), leading=leading, coast_tokens=coast, brake_tokens=brake,
+                     minus_one_tokens=minus_one)
+
+
+def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
+    """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
+    now, cached on the few numbers they depend on (issue 24, speed)."""
+    car = state.cars[seat]
+    tokens, fresh = car.tokens, state.fresh
+    return _steps_now(state.ruleset, car.gear, tuple([d for d, _, _ in state.turn_dice]), state.turn == 0,
+                      state.someone_finished, state.leading, tokens["coast"] - fresh["coast"],
+                      tokens["brake"] - fresh["brake"], tokens["minus_one"] - fresh["minus_one"])
+
+
+@lru_cache(maxsize=4096)
+def _steps_now(ruleset: str, gear: int, used: tuple[str, ...], first: bool, someone_finished: bool, leading: bool,
+               coast: int, brake: int, minus_one: int) -> tuple[Step, ...]:
+    turn = DiceTurn(gear, used, leading=first, someone_finished=someone_finished)
+    return tuple(allowed_steps(turn, _dice_left(ruleset, leading, coast, brake, minus_one)))
 
 
 def hazard_limit(state: DirtState) -> int:

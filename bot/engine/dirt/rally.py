@@ -41,14 +41,14 @@ from bot.engine.dirt.parse import decode, encode, label, parse
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.state import Car, DirtState
-from bot.engine.dirt.turn import legal_rolls, roll_step, time_attack
+from bot.engine.dirt.turn import can_roll, legal_rolls, roll_step, time_attack
 
 MODULES = ("sisu",)
 
 __all__ = [
     "DIRECTIONS", "MODULES", "Action", "Attack", "Car", "DirtOdds", "DirtState", "Retire", "Roll", "Spare", "Step",
-    "Stop", "Timeout", "apply", "decode", "encode", "finished", "label", "legal_actions", "new_rally", "parse",
-    "results", "to_act", "turn_odds",
+    "Stop", "Timeout", "apply", "can_spare", "decode", "encode", "finished", "label", "legal_actions", "new_rally",
+    "parse", "results", "to_act", "turn_odds",
 ]
 
 
@@ -92,11 +92,12 @@ def _name(state: DirtState, seat: str) -> str:
 
 def _can_stop(state: DirtState, seat: str) -> bool:
     """B7: at least one space per turn if possible."""
-    return bool(state.turn_path) or not legal_rolls(state, seat)
+    return bool(state.turn_path) or not can_roll(state, seat)
 
 
-def _can_spare(state: DirtState, seat: str) -> bool:
-    """A14.1 transposed: at the start of a turn, in gear 0 or 1, with a coast-die token to remove."""
+def can_spare(state: DirtState, seat: str) -> bool:
+    """Whether `seat` may use its spare tire now. A14.1 transposed: at the start of a turn, in gear
+    0 or 1, with a coast-die token to remove."""
     car = state.cars[seat]
     return not state.turn_dice and car.spare and car.gear <= 1 and car.tokens["coast"] - state.fresh["coast"] > 0
 
@@ -111,7 +112,7 @@ def legal_actions(state: DirtState, seat: str | None) -> list[Action]:
     actions: list[Action] = list(rolls)
     if state.turn_path or not rolls:  # B7: at least one space per turn if possible
         actions.append(Stop())
-    if _can_spare(state, current):
+    if can_spare(state, current):
         actions.append(Spare())
     return actions
 
@@ -146,7 +147,7 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
         return new, events
     if seat != current:
         raise NotAllowed(msg("dirt.not_your_turn", name=_name(state, current)))
-    new, events = state.clone(), []
+    new, events = state.fork(current), []  # the action changes only the car of `current`
     if isinstance(action, Roll):
         roll_step(new, current, action, events)
     elif isinstance(action, Attack):
@@ -157,7 +158,7 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
             raise NotAllowed(msg("dirt.must_move", allowed=allowed_words(steps)))
         end_turn(new, current, events)
     elif isinstance(action, Spare):
-        if not _can_spare(state, current):
+        if not can_spare(state, current):
             raise NotAllowed(msg("dirt.no_spare"))
         car = new.cars[current]
         car.spare = False

@@ -7,6 +7,8 @@ and moves the car. Both work on the state they are given: the rally's `apply` ha
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.engine.core.dice import CleanDice
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
@@ -15,19 +17,20 @@ from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
 from bot.engine.dirt.course import advance, end_turn
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
 from bot.engine.dirt.dice import roll
-from bot.engine.dirt.dice_rules import allowed_steps, check_step
+from bot.engine.dirt.dice_rules import Step, check_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
     dice_left_of,
     dice_turn,
+    find_target,
     hazard_limit,
     here,
     landing,
     limit_for,
     pose_of,
     step_gear,
-    word_of,
+    steps_now,
 )
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
@@ -37,44 +40,81 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
     if action.to not in DIRECTIONS:
         raise NotAllowed(msg("dirt.bad_direction", to=action.to[:20]))
-    check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)
+    if action.step not in steps_now(state, seat):
+        check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
-    car = state.cars[seat]
-    space = state.stage.spaces[target]
-    gear = step_gear(car, action.step)
-    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
-        lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
-        if landing(state, seat, target, lane) is None:
-            raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
+    gear = step_gear(state.cars[seat], action.step)
+    if not _lands(state, seat, gear, target):
+        raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
+
+
+def _lands(state: DirtState, seat: str, gear: int, target: int) -> bool:
+    """False when a step in `gear` onto `target` would fly off a jump with no free landing
+    (B13.8.6: a die that would fly needs one); True for every other step."""
+    space = state.stage.spaces[target]
+    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
+        lane = space.lanes[0] if len(space.lanes) == 1 else state.cars[seat].lane
+        return landing(state, seat, target, lane) is not None
+    return True
 
 
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
-    steps = allowed_steps(dice_turn(state, seat), dice_left_of(state, seat))
+    return [roll for roll, _ in roll_targets(state, seat)]
+
+
+def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
+    """`legal_rolls` with the space each one targets (what the AI weighs), steps first."""
+    steps = steps_now(state, seat)
     if not steps:
         return []
     car = state.cars[seat]
+    targets = _targets(state, seat)
     spaces = state.stage.spaces
-    targets: list[tuple[str, int]] = []
-    for word in sorted({word_of(spaces[t]) for t in spaces[here(state, car)].forward}, key=DIRECTIONS.index):
-        try:
-            targets.append((word, choose(state, seat, word)))
-        except NotAllowed:
-            continue
-    out: list[Roll] = []
-    over = state.rules.jump_knockout_over
+    out = []
     for step in steps:
         gear = step_gear(car, step)
         for word, target in targets:
-            space = spaces[target]
-            if space.jump is not None and 0 <= gear - space.jump < over:
-                lane = space.lanes[0] if len(space.lanes) == 1 else car.lane
-                if landing(state, seat, target, lane) is None:
-                    continue  # B13.8.6: a die that would fly needs a free landing
-            out.append(Roll(step, word))
+            if spaces[target].jump is None or _lands(state, seat, gear, target):  # only a jump has a landing
+                out.append((_roll(step.die, step.brakes, word), target))
     return out
+
+
+def can_roll(state: DirtState, seat: str) -> bool:
+    """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
+    steps = steps_now(state, seat)
+    if not steps:
+        return False
+    car = state.cars[seat]
+    stage = state.stage
+    for word in stage.forward_words[here(state, car)]:
+        target = find_target(state, seat, word)
+        if target is None:
+            continue
+        if stage.spaces[target].jump is None:
+            return True  # no landing to check: any step allowed may go there
+        if any(_lands(state, seat, step_gear(car, step), target) for step in steps):
+            return True
+    return False
+
+
+def _targets(state: DirtState, seat: str) -> list[tuple[str, int]]:
+    """Each direction word the car may name now, with its target, in `DIRECTIONS` order."""
+    out = []
+    for word in state.stage.forward_words[here(state, state.cars[seat])]:
+        target = find_target(state, seat, word)
+        if target is not None:
+            out.append((word, target))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _roll(die: str, brakes: int, word: str) -> Roll:
+    """The action `Roll(Step(die, brakes), word)`, made once (actions are frozen values; plain
+    arguments hash quicker than a `Step`)."""
+    return Roll(Step(die, brakes), word)
 
 
 def _move(state: DirtState, seat: str, target: int) -> None:
@@ -167,7 +207,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     if lost is not None:
         lose_control(state, seat, lost, events)
         return False
-    if not attack and not legal_rolls(state, seat):
+    if not attack and not can_roll(state, seat):
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True

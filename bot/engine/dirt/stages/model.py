@@ -9,9 +9,13 @@ in tiles from the first tile's entry edge, so the space whose front edge is furt
 from __future__ import annotations
 
 from enum import Enum
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+#: the words a driver names a step's target by ("" keeps the lane), in the order moves are listed (B7–B10)
+DIRECTIONS = ("", "left", "right", "slide", "cut")
 
 
 class SpaceKind(str, Enum):
@@ -46,6 +50,18 @@ class DirtSpace(BaseModel):
     x: float = 0.0
     y: float = 0.0
     heading: float = 0.0
+
+    @cached_property
+    def word(self) -> str:
+        """The direction word that names this space as a target (B7–B10); worked out once, as a
+        stage never changes (issue 24, speed)."""
+        if self.kind is SpaceKind.SLIDE:
+            return "slide"
+        if self.kind is SpaceKind.SHORTCUT:
+            return "cut"
+        if len(self.lanes) == 1:
+            return "left" if self.lanes[0] == 0 else "right"
+        return ""
 
 
 class DirtTile(BaseModel):
@@ -86,6 +102,30 @@ class DirtStage(BaseModel):
         """short, medium or long by tile count (B2: 10, 14, 18 tiles)."""
         count = len(self.tiles)
         return "short" if count < 12 else "medium" if count < 16 else "long"
+
+    @cached_property
+    def forward_words(self) -> tuple[tuple[str, ...], ...]:
+        """Per space, the distinct words of its forward neighbours in `DIRECTIONS` order (the
+        moves a step from it may name), worked out once per stage."""
+        return tuple(tuple(sorted({self.spaces[t].word for t in space.forward}, key=DIRECTIONS.index))
+                     for space in self.spaces)
+
+    @cached_property
+    def targets_by_word(self) -> tuple[dict[str, tuple[int, ...]], ...]:
+        """Per space, its forward neighbours by the word that names them, in forward order (the
+        first one is the target of that word), worked out once per stage. Read-only."""
+        out: list[dict[str, tuple[int, ...]]] = []
+        for space in self.spaces:
+            named: dict[str, tuple[int, ...]] = {}
+            for t in space.forward:
+                named[self.spaces[t].word] = named.get(self.spaces[t].word, ()) + (t,)
+            out.append(named)
+        return tuple(out)
+
+    @cached_property
+    def overlap_sets(self) -> tuple[frozenset[int], ...]:
+        """Per space, the spaces it overlaps (B7, B13.8.3), as sets, worked out once per stage."""
+        return tuple(frozenset(space.overlaps) for space in self.spaces)
 
     def finished(self, space: int) -> bool:
         """Whether a car on this space has crossed the finish line."""

@@ -62,6 +62,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("attack", "discord.cmd.attack", "attack {dice}", (VerbOption("dice", "discord.opt.attack_dice"),)),
 )
 MODULES = ("sisu",)
+#: events the channel is not told: the next driver's turn (the prompt after it names them)
+UNTOLD = ("dirt_turn",)
 #: the button colours of DIRT's actions (a closed table by the action's kind)
 STYLES = {"stop": "danger", "spare": "secondary"}
 
@@ -278,9 +280,10 @@ class Dirt:
 
     def tell(self, view: DirtView, events: Sequence[Event]) -> Told:
         """The story; a stage that ended while the rally goes on is a chapter of its own, with the
-        rally's classification so far (B13.8.10)."""
+        rally's classification so far (B13.8.10). Whose turn it is is not told: the prompt that
+        follows says it (or the AI's own line), once."""
         state = view.state
-        told = list(events)
+        told = [e for e in events if e.kind not in UNTOLD]
         ends = [i for i, e in enumerate(told) if e.kind == "dirt_stage_end"]
         if ends and not engine.finished(state):
             cut = ends[-1] + 1

@@ -1,0 +1,221 @@
+"""Road Rally USA race tiles as data (RULES C1, C2, C5, C8, C9) and their validator.
+
+The tiles live in `data/roadrally/tiles/*.json`, each file a `TileFile`: square tiles of `size` x
+`size` cells (x right, y down). A tile's road is a path of cells in road order from its entry edge
+to its exit edge; an open edge is the middle cell of one side (N, E, S, W) with a letter, so any
+exit can meet any entry once the tile is turned, and the base course joins A to A, B to B (C2).
+The start tile has an exit only, the finish tile an entry only and ends on its large FINAL space.
+
+`parse_tiles` checks the shape of the file with pydantic, then the game's own facts: a road that
+joins its edges, one space per cell, shortcuts forward on their tile, known space kinds, the
+totals of C1 (21 Diner sites, 6 checkpoint sites, 1 start, 1 finish, 10 standard tiles) and the
+sprint's need for 11 Diner sites on any 5 standard tiles (C9). Every refusal is a `DataError`
+naming the file, the tile and the reason.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.core.data_files import parse_model
+from bot.engine.core.errors import DataError
+from bot.engine.roadrally.road import SpaceKind
+from bot.paths import data_dir
+
+Side = Literal["N", "E", "S", "W"]
+Role = Literal["start", "standard", "finish"]
+
+#: The kinds a tile file may name for a special space (C5); the others follow from the tile.
+SPECIAL_KINDS: dict[str, SpaceKind] = {
+    "diner": SpaceKind.DINER,
+    "checkpoint": SpaceKind.CHECKPOINT,
+    "gas": SpaceKind.GAS,
+    "store": SpaceKind.STORE,
+    "mechanic": SpaceKind.MECHANIC,
+}
+
+DINER_SITES = 21       # C1: 21 stage tiles, one per Diner site
+CHECKPOINT_SITES = 6   # C1: 6 checkpoint tiles
+STANDARD_TILES = 10    # C1: 10 standard tiles
+SPRINT_TILES = 5       # C9: 5 standard tiles + start + finish
+SPRINT_DINERS = 11     # C9: stage tiles 11-21 on the course
+FINISH_ROAD = 4        # C8: the finish tile's 4 road spaces before its final space
+
+
+class Edge(BaseModel):
+    """An open edge: the middle cell of a side, with the letter the base course joins by (C2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    side: Side
+    letter: str = Field(pattern=r"^[A-Z]$")
+
+
+class Shortcut(BaseModel):
+    """A shortcut (C5): from its start space to its end space, road indices on the same tile."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    start: int = Field(alias="from")
+    end: int = Field(alias="to")
+
+
+class Tile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,30}$")
+    name: str = Field(min_length=1)
+    role: Role
+    entry: Edge | None = None
+    exit: Edge | None = None
+    road: tuple[tuple[int, int], ...] = Field(min_length=1)
+    specials: dict[int, str] = {}
+    shortcuts: tuple[Shortcut, ...] = ()
+
+    def kind(self, i: int) -> SpaceKind:
+        """What the tile's `i`-th road space is."""
+        if self.role == "finish" and i == len(self.road) - 1:
+            return SpaceKind.FINAL
+        if any(s.start == i for s in self.shortcuts):
+            return SpaceKind.SHORTCUT
+        if i in self.specials:
+            return SPECIAL_KINDS[self.specials[i]]
+        return SpaceKind.START if self.role == "start" else SpaceKind.ROAD
+
+    def count(self, kind: SpaceKind) -> int:
+        return sum(1 for i in range(len(self.road)) if self.kind(i) is kind)
+
+
+class TileFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    about: str = ""
+    size: int = Field(ge=3, le=15)
+    tiles: tuple[Tile, ...] = Field(min_length=1)
+
+
+def edge_cell(side: str, size: int) -> tuple[int, int]:
+    """The cell of an open edge: the middle of its side."""
+    mid = size // 2
+    return {"N": (mid, 0), "E": (size - 1, mid), "S": (mid, size - 1), "W": (0, mid)}[side]
+
+
+def _check_tile(tile: Tile, size: int, refuse: _Refuse) -> None:
+    where = f"tile '{tile.id}'"
+    wants_entry, wants_exit = tile.role != "start", tile.role != "finish"
+    if (tile.entry is not None) != wants_entry or (tile.exit is not None) != wants_exit:
+        need = {"start": "an exit only", "finish": "an entry only", "standard": "an entry and an exit"}
+        refuse(where, f"a {tile.role} tile has {need[tile.role]}")
+    if tile.entry and tile.exit and tile.entry.side == tile.exit.side:
+        refuse(where, "its entry and exit are on the same side")
+    seen: set[tuple[int, int]] = set()
+    for i, (x, y) in enumerate(tile.road):
+        if not (0 <= x < size and 0 <= y < size):
+            refuse(where, f"road space {i} ({x}, {y}) is off the {size}x{size} tile")
+        if (x, y) in seen:
+            refuse(where, f"road space {i} is on the cell ({x}, {y}) of an earlier space")
+        seen.add((x, y))
+        if i and abs(x - tile.road[i - 1][0]) + abs(y - tile.road[i - 1][1]) != 1:
+            refuse(where, f"the road does not join its edges: space {i} ({x}, {y}) is not next to space {i - 1}")
+    if tile.entry and tile.road[0] != edge_cell(tile.entry.side, size):
+        refuse(where, f"the road does not join its edges: it must start at the {tile.entry.side} "
+                      f"edge {edge_cell(tile.entry.side, size)}")
+    if tile.exit and tile.road[-1] != edge_cell(tile.exit.side, size):
+        refuse(where, f"the road does not join its edges: it must end at the {tile.exit.side} "
+                      f"edge {edge_cell(tile.exit.side, size)}")
+    if tile.role == "finish" and len(tile.road) != FINISH_ROAD + 1:
+        refuse(where, f"the finish tile has {FINISH_ROAD} road spaces and its final space (C8), "
+                      f"not {len(tile.road)} spaces")
+    last = len(tile.road) - 1
+    for i, kind in tile.specials.items():
+        if kind not in SPECIAL_KINDS:
+            refuse(where, f"unknown kind '{kind}' at road space {i} (known: {', '.join(SPECIAL_KINDS)})")
+        if not 0 <= i <= last:
+            refuse(where, f"special space {i} is off its road (spaces 0-{last})")
+        if tile.role == "finish" and i == last:
+            refuse(where, "the final space cannot be a special space")
+    starts: set[int] = set()
+    for cut in tile.shortcuts:
+        if not (0 <= cut.start <= last and 0 <= cut.end <= last) or tile.role == "finish" and cut.end == last:
+            refuse(where, f"shortcut {cut.start} -> {cut.end} goes off its tile (spaces 0-{last})")
+        if cut.end <= cut.start + 1:
+            refuse(where, f"shortcut {cut.start} -> {cut.end} does not go forward past a space")
+        if cut.start in tile.specials or cut.start in starts:
+            refuse(where, f"shortcut {cut.start} -> {cut.end} starts on a space that is already special")
+        starts.add(cut.start)
+
+
+class _Refuse:
+    """Raises the `DataError` of one file."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __call__(self, where: str, reason: str) -> None:
+        raise DataError(self.source, where, reason)
+
+
+def check_tiles(tiles: TileFile, source: str) -> None:
+    """Refuse a tile file whose tiles break the game's facts (see the module's docstring)."""
+    refuse = _Refuse(source)
+    ids = [t.id for t in tiles.tiles]
+    for tile_id in ids:
+        if ids.count(tile_id) > 1:
+            refuse(f"tile '{tile_id}'", "two tiles have this id")
+    for tile in tiles.tiles:
+        _check_tile(tile, tiles.size, refuse)
+    roles = [t.role for t in tiles.tiles]
+    for role, wanted in (("start", 1), ("finish", 1), ("standard", STANDARD_TILES)):
+        if roles.count(role) != wanted:
+            refuse("tiles", f"wrong totals: {roles.count(role)} {role} tile(s), C1 has {wanted}")
+    diners = sum(t.count(SpaceKind.DINER) for t in tiles.tiles)
+    if diners != DINER_SITES:
+        refuse("tiles", f"wrong totals: {diners} Diner sites, C1 has {DINER_SITES} stage tiles")
+    flags = sum(t.count(SpaceKind.CHECKPOINT) for t in tiles.tiles)
+    if flags != CHECKPOINT_SITES:
+        refuse("tiles", f"wrong totals: {flags} checkpoint sites, C1 has {CHECKPOINT_SITES} checkpoint tiles")
+    ends = sum(t.count(SpaceKind.DINER) for t in tiles.tiles if t.role != "standard")
+    fewest = sorted(t.count(SpaceKind.DINER) for t in tiles.tiles if t.role == "standard")[:SPRINT_TILES]
+    if ends + sum(fewest) < SPRINT_DINERS:
+        refuse("tiles", f"wrong totals: a sprint course could hold only {ends + sum(fewest)} Diner sites, "
+                        f"C9 places stage tiles 11-21 ({SPRINT_DINERS})")
+    _check_letters(tiles, refuse)
+
+
+def _check_letters(tiles: TileFile, refuse: _Refuse) -> None:
+    """Each letter joins one exit to one entry, and from the start they chain every tile (C2)."""
+    entries: dict[str, Tile] = {}
+    for tile in tiles.tiles:
+        if tile.entry is not None:
+            if tile.entry.letter in entries:
+                refuse(f"tile '{tile.id}'", f"entry letter {tile.entry.letter} is also another tile's entry")
+            entries[tile.entry.letter] = tile
+    tile = next(t for t in tiles.tiles if t.role == "start")
+    chain = [tile.id]
+    while tile.exit is not None:
+        following = entries.get(tile.exit.letter)
+        if following is None or following.id in chain:
+            refuse(f"tile '{tile.id}'", f"no tile's entry joins its exit letter {tile.exit.letter} (C2)")
+            return
+        tile = following
+        chain.append(tile.id)
+    if len(chain) != len(tiles.tiles):
+        refuse("tiles", f"the letters join only {', '.join(chain)} from the start, not every tile (C2)")
+
+
+def parse_tiles(text: str, source: str) -> TileFile:
+    """A tile file from its JSON text, checked; `source` names the file in every refusal."""
+    tiles = parse_model(TileFile, text, source)
+    check_tiles(tiles, source)
+    return tiles
+
+
+def tiles_dir() -> Path:
+    return data_dir() / "roadrally" / "tiles"
+
+
+@lru_cache(maxsize=1)
+def load_tiles() -> TileFile:
+    """The shipped race tiles (`data/roadrally/tiles/race_tiles.json`)."""
+    path = tiles_dir() / "race_tiles.json"
+    return parse_tiles(path.read_text(encoding="utf-8"), "data/roadrally/tiles/race_tiles.json")

@@ -45,7 +45,8 @@ def base_course(tiles: TileFile | None = None) -> Road:
     try:
         return road_of("base", place(base_order(tiles)), tiles.size)
     except Overlap as exc:
-        raise DataError("data/roadrally/tiles", "base course", str(exc)) from None
+        raise DataError("data/roadrally/tiles", "base course",
+                        f"tile {exc.tile} would lie on the block {exc.block} of an earlier tile (C7)") from None
 
 
 def _seeded(name: str, count: int, tiles: TileFile | None) -> Road:

@@ -21,7 +21,13 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 class Overlap(Exception):
-    """Two tiles of a layout would lie on the same block (C7: no overlaps)."""
+    """Two tiles of a layout would lie on the same block (C7: no overlaps): the later tile's id
+    and that block."""
+
+    def __init__(self, tile: str, block: tuple[int, int]) -> None:
+        super().__init__(tile, block)
+        self.tile = tile
+        self.block = block
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ def place(tiles: list[Tile]) -> list[Placed]:
             turns = (SIDES.index(OPPOSITE[heading]) - SIDES.index(tile.entry.side)) % 4
             block = (block[0] + STEP[heading][0], block[1] + STEP[heading][1])
         if block in used:
-            raise Overlap(f"tile '{tile.id}' would lie on the block {block} of an earlier tile")
+            raise Overlap(tile.id, block)
         used.add(block)
         placed.append(Placed(tile, block, turns))
         if tile.exit is not None:

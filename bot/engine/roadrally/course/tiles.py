@@ -100,107 +100,106 @@ def edge_cell(side: str, size: int) -> tuple[int, int]:
     return {"N": (mid, 0), "E": (size - 1, mid), "S": (mid, size - 1), "W": (0, mid)}[side]
 
 
-def _check_tile(tile: Tile, size: int, refuse: _Refuse) -> None:
-    where = f"tile '{tile.id}'"
-    wants_entry, wants_exit = tile.role != "start", tile.role != "finish"
-    if (tile.entry is not None) != wants_entry or (tile.exit is not None) != wants_exit:
-        need = {"start": "an exit only", "finish": "an entry only", "standard": "an entry and an exit"}
-        refuse(where, f"a {tile.role} tile has {need[tile.role]}")
+def _check_tile(tile: Tile, size: int, source: str) -> None:
+    where = f"tile {tile.id}"
+    if tile.role == "start" and tile.entry is not None:
+        raise DataError(source, where, "a start tile has no entry: the road begins on it (C2)")
+    if tile.role != "start" and tile.entry is None:
+        raise DataError(source, where, f"a {tile.role} tile needs an entry edge")
+    if tile.role == "finish" and tile.exit is not None:
+        raise DataError(source, where, "a finish tile has no exit: the road ends on its final space (C8)")
+    if tile.role != "finish" and tile.exit is None:
+        raise DataError(source, where, f"a {tile.role} tile needs an exit edge")
     if tile.entry and tile.exit and tile.entry.side == tile.exit.side:
-        refuse(where, "its entry and exit are on the same side")
+        raise DataError(source, where, "its entry and exit are on the same side")
     seen: set[tuple[int, int]] = set()
     for i, (x, y) in enumerate(tile.road):
         if not (0 <= x < size and 0 <= y < size):
-            refuse(where, f"road space {i} ({x}, {y}) is off the {size}x{size} tile")
+            raise DataError(source, where, f"road space {i} ({x}, {y}) is off the {size}x{size} tile")
         if (x, y) in seen:
-            refuse(where, f"road space {i} is on the cell ({x}, {y}) of an earlier space")
+            raise DataError(source, where, f"road space {i} is on the cell ({x}, {y}) of an earlier space")
         seen.add((x, y))
         if i and abs(x - tile.road[i - 1][0]) + abs(y - tile.road[i - 1][1]) != 1:
-            refuse(where, f"the road does not join its edges: space {i} ({x}, {y}) is not next to space {i - 1}")
+            raise DataError(source, where, f"the road does not join its edges: space {i} ({x}, {y}) "
+                                           f"is not next to space {i - 1}")
     if tile.entry and tile.road[0] != edge_cell(tile.entry.side, size):
-        refuse(where, f"the road does not join its edges: it must start at the {tile.entry.side} "
-                      f"edge {edge_cell(tile.entry.side, size)}")
+        raise DataError(source, where, f"the road does not join its edges: it must start at the {tile.entry.side} "
+                                       f"edge {edge_cell(tile.entry.side, size)}")
     if tile.exit and tile.road[-1] != edge_cell(tile.exit.side, size):
-        refuse(where, f"the road does not join its edges: it must end at the {tile.exit.side} "
-                      f"edge {edge_cell(tile.exit.side, size)}")
+        raise DataError(source, where, f"the road does not join its edges: it must end at the {tile.exit.side} "
+                                       f"edge {edge_cell(tile.exit.side, size)}")
     if tile.role == "finish" and len(tile.road) != FINISH_ROAD + 1:
-        refuse(where, f"the finish tile has {FINISH_ROAD} road spaces and its final space (C8), "
-                      f"not {len(tile.road)} spaces")
+        raise DataError(source, where, f"the finish tile has {FINISH_ROAD} road spaces and its final space (C8), "
+                                       f"not {len(tile.road)} spaces")
     last = len(tile.road) - 1
     for i, kind in tile.specials.items():
         if kind not in SPECIAL_KINDS:
-            refuse(where, f"unknown kind '{kind}' at road space {i} (known: {', '.join(SPECIAL_KINDS)})")
+            raise DataError(source, where, f"unknown kind '{kind}' at road space {i} "
+                                           f"(known: {', '.join(SPECIAL_KINDS)})")
         if not 0 <= i <= last:
-            refuse(where, f"special space {i} is off its road (spaces 0-{last})")
+            raise DataError(source, where, f"special space {i} is off its road (spaces 0-{last})")
         if tile.role == "finish" and i == last:
-            refuse(where, "the final space cannot be a special space")
+            raise DataError(source, where, "the final space cannot be a special space")
     starts: set[int] = set()
     for cut in tile.shortcuts:
-        if not (0 <= cut.start <= last and 0 <= cut.end <= last) or tile.role == "finish" and cut.end == last:
-            refuse(where, f"shortcut {cut.start} -> {cut.end} goes off its tile (spaces 0-{last})")
+        if not (0 <= cut.start <= last and 0 <= cut.end <= last) or (tile.role == "finish" and cut.end == last):
+            raise DataError(source, where, f"shortcut {cut.start} -> {cut.end} goes off its tile (spaces 0-{last})")
         if cut.end <= cut.start + 1:
-            refuse(where, f"shortcut {cut.start} -> {cut.end} does not go forward past a space")
+            raise DataError(source, where, f"shortcut {cut.start} -> {cut.end} does not go forward past a space")
         if cut.start in tile.specials or cut.start in starts:
-            refuse(where, f"shortcut {cut.start} -> {cut.end} starts on a space that is already special")
+            raise DataError(source, where, f"shortcut {cut.start} -> {cut.end} starts on a space "
+                                           "that is already special")
         starts.add(cut.start)
-
-
-class _Refuse:
-    """Raises the `DataError` of one file."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def __call__(self, where: str, reason: str) -> None:
-        raise DataError(self.source, where, reason)
 
 
 def check_tiles(tiles: TileFile, source: str) -> None:
     """Refuse a tile file whose tiles break the game's facts (see the module's docstring)."""
-    refuse = _Refuse(source)
     ids = [t.id for t in tiles.tiles]
     for tile_id in ids:
         if ids.count(tile_id) > 1:
-            refuse(f"tile '{tile_id}'", "two tiles have this id")
+            raise DataError(source, f"tile {tile_id}", "two tiles have this id")
     for tile in tiles.tiles:
-        _check_tile(tile, tiles.size, refuse)
-    roles = [t.role for t in tiles.tiles]
+        _check_tile(tile, tiles.size, source)
+    roles: list[str] = [t.role for t in tiles.tiles]
     for role, wanted in (("start", 1), ("finish", 1), ("standard", STANDARD_TILES)):
         if roles.count(role) != wanted:
-            refuse("tiles", f"wrong totals: {roles.count(role)} {role} tile(s), C1 has {wanted}")
+            raise DataError(source, "tiles", f"wrong totals: {roles.count(role)} {role} tile(s), C1 has {wanted}")
     diners = sum(t.count(SpaceKind.DINER) for t in tiles.tiles)
     if diners != DINER_SITES:
-        refuse("tiles", f"wrong totals: {diners} Diner sites, C1 has {DINER_SITES} stage tiles")
+        raise DataError(source, "tiles", f"wrong totals: {diners} Diner sites, C1 has {DINER_SITES} stage tiles")
     flags = sum(t.count(SpaceKind.CHECKPOINT) for t in tiles.tiles)
     if flags != CHECKPOINT_SITES:
-        refuse("tiles", f"wrong totals: {flags} checkpoint sites, C1 has {CHECKPOINT_SITES} checkpoint tiles")
+        raise DataError(source, "tiles", f"wrong totals: {flags} checkpoint sites, "
+                                         f"C1 has {CHECKPOINT_SITES} checkpoint tiles")
     ends = sum(t.count(SpaceKind.DINER) for t in tiles.tiles if t.role != "standard")
     fewest = sorted(t.count(SpaceKind.DINER) for t in tiles.tiles if t.role == "standard")[:SPRINT_TILES]
     if ends + sum(fewest) < SPRINT_DINERS:
-        refuse("tiles", f"wrong totals: a sprint course could hold only {ends + sum(fewest)} Diner sites, "
-                        f"C9 places stage tiles 11-21 ({SPRINT_DINERS})")
-    _check_letters(tiles, refuse)
+        raise DataError(source, "tiles", f"wrong totals: a sprint course could hold only "
+                                         f"{ends + sum(fewest)} Diner sites, C9 places stage tiles 11-21 "
+                                         f"({SPRINT_DINERS})")
+    _check_letters(tiles, source)
 
 
-def _check_letters(tiles: TileFile, refuse: _Refuse) -> None:
+def _check_letters(tiles: TileFile, source: str) -> None:
     """Each letter joins one exit to one entry, and from the start they chain every tile (C2)."""
     entries: dict[str, Tile] = {}
     for tile in tiles.tiles:
         if tile.entry is not None:
             if tile.entry.letter in entries:
-                refuse(f"tile '{tile.id}'", f"entry letter {tile.entry.letter} is also another tile's entry")
+                raise DataError(source, f"tile {tile.id}",
+                                f"entry letter {tile.entry.letter} is also another tile's entry")
             entries[tile.entry.letter] = tile
     tile = next(t for t in tiles.tiles if t.role == "start")
     chain = [tile.id]
     while tile.exit is not None:
         following = entries.get(tile.exit.letter)
         if following is None or following.id in chain:
-            refuse(f"tile '{tile.id}'", f"no tile's entry joins its exit letter {tile.exit.letter} (C2)")
-            return
+            raise DataError(source, f"tile {tile.id}", f"no tile's entry joins its exit letter {tile.exit.letter} (C2)")
         tile = following
         chain.append(tile.id)
     if len(chain) != len(tiles.tiles):
-        refuse("tiles", f"the letters join only {', '.join(chain)} from the start, not every tile (C2)")
+        raise DataError(source, "tiles",
+                        f"the letters join only {', '.join(chain)} from the start, not every tile (C2)")
 
 
 def parse_tiles(text: str, source: str) -> TileFile:

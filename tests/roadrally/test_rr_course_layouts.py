@@ -3,15 +3,25 @@ joined edge to edge without overlap, deterministic per seed (RULES C2, C5, C7, C
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.engine.core.errors import NotAllowed
+from bot.engine.core.errors import DataError, NotAllowed
 from bot.engine.roadrally.course import base_course, load_course, sprint_course, standard_course
-from bot.engine.roadrally.course.tiles import load_tiles
+from bot.engine.roadrally.course.courses import base_order
+from bot.engine.roadrally.course.layout import Overlap, place
+from bot.engine.roadrally.course.tiles import TileFile, load_tiles, parse_tiles
 from bot.engine.roadrally.road import Road, SpaceKind
+from bot.paths import data_dir
 from tests.roadrally.rr_course_ascii import ascii_course
 
 SEEDS = range(200)
+SOURCE = "data/roadrally/tiles/race_tiles.json"
 STANDARD = {t.id for t in load_tiles().tiles if t.role == "standard"}
 
 
@@ -96,3 +106,38 @@ def test_the_ascii_picture_draws_every_space_once():
     picture = ascii_course(road)
     assert sum(ch != " " and ch != "\n" for ch in picture) == len(road.spaces)
     assert picture.count("F") == 1 and picture.count("D") == 21 and picture.count("C") == 6
+
+
+def _relettered(order: list[str]) -> TileFile:
+    """The shipped tiles with their letters changed so that the base course lays them in `order`."""
+    data = json.loads((data_dir() / "roadrally" / "tiles" / "race_tiles.json").read_text(encoding="utf-8"))
+    by_id = {t["id"]: t for t in data["tiles"]}
+    for n, (before, after) in enumerate(zip(order, order[1:])):
+        by_id[before]["exit"]["letter"] = by_id[after]["entry"]["letter"] = "ABCDEFGHIJK"[n]
+    return parse_tiles(json.dumps(data), SOURCE)
+
+
+def test_C2_C7_tiles_laid_on_an_earlier_tile_are_refused():
+    # three left bends after the start turn the road back onto the start tile's block
+    order = ["start", "mesa-turn", "switchback", "silo-corner", "long-flat", "canyon-hook", "cactus-wiggle",
+             "bridge-loop", "river-bend", "ghost-town", "motel-row", "finish"]
+    tiles = _relettered(order)
+    with pytest.raises(Overlap) as overlap:
+        place(base_order(tiles))
+    assert (overlap.value.tile, overlap.value.block) == ("long-flat", (0, 0))
+    with pytest.raises(DataError) as caught:
+        base_course(tiles)
+    assert caught.value.field == "base course" and "tile long-flat would lie on the block (0, 0)" in caught.value.reason
+
+
+def test_a_seed_gives_the_same_course_in_another_process():
+    """The same course on every server: the layout does not depend on the process's hash seed."""
+    here = [standard_course(7).tiles, sprint_course(7).tiles]
+    code = ("from bot.engine.roadrally.course import standard_course, sprint_course;"
+            "print(repr([standard_course(7).tiles, sprint_course(7).tiles]))")
+    root = Path(__file__).resolve().parents[2]
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
+                             check=True).stdout
+        assert out.strip() == repr(here)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import msg
-from bot.engine.roadrally.events import Event
+from bot.engine.roadrally.events import RoadEvent
 from bot.engine.roadrally.state import RRState, SeatState
 
 
@@ -14,21 +14,21 @@ def refuse(key: str, **params: object) -> NotAllowed:
     return NotAllowed(msg(key, **params))
 
 
-def draw(seat: SeatState, n: int, events: list[Event]) -> None:
+def draw(seat: SeatState, n: int, events: list[RoadEvent]) -> None:
     """Draw `n` from the top, or what remains (C4 out of gas)."""
     n = min(n, len(seat.deck))
     if n:
         seat.hand.extend(seat.deck[:n])
         del seat.deck[:n]
-        events.append(Event("drew", seat.id, (n,)))
+        events.append(RoadEvent("drew", seat.id, (n,)))
 
 
-def reshuffle(state: RRState, seat: SeatState, events: list[Event]) -> None:
+def reshuffle(state: RRState, seat: SeatState, events: list[RoadEvent]) -> None:
     """Draw deck and discards shuffled into a new deck (C4 empty hand, C5 Gas)."""
     pool = [str(c) for c in seat.deck + seat.discard]
     seat.deck = [int(c) for c in state.dice.shuffle(pool)]
     seat.discard = []
-    events.append(Event("reshuffled", seat.id, (len(seat.deck),)))
+    events.append(RoadEvent("reshuffled", seat.id, (len(seat.deck),)))
 
 
 _DECKS: dict[str, tuple[tuple[str, int], ...]] = {}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class RoadEvent:
     kind: str                  # played, reshuffled, drew, checkpoint, stage_scored, stage_bypassed, final, over ...
     seat: str | None = None
     data: tuple[int, ...] = ()

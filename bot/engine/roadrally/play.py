@@ -12,7 +12,7 @@ from bot.engine.core.errors import RallyError
 from bot.engine.core.text import msg
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, Retire, StageAnswer, Timeout
 from bot.engine.roadrally.cards import deck_of, refuse, value
-from bot.engine.roadrally.events import Event
+from bot.engine.roadrally.events import RoadEvent
 from bot.engine.roadrally.presets import DECK_A, DECK_B, preset
 from bot.engine.roadrally.road import Road, SpaceKind
 from bot.engine.roadrally.stages import answer, choose, end_round, final_stage, next_stage, resolve
@@ -27,7 +27,7 @@ def _shuffled(dice: DiceSource, items: Sequence[int]) -> list[int]:
 
 
 def new_game(road: Road, seats: Sequence[str], preset_name: str = "rr-standard", *, seed: int = 0,
-             dice: DiceSource | None = None, sprint: bool = False) -> tuple[RRState, list[Event]]:
+             dice: DiceSource | None = None, sprint: bool = False) -> tuple[RRState, list[RoadEvent]]:
     """Set up a game on `road` (C2, C7, C9, OPEN-R3): decks shuffled, hands of 5, secret stage
     cards, stage tiles on the Diner sites in road order, the random line-up on the start space."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats):
@@ -72,12 +72,12 @@ def new_game(road: Road, seats: Sequence[str], preset_name: str = "rr-standard",
         players[i].arrived = stamp
     state = RRState(p, sprint, road, dice, players, lineup, stamp=n, stage_tiles=stage_tiles,
                     checkpoint_tiles=set(road.checkpoints()))
-    events: list[Event] = [Event("round", None, (1,))]
+    events: list[RoadEvent] = [RoadEvent("round", None, (1,))]
     _start_turns(state, events)
     return state, events
 
 
-def _start_turns(state: RRState, events: list[Event]) -> None:
+def _start_turns(state: RRState, events: list[RoadEvent]) -> None:
     """Begin the current turn, passing over retired seats and finished empty-hand turns."""
     while state.phase == "turn":
         if state.turn >= len(state.order):
@@ -92,7 +92,7 @@ def _start_turns(state: RRState, events: list[Event]) -> None:
         return
 
 
-def _end_turn(state: RRState, events: list[Event]) -> None:
+def _end_turn(state: RRState, events: list[RoadEvent]) -> None:
     state.turn += 1
     state.phase = "turn"
     _start_turns(state, events)
@@ -110,12 +110,12 @@ def to_act(state: RRState) -> frozenset[str]:
     return frozenset({state.seats[state.current()].id})
 
 
-def apply(state: RRState, seat: str | None, action: Action) -> tuple[RRState, list[Event]]:
+def apply(state: RRState, seat: str | None, action: Action) -> tuple[RRState, list[RoadEvent]]:
     """The new state and its events; a refusal raises and leaves `state` unchanged (a clone is changed)."""
     if state.phase == "over":
         raise refuse("roadrally.game_over")
     new = state.clone()
-    events: list[Event] = []
+    events: list[RoadEvent] = []
     if isinstance(action, Timeout):
         if seat is not None:
             raise refuse("roadrally.not_for_players")
@@ -133,7 +133,7 @@ def apply(state: RRState, seat: str | None, action: Action) -> tuple[RRState, li
     return new, events
 
 
-def _act(state: RRState, i: int, action: Action, events: list[Event]) -> None:
+def _act(state: RRState, i: int, action: Action, events: list[RoadEvent]) -> None:
     phase = state.phase
     if isinstance(action, StageAnswer):
         if phase != "stage":
@@ -147,6 +147,8 @@ def _act(state: RRState, i: int, action: Action, events: list[Event]) -> None:
         if play(state, action, events):
             _end_turn(state, events)
         return
+    if isinstance(action, Play) and phase == "reshuffle":
+        raise refuse("roadrally.hand_empty")
     if isinstance(action, Reshuffle) and phase == "reshuffle":
         empty_hand(state, action, events)
         _end_turn(state, events)
@@ -167,7 +169,7 @@ _WAITING = {"turn": "roadrally.expected_play", "reshuffle": "roadrally.expected_
             "choose": "roadrally.expected_choice", "over": "roadrally.game_over"}
 
 
-def _timeout(state: RRState, events: list[Event]) -> None:
+def _timeout(state: RRState, events: list[RoadEvent]) -> None:
     """C10.2 and the defaults: keep a stage card secret, reshuffle, take the points, keep the order;
     a turn plays the seat's first legal play (its lowest card)."""
     p = state.preset
@@ -193,7 +195,7 @@ def _timeout(state: RRState, events: list[Event]) -> None:
             _end_turn(state, events)
 
 
-def _retire(state: RRState, seat: str | None, action: Retire, events: list[Event]) -> None:
+def _retire(state: RRState, seat: str | None, action: Retire, events: list[RoadEvent]) -> None:
     i = state.index(action.seat)
     if i is None:
         raise refuse("roadrally.not_a_player")
@@ -202,7 +204,7 @@ def _retire(state: RRState, seat: str | None, action: Retire, events: list[Event
     if state.seats[i].retired:
         raise refuse("roadrally.already_retired")
     state.seats[i].retired = True
-    events.append(Event("retired", action.seat))
+    events.append(RoadEvent("retired", action.seat))
     if not state.active():
         final_stage(state, events)
         return

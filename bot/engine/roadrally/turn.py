@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from bot.engine.roadrally.actions import Order, Play, Reshuffle
 from bot.engine.roadrally.cards import colour, draw, refuse, reshuffle, value
-from bot.engine.roadrally.events import Event
+from bot.engine.roadrally.events import RoadEvent
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.state import RRState
 
 
-def begin_turn(state: RRState, events: list[Event]) -> bool:
+def begin_turn(state: RRState, events: list[RoadEvent]) -> bool:
     """Start the current seat's turn. An empty hand (C4): compulsory reshuffle and draw 2 at once
     (True: the turn is over), or the optional one asked (phase `reshuffle`)."""
     seat = state.seats[state.current()]
@@ -25,7 +25,7 @@ def begin_turn(state: RRState, events: list[Event]) -> bool:
     return True
 
 
-def empty_hand(state: RRState, action: Reshuffle, events: list[Event]) -> None:
+def empty_hand(state: RRState, action: Reshuffle, events: list[RoadEvent]) -> None:
     """C4 standard: the player's answer to the optional reshuffle, then the draw of 2."""
     seat = state.seats[state.current()]
     if action.yes:
@@ -61,7 +61,7 @@ def check_play(state: RRState, action: Play) -> None:
         raise refuse("roadrally.no_gas_choice")
 
 
-def play(state: RRState, action: Play, events: list[Event]) -> bool:
+def play(state: RRState, action: Play, events: list[RoadEvent]) -> bool:
     """Apply a checked play (C4, C5). False: the turn waits for a Mechanic reorder."""
     i = state.current()
     seat = state.seats[i]
@@ -69,7 +69,7 @@ def play(state: RRState, action: Play, events: list[Event]) -> bool:
     for card in action.cards:
         seat.hand.remove(card)
     seat.discard.extend(action.cards)  # C10.3: discarded before any space effect
-    events.append(Event("played", seat.id, tuple(action.cards)))
+    events.append(RoadEvent("played", seat.id, tuple(action.cards)))
     start = seat.pos
     end = min(start + sum(value(state, c) for c in action.cards), road.final)
     passed = list(range(start + 1, end + 1))
@@ -84,8 +84,8 @@ def play(state: RRState, action: Play, events: list[Event]) -> bool:
         seat.arrived = state.stamp
         if end == road.final and seat.mark is None:
             seat.mark = 1 + sum(1 for s in state.seats if s.mark is not None)
-            events.append(Event("finished", seat.id, (seat.mark,)))
-    events.append(Event("moved", seat.id, (start, end)))
+            events.append(RoadEvent("finished", seat.id, (seat.mark,)))
+    events.append(RoadEvent("moved", seat.id, (start, end)))
     for space in passed:  # C6.1: passed or stopped on
         stage = state.stage_tiles.get(space)
         if stage is not None:
@@ -96,7 +96,7 @@ def play(state: RRState, action: Play, events: list[Event]) -> bool:
             state.checkpoint_tiles.discard(space)
             seat.checkpoints += 1
             last = state.seats[state.race_order()[-1]]
-            events.append(Event("checkpoint", seat.id, (space,)))
+            events.append(RoadEvent("checkpoint", seat.id, (space,)))
             draw(last, state.preset.checkpoint_draw, events)
     if action.store:
         n = state.preset.store_draw
@@ -116,7 +116,7 @@ def play(state: RRState, action: Play, events: list[Event]) -> bool:
     return True
 
 
-def mechanic_order(state: RRState, action: Order, events: list[Event]) -> None:
+def mechanic_order(state: RRState, action: Order, events: list[RoadEvent]) -> None:
     """C5 Mechanic: the top cards put back in the chosen order, then the draw."""
     seat = state.seats[state.current()]
     look = min(state.preset.mechanic_look, len(seat.deck))

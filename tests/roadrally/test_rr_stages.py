@@ -54,7 +54,7 @@ def test_a_bypassed_stage_names_no_seat_and_its_tile_is_removed():
     st = _round()
     for seat in "abc":
         st, events = apply(st, seat, StageAnswer(1, False))
-    assert [e for e in events if e.kind == "stage_bypassed"][0].seat is None
+    assert next(e for e in events if e.kind == "stage_bypassed").seat is None
     assert 3 not in st.stage_tiles and st.seats[0].stage_cards == [1]
     assert all(s.vp == 0 for s in st.seats)
     for seat in "abc":

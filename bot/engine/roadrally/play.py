@@ -5,7 +5,6 @@ of every active seat at once (C10.8): `to_act` returns a set of seats."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 from bot.engine.core.dice import DiceSource, SeededDice
 from bot.engine.core.errors import RallyError
@@ -224,40 +223,41 @@ def _retire(state: RRState, seat: str | None, action: Retire, events: list[RoadE
         _end_turn(state, events)
 
 
+def _multisets(kinds: list[list[int]], low: int, high: int) -> list[tuple[int, ...]]:
+    """Every choice of cards taking the first n of each kind's ids (same colour and value are
+    interchangeable), with low <= total <= high."""
+    out: list[tuple[int, ...]] = [()]
+    for ids in kinds:
+        out = [chosen + tuple(ids[:n]) for chosen in out for n in range(len(ids) + 1)
+               if len(chosen) + n <= high]
+    return [chosen for chosen in out if len(chosen) >= low]
+
+
 def _plays(state: RRState, i: int) -> list[Play]:
     """Every distinct play of seat `i` (cards of the same colour and value are interchangeable):
     one colour, any number (C4); on a General Store, up to 5 of any colours (C5)."""
     seat = state.seats[i]
     road = state.road
-    out: list[Play] = []
-    seen: set[tuple[tuple[str, int], ...]] = set()
-    hand = sorted(seat.hand)
     deck = deck_of(state)
-    store = road.spaces[seat.pos].kind is SpaceKind.STORE
-    groups: list[list[int]] = [[c for c in hand if deck[c][0] == col] for col in ("green", "yellow", "red")]
+    by_kind: dict[tuple[str, int], list[int]] = {}
+    for c in sorted(seat.hand):
+        by_kind.setdefault(deck[c], []).append(c)
     candidates: list[tuple[tuple[int, ...], bool]] = []
-    for group in groups:
-        for k in range(1, len(group) + 1):
-            for cards in combinations(group, k):
-                candidates.append((cards, False))
-    if store:
-        for k in range(1, min(state.preset.store_max, len(hand)) + 1):
-            for cards in combinations(hand, k):
-                candidates.append((cards, True))
+    for col in ("green", "yellow", "red"):
+        kinds = [ids for kind, ids in by_kind.items() if kind[0] == col]
+        candidates += [(cards, False) for cards in _multisets(kinds, 1, len(seat.hand))]
+    if road.spaces[seat.pos].kind is SpaceKind.STORE:
+        candidates += [(cards, True) for cards in _multisets(list(by_kind.values()), 1, state.preset.store_max)]
+    out: list[Play] = []
+    choose_gas = state.preset.gas_draw == "choose"
     for cards, at_store in candidates:
-        kinds = (("store" if at_store else "", 0), *sorted(deck[c] for c in cards))
-        if kinds in seen:
-            continue
-        seen.add(kinds)
         end = min(seat.pos + sum(deck[c][1] for c in cards), road.final)
-        shortcut = [False]
-        if road.spaces[end].kind is SpaceKind.SHORTCUT and road.spaces[end].shortcut_to is not None:
-            shortcut = [False, True]
-        for cut in shortcut:
-            last = road.spaces[end].shortcut_to if cut else end
-            gas = road.spaces[last or end].kind is SpaceKind.GAS and state.preset.gas_draw == "choose"
+        target = road.spaces[end].shortcut_to if road.spaces[end].kind is SpaceKind.SHORTCUT else None
+        for cut in ([False, True] if target is not None else [False]):
+            last = target if cut and target is not None else end
+            gas = choose_gas and road.spaces[last].kind is SpaceKind.GAS
             for first in ([False, True] if gas else [False]):
-                out.append(Play(cards, at_store, cut, first))
+                out.append(Play(tuple(sorted(cards)), at_store, cut, first))
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.roadrally.actions import Play, Retire
+from bot.engine.roadrally.actions import Choose, Play, Retire, StageAnswer
 from bot.engine.roadrally.play import apply, final_vp, legal_actions, ranking, to_act
 from tests.roadrally.helpers import G1, R3, R4, Y2, Y3, arrange, game
 
@@ -54,3 +54,39 @@ def test_a_retired_seat_leaves_the_race_and_ranks_last():
     st, _ = apply(st, None, Retire("a"))
     assert to_act(st) == {"b"} and st.seats[0].retired
     assert st.race_order() == [1, 2] and ranking(st)[-1] == "a"
+
+
+def test_the_final_stage_is_scored_even_after_two_stages_that_round():
+    """C10.6: the final stage is always scored and does not count toward the per-round limit."""
+    st = _end("rr-standard")
+    st.scored_this_round = 2
+    st.stage_tiles[8] = 4
+    arrange(st, stages={2: [4]})
+    st, _ = apply(st, "a", Play((R4[0], R4[1])))   # passes stage 4 on space 8 and finishes
+    st, _ = apply(st, "b", Play((G1[0],)))
+    st, _ = apply(st, "c", Play((G1[0],)))
+    for seat in "abc":
+        st, _ = apply(st, seat, StageAnswer(4, seat == "c"))
+    assert st.revealed == [(4, 2)]
+    while st.phase == "choose":
+        st, _ = apply(st, st.seats[st.choices[0][0]].id, Choose("vp"))
+    assert st.phase == "over" and st.seats[0].vp == 5 + 5  # stage 4 (1st: 5) + final stage (1st: 5)
+    assert st.seats[2].vp == 1 * 2  # 3rd place, doubled for the card's player
+
+
+def test_a_holder_in_a_points_or_cards_place_gets_double_points_or_two_cards():
+    """C6.3: the player of the card doubles his points; cards are not doubled."""
+    st = _end("rr-standard")
+    st.stage_tiles[4] = 6
+    arrange(st, stages={2: [6]}, decks={2: [Y2[0], Y2[1], Y2[2], Y2[3]]})
+    st, _ = apply(st, "a", Play((G1[0],)))
+    st, _ = apply(st, "b", Play((G1[0],)))
+    st, _ = apply(st, "c", Play((Y3[0],)))         # c: 1 -> 4, stops on stage 6, still last
+    for seat in "abc":
+        st, _ = apply(st, seat, StageAnswer(6, seat == "c"))
+    assert st.choices == [(2, 1, True)]
+    hand = len(st.seats[2].hand)
+    vp, _ = apply(st, "c", Choose("vp"))
+    cards, _ = apply(st, "c", Choose("cards"))
+    assert vp.seats[2].vp == 2 and cards.seats[2].vp == 0 and len(cards.seats[2].hand) == hand + 2
+    assert vp.seats[2].stage_tiles == [6]

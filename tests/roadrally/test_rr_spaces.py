@@ -151,3 +151,23 @@ def test_a_shortcut_jumps_to_its_end_bypassing_the_stages_on_the_road():
     assert new.seats[0].pos == 8 and new.reached == {1}
     road, _ = apply(st, "a", Play((G2[0], G2[1])))
     assert road.seats[0].pos == 4 and road.reached == {1}
+
+
+def test_the_shortcuts_end_space_applies_its_effect_and_is_where_the_car_stopped():
+    """OPEN-R2, C10.4: effects of the end space apply (a checkpoint there is taken; a stage there is
+    reached as the space the car stopped on)."""
+    from dataclasses import replace
+
+    from bot.engine.roadrally.road import SpaceKind
+
+    st = _st(SHORT)
+    spaces = list(st.road.spaces)
+    spaces[8] = replace(spaces[8], kind=SpaceKind.CHECKPOINT)
+    st.road = replace(st.road, spaces=tuple(spaces))
+    st.checkpoint_tiles = {8}
+    arrange(st, hands={0: [G2[0], G2[1], Y2[0]]})
+    new, _ = apply(st, "a", Play((G2[0], G2[1]), shortcut=True))
+    assert new.seats[0].pos == 8 and new.seats[0].checkpoints == 1
+    st.stage_tiles[8] = 5
+    new, _ = apply(st, "a", Play((G2[0], G2[1]), shortcut=True))
+    assert new.reached == {1, 5}

@@ -1,0 +1,13 @@
+"""What happened, for the channel: public facts only (RULES C10.8). Played cards are public (they go
+to the discard pile); drawn cards are told by their number only, a bypassed stage names no seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RoadEvent:
+    kind: str                  # played, reshuffled, drew, checkpoint, stage_scored, stage_bypassed, final, over ...
+    seat: str | None = None
+    data: tuple[int, ...] = ()

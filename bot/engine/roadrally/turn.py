@@ -1,0 +1,127 @@
+"""A turn (RULES C4, C5, C10.1-C10.5): the empty-hand turn, a play and its move, the special spaces
+where the move ends, the draw; and the Mechanic's reorder."""
+
+from __future__ import annotations
+
+from bot.engine.roadrally.actions import Order, Play, Reshuffle
+from bot.engine.roadrally.cards import colour, draw, refuse, reshuffle, value
+from bot.engine.roadrally.events import RoadEvent
+from bot.engine.roadrally.road import SpaceKind
+from bot.engine.roadrally.state import RRState
+
+
+def begin_turn(state: RRState, events: list[RoadEvent]) -> bool:
+    """Start the current seat's turn. An empty hand (C4): compulsory reshuffle and draw 2 at once
+    (True: the turn is over), or the optional one asked (phase `reshuffle`)."""
+    seat = state.seats[state.current()]
+    state.phase = "turn"
+    if seat.hand:
+        return False
+    if state.preset.empty_hand_reshuffle == "optional":
+        state.phase = "reshuffle"
+        return False
+    reshuffle(state, seat, events)
+    draw(seat, state.preset.empty_hand_draw, events)
+    return True
+
+
+def empty_hand(state: RRState, action: Reshuffle, events: list[RoadEvent]) -> None:
+    """C4 standard: the player's answer to the optional reshuffle, then the draw of 2."""
+    seat = state.seats[state.current()]
+    if action.yes:
+        reshuffle(state, seat, events)
+    draw(seat, state.preset.empty_hand_draw, events)
+
+
+def check_play(state: RRState, action: Play) -> None:
+    """Refuse a play the rules forbid (C4, C5); nothing is changed."""
+    seat = state.seats[state.current()]
+    if not seat.hand:
+        raise refuse("roadrally.hand_empty")
+    if not action.cards:
+        raise refuse("roadrally.no_cards")
+    for card in action.cards:
+        if card not in seat.hand or action.cards.count(card) > 1:
+            raise refuse("roadrally.card_not_in_hand", card=card)
+    here = state.road.spaces[seat.pos].kind
+    if action.store:
+        if here is not SpaceKind.STORE:
+            raise refuse("roadrally.no_store_here")
+        if len(action.cards) > state.preset.store_max:
+            raise refuse("roadrally.too_many_cards", max=state.preset.store_max)
+    elif len({colour(state, c) for c in action.cards}) > 1:
+        raise refuse("roadrally.mixed_colours")
+    end = min(seat.pos + sum(value(state, c) for c in action.cards), state.road.final)
+    space = state.road.spaces[end]
+    if action.shortcut:
+        if space.kind is not SpaceKind.SHORTCUT or space.shortcut_to is None:
+            raise refuse("roadrally.no_shortcut_here")
+        space = state.road.spaces[space.shortcut_to]
+    if action.draw_first and (space.kind is not SpaceKind.GAS or state.preset.gas_draw != "choose"):
+        raise refuse("roadrally.no_gas_choice")
+
+
+def play(state: RRState, action: Play, events: list[RoadEvent]) -> bool:
+    """Apply a checked play (C4, C5). False: the turn waits for a Mechanic reorder."""
+    i = state.current()
+    seat = state.seats[i]
+    road = state.road
+    for card in action.cards:
+        seat.hand.remove(card)
+    seat.discard.extend(action.cards)  # C10.3: discarded before any space effect
+    events.append(RoadEvent("played", seat.id, tuple(action.cards)))
+    start = seat.pos
+    end = min(start + sum(value(state, c) for c in action.cards), road.final)
+    passed = list(range(start + 1, end + 1))
+    if action.shortcut:  # OPEN-R2, C10.4: the bypassed road is not reached
+        target = road.spaces[end].shortcut_to
+        assert target is not None
+        end = target
+        passed.append(end)
+    if end != start:
+        seat.pos = end
+        state.stamp += 1
+        seat.arrived = state.stamp
+        if end == road.final and seat.mark is None:
+            seat.mark = 1 + sum(1 for s in state.seats if s.mark is not None)
+            events.append(RoadEvent("finished", seat.id, (seat.mark,)))
+    events.append(RoadEvent("moved", seat.id, (start, end)))
+    for space in passed:  # C6.1: passed or stopped on
+        stage = state.stage_tiles.get(space)
+        if stage is not None:
+            state.reached.add(stage)
+    takes = passed if state.preset.checkpoint == "pass" else [end]
+    for space in takes:  # C5, C10.1
+        if space in state.checkpoint_tiles:
+            state.checkpoint_tiles.discard(space)
+            seat.checkpoints += 1
+            last = state.seats[state.race_order()[-1]]
+            events.append(RoadEvent("checkpoint", seat.id, (space,)))
+            draw(last, state.preset.checkpoint_draw, events)
+    if action.store:
+        n = state.preset.store_draw
+    else:
+        n = state.preset.draws[colour(state, action.cards[0])]
+    kind = road.spaces[end].kind
+    if kind is SpaceKind.GAS:  # C5, AMB-R1
+        if action.draw_first:
+            draw(seat, n, events)
+            n = 0
+        reshuffle(state, seat, events)
+    elif kind is SpaceKind.MECHANIC and seat.deck:  # C5: look at the top 5 before drawing
+        state.phase = "mechanic"
+        state.mechanic_draw = n
+        return False
+    draw(seat, n, events)
+    return True
+
+
+def mechanic_order(state: RRState, action: Order, events: list[RoadEvent]) -> None:
+    """C5 Mechanic: the top cards put back in the chosen order, then the draw."""
+    seat = state.seats[state.current()]
+    look = min(state.preset.mechanic_look, len(seat.deck))
+    if sorted(action.cards) != sorted(seat.deck[:look]):
+        raise refuse("roadrally.bad_order", n=look)
+    seat.deck[:look] = list(action.cards)
+    draw(seat, state.mechanic_draw, events)
+    state.mechanic_draw = 0

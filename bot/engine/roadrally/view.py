@@ -1,0 +1,92 @@
+"""What a seat may see (RULES C10.8): a frozen structure built from the state, never the state.
+Public: hand size, deck size, discard pile contents, tiles held, VP tiles, the number of unscored
+stage cards, positions and the road. Private to the seat: its hand, its stage cards, its own answer
+in a stage window, and the top of its deck while it reorders it at a Mechanic. A spectator (None)
+sees only the public part. Nothing else of the state is copied, so nothing secret can leak."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.roadrally.cards import deck_of
+from bot.engine.roadrally.play import to_act
+from bot.engine.roadrally.road import Road
+from bot.engine.roadrally.state import Phase, RRState
+
+Card = tuple[int, str, int]  # (id in the seat's deck, colour, value)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    id: str
+    place: int | None        # race place, 1 = leader (None: retired)
+    pos: int
+    mark: int | None         # finish mark (C8)
+    hand_size: int
+    deck_size: int
+    discard: tuple[Card, ...]
+    vp: int                  # VP tiles
+    stage_tiles: tuple[int, ...]
+    checkpoints: int
+    stage_cards: int         # unscored stage cards held (a count)
+    scored_cards: int
+    retired: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    hand: tuple[Card, ...]
+    stage_cards: tuple[int, ...]
+    mechanic_top: tuple[Card, ...] = ()   # only while this seat reorders at a Mechanic
+    answered: bool | None = None          # its own answer in the open stage window
+
+
+@dataclass(frozen=True, slots=True)
+class RRView:
+    seat: str | None
+    preset: str
+    sprint: bool
+    road: Road
+    round: int
+    phase: Phase
+    order: tuple[str, ...]          # this round's turn order; the last holds "L" (C3)
+    current: str | None             # whose turn (turn, reshuffle, mechanic phases)
+    to_act: frozenset[str]
+    seats: tuple[PublicSeat, ...]
+    stage_tiles: tuple[tuple[int, int], ...]   # (space, stage) still on the road
+    checkpoint_tiles: tuple[int, ...]
+    window: int | None              # the stage being asked of every seat (C10.8)
+    choice: tuple[str, int, bool] | None       # (seat, points, doubled) choosing "points or 2 cards"
+    revealed: tuple[tuple[int, str], ...]      # (stage, seat) stage cards played (C6.2)
+    me: Private | None
+
+
+def view(state: RRState, seat: str | None) -> RRView:
+    deck = deck_of(state)
+
+    def cards(ids: list[int]) -> tuple[Card, ...]:
+        return tuple((c, deck[c][0], deck[c][1]) for c in ids)
+
+    race = {i: place for place, i in enumerate(state.race_order(), 1)}
+    public = tuple(PublicSeat(s.id, race.get(i), s.pos, s.mark, len(s.hand), len(s.deck), cards(s.discard), s.vp,
+                              tuple(s.stage_tiles), s.checkpoints, len(s.stage_cards), s.scored_cards, s.retired)
+                   for i, s in enumerate(state.seats))
+    me = None
+    i = state.index(seat) if seat is not None else None
+    if i is not None:
+        own = state.seats[i]
+        mine = state.phase == "mechanic" and state.current() == i
+        me = Private(cards(sorted(own.hand)), tuple(own.stage_cards),
+                     cards(own.deck[:state.preset.mechanic_look]) if mine else (),
+                     state.answers.get(i) if state.phase == "stage" else None)
+    turn_phase = state.phase in ("turn", "reshuffle", "mechanic")
+    return RRView(
+        seat=seat if i is not None else None, preset=state.preset.name, sprint=state.sprint, road=state.road,
+        round=state.round, phase=state.phase, order=tuple(state.seats[j].id for j in state.order),
+        current=state.seats[state.current()].id if turn_phase else None, to_act=to_act(state), seats=public,
+        stage_tiles=tuple(sorted(state.stage_tiles.items())), checkpoint_tiles=tuple(sorted(state.checkpoint_tiles)),
+        window=state.pending[0] if state.phase == "stage" else None,
+        choice=((state.seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
+                if state.phase == "choose" else None),
+        revealed=tuple((stage, state.seats[j].id) for stage, j in state.revealed),
+        me=me)

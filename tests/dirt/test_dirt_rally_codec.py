@@ -104,3 +104,14 @@ def test_apply_never_changes_its_input():
     clone = s.clone()
     rally.apply(clone, "a", Roll(Step("3")))
     assert clone.to_dict() == before
+
+
+def test_french_and_german_players_may_type_their_own_words():
+    """RULES D2: the FR/DE words read as the English ones; the label stays English (the log's)."""
+    from bot.engine.dirt.parse import label
+    from bot.engine.dirt.parse import parse as read
+
+    for typed, expected in (("2 frein gauche", "2+brake left"), ("gaz droite", "coast right"),
+                            ("3 glisse", "3 slide"), ("4 raccourci", "4 cut"), ("2+bremse links", "2+brake left"),
+                            ("gas rechts", "coast right"), ("5 abkürzung", "5 cut"), ("weiß rutschen", "coast slide")):
+        assert label(read(typed)) == expected, typed

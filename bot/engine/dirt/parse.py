@@ -3,7 +3,10 @@ and its strict log entry (JSON, `decode(encode(a)) == a`).
 
 Dice: `1`…`6` (a gear die), `coast` (`w`, `white`), `leader` (`o`, `orange`), brake dice after a
 gear die: `2+brake`, `2 brake`, `2b`, `2bb`, `2+b+b`. Directions: `left`, `right`, `slide`, `cut`.
-`stop`, `spare`, and `attack` followed by ≥ 2 steps, each with its optional direction.
+`stop`, `spare`, and `attack` followed by ≥ 2 steps, each with its optional direction. French and
+German players may type their own words (RULES D2): `gaz`/`gas` (coast), `frein`/`bremse` (brake),
+`gauche`/`droite`/`glisse`/`raccourci`, `links`/`rechts`/`rutschen`/`abkürzung`; the log and the
+buttons keep the English words.
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ from bot.engine.dirt.dice import COAST, GEAR_DICE, LEADER
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.state import DirtState
 
-SIDE_WORDS = {"coast": COAST, "w": COAST, "white": COAST, "leader": LEADER, "o": LEADER, "orange": LEADER}
-BRAKE_WORDS = ("brake", "b", "brakes")
+SIDE_WORDS = {"coast": COAST, "w": COAST, "white": COAST, "leader": LEADER, "o": LEADER, "orange": LEADER,
+              "gaz": COAST, "blanc": COAST, "gas": COAST, "weiss": COAST, "weiß": COAST}
+BRAKE_WORDS = ("brake", "b", "brakes", "frein", "freins", "bremse", "bremsen")
 DIRECTION_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right", "slide": "slide", "cut": "cut",
-                   "shortcut": "cut"}
+                   "shortcut": "cut",
+                   "gauche": "left", "droite": "right", "glisse": "slide", "raccourci": "cut",
+                   "links": "left", "rechts": "right", "rutschen": "slide", "abkürzung": "cut", "abkurzung": "cut"}
 _GEAR_BRAKES = re.compile(r"([1-6])(b*)")
 
 

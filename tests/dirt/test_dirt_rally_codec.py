@@ -113,5 +113,6 @@ def test_french_and_german_players_may_type_their_own_words():
 
     for typed, expected in (("2 frein gauche", "2+brake left"), ("gaz droite", "coast right"),
                             ("3 glisse", "3 slide"), ("4 raccourci", "4 cut"), ("2+bremse links", "2+brake left"),
-                            ("gas rechts", "coast right"), ("5 abkürzung", "5 cut"), ("weiß rutschen", "coast slide")):
+                            ("gas rechts", "coast right"), ("5 abkürzung", "5 cut"), ("weiß rutschen", "coast slide"),
+                            ("arrêt", "stop"), ("Stopp", "stop")):
         assert label(read(typed)) == expected, typed

@@ -30,6 +30,7 @@ DIRECTION_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right", 
                    "shortcut": "cut",
                    "gauche": "left", "droite": "right", "glisse": "slide", "raccourci": "cut",
                    "links": "left", "rechts": "right", "rutschen": "slide", "abkürzung": "cut", "abkurzung": "cut"}
+STOP_WORDS = ("stop", "arrêt", "arret", "stopp")
 _GEAR_BRAKES = re.compile(r"([1-6])(b*)")
 
 
@@ -72,7 +73,7 @@ def parse(text: str, state: DirtState | None = None, seat: str | None = None) ->
     words = _tokens(text)
     if not words:
         raise _bad(text)
-    if words == ["stop"]:
+    if len(words) == 1 and words[0] in STOP_WORDS:
         return Stop()
     if words == ["spare"]:
         return Spare()

@@ -51,8 +51,7 @@ def draw_cars(img: Image.Image, road: Road, lay: CourseLayout, cars: list[tuple[
     spaces: dict[int, list[tuple[int, str]]] = {}
     for seat, pos, place, mark in cars:
         if mark is not None and 1 <= mark <= len(marks):
-            chip(d, lay.point(*marks[mark - 1]), ppu * 0.3, colours[seat], labels[seat], max(12, round(ppu * 0.3)),
-                 seat == current)
+            chip(d, lay.point(*marks[mark - 1]), radius, colours[seat], labels[seat], size, seat == current)
             continue
         spaces.setdefault(pos, []).append((place, seat))
     road_cells = {(s.x, s.y) for s in road.spaces}

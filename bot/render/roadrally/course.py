@@ -74,7 +74,7 @@ def heading(road: Road, index: int) -> tuple[float, float]:
 
 
 #: the distance between two numbered marks of the final space, in spaces
-MARK_STEP = 0.62
+MARK_STEP = 0.9
 
 
 def final_marks(road: Road, marks: int) -> list[tuple[float, float]]:
@@ -173,7 +173,7 @@ def _final(d: ImageDraw.ImageDraw, road: Road, lay: CourseLayout, options: Rende
             d.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch),
                         fill=FINISH_CHECKS[(i + j) % 2])
     d.rectangle((x0, y0, x1, y1), outline=P.FINISH_YELLOW, width=max(2, edge * 2))
-    r = lay.ppu * MARK_STEP * 0.45
+    r = lay.ppu * 0.3
     f = font(max(12, round(r * 1.3)), True)
     for m, (x, y) in enumerate(final_marks(road, marks), 1):
         cx, cy = lay.point(x, y)

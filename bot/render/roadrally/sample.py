@@ -1,5 +1,5 @@
 """A Road Rally USA game played by the AI for the tests, the pictures and the benchmark: five seats
-(names with accents on purpose) on a course, stopped after a number of actions."""
+(Discord-style names with accents on purpose) on a course, stopped after a number of actions."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from bot.engine.roadrally.state import RRState
 from bot.engine.roadrally.view import view
 
 SEATS = ("s1", "s2", "s3", "s4", "s5")
-NAMES = {"s1": "Sébastien Morel", "s2": "Jürgen Kraus", "s3": "Kari Ødegaard", "s4": "Ana Lúcia Silva",
-         "s5": "Zoë Brand"}
+NAMES = {"s1": "Sébastien_Morel", "s2": "Jürgen_Kraus", "s3": "Kari_Ødegaard", "s4": "Ana_Lúcia_Silva",
+         "s5": "Zoë_Brand"}
 
 
 def ai_game(course: str = "std-7", seats: int = 5, actions: int = 60, seed: int = 3) -> RRState:

@@ -64,7 +64,7 @@ def board_image(road: Road, view: RRView, options: RenderOptions,
     draw_course(img, road, lay, options, view.stage_tiles, view.checkpoint_tiles, len(view.seats))
     cars = [(s.id, s.pos, s.place or 99, s.mark) for s in view.seats if not s.retired]
     size = max(options.px(MIN_FONT_PX) - 2, round(lay.ppu * 0.42))
-    draw_cars(img, road, lay, cars, colours, labels, view.current, size)
+    draw_cars(img, road, lay, cars, colours, labels, view.current, size, len(view.seats))
     draw_panel(img, panel_top, view, shown, colours, labels, options)
     draw_legend(img, legend_top, options)
     draw_header(img, word("rr_title", options.lang, course=road.name), view.round,

@@ -42,12 +42,14 @@ def chip(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, col
 
 
 def draw_cars(img: Image.Image, road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]],
-              colours: Mapping[str, P.RGB], labels: Mapping[str, str], current: str | None, size: int) -> None:
-    """`cars`: (seat, space, race place, finish mark) of every car still in the game."""
+              colours: Mapping[str, P.RGB], labels: Mapping[str, str], current: str | None, size: int,
+              seats: int) -> None:
+    """`cars`: (seat, space, race place, finish mark) of every car still in the game; `seats`: the
+    game's seat count (the final space's marks)."""
     d = ImageDraw.Draw(img)
     ppu = lay.ppu
     radius = ppu * 0.47
-    marks = final_marks(road, max(len(cars), 1))
+    marks = final_marks(road, seats)
     spaces: dict[int, list[tuple[int, str]]] = {}
     for seat, pos, place, mark in cars:
         if mark is not None and 1 <= mark <= len(marks):

@@ -5,8 +5,9 @@
   view only (`view(state, None)`, RULES C10.8; a view with `me` is refused);
 - `render_stage_preview(road, options)`: the course alone with its legend;
 - `render_results`: not yet (the final VP table is for a later change);
-- the worker's hooks: no static layer is kept yet (a course is drawn in ~100 ms), so `worker_init`
-  does nothing, `begin_draw` / `layer_to_warm` never ask for a layer and `warm` only draws the preview.
+- the worker's hooks: no static layer is kept yet (a standard course's board: ~12 ms to draw,
+  ~50 ms with its PNG, bench/render_roadrally.py), so `worker_init` does nothing, `begin_draw` /
+  `layer_to_warm` never ask for a layer and `warm` only draws the preview.
 """
 
 from __future__ import annotations

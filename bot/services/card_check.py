@@ -2,7 +2,7 @@
 
 A result card (`bot/services/cards.py`) claims that a driver, with the round's seed, on stages of
 known text, took these actions and got this time. `verify_card` checks it without the store or
-Discord: the card's shape (strictly: a card is hostile input), that the seed hashes to the
+Discord: the card's shape (strictly: a card is hostile input, bot/services/card_reading.py), that the seed hashes to the
 SHA-256 on the card, that every stage exists and its text hashes to the card's `stage_sha256`,
 then it derives the dice streams from (seed, driver, dice mode), starts the run as
 `bot/services/runs.py` does and applies every action as `bot/services/replay.py` does. The first
@@ -36,24 +36,38 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
-from bot.engine.core.dice import DICE_MODES, stream_keys
+from bot.engine.core.dice import stream_keys
 from bot.engine.core.game import Game
 from bot.engine.core.log import CodecError, Start, Status, to_text
 from bot.engine.core.scores import format_score, format_time
 from bot.engine.core.text import msg
+from bot.services.card_reading import (
+    MAX_BYTES,
+    RESULT_FIELDS,
+    ROUND_KEY,
+    SCORE_RESULT_FIELDS,
+    Card,
+    Entry,
+    Rejected,
+    card_field,
+    card_version,
+    hex_field,
+    kind_of,
+    read_card,
+    refuse,
+    shown_value,
+)
 from bot.services.cards import (
     CARD_FORMAT,
     CARD_VERSION,
     FILE_FORMAT,
     HEADER_FIELDS,
-    OLD_VERSIONS,
     OPTIONAL_HEADER_FIELDS,
     Binding,
     header_digest,
@@ -61,37 +75,6 @@ from bot.services.cards import (
 )
 from bot.services.run_outcome import run_result
 from bot.services.work import State
-
-MAX_BYTES = 8 * 1024 * 1024  # a round of 1,000 runs is well under this
-MAX_ACTIONS = 5_000  # far more than any run takes
-MAX_SPECIALS = 4  # a round is 1 to 4 specials (RULES A2)
-MAX_NAME = 100  # league and driver names on a card
-MAX_STAGE_NAME = 64
-MAX_TIME = 10**7  # seconds: no run takes 115 days
-MAX_ROUND = 10**6
-MAX_LEAGUE_ID = 2**63 - 1
-MAX_SHOWN = 120  # characters of a hostile value or action shown in a reason
-
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-_DRIVER = re.compile(r"[0-9]{1,20}")
-_WEEK = re.compile(r"[0-9]{4}-W[0-9]{2}")
-Entry = Any  # a logged entry: the game's action, or the rally's Start / Status
-
-#: The fields every card of one round shares (the cards of a file must agree on them).
-ROUND_FIELDS = ("league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset", "modules", "dice",
-                "seed", "seed_sha256")
-ROUND_KEY = (*ROUND_FIELDS, *OPTIONAL_HEADER_FIELDS)  # and, when a card has them, its game and flag
-CARD_FIELDS = ("format", "version", *ROUND_FIELDS, "league_id", "round_sha256", "driver", "name", "actions", "claimed")
-V1_FIELDS = tuple(name for name in CARD_FIELDS if name not in ("league_id", "round_sha256"))
-#: The fields of a card whose run answers the round of its file (the week's official run driven in
-#: another round): version 2 names the round it counts for and the header of the one that drove
-#: it; version 1 (rounds closed before version 2) names the round it counts for only.
-LINKED_FIELDS = ("counts_for", "driven_sha256")
-V1_LINKED_FIELDS = ("counts_for",)
-VERSIONS = (*OLD_VERSIONS, CARD_VERSION)
-RESULT_FIELDS = ("driver", "name", "time_s", "power_s")
-SCORE_RESULT_FIELDS = ("driver", "name", "score")  # a game scored in another unit than seconds
-SECONDS_CLAIM, SCORE_CLAIM = ("time_s", "power_s"), ("score",)
 
 
 @dataclass(frozen=True)
@@ -131,250 +114,6 @@ class VerifyReport:
     results: list[CardResult] = field(default_factory=list)
 
 
-class Rejected(Exception):
-    """A card is not genuine; the message is the user-ready reason."""
-
-
-# --- reading a card, strictly ------------------------------------------------------------------
-
-def _shown(value: object) -> str:
-    """A hostile value made safe to print on one line: printable, at most MAX_SHOWN characters."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True,
-                                                          separators=(",", ":"), default=str)
-    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return clean if len(clean) <= MAX_SHOWN else clean[: MAX_SHOWN - 1] + "…"
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    kinds = {bool: "verify.kind_bool", int: "verify.kind_number", float: "verify.kind_number", str: "verify.kind_text",
-             list: "verify.kind_list", dict: "verify.kind_object"}
-    key = kinds.get(type(value))
-    return msg(key) if key else type(value).__name__
-
-
-def _refuse(key: str, **params: Any) -> Rejected:
-    return Rejected(msg(key, **params))
-
-
-def _get(card: dict[str, Any], name: str) -> Any:
-    if name not in card:
-        raise _refuse("verify.field_missing", field=name)
-    return card[name]
-
-
-def _text(card: dict[str, Any], name: str, limit: int = MAX_NAME, optional: bool = False) -> str | None:
-    value = _get(card, name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise _refuse("verify.field_type", field=name, expected=msg("verify.a_text"), got=_kind(value))
-    if not value.strip() or len(value) > limit:
-        raise _refuse("verify.bad_text", field=name, max=limit)
-    return value
-
-
-def _whole(value: object, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _refuse("verify.bad_number", field=name, low=low, high=high, value=_shown(value))
-    return value
-
-
-def _list(card: dict[str, Any], name: str, low: int, high: int) -> list[Any]:
-    value = _get(card, name)
-    if not isinstance(value, list):
-        raise _refuse("verify.field_type", field=name, expected=msg("verify.a_list"), got=_kind(value))
-    if not low <= len(value) <= high:
-        raise _refuse("verify.bad_count", field=name, low=low, high=high, count=len(value))
-    return value
-
-
-def _hash(value: object, name: str) -> str:
-    if not isinstance(value, str) or not _HEX64.fullmatch(value):
-        raise _refuse("verify.bad_hash", field=name)
-    return value
-
-
-@dataclass(frozen=True)
-class Card:
-    """A card whose every field has the right type and range (not yet replayed)."""
-
-    league: str | None
-    round: int
-    week: str | None
-    specials: list[str]
-    assistance: list[bool]
-    stage_sha256: list[str]
-    ruleset: str
-    modules: dict[str, bool]
-    dice: str
-    seed: str
-    seed_sha256: str
-    driver: str
-    name: str
-    actions: list[Any]
-    time_s: int
-    power_s: int | None
-    counts_for: tuple[str | None, int] | None = None  # (league, round) it also counts in
-    version: int = CARD_VERSION
-    league_id: int | None = None
-    round_sha256: str | None = None
-    driven_sha256: str | None = None  # version 2, with counts_for: the header of the round that drove it
-    game: str | None = None  # None: classic (a card names any other game it was driven in)
-    provisional: bool | None = None  # True: its ruleset is provisional (None: it is not)
-
-    def played(self) -> Game[Any, Any]:
-        """The game the card's run was driven in (read_card has checked it is registered)."""
-        return games.get(self.game)
-
-    def round_key(self) -> tuple[str, ...]:
-        """The round's fields, comparable between the cards of one file: the league and round
-        are those it counts for, when it names them (the rest is the same stage, seed and rules)."""
-        labels = {"league": self.counts_for[0], "round": self.counts_for[1]} if self.counts_for else {}
-        return tuple(json.dumps(labels[name] if name in labels else getattr(self, name), sort_keys=True)
-                     for name in ROUND_KEY)
-
-
-def read_card(card: object) -> Card:
-    """The card's fields checked for type and range; `Rejected` names the first wrong one."""
-    if not isinstance(card, dict):
-        raise _refuse("verify.field_type", field=msg("verify.the_card"), expected=msg("verify.an_object"),
-                      got=_kind(card))
-    fmt = _get(card, "format")
-    if fmt != CARD_FORMAT:
-        raise _refuse("verify.bad_format", value=_shown(fmt), format=CARD_FORMAT)
-    version = _version(_get(card, "version"))
-    later = CARD_FIELDS + LINKED_FIELDS + OPTIONAL_HEADER_FIELDS  # its game and flag: when they say something
-    known = later if version == CARD_VERSION else V1_FIELDS + V1_LINKED_FIELDS
-    unknown = sorted(str(k) for k in card if k not in known)
-    if unknown and unknown[0] in later:  # a field of a later version: the version was altered
-        raise _refuse("verify.not_in_version", field=unknown[0], version=version)
-    if unknown:
-        raise _refuse("verify.field_unknown", field=_shown(unknown[0]))
-    game = _game(card)
-    league_id = round_sha256 = None
-    if version == CARD_VERSION:
-        raw_id = _get(card, "league_id")
-        league_id = None if raw_id is None else _whole(raw_id, "league_id", 1, MAX_LEAGUE_ID)
-        round_sha256 = _hash(_get(card, "round_sha256"), "round_sha256")
-    league = _text(card, "league", optional=True)
-    number = _whole(_get(card, "round"), "round", 0, MAX_ROUND)
-    week = _get(card, "week")
-    if week is not None and (not isinstance(week, str) or not _WEEK.fullmatch(week)):
-        raise _refuse("verify.bad_week", value=_shown(week))
-    specials = _list(card, "specials", 1, MAX_SPECIALS)
-    for i, name in enumerate(specials):
-        if not isinstance(name, str):
-            raise _refuse("verify.field_type", field=f"specials[{i}]", expected=msg("verify.a_text"), got=_kind(name))
-        if len(name) > MAX_STAGE_NAME or not game.stages.exists(name):
-            raise _refuse("verify.unknown_stage", name=_shown(name))
-    assistance = _list(card, "assistance", len(specials), len(specials))
-    if not all(isinstance(flag, bool) for flag in assistance):
-        raise _refuse("verify.field_type", field="assistance", expected=msg("verify.flags"), got=_shown(assistance))
-    digests = [_hash(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
-                                                                             len(specials)))]
-    ruleset = _get(card, "ruleset")
-    if not isinstance(ruleset, str) or ruleset not in game.rulesets():
-        raise _refuse("verify.unknown_ruleset", name=_shown(ruleset))
-    provisional = _provisional(card, game, ruleset)
-    modules = _get(card, "modules")
-    if not isinstance(modules, dict):
-        raise _refuse("verify.field_type", field="modules", expected=msg("verify.an_object"), got=_kind(modules))
-    for name, on in modules.items():
-        if name not in game.modules or on is not True:
-            raise _refuse("verify.bad_module", name=_shown(name), known=", ".join(game.modules))
-    dice = _get(card, "dice")
-    if not isinstance(dice, str) or dice not in DICE_MODES:
-        raise _refuse("verify.bad_dice", value=_shown(dice))
-    seed = _get(card, "seed")
-    if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
-        raise _refuse("verify.bad_seed")
-    seed_sha256 = _hash(_get(card, "seed_sha256"), "seed_sha256")
-    driver = _get(card, "driver")
-    if not isinstance(driver, str) or not _DRIVER.fullmatch(driver):
-        raise _refuse("verify.bad_driver", value=_shown(driver))
-    name = _text(card, "name")
-    assert name is not None
-    actions = _list(card, "actions", 1, MAX_ACTIONS)
-    claimed = _get(card, "claimed")
-    if not isinstance(claimed, dict):
-        raise _refuse("verify.field_type", field="claimed", expected=msg("verify.an_object"), got=_kind(claimed))
-    fields = SECONDS_CLAIM if game.result.unit == "s" else SCORE_CLAIM  # what its game's result is
-    extra = sorted(str(k) for k in claimed if k not in fields)
-    if extra:
-        raise _refuse("verify.field_unknown", field=_shown(f"claimed.{extra[0]}"))
-    missing = [key for key in fields if key not in claimed]
-    if missing:
-        raise _refuse("verify.field_missing", field=f"claimed.{missing[0]}")
-    time_s = _whole(claimed[fields[0]], f"claimed.{fields[0]}", 0, MAX_TIME)
-    power = claimed.get("power_s")
-    power_s = None if power is None else _whole(power, "claimed.power_s", 0, MAX_TIME)
-    return Card(league, number, week, list(specials), list(assistance), digests, ruleset, dict(modules), dice, seed,
-                seed_sha256, driver, name, actions, time_s, power_s, _counts_for(card), version, league_id,
-                round_sha256, _driven_sha256(card, version), card.get("game"), provisional)
-
-
-def _game(card: dict[str, Any]) -> Game[Any, Any]:
-    """The game a card names (`game`; none: classic); one this bot does not run is refused, naming
-    the games it does."""
-    if "game" not in card:
-        return games.get(None)
-    value = card["game"]
-    if not isinstance(value, str):
-        raise _refuse("verify.field_type", field="game", expected=msg("verify.a_text"), got=_kind(value))
-    if value not in games.ids():
-        raise _refuse("verify.unknown_game", game=_shown(value), games=", ".join(games.ids()))
-    return games.get(value)
-
-
-def _provisional(card: dict[str, Any], game: Game[Any, Any], ruleset: str) -> bool | None:
-    """A card's `provisional` flag: `true` exactly when its game calls its ruleset provisional
-    (absent otherwise); a card that says otherwise is refused naming the field."""
-    value = card.get("provisional")
-    if value is not None and value is not True:
-        raise _refuse("verify.field_type", field="provisional", expected=msg("verify.flags"), got=_shown(value))
-    if bool(value) != game.provisional(ruleset):
-        raise _refuse("verify.label_differs", field="provisional")
-    return value
-
-
-def _counts_for(card: dict[str, Any]) -> tuple[str | None, int] | None:
-    """The optional `counts_for` of a card: exactly a league (text or null) and a round number."""
-    if "counts_for" not in card:
-        return None
-    value = card["counts_for"]
-    if not isinstance(value, dict):
-        raise _refuse("verify.field_type", field="counts_for", expected=msg("verify.an_object"), got=_kind(value))
-    extra = sorted(str(k) for k in value if k not in ("league", "round"))
-    if extra:
-        raise _refuse("verify.field_unknown", field=_shown(f"counts_for.{extra[0]}"))
-    for name in ("league", "round"):
-        if name not in value:
-            raise _refuse("verify.field_missing", field=f"counts_for.{name}")
-    league = value["league"]
-    if league is not None and not isinstance(league, str):
-        raise _refuse("verify.field_type", field="counts_for.league", expected=msg("verify.a_text"), got=_kind(league))
-    if league is not None and (not league.strip() or len(league) > MAX_NAME):
-        raise _refuse("verify.bad_text", field="counts_for.league", max=MAX_NAME)
-    return league, _whole(value["round"], "counts_for.round", 0, MAX_ROUND)
-
-
-def _driven_sha256(card: dict[str, Any], version: int) -> str | None:
-    """A version 2 linked card's `driven_sha256`: it comes with `counts_for`, and only with it."""
-    if version != CARD_VERSION or ("counts_for" not in card and "driven_sha256" not in card):
-        return None
-    for name in LINKED_FIELDS:
-        _get(card, name)  # one without the other is missing a field
-    return _hash(card["driven_sha256"], "driven_sha256")
-
-
-def _version(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in VERSIONS:
-        raise _refuse("verify.bad_version", value=_shown(value), version=", ".join(map(str, VERSIONS)))
-    return value
-
-
 def _driven_header(card: Card, ref: Reference) -> dict[str, Any] | None:
     """The bound header of the round that drove a linked card's run: the one it names (version
     2), or the one whose labels a version 1 card shows."""
@@ -393,23 +132,23 @@ def check_labels(card: Card, ref: Reference) -> None:
     if card.counts_for is not None:
         for name, mine in zip(("league", "round"), card.counts_for, strict=True):
             if mine != ref.header.get(name):
-                raise _refuse("verify.label_differs", field=f"counts_for.{name}")
+                raise refuse("verify.label_differs", field=f"counts_for.{name}")
         found = _driven_header(card, ref)
         if found is None and card.driven_sha256 is not None:
-            raise _refuse("verify.label_differs", field="driven_sha256")
+            raise refuse("verify.label_differs", field="driven_sha256")
         labels = found or next(iter(ref.driven.values()), ref.header)  # a version 1 card matching none: named below
     for name in HEADER_FIELDS + OPTIONAL_HEADER_FIELDS:
         if name == "league_id" and card.version != CARD_VERSION:
             continue  # a version 1 card has none
         if getattr(card, name) != labels.get(name):
-            raise _refuse("verify.label_differs", field=name)
+            raise refuse("verify.label_differs", field=name)
     if card.version == CARD_VERSION and card.round_sha256 != ref.digest:
-        raise _refuse("verify.label_differs", field="round_sha256")
+        raise refuse("verify.label_differs", field="round_sha256")
     result = ref.results.get(card.driver)
     if result is None:
-        raise _refuse("verify.not_in_results", driver=card.driver)
+        raise refuse("verify.not_in_results", driver=card.driver)
     if card.name != result["name"]:  # the claimed times are the replay's to check
-        raise _refuse("verify.label_differs", field="name")
+        raise refuse("verify.label_differs", field="name")
 
 
 # --- replaying it ------------------------------------------------------------------------------
@@ -419,14 +158,14 @@ def check_seed_and_stages(card: Card, digest: Callable[[str], str] | None = None
     by default) to its SHA-256."""
     digest = digest or card.played().stages.digest
     if hashlib.sha256(bytes.fromhex(card.seed)).hexdigest() != card.seed_sha256:
-        raise _refuse("verify.seed_mismatch")
+        raise refuse("verify.seed_mismatch")
     for i, (name, claimed) in enumerate(zip(card.specials, card.stage_sha256, strict=True)):
         try:
             actual = digest(name)
         except Exception:  # a stage that cannot be read is not the one driven
-            raise _refuse("verify.unknown_stage", name=_shown(name)) from None
+            raise refuse("verify.unknown_stage", name=shown_value(name)) from None
         if actual != claimed:
-            raise _refuse("verify.stage_mismatch", name=_shown(name), number=i + 1)
+            raise refuse("verify.stage_mismatch", name=shown_value(name), number=i + 1)
 
 
 def card_modules(card: Card) -> dict[str, Any]:
@@ -443,15 +182,15 @@ def card_modules(card: Card) -> dict[str, Any]:
 def _action_text(raw: object, entry: Entry | None, game: Game[Any, Any]) -> str:
     if entry is not None:
         try:
-            return _shown(game.encode(entry))
+            return shown_value(game.encode(entry))
         except CodecError:
             pass
-    return _shown(raw)
+    return shown_value(raw)
 
 
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip()
-    return _shown(text) if text else type(exc).__name__
+    return shown_value(text) if text else type(exc).__name__
 
 
 def replay_card(card: Card) -> State:
@@ -460,7 +199,7 @@ def replay_card(card: Card) -> State:
     game = card.played()
 
     def diverges(k: int, raw: object, entry: Entry | None, reason: str) -> Rejected:
-        return _refuse("verify.diverges", number=k, count=total, action=_action_text(raw, entry, game), reason=reason)
+        return refuse("verify.diverges", number=k, count=total, action=_action_text(raw, entry, game), reason=reason)
 
     first = card.actions[0]
     try:
@@ -503,18 +242,18 @@ def check_outcome(card: Card, state: State) -> tuple[int, int | None]:
     another unit: its score, and no power stage)."""
     game = card.played()
     if not game.finished(state):
-        raise _refuse("verify.not_finished")
+        raise refuse("verify.not_finished")
     outcome = run_result(game, state)
     if not outcome.finished or outcome.time_s is None:  # the replay's own reason, in words
-        raise _refuse("verify.out", reason=game.out_reason(outcome.reason or "retired"))
+        raise refuse("verify.out", reason=game.out_reason(outcome.reason or "retired"))
     if outcome.time_s != card.time_s:
-        raise _refuse("verify.claims_time", claimed=format_score(game.result, card.time_s),
+        raise refuse("verify.claims_time", claimed=format_score(game.result, card.time_s),
                       actual=format_score(game.result, outcome.time_s))
     if game.result.unit != "s":
         return outcome.time_s, None
     if card.power_s is not None and outcome.power_s != card.power_s:
         actual = format_time(outcome.power_s) if outcome.power_s is not None else "—"
-        raise _refuse("verify.claims_power", claimed=format_time(card.power_s), actual=actual)
+        raise refuse("verify.claims_power", claimed=format_time(card.power_s), actual=actual)
     return outcome.time_s, outcome.power_s
 
 
@@ -523,10 +262,10 @@ def check_outcome(card: Card, state: State) -> tuple[int, int | None]:
 def _place(league: object, number: object, week: object) -> str:
     """A round in words: of a league, the official stage of a week, or its number alone."""
     if league is not None:
-        return msg("verify.where_league", round=_shown(number), league=_shown(league))
+        return msg("verify.where_league", round=shown_value(number), league=shown_value(league))
     if week is not None:
-        return msg("verify.where_week", week=_shown(week))
-    return msg("verify.where_round", round=_shown(number))
+        return msg("verify.where_week", week=shown_value(week))
+    return msg("verify.where_round", round=shown_value(number))
 
 
 def _where(card: Card, ref: Reference | None) -> str:
@@ -553,10 +292,10 @@ def _who(card: Card, ref: Reference | None) -> str:
     """The driver's name as published (the reference's), else the card's driver id for a version
     2 card alone, else a version 1 card's name as written."""
     if ref is not None and card.driver in ref.results:
-        return _shown(ref.results[card.driver]["name"])
+        return shown_value(ref.results[card.driver]["name"])
     if card.version == CARD_VERSION:
         return msg("verify.driver_id", driver=card.driver)
-    return _shown(card.name)
+    return shown_value(card.name)
 
 
 def _rejected(card: Card, reason: str, ref: Reference | None = None) -> CardResult:
@@ -588,7 +327,7 @@ def _verdict(card: Card, published: str | None, digest: Callable[[str], str],
              ref: Reference | None = None) -> CardResult:
     try:
         if published is not None and card.seed_sha256 != published:
-            raise _refuse("verify.not_published", card=card.seed_sha256, published=_shown(published))
+            raise refuse("verify.not_published", card=card.seed_sha256, published=shown_value(published))
         if ref is not None:
             check_labels(card, ref)
         check_seed_and_stages(card, digest)
@@ -618,42 +357,42 @@ def _cards_of(document: object) -> tuple[list[object], Reference | None]:
     2 on, its round's header and results, and the headers of the rounds that drove its linked
     runs, checked against the file's digest)."""
     if not isinstance(document, dict):
-        raise _refuse("verify.not_a_card", got=_kind(document))
+        raise refuse("verify.not_a_card", got=kind_of(document))
     if document.get("format") == CARD_FORMAT:
         return [document], None
     if document.get("format") != FILE_FORMAT:
-        raise _refuse("verify.not_a_card", got=_shown(document.get("format")))
-    version = _version(document.get("version"))
+        raise refuse("verify.not_a_card", got=shown_value(document.get("format")))
+    version = card_version(document.get("version"))
     later = ("round", "results", "driven", "round_sha256")
     known = ("format", "version", "cards") + (later if version == CARD_VERSION else ())
     extra = sorted(str(k) for k in document if k not in known)
     if extra:
-        raise _refuse("verify.field_unknown", field=_shown(extra[0]))
+        raise refuse("verify.field_unknown", field=shown_value(extra[0]))
     cards = document.get("cards")
     if not isinstance(cards, list):
-        raise _refuse("verify.field_type", field="cards", expected=msg("verify.a_list"), got=_kind(cards))
+        raise refuse("verify.field_type", field="cards", expected=msg("verify.a_list"), got=kind_of(cards))
     if not cards:
-        raise _refuse("verify.no_cards")
+        raise refuse("verify.no_cards")
     return cards, (_file_reference(document) if version == CARD_VERSION else None)
 
 
 def _file_reference(document: dict[str, Any]) -> Reference:
     """A version 2 file's header, results and driving rounds' headers (`driven`, when some of its
     runs were driven in other rounds), which must hash to its `round_sha256`."""
-    header = _get(document, "round")
+    header = card_field(document, "round")
     if not _is_header(header):
-        raise _refuse("verify.bad_header", fields=", ".join(HEADER_FIELDS))
-    results = _get(document, "results")
+        raise refuse("verify.bad_header", fields=", ".join(HEADER_FIELDS))
+    results = card_field(document, "results")
     if not isinstance(results, list) or not all(
             isinstance(r, dict) and sorted(r) in (sorted(RESULT_FIELDS), sorted(SCORE_RESULT_FIELDS))
             and isinstance(r["driver"], str) for r in results):
-        raise _refuse("verify.bad_results", fields=", ".join(RESULT_FIELDS))
+        raise refuse("verify.bad_results", fields=", ".join(RESULT_FIELDS))
     driven = document.get("driven", [])
     if not isinstance(driven, list) or not all(_is_header(h) for h in driven):
-        raise _refuse("verify.bad_driven", fields=", ".join(HEADER_FIELDS))
-    digest = _hash(_get(document, "round_sha256"), "round_sha256")
+        raise refuse("verify.bad_driven", fields=", ".join(HEADER_FIELDS))
+    digest = hex_field(card_field(document, "round_sha256"), "round_sha256")
     if round_digest(header, results, driven) != digest:
-        raise _refuse("verify.file_digest")
+        raise refuse("verify.file_digest")
     return Reference(header, {r["driver"]: r for r in results}, digest, {header_digest(h): h for h in driven})
 
 
@@ -682,7 +421,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     d: dict[str, Any] = {}
     for key, value in pairs:
         if key in d:
-            raise ValueError(msg("verify.key_twice", name=_shown(key)))
+            raise ValueError(msg("verify.key_twice", name=shown_value(key)))
         d[key] = value
     return d
 
@@ -715,7 +454,7 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
     more of them name than any other). The cards must be of different drivers; each is then
     replayed."""
     if not isinstance(text, str):
-        return _failed(msg("verify.not_json", detail=_kind(text)))
+        return _failed(msg("verify.not_json", detail=kind_of(text)))
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         return _failed(msg("verify.too_large", limit=MAX_BYTES // (1024 * 1024)))
     try:
@@ -730,7 +469,7 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
         return _failed(str(exc))
     round_published = _published(round_published)
     if ref is None and own is not None and round_published is not None and own.digest != round_published:
-        return _failed(msg("verify.round_not_published", digest=own.digest, published=_shown(round_published)))
+        return _failed(msg("verify.round_not_published", digest=own.digest, published=shown_value(round_published)))
     ref = ref if ref is not None else own
     published = _published(published)
     results: list[CardResult | None] = [None] * len(raw_cards)

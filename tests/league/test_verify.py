@@ -22,15 +22,8 @@ import pytest
 
 from bot.engine.core.dice import StreamDice, stream_keys
 from bot.services import RallyService
-from bot.services.card_check import (
-    MAX_ACTIONS,
-    MAX_BYTES,
-    card_modules,
-    read_card,
-    verify_bytes,
-    verify_card,
-    verify_text,
-)
+from bot.services.card_check import card_modules, verify_bytes, verify_card, verify_text
+from bot.services.card_reading import MAX_ACTIONS, MAX_BYTES, read_card
 from bot.services.cards import run_modules
 from bot.services.deadlines import DeadlineService
 from bot.services.reply import Actor

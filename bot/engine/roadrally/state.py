@@ -1,16 +1,23 @@
 """Road Rally USA's game state (RULES C2-C8): the whole truth, hidden parts included. Never shown:
-`view.py` builds what a seat may see. Mutable for speed; `clone` before changing (play.apply does)."""
+`view.py` builds what a seat may see. Mutable for speed; `clone` before changing (play.apply does).
+
+Saved as canonical JSON (`RRState.to_dict` / `RRState.from_dict`, schema `SCHEMA`): the road by its
+course name (`Road.name`, read back with `load_course`), the preset by its name, the dice by their
+own `to_dict`. A hand-made road (tests) has no stored course: `from_dict` is then given it as `road`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from bot.engine.core.dice import DiceSource
-from bot.engine.roadrally.presets import Preset
+from bot.engine.core.dice import DiceSource, dice_from_dict
+from bot.engine.roadrally.course import load_course
+from bot.engine.roadrally.presets import Preset, preset
 from bot.engine.roadrally.road import Road
 
 Phase = Literal["turn", "reshuffle", "mechanic", "stage", "choose", "over"]
+PHASES: tuple[Phase, ...] = ("turn", "reshuffle", "mechanic", "stage", "choose", "over")
+SCHEMA = 1  # the saved form's version: `from_dict` refuses any other
 
 
 @dataclass(slots=True)
@@ -33,6 +40,23 @@ class SeatState:
         return SeatState(self.id, list(self.hand), list(self.deck), list(self.discard), list(self.stage_cards),
                          self.pos, self.arrived, self.mark, self.scored_cards, self.vp, list(self.stage_tiles),
                          self.checkpoints, self.retired)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "hand": list(self.hand), "deck": list(self.deck), "discard": list(self.discard),
+                "stage_cards": list(self.stage_cards), "pos": self.pos, "arrived": self.arrived, "mark": self.mark,
+                "scored_cards": self.scored_cards, "vp": self.vp, "stage_tiles": list(self.stage_tiles),
+                "checkpoints": self.checkpoints, "retired": self.retired}
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> SeatState:
+        return SeatState(str(d["id"]), _ints(d["hand"]), _ints(d["deck"]), _ints(d["discard"]),
+                         _ints(d["stage_cards"]), int(d["pos"]), int(d["arrived"]),
+                         None if d["mark"] is None else int(d["mark"]), int(d["scored_cards"]), int(d["vp"]),
+                         _ints(d["stage_tiles"]), int(d["checkpoints"]), bool(d["retired"]))
+
+
+def _ints(items: list[Any]) -> list[int]:
+    return [int(x) for x in items]
 
 
 @dataclass(slots=True)
@@ -64,6 +88,44 @@ class RRState:
                        set(self.checkpoint_tiles), set(self.reached), list(self.pending), dict(self.answers),
                        self.scored_this_round, list(self.choices), self.mechanic_draw, list(self.revealed),
                        self.final_scored)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data, the same for the same state: sets sorted, the dicts
+        keyed by numbers as [key, value] pairs in their own order (the order play iterates them)."""
+        return {"schema": SCHEMA, "course": self.road.name, "preset": self.preset.name, "sprint": self.sprint,
+                "dice": self.dice.to_dict(), "seats": [s.to_dict() for s in self.seats], "order": list(self.order),
+                "turn": self.turn, "round": self.round, "phase": self.phase, "stamp": self.stamp,
+                "stage_tiles": [[space, n] for space, n in self.stage_tiles.items()],
+                "checkpoint_tiles": sorted(self.checkpoint_tiles), "reached": sorted(self.reached),
+                "pending": list(self.pending), "answers": [[i, yes] for i, yes in self.answers.items()],
+                "scored_this_round": self.scored_this_round,
+                "choices": [[i, points, doubled] for i, points, doubled in self.choices],
+                "mechanic_draw": self.mechanic_draw, "revealed": [[stage, i] for stage, i in self.revealed],
+                "final_scored": self.final_scored}
+
+    @staticmethod
+    def from_dict(d: dict[str, Any], road: Road | None = None) -> RRState:
+        """The state saved by `to_dict`. The road is `load_course(d["course"])`, or `road` when given
+        (a hand-made test road, which no course name can load): its name must be the saved one."""
+        if d.get("schema") != SCHEMA:
+            raise ValueError(f"Road Rally USA state: schema {d.get('schema')!r} saved, {SCHEMA} expected")
+        course = str(d["course"])
+        if road is None:
+            road = load_course(course)
+        elif road.name != course:
+            raise ValueError(f"Road Rally USA state: saved on course {course!r}, given road {road.name!r}")
+        phase = next((p for p in PHASES if p == d["phase"]), None)
+        if phase is None:
+            raise ValueError(f"Road Rally USA state: phase {d['phase']!r} unknown")
+        return RRState(preset(str(d["preset"])), bool(d["sprint"]), road, dice_from_dict(d["dice"]),
+                       [SeatState.from_dict(s) for s in d["seats"]], _ints(d["order"]), int(d["turn"]),
+                       int(d["round"]), phase, int(d["stamp"]),
+                       {int(space): int(n) for space, n in d["stage_tiles"]}, set(_ints(d["checkpoint_tiles"])),
+                       set(_ints(d["reached"])), _ints(d["pending"]),
+                       {int(i): bool(yes) for i, yes in d["answers"]}, int(d["scored_this_round"]),
+                       [(int(i), int(points), bool(doubled)) for i, points, doubled in d["choices"]],
+                       int(d["mechanic_draw"]), [(int(stage), int(i)) for stage, i in d["revealed"]],
+                       bool(d["final_scored"]))
 
     @property
     def players(self) -> int:

@@ -51,6 +51,7 @@ from bot.views.options_cache import OptionsCache
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
 from bot.views.translator import CatalogueTranslator
+from bot.views.hand_menu import picked_by
 from bot.views.turn_buttons import clicked_by
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class RallyBot(commands.AutoShardedBot):
         self.options_cache = OptionsCache()
         self.scheduler = SchedulerLoop(self)
         self.turn_button = clicked_by(partial(run_click, self))  # the class a posted turn button's clicks find
+        self.pick_menu = picked_by(partial(run_click, self))  # a private hand's select menu: a pick is a click
         self._store: Store | None = None
         self._rallies: RallyService | None = None
         self._deadlines: DeadlineService | None = None
@@ -122,7 +124,7 @@ class RallyBot(commands.AutoShardedBot):
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             self._pool_start = asyncio.create_task(asyncio.to_thread(start_pool), name="render-pool-start")
         await self.load_extensions()
-        self.add_dynamic_items(self.turn_button)
+        self.add_dynamic_items(self.turn_button, self.pick_menu)
         if self.start_loops:
             self.scheduler.start()
             self.sender.start()

@@ -41,21 +41,23 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
                            sisu=t("discord.opt.sisu"), shakedown=t("discord.opt.shakedown"),
                            ai_on_timeout=t("discord.opt.ai_on_timeout"), assistance=t("discord.opt.assistance"),
                            order=t("discord.opt.order"), modules=t("discord.opt.modules"),
-                           language=t("discord.opt.language"), game=t("discord.opt.game"))
-    @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices, game=game_choices)
-    async def create(self, interaction: discord.Interaction, stage: str,
+                           language=t("discord.opt.language"), game=t("discord.opt.game"),
+                           preset=t("discord.opt.preset"))
+    @app_commands.autocomplete(stage=stage_choices, ruleset=ruleset_choices, game=game_choices, preset=ruleset_choices)
+    async def create(self, interaction: discord.Interaction, stage: str | None = None,
                      drivers: app_commands.Range[int, 1, MAX_SEATS] = 4,
                      deadline_hours: app_commands.Range[int, 1, 168] = 24,
                      ruleset: str | None = None, sisu: bool = False, shakedown: bool = False,
                      ai_on_timeout: bool = True, assistance: str = "all",
                      order: Literal["joined", "random"] = "joined", modules: str = "",
-                     language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
+                     language: Literal["en", "fr", "de"] | None = None, game: str | None = None,
+                     preset: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             require_channel_permissions(interaction.app_permissions, in_thread=is_thread(interaction.channel))
             return await self.bot.rallies.create(place, actor, stage, drivers=drivers, deadline_hours=deadline_hours,
                                                  ruleset=ruleset, sisu=sisu, shakedown=shakedown,
                                                  ai_on_timeout=ai_on_timeout, assistance=assistance, order=order,
-                                                 modules=modules, language=language, game=game)
+                                                 modules=modules, language=language, game=game, preset=preset)
 
         await run_command(self.bot, interaction, call)
 

@@ -78,6 +78,7 @@ class TurnCog(DiceChoices):
         self.turn_commands = {verb.name: build_command(verb, self.shortcut(verb.name), self.dice_choices)
                               for verb in games.verbs()}
         self.turn_commands[ACT.name] = build_command(ACT, self.act, self.action_choices)
+        self.turn_commands["hand"] = self.hand_command()
 
     def shortcut(self, name: str) -> Callable[[discord.Interaction, dict[str, object]], Any]:
         async def call_verb(interaction: discord.Interaction, given: dict[str, object]) -> None:
@@ -94,6 +95,20 @@ class TurnCog(DiceChoices):
             return await self.bot.rallies.act(place, actor, typed if isinstance(typed, str) else "", option="action")
 
         await run_command(self.bot, interaction, call)
+
+    def hand_command(self) -> app_commands.Command[Any, ..., None]:
+        """`/hand`: the asker's own cards and what they may pick now, privately, with a select
+        menu (Road Rally USA); `driver` names whose hand (anyone's but one's own is refused)."""
+
+        @app_commands.describe(driver=t("discord.opt.hand_driver"))
+        @app_commands.guild_only()
+        async def hand(interaction: discord.Interaction, driver: discord.User | None = None) -> None:
+            async def call(place: Place, actor: Actor) -> Reply:
+                return await self.bot.rallies.hand(place, actor, driver.id if driver is not None else None)
+
+            await run_command(self.bot, interaction, call)
+
+        return app_commands.Command(name="hand", description=t("discord.cmd.hand"), callback=hand)
 
     def command(self, name: str) -> app_commands.Command[Any, ..., None]:
         """The turn command called `name` (tests call its callback as Discord would)."""

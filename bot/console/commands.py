@@ -22,7 +22,7 @@ from bot.services.stage_library import stage_list, stage_show
 
 #: turn commands besides every game's own (`games.verb`): typed by a driver with a run in progress,
 #: they go to that run's channel
-TURN_COMMANDS = frozenset({"act", "rally status", "rally board", "rally abandon", "autopilot"})
+TURN_COMMANDS = frozenset({"act", "hand", "rally status", "rally board", "rally abandon", "autopilot"})
 
 
 def verb_options(verb: Verb, cmd: Command) -> dict[str, object]:
@@ -68,9 +68,7 @@ class Commands:
         turn = cmd.name in TURN_COMMANDS or games.verb(cmd.name) is not None
         here = await self.channels.turn_place(actor) if turn else self.place
         if cmd.name == "rally create":
-            stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
-            if not stage:
-                raise ConsoleError(t("console.need_stage"))
+            stage = o.get("stage") or (cmd.words[0] if cmd.words else None)  # none: the game's default, if any
             deadline = o.get("deadline", "24")
             # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
             return await s.create(self.place, actor, stage, drivers=o.get("drivers", "4"),
@@ -78,7 +76,8 @@ class Commands:
                                   ruleset=o.get("ruleset"),
                                   sisu=yes(o.get("sisu")), shakedown=yes(o.get("shakedown")),
                                   assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
-                                  modules=o.get("modules", ""), language=o.get("language"), game=o.get("game"))
+                                  modules=o.get("modules", ""), language=o.get("language"), game=o.get("game"),
+                                  preset=o.get("preset"))
         simple = {"rally join": s.join, "rally leave": s.leave, "rally start": s.start, "rally status": s.status,
                   "rally board": s.board, "rally abandon": s.abandon}
         if cmd.name in simple:
@@ -102,6 +101,9 @@ class Commands:
             return await s.verb(here, actor, cmd.name, verb_options(verb, cmd))
         if cmd.name == "act":
             return await s.act(here, actor, o.get("action") or " ".join(cmd.words), option="action")
+        if cmd.name == "hand":  # `/hand` or `/hand driver:bob` (anyone's but one's own is refused)
+            other = o.get("driver") or (cmd.words[0] if cmd.words else "")
+            return await s.hand(here, actor, user_id(other.lstrip("@")) if other else None)
         if cmd.name.startswith("notify"):
             return await s.notify.set(self.place, actor, cmd.name.split()[1],
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))

@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.console.channels import Channels
 from bot.console.printer import Say
 from bot.console.tables import table_lines
+from bot.engine.core.text import Listed, msg
 from bot.i18n import t
 from bot.services import RallyService, Reply
 from bot.services.delivery import Outgoing
@@ -44,7 +45,10 @@ class Sender:
     async def show(self, name: str, reply: Reply) -> None:
         """A private reply is printed for its reader; public posts come out of the outbox."""
         if reply.ephemeral or not reply.outbox:
-            self.say(name, reply.lines, ephemeral=True)
+            picks = reply.turn.options if reply.ephemeral and reply.turn is not None else ()
+            more = [msg("console.picks", picks=Listed([f"`{p}`" for p in picks], "either"),
+                        first=picks[0])] if picks else []
+            self.say(name, list(reply.lines) + more, ephemeral=True)
             for file_name, data in reply.files:
                 self._file(name, file_name, data)
         await self.deliver()

@@ -90,12 +90,14 @@ async def start_clock_tx(tx: Tx, rally: Rally, now: datetime) -> datetime | None
 
 async def start_turn_tx(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> datetime | None:
     """Inside `tx`: what the current turn waits for from `now`: an AI seat's drive after
-    `work.ai_pause` (bot/services/ai_drivers.py), else the driver's deadline pair (`start_clock_tx`)."""
-    seat = seat_to_act(game_of(rally), work.state_of(rally)) if rally.snapshot is not None else None
-    if seat is not None and is_ai(seat):
+    `work.ai_pause` (bot/services/ai_drivers.py), and the drivers' deadline pair (`start_clock_tx`)
+    when a person is asked (a window several seats answer may wait for both)."""
+    seats = game_of(rally).to_act(work.state_of(rally)) if rally.snapshot is not None else frozenset()
+    if any(is_ai(seat) for seat in seats):
         if not await pending_for_rally_tx(tx, rally.id, (KIND_AI,)):
             await schedule_tx(tx, KIND_AI, job_ref(rally.id), now + work.ai_pause, rally.id)
-        return None
+        if all(is_ai(seat) for seat in seats):
+            return None
     return await start_clock_tx(tx, rally, now)
 
 
@@ -206,6 +208,10 @@ class DeadlineService:
         due = await self.due_at(rally.id)
         if seat is None or due is None or due <= now:
             return None  # after downtime the deadline itself is due: no point reminding
+        asked = asked_together(game, state)
+        if asked:  # a window: everyone asked is reminded alike, whoever has answered (C10.8)
+            people = tuple(sorted(int(s) for s in asked if s.isdigit()))
+            return Change(posts=[Post(lead + [msg("deadline.reminder_all", when=self.when(due))], ping=people)])
         name = game.seat_name(game.view(state, None), seat)
         lines = lead + [msg("deadline.reminder", name=name, when=self.when(due))]
         ping = (int(seat),) if seat.isdigit() else ()
@@ -218,6 +224,12 @@ class DeadlineService:
         seat = seat_to_act(game, state)
         if seat is None:
             return None
+        if asked_together(game, state):  # a window: its time ran out for all, none named (C10.8)
+            change = Change()
+            state, events = self._log(game, change, state, game.timeout_action(state, seat))
+            turn_post(rally.id, rally.version + len(change.logged), state, events,
+                      lead + [msg("deadline.window_closed")], change, rally.game, rally.ruleset)
+            return change
         view = game.view(state, None)
         name = game.seat_name(view, seat)
         user_id = int(seat) if seat.isdigit() else None
@@ -241,9 +253,13 @@ class DeadlineService:
         return change
 
     def _ai_drives(self, rally: Rally) -> Change | None:
-        """An AI seat's turn: the AI drives it whole, in its style, at once (no missed turn)."""
+        """An AI seat's turn: the AI drives it whole, in its style, at once (no missed turn). In a
+        window several seats answer, each AI seat asked answers once, as itself (its own view);
+        while people are still to answer, nothing is posted (who answered is nobody's business)."""
         game = game_of(rally)
         state = self.work.state_of(rally)
+        if asked_together(game, state):
+            return self._ai_answers(rally, game, state)
         seat = seat_to_act(game, state)
         if seat is None or not is_ai(seat):
             return None
@@ -251,6 +267,28 @@ class DeadlineService:
         state, events = self._ai_turn(game, change, state, risk_of(rally.modules, seat))
         turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game,
                   rally.ruleset)
+        return change
+
+    def _ai_answers(self, rally: Rally, game: Game[Any, Any], state: State) -> Change | None:
+        """Every AI seat still to answer a window answers, logged as itself (the seat is the
+        actor: a window has no single seat the rally could act for)."""
+        change = Change()
+        events: list[Event] = []
+        begun = game.progress(game.view(state, None))
+        for seat in sorted(s for s in game.to_act(state) if is_ai(s)):
+            if seat not in game.to_act(state):
+                continue  # the window closed on an earlier answer
+            action = game.choose(game.view(state, seat), seat, risk_of(rally.modules, seat))
+            new, step = game.apply(state, seat, action)
+            change.logged.append(Logged(game.encode(action), int(seat), new,
+                                        "finished" if game.finished(new) else None))
+            state = new
+            events += step
+        if not change.logged:
+            return None
+        if game.progress(game.view(state, None)) != begun or not asked_together(game, state):
+            turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game,
+                      rally.ruleset)
         return change
 
     @staticmethod
@@ -279,6 +317,15 @@ class DeadlineService:
             if seat_to_act(game, state) != seat or game.progress(game.view(state, None)) != begun:
                 break
         return state, events
+
+
+def asked_together(game: Game[Any, Any], state: State) -> frozenset[str]:
+    """The seats a window asks all at once (`Prompt.to_act` of more than one, from the
+    spectators' view: the whole window, answered or not); empty when one seat is to act."""
+    if not game.to_act(state):
+        return frozenset()
+    asked = game.prompt(game.view(state, None), []).to_act
+    return asked if len(asked) > 1 else frozenset()
 
 
 def seat_to_act(game: Game[Any, Any], state: State) -> str | None:

@@ -66,26 +66,36 @@ class Lobby:
         self.seed_source = seed_source
         self.dice_script = dice_script  # console/tests only: scripted faces, never from Discord
 
-    async def create(self, place: Place, actor: Actor, stage: str, drivers: object = 4, deadline_hours: object = 24,
-                     ruleset: str | None = None, sisu: bool = False, shakedown: bool = False,
-                     ai_on_timeout: bool = True, assistance: str = "all", order: str = "joined",
-                     modules: str = "", language: object = None, game: object = None) -> Reply:
+    async def create(self, place: Place, actor: Actor, stage: object = None, drivers: object = 4,
+                     deadline_hours: object = 24, ruleset: str | None = None, sisu: bool = False,
+                     shakedown: bool = False, ai_on_timeout: bool = True, assistance: str = "all",
+                     order: str = "joined", modules: str = "", language: object = None, game: object = None,
+                     preset: object = None) -> Reply:
         """Open a rally in this channel (lobby); the creator is its host. `stage` is one stage or a
         course of up to 4 separated by commas (RULES A2), with `assistance` after `all` of them,
         `none`, or the numbered ones (`1,2`). `order` is the start order of SS1 (A3): the order
         the drivers `joined` (the host's call), or `random`. `ai_on_timeout` (a rally setting, not a rule:
         bot/services/deadlines.py) lets the AI drive a turn whose deadline passed. `game` is the
         game's id (None: classic); an unknown one is refused naming the games, and `drivers` is
-        bounded by the game's seats."""
+        bounded by the game's seats. `preset` is another name of `ruleset` (Road Rally USA's word).
+        Without a stage, the game's default for the ruleset (`Game.default_stage`: Road Rally's
+        course of its preset), or a refusal naming where the stages are."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         played = games.get(None if game is None else str(game).strip())
+        if ruleset is not None and preset is not None and str(ruleset).strip() != str(preset).strip():
+            raise ServiceError("rally.ruleset_and_preset")
+        chosen = ruleset if ruleset is not None else preset
+        rules = ruleset_name(played.rulesets()[0] if chosen is None else chosen, played.id)  # the game's own first
+        if stage is None or (isinstance(stage, str) and not stage.strip()):
+            stage = played.default_stage(rules)
+            if stage is None:
+                raise ServiceError("rally.need_stage", game=played.id)
         specials = course(stage, played.id)  # names from the game's library, never paths
         flags = inputs_assistance(assistance, len(specials))
         start_random = start_order_option(order)
         plus = rules_plus(modules, played.id)
         name = specials[0]
-        rules = ruleset_name(played.rulesets()[0] if ruleset is None else ruleset, played.id)  # the game's own first
         seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}

@@ -18,7 +18,7 @@ from bot.services.league_rounds import discord_time, new_seed
 from bot.services.league_services import Championships
 from bot.services.lobby import Lobby
 from bot.services.notify import NotifyService, turn_dms_tx
-from bot.services.reply import Actor, Place, Reply
+from bot.services.reply import HAND, Actor, Place, Reply
 from bot.services.turns import Turns
 from bot.services.work import RallyWork
 from bot.store import Store
@@ -62,11 +62,15 @@ class RallyService:
         self.act = self.turns.act
         self.verb = self.turns.verb  # a game's command by name: `/roll`, `/stop`, `/odds` …
         self.options = self.turns.options
+        self.hand = self.turns.hand  # `/hand`: a seat's own cards, privately
 
     async def press(self, place: Place, actor: Actor, rally_id: int, version: int, action: str) -> Reply:
         """A turn button: the same action as typing it, bound to the version it was drawn for.
-        A click on a button of a rally that is no longer the channel's gets "This turn is over"."""
+        A click on a button of a rally that is no longer the channel's gets "This turn is over".
+        The `HAND` button plays nothing: it opens the clicker's own hand, privately."""
         rally = await self.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
         if rally is None or rally.id != rally_id:
             raise ServiceError("turn.stale")
+        if action == HAND:
+            return await self.turns.hand(place, actor)
         return await self.turns.act(place, actor, action, expected_version=version)

@@ -26,9 +26,15 @@ class Place:
     lang: str = "en"  # the server's preferred language: the default of a rally or league created here
 
 
+#: The one button of a decision taken in private (`Prompt.private`): it opens the clicker's own hand
+#: (`/hand`), never plays anything; no game has an action of that label.
+HAND = "hand"
+
+
 @dataclass(frozen=True)
 class TurnPrompt:
-    """The turn now open, for buttons and autocomplete: `version` makes a stale click detectable."""
+    """The turn now open, for buttons and autocomplete: `version` makes a stale click detectable.
+    On a private reply (`/hand`), the picks of the asker's select menu, bound the same way."""
 
     rally_id: int
     version: int

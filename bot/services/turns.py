@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot import games
-from bot.engine.core.game import VerbOption, verb_of
+from bot.engine.core.game import Prompt, VerbOption, verb_of
 from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.provisional import provisional_lines
-from bot.services.reply import Actor, Place, Reply, TurnPrompt
+from bot.services.reply import HAND, Actor, Place, Reply, TurnPrompt
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
 
@@ -90,6 +90,26 @@ class Turns:
         seat = str(actor.user_id)  # the asker's own view: odds never tell what their seat may not see
         return Reply(game.odds(game.view(self.work.state_of(rally), seat), seat, text), ephemeral=True)
 
+    async def hand(self, place: Place, actor: Actor, driver: object = None) -> Reply:
+        """`/hand`: what the asker's seat alone may see and pick now (the game's `hand`, from that
+        seat's own view), answered only to them, with its picks for a select menu; nothing is
+        written. Another driver's hand (`driver`: a user id) is refused before anything is read;
+        so is a hand asked by someone with no seat, or in a game that hides nothing."""
+        if driver is not None and str(driver).strip() not in ("", str(actor.user_id)):
+            raise ServiceError("hand.not_yours")
+        rally = await self.work.rally_here(place)
+        require_running(rally)
+        game = game_of(rally)
+        seat = str(actor.user_id)
+        view = game.view(self.work.state_of(rally), seat)
+        if game.seat_name(view, seat) is None:
+            raise ServiceError("hand.no_seat")
+        hand = game.hand(view)
+        if hand is None:
+            raise ServiceError("hand.nothing_hidden")
+        turn = TurnPrompt(rally.id, rally.version, actor.user_id, hand.picks, game.id) if hand.picks else None
+        return Reply(list(hand.lines), ephemeral=True, turn=turn)
+
     async def options(self, place: Place, actor: Actor) -> list[str]:
         """What this user may type next (autocomplete): the labels of the game's legal actions for
         their seat; empty when they have none."""
@@ -113,12 +133,14 @@ def checked_option(option: VerbOption, value: object) -> object:
 
 
 def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead: list[str],
-              change: Change, game: str | None = None, ruleset: str | None = None) -> Post:
+              change: Change, game: str | None = None, ruleset: str | None = None) -> Post | None:
     """The channel post after an action (the story, then the next prompt or the results), added
     to `change`, all from the game's spectator view; when the turn passed or the rally ended, the
     change also ends the turn's clock. The board image goes with a new turn (not every die) so the
     channel stays readable; a part of the game that closed (`Told.chapters`: a special of a longer
-    rally) goes first, in its own post with the results card."""
+    rally) goes first, in its own post with the results card. An answer in a window several
+    seats answer that tells nothing and closes nothing posts nothing (None): the channel must not
+    learn who has answered (RULES C10.8)."""
     played = games.get(game)
     view = played.view(state, None)
     told = played.tell(view, events)
@@ -134,10 +156,16 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
         change.end_turn_clock = True
         change.posts.append(post)
         return post
-    seat = min(prompt.to_act)  # one seat acts at a time in every game so far
-    driver_id = int(seat) if seat.lstrip("-").isdigit() else 0
+    if not lines and len(prompt.to_act) > 1 and not prompt.new_turn:
+        return None
     board = board_spec(state, played.id) if prompt.new_turn else None
     change.end_turn_clock = change.end_turn_clock or prompt.new_turn
+    seat = min(prompt.to_act)
+    driver_id = int(seat) if seat.lstrip("-").isdigit() else 0
+    if len(prompt.to_act) > 1 or (prompt.private and not is_ai(driver_id)):
+        post = _private_prompt(rally_id, version, prompt, lines, played.id, board)
+        change.posts.append(post)
+        return post
     if is_ai(driver_id):  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
         lines.append(msg("turn.ai_drives", name=played.seat_name(view, seat)))
         post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, (), played.id), image=board)
@@ -150,7 +178,24 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     return post
 
 
-def reply_of(post: Post, committed: Committed) -> Reply:
-    """The command's answer: what was posted (already owed to the channel by the commit)."""
+def _private_prompt(rally_id: int, version: int, prompt: Prompt, lines: list[str], game: str,
+                    board: dict[str, Any] | None) -> Post:
+    """The channel post of a decision taken in private (`Prompt.private`) or by several seats at
+    once: the game's public words, the people among them pinged on a new turn, and no action
+    button, only the one that opens each seat's own hand (`HAND`). Every seat asked is treated
+    alike, so the post says nothing of who holds what (RULES C10.8). A prompt for one seat names
+    it in `driver_id` (it is that seat's turn); a window of several names none (0)."""
+    people = tuple(sorted(int(s) for s in prompt.to_act if s.isdigit()))
+    driver_id = int(next(iter(prompt.to_act))) if len(prompt.to_act) == 1 and people else 0
+    return Post(list(lines) + list(prompt.lines), ping=people if prompt.new_turn else (),
+                turn=TurnPrompt(rally_id, version, driver_id, (HAND,) if people else (), game),
+                deadline="new" if prompt.new_turn else "keep", image=board)
+
+
+def reply_of(post: Post | None, committed: Committed) -> Reply:
+    """The command's answer: what was posted (already owed to the channel by the commit); an
+    answer that posts nothing (a window's) is told privately that it was saved."""
+    if post is None:
+        return Reply([msg("turn.answer_saved")], ephemeral=True)
     return Reply(list(post.lines), ping=post.ping, turn=post.turn, outbox=committed.outbox_ids,
                  paused=committed.paused)

@@ -33,6 +33,7 @@ from bot.i18n import language_of, localize_commands, render, t
 from bot.services.errors import ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
+from bot.views.hand_menu import hand_view
 from bot.views.host import Host
 
 log = logging.getLogger(__name__)
@@ -140,10 +141,26 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
     except Exception as exc:  # errors are answered in one place
         await send_error(interaction, exc)
         return
+    if reply.ephemeral:  # the hand button: the clicker's own hand, for them alone
+        picks = private_view(host, interaction, reply)
+        with suppress(discord.HTTPException):
+            if picks is None:
+                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True)
+            else:
+                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True, view=picks)
+        return
     if reply.paused:
         with suppress(discord.HTTPException):
             await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
     host.sender.wake()
+
+
+def private_view(host: Host, interaction: discord.Interaction, reply: Reply) -> discord.ui.View | None:
+    """The select menu of a private reply that offers picks (`/hand`), in the reader's language."""
+    if reply.turn is None or not reply.turn.options:
+        return None
+    return hand_view(reply.turn.rally_id, reply.turn.version, reply.turn.options, reader_language(interaction),
+                     reply.turn.game, menu=host.pick_menu)
 
 
 async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) -> None:
@@ -152,7 +169,10 @@ async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) ->
     try:
         if reply.ephemeral or not reply.outbox:
             text = shown(interaction, reply.lines) or "\u200b"
-            if reply.files:
+            picks = private_view(host, interaction, reply) if reply.ephemeral else None
+            if picks is not None:
+                await interaction.edit_original_response(content=text, view=picks)
+            elif reply.files:
                 await interaction.edit_original_response(content=text, attachments=[
                     discord.File(io.BytesIO(data), filename=name) for name, data in reply.files])
             else:

@@ -21,7 +21,9 @@ import discord
 
 from bot import games
 from bot.engine.core.game import Button, Game
+from bot.engine.core.text import msg
 from bot.i18n import DEFAULT_LANG, render
+from bot.services.reply import HAND
 
 TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w !]+)"
 MAX_BUTTONS = 25  # 5 rows of 5: Discord's limit for one message
@@ -39,7 +41,10 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
 
 
 def offered(action: str, game: Game[Any, Any]) -> Button:
-    """How the game offers `action` (an action it does not offer as a button: its label as it is)."""
+    """How the game offers `action` (an action it does not offer as a button: its label as it is);
+    the `HAND` button of a private prompt is every game's own ("My hand")."""
+    if action == HAND:
+        return Button(msg("turn.hand_button"), "primary")
     return game.button(action) or Button(action, "primary")
 
 
@@ -92,7 +97,7 @@ def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
     item for its template, so posting any other would take the bot's clicks away from it."""
     view = discord.ui.View(timeout=None)
     game = game or games.get(None)
-    shown = [a for a in options if game.button(a) is not None and re.fullmatch(r"[\w !]+", a)]
+    shown = [a for a in options if (a == HAND or game.button(a) is not None) and re.fullmatch(r"[\w !]+", a)]
     for action in shown[:MAX_BUTTONS]:
         view.add_item(button(rally_id, version, action, lang, game))
     return view

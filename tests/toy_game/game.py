@@ -116,6 +116,10 @@ class DiceDash:
             raise NotAllowed(msg("toy.bad_words", text=ruleset[:20]))
         return [msg("toy.rules", ruleset=ruleset)]
 
+    def default_stage(self, ruleset: str) -> None:
+        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
+        return None
+
     def validate_setup(self, options: Mapping[str, Any]) -> None:
         self.stages.facts(str(options["stage"]))
 
@@ -245,6 +249,10 @@ class DiceDash:
         return Prompt(tuple(msg("toy.your_turn", name=self.seat_name(view, s)) for s in seats), seats,
                       ("roll", "bank") if seats else (), new_turn)
 
+    def hand(self, view: object) -> None:
+        """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""
+        return None
+
     def tell(self, view: View, events: Sequence[Event]) -> Told:
         return Told((), tuple(self.narrate(events, view)))
 
@@ -287,7 +295,7 @@ class DiceDash:
         return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str) -> dict[str, Any]:
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]:
         state, _ = self.setup(seed, [(str(-i), f"AI {i}") for i in range(1, drivers + 1)], {"stage": stages[0]})
         while not self.finished(state):
             (seat,) = self.to_act(state)

@@ -17,7 +17,8 @@ of the bot holds them as opaque values and asks the game for everything else:
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
   information never leaves the game except through a seat's own view), and from a view only:
   `prompt`, `tell(events)` and `narrate(events)`, `title`, `status`, `classification`,
-  `seat_name`, all as message keys (`bot.engine.core.text.Msg`), never sentences;
+  `seat_name`, all as message keys (`bot.engine.core.text.Msg`), never sentences; `hand(view)`,
+  what a seat alone sees and may pick (Road Rally's cards), answered only to that seat;
 - **its library**: `stages` (names, facts, digests for result cards, the week's official stage),
   `rulesets()` (the first one the default), `modules`; `provisional(ruleset)` (its results are
   labelled "provisional rules" wherever they are shown) and `rules(ruleset)` (`/rules`' summary);
@@ -181,14 +182,33 @@ class Button:
 
 @dataclass(frozen=True)
 class Prompt:
-    """What the seat to act is asked after an action, from a view only: lines as message keys,
-    who is to act, the buttons (action labels) they may press, and whether their turn is a new one
-    (then they are pinged, a new deadline starts and the board is posted: not after every die)."""
+    """What the seats to act are asked after an action, from the spectators' view only: lines as
+    message keys, who is asked, the buttons (action labels) they may press, and whether their turn
+    is a new one (then they are pinged, a new deadline starts and the board is posted: not after
+    every die).
+
+    `private`: the seats decide from what only they see (a hand of cards): the channel post offers
+    no action, only the button that opens each seat's own `Game.hand`. When several seats are
+    asked at once (`to_act` of more than one: a window every seat answers, RULES C10.8), they are
+    asked the same words and waited for together, so nobody learns from the channel who holds
+    what: the services ping them all, run out their clock together with one `timeout_action`, name
+    none of them, and count no missed turn (keeping silent is an answer)."""
 
     lines: tuple[str, ...]
     to_act: frozenset[SeatId] = frozenset()
     buttons: tuple[str, ...] = ()
     new_turn: bool = True
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What one seat alone is shown and may pick now (`/hand`, the button of a private prompt),
+    from its own view: lines as message keys (its cards, what it is asked), and the labels of the
+    actions it may take (offered as a select menu; none when it has nothing to decide)."""
+
+    lines: tuple[str, ...]
+    picks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -274,6 +294,8 @@ class Game(Protocol[S, A]):
 
     def rules(self, ruleset: str) -> list[str]: ...   # `/rules`: a summary of the game's rules, as message keys
 
+    def default_stage(self, ruleset: str) -> str | None: ...  # a rally created without a stage plays this (None: one must be named)
+
     def validate_setup(self, options: Mapping[str, Any]) -> None: ...
 
     def setup(self, seed: int, seats: Sequence[tuple[SeatId, str]], options: Mapping[str, Any]
@@ -317,6 +339,8 @@ class Game(Protocol[S, A]):
 
     def prompt(self, view: Any, events: Sequence[Any]) -> Prompt: ...
 
+    def hand(self, view: Any) -> Hand | None: ...  # what the view's seat alone sees (None: the game hides nothing)
+
     def tell(self, view: Any, events: Sequence[Any]) -> Told: ...  # the story of an action
 
     def seat_name(self, view: Any, seat: SeatId) -> str | None: ...  # None: not a seat of this game
@@ -346,7 +370,7 @@ class Game(Protocol[S, A]):
     def odds(self, view: Any, seat: SeatId, text: str) -> list[str]: ...  # from the asker's own view
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str) -> dict[str, Any]: ...  # the AI drives a whole course: its report (JSON)
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a whole game: its report (JSON)
 
 
 def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -122,6 +122,10 @@ class Dirt:
         """`/rules`: the B13 defaults with their OPEN ids, numbers from the ruleset file."""
         return rules_lines(ruleset)
 
+    def default_stage(self, ruleset: str) -> None:
+        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
+        return None
+
     # -- setup and storage -----------------------------------------------------------------------
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
@@ -278,6 +282,10 @@ class Dirt:
         key = "dirt.go_on" if state.turn_dice else "dirt.your_turn"
         return Prompt((msg(key, name=name, allowed=allowed),), frozenset({acting}), labels, new_turn)
 
+    def hand(self, view: object) -> None:
+        """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""
+        return None
+
     def tell(self, view: DirtView, events: Sequence[Event]) -> Told:
         """The story; a stage that ended while the rally goes on is a chapter of its own, with the
         rally's classification so far (B13.8.10). Whose turn it is is not told: the prompt that
@@ -357,7 +365,7 @@ class Dirt:
         return [msg("dirt.odds", plan=" ".join(engine.label(Roll(s)) for s in steps), percent=percent)]
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str) -> dict[str, Any]:
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]:
         return simulate_course(list(stages), drivers, seed, list(assistance), modules)
 
 

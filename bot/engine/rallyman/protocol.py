@@ -200,6 +200,10 @@ class Rallyman:
         """`/rules`: classic's rulesets and Rules+ modules and where the rules come from."""
         return rules_lines(ruleset)
 
+    def default_stage(self, ruleset: str) -> None:
+        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
+        return None
+
     # -- setup and storage -----------------------------------------------------------------------
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
@@ -334,6 +338,10 @@ class Rallyman:
             line = msg("turn.go_on", name=car.name, allowed=allowed)
         return Prompt((line,), frozenset({car.id}), labels, new_turn)
 
+    def hand(self, view: object) -> None:
+        """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""
+        return None
+
     def tell(self, view: RallymanView, events: Sequence[Event]) -> Told:
         """The story: in a rally of several specials "SSn is over" replaces "the stage is over",
         and a special that ended (the next one begun) is told in a post of its own, with the
@@ -420,7 +428,7 @@ class Rallyman:
 
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str) -> dict[str, Any]:
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]:
         """`python -m bot simulate`: a whole course driven by the AI (bot.engine.rallyman.simulate);
         an unknown module is refused (ValueError) before anything is played."""
         return simulate_course(list(stages), drivers, seed, list(assistance), modules_named(modules))

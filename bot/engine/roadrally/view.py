@@ -51,7 +51,7 @@ class RRView:
     phase: Phase
     order: tuple[str, ...]          # this round's turn order; the last holds "L" (C3)
     current: str | None             # whose turn (turn, reshuffle, mechanic phases)
-    to_act: frozenset[str]
+    to_act: frozenset[str]          # who is asked (a stage window: every active seat, answered or not)
     seats: tuple[PublicSeat, ...]
     stage_tiles: tuple[tuple[int, int], ...]   # (space, stage) still on the road
     checkpoint_tiles: tuple[int, ...]
@@ -59,6 +59,15 @@ class RRView:
     choice: tuple[str, int, bool] | None       # (seat, points, doubled) choosing "points or 2 cards"
     revealed: tuple[tuple[int, str], ...]      # (stage, seat) stage cards played (C6.2)
     me: Private | None
+
+
+def _asked(state: RRState) -> frozenset[str]:
+    """Who is asked, as anyone may see it: in a stage window every active seat, answered or not
+    (C10.8: who is still thinking would tell who holds the card; a seat knows its own answer
+    from `me.answered`); otherwise the seat to act."""
+    if state.phase == "stage":
+        return frozenset(state.seats[i].id for i in state.active())
+    return to_act(state)
 
 
 def view(state: RRState, seat: str | None) -> RRView:
@@ -83,7 +92,7 @@ def view(state: RRState, seat: str | None) -> RRView:
     return RRView(
         seat=seat if i is not None else None, preset=state.preset.name, sprint=state.sprint, road=state.road,
         round=state.round, phase=state.phase, order=tuple(state.seats[j].id for j in state.order),
-        current=state.seats[state.current()].id if turn_phase else None, to_act=to_act(state), seats=public,
+        current=state.seats[state.current()].id if turn_phase else None, to_act=_asked(state), seats=public,
         stage_tiles=tuple(sorted(state.stage_tiles.items())), checkpoint_tiles=tuple(sorted(state.checkpoint_tiles)),
         window=state.pending[0] if state.phase == "stage" else None,
         choice=((state.seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])

@@ -214,7 +214,12 @@ def tiles_dir() -> Path:
 
 
 @lru_cache(maxsize=1)
+def tiles_text() -> str:
+    """The shipped tile file's text (a result card's digest of a course binds it)."""
+    return (tiles_dir() / "race_tiles.json").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
 def load_tiles() -> TileFile:
     """The shipped race tiles (`data/roadrally/tiles/race_tiles.json`)."""
-    path = tiles_dir() / "race_tiles.json"
-    return parse_tiles(path.read_text(encoding="utf-8"), "data/roadrally/tiles/race_tiles.json")
+    return parse_tiles(tiles_text(), "data/roadrally/tiles/race_tiles.json")

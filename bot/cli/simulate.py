@@ -9,6 +9,11 @@ time, second markers, damage, flats and outcome; the reclassification after each
 the rally classification (A17); and, under "ai", how often the AI drivers lost control (turns
 begun, losses of control in total and by gear, and per 100 turns). The same arguments always
 print the same rally. Stages are shipped names or generated ones (`gen-SEED` or `gen-SEED-LENGTH`).
+
+A table game names its players and rules instead (`--players`, `--preset`; its course is the
+preset's own unless `--stages` names one):
+
+    python -m bot simulate --game roadrally --players 5 --preset rr-standard --seed 7
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ from bot.cli import Subparsers
 
 def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("simulate", help="play a whole rally with AI drivers and print it as JSON",
-                              description="Play a course of 1 to 4 specials with AI drivers; one JSON object.")
-    p.add_argument("--stages", required=True, help="comma-separated stage names (1 to 4), e.g. a,b,c")
-    p.add_argument("--drivers", type=int, default=4, help="1 to 4 AI drivers (default 4)")
+                              description="Play a whole game with AI drivers (a course of 1 to 4 specials, or a table game); one JSON object.")
+    p.add_argument("--stages", default=None, help="comma-separated stage names (1 to 4), e.g. a,b,c "
+                                                  "(a table game: its preset's course when left out)")
+    p.add_argument("--drivers", "--players", dest="drivers", type=int, default=4,
+                   help="AI drivers or players (default 4; the game's seats: Rallyman 1 to 4, DIRT 1 to 6, Road Rally USA 3 to 5)")
+    p.add_argument("--ruleset", "--preset", dest="ruleset", default=None,
+                   help="the ruleset or preset (default: the game's first, e.g. rr-standard)")
     p.add_argument("--seed", type=int, default=0, help="dice seed (the same seed gives the same rally)")
     p.add_argument("--assistance", default="all", help="all (default), none, or special numbers such as 1,2")
     p.add_argument("--modules", default="", help="rule modules, comma-separated (classic: sisu, shakedown, attack, "
@@ -36,17 +45,21 @@ def register(subparsers: Subparsers) -> None:
 def main(args: argparse.Namespace) -> int:
     from bot import games
     from bot.engine.core.errors import RallyError
-    from bot.services.inputs import assistance, course
+    from bot.services.inputs import assistance, course, ruleset_name
 
     try:
         game = games.get(args.game)
-        stages = course(args.stages, game.id)
+        ruleset = ruleset_name(args.ruleset, game.id) if args.ruleset is not None else None
+        named = args.stages if args.stages is not None else game.default_stage(ruleset or game.rulesets()[0])
+        if named is None:
+            raise ValueError(f"--stages is required for {game.id}")
+        stages = course(named, game.id)
         flags = assistance(args.assistance, len(stages))
-        if not 1 <= args.drivers <= 4:
-            raise ValueError(f"--drivers is 1 to 4, not {args.drivers}")
+        if not game.seats.min <= args.drivers <= game.seats.max:
+            raise ValueError(f"--drivers is {game.seats.min} to {game.seats.max}, not {args.drivers}")
         if not 0 <= args.seed < 2**63:
             raise ValueError(f"--seed is a whole number from 0 to 2**63-1, not {args.seed}")
-        report = game.simulate(stages, args.drivers, args.seed, flags, args.modules)
+        report = game.simulate(stages, args.drivers, args.seed, flags, args.modules, ruleset)
     except (RallyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -15,11 +15,12 @@ from bot.engine.core.game import Game, UnknownGame, Verb
 from bot.engine.core.text import msg
 from bot.engine.dirt.protocol import DIRT
 from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.roadrally.protocol import ROADRALLY
 
 #: the game a rally, league or command without one is played in (every one before issue 23)
 DEFAULT_GAME = "rallyman"
 
-_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT}
+_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT, ROADRALLY.id: ROADRALLY}
 
 #: the games' own tools of `python -m bot`, by subcommand: the module in the game's folder that
 #: registers it (classic's boards and previews as PNG files); `stage:GAME` is a game's stage tool,

@@ -278,7 +278,7 @@ class RoadRally:
         return Hand(tuple(hand_lines(view.rr, view.name_of)), view.picks)
 
     def tell(self, view: TableView, events: Sequence[RoadEvent]) -> Told:
-        return Told((), tuple(narrate(list(events), view.name_of)))
+        return Told((), tuple(narrate(list(events), view.name_of, view.rr.road)))
 
     def seat_name(self, view: TableView, seat: str) -> str | None:
         return view.name_of.get(seat)
@@ -306,7 +306,7 @@ class RoadRally:
         return rr.order[i + 1] if i + 1 < len(rr.order) else None
 
     def narrate(self, events: Sequence[RoadEvent], view: TableView) -> list[str]:
-        return narrate(list(events), view.name_of)
+        return narrate(list(events), view.name_of, view.rr.road)
 
     # -- pictures (from the spectators' view: `me` is never read) ---------------------------------
 

@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from bot.engine.core.errors import CannotParse, NotAllowed
-from bot.engine.core.text import msg
+from bot.engine.core.text import Listed, msg
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, Retire, StageAnswer, Timeout
 from bot.engine.roadrally.presets import COLOURS, preset
 from bot.engine.roadrally.view import Card, RRView
@@ -104,6 +104,31 @@ def label(action: Action) -> str:
     if isinstance(action, Retire):
         return "retire"
     return "timeout"
+
+
+#: how a pick's words read in a menu (a closed table: every key exists in EN, FR and DE)
+PICK_KEYS = {"play": "roadrally.pick.play", "store": "roadrally.pick.store", "shortcut": "roadrally.pick.shortcut",
+             "draw": "roadrally.pick.draw", "reshuffle": "roadrally.pick.reshuffle", "skip": "roadrally.pick.skip",
+             "order": "roadrally.pick.order", "reveal": "roadrally.pick.reveal", "pass": "roadrally.pick.pass",
+             "points": "roadrally.pick.points", "cards": "roadrally.pick.cards", "retire": "roadrally.pick.retire",
+             "timeout": "roadrally.pick.timeout"}
+
+
+def pick_text(text: str) -> str:
+    """A label (`play g1 g2 shortcut`, `reveal 7`, `order y3 g1`) as a reader sees it in a select
+    menu: cards as `🟩1`, the words in the reader's language (message keys), numbers as they are;
+    a word of no label is shown as typed."""
+    words = text.split()
+    if not words:
+        return text
+    head, rest = words[0], words[1:]
+    cards = [w for w in rest if _GLUED.match(w) and w[0] in "gyr"]
+    flags = [msg(PICK_KEYS[w]) for w in rest if w in ("store", "shortcut", "draw")]
+    numbers = [w for w in rest if w.isdigit()]
+    if head not in PICK_KEYS:
+        return text
+    shown = " ".join(CARD_MARK[{"g": "green", "y": "yellow", "r": "red"}[c[0]]] + c[1:] for c in cards)
+    return msg(PICK_KEYS[head], cards=shown, stage=" ".join(numbers), flags=Listed(flags, "dot"))
 
 
 def _fold(text: str) -> str:

@@ -73,7 +73,10 @@ def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float,
     found = _masks.get(key) if cache else None
     if found is None:
         left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke_width)
-        x0, y0 = math.floor(left) - 2, math.floor(top) - 2  # a sub-pixel start moves ink < 1 px
+        # a sub-pixel start moves ink < 1 px; the corner is never right of or below the anchor, so the
+        # mask's text starts at a point >= 0 with the same fraction (`ImageDraw.text` places a
+        # negative start differently: a glyph's top or left row could be lost)
+        x0, y0 = min(0, math.floor(left) - 2), min(0, math.floor(top) - 2)
         size = (max(1, math.ceil(right) + 3 - x0), max(1, math.ceil(bottom) + 3 - y0))
         mask = Image.new("L", size, 0)
         ImageDraw.Draw(mask).text((start[0] - x0, start[1] - y0), text, font=f, fill=255, anchor=anchor,

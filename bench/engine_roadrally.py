@@ -18,9 +18,9 @@ import statistics
 import time
 
 from bot.engine.roadrally import ai
+from bot.engine.roadrally import simulate as sim
 from bot.engine.roadrally.course import load_course
 from bot.engine.roadrally.play import apply, to_act
-from bot.engine.roadrally import simulate as sim
 from bot.engine.roadrally.view import view
 
 PLAYERS, PRESET = 5, "rr-standard"

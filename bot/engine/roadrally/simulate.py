@@ -61,39 +61,31 @@ def start(players: int, preset_name: str, seed: int, sprint: bool = False,
 
 def run(state: RRState, decide: Decide = ai_decide) -> tuple[RRState, dict[str, Any]]:
     """Play `state` to its end, asking the seats to act in sorted order; the final state and a
-    tally of what was played (per seat where it says so)."""
-    actions = 0
+    tally of the choices made (what the final state cannot tell)."""
+    actions = store = shortcuts = reshuffles = 0
     plays: Counter[str] = Counter()
     cards: Counter[str] = Counter()
-    moved: Counter[str] = Counter()
-    bypassed = reshuffles = 0
     choices: Counter[str] = Counter()
     while state.phase != "over":
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"Road Rally USA simulation: no end after {MAX_ACTIONS} actions")
         seat = min(to_act(state))  # the seats to act, in sorted order: the first not yet asked
         action = decide(state, seat)
-        state, events = apply(state, seat, action)
+        state, _ = apply(state, seat, action)
         actions += 1
         if isinstance(action, Play):
             plays[seat] += 1
             cards[seat] += len(action.cards)
-            plays["store"] += action.store
-            plays["shortcut"] += action.shortcut
+            store += action.store
+            shortcuts += action.shortcut
         elif isinstance(action, Choose):
             choices[action.take] += 1
         elif isinstance(action, Reshuffle):
             reshuffles += action.yes
-        for event in events:
-            if event.kind == "stage_bypassed":
-                bypassed += 1
-            elif event.kind == "moved" and event.seat is not None:
-                moved[event.seat] += event.data[1] - event.data[0]
     tally = {"actions": actions, "plays": {s.id: plays[s.id] for s in state.seats},
-             "cards_played": {s.id: cards[s.id] for s in state.seats},
-             "spaces_moved": {s.id: moved[s.id] for s in state.seats},
-             "store_turns": plays["store"], "shortcuts": plays["shortcut"], "stages_bypassed": bypassed,
-             "choices": {"vp": choices["vp"], "cards": choices["cards"]}, "empty_hand_reshuffles": reshuffles}
+             "cards_played": {s.id: cards[s.id] for s in state.seats}, "store_turns": store,
+             "shortcuts": shortcuts, "choices": {"vp": choices["vp"], "cards": choices["cards"]},
+             "empty_hand_reshuffles": reshuffles}
     return state, tally
 
 
@@ -103,6 +95,7 @@ def simulate(players: int, preset_name: str, seed: int, sprint: bool = False,
     from (VP tiles, stage tiles, checkpoints), the stage cards revealed and the AI's tally."""
     state = start(players, preset_name, seed, sprint, course)
     lineup = [state.seats[i].id for i in state.order]  # round 1's order: the random line-up (OPEN-R3)
+    tiles, start_pos = len(state.stage_tiles), {s.id: s.pos for s in state.seats}
     state, tally = run(state)
     vp = final_vp(state)
     order = ranking(state)
@@ -116,5 +109,7 @@ def simulate(players: int, preset_name: str, seed: int, sprint: bool = False,
             "checkpoints": {s.id: s.checkpoints for s in state.seats},
             "stage_cards_revealed": [[stage, state.seats[i].id] for stage, i in state.revealed],
             "stage_cards_scored": {s.id: s.scored_cards for s in state.seats},
+            "stages_bypassed": tiles - len(state.stage_tiles) - len(state.revealed),  # C6.2, C6.4
             "finish": {s.id: s.mark for s in state.seats if s.mark is not None},
+            "spaces_moved": {s.id: s.pos - start_pos[s.id] for s in state.seats},
             **tally}

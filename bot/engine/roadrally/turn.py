@@ -3,11 +3,16 @@ where the move ends, the draw; and the Mechanic's reorder."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engine.roadrally.actions import Order, Play, Reshuffle
 from bot.engine.roadrally.cards import deck_of, draw, refuse, reshuffle
 from bot.engine.roadrally.events import RoadEvent
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.state import RRState
+
+#: the space kinds a turn tests, read once (an Enum member read through its class is slow in 3.11)
+STORE, SHORTCUT, GAS, MECHANIC = SpaceKind.STORE, SpaceKind.SHORTCUT, SpaceKind.GAS, SpaceKind.MECHANIC
 
 
 def begin_turn(state: RRState, events: list[RoadEvent]) -> bool:
@@ -50,7 +55,7 @@ def check_play(state: RRState, action: Play) -> None:
     here = road.spaces[seat.pos].kind
     deck = deck_of(state)
     if action.store:
-        if here is not SpaceKind.STORE:
+        if here is not STORE:
             raise refuse("roadrally.no_store_here")
         if len(cards) > state.preset.store_max:
             raise refuse("roadrally.too_many_cards", max=state.preset.store_max)
@@ -59,10 +64,10 @@ def check_play(state: RRState, action: Play) -> None:
     end = min(seat.pos + sum(deck[c][1] for c in cards), road.final)
     space = road.spaces[end]
     if action.shortcut:
-        if space.kind is not SpaceKind.SHORTCUT or space.shortcut_to is None:
+        if space.kind is not SHORTCUT or space.shortcut_to is None:
             raise refuse("roadrally.no_shortcut_here")
         space = road.spaces[space.shortcut_to]
-    if action.draw_first and (space.kind is not SpaceKind.GAS or state.preset.gas_draw != "choose"):
+    if action.draw_first and (space.kind is not GAS or state.preset.gas_draw != "choose"):
         raise refuse("roadrally.no_gas_choice")
 
 
@@ -80,8 +85,12 @@ def play(state: RRState, action: Play, events: list[RoadEvent]) -> bool:
     seat.discard.extend(cards)  # C10.3: discarded before any space effect
     events.append(RoadEvent("played", seat.id, tuple(cards)))
     start = seat.pos
-    end = min(start + sum(deck[c][1] for c in cards), road.final)
-    passed = range(start + 1, end + 1)
+    move = 0
+    for c in cards:
+        move += deck[c][1]
+    final = len(road.spaces) - 1  # the final space (C8): no move goes beyond it
+    end = min(start + move, final)
+    passed: Sequence[int] = range(start + 1, end + 1)
     if action.shortcut:  # OPEN-R2, C10.4: the bypassed road is not reached
         target = road.spaces[end].shortcut_to
         assert target is not None
@@ -91,7 +100,7 @@ def play(state: RRState, action: Play, events: list[RoadEvent]) -> bool:
         seat.pos = end
         state.stamp += 1
         seat.arrived = state.stamp
-        if end == road.final and seat.mark is None:
+        if end == final and seat.mark is None:
             seat.mark = 1 + sum(1 for s in state.seats if s.mark is not None)
             events.append(RoadEvent("finished", seat.id, (seat.mark,)))
     events.append(RoadEvent("moved", seat.id, (start, end)))
@@ -112,12 +121,12 @@ def play(state: RRState, action: Play, events: list[RoadEvent]) -> bool:
                 draw(last, p.checkpoint_draw, events)
     n = p.store_draw if action.store else p.draws[deck[cards[0]][0]]
     kind = road.spaces[end].kind
-    if kind is SpaceKind.GAS:  # C5, AMB-R1
+    if kind is GAS:  # C5, AMB-R1
         if action.draw_first:
             draw(seat, n, events)
             n = 0
         reshuffle(state, seat, events)
-    elif kind is SpaceKind.MECHANIC and seat.deck:  # C5: look at the top 5 before drawing
+    elif kind is MECHANIC and seat.deck:  # C5: look at the top 5 before drawing
         state.phase = "mechanic"
         state.mechanic_draw = n
         return False

@@ -28,7 +28,8 @@ NAMES = ("engine", "store", "render", "live", "league", "check", "memory")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
-GAME_BENCHES = {("engine", "dirt"): "engine_dirt", ("render", "dirt"): "render_dirt"}
+GAME_BENCHES = {("engine", "dirt"): "engine_dirt", ("render", "dirt"): "render_dirt",
+                ("engine", "roadrally"): "engine_roadrally"}
 GAMES = ("rallyman", "dirt")
 
 

@@ -17,6 +17,7 @@ from bot.engine.roadrally.road import Road
 
 Phase = Literal["turn", "reshuffle", "mechanic", "stage", "choose", "over"]
 PHASES: tuple[Phase, ...] = ("turn", "reshuffle", "mechanic", "stage", "choose", "over")
+_new = object.__new__
 SCHEMA = 1  # the saved form's version: `from_dict` refuses any other
 
 
@@ -83,11 +84,23 @@ class RRState:
     final_scored: bool = False
 
     def clone(self) -> RRState:
-        return RRState(self.preset, self.sprint, self.road, self.dice.clone(), [s.clone() for s in self.seats],
-                       list(self.order), self.turn, self.round, self.phase, self.stamp, dict(self.stage_tiles),
-                       set(self.checkpoint_tiles), set(self.reached), list(self.pending), dict(self.answers),
-                       self.scored_this_round, list(self.choices), self.mechanic_draw, list(self.revealed),
-                       self.final_scored)
+        """A full copy: every seat and container copied, nothing shared but the frozen preset and
+        road. Written out slot by slot (about twice as quick as calling the constructors, issue 25)."""
+        c = _new(RRState)
+        c.preset, c.sprint, c.road, c.dice = self.preset, self.sprint, self.road, self.dice.clone()
+        seats = []
+        for s in self.seats:
+            t = _new(SeatState)
+            t.id, t.hand, t.deck, t.discard, t.stage_cards = s.id, s.hand[:], s.deck[:], s.discard[:], s.stage_cards[:]
+            t.pos, t.arrived, t.mark, t.scored_cards, t.vp = s.pos, s.arrived, s.mark, s.scored_cards, s.vp
+            t.stage_tiles, t.checkpoints, t.retired = s.stage_tiles[:], s.checkpoints, s.retired
+            seats.append(t)
+        c.seats, c.order, c.turn, c.round, c.phase = seats, self.order[:], self.turn, self.round, self.phase
+        c.stamp, c.stage_tiles, c.checkpoint_tiles = self.stamp, self.stage_tiles.copy(), self.checkpoint_tiles.copy()
+        c.reached, c.pending, c.answers = self.reached.copy(), self.pending[:], self.answers.copy()
+        c.scored_this_round, c.choices, c.mechanic_draw = self.scored_this_round, self.choices[:], self.mechanic_draw
+        c.revealed, c.final_scored = self.revealed[:], self.final_scored
+        return c
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe data, the same for the same state: sets sorted, the dicts

@@ -1,0 +1,95 @@
+"""The quick paths of issue 25 change nothing: `RRState.clone`, written out slot by slot, copies
+every field and shares no mutable container; the AI's play, which sums its colours as it groups
+them, chooses what the plain reading of its rule chooses (ai.py: the colour that goes furthest,
+fewer cards on a tie, greens with a short hand)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from bot.engine.roadrally import ai
+from bot.engine.roadrally import simulate as sim
+from bot.engine.roadrally.actions import Play
+from bot.engine.roadrally.play import apply, to_act
+from bot.engine.roadrally.road import SpaceKind
+from bot.engine.roadrally.state import RRState, SeatState
+from bot.engine.roadrally.view import RRView, view
+
+
+def _states():
+    """States along whole AI games of 3, 4 and 5 seats on the three presets, a sprint included."""
+    for players, name, sprint in ((3, "rr-base", False), (4, "rr-demo-fr", False), (5, "rr-standard", True)):
+        st = sim.start(players, name, players, sprint=sprint)
+        while st.phase != "over":
+            yield st
+            seat = min(to_act(st))
+            st, _ = apply(st, seat, ai.choose(view(st, seat)))
+
+
+def _containers(state: RRState) -> list[object]:
+    out: list[object] = [getattr(state, f.name) for f in fields(RRState) if isinstance(getattr(state, f.name),
+                                                                                    (list, dict, set))]
+    for s in state.seats:
+        out += [s] + [getattr(s, f.name) for f in fields(SeatState) if isinstance(getattr(s, f.name), list)]
+    return out + [state.dice]
+
+
+def test_clone_copies_every_field_and_shares_nothing_mutable():
+    for k, st in enumerate(_states()):
+        if k % 7:
+            continue
+        c = st.clone()
+        assert c.to_dict() == st.to_dict()
+        assert c.preset is st.preset and c.road is st.road
+        ours, theirs = _containers(c), _containers(st)
+        assert len(ours) == len(theirs) and all(a is not b for a, b in zip(ours, theirs, strict=True))
+
+
+def test_a_clone_changed_leaves_the_original_unchanged():
+    st = next(s for k, s in enumerate(_states()) if k == 40)
+    before = st.to_dict()
+    c = st.clone()
+    for s in c.seats:
+        s.hand.append(99)
+        s.deck.clear()
+        s.discard.append(98)
+        s.stage_cards.append(97)
+        s.stage_tiles.append(96)
+        s.pos += 1
+    c.order.reverse()
+    c.stage_tiles[-1] = 1
+    c.checkpoint_tiles.add(-1)
+    c.reached.add(-1)
+    c.pending.append(-1)
+    c.answers[-1] = True
+    c.choices.append((0, 0, False))
+    c.revealed.append((0, 0))
+    c.dice.shuffle(["a", "b"])
+    assert st.to_dict() == before
+
+
+def _plain_play(v: RRView) -> Play:
+    """ai.py's play rule read plainly (its code before issue 25's speed work)."""
+    me = v.me
+    assert me is not None
+    by_colour: dict[str, list[tuple[int, str, int]]] = {}
+    for card in me.hand:
+        by_colour.setdefault(card[1], []).append(card)
+    if len(me.hand) <= 3 and "green" in by_colour:
+        chosen = by_colour["green"]
+    else:
+        chosen = max(by_colour.values(), key=lambda cs: (sum(c[2] for c in cs), -len(cs)))
+    pos = next(s.pos for s in v.seats if s.id == v.seat)
+    space = v.road.spaces[min(pos + sum(c[2] for c in chosen), v.road.final)]
+    shortcut = space.kind is SpaceKind.SHORTCUT and space.shortcut_to is not None
+    return Play(tuple(c[0] for c in chosen), shortcut=shortcut)
+
+
+def test_the_ai_plays_what_its_rule_says():
+    seen = 0
+    for st in _states():
+        if st.phase == "turn":
+            v = view(st, st.seats[st.current()].id)
+            assert ai.choose(v) == _plain_play(v)
+            seen += 1
+    assert seen > 100

@@ -238,10 +238,12 @@ def _clock_start(out: Outgoing, rally: Rally, now: datetime) -> datetime:
 
 def _current_prompt(work: RallyWork, rally: Rally, turn: TurnPrompt) -> bool:
     """Is the prompt's driver the one whose turn it is now? (A later move of the same turn
-    keeps the prompt current; a passed turn does not.)"""
+    keeps the prompt current; a passed turn does not.) A window's prompt names no driver (0): it
+    is current while anyone is still to answer."""
     if rally.status != "running" or rally.snapshot is None:
         return False
-    return str(turn.driver_id) in game_of(rally).to_act(work.state_of(rally))
+    acting = game_of(rally).to_act(work.state_of(rally))
+    return bool(acting) if turn.driver_id == 0 else str(turn.driver_id) in acting
 
 
 async def _start_clock_if_current(tx: Tx, work: RallyWork, rally: Rally, now: datetime) -> None:

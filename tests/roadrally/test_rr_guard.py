@@ -59,15 +59,16 @@ def scrambled(table: Table, seed: int) -> Table:
 SECRET_KEYS = ("roadrally.h.hand", "roadrally.h.stage_cards")
 
 
-def private_texts(table: Table, seat: str) -> list[str]:
-    """What only `seat` may read, as it reads it in each language: the lines of its `/hand` that
-    show its hand and its stage cards, and its hand's cards on their own (`🟩1 🟩2 🟨3 🟥4`) when
-    it holds four or more (fewer could be what someone just played, which is public)."""
+def private_texts(table: Table, seat: str) -> list[tuple[str, bool]]:
+    """What only `seat` may read, as it reads it in each language, each with whether it is a whole
+    line: the lines of its `/hand` that show its hand and its stage cards, and its hand's cards on
+    their own (`🟩1 🟩2 🟨3 🟥4`, found anywhere in a line) when it holds four or more (fewer could
+    be what someone just played, which is public)."""
     own = table.state.seats[table.state.index(seat)]
     lines = [line for line in RR.hand(RR.view(table, seat)).lines if getattr(line, "key", None) in SECRET_KEYS]
-    texts = [render(line, lang) for line in lines for lang in LANGS]
+    texts = [(render(line, lang), True) for line in lines for lang in LANGS]
     if len(own.hand) >= 4:
-        texts.append(cards_text(sorted(own.hand)))
+        texts.append((cards_text(sorted(own.hand)), False))
     return texts
 
 
@@ -83,10 +84,12 @@ class Guard:
         self.out = io.StringIO()
         self.console = Console(self.service, out=self.out)
         self.seats = {str(user_id(n)): n for n in names}
-        self.secrets: set[tuple[str, str]] = set()  # (seat, text) seen along the game
+        self.secrets: set[tuple[str, str, bool]] = set()  # (seat, text, whole line) seen along the game
         self.windows = 0
         self.window_answers = 0
         self.steps = 0
+        self.scanned = 0  # how much of the console's output was scanned step by step
+        self.lines_scanned = 0
 
     async def table(self) -> Table | None:
         rally = await self.store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
@@ -114,6 +117,7 @@ class Guard:
             name = self.seats[seat]
             if table.state.phase == "stage":
                 self.window_answers += 1
+            before = self.now(table)
             mark = len(self.out.getvalue())
             await self.console.run_line(f"{name}: /hand")
             shown = self.out.getvalue()[mark:]
@@ -124,6 +128,9 @@ class Guard:
             await self.console.run_line(f"{name}: /act {RR.label(choice)}")
             after = await self.table()
             answered = self.out.getvalue()[mark:]
+            still = self.now(after) if after else set()  # cards played this step are public now
+            self.scan(self.out.getvalue()[self.scanned:], {x for x in before if x[2]} | still)
+            self.scanned = len(self.out.getvalue())
             assert "[only " + name + "]" not in answered or "Your answer is in" in answered, answered
             if window_open and after is not None and after.state.phase == "stage" \
                     and after.state.pending[:1] == table.state.pending[:1]:
@@ -131,11 +138,25 @@ class Guard:
             self.steps += 1
         raise AssertionError("the game did not end")
 
+    def now(self, table: Table) -> set[tuple[str, str, bool]]:
+        """Every seat's secrets at this moment."""
+        return {(seat.id, text, whole) for seat in table.state.seats for text, whole in private_texts(table, seat.id)}
+
+    def scan(self, chunk: str, secrets: set[tuple[str, str, bool]]) -> None:
+        """What was printed during one step, against the secrets of that step: the channel shows
+        none; a person's private answers only their own (a text that is also theirs is theirs)."""
+        for line in chunk.splitlines():
+            self.lines_scanned += 1
+            if line.startswith("[channel]"):
+                assert not leaks_in(line, secrets), line
+            elif line.startswith("[only "):
+                reader = str(user_id(line[len("[only "):].split("]", 1)[0]))
+                own = {text for seat, text, _ in secrets if seat == reader}
+                assert not [x for x in leaks_in(line, secrets, reader) if x.split(": ", 1)[1] not in own], line
+
     def check_public(self, table: Table) -> None:
         """Remember every seat's secrets now; public functions read the same on a scrambled twin."""
-        for seat in (s.id for s in table.state.seats):
-            for text in private_texts(table, seat):
-                self.secrets.add((seat, text))
+        self.secrets |= self.now(table)
         twin = scrambled(table, self.steps)
         spectator, other = RR.view(table, None), RR.view(twin, None)
         assert RR.board(spectator) == RR.board(other)
@@ -147,9 +168,13 @@ class Guard:
             assert RR.prompt(spectator, []).to_act == frozenset(s.id for s in table.state.seats if not s.retired)
 
 
-def leaks_in(text: str, secrets: set[tuple[str, str]], reader: str | None = None) -> list[str]:
-    """The secrets of seats other than `reader` that `text` contains."""
-    return [f"{seat}: {secret}" for seat, secret in secrets if seat != reader and secret in text]
+def leaks_in(text: str, secrets: set[tuple[str, str, bool]], reader: str | None = None) -> list[str]:
+    """The secrets of seats other than `reader` that `text` (lines, maybe `[channel] `-prefixed)
+    shows: a secret line as a whole line, a hand's cards anywhere (not in a reader's own answers,
+    whose own hand may hold the same cards)."""
+    lines = {line.split("] ", 1)[1] if line.startswith("[") and "] " in line else line for line in text.splitlines()}
+    return [f"{seat}: {secret}" for seat, secret, whole in secrets if seat != reader and
+            (secret in lines if whole else reader is None and any(secret in line for line in lines))]
 
 
 @pytest.mark.parametrize(("people", "ai", "seed"), [(1, 2, 3), (2, 2, 11), (3, 2, 7), (2, 3, 5)])
@@ -164,23 +189,21 @@ async def test_whole_games_through_the_services_leak_no_hand_and_no_stage_card(s
 
     text = guard.out.getvalue()
     channel = [line for line in text.splitlines() if line.startswith("[channel]")]
-    assert channel
-    assert not leaks_in("\n".join(channel), guard.secrets)
-    for name in names:  # a person's private answers hold only their own secrets
-        own = "\n".join(line for line in text.splitlines() if line.startswith(f"[only {name}]"))
-        assert own
-        assert not leaks_in(own, guard.secrets, str(user_id(name)))
+    assert channel and guard.lines_scanned > len(channel)
+    for name in names:  # each person was answered privately
+        assert any(line.startswith(f"[only {name}]") for line in text.splitlines())
+    whole = {(seat, secret, True) for seat, secret, is_whole in guard.secrets if is_whole}
     rows = await store.outbox.all()
     bodies = [json.dumps(r.body, ensure_ascii=False) for r in rows]
     for lang in LANGS:  # every row as its readers read it
         for row in rows:
             shown = "\n".join(render(line, lang) for line in row.body.get("lines", []))
-            assert not leaks_in(shown, guard.secrets), row.body
+            assert not leaks_in(shown, whole), row.body
     assert not any("roadrally.h." in body for body in bodies)  # no private line ever left for the channel
     images = [r for r in rows if r.body.get("image")]
     assert images and all(r.body["image"]["game"] == "roadrally" for r in images)
     logged = "\n".join(record.getMessage() for record in caplog.records)
-    assert not leaks_in(logged, guard.secrets)
+    assert not leaks_in(logged, whole)
 
     # the log may hold the whole game: it replays to the stored snapshot
     row = {**rally.as_dict(), "drivers": [d.as_dict() for d in await store.drivers.list(rally.id)]}

@@ -2,19 +2,29 @@
 the standard course std-7 after 60 actions (several cars on one space), drawn from the spectators'
 view. Medians over RUNS runs:
 - draw_ms: `board_image` (course, cars, panel, legend, header; no static layer is kept yet);
-- encode_ms: its palette PNG; total_ms = draw + encode; png_kib: the PNG's size.
-Not yet hooked to `python -m bot bench` (the game is not registered yet)."""
+- encode_ms: its palette PNG; total_ms = draw + encode; png_kib: the PNG's size;
+- data_ms: the same board as the services draw it, from its outbox data (`picture_args` on
+  `board_data`: the course reloaded by name, the view rebuilt) to the PNG;
+- results_ms: the classification card of a finished 5-seat game (C8), from its data to the PNG.
+`python -m bot bench render --game roadrally` runs `run()` and prints one JSON line."""
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
+from bot.engine.roadrally.pictures import board_data, picture_args, results_data
 from bot.engine.roadrally.view import view
+from bot.i18n import DEFAULT_LANG
 from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.roadrally.board import board_image
+from bot.render.roadrally.renderer import render_board, render_results
 from bot.render.roadrally.sample import NAMES, ai_game
+from bot.services.images import localized
 
 RUNS = 15
 
@@ -37,5 +47,25 @@ def figures(runs: int = RUNS) -> dict[str, float]:
             "png_kib": round(size / 1024, 1)}
 
 
+def _median_ms(draw: Callable[[], bytes], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        draw()
+        times.append((time.perf_counter() - t0) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def run(runs: int = RUNS) -> dict[str, Any]:
+    record: dict[str, Any] = {"bench": "render", "game": "roadrally"}
+    record.update(figures(runs))
+    board = board_data(view(ai_game("std-7", actions=60), None), NAMES)
+    record["data_ms"] = _median_ms(lambda: render_board(*picture_args("board", board), DEFAULT_OPTIONS), runs)
+    card = localized(results_data(view(ai_game("std-7", actions=3000), None), NAMES), DEFAULT_LANG)
+    record["results_ms"] = _median_ms(lambda: render_results(*picture_args("results", card), DEFAULT_OPTIONS), runs)
+    record.update({"course": "std-7", "runs": runs})
+    return record
+
+
 if __name__ == "__main__":
-    print(figures())
+    print(json.dumps(run()))

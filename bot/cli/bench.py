@@ -9,7 +9,8 @@ started from the checkout's `tests/pg_server.py` and stopped at the end; DATABAS
 RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
 N bot processes on that database at once (PostgreSQL only: SQLite serves one process).
 `bench engine --game dirt` and `bench render --game dirt` measure DIRT's engine and board instead of
-classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`).
+classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game roadrally` Road Rally
+USA's board and results card (`bench/render_roadrally.py`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, 
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
 GAME_BENCHES = {("engine", "dirt"): "engine_dirt", ("render", "dirt"): "render_dirt",
-                ("engine", "roadrally"): "engine_roadrally"}
-GAMES = ("rallyman", "dirt")
+                ("engine", "roadrally"): "engine_roadrally", ("render", "roadrally"): "render_roadrally"}
+GAMES = ("rallyman", *dict.fromkeys(game for _, game in GAME_BENCHES))  # --game's choices
 
 
 def register(subparsers: Subparsers) -> None:
@@ -66,6 +67,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         return "--processes: only for 'bench live'"
     if getattr(args, "game", None) is not None and args.name not in ("engine", "render"):
         return "--game: only for 'bench engine' and 'bench render'"
+    game = getattr(args, "game", None)
+    if game not in (None, "rallyman") and (args.name, game) not in GAME_BENCHES:
+        return f"bench {args.name} --game {game}: no such benchmark yet"
     if url is not None and backend != POSTGRESQL:
         return "--url: only with --backend postgresql"
     if url is not None and not is_postgres_url(url):

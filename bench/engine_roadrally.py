@@ -2,14 +2,15 @@
 5-seat AI games on `rr-standard`, one AI decision as the services make it, and a seat's view.
 
 Prints one JSON line: games_per_s (whole games of 5 AI seats on rr-standard, each on its seeded
-course `std-SEED`, one core), action_us (one AI decision from the seat's view and its apply:
-`view(state, seat)` → `ai.choose` → `play.apply`, mean per repeat), clone_us (the same-run
-baseline: `RRState.clone()` of the states those actions met, timed at the same moments),
-actions_per_clone (goal ≤ 4), view_us (`view(state, seat)` alone, goal ≤ 50). Medians over
-repeats (2 noisy cores). Goal: ≥ 100 games/s.
+course `std-SEED`, set-up included, one core); view_us (`view(state, seat)`, goal ≤ 50);
+action_us (what follows the view: `ai.choose(view)` and `play.apply`); clone_us (the same-run
+baseline: `RRState.clone()` of the states those actions met, timed at the same moments);
+actions_per_clone = action_us / clone_us (goal ≤ 4); decision_us (view + choose + apply, the
+whole of one AI seat's turn as a service makes it, for information). Per-action figures are
+means per repeat of games; every figure is the median of the repeats (2 noisy cores).
+Goal: ≥ 100 games/s.
 
-The courses are laid before the clock starts (`load_course` keeps them, as a running bot does);
-setting up a game (`new_game`: shuffles, deals) is timed with it.
+The courses are laid before the clock starts (`load_course` keeps them, as a running bot does).
 """
 
 from __future__ import annotations
@@ -34,23 +35,23 @@ def _games_per_s(seeds: range) -> float:
 
 
 def _game(seed: int) -> tuple[int, float, float, float]:
-    """One game, each action timed: (actions, seconds in actions, in clones, in views)."""
+    """One game, each action timed: (actions, seconds in choose + apply, in clones, in views)."""
     state = sim.start(PLAYERS, PRESET, seed)
     clock = time.perf_counter
     actions, acting, cloning, viewing = 0, 0.0, 0.0, 0.0
     while state.phase != "over":
-        seat = min(to_act(state))
-        t0 = clock()
-        state.clone()
-        t1 = clock()
-        view(state, seat)
-        t2 = clock()
-        state, _ = apply(state, seat, ai.choose(view(state, seat)))
-        t3 = clock()
-        cloning += t1 - t0
-        viewing += t2 - t1
-        acting += t3 - t2
-        actions += 1
+        for seat in sorted(to_act(state)):  # as `simulate.run` asks them
+            t0 = clock()
+            state.clone()
+            t1 = clock()
+            seen = view(state, seat)
+            t2 = clock()
+            state, _ = apply(state, seat, ai.choose(seen))
+            t3 = clock()
+            cloning += t1 - t0
+            viewing += t2 - t1
+            acting += t3 - t2
+            actions += 1
     return actions, acting, cloning, viewing
 
 
@@ -59,7 +60,7 @@ def run(repeats: int = 5, games_per_repeat: int = 10) -> dict:
     for seed in seeds:
         load_course(sim.course_name(PRESET, seed, False))
     _games_per_s(range(1000, 1003))  # warm-up
-    rates, action_us, clone_us, view_us, ratios, per_game = [], [], [], [], [], []
+    rates, action_us, clone_us, view_us, decision_us, ratios, per_game = [], [], [], [], [], [], []
     for r in range(repeats):
         chunk = seeds[r * games_per_repeat:(r + 1) * games_per_repeat]
         rates.append(_games_per_s(chunk))
@@ -73,6 +74,7 @@ def run(repeats: int = 5, games_per_repeat: int = 10) -> dict:
         action_us.append(acting / n * 1e6)
         clone_us.append(cloning / n * 1e6)
         view_us.append(viewing / n * 1e6)
+        decision_us.append((viewing + acting) / n * 1e6)
         ratios.append(acting / cloning)
         per_game.append(n / len(chunk))
     return {"bench": "engine", "game": "roadrally", "preset": PRESET, "players": PLAYERS,
@@ -81,5 +83,6 @@ def run(repeats: int = 5, games_per_repeat: int = 10) -> dict:
             "action_us": round(statistics.median(action_us), 1), "clone_us": round(statistics.median(clone_us), 2),
             "actions_per_clone": round(statistics.median(ratios), 2),
             "view_us": round(statistics.median(view_us), 1),
+            "decision_us": round(statistics.median(decision_us), 1),
             "goals": {"games_per_s": 100, "actions_per_clone": 4, "view_us": 50}}
 

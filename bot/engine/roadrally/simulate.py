@@ -69,19 +69,21 @@ def run(state: RRState, decide: Decide = ai_decide) -> tuple[RRState, dict[str, 
     while state.phase != "over":
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"Road Rally USA simulation: no end after {MAX_ACTIONS} actions")
-        seat = min(to_act(state))  # the seats to act, in sorted order: the first not yet asked
-        action = decide(state, seat)
-        state, _ = apply(state, seat, action)
-        actions += 1
-        if isinstance(action, Play):
-            plays[seat] += 1
-            cards[seat] += len(action.cards)
-            store += action.store
-            shortcuts += action.shortcut
-        elif isinstance(action, Choose):
-            choices[action.take] += 1
-        elif isinstance(action, Reshuffle):
-            reshuffles += action.yes
+        # every seat to act, in sorted order: in a stage window each answer only takes its own
+        # seat off `to_act` until the last one resolves it (C10.8); otherwise one seat acts
+        for seat in sorted(to_act(state)):
+            action = decide(state, seat)
+            state, _ = apply(state, seat, action)
+            actions += 1
+            if isinstance(action, Play):
+                plays[seat] += 1
+                cards[seat] += len(action.cards)
+                store += action.store
+                shortcuts += action.shortcut
+            elif isinstance(action, Choose):
+                choices[action.take] += 1
+            elif isinstance(action, Reshuffle):
+                reshuffles += action.yes
     tally = {"actions": actions, "plays": {s.id: plays[s.id] for s in state.seats},
              "cards_played": {s.id: cards[s.id] for s in state.seats}, "store_turns": store,
              "shortcuts": shortcuts, "choices": {"vp": choices["vp"], "cards": choices["cards"]},

@@ -17,7 +17,6 @@ from bot.engine.roadrally.road import Road
 
 Phase = Literal["turn", "reshuffle", "mechanic", "stage", "choose", "over"]
 PHASES: tuple[Phase, ...] = ("turn", "reshuffle", "mechanic", "stage", "choose", "over")
-_new = object.__new__
 SCHEMA = 1  # the saved form's version: `from_dict` refuses any other
 
 
@@ -86,6 +85,7 @@ class RRState:
     def clone(self) -> RRState:
         """A full copy: every seat and container copied, nothing shared but the frozen preset and
         road. Written out slot by slot (about twice as quick as calling the constructors, issue 25)."""
+        _new = object.__new__
         c = _new(RRState)
         c.preset, c.sprint, c.road, c.dice = self.preset, self.sprint, self.road, self.dice.clone()
         seats = []

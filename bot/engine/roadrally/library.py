@@ -45,8 +45,8 @@ def is_sprint(course: str) -> bool:
 
 
 def title_of(course: str) -> str:
-    """A course's title (a proper name: the same in every language)."""
-    return f"Road Rally USA · {course}"
+    """A course's title, in the reader's words (`Road Rally USA · course std-12`)."""
+    return msg("roadrally.course_title", course=course)
 
 
 class RoadRallyCourses:

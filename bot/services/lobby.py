@@ -313,8 +313,11 @@ def created_text(host: str, specials: list[str], flags: list[bool], drivers: int
     stages = games.get(game).stages
     if len(specials) == 1:
         loaded = stages.facts(specials[0])
+        if not loaded.corners:  # a course without corners (Road Rally USA's road) does not count them
+            return msg("rally.created_road", host=host, title=loaded.title, size=size_text(loaded),
+                       drivers=drivers, hours=f"{hours:g}")
         return msg("rally.created", host=host, title=loaded.title, size=size_text(loaded),
-                 corners=loaded.corners, drivers=drivers, hours=f"{hours:g}")
+                   corners=loaded.corners, drivers=drivers, hours=f"{hours:g}")
     if all(flags):
         after = msg("rally.assistance_all")
     elif not any(flags):

@@ -62,8 +62,7 @@ def picked_by(on_pick: Pick) -> type[PickMenu]:
 
     class PickedMenu(PickMenu, template=TEMPLATE):
         async def callback(self, interaction: discord.Interaction) -> None:
-            values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-            chosen = str(values[0]) if values else ""
+            chosen = self.item.values[0] if self.item.values else ""
             await on_pick(interaction, self.rally_id, self.version, chosen)
 
     return PickedMenu

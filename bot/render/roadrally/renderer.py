@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.engine.roadrally.course import load_course
+from bot.engine.roadrally.library import ROADRALLY_COURSES
 from bot.engine.roadrally.picture_data import ResultsData
 from bot.engine.roadrally.road import Road
 from bot.engine.roadrally.view import RRView
@@ -58,7 +58,8 @@ def render_stage_preview(road: Road, options: RenderOptions | None = None) -> by
 
 
 def preview_args(course_name: str) -> tuple[Road]:
-    return (load_course(course_name),)
+    """A course's road by the name a rally gives (`standard` and `sprint`: seed 0's layout)."""
+    return (ROADRALLY_COURSES.road(course_name),)
 
 
 def worker_init() -> None:
@@ -76,5 +77,5 @@ def layer_to_warm(before: int, kind: str, data: Mapping[str, Any], lang: str) ->
 
 def warm(course_name: str, snow: tuple[str, ...] | None, options: RenderOptions) -> str:
     """Draws the course's preview once (fonts and text masks warm); no file is kept."""
-    render_stage_preview(load_course(course_name), options)
+    render_stage_preview(ROADRALLY_COURSES.road(course_name), options)
     return ""

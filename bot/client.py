@@ -46,12 +46,12 @@ from bot.services.deadlines import DeadlineService
 from bot.services.images import PillowRenderer, Renderer, default_renderer, shutdown_pool, start_pool
 from bot.store import Store
 from bot.store.clock import utc_now
+from bot.views.hand_menu import picked_by
 from bot.views.interaction_io import run_click, send_error
 from bot.views.options_cache import OptionsCache
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
 from bot.views.translator import CatalogueTranslator
-from bot.views.hand_menu import picked_by
 from bot.views.turn_buttons import clicked_by
 
 log = logging.getLogger(__name__)

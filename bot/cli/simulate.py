@@ -27,11 +27,14 @@ from bot.cli import Subparsers
 
 def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("simulate", help="play a whole rally with AI drivers and print it as JSON",
-                              description="Play a whole game with AI drivers (a course of 1 to 4 specials, or a table game); one JSON object.")
-    p.add_argument("--stages", default=None, help="comma-separated stage names (1 to 4), e.g. a,b,c "
-                                                  "(a table game: its preset's course when left out)")
+                              description="Play a whole game with AI drivers (a course of 1 to 4 specials, or a table "
+                                          "game); one JSON object.")
+    p.add_argument("--stages", default=None,
+                   help="comma-separated stage names (1 to 4), e.g. a,b,c (a table game: its preset's course "
+                        "if left out)")
     p.add_argument("--drivers", "--players", dest="drivers", type=int, default=4,
-                   help="AI drivers or players (default 4; the game's seats: Rallyman 1 to 4, DIRT 1 to 6, Road Rally USA 3 to 5)")
+                   help="AI drivers or players (default 4; the game's seats: Rallyman 1 to 4, DIRT 1 to 6, "
+                        "Road Rally USA 3 to 5)")
     p.add_argument("--ruleset", "--preset", dest="ruleset", default=None,
                    help="the ruleset or preset (default: the game's first, e.g. rr-standard)")
     p.add_argument("--seed", type=int, default=0, help="dice seed (the same seed gives the same rally)")

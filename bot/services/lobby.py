@@ -228,9 +228,9 @@ class Lobby:
                                        "finished" if game.finished(new) else None)], steps=[step])
         lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
-        post = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game, rally.ruleset)
+        after = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game, rally.ruleset)
         committed = await self.work.commit(rally, change)
-        return reply_of(post, committed)
+        return reply_of(after, committed)
 
     async def start(self, place: Place, actor: Actor) -> Reply:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""

@@ -6,7 +6,16 @@ privately, changing nothing."""
 from __future__ import annotations
 
 from bot import games
-from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, click_payload, private_answers, user_option
+from tests.discord.fakes import (
+    CHANNEL,
+    GUILD,
+    Harness,
+    buttons_of,
+    channel_posts,
+    click_payload,
+    private_answers,
+    user_option,
+)
 
 RR = games.get("roadrally")
 ANN, BEN, CAT, EVE = (3001, "Ann"), (3002, "Ben"), (3003, "Cat"), (3009, "Eve")

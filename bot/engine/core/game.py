@@ -294,7 +294,7 @@ class Game(Protocol[S, A]):
 
     def rules(self, ruleset: str) -> list[str]: ...   # `/rules`: a summary of the game's rules, as message keys
 
-    def default_stage(self, ruleset: str) -> str | None: ...  # a rally created without a stage plays this (None: one must be named)
+    def default_stage(self, ruleset: str) -> str | None: ...  # a rally without a stage plays it (None: name one)
 
     def validate_setup(self, options: Mapping[str, Any]) -> None: ...
 
@@ -370,7 +370,7 @@ class Game(Protocol[S, A]):
     def odds(self, view: Any, seat: SeatId, text: str) -> list[str]: ...  # from the asker's own view
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a whole game: its report (JSON)
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a game: its report
 
 
 def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -73,8 +73,9 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 
 def help_groups() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     """`HELP_GROUPS` with the turn group filled: every registered game's commands (`/roll` …,
-    each name once, in their tables' order), then the generic `/act`."""
-    turn = tuple((verb.name, verb.help) for verb in (*games.verbs(), ACT))
+    each name once, in their tables' order), then the generic `/act`, then `/hand` (a seat's own
+    cards, in a game that hides them)."""
+    turn = tuple((verb.name, verb.help) for verb in (*games.verbs(), ACT)) + (("hand", "discord.cmd.hand"),)
     return tuple((title, turn if title == TURN_GROUP else commands) for title, commands in HELP_GROUPS)
 
 

@@ -28,7 +28,7 @@ def test_the_readme_multi_stage_example_works_with_spaces_after_the_commas(tmp_p
 def test_an_empty_option_is_the_only_thing_called_empty(tmp_path):
     out = console(tmp_path / "c.sqlite3", "alice: /rally create stage:\nalice: /rally create stage: black-moor\n")
     first, second = out.splitlines()
-    assert first.startswith("[only alice] Name the stage: `/rally create stage:pinewood-sprint`")
+    assert first.startswith("[only alice] Name a stage (`stage:`): `/stage list game:rallyman` shows them.")
     assert "opens a rally on" in second  # `stage: black-moor` is the stage, as Discord reads it
 
 

@@ -56,7 +56,7 @@ async def test_the_toy_s_rules_are_its_one_line_and_a_provisional_ruleset_says_s
 async def test_an_unknown_game_or_ruleset_is_refused_by_name(tmp_path, toy):  # noqa: F811
     async with Harness(tmp_path / "h.sqlite3") as h:
         (game,) = private_answers(await h.command(ALICE, "rules", game="chess"))
-        assert "There is no game called `chess`. Games: rallyman, dirt, dicedash." in game
+        assert "There is no game called `chess`. Games: rallyman, dirt, roadrally, dicedash." in game
         (ruleset,) = private_answers(await h.command(ALICE, "rules", game="dicedash", ruleset="house"))
         assert ruleset == "Dice Dash has no ruleset called `house`. Rulesets: `provisional`, `classic`."
         (classic,) = private_answers(await h.command(ALICE, "rules", ruleset="../../etc"))

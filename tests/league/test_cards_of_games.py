@@ -82,7 +82,7 @@ async def test_a_card_whose_game_is_edited_is_refused_naming_the_field(service, 
     assert not moved.ok and "dash-3" in moved.lines[0]  # not a classic stage
     unknown = verify_text(edited(text, lambda card: card.update(game="nosuchgame")))
     assert not unknown.ok
-    assert "no game called 'nosuchgame' on this bot (games: rallyman, dirt, dicedash)" in unknown.lines[0], \
+    assert "no game called 'nosuchgame' on this bot (games: rallyman, dirt, roadrally, dicedash)" in unknown.lines[0], \
         unknown.lines
     header = json.loads(text)
     header["round"]["game"] = "rallyman"  # the file's own header edited: its digest no longer binds it

@@ -163,4 +163,4 @@ async def test_a_league_of_a_game_this_bot_does_not_have_is_refused_naming_the_g
     games there are, and nothing is written (no post owed)."""
     await store.db.write(lambda tx: tx.execute("UPDATE leagues SET game = 'gone'"))
     await refused(store, lambda: champs.standings(LEAGUE_CHANNEL, ORGANISER),
-                  r"There is no game called `gone`\. Games: rallyman, dirt\.")
+                  r"There is no game called `gone`\. Games: rallyman, dirt, roadrally\.")

@@ -75,7 +75,7 @@ async def test_an_unknown_game_is_refused_naming_the_games_and_changes_nothing(s
     for call in (scratch.check_run(LEAGUE_CHANNEL, ALICE, "nosuchgame"),
                  scratch.ranking(LEAGUE_CHANNEL, ALICE, None, "nosuchgame"),
                  scratch.me(LEAGUE_CHANNEL, ALICE, "nosuchgame")):
-        with pytest.raises(RallyError, match=r"no game called `nosuchgame`.*rallyman, dirt, dicedash"):
+        with pytest.raises(RallyError, match=r"no game called `nosuchgame`.*rallyman, dirt, roadrally, dicedash"):
             await call
     assert await store.db.fetch_all("SELECT id FROM rounds") == []
     assert await store.db.fetch_all("SELECT id FROM jobs") == []

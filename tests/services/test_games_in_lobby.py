@@ -41,7 +41,7 @@ async def test_a_rally_is_created_in_classic_unless_told_otherwise(service, stor
 async def test_an_unknown_game_is_refused_naming_the_games_and_nothing_is_created(service, store, game):
     with pytest.raises(UnknownGame) as refused:
         await service.create(HERE, ALICE, "pinewood-sprint", game=game)
-    assert render(str(refused.value)) == f"There is no game called `{game.strip()}`. Games: rallyman, dirt."
+    assert render(str(refused.value)) == f"There is no game called `{game.strip()}`. Games: rallyman, dirt, roadrally."
     assert await snapshot_of(store) is None
     assert await store.db.fetch_all("SELECT id FROM rallies") == []
 

@@ -95,5 +95,5 @@ def test_a_new_games_commands_reach_the_help_with_no_line_written_for_them(hop):
     (turn,) = [commands for title, commands in help_groups() if title == "help.group_turn"]
     names = [name for name, _ in turn]
     assert names[:9] == ["roll", "stop", "line", "spare", "odds", "tires", "attack", "order", "place"]
-    assert names[9:] == ["hop", "act"]
+    assert names[9:] == ["play", "reveal", "pass", "hop", "act", "hand"]  # classic's, Road Rally's, the toy's
     assert games.verb("hop") is Hop.verbs[0]

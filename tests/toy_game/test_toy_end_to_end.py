@@ -85,7 +85,7 @@ async def test_a_bad_game_is_refused_naming_the_games_and_changes_nothing(store,
     await console.run_line("ann: /rally create stage:dash-3 game:chess")
     await console.run_line("ann: /rally create stage:pinewood-sprint game:dicedash")  # not a Dash track
     text = out.getvalue()
-    assert "There is no game called `chess`. Games: rallyman, dirt, dicedash." in text
+    assert "There is no game called `chess`. Games: rallyman, dirt, roadrally, dicedash." in text
     assert "There is no stage called `pinewood-sprint`. Stages: dash-3, dash-5" in text
     assert await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id) is None
 

@@ -16,46 +16,58 @@ from bot.engine.core.text import msg
 from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
 from bot.engine.dirt.course import advance, end_turn
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
-from bot.engine.dirt.dice import roll
+from bot.engine.dirt.dice import COAST, LEADER, roll
 from bot.engine.dirt.dice_rules import Step, check_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
     dice_left_of,
     dice_turn,
-    find_target,
     hazard_limit,
-    here,
     landing,
     limit_for,
     pose_of,
     step_gear,
     steps_now,
 )
+from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
+
+SIDE_DICE = (COAST, LEADER)  # the dice that keep the car's gear (B6.3, B6.4)
 
 
 def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
+    if action.to in DIRECTIONS and action.step in steps_now(state, seat):
+        reach = Reach(state, seat)
+        target = reach.target(action.to)
+        if target is not None and _lands(reach, step_gear(state.cars[seat], action.step), target):
+            return target
+    return _refuse_roll(state, seat, action)
+
+
+def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
+    """`check_roll` the plain way, each rule in turn, so that a refusal says which one (the quick
+    path of `check_roll` only tells that the step is legal)."""
     if action.to not in DIRECTIONS:
         raise NotAllowed(msg("dirt.bad_direction", to=action.to[:20]))
     if action.step not in steps_now(state, seat):
         check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
     gear = step_gear(state.cars[seat], action.step)
-    if not _lands(state, seat, gear, target):
+    if not _lands(Reach(state, seat), gear, target):
         raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
 
 
-def _lands(state: DirtState, seat: str, gear: int, target: int) -> bool:
+def _lands(reach: Reach, gear: int, target: int) -> bool:
     """False when a step in `gear` onto `target` would fly off a jump with no free landing
     (B13.8.6: a die that would fly needs one); True for every other step."""
-    space = state.stage.spaces[target]
-    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
-        lane = space.lanes[0] if len(space.lanes) == 1 else state.cars[seat].lane
-        return landing(state, seat, target, lane) is not None
+    jump = reach.tables.jump[target]
+    if jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over:
+        lanes = reach.state.stage.spaces[target].lanes
+        return reach.landing(target, lanes[0] if len(lanes) == 1 else reach.lane) is not None
     return True
 
 
@@ -70,15 +82,17 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
     steps = steps_now(state, seat)
     if not steps:
         return []
-    car = state.cars[seat]
-    targets = _targets(state, seat)
-    spaces = state.stage.spaces
+    reach = Reach(state, seat)
+    targets = reach.targets()
+    jumps = reach.tables.jump
+    gear = state.cars[seat].gear
     out = []
     for step in steps:
-        gear = step_gear(car, step)
+        die = step.die
+        moved = gear if die in SIDE_DICE else int(die)  # the step's gear (`moves.step_gear`)
         for word, target in targets:
-            if spaces[target].jump is None or _lands(state, seat, gear, target):  # only a jump has a landing
-                out.append((_roll(step.die, step.brakes, word), target))
+            if jumps[target] is None or _lands(reach, moved, target):  # only a jump has a landing
+                out.append((_roll(die, step.brakes, word), target))
     return out
 
 
@@ -87,27 +101,18 @@ def can_roll(state: DirtState, seat: str) -> bool:
     steps = steps_now(state, seat)
     if not steps:
         return False
+    reach = Reach(state, seat)
+    jumps = reach.tables.jump
     car = state.cars[seat]
-    stage = state.stage
-    for word in stage.forward_words[here(state, car)]:
-        target = find_target(state, seat, word)
+    for word in reach.tables.words[reach.here]:
+        target = reach.target(word)
         if target is None:
             continue
-        if stage.spaces[target].jump is None:
+        if jumps[target] is None:
             return True  # no landing to check: any step allowed may go there
-        if any(_lands(state, seat, step_gear(car, step), target) for step in steps):
+        if any(_lands(reach, step_gear(car, step), target) for step in steps):
             return True
     return False
-
-
-def _targets(state: DirtState, seat: str) -> list[tuple[str, int]]:
-    """Each direction word the car may name now, with its target, in `DIRECTIONS` order."""
-    out = []
-    for word in state.stage.forward_words[here(state, state.cars[seat])]:
-        target = find_target(state, seat, word)
-        if target is not None:
-            out.append((word, target))
-    return out
 
 
 @lru_cache(maxsize=512)

@@ -19,13 +19,13 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.moves import hazard_limit, step_gear
+from bot.engine.dirt.moves import hazard_limit
 from bot.engine.dirt.odds import next_die_odds
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
-from bot.engine.dirt.turn import roll_targets
+from bot.engine.dirt.turn import roll_options
 
 RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
 TOP_GEAR = 6
@@ -50,6 +50,8 @@ def _caps(stage_name: str, lowered: tuple[tuple[int, int], ...]) -> tuple[int, .
 
 def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
     """The caps of the stage for `seat`, with the "−1" tokens that lower its limits (B13.8.4)."""
+    if not state.minus:
+        return _caps(state.stages[state.stage_index], ())
     lowered = []
     for tile, drawers in sorted(state.minus.items()):
         count = sum(1 for d in drawers if d != seat)
@@ -60,38 +62,42 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, worked out from
-    the legal rolls with their targets (`roll_targets`, the same rolls in the same order)."""
+    the legal rolls with their targets and gears (`roll_options`, the same rolls in the same order)."""
     if state.to_act() != seat:
         return Stop()  # no legal action: nothing to weigh
-    car = state.cars[seat]
-    if engine.can_spare(state, seat) and car.tokens.get("coast", 0) and not state.turn_dice:
+    if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
-    options = roll_targets(state, seat)
+    options = roll_options(state, seat)
     if not options:
         return Stop()  # B7: with no step possible, stopping is allowed
-    can_stop = bool(state.turn_path)  # as `legal_actions`: Stop once a space was played this turn
-    caps = caps_for(state, seat)
-    spaces = state.stage.spaces
-    best_key: tuple | None = None
-    best: Roll | None = None
-    for roll, target in options:
-        gear = step_gear(car, roll.step)
-        safe = gear <= caps[target]
-        plain = spaces[target].kind is SpaceKind.NORMAL
-        key = (safe, plain, gear if safe else -gear, caps[target], -roll.step.brakes)
-        if best_key is None or key > best_key:
-            best_key, best = key, roll
-    assert best is not None and best_key is not None
-    if can_stop:
+    best, best_key = _best(options, caps_for(state, seat), state.stage.tables.plain)
+    if state.turn_path:  # as `legal_actions`: Stop once a space was played this turn
         if not best_key[0]:
             return Stop()
-        if _too_risky(state.ruleset, hazard_limit(state), state.hazards, best.step, risk):
+        step = best.step
+        if _too_risky(state.ruleset, hazard_limit(state), state.hazards, step.die, step.brakes, risk):
             return Stop()
     return best
 
 
+def _best(options: list[tuple[Roll, int, int]], caps: tuple[int, ...], plain: tuple[bool, ...]) -> tuple[Roll, tuple]:
+    """The first of the best rolls and its key: safe (in a gear within the cap of its target)
+    first, then onto a normal space, then the highest gear when safe (the lowest when not), the
+    highest cap, the fewest brake dice."""
+    best_key: tuple | None = None
+    best = options[0][0]
+    for roll, target, gear in options:
+        cap = caps[target]
+        safe = gear <= cap
+        key = (safe, plain[target], gear if safe else -gear, cap, -roll.step.brakes)
+        if best_key is None or key > best_key:
+            best_key, best = key, roll
+    assert best_key is not None
+    return best, best_key
+
+
 @lru_cache(maxsize=1024)
-def _too_risky(ruleset: str, limit: int, shown: int, step: Step, risk: float) -> bool:
+def _too_risky(ruleset: str, limit: int, shown: int, die: str, brakes: int, risk: float) -> bool:
     """Whether the step's exact chance of a loss of control (B13.1) is above `risk` (cached: a
-    pure function of these values)."""
-    return next_die_odds(load_ruleset(ruleset), limit, shown, step) > risk
+    pure function of these values; the step by its die and brake dice, which hash quicker)."""
+    return next_die_odds(load_ruleset(ruleset), limit, shown, Step(die, brakes)) > risk

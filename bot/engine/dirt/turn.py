@@ -24,14 +24,14 @@ from bot.engine.dirt.moves import (
     dice_left_of,
     dice_turn,
     hazard_limit,
-    landing,
     limit_for,
     pose_of,
     step_gear,
     steps_now,
 )
 from bot.engine.dirt.reach import Reach
-from bot.engine.dirt.stages.model import SpaceKind
+from bot.engine.dirt.ruleset import DirtRuleset
+from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import DirtState
 
 SIDE_DICE = (COAST, LEADER)  # the dice that keep the car's gear (B6.3, B6.4)
@@ -39,12 +39,17 @@ SIDE_DICE = (COAST, LEADER)  # the dice that keep the car's gear (B6.3, B6.4)
 
 def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
+    return _checked(state, seat, action)[0]
+
+
+def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach]:
+    """`check_roll`'s target with the `Reach` it was found by (for `roll_step` to go on with)."""
     if action.to in DIRECTIONS and action.step in steps_now(state, seat):
         reach = Reach(state, seat)
         target = reach.target(action.to)
         if target is not None and _lands(reach, step_gear(state.cars[seat], action.step), target):
-            return target
-    return _refuse_roll(state, seat, action)
+            return target, reach
+    return _refuse_roll(state, seat, action), Reach(state, seat)
 
 
 def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
@@ -74,11 +79,17 @@ def _lands(reach: Reach, gear: int, target: int) -> bool:
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
-    return [roll for roll, _ in roll_targets(state, seat)]
+    return [roll for roll, _, _ in roll_options(state, seat)]
 
 
 def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
     """`legal_rolls` with the space each one targets (what the AI weighs), steps first."""
+    return [(roll, target) for roll, target, _ in roll_options(state, seat)]
+
+
+def roll_options(state: DirtState, seat: str) -> list[tuple[Roll, int, int]]:
+    """`roll_targets` with the gear each roll puts the car in (`moves.step_gear`): what the AI
+    weighs, worked out once."""
     steps = steps_now(state, seat)
     if not steps:
         return []
@@ -92,16 +103,22 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
         moved = gear if die in SIDE_DICE else int(die)  # the step's gear (`moves.step_gear`)
         for word, target in targets:
             if jumps[target] is None or _lands(reach, moved, target):  # only a jump has a landing
-                out.append((_roll(die, step.brakes, word), target))
+                out.append((_roll(die, step.brakes, word), target, moved))
     return out
 
 
 def can_roll(state: DirtState, seat: str) -> bool:
     """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
+    return _can_roll(state, seat, None)
+
+
+def _can_roll(state: DirtState, seat: str, reach: Reach | None) -> bool:
+    """`can_roll`, with the `Reach` of `seat` when the caller has one for the state as it is."""
     steps = steps_now(state, seat)
     if not steps:
         return False
-    reach = Reach(state, seat)
+    if reach is None:
+        reach = Reach(state, seat)
     jumps = reach.tables.jump
     car = state.cars[seat]
     for word in reach.tables.words[reach.here]:
@@ -122,21 +139,27 @@ def _roll(die: str, brakes: int, word: str) -> Roll:
     return Roll(Step(die, brakes), word)
 
 
-def _move(state: DirtState, seat: str, target: int) -> None:
+def _move(state: DirtState, seat: str, space: DirtSpace, reach: Reach) -> None:
+    """Put the car on `space` (its pose, its lane on a one-lane space) and keep `reach` following it."""
     car = state.cars[seat]
-    space = state.stage.spaces[target]
-    car.space = target
+    car.space = reach.here = target = space.id
     car.status = "racing"
     car.pose = pose_of(space)  # type: ignore[assignment]
     if len(space.lanes) == 1:
         car.lane = space.lanes[0]
+    reach.lane = car.lane
     state.turn_path.append(target)
 
 
-def _overspeed(state: DirtState, seat: str, gear: int, target: int) -> str | None:
+def _overspeed(state: DirtState, seat: str, gear: int, space: DirtSpace) -> str | None:
     """"knock_out" 3+ gears above the limit, "lost" 1 or 2 above, None within it (B8, B13.3)."""
-    limit = limit_for(state, seat, state.stage.spaces[target])
-    if limit is None or gear <= limit:
+    limit = space.limit
+    if limit is None:
+        return None
+    if space.corner is not None and state.minus:  # "−1" tokens may lower a corner's limit (B10)
+        limit = limit_for(state, seat, space)
+        assert limit is not None
+    if gear <= limit:
         return None
     return "knock_out" if gear - limit >= state.rules.overspeed_knockout_over else "lost"
 
@@ -151,32 +174,29 @@ def knock_out(state: DirtState, seat: str, reason: str, events: list[Event]) -> 
 
 def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *, attack: bool = False) -> bool:
     """Roll the step's dice and move the car (B13.1); False when the turn is over."""
-    target = check_roll(state, seat, action)
+    target, reach = _checked(state, seat, action)
     rules = state.rules
     car = state.cars[seat]
     step = action.step
     gear = step_gear(car, step)
-    shown = 0
-    for die in step.dice():
-        hazard = roll(state.dice, rules, die)  # type: ignore[arg-type]
-        state.turn_dice.append((die, hazard, target))
-        if hazard and not state.sisu_active:
-            shown += 1
+    dice = step.dice()
+    shown = _roll_dice(state, rules, dice, target)
     state.hazards += shown
     if attack:
-        car.seconds_tokens += rules.attack_seconds_per_die * len(step.dice())  # B13.8.7
-    _move(state, seat, target)
+        car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
+    spaces = reach.state.stage.spaces
+    space = spaces[target]
+    _move(state, seat, space, reach)
     car.gear = gear
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
                      space=target, gear=gear))
     lost: str | None = None
-    over = _overspeed(state, seat, gear, target)
+    over = _overspeed(state, seat, gear, space)
     if over == "knock_out":
         knock_out(state, seat, "overspeed", events)
         return False
     if over == "lost":
         lost = "overspeed"
-    space = state.stage.spaces[target]
     if space.kind is SpaceKind.SHORTCUT:
         shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
         if wrecked(state, seat):
@@ -186,13 +206,13 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         if gear - space.jump >= rules.jump_knockout_over:
             knock_out(state, seat, "jump", events)
             return False
-        spot = landing(state, seat, target, car.lane)
+        spot = reach.landing(target, car.lane)
         assert spot is not None, "checked by check_roll"
-        _move(state, seat, spot)
+        _move(state, seat, spaces[spot], reach)
         events.append(ev("dirt_jump", seat, gear=gear, space=spot))
         if gear > space.jump:
             lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
-        over = _overspeed(state, seat, gear, spot)
+        over = _overspeed(state, seat, gear, spaces[spot])
         if over == "knock_out":
             knock_out(state, seat, "overspeed", events)
             return False
@@ -206,16 +226,28 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
             events.append(ev("dirt_sisu", seat))
         else:
             lost = "hazards"
-    if state.stage.finished(car.space or 0):
+    if reach.tables.finish[reach.here]:
         finish(state, seat, lost, events)
         return False
     if lost is not None:
         lose_control(state, seat, lost, events)
         return False
-    if not attack and not can_roll(state, seat):
+    if not attack and not _can_roll(state, seat, reach):
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True
+
+
+def _roll_dice(state: DirtState, rules: DirtRuleset, dice: tuple[str, ...], target: int) -> int:
+    """Roll a step's dice onto `target` (each noted in the turn's dice); the ⚠ they show that
+    count (none while SISU cancels them, A22)."""
+    shown = 0
+    for die in dice:
+        hazard = roll(state.dice, rules, die)  # type: ignore[arg-type]
+        state.turn_dice.append((die, hazard, target))
+        if hazard and not state.sisu_active:
+            shown += 1
+    return shown
 
 
 def finish(state: DirtState, seat: str, lost: str | None, events: list[Event]) -> None:

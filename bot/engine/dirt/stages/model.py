@@ -93,7 +93,8 @@ class StageTables:
     targets; `touch`: the space and those overlapping it (a car on any of them blocks it, B7,
     B13.8.3); `jump`, `tile`: the space's jump gear and tile; `landings`: per lane, a jump's
     landing spaces in the order they are tried (B11, B13.5); `finish`: whether a car on it has
-    crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10)."""
+    crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10);
+    `plain`: whether the space is a normal one (not a slide half or a shortcut)."""
 
     grid_front: int
     words: tuple[tuple[str, ...], ...]
@@ -106,6 +107,7 @@ class StageTables:
     landings: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
     finish: tuple[bool, ...]
     closed: frozenset[int]
+    plain: tuple[bool, ...]
 
 
 def compile_stage(stage: DirtStage) -> StageTables:
@@ -132,7 +134,8 @@ def compile_stage(stage: DirtStage) -> StageTables:
         tile=tuple(s.tile for s in spaces),
         landings=tuple((landings(s.id, 0), landings(s.id, 1)) for s in spaces),
         finish=tuple(stage.finished(s.id) for s in spaces),
-        closed=frozenset(s.id for s in spaces if s.limit is not None and s.limit <= 0))
+        closed=frozenset(s.id for s in spaces if s.limit is not None and s.limit <= 0),
+        plain=tuple(s.kind is SpaceKind.NORMAL for s in spaces))
 
 
 class DirtStage(BaseModel):

@@ -179,11 +179,13 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
     now, cached on the few numbers they depend on (issue 24, speed)."""
-    car = state.cars[seat]
-    tokens, fresh = car.tokens, state.fresh
-    return _steps_now(state.ruleset, car.gear, tuple([d for d, _, _ in state.turn_dice]), state.turn == 0,
-                      state.someone_finished, state.leading, tokens["coast"] - fresh["coast"],
-                      tokens["brake"] - fresh["brake"], tokens["minus_one"] - fresh["minus_one"])
+    tokens, fresh = state.cars[seat].tokens, state.fresh
+    first, done = state.turn == 0, state.someone_finished
+    turn_dice = state.turn_dice
+    return _steps_now(state.ruleset, state.cars[seat].gear, tuple([d for d, _, _ in turn_dice]) if turn_dice else (),
+                      first, done, first and not done and bool(state.order),  # `state.leading`
+                      tokens["coast"] - fresh["coast"], tokens["brake"] - fresh["brake"],
+                      tokens["minus_one"] - fresh["minus_one"])
 
 
 @lru_cache(maxsize=4096)
@@ -194,4 +196,12 @@ def _steps_now(ruleset: str, gear: int, used: tuple[str, ...], first: bool, some
 
 
 def hazard_limit(state: DirtState) -> int:
-    return state.rules.column(state.leading).hazard_limit
+    """The ⚠ limit of the column in use (B6.1, B13.1)."""
+    return _hazard_limits(state.ruleset)[bool(state.order) and state.turn == 0 and not state.someone_finished]
+
+
+@lru_cache(maxsize=8)
+def _hazard_limits(ruleset: str) -> tuple[int, int]:
+    """The ⚠ limits of a ruleset's gravel column and leader column, by `state.leading`."""
+    rules = load_ruleset(ruleset)
+    return rules.column(False).hazard_limit, rules.column(True).hazard_limit

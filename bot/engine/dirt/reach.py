@@ -15,12 +15,14 @@ from bot.engine.dirt.state import DirtState
 
 class Reach:
     """What `seat` may reach from where its car is, in `state` as it is now: the stage's tables,
-    the spaces of the other racing cars (gathered once) and the "−1" tokens in play."""
+    the spaces of the other racing cars (gathered once) and the "−1" tokens in play. `roll_step`
+    moves it along with the car (`here`, `lane`): nothing else it holds changes during a roll."""
 
-    __slots__ = ("here", "lane", "others", "seat", "state", "tables")
+    __slots__ = ("here", "lane", "others", "seat", "state", "tables", "touch")
 
     def __init__(self, state: DirtState, seat: str) -> None:
         self.tables = tables = state.stage.tables
+        self.touch = tables.touch
         self.state, self.seat = state, seat
         car = state.cars[seat]
         self.lane = car.lane
@@ -29,7 +31,7 @@ class Reach:
 
     def free(self, target: int) -> bool:
         """`moves.free`: no other racing car on or overlapping `target`, and `target` not closed."""
-        if not self.tables.touch[target].isdisjoint(self.others):
+        if not self.touch[target].isdisjoint(self.others):
             return False
         minus = self.state.minus
         if minus and self.tables.tile[target] in minus:  # "−1" tokens on its tile: the rules' own check
@@ -58,10 +60,17 @@ class Reach:
         return tables.first[here].get("")
 
     def targets(self) -> list[tuple[str, int]]:
-        """Each word the car may name now with its free target, in `DIRECTIONS` order."""
+        """Each word the car may name now with its free target, in `DIRECTIONS` order (`target`
+        for each word, its common case — a named target, no "−1" token — written out)."""
         out = []
+        first, touch, others, minus = self.tables.first[self.here], self.touch, self.others, self.state.minus
         for word in self.tables.words[self.here]:
-            target = self.target(word)
+            if word == "" or minus:
+                target = self.target(word)
+            else:
+                target = first[word]
+                if not touch[target].isdisjoint(others) or target in self.tables.closed:
+                    continue
             if target is not None:
                 out.append((word, target))
         return out

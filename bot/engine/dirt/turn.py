@@ -16,8 +16,8 @@ from bot.engine.core.text import msg
 from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
 from bot.engine.dirt.course import advance, end_turn
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
-from bot.engine.dirt.dice import COAST, LEADER, roll
-from bot.engine.dirt.dice_rules import Step, check_step
+from bot.engine.dirt.dice import GEAR_DICE, roll
+from bot.engine.dirt.dice_rules import check_step, known_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
@@ -25,7 +25,6 @@ from bot.engine.dirt.moves import (
     dice_turn,
     hazard_limit,
     limit_for,
-    pose_of,
     step_gear,
     steps_now,
 )
@@ -34,7 +33,8 @@ from bot.engine.dirt.ruleset import DirtRuleset
 from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import DirtState
 
-SIDE_DICE = (COAST, LEADER)  # the dice that keep the car's gear (B6.3, B6.4)
+#: the gear each gear die puts the car in; the other dice keep the car's gear (B6.2–B6.4)
+GEARS = {die: int(die) for die in GEAR_DICE}
 
 
 def check_roll(state: DirtState, seat: str, action: Roll) -> int:
@@ -99,11 +99,11 @@ def roll_options(state: DirtState, seat: str) -> list[tuple[Roll, int, int]]:
     gear = state.cars[seat].gear
     out = []
     for step in steps:
-        die = step.die
-        moved = gear if die in SIDE_DICE else int(die)  # the step's gear (`moves.step_gear`)
+        moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
+        rolls = _rolls(step.die, step.brakes)
         for word, target in targets:
             if jumps[target] is None or _lands(reach, moved, target):  # only a jump has a landing
-                out.append((_roll(die, step.brakes, word), target, moved))
+                out.append((rolls[word], target, moved))
     return out
 
 
@@ -132,21 +132,24 @@ def _can_roll(state: DirtState, seat: str, reach: Reach | None) -> bool:
     return False
 
 
-@lru_cache(maxsize=512)
-def _roll(die: str, brakes: int, word: str) -> Roll:
-    """The action `Roll(Step(die, brakes), word)`, made once (actions are frozen values; plain
-    arguments hash quicker than a `Step`)."""
-    return Roll(Step(die, brakes), word)
+@lru_cache(maxsize=128)
+def _rolls(die: str, brakes: int) -> dict[str, Roll]:
+    """The actions `Roll(Step(die, brakes), word)` by word, made once (actions are frozen values;
+    plain arguments hash quicker than a `Step`). Read-only."""
+    step = known_step(die, brakes)
+    return {word: Roll(step, word) for word in DIRECTIONS}
 
 
-def _move(state: DirtState, seat: str, space: DirtSpace, reach: Reach) -> None:
-    """Put the car on `space` (its pose, its lane on a one-lane space) and keep `reach` following it."""
+def _move(state: DirtState, seat: str, target: int, reach: Reach) -> None:
+    """Put the car on `target` (its pose, its lane on a one-lane space) and keep `reach` following it."""
     car = state.cars[seat]
-    car.space = reach.here = target = space.id
+    tables = reach.tables
+    car.space = reach.here = target
     car.status = "racing"
-    car.pose = pose_of(space)  # type: ignore[assignment]
-    if len(space.lanes) == 1:
-        car.lane = space.lanes[0]
+    car.pose = tables.pose[target]  # type: ignore[assignment]
+    lane = tables.lane[target]
+    if lane is not None:
+        car.lane = lane
     reach.lane = car.lane
     state.turn_path.append(target)
 
@@ -186,7 +189,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
     spaces = reach.state.stage.spaces
     space = spaces[target]
-    _move(state, seat, space, reach)
+    _move(state, seat, target, reach)
     car.gear = gear
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
                      space=target, gear=gear))
@@ -208,7 +211,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
             return False
         spot = reach.landing(target, car.lane)
         assert spot is not None, "checked by check_roll"
-        _move(state, seat, spaces[spot], reach)
+        _move(state, seat, spot, reach)
         events.append(ev("dirt_jump", seat, gear=gear, space=spot))
         if gear > space.jump:
             lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing

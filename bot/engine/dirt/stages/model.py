@@ -94,7 +94,8 @@ class StageTables:
     B13.8.3); `jump`, `tile`: the space's jump gear and tile; `landings`: per lane, a jump's
     landing spaces in the order they are tried (B11, B13.5); `finish`: whether a car on it has
     crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10);
-    `plain`: whether the space is a normal one (not a slide half or a shortcut)."""
+    `plain`: whether the space is a normal one (not a slide half or a shortcut); `pose`: a car's
+    pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space."""
 
     grid_front: int
     words: tuple[tuple[str, ...], ...]
@@ -108,6 +109,8 @@ class StageTables:
     finish: tuple[bool, ...]
     closed: frozenset[int]
     plain: tuple[bool, ...]
+    pose: tuple[str, ...]
+    lane: tuple[int | None, ...]
 
 
 def compile_stage(stage: DirtStage) -> StageTables:
@@ -135,7 +138,10 @@ def compile_stage(stage: DirtStage) -> StageTables:
         landings=tuple((landings(s.id, 0), landings(s.id, 1)) for s in spaces),
         finish=tuple(stage.finished(s.id) for s in spaces),
         closed=frozenset(s.id for s in spaces if s.limit is not None and s.limit <= 0),
-        plain=tuple(s.kind is SpaceKind.NORMAL for s in spaces))
+        plain=tuple(s.kind is SpaceKind.NORMAL for s in spaces),
+        pose=tuple("slide" if s.kind is SpaceKind.SLIDE else "drift" if s.corner is not None and s.inside is False
+                   else "normal" for s in spaces),
+        lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces))
 
 
 class DirtStage(BaseModel):

@@ -19,13 +19,14 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.moves import hazard_limit
+from bot.engine.dirt.moves import hazard_limit, steps_now
 from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
-from bot.engine.dirt.turn import roll_options
+from bot.engine.dirt.turn import GEARS, lands, rolls_of
 
 RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
 TOP_GEAR = 6
@@ -61,39 +62,53 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 
 
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
-    """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, worked out from
-    the legal rolls with their targets and gears (`roll_options`, the same rolls in the same order)."""
+    """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, the best of the
+    legal rolls (`_best`), weighed as `roll_targets` lists them, or Stop or Spare."""
     if state.to_act() != seat:
         return Stop()  # no legal action: nothing to weigh
     if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
-    options = roll_options(state, seat)
-    if not options:
+    steps = steps_now(state, seat)
+    best = _best(state, seat, steps, Reach(state, seat)) if steps else None
+    if best is None:
         return Stop()  # B7: with no step possible, stopping is allowed
-    best, best_key = _best(options, caps_for(state, seat), state.stage.tables.plain)
+    roll, safe = best
     if state.turn_path:  # as `legal_actions`: Stop once a space was played this turn
-        if not best_key[0]:
+        if not safe:
             return Stop()
-        step = best.step
+        step = roll.step
         if _too_risky(state.ruleset, hazard_limit(state), state.hazards, step.die, step.brakes, risk):
             return Stop()
-    return best
+    return roll
 
 
-def _best(options: list[tuple[Roll, int, int]], caps: tuple[int, ...], plain: tuple[bool, ...]) -> tuple[Roll, tuple]:
-    """The first of the best rolls and its key: safe (in a gear within the cap of its target)
-    first, then onto a normal space, then the highest gear when safe (the lowest when not), the
-    highest cap, the fewest brake dice."""
+def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) -> tuple[Roll, bool] | None:
+    """The first of the best legal rolls, and whether it is safe; None when no roll is legal.
+
+    The rolls are met in `roll_targets`' order (steps first, then the words) and ranked: safe (in a
+    gear within the cap of its target) first, then onto a normal space, then the highest gear when
+    safe (the lowest when not), the highest cap, the fewest brake dice. Worked out without making
+    the list of rolls (issue 24, speed)."""
+    caps = caps_for(state, seat)
+    plain, jumps = reach.tables.plain, reach.tables.jump
+    scored = [(word, target, caps[target], plain[target]) for word, target in reach.targets()]
+    gear = state.cars[seat].gear
     best_key: tuple | None = None
-    best = options[0][0]
-    for roll, target, gear in options:
-        cap = caps[target]
-        safe = gear <= cap
-        key = (safe, plain[target], gear if safe else -gear, cap, -roll.step.brakes)
-        if best_key is None or key > best_key:
-            best_key, best = key, roll
-    assert best_key is not None
-    return best, best_key
+    best: tuple[Step, str] | None = None
+    for step in steps:
+        moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
+        brakes = -step.brakes
+        for word, target, cap, normal in scored:
+            if jumps[target] is not None and not lands(reach, moved, target):  # only a jump has a landing
+                continue
+            safe = moved <= cap
+            key = (safe, normal, moved if safe else -moved, cap, brakes)
+            if best_key is None or key > best_key:
+                best_key, best = key, (step, word)
+    if best is None or best_key is None:
+        return None
+    step, word = best
+    return rolls_of(step.die, step.brakes)[word], best_key[0]
 
 
 @lru_cache(maxsize=1024)

@@ -34,7 +34,7 @@ from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import DirtState
 
 #: the gear each gear die puts the car in; the other dice keep the car's gear (B6.2–B6.4)
-GEARS = {die: int(die) for die in GEAR_DICE}
+GEARS: dict[str, int] = {die: int(die) for die in GEAR_DICE}
 
 
 def check_roll(state: DirtState, seat: str, action: Roll) -> int:
@@ -47,7 +47,8 @@ def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach]:
     if action.to in DIRECTIONS and action.step in steps_now(state, seat):
         reach = Reach(state, seat)
         target = reach.target(action.to)
-        if target is not None and _lands(reach, step_gear(state.cars[seat], action.step), target):
+        if target is not None and (reach.tables.jump[target] is None or
+                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target)):
             return target, reach
     return _refuse_roll(state, seat, action), Reach(state, seat)
 
@@ -61,12 +62,12 @@ def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
         check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
     gear = step_gear(state.cars[seat], action.step)
-    if not _lands(Reach(state, seat), gear, target):
+    if not lands(Reach(state, seat), gear, target):
         raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
 
 
-def _lands(reach: Reach, gear: int, target: int) -> bool:
+def lands(reach: Reach, gear: int, target: int) -> bool:
     """False when a step in `gear` onto `target` would fly off a jump with no free landing
     (B13.8.6: a die that would fly needs one); True for every other step."""
     jump = reach.tables.jump[target]
@@ -100,9 +101,9 @@ def roll_options(state: DirtState, seat: str) -> list[tuple[Roll, int, int]]:
     out = []
     for step in steps:
         moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
-        rolls = _rolls(step.die, step.brakes)
+        rolls = rolls_of(step.die, step.brakes)
         for word, target in targets:
-            if jumps[target] is None or _lands(reach, moved, target):  # only a jump has a landing
+            if jumps[target] is None or lands(reach, moved, target):  # only a jump has a landing
                 out.append((rolls[word], target, moved))
     return out
 
@@ -127,13 +128,13 @@ def _can_roll(state: DirtState, seat: str, reach: Reach | None) -> bool:
             continue
         if jumps[target] is None:
             return True  # no landing to check: any step allowed may go there
-        if any(_lands(reach, step_gear(car, step), target) for step in steps):
+        if any(lands(reach, step_gear(car, step), target) for step in steps):
             return True
     return False
 
 
 @lru_cache(maxsize=128)
-def _rolls(die: str, brakes: int) -> dict[str, Roll]:
+def rolls_of(die: str, brakes: int) -> dict[str, Roll]:
     """The actions `Roll(Step(die, brakes), word)` by word, made once (actions are frozen values;
     plain arguments hash quicker than a `Step`). Read-only."""
     step = known_step(die, brakes)
@@ -181,46 +182,21 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     rules = state.rules
     car = state.cars[seat]
     step = action.step
-    gear = step_gear(car, step)
+    gear = GEARS.get(step.die, car.gear)  # `moves.step_gear`
     dice = step.dice()
     shown = _roll_dice(state, rules, dice, target)
     state.hazards += shown
     if attack:
         car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
-    spaces = reach.state.stage.spaces
-    space = spaces[target]
     _move(state, seat, target, reach)
     car.gear = gear
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
                      space=target, gear=gear))
     lost: str | None = None
-    over = _overspeed(state, seat, gear, space)
-    if over == "knock_out":
-        knock_out(state, seat, "overspeed", events)
-        return False
-    if over == "lost":
-        lost = "overspeed"
-    if space.kind is SpaceKind.SHORTCUT:
-        shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
-        if wrecked(state, seat):
-            knock_out(state, seat, "damage", events)
+    if reach.tables.special[target]:  # a limit, a shortcut or a jump: what entering it does
+        going, lost = _enter(state, seat, gear, target, reach, events)
+        if not going:
             return False
-    if space.jump is not None and gear >= space.jump:
-        if gear - space.jump >= rules.jump_knockout_over:
-            knock_out(state, seat, "jump", events)
-            return False
-        spot = reach.landing(target, car.lane)
-        assert spot is not None, "checked by check_roll"
-        _move(state, seat, spot, reach)
-        events.append(ev("dirt_jump", seat, gear=gear, space=spot))
-        if gear > space.jump:
-            lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
-        over = _overspeed(state, seat, gear, spaces[spot])
-        if over == "knock_out":
-            knock_out(state, seat, "overspeed", events)
-            return False
-        if over == "lost":
-            lost = lost or "overspeed"
     if lost is None and state.hazards >= hazard_limit(state):
         if state.modules.get("sisu") and car.sisu:
             car.sisu = False  # A22: the loss of control is cancelled and ⚠ are ignored for the turn
@@ -239,6 +215,45 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True
+
+
+def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
+           events: list[Event]) -> tuple[bool, str | None]:
+    """What entering `target` in `gear` does beyond moving there: over its limit a knock-out or a
+    loss of control (B8, B13.3), a shortcut's token (B10, B13.8.5), a jump's flight and landing
+    (B13.5). (False, _) when the car is out, else (True, the cause of a loss of control or None)."""
+    car = state.cars[seat]
+    spaces = state.stage.spaces
+    space = spaces[target]
+    lost: str | None = None
+    over = _overspeed(state, seat, gear, space)
+    if over == "knock_out":
+        knock_out(state, seat, "overspeed", events)
+        return False, None
+    if over == "lost":
+        lost = "overspeed"
+    if space.kind is SpaceKind.SHORTCUT:
+        shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
+        if wrecked(state, seat):
+            knock_out(state, seat, "damage", events)
+            return False, None
+    if space.jump is not None and gear >= space.jump:
+        if gear - space.jump >= state.rules.jump_knockout_over:
+            knock_out(state, seat, "jump", events)
+            return False, None
+        spot = reach.landing(target, car.lane)
+        assert spot is not None, "checked by check_roll"
+        _move(state, seat, spot, reach)
+        events.append(ev("dirt_jump", seat, gear=gear, space=spot))
+        if gear > space.jump:
+            lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
+        over = _overspeed(state, seat, gear, spaces[spot])
+        if over == "knock_out":
+            knock_out(state, seat, "overspeed", events)
+            return False, None
+        if over == "lost":
+            lost = lost or "overspeed"
+    return True, lost
 
 
 def _roll_dice(state: DirtState, rules: DirtRuleset, dice: tuple[str, ...], target: int) -> int:

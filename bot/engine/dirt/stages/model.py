@@ -95,7 +95,8 @@ class StageTables:
     landing spaces in the order they are tried (B11, B13.5); `finish`: whether a car on it has
     crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10);
     `plain`: whether the space is a normal one (not a slide half or a shortcut); `pose`: a car's
-    pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space."""
+    pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space;
+    `special`: whether entering it does more than move the car there (a limit, a jump, a shortcut)."""
 
     grid_front: int
     words: tuple[tuple[str, ...], ...]
@@ -111,6 +112,7 @@ class StageTables:
     plain: tuple[bool, ...]
     pose: tuple[str, ...]
     lane: tuple[int | None, ...]
+    special: tuple[bool, ...]
 
 
 def compile_stage(stage: DirtStage) -> StageTables:
@@ -141,7 +143,8 @@ def compile_stage(stage: DirtStage) -> StageTables:
         plain=tuple(s.kind is SpaceKind.NORMAL for s in spaces),
         pose=tuple("slide" if s.kind is SpaceKind.SLIDE else "drift" if s.corner is not None and s.inside is False
                    else "normal" for s in spaces),
-        lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces))
+        lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces),
+        special=tuple(s.limit is not None or s.jump is not None or s.kind is SpaceKind.SHORTCUT for s in spaces))
 
 
 class DirtStage(BaseModel):

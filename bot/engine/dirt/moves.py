@@ -10,6 +10,7 @@ on a space overlapping it (B7, B13.8.3) or when "−1" tokens closed it (B10, B1
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import Listed, msg
@@ -179,13 +180,16 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
     now, cached on the few numbers they depend on (issue 24, speed)."""
-    tokens, fresh = state.cars[seat].tokens, state.fresh
+    car = state.cars[seat]
+    tokens, fresh = car.tokens, state.fresh
     first, done = state.turn == 0, state.someone_finished
-    turn_dice = state.turn_dice
-    return _steps_now(state.ruleset, state.cars[seat].gear, tuple([d for d, _, _ in turn_dice]) if turn_dice else (),
+    return _steps_now(state.ruleset, car.gear, tuple(map(_die_of, state.turn_dice)),
                       first, done, first and not done and bool(state.order),  # `state.leading`
                       tokens["coast"] - fresh["coast"], tokens["brake"] - fresh["brake"],
                       tokens["minus_one"] - fresh["minus_one"])
+
+
+_die_of = itemgetter(0)  # the die of a `turn_dice` entry (die, ⚠ shown, space)
 
 
 @lru_cache(maxsize=4096)

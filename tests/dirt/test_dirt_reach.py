@@ -33,6 +33,9 @@ def test_the_tables_are_the_stage_graph_read_once():
             assert tables.words[s.id] == stage.forward_words[s.id]
             for word, targets in stage.targets_by_word[s.id].items():
                 assert tables.first[s.id][word] == targets[0]
+        for i in range(len(stage.tiles)):  # B4.3: the inside lane of the next corner
+            corner = next((t for t in stage.tiles[i + 1:] if t.kind != "straight"), None)
+            assert tables.next_inner[i] == (None if corner is None else {"left": 0, "right": 1}[corner.kind])
 
 
 def test_reach_gives_the_plain_rules_targets_freedom_and_landings_on_every_state_of_rallies():

@@ -19,7 +19,7 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.moves import hazard_limit, steps_now
+from bot.engine.dirt.moves import steps_now
 from bot.engine.dirt.odds import next_die_odds
 from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import load_ruleset
@@ -77,7 +77,7 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
         if not safe:
             return Stop()
         step = roll.step
-        if _too_risky(state.ruleset, hazard_limit(state), state.hazards, step.die, step.brakes, risk):
+        if _too_risky(state.ruleset, state.leading, state.hazards, step.die, step.brakes, risk):
             return Stop()
     return roll
 
@@ -89,9 +89,12 @@ def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) ->
     gear within the cap of its target) first, then onto a normal space, then the highest gear when
     safe (the lowest when not), the highest cap, the fewest brake dice. Worked out without making
     the list of rolls (issue 24, speed)."""
+    targets = reach.targets()
+    if not targets:
+        return None
     caps = caps_for(state, seat)
     plain, jumps = reach.tables.plain, reach.tables.jump
-    scored = [(word, target, caps[target], plain[target]) for word, target in reach.targets()]
+    scored = [(word, target, caps[target], plain[target]) for word, target in targets]
     gear = state.cars[seat].gear
     best_key: tuple | None = None
     best: tuple[Step, str] | None = None
@@ -112,7 +115,9 @@ def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) ->
 
 
 @lru_cache(maxsize=1024)
-def _too_risky(ruleset: str, limit: int, shown: int, die: str, brakes: int, risk: float) -> bool:
-    """Whether the step's exact chance of a loss of control (B13.1) is above `risk` (cached: a
-    pure function of these values; the step by its die and brake dice, which hash quicker)."""
-    return next_die_odds(load_ruleset(ruleset), limit, shown, Step(die, brakes)) > risk
+def _too_risky(ruleset: str, leading: bool, shown: int, die: str, brakes: int, risk: float) -> bool:
+    """Whether the step's exact chance of a loss of control (B13.1) is above `risk`, with `shown` ⚠
+    out against the limit of the column in use (`moves.hazard_limit`). Cached: a pure function of
+    these values; the step by its die and brake dice, which hash quicker."""
+    rules = load_ruleset(ruleset)
+    return next_die_odds(rules, rules.column(leading).hazard_limit, shown, Step(die, brakes)) > risk

@@ -26,10 +26,9 @@ def _position(state: DirtState, car: Car) -> int:
         return 0
     if space.corner is not None:
         return 0 if space.inside else 1
-    corner = next((t for t in stage.tiles[space.tile + 1:] if t.kind != "straight"), None)
-    if corner is None or len(space.lanes) != 1:
+    inner = stage.tables.next_inner[space.tile]
+    if inner is None or len(space.lanes) != 1:
         return 0
-    inner = 0 if corner.kind == "left" else 1
     return 0 if space.lanes[0] == inner else 1
 
 

@@ -96,7 +96,8 @@ class StageTables:
     crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10);
     `plain`: whether the space is a normal one (not a slide half or a shortcut); `pose`: a car's
     pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space;
-    `special`: whether entering it does more than move the car there (a limit, a jump, a shortcut)."""
+    `special`: whether entering it does more than move the car there (a limit, a jump, a shortcut);
+    `next_inner`, by tile index: the inside lane of the next corner after the tile, None after the last."""
 
     grid_front: int
     words: tuple[tuple[str, ...], ...]
@@ -113,6 +114,7 @@ class StageTables:
     pose: tuple[str, ...]
     lane: tuple[int | None, ...]
     special: tuple[bool, ...]
+    next_inner: tuple[int | None, ...]
 
 
 def compile_stage(stage: DirtStage) -> StageTables:
@@ -124,6 +126,10 @@ def compile_stage(stage: DirtStage) -> StageTables:
 
     def keep(s: int, lane: int) -> tuple[int, ...]:  # `moves._named`'s `keep`
         return tuple(t for t in normal(s) if spaces[t].lanes == (lane,) or len(spaces[t].lanes) == 2)
+
+    def next_inner(tile: int) -> int | None:  # the inside lane of the next corner after `tile` (B4.3)
+        corner = next((t for t in stage.tiles[tile + 1:] if t.kind != "straight"), None)
+        return None if corner is None else 0 if corner.kind == "left" else 1
 
     def landings(s: int, lane: int) -> tuple[int, ...]:  # `moves.landing`'s order
         return tuple(sorted(normal(s), key=lambda t: (spaces[t].lanes != (lane,) and len(spaces[t].lanes) == 1, t)))
@@ -144,7 +150,8 @@ def compile_stage(stage: DirtStage) -> StageTables:
         pose=tuple("slide" if s.kind is SpaceKind.SLIDE else "drift" if s.corner is not None and s.inside is False
                    else "normal" for s in spaces),
         lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces),
-        special=tuple(s.limit is not None or s.jump is not None or s.kind is SpaceKind.SHORTCUT for s in spaces))
+        special=tuple(s.limit is not None or s.jump is not None or s.kind is SpaceKind.SHORTCUT for s in spaces),
+        next_inner=tuple(next_inner(i) for i in range(len(stage.tiles))))
 
 
 class DirtStage(BaseModel):

@@ -86,3 +86,20 @@ def test_a_forked_states_draws_leave_the_state_it_came_from_as_it_was():
         after, events = rally.apply(after, "a", Roll(Step(die)))
     assert "dirt_damage" in kinds(events)  # ⚠ reached the limit: a damage token is drawn (B13.3)
     assert after.cars["a"].tokens["brake"] == 1 and s.to_dict() == before
+
+
+def test_the_ais_remembered_choice_is_the_one_worked_out_on_every_state_of_rallies():
+    from bot.engine.dirt import ai
+    from bot.engine.dirt.moves import steps_now
+
+    ai._BEST.clear()
+    met = hits = 0
+    for stages, seed in ((["lakeside-loop", "wolf-forest"], 4), (["lakeside-loop", "wolf-forest"], 5)):
+        for state, seat in rally_states(stages, seed):
+            size = len(ai._BEST)
+            remembered = ai._best_known(state, seat)
+            hits += len(ai._BEST) == size
+            steps = steps_now(state, seat)
+            assert remembered == (ai._best(state, seat, steps, Reach(state, seat)) if steps else None)
+            met += 1
+    assert met > 300 and hits > met // 4  # the other cars far away do not count: states meet again

@@ -19,7 +19,7 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.moves import steps_now
+from bot.engine.dirt.moves import dice_key, steps_of
 from bot.engine.dirt.odds import next_die_odds
 from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import load_ruleset
@@ -68,8 +68,7 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
         return Stop()  # no legal action: nothing to weigh
     if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
-    steps = steps_now(state, seat)
-    best = _best(state, seat, steps, Reach(state, seat)) if steps else None
+    best = _best_known(state, seat)
     if best is None:
         return Stop()  # B7: with no step possible, stopping is allowed
     roll, safe = best
@@ -80,6 +79,35 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
         if _too_risky(state.ruleset, state.leading, state.hazards, step.die, step.brakes, risk):
             return Stop()
     return roll
+
+
+#: `_best` by what it depends on with no "−1" token in play (`_best_known`); bounded by `MEMO_SIZE`
+_BEST: dict[tuple, tuple[Roll, bool] | None] = {}
+MEMO_SIZE = 20_000  # about 10 MB at most
+
+
+def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
+    """`_best`, remembered on what it depends on (issue 24, speed): the stage, the car's space
+    and lane, the other cars on the spaces a step could reach or be blocked by (`tables.near`) and
+    the dice (`dice_key`). With "−1" tokens in play (they change targets and caps) it is worked
+    out each time."""
+    key = dice_key(state, seat)
+    steps = steps_of(key)
+    if not steps:
+        return None
+    reach = Reach(state, seat)
+    if state.minus:
+        return _best(state, seat, steps, reach)
+    memo = (state.stages[state.stage_index], reach.here, reach.lane,
+            reach.tables.near[reach.here].intersection(reach.others), key)
+    try:
+        return _BEST[memo]
+    except KeyError:
+        pass
+    if len(_BEST) >= MEMO_SIZE:
+        _BEST.clear()
+    best = _BEST[memo] = _best(state, seat, steps, reach)
+    return best
 
 
 def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) -> tuple[Roll, bool] | None:

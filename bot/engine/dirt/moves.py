@@ -179,14 +179,26 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
-    now, cached on the few numbers they depend on (issue 24, speed)."""
+    now, cached on the few numbers they depend on (`dice_key`; issue 24, speed)."""
+    return _steps_now(*dice_key(state, seat))
+
+
+def dice_key(state: DirtState, seat: str) -> tuple:
+    """What the steps allowed `seat` now depend on, as a tuple of plain values: the ruleset, the
+    car's gear, the dice used this turn, whether it is the round's first turn, whether someone
+    finished, whether the leader column is in use, and the coast, brake and "−1" tokens in effect."""
     car = state.cars[seat]
     tokens, fresh = car.tokens, state.fresh
     first, done = state.turn == 0, state.someone_finished
-    return _steps_now(state.ruleset, car.gear, tuple(map(_die_of, state.turn_dice)),
-                      first, done, first and not done and bool(state.order),  # `state.leading`
-                      tokens["coast"] - fresh["coast"], tokens["brake"] - fresh["brake"],
-                      tokens["minus_one"] - fresh["minus_one"])
+    return (state.ruleset, car.gear, tuple(map(_die_of, state.turn_dice)), first, done,
+            first and not done and bool(state.order),  # `state.leading`
+            tokens["coast"] - fresh["coast"], tokens["brake"] - fresh["brake"],
+            tokens["minus_one"] - fresh["minus_one"])
+
+
+def steps_of(key: tuple) -> tuple[Step, ...]:
+    """The steps allowed for a `dice_key` (cached)."""
+    return _steps_now(*key)
 
 
 _die_of = itemgetter(0)  # the die of a `turn_dice` entry (die, ⚠ shown, space)

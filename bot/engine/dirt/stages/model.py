@@ -97,7 +97,8 @@ class StageTables:
     `plain`: whether the space is a normal one (not a slide half or a shortcut); `pose`: a car's
     pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space;
     `special`: whether entering it does more than move the car there (a limit, a jump, a shortcut);
-    `next_inner`, by tile index: the inside lane of the next corner after the tile, None after the last."""
+    `next_inner`, by tile index: the inside lane of the next corner after the tile, None after the last;
+    `near`: the spaces a car on which may block a step from the space or its landing (B7, B13.8.6)."""
 
     grid_front: int
     words: tuple[tuple[str, ...], ...]
@@ -115,6 +116,7 @@ class StageTables:
     lane: tuple[int | None, ...]
     special: tuple[bool, ...]
     next_inner: tuple[int | None, ...]
+    near: tuple[frozenset[int], ...]
 
 
 def compile_stage(stage: DirtStage) -> StageTables:
@@ -130,6 +132,11 @@ def compile_stage(stage: DirtStage) -> StageTables:
     def next_inner(tile: int) -> int | None:  # the inside lane of the next corner after `tile` (B4.3)
         corner = next((t for t in stage.tiles[tile + 1:] if t.kind != "straight"), None)
         return None if corner is None else 0 if corner.kind == "left" else 1
+
+    def near(s: int) -> frozenset[int]:  # the spaces whose cars may change where a step from `s` goes
+        ahead = set(spaces[s].forward)
+        ahead.update(t for f in spaces[s].forward if spaces[f].jump is not None for t in normal(f))  # landings
+        return frozenset(x for t in ahead for x in (t, *stage.overlap_sets[t]))  # their `touch`
 
     def landings(s: int, lane: int) -> tuple[int, ...]:  # `moves.landing`'s order
         return tuple(sorted(normal(s), key=lambda t: (spaces[t].lanes != (lane,) and len(spaces[t].lanes) == 1, t)))
@@ -151,7 +158,8 @@ def compile_stage(stage: DirtStage) -> StageTables:
                    else "normal" for s in spaces),
         lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces),
         special=tuple(s.limit is not None or s.jump is not None or s.kind is SpaceKind.SHORTCUT for s in spaces),
-        next_inner=tuple(next_inner(i) for i in range(len(stage.tiles))))
+        next_inner=tuple(next_inner(i) for i in range(len(stage.tiles))),
+        near=tuple(near(s.id) for s in spaces))
 
 
 class DirtStage(BaseModel):

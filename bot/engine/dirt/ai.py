@@ -10,6 +10,10 @@ that keeps under the cap of the space it enters (inside or outside line, whichev
 preferring normal spaces to slides and shortcuts; it stops when no safe step is left or when the
 next die's exact chance of a loss of control (B13.1) is above its risk. A turn not begun always
 rolls (B7: at least one space), the safest step first.
+
+Speed (issue 24): the best roll is remembered on the few plain values it depends on (`_best_known`:
+the stage's name, the car's space and lane, the other cars near, the dice key), never on a state;
+the risk test is cached on its numbers.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, the best of the
-    legal rolls (`_best`), weighed as `roll_targets` lists them, or Stop or Spare."""
+    legal rolls (`_best`, met in `roll_targets`' order), or Stop or Spare."""
     if state.to_act() != seat:
         return Stop()  # no legal action: nothing to weigh
     if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):

@@ -80,17 +80,11 @@ def lands(reach: Reach, gear: int, target: int) -> bool:
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
     """Every step × direction allowed now: `check_roll`'s rules, each part worked out once (the
     dice allowed, the target of each direction word; only a jump's landing depends on both)."""
-    return [roll for roll, _, _ in roll_options(state, seat)]
+    return [roll for roll, _ in roll_targets(state, seat)]
 
 
 def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
-    """`legal_rolls` with the space each one targets (what the AI weighs), steps first."""
-    return [(roll, target) for roll, target, _ in roll_options(state, seat)]
-
-
-def roll_options(state: DirtState, seat: str) -> list[tuple[Roll, int, int]]:
-    """`roll_targets` with the gear each roll puts the car in (`moves.step_gear`): what the AI
-    weighs, worked out once."""
+    """`legal_rolls` with the space each one targets, steps first."""
     steps = steps_now(state, seat)
     if not steps:
         return []
@@ -104,7 +98,7 @@ def roll_options(state: DirtState, seat: str) -> list[tuple[Roll, int, int]]:
         rolls = rolls_of(step.die, step.brakes)
         for word, target in targets:
             if jumps[target] is None or lands(reach, moved, target):  # only a jump has a landing
-                out.append((rolls[word], target, moved))
+                out.append((rolls[word], target))
     return out
 
 

@@ -103,3 +103,23 @@ def test_the_ais_remembered_choice_is_the_one_worked_out_on_every_state_of_ralli
             assert remembered == (ai._best(state, seat, steps, Reach(state, seat)) if steps else None)
             met += 1
     assert met > 300 and hits > met // 10  # the other cars far away do not count: states meet again
+
+
+def test_the_dice_key_after_a_plain_step_is_worked_out_from_the_one_before():
+    from bot.engine.dirt import ai, turn
+    from bot.engine.dirt.moves import dice_key
+
+    met = 0
+    for state, seat in rally_states(["dusty-pines", "copper-mine"], 3):
+        action = ai.choose(state, seat)
+        if not isinstance(action, Roll):
+            continue
+        target, _, key = turn._checked(state, seat, action)
+        after, _ = rally.apply(state, seat, action)
+        if after.to_act() != seat or after.turn_path[:-1] != state.turn_path:
+            continue  # the turn ended: no end-of-turn check on the state after
+        car = after.cars[seat]
+        expected = turn._key_after(key, car.gear, action.step.dice(), state.stage.tables.special[target])
+        assert expected is None or expected == dice_key(after, seat)
+        met += expected is not None
+    assert met > 100

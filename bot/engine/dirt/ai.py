@@ -99,18 +99,21 @@ def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
     steps = steps_of(key)
     if not steps:
         return None
-    reach = Reach(state, seat)
     if state.minus:
-        return _best(state, seat, steps, reach)
-    memo = (state.stages[state.stage_index], reach.here, reach.lane,
-            reach.tables.near[reach.here].intersection(reach.others), key)
+        return _best(state, seat, steps, Reach(state, seat))
+    car = state.cars[seat]
+    tables = state.stage.tables
+    here = tables.grid_front if car.space is None else car.space  # as `Reach`, without making one
+    others = [c.space for s, c in state.cars.items() if c.status == "racing" and s != seat]
+    near = tables.near[here].intersection(others)
+    memo = (state.stages[state.stage_index], here, car.lane, near, key)
     try:
         return _BEST[memo]
     except KeyError:
         pass
     if len(_BEST) >= MEMO_SIZE:
         _BEST.clear()
-    best = _BEST[memo] = _best(state, seat, steps, reach)
+    best = _BEST[memo] = _best(state, seat, steps, Reach(state, seat))
     return best
 
 

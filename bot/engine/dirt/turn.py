@@ -21,12 +21,14 @@ from bot.engine.dirt.dice_rules import check_step, known_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
+    dice_key,
     dice_left_of,
     dice_turn,
     hazard_limit,
     limit_for,
     step_gear,
     steps_now,
+    steps_of,
 )
 from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import DirtRuleset
@@ -42,15 +44,17 @@ def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     return _checked(state, seat, action)[0]
 
 
-def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach]:
-    """`check_roll`'s target with the `Reach` it was found by (for `roll_step` to go on with)."""
-    if action.to in DIRECTIONS and action.step in steps_now(state, seat):
+def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach, tuple]:
+    """`check_roll`'s target with the `Reach` it was found by and the `dice_key` it was checked
+    on (for `roll_step` to go on with)."""
+    key = dice_key(state, seat)
+    if action.to in DIRECTIONS and action.step in steps_of(key):
         reach = Reach(state, seat)
         target = reach.target(action.to)
         if target is not None and (reach.tables.jump[target] is None or
                                    lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target)):
-            return target, reach
-    return _refuse_roll(state, seat, action), Reach(state, seat)
+            return target, reach, key
+    return _refuse_roll(state, seat, action), Reach(state, seat), key
 
 
 def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
@@ -104,12 +108,13 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
 
 def can_roll(state: DirtState, seat: str) -> bool:
     """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
-    return _can_roll(state, seat, None)
+    return _can_roll(state, seat, None, None)
 
 
-def _can_roll(state: DirtState, seat: str, reach: Reach | None) -> bool:
-    """`can_roll`, with the `Reach` of `seat` when the caller has one for the state as it is."""
-    steps = steps_now(state, seat)
+def _can_roll(state: DirtState, seat: str, reach: Reach | None, key: tuple | None) -> bool:
+    """`can_roll`, with the `Reach` of `seat` and the `dice_key` when the caller has them for the
+    state as it is."""
+    steps = steps_of(dice_key(state, seat) if key is None else key)
     if not steps:
         return False
     if reach is None:
@@ -172,7 +177,7 @@ def knock_out(state: DirtState, seat: str, reason: str, events: list[Event]) -> 
 
 def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *, attack: bool = False) -> bool:
     """Roll the step's dice and move the car (B13.1); False when the turn is over."""
-    target, reach = _checked(state, seat, action)
+    target, reach, key = _checked(state, seat, action)
     rules = state.rules
     car = state.cars[seat]
     step = action.step
@@ -205,7 +210,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     if lost is not None:
         lose_control(state, seat, lost, events)
         return False
-    if not attack and not _can_roll(state, seat, reach):
+    if not attack and not _can_roll(state, seat, reach, _key_after(key, gear, dice, reach.tables.special[target])):
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True
@@ -248,6 +253,15 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
         if over == "lost":
             lost = lost or "overspeed"
     return True, lost
+
+
+def _key_after(key: tuple, gear: int, dice: tuple[str, ...], special: bool) -> tuple | None:
+    """The `dice_key` after a step that rolled `dice` and put the car in `gear`, from the one before
+    it: only the gear and the dice used change, unless the car entered a special space (a shortcut's
+    token changes the dashboard: None, to work it out anew)."""
+    if special:
+        return None
+    return (key[0], gear, key[2] + dice) + key[3:]
 
 
 def _roll_dice(state: DirtState, rules: DirtRuleset, dice: tuple[str, ...], target: int) -> int:

@@ -18,8 +18,10 @@ poses, the finish) with the other cars' places gathered once per question (`reac
 roll, moved along with the car for the end-of-turn check, `turn.can_roll`, which stops at the
 first possible step); the dice steps allowed are cached on the few numbers they depend on
 (`moves.steps_now`, one `Step` object per value so a lookup is an identity check); `check_roll`
-has a quick path and keeps the plain one for the refusals. The AI ranks the legal rolls as they
-are met, without listing them, and caches its risk test. The stage and AI caches live as long as
+has a quick path and keeps the plain one for the refusals; the end-of-turn check's dice key comes
+from the checked one. The AI ranks the legal rolls as they are met, without listing them,
+remembers its best roll on the plain values it depends on (`ai._best_known`) and caches its risk
+test. The stage and AI caches live as long as
 the process, as in a running bot: the warm-up stages fill them.
 """
 

@@ -9,13 +9,20 @@ exact chance of a loss of control, B13.1; goal ≤ 100). Medians over repeats (2
 Goal: ≥ 500 stages/s.
 
 What makes an action quick (issue 24, "Speed"; every outcome byte-identical, checked by
-tests/dirt/test_dirt_speed_paths.py): `apply` forks the state, copying only the car that moves
-(`DirtState.fork`; a stage end copies the others); the stage's words, targets by word and overlaps
-are worked out once per stage (cached properties of `DirtStage`); the dice steps allowed are
-cached on the few numbers they depend on (`moves.steps_now`); the end-of-turn check stops at the
-first possible step (`turn.can_roll`); the AI weighs the legal rolls with their targets
-(`turn.roll_targets`) and caches its risk test. The stage and AI caches live as long as the
-process, as in a running bot: the warm-up stages fill them.
+tests/dirt/test_dirt_speed_paths.py and tests/dirt/test_dirt_reach.py): `apply` forks the state,
+copying only the car that moves and the turn's dice and path (`DirtState.fork`; the bag and the
+tokens are copied by a draw, a stage end copies the other cars); a driver's next step is
+`apply`'s first case. Where a step may go is read from tables compiled once per stage
+(`DirtStage.tables`: each word's target, the lane kept with no word, overlaps, jumps' landings,
+poses, the finish) with the other cars' places gathered once per question (`reach.Reach`; one per
+roll, moved along with the car for the end-of-turn check, `turn.can_roll`, which stops at the
+first possible step); the dice steps allowed are cached on the few numbers they depend on
+(`moves.steps_now`, one `Step` object per value so a lookup is an identity check); `check_roll`
+has a quick path and keeps the plain one for the refusals; the end-of-turn check's dice key comes
+from the checked one. The AI ranks the legal rolls as they are met, without listing them,
+remembers its best roll on the plain values it depends on (`ai._best_known`) and caches its risk
+test. The stage and AI caches live as long as
+the process, as in a running bot: the warm-up stages fill them.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ that keeps under the cap of the space it enters (inside or outside line, whichev
 preferring normal spaces to slides and shortcuts; it stops when no safe step is left or when the
 next die's exact chance of a loss of control (B13.1) is above its risk. A turn not begun always
 rolls (B7: at least one space), the safest step first.
+
+Speed (issue 24): the best roll is remembered on the few plain values it depends on (`_best_known`:
+the stage's name, the car's space and lane, the other cars near, the dice key), never on a state;
+the risk test is cached on its numbers.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.moves import hazard_limit, step_gear
+from bot.engine.dirt.moves import dice_key, steps_of
 from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
-from bot.engine.dirt.turn import roll_targets
+from bot.engine.dirt.turn import GEARS, lands, rolls_of
 
 RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
 TOP_GEAR = 6
@@ -50,6 +55,8 @@ def _caps(stage_name: str, lowered: tuple[tuple[int, int], ...]) -> tuple[int, .
 
 def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
     """The caps of the stage for `seat`, with the "−1" tokens that lower its limits (B13.8.4)."""
+    if not state.minus:
+        return _caps(state.stages[state.stage_index], ())
     lowered = []
     for tile, drawers in sorted(state.minus.items()):
         count = sum(1 for d in drawers if d != seat)
@@ -59,39 +66,93 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 
 
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
-    """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, worked out from
-    the legal rolls with their targets (`roll_targets`, the same rolls in the same order)."""
+    """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, the best of the
+    legal rolls (`_best`, met in `roll_targets`' order), or Stop or Spare."""
     if state.to_act() != seat:
         return Stop()  # no legal action: nothing to weigh
-    car = state.cars[seat]
-    if engine.can_spare(state, seat) and car.tokens.get("coast", 0) and not state.turn_dice:
+    if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
-    options = roll_targets(state, seat)
-    if not options:
+    best = _best_known(state, seat)
+    if best is None:
         return Stop()  # B7: with no step possible, stopping is allowed
-    can_stop = bool(state.turn_path)  # as `legal_actions`: Stop once a space was played this turn
-    caps = caps_for(state, seat)
-    spaces = state.stage.spaces
-    best_key: tuple | None = None
-    best: Roll | None = None
-    for roll, target in options:
-        gear = step_gear(car, roll.step)
-        safe = gear <= caps[target]
-        plain = spaces[target].kind is SpaceKind.NORMAL
-        key = (safe, plain, gear if safe else -gear, caps[target], -roll.step.brakes)
-        if best_key is None or key > best_key:
-            best_key, best = key, roll
-    assert best is not None and best_key is not None
-    if can_stop:
-        if not best_key[0]:
+    roll, safe = best
+    if state.turn_path:  # as `legal_actions`: Stop once a space was played this turn
+        if not safe:
             return Stop()
-        if _too_risky(state.ruleset, hazard_limit(state), state.hazards, best.step, risk):
+        step = roll.step
+        if _too_risky(state.ruleset, state.leading, state.hazards, step.die, step.brakes, risk):
             return Stop()
+    return roll
+
+
+#: `_best` by what it depends on with no "−1" token in play (`_best_known`); bounded by `MEMO_SIZE`
+_BEST: dict[tuple, tuple[Roll, bool] | None] = {}
+MEMO_SIZE = 20_000  # about 10 MB at most
+
+
+def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
+    """`_best`, remembered on what it depends on (issue 24, speed): the stage, the car's space
+    and lane, the other cars on the spaces a step could reach or be blocked by (`tables.near`) and
+    the dice (`dice_key`). With "−1" tokens in play (they change targets and caps) it is worked
+    out each time."""
+    key = dice_key(state, seat)
+    steps = steps_of(key)
+    if not steps:
+        return None
+    if state.minus:
+        return _best(state, seat, steps, Reach(state, seat))
+    car = state.cars[seat]
+    tables = state.stage.tables
+    here = tables.grid_front if car.space is None else car.space  # as `Reach`, without making one
+    others = [c.space for s, c in state.cars.items() if c.status == "racing" and s != seat]
+    near = tables.near[here].intersection(others)
+    memo = (state.stages[state.stage_index], here, car.lane, near, key)
+    try:
+        return _BEST[memo]
+    except KeyError:
+        pass
+    if len(_BEST) >= MEMO_SIZE:
+        _BEST.clear()
+    best = _BEST[memo] = _best(state, seat, steps, Reach(state, seat))
     return best
 
 
+def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) -> tuple[Roll, bool] | None:
+    """The first of the best legal rolls, and whether it is safe; None when no roll is legal.
+
+    The rolls are met in `roll_targets`' order (steps first, then the words) and ranked: safe (in a
+    gear within the cap of its target) first, then onto a normal space, then the highest gear when
+    safe (the lowest when not), the highest cap, the fewest brake dice. Worked out without making
+    the list of rolls (issue 24, speed)."""
+    targets = reach.targets()
+    if not targets:
+        return None
+    caps = caps_for(state, seat)
+    plain, jumps = reach.tables.plain, reach.tables.jump
+    scored = [(word, target, caps[target], plain[target]) for word, target in targets]
+    gear = state.cars[seat].gear
+    best_key: tuple | None = None
+    best: tuple[Step, str] | None = None
+    for step in steps:
+        moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
+        brakes = -step.brakes
+        for word, target, cap, normal in scored:
+            if jumps[target] is not None and not lands(reach, moved, target):  # only a jump has a landing
+                continue
+            safe = moved <= cap
+            key = (safe, normal, moved if safe else -moved, cap, brakes)
+            if best_key is None or key > best_key:
+                best_key, best = key, (step, word)
+    if best is None or best_key is None:
+        return None
+    step, word = best
+    return rolls_of(step.die, step.brakes)[word], best_key[0]
+
+
 @lru_cache(maxsize=1024)
-def _too_risky(ruleset: str, limit: int, shown: int, step: Step, risk: float) -> bool:
-    """Whether the step's exact chance of a loss of control (B13.1) is above `risk` (cached: a
-    pure function of these values)."""
-    return next_die_odds(load_ruleset(ruleset), limit, shown, step) > risk
+def _too_risky(ruleset: str, leading: bool, shown: int, die: str, brakes: int, risk: float) -> bool:
+    """Whether the step's exact chance of a loss of control (B13.1) is above `risk`, with `shown` ⚠
+    out against the limit of the column in use (`moves.hazard_limit`). Cached: a pure function of
+    these values; the step by its die and brake dice, which hash quicker."""
+    rules = load_ruleset(ruleset)
+    return next_die_odds(rules, rules.column(leading).hazard_limit, shown, Step(die, brakes)) > risk

@@ -11,38 +11,42 @@ from __future__ import annotations
 
 from bot.engine.core.events import Event
 from bot.engine.dirt.events import ev
-from bot.engine.dirt.stages.model import SpaceKind
+from bot.engine.dirt.stages.model import DirtStage, SpaceKind
 from bot.engine.dirt.state import Car, DirtState, no_tokens
 
 ACTIVE = ("waiting", "racing")
 
 
-def _position(state: DirtState, car: Car) -> int:
+def _position(stage: DirtStage, car: Car) -> int:
     """0 for the inside lane of the current or next corner (or a shortcut), 1 otherwise (B4.3)."""
-    stage = state.stage
     assert car.space is not None
     space = stage.spaces[car.space]
     if space.kind is SpaceKind.SHORTCUT:
         return 0
     if space.corner is not None:
         return 0 if space.inside else 1
-    corner = next((t for t in stage.tiles[space.tile + 1:] if t.kind != "straight"), None)
-    if corner is None or len(space.lanes) != 1:
+    inner = stage.tables.next_inner[space.tile]
+    if inner is None or len(space.lanes) != 1:
         return 0
-    inner = 0 if corner.kind == "left" else 1
     return 0 if space.lanes[0] == inner else 1
 
 
 def round_order(state: DirtState) -> list[str]:
-    """This round's order of play (B4, B5, B13.8.1)."""
+    """This round's order of play (B4, B5, B13.8.1). The cars on the track are sorted on a key
+    that tells every two apart (the last part is the previous round's place, else after them the
+    start order), so sorting (key, seat) pairs gives the order of the key alone."""
     before = {s: i for i, s in enumerate(state.previous_order)}
-    start = {s: i for i, s in enumerate(state.start_order)}
-    spaces = state.stage.spaces
-    racing = [s for s in state.start_order if state.cars[s].status == "racing" and state.cars[s].space is not None]
-    racing.sort(key=lambda s: (-spaces[state.cars[s].space or 0].front, -state.cars[s].gear,
-                               _position(state, state.cars[s]), before.get(s, len(before) + start[s])))
+    stage = state.stage
+    spaces = stage.spaces
+    racing = []
+    for i, seat in enumerate(state.start_order):
+        car = state.cars[seat]
+        if car.status == "racing" and car.space is not None:
+            racing.append(((-spaces[car.space].front, -car.gear, _position(stage, car),
+                            before.get(seat, len(before) + i)), seat))
+    racing.sort()
     entering = [s for s in state.start_order[:state.round] if state.cars[s].status == "waiting"]
-    return racing + entering
+    return [seat for _, seat in racing] + entering
 
 
 def stage_over(state: DirtState) -> bool:

@@ -19,6 +19,8 @@ GEAR_DICE: tuple[Die, ...] = ("1", "2", "3", "4", "5", "6")
 COAST: Die = "coast"
 LEADER: Die = "leader"
 BRAKE: Die = "brake"
+#: each die kind's stream of a `DiceSource` (`dirt:<die>`), named once
+STREAMS: dict[str, str] = {die: f"dirt:{die}" for die in DICE}
 
 
 class Faces(Protocol):
@@ -52,4 +54,4 @@ def hazard_chance(rules: Faces, die: Die) -> Fraction:
 def roll(source: DiceSource, rules: Faces, die: Die) -> bool:
     """Roll one die; True when it shows ⚠. Each kind rolls from its own stream (`dirt:<die>`),
     so with stream dice what a brake die shows never depends on how many coast dice were rolled."""
-    return source.roll(f"dirt:{die}", rules.faces, rules.hazard_faces[die])
+    return source.roll(STREAMS[die], rules.faces, rules.hazard_faces[die])

@@ -71,6 +71,15 @@ class DiceTurn:
         return self.leading and not self.someone_finished
 
 
+@lru_cache(maxsize=64)
+def known_step(die: str, brakes: int) -> Step:
+    """`Step(die, brakes)`, one object per value (issue 24, speed): the engine makes every step it
+    offers through here, so that looking one up among the steps allowed finds the same object
+    (an identity check) before comparing fields. Both arguments always given: the cache tells
+    `(die,)` from `(die, 0)`."""
+    return Step(die, brakes)
+
+
 def _brakes_left(turn: DiceTurn, left: DiceLeft) -> int:
     return left.brake - turn.used.count(BRAKE)
 
@@ -100,13 +109,13 @@ def _allowed_steps(turn: DiceTurn, left: DiceLeft) -> tuple[Step, ...]:
             continue
         if g == 0:
             if gear == 1:
-                out.append(Step(gear_die(1)))
+                out.append(known_step(gear_die(1), 0))
         elif gear >= g - 1 and gear <= g + 1:
-            out.append(Step(gear_die(gear)))
+            out.append(known_step(gear_die(gear), 0))
         elif gear < g - 1 and g - gear - 1 <= brakes:
-            out.append(Step(gear_die(gear), g - gear - 1))
+            out.append(known_step(gear_die(gear), g - gear - 1))
     if g >= 1 and _side_left(turn, left) > 0:
-        out.append(Step(_side_die(turn)))
+        out.append(known_step(_side_die(turn), 0))
     return tuple(out)
 
 

@@ -10,6 +10,7 @@ on a space overlapping it (B7, B13.8.3) or when "−1" tokens closed it (B10, B1
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import Listed, msg
@@ -178,12 +179,29 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
-    now, cached on the few numbers they depend on (issue 24, speed)."""
+    now, cached on the few numbers they depend on (`dice_key`; issue 24, speed)."""
+    return _steps_now(*dice_key(state, seat))
+
+
+def dice_key(state: DirtState, seat: str) -> tuple:
+    """What the steps allowed `seat` now depend on, as a tuple of plain values: the ruleset, the
+    car's gear, the dice used this turn, whether it is the round's first turn, whether someone
+    finished, whether the leader column is in use, and the coast, brake and "−1" tokens in effect."""
     car = state.cars[seat]
     tokens, fresh = car.tokens, state.fresh
-    return _steps_now(state.ruleset, car.gear, tuple([d for d, _, _ in state.turn_dice]), state.turn == 0,
-                      state.someone_finished, state.leading, tokens["coast"] - fresh["coast"],
-                      tokens["brake"] - fresh["brake"], tokens["minus_one"] - fresh["minus_one"])
+    first, done = state.turn == 0, state.someone_finished
+    return (state.ruleset, car.gear, tuple(map(_die_of, state.turn_dice)), first, done,
+            first and not done and bool(state.order),  # `state.leading`
+            tokens["coast"] - fresh["coast"], tokens["brake"] - fresh["brake"],
+            tokens["minus_one"] - fresh["minus_one"])
+
+
+def steps_of(key: tuple) -> tuple[Step, ...]:
+    """The steps allowed for a `dice_key` (cached)."""
+    return _steps_now(*key)
+
+
+_die_of = itemgetter(0)  # the die of a `turn_dice` entry (die, ⚠ shown, space)
 
 
 @lru_cache(maxsize=4096)
@@ -194,4 +212,12 @@ def _steps_now(ruleset: str, gear: int, used: tuple[str, ...], first: bool, some
 
 
 def hazard_limit(state: DirtState) -> int:
-    return state.rules.column(state.leading).hazard_limit
+    """The ⚠ limit of the column in use (B6.1, B13.1)."""
+    return _hazard_limits(state.ruleset)[bool(state.order) and state.turn == 0 and not state.someone_finished]
+
+
+@lru_cache(maxsize=8)
+def _hazard_limits(ruleset: str) -> tuple[int, int]:
+    """The ⚠ limits of a ruleset's gravel column and leader column, by `state.leading`."""
+    rules = load_ruleset(ruleset)
+    return rules.column(False).hazard_limit, rules.column(True).hazard_limit

@@ -123,6 +123,11 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
         raise NotAllowed(msg("dirt.rally_over"))
     current = state.to_act()
     assert current is not None
+    if type(action) is Roll and seat == current:  # the common case first: the driver's next step
+        new = state.fork(current)  # the action changes only the car of `current`
+        events: list[Event] = []
+        roll_step(new, current, action, events)
+        return new, events
     if isinstance(action, Retire):
         if seat is not None and seat != action.seat:
             raise NotAllowed(msg("dirt.retire_other"))

@@ -4,8 +4,9 @@ turn in progress, the damage-token bag and the "−1" tokens on tiles.
 Plain data, copied before every change (the engine is pure: `apply` never changes its input) and
 written to a deterministic JSON-safe dict. The loaded stage and ruleset are not serialised: they
 are reloaded by name. `apply` copies with `fork` (issue 24, speed): the state it returns shares the
-cars the action left alone with its input: change a state only through `apply`, or `clone` it
-first (a state from `new_rally` or `clone` shares nothing).
+cars the action left alone, and the lists and dicts the engine only replaces, with its input:
+change a state only through `apply`, or `clone` it first (a state from `new_rally` or `clone`
+shares nothing).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ Status = Literal["waiting", "racing", "finished", "out", "retired"]
 #: why a car is out of the rally (its `reason`)
 OUT_REASONS = ("knocked_out", "overspeed", "jump", "damage", "retired")
 SCHEMA = 1
+_new = object.__new__
 
 
 def no_tokens() -> dict[str, int]:
@@ -47,8 +49,11 @@ class Car:
     lane: int = 0  # the lane a car keeps when no direction is named (0 left, 1 right)
 
     def clone(self) -> Car:
-        return Car(self.space, self.gear, self.pose, self.status, self.reason, dict(self.tokens), self.spare,
-                   self.sisu, self.seconds_tokens, list(self.cards), list(self.stage_times), self.lane)
+        """A copy sharing nothing that changes in place (the tokens, the cards, the stage times)."""
+        car = _new(Car)
+        car.__dict__.update(self.__dict__)
+        car.tokens, car.cards, car.stage_times = self.tokens.copy(), self.cards.copy(), self.stage_times.copy()
+        return car
 
     def damage(self) -> int:
         """Tokens that count toward the knock-out: every dashboard token but OK! (B13.4, B13.8.4)."""
@@ -96,9 +101,9 @@ class DirtState:
     bag: dict[str, int] = field(default_factory=no_tokens)
     someone_finished: bool = False
     over: bool = False
-    #: the seats whose `Car` this state shares with the state it was forked from (`fork`): not
-    #: part of the game, never serialised or compared
-    shared_cars: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    #: the seat this state was forked for (`fork`): it shares every other `Car` with the state it
+    #: came from; None when it owns them all. Not part of the game, never serialised or compared
+    forked_for: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def rules(self) -> DirtRuleset:
@@ -109,7 +114,7 @@ class DirtState:
         return load_stage(self.stages[self.stage_index])
 
     def clone(self) -> DirtState:
-        return replace(self, shared_cars=frozenset(), seats=list(self.seats), stages=list(self.stages),
+        return replace(self, forked_for=None, seats=list(self.seats), stages=list(self.stages),
                        assistance=list(self.assistance),
                        modules=dict(self.modules), dice=self.dice.clone(),
                        cars={s: c.clone() for s, c in self.cars.items()}, start_order=list(self.start_order),
@@ -120,29 +125,35 @@ class DirtState:
 
     def fork(self, seat: str) -> DirtState:
         """A copy for an action of `seat` to change (issue 24, speed): like `clone`, but the other
-        cars and the rally's fixed lists (seats, stages, assistance, modules) are shared, as such an
-        action never changes them; a stage end, which changes every car, first takes its own copies
-        of the shared ones (`own_cars`). Everything else the action may change in place is copied."""
-        new = object.__new__(DirtState)
-        new.__dict__.update(self.__dict__)  # a shallow copy; what may change is copied below
+        cars are shared, as such an action never changes them (a stage end, which changes every
+        car, first takes its own copies: `own_cars`), and so is every list or dict the engine only
+        ever replaces, never changes in place: the rally's fixed lists (seats, stages, assistance,
+        modules), the orders, the last turn's dice and path, and the bag, the fresh tokens and the
+        "−1" tokens (a draw copies those before changing them: `damage.draw`, `own_tokens`). The
+        turn's dice and path, which a roll appends to, are copied."""
+        new = _new(DirtState)
+        new.__dict__.update(self.__dict__)  # a shallow copy; what an action changes in place is copied below
         new.dice = self.dice.clone()
-        new.cars = dict(self.cars)
-        new.cars[seat] = self.cars[seat].clone()
-        new.shared_cars = frozenset(self.cars).difference((seat,))
-        new.start_order, new.order, new.previous_order = list(self.start_order), list(self.order), \
-            list(self.previous_order)
-        new.turn_dice, new.turn_path = list(self.turn_dice), list(self.turn_path)
-        new.last_dice, new.last_path = list(self.last_dice), list(self.last_path)
-        new.fresh, new.bag = dict(self.fresh), dict(self.bag)
-        new.minus = {t: list(v) for t, v in self.minus.items()}
+        new.cars = cars = self.cars.copy()
+        cars[seat] = cars[seat].clone()
+        new.forked_for = seat
+        new.turn_dice, new.turn_path = self.turn_dice.copy(), self.turn_path.copy()
         return new
 
     def own_cars(self) -> None:
         """Give this state its own copy of each car it shares with the state it was forked from,
         before changing them all (a stage end)."""
-        for seat in self.shared_cars:
-            self.cars[seat] = self.cars[seat].clone()
-        self.shared_cars = frozenset()
+        if self.forked_for is not None:
+            for seat in self.cars:
+                if seat != self.forked_for:
+                    self.cars[seat] = self.cars[seat].clone()
+            self.forked_for = None
+
+    def own_tokens(self) -> None:
+        """Give this state its own bag, fresh tokens and "−1" tokens before changing one in place (a
+        fork shares them with the state it came from)."""
+        self.bag, self.fresh = dict(self.bag), dict(self.fresh)
+        self.minus = {t: list(v) for t, v in self.minus.items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "seats": [list(s) for s in self.seats], "stages": list(self.stages),

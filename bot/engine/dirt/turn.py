@@ -16,46 +16,68 @@ from bot.engine.core.text import msg
 from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
 from bot.engine.dirt.course import advance, end_turn
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
-from bot.engine.dirt.dice import roll
-from bot.engine.dirt.dice_rules import Step, check_step
+from bot.engine.dirt.dice import GEAR_DICE, roll
+from bot.engine.dirt.dice_rules import check_step, known_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
     choose,
+    dice_key,
     dice_left_of,
     dice_turn,
-    find_target,
     hazard_limit,
-    here,
-    landing,
     limit_for,
-    pose_of,
     step_gear,
     steps_now,
+    steps_of,
 )
-from bot.engine.dirt.stages.model import SpaceKind
+from bot.engine.dirt.reach import Reach
+from bot.engine.dirt.ruleset import DirtRuleset
+from bot.engine.dirt.stages.model import DirtSpace, SpaceKind
 from bot.engine.dirt.state import DirtState
+
+#: the gear each gear die puts the car in; the other dice keep the car's gear (B6.2–B6.4)
+GEARS: dict[str, int] = {die: int(die) for die in GEAR_DICE}
 
 
 def check_roll(state: DirtState, seat: str, action: Roll) -> int:
     """The target of a legal step, or a refusal saying why and what is allowed (B6, B7, B13.8.6)."""
+    return _checked(state, seat, action)[0]
+
+
+def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach, tuple]:
+    """`check_roll`'s target with the `Reach` it was found by and the `dice_key` it was checked
+    on (for `roll_step` to go on with)."""
+    key = dice_key(state, seat)
+    if action.to in DIRECTIONS and action.step in steps_of(key):
+        reach = Reach(state, seat)
+        target = reach.target(action.to)
+        if target is not None and (reach.tables.jump[target] is None or
+                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target)):
+            return target, reach, key
+    return _refuse_roll(state, seat, action), Reach(state, seat), key
+
+
+def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
+    """`check_roll` the plain way, each rule in turn, so that a refusal says which one (the quick
+    path of `check_roll` only tells that the step is legal)."""
     if action.to not in DIRECTIONS:
         raise NotAllowed(msg("dirt.bad_direction", to=action.to[:20]))
     if action.step not in steps_now(state, seat):
         check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
     gear = step_gear(state.cars[seat], action.step)
-    if not _lands(state, seat, gear, target):
+    if not lands(Reach(state, seat), gear, target):
         raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
 
 
-def _lands(state: DirtState, seat: str, gear: int, target: int) -> bool:
+def lands(reach: Reach, gear: int, target: int) -> bool:
     """False when a step in `gear` onto `target` would fly off a jump with no free landing
     (B13.8.6: a die that would fly needs one); True for every other step."""
-    space = state.stage.spaces[target]
-    if space.jump is not None and 0 <= gear - space.jump < state.rules.jump_knockout_over:
-        lane = space.lanes[0] if len(space.lanes) == 1 else state.cars[seat].lane
-        return landing(state, seat, target, lane) is not None
+    jump = reach.tables.jump[target]
+    if jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over:
+        lanes = reach.state.stage.spaces[target].lanes
+        return reach.landing(target, lanes[0] if len(lanes) == 1 else reach.lane) is not None
     return True
 
 
@@ -66,72 +88,81 @@ def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
 
 
 def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
-    """`legal_rolls` with the space each one targets (what the AI weighs), steps first."""
+    """`legal_rolls` with the space each one targets, steps first."""
     steps = steps_now(state, seat)
     if not steps:
         return []
-    car = state.cars[seat]
-    targets = _targets(state, seat)
-    spaces = state.stage.spaces
+    reach = Reach(state, seat)
+    targets = reach.targets()
+    jumps = reach.tables.jump
+    gear = state.cars[seat].gear
     out = []
     for step in steps:
-        gear = step_gear(car, step)
+        moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
+        rolls = rolls_of(step.die, step.brakes)
         for word, target in targets:
-            if spaces[target].jump is None or _lands(state, seat, gear, target):  # only a jump has a landing
-                out.append((_roll(step.die, step.brakes, word), target))
+            if jumps[target] is None or lands(reach, moved, target):  # only a jump has a landing
+                out.append((rolls[word], target))
     return out
 
 
 def can_roll(state: DirtState, seat: str) -> bool:
     """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
-    steps = steps_now(state, seat)
+    return _can_roll(state, seat, None, None)
+
+
+def _can_roll(state: DirtState, seat: str, reach: Reach | None, key: tuple | None) -> bool:
+    """`can_roll`, with the `Reach` of `seat` and the `dice_key` when the caller has them for the
+    state as it is."""
+    steps = steps_of(dice_key(state, seat) if key is None else key)
     if not steps:
         return False
+    if reach is None:
+        reach = Reach(state, seat)
+    jumps = reach.tables.jump
     car = state.cars[seat]
-    stage = state.stage
-    for word in stage.forward_words[here(state, car)]:
-        target = find_target(state, seat, word)
+    for word in reach.tables.words[reach.here]:
+        target = reach.target(word)
         if target is None:
             continue
-        if stage.spaces[target].jump is None:
+        if jumps[target] is None:
             return True  # no landing to check: any step allowed may go there
-        if any(_lands(state, seat, step_gear(car, step), target) for step in steps):
+        if any(lands(reach, step_gear(car, step), target) for step in steps):
             return True
     return False
 
 
-def _targets(state: DirtState, seat: str) -> list[tuple[str, int]]:
-    """Each direction word the car may name now, with its target, in `DIRECTIONS` order."""
-    out = []
-    for word in state.stage.forward_words[here(state, state.cars[seat])]:
-        target = find_target(state, seat, word)
-        if target is not None:
-            out.append((word, target))
-    return out
+@lru_cache(maxsize=128)
+def rolls_of(die: str, brakes: int) -> dict[str, Roll]:
+    """The actions `Roll(Step(die, brakes), word)` by word, made once (actions are frozen values;
+    plain arguments hash quicker than a `Step`). Read-only."""
+    step = known_step(die, brakes)
+    return {word: Roll(step, word) for word in DIRECTIONS}
 
 
-@lru_cache(maxsize=512)
-def _roll(die: str, brakes: int, word: str) -> Roll:
-    """The action `Roll(Step(die, brakes), word)`, made once (actions are frozen values; plain
-    arguments hash quicker than a `Step`)."""
-    return Roll(Step(die, brakes), word)
-
-
-def _move(state: DirtState, seat: str, target: int) -> None:
+def _move(state: DirtState, seat: str, target: int, reach: Reach) -> None:
+    """Put the car on `target` (its pose, its lane on a one-lane space) and keep `reach` following it."""
     car = state.cars[seat]
-    space = state.stage.spaces[target]
-    car.space = target
+    tables = reach.tables
+    car.space = reach.here = target
     car.status = "racing"
-    car.pose = pose_of(space)  # type: ignore[assignment]
-    if len(space.lanes) == 1:
-        car.lane = space.lanes[0]
+    car.pose = tables.pose[target]  # type: ignore[assignment]
+    lane = tables.lane[target]
+    if lane is not None:
+        car.lane = lane
+    reach.lane = car.lane
     state.turn_path.append(target)
 
 
-def _overspeed(state: DirtState, seat: str, gear: int, target: int) -> str | None:
+def _overspeed(state: DirtState, seat: str, gear: int, space: DirtSpace) -> str | None:
     """"knock_out" 3+ gears above the limit, "lost" 1 or 2 above, None within it (B8, B13.3)."""
-    limit = limit_for(state, seat, state.stage.spaces[target])
-    if limit is None or gear <= limit:
+    limit = space.limit
+    if limit is None:
+        return None
+    if space.corner is not None and state.minus:  # "−1" tokens may lower a corner's limit (B10)
+        limit = limit_for(state, seat, space)
+        assert limit is not None
+    if gear <= limit:
         return None
     return "knock_out" if gear - limit >= state.rules.overspeed_knockout_over else "lost"
 
@@ -146,53 +177,25 @@ def knock_out(state: DirtState, seat: str, reason: str, events: list[Event]) -> 
 
 def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *, attack: bool = False) -> bool:
     """Roll the step's dice and move the car (B13.1); False when the turn is over."""
-    target = check_roll(state, seat, action)
+    target, reach, key = _checked(state, seat, action)
     rules = state.rules
     car = state.cars[seat]
     step = action.step
-    gear = step_gear(car, step)
-    shown = 0
-    for die in step.dice():
-        hazard = roll(state.dice, rules, die)  # type: ignore[arg-type]
-        state.turn_dice.append((die, hazard, target))
-        if hazard and not state.sisu_active:
-            shown += 1
+    gear = GEARS.get(step.die, car.gear)  # `moves.step_gear`
+    dice = step.dice()
+    shown = _roll_dice(state, rules, dice, target)
     state.hazards += shown
     if attack:
-        car.seconds_tokens += rules.attack_seconds_per_die * len(step.dice())  # B13.8.7
-    _move(state, seat, target)
+        car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
+    _move(state, seat, target, reach)
     car.gear = gear
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
                      space=target, gear=gear))
     lost: str | None = None
-    over = _overspeed(state, seat, gear, target)
-    if over == "knock_out":
-        knock_out(state, seat, "overspeed", events)
-        return False
-    if over == "lost":
-        lost = "overspeed"
-    space = state.stage.spaces[target]
-    if space.kind is SpaceKind.SHORTCUT:
-        shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
-        if wrecked(state, seat):
-            knock_out(state, seat, "damage", events)
+    if reach.tables.special[target]:  # a limit, a shortcut or a jump: what entering it does
+        going, lost = _enter(state, seat, gear, target, reach, events)
+        if not going:
             return False
-    if space.jump is not None and gear >= space.jump:
-        if gear - space.jump >= rules.jump_knockout_over:
-            knock_out(state, seat, "jump", events)
-            return False
-        spot = landing(state, seat, target, car.lane)
-        assert spot is not None, "checked by check_roll"
-        _move(state, seat, spot)
-        events.append(ev("dirt_jump", seat, gear=gear, space=spot))
-        if gear > space.jump:
-            lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
-        over = _overspeed(state, seat, gear, spot)
-        if over == "knock_out":
-            knock_out(state, seat, "overspeed", events)
-            return False
-        if over == "lost":
-            lost = lost or "overspeed"
     if lost is None and state.hazards >= hazard_limit(state):
         if state.modules.get("sisu") and car.sisu:
             car.sisu = False  # A22: the loss of control is cancelled and ⚠ are ignored for the turn
@@ -201,16 +204,76 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
             events.append(ev("dirt_sisu", seat))
         else:
             lost = "hazards"
-    if state.stage.finished(car.space or 0):
+    if reach.tables.finish[reach.here]:
         finish(state, seat, lost, events)
         return False
     if lost is not None:
         lose_control(state, seat, lost, events)
         return False
-    if not attack and not can_roll(state, seat):
+    if not attack and not _can_roll(state, seat, reach, _key_after(key, gear, dice, reach.tables.special[target])):
         end_turn(state, seat, events)  # nothing more can be played: the move is over
         return False
     return True
+
+
+def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
+           events: list[Event]) -> tuple[bool, str | None]:
+    """What entering `target` in `gear` does beyond moving there: over its limit a knock-out or a
+    loss of control (B8, B13.3), a shortcut's token (B10, B13.8.5), a jump's flight and landing
+    (B13.5). (False, _) when the car is out, else (True, the cause of a loss of control or None)."""
+    car = state.cars[seat]
+    spaces = state.stage.spaces
+    space = spaces[target]
+    lost: str | None = None
+    over = _overspeed(state, seat, gear, space)
+    if over == "knock_out":
+        knock_out(state, seat, "overspeed", events)
+        return False, None
+    if over == "lost":
+        lost = "overspeed"
+    if space.kind is SpaceKind.SHORTCUT:
+        shortcut_token(state, seat, space.tile, events)  # drawn before a loss-of-control token (B13.8.5)
+        if wrecked(state, seat):
+            knock_out(state, seat, "damage", events)
+            return False, None
+    if space.jump is not None and gear >= space.jump:
+        if gear - space.jump >= state.rules.jump_knockout_over:
+            knock_out(state, seat, "jump", events)
+            return False, None
+        spot = reach.landing(target, car.lane)
+        assert spot is not None, "checked by check_roll"
+        _move(state, seat, spot, reach)
+        events.append(ev("dirt_jump", seat, gear=gear, space=spot))
+        if gear > space.jump:
+            lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
+        over = _overspeed(state, seat, gear, spaces[spot])
+        if over == "knock_out":
+            knock_out(state, seat, "overspeed", events)
+            return False, None
+        if over == "lost":
+            lost = lost or "overspeed"
+    return True, lost
+
+
+def _key_after(key: tuple, gear: int, dice: tuple[str, ...], special: bool) -> tuple | None:
+    """The `dice_key` after a step that rolled `dice` and put the car in `gear`, from the one before
+    it: only the gear and the dice used change, unless the car entered a special space (a shortcut's
+    token changes the dashboard: None, to work it out anew)."""
+    if special:
+        return None
+    return (key[0], gear, key[2] + dice) + key[3:]
+
+
+def _roll_dice(state: DirtState, rules: DirtRuleset, dice: tuple[str, ...], target: int) -> int:
+    """Roll a step's dice onto `target` (each noted in the turn's dice); the ⚠ they show that
+    count (none while SISU cancels them, A22)."""
+    shown = 0
+    for die in dice:
+        hazard = roll(state.dice, rules, die)  # type: ignore[arg-type]
+        state.turn_dice.append((die, hazard, target))
+        if hazard and not state.sisu_active:
+            shown += 1
+    return shown
 
 
 def finish(state: DirtState, seat: str, lost: str | None, events: list[Event]) -> None:

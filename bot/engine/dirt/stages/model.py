@@ -8,6 +8,7 @@ in tiles from the first tile's entry edge, so the space whose front edge is furt
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import Literal
@@ -82,6 +83,85 @@ class DirtTile(BaseModel):
     shortcut: int | None = None
 
 
+@dataclass(frozen=True)
+class StageTables:
+    """A stage's graph as plain tuples, indexed by space id (read-only).
+
+    `words`: the direction words a step from the space may name (`DirtStage.forward_words`);
+    `first`: the target each word names (the first of `targets_by_word`); `keep`: per lane, the
+    normal forward targets a car in that lane keeps to with no word; `normal`: the normal forward
+    targets; `touch`: the space and those overlapping it (a car on any of them blocks it, B7,
+    B13.8.3); `jump`, `tile`: the space's jump gear and tile; `landings`: per lane, a jump's
+    landing spaces in the order they are tried (B11, B13.5); `finish`: whether a car on it has
+    crossed the finish line; `closed`: the spaces closed with no "−1" token on their tile (B10);
+    `plain`: whether the space is a normal one (not a slide half or a shortcut); `pose`: a car's
+    pose on it (`moves.pose_of`); `lane`: the lane a car on it is in, None on a two-lane space;
+    `special`: whether entering it does more than move the car there (a limit, a jump, a shortcut);
+    `next_inner`, by tile index: the inside lane of the next corner after the tile, None after the last;
+    `near`: the spaces a car on which may block a step from the space or its landing (B7, B13.8.6)."""
+
+    grid_front: int
+    words: tuple[tuple[str, ...], ...]
+    first: tuple[dict[str, int], ...]
+    keep: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    normal: tuple[tuple[int, ...], ...]
+    touch: tuple[frozenset[int], ...]
+    jump: tuple[int | None, ...]
+    tile: tuple[int, ...]
+    landings: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    finish: tuple[bool, ...]
+    closed: frozenset[int]
+    plain: tuple[bool, ...]
+    pose: tuple[str, ...]
+    lane: tuple[int | None, ...]
+    special: tuple[bool, ...]
+    next_inner: tuple[int | None, ...]
+    near: tuple[frozenset[int], ...]
+
+
+def compile_stage(stage: DirtStage) -> StageTables:
+    """Work the tables out from the stage's graph (see `StageTables`)."""
+    spaces = stage.spaces
+
+    def normal(s: int) -> tuple[int, ...]:
+        return tuple(t for t in spaces[s].forward if spaces[t].kind is SpaceKind.NORMAL)
+
+    def keep(s: int, lane: int) -> tuple[int, ...]:  # `moves._named`'s `keep`
+        return tuple(t for t in normal(s) if spaces[t].lanes == (lane,) or len(spaces[t].lanes) == 2)
+
+    def next_inner(tile: int) -> int | None:  # the inside lane of the next corner after `tile` (B4.3)
+        corner = next((t for t in stage.tiles[tile + 1:] if t.kind != "straight"), None)
+        return None if corner is None else 0 if corner.kind == "left" else 1
+
+    def near(s: int) -> frozenset[int]:  # the spaces whose cars may change where a step from `s` goes
+        ahead = set(spaces[s].forward)
+        ahead.update(t for f in spaces[s].forward if spaces[f].jump is not None for t in normal(f))  # landings
+        return frozenset(x for t in ahead for x in (t, *stage.overlap_sets[t]))  # their `touch`
+
+    def landings(s: int, lane: int) -> tuple[int, ...]:  # `moves.landing`'s order
+        return tuple(sorted(normal(s), key=lambda t: (spaces[t].lanes != (lane,) and len(spaces[t].lanes) == 1, t)))
+
+    return StageTables(
+        grid_front=stage.grid[0],
+        words=stage.forward_words,
+        first=tuple({word: targets[0] for word, targets in named.items()} for named in stage.targets_by_word),
+        keep=tuple((keep(s.id, 0), keep(s.id, 1)) for s in spaces),
+        normal=tuple(normal(s.id) for s in spaces),
+        touch=tuple(frozenset({s.id, *stage.overlap_sets[s.id]}) for s in spaces),
+        jump=tuple(s.jump for s in spaces),
+        tile=tuple(s.tile for s in spaces),
+        landings=tuple((landings(s.id, 0), landings(s.id, 1)) for s in spaces),
+        finish=tuple(stage.finished(s.id) for s in spaces),
+        closed=frozenset(s.id for s in spaces if s.limit is not None and s.limit <= 0),
+        plain=tuple(s.kind is SpaceKind.NORMAL for s in spaces),
+        pose=tuple("slide" if s.kind is SpaceKind.SLIDE else "drift" if s.corner is not None and s.inside is False
+                   else "normal" for s in spaces),
+        lane=tuple(s.lanes[0] if len(s.lanes) == 1 else None for s in spaces),
+        special=tuple(s.limit is not None or s.jump is not None or s.kind is SpaceKind.SHORTCUT for s in spaces),
+        next_inner=tuple(next_inner(i) for i in range(len(stage.tiles))),
+        near=tuple(near(s.id) for s in spaces))
+
+
 class DirtStage(BaseModel):
     """A whole stage: tiles, spaces, the start and finish lines (as progress) and the grid."""
 
@@ -126,6 +206,12 @@ class DirtStage(BaseModel):
     def overlap_sets(self) -> tuple[frozenset[int], ...]:
         """Per space, the spaces it overlaps (B7, B13.8.3), as sets, worked out once per stage."""
         return tuple(frozenset(space.overlaps) for space in self.spaces)
+
+    @cached_property
+    def tables(self) -> StageTables:
+        """The stage's graph as plain tuples for the engine's quick paths (issue 24, speed),
+        worked out once per stage."""
+        return compile_stage(self)
 
     def finished(self, space: int) -> bool:
         """Whether a car on this space has crossed the finish line."""

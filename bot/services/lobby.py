@@ -251,8 +251,10 @@ class Lobby:
             state, events = game.setup(rally.seed, seats, setup_options(rally))
             action = lifecycle_text(Start(tuple(seat for seat, _ in seats)))
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
-            lead = [msg("rally.started", title=game.title(game.view(state, None)),
-                        order=", ".join(name for _, name in seats))]
+            shown = game.view(state, None)
+            first = game.start_order(shown)  # a game may draw its own (Road Rally's line-up, OPEN-R3)
+            names = [name for _, name in seats] if first is None else [game.seat_name(shown, s) or s for s in first]
+            lead = [msg("rally.started", title=game.title(shown), order=", ".join(names))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change, rally.game,
                              rally.ruleset)
             committed = await self.work.commit(rally, change)

@@ -288,6 +288,10 @@ class DiceDash:
     def up_next(self, view: View) -> str | None:
         return None
 
+    def start_order(self, view: object) -> None:
+        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
+        return None
+
     def narrate(self, events: Sequence[Event], view: View) -> list[str]:
         return [msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events]
 

@@ -357,6 +357,8 @@ class Game(Protocol[S, A]):
 
     def up_next(self, view: Any) -> SeatId | None: ...     # who plays after the seat to act, when known
 
+    def start_order(self, view: Any) -> Sequence[SeatId] | None: ...  # who plays first (None: as seated)
+
     def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
 
     def board(self, view: Any) -> dict[str, Any] | None: ...    # None: the game draws no board

@@ -327,6 +327,10 @@ class Dirt:
             return None
         return state.order[state.turn + 1]
 
+    def start_order(self, view: object) -> None:
+        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
+        return None
+
     def narrate(self, events: Sequence[Event], view: DirtView) -> list[str]:
         return narrate(list(events), dict(view.state.seats))
 

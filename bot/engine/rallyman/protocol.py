@@ -388,6 +388,10 @@ class Rallyman:
             return None
         return state.cars[state.queue[0]].id
 
+    def start_order(self, view: object) -> None:
+        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
+        return None
+
     def narrate(self, events: Sequence[Event], view: RallymanView) -> list[str]:
         return narrate(list(events), view.state)
 

@@ -305,6 +305,10 @@ class RoadRally:
         i = rr.order.index(rr.current)
         return rr.order[i + 1] if i + 1 < len(rr.order) else None
 
+    def start_order(self, view: TableView) -> tuple[str, ...]:
+        """Round 1's order: the random line-up on the start tile (OPEN-R3), not the seats' order."""
+        return view.rr.order
+
     def narrate(self, events: Sequence[RoadEvent], view: TableView) -> list[str]:
         return narrate(list(events), view.name_of, view.rr.road)
 

@@ -67,17 +67,22 @@ def _asked(state: RRState) -> frozenset[str]:
     (C10.8: who is still thinking would tell who holds the card; a seat knows its own answer
     from `me.answered`); otherwise the seat to act."""
     if state.phase == "stage":
-        return frozenset(state.seats[i].id for i in state.active())
+        return frozenset([s.id for s in state.seats if not s.retired])
     return to_act(state)
+
+
+#: a record built from a tuple of its fields in field order, without the Python `__new__` that
+#: NamedTuple writes (it only binds the arguments): five public seats in every view (issue 25)
+_record = tuple.__new__
 
 
 def view(state: RRState, seat: str | None) -> RRView:
     card = cards_of(state).__getitem__  # a pile shown as (id, colour, value) by picking, not building
     seats, phase = state.seats, state.phase
     place = {i: n for n, i in enumerate(state.race_order(), 1)}.get
-    public = tuple([PublicSeat(s.id, place(i), s.pos, s.mark, len(s.hand), len(s.deck), tuple(map(card, s.discard)),
-                               s.vp, tuple(s.stage_tiles), s.checkpoints, len(s.stage_cards), s.scored_cards,
-                               s.retired)
+    public = tuple([_record(PublicSeat, (s.id, place(i), s.pos, s.mark, len(s.hand), len(s.deck),
+                                         tuple(map(card, s.discard)), s.vp, tuple(s.stage_tiles), s.checkpoints,
+                                         len(s.stage_cards), s.scored_cards, s.retired))
                     for i, s in enumerate(seats)])
     me = None
     i = state.index(seat) if seat is not None else None
@@ -87,14 +92,17 @@ def view(state: RRState, seat: str | None) -> RRView:
         me = Private(tuple(map(card, sorted(own.hand))), tuple(own.stage_cards),
                      tuple(map(card, own.deck[:state.preset.mechanic_look])) if mine else (),
                      state.answers.get(i) if phase == "stage" else None)
-    turn_phase = phase in ("turn", "reshuffle", "mechanic")
-    return RRView(
-        seat=seat if i is not None else None, preset=state.preset.name, sprint=state.sprint, road=state.road,
-        round=state.round, phase=phase, order=tuple([seats[j].id for j in state.order]),
-        current=seats[state.current()].id if turn_phase else None, to_act=_asked(state), seats=public,
-        stage_tiles=tuple(sorted(state.stage_tiles.items())), checkpoint_tiles=tuple(sorted(state.checkpoint_tiles)),
-        window=state.pending[0] if phase == "stage" else None,
-        choice=((seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
-                if phase == "choose" else None),
-        revealed=tuple([(stage, seats[j].id) for stage, j in state.revealed]),
-        me=me)
+    return _record(RRView, (
+        seat if i is not None else None,                                       # seat
+        state.preset.name, state.sprint, state.road, state.round, phase,      # preset .. phase
+        tuple([seats[j].id for j in state.order]),                             # order
+        seats[state.current()].id if phase in ("turn", "reshuffle", "mechanic") else None,  # current
+        _asked(state),                                                         # to_act
+        public,                                                                # seats
+        tuple(sorted(state.stage_tiles.items())),                              # stage_tiles
+        tuple(sorted(state.checkpoint_tiles)),                                 # checkpoint_tiles
+        state.pending[0] if phase == "stage" else None,                        # window
+        (seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
+        if phase == "choose" else None,                                        # choice
+        tuple([(stage, seats[j].id) for stage, j in state.revealed]),         # revealed
+        me))                                                                   # me

@@ -4,9 +4,12 @@ stage cards, positions and the road. Private to the seat: its hand, its stage ca
 in a stage window, and the top of its deck while it reorders it at a Mechanic. A spectator (None)
 sees only the public part. Nothing else of the state is copied, so nothing secret can leak.
 
-The three records are NamedTuples, immutable like frozen dataclasses but about four times as quick
-to build: a view is built for every AI decision, and building it was most of one (issue 25). Read
-them by field name; `_asdict()` gives a record's fields as a dict."""
+The three records are NamedTuples, immutable like frozen dataclasses but several times as quick to
+build (a frozen dataclass sets each field through `object.__setattr__`): a view is built for every
+AI decision, and building it was most of one (issue 25). Read them by field name; `_asdict()` gives
+a record's fields as a dict. `view` builds the public seats and the view itself from tuples in
+field order (`_record`); tests/roadrally/test_rr_speed_paths.py holds it to the plain reading,
+record types and field counts included."""
 
 from __future__ import annotations
 
@@ -77,6 +80,7 @@ _record = tuple.__new__
 
 
 def view(state: RRState, seat: str | None) -> RRView:
+    """What `seat` may see now (None, or a name that is not a seat: a spectator's view)."""
     card = cards_of(state).__getitem__  # a pile shown as (id, colour, value) by picking, not building
     seats, phase = state.seats, state.phase
     place = {i: n for n, i in enumerate(state.race_order(), 1)}.get

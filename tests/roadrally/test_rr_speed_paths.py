@@ -1,7 +1,9 @@
 """The quick paths of issue 25 change nothing: `RRState.clone`, written out slot by slot, copies
 every field and shares no mutable container; the AI's play, which sums its colours as it groups
 them, chooses what the plain reading of its rule chooses (ai.py: the colour that goes furthest,
-fewer cards on a tie, greens with a short hand)."""
+fewer cards on a tie, greens with a short hand); the view, whose records are built from tuples in
+field order, is the view their constructors build from the plain reading of C10.8, record types
+and field counts included; `to_act` is its plain reading."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from dataclasses import fields
 from bot.engine.roadrally import ai
 from bot.engine.roadrally import simulate as sim
 from bot.engine.roadrally.actions import Play
+from bot.engine.roadrally.cards import deck_of
 from bot.engine.roadrally.play import apply, to_act
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.state import RRState, SeatState
-from bot.engine.roadrally.view import RRView, view
+from bot.engine.roadrally.view import Private, PublicSeat, RRView, view
 
 
 def _states():
@@ -93,3 +96,67 @@ def test_the_ai_plays_what_its_rule_says():
             assert ai.choose(v) == _plain_play(v)
             seen += 1
     assert seen > 100
+
+
+def _plain_view(state: RRState, seat: str | None) -> RRView:
+    """view.py read plainly (its code before issue 25's speed work), records built by keyword."""
+    deck = deck_of(state)
+
+    def cards(ids: list[int]) -> tuple[tuple[int, str, int], ...]:
+        return tuple((c, deck[c][0], deck[c][1]) for c in ids)
+
+    race = {i: place for place, i in enumerate(state.race_order(), 1)}
+    public = tuple(PublicSeat(id=s.id, place=race.get(i), pos=s.pos, mark=s.mark, hand_size=len(s.hand),
+                              deck_size=len(s.deck), discard=cards(s.discard), vp=s.vp,
+                              stage_tiles=tuple(s.stage_tiles), checkpoints=s.checkpoints,
+                              stage_cards=len(s.stage_cards), scored_cards=s.scored_cards, retired=s.retired)
+                   for i, s in enumerate(state.seats))
+    i = state.index(seat) if seat is not None else None
+    me = None
+    if i is not None:
+        own = state.seats[i]
+        mine = state.phase == "mechanic" and state.current() == i
+        me = Private(hand=cards(sorted(own.hand)), stage_cards=tuple(own.stage_cards),
+                     mechanic_top=cards(own.deck[:state.preset.mechanic_look]) if mine else (),
+                     answered=state.answers.get(i) if state.phase == "stage" else None)
+    asked = (frozenset(state.seats[j].id for j in state.active()) if state.phase == "stage"
+             else to_act(state))
+    return RRView(
+        seat=seat if i is not None else None, preset=state.preset.name, sprint=state.sprint, road=state.road,
+        round=state.round, phase=state.phase, order=tuple(state.seats[j].id for j in state.order),
+        current=state.seats[state.current()].id if state.phase in ("turn", "reshuffle", "mechanic") else None,
+        to_act=asked, seats=public, stage_tiles=tuple(sorted(state.stage_tiles.items())),
+        checkpoint_tiles=tuple(sorted(state.checkpoint_tiles)),
+        window=state.pending[0] if state.phase == "stage" else None,
+        choice=((state.seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
+                if state.phase == "choose" else None),
+        revealed=tuple((stage, state.seats[j].id) for stage, j in state.revealed), me=me)
+
+
+def test_the_view_is_its_plain_reading_field_by_field():
+    phases = set()
+    for k, st in enumerate(_states()):
+        if k % 3:
+            continue
+        phases.add(st.phase)
+        for seat in [None, "nobody", *(s.id for s in st.seats)]:
+            v, plain = view(st, seat), _plain_view(st, seat)
+            assert type(v) is RRView and len(v) == len(RRView._fields)
+            assert all(type(p) is PublicSeat and len(p) == len(PublicSeat._fields) for p in v.seats)
+            assert v._asdict() == plain._asdict() and [p._asdict() for p in v.seats] == [
+                p._asdict() for p in plain.seats]
+            assert (v.me is None) == (plain.me is None)
+            if v.me is not None and plain.me is not None:
+                assert type(v.me) is Private and v.me._asdict() == plain.me._asdict()
+    assert {"turn", "stage", "choose", "mechanic"} <= phases
+
+
+def test_to_act_is_its_plain_reading():
+    for st in _states():
+        if st.phase == "stage":
+            expected = frozenset(st.seats[i].id for i in st.active() if i not in st.answers)
+        elif st.phase == "choose":
+            expected = frozenset({st.seats[st.choices[0][0]].id})
+        else:
+            expected = frozenset({st.seats[st.current()].id})
+        assert to_act(st) == expected

@@ -42,6 +42,20 @@ def deck_of(state: RRState) -> tuple[tuple[str, int], ...]:
     return found
 
 
+Card = tuple[int, str, int]  # (id in the seat's deck, colour, value), as a view shows a card
+
+_CARDS: dict[str, tuple[Card, ...]] = {}
+
+
+def cards_of(state: RRState) -> tuple[Card, ...]:
+    """(id, colour, value) by card id for this game's preset, made once per preset: a view shows
+    a pile by picking these out (`map(cards_of(state).__getitem__, ids)`), building no tuple."""
+    found = _CARDS.get(state.preset.name)
+    if found is None:
+        found = _CARDS[state.preset.name] = tuple((c, col, val) for c, (col, val) in enumerate(deck_of(state)))
+    return found
+
+
 def colour(state: RRState, card: int) -> str:
     return deck_of(state)[card][0]
 

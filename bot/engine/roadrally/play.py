@@ -103,7 +103,8 @@ def to_act(state: RRState) -> frozenset[str]:
     if state.phase == "over":
         return frozenset()
     if state.phase == "stage":
-        return frozenset(state.seats[i].id for i in state.active() if i not in state.answers)
+        answers = state.answers
+        return frozenset([s.id for i, s in enumerate(state.seats) if not s.retired and i not in answers])
     if state.phase == "choose":
         return frozenset({state.seats[state.choices[0][0]].id})
     return frozenset({state.seats[state.current()].id})

@@ -2,22 +2,28 @@
 Public: hand size, deck size, discard pile contents, tiles held, VP tiles, the number of unscored
 stage cards, positions and the road. Private to the seat: its hand, its stage cards, its own answer
 in a stage window, and the top of its deck while it reorders it at a Mechanic. A spectator (None)
-sees only the public part. Nothing else of the state is copied, so nothing secret can leak."""
+sees only the public part. Nothing else of the state is copied, so nothing secret can leak.
+
+The three records are NamedTuples, immutable like frozen dataclasses but several times as quick to
+build (a frozen dataclass sets each field through `object.__setattr__`): a view is built for every
+AI decision, and building it was most of one (issue 25). Read them by field name; `_asdict()` gives
+a record's fields as a dict. `view` builds the public seats and the view itself from tuples in
+field order (`_record`); tests/roadrally/test_rr_speed_paths.py holds it to the plain reading,
+record types and field counts included."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from bot.engine.roadrally.cards import deck_of
+from bot.engine.roadrally.cards import Card, cards_of
 from bot.engine.roadrally.play import to_act
 from bot.engine.roadrally.road import Road
 from bot.engine.roadrally.state import Phase, RRState
 
-Card = tuple[int, str, int]  # (id in the seat's deck, colour, value)
+__all__ = ["Card", "Private", "PublicSeat", "RRView", "view"]
 
 
-@dataclass(frozen=True, slots=True)
-class PublicSeat:
+class PublicSeat(NamedTuple):
     id: str
     place: int | None        # race place, 1 = leader (None: retired)
     pos: int
@@ -33,16 +39,14 @@ class PublicSeat:
     retired: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Private:
+class Private(NamedTuple):
     hand: tuple[Card, ...]
     stage_cards: tuple[int, ...]
     mechanic_top: tuple[Card, ...] = ()   # only while this seat reorders at a Mechanic
     answered: bool | None = None          # its own answer in the open stage window
 
 
-@dataclass(frozen=True, slots=True)
-class RRView:
+class RRView(NamedTuple):
     seat: str | None
     preset: str
     sprint: bool
@@ -66,36 +70,43 @@ def _asked(state: RRState) -> frozenset[str]:
     (C10.8: who is still thinking would tell who holds the card; a seat knows its own answer
     from `me.answered`); otherwise the seat to act."""
     if state.phase == "stage":
-        return frozenset(state.seats[i].id for i in state.active())
+        return frozenset([s.id for s in state.seats if not s.retired])
     return to_act(state)
 
 
+#: a record built from a tuple of its fields in field order, without the Python `__new__` that
+#: NamedTuple writes (it only binds the arguments): five public seats in every view (issue 25)
+_record = tuple.__new__
+
+
 def view(state: RRState, seat: str | None) -> RRView:
-    deck = deck_of(state)
-
-    def cards(ids: list[int]) -> tuple[Card, ...]:
-        return tuple((c, deck[c][0], deck[c][1]) for c in ids)
-
-    race = {i: place for place, i in enumerate(state.race_order(), 1)}
-    public = tuple(PublicSeat(s.id, race.get(i), s.pos, s.mark, len(s.hand), len(s.deck), cards(s.discard), s.vp,
-                              tuple(s.stage_tiles), s.checkpoints, len(s.stage_cards), s.scored_cards, s.retired)
-                   for i, s in enumerate(state.seats))
+    """What `seat` may see now (None, or a name that is not a seat: a spectator's view)."""
+    card = cards_of(state).__getitem__  # a pile shown as (id, colour, value) by picking, not building
+    seats, phase = state.seats, state.phase
+    place = {i: n for n, i in enumerate(state.race_order(), 1)}.get
+    public = tuple([_record(PublicSeat, (s.id, place(i), s.pos, s.mark, len(s.hand), len(s.deck),
+                                         tuple(map(card, s.discard)), s.vp, tuple(s.stage_tiles), s.checkpoints,
+                                         len(s.stage_cards), s.scored_cards, s.retired))
+                    for i, s in enumerate(seats)])
     me = None
     i = state.index(seat) if seat is not None else None
     if i is not None:
-        own = state.seats[i]
-        mine = state.phase == "mechanic" and state.current() == i
-        me = Private(cards(sorted(own.hand)), tuple(own.stage_cards),
-                     cards(own.deck[:state.preset.mechanic_look]) if mine else (),
-                     state.answers.get(i) if state.phase == "stage" else None)
-    turn_phase = state.phase in ("turn", "reshuffle", "mechanic")
-    return RRView(
-        seat=seat if i is not None else None, preset=state.preset.name, sprint=state.sprint, road=state.road,
-        round=state.round, phase=state.phase, order=tuple(state.seats[j].id for j in state.order),
-        current=state.seats[state.current()].id if turn_phase else None, to_act=_asked(state), seats=public,
-        stage_tiles=tuple(sorted(state.stage_tiles.items())), checkpoint_tiles=tuple(sorted(state.checkpoint_tiles)),
-        window=state.pending[0] if state.phase == "stage" else None,
-        choice=((state.seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
-                if state.phase == "choose" else None),
-        revealed=tuple((stage, state.seats[j].id) for stage, j in state.revealed),
-        me=me)
+        own = seats[i]
+        mine = phase == "mechanic" and state.current() == i
+        me = Private(tuple(map(card, sorted(own.hand))), tuple(own.stage_cards),
+                     tuple(map(card, own.deck[:state.preset.mechanic_look])) if mine else (),
+                     state.answers.get(i) if phase == "stage" else None)
+    return _record(RRView, (
+        seat if i is not None else None,                                       # seat
+        state.preset.name, state.sprint, state.road, state.round, phase,      # preset .. phase
+        tuple([seats[j].id for j in state.order]),                             # order
+        seats[state.current()].id if phase in ("turn", "reshuffle", "mechanic") else None,  # current
+        _asked(state),                                                         # to_act
+        public,                                                                # seats
+        tuple(sorted(state.stage_tiles.items())),                              # stage_tiles
+        tuple(sorted(state.checkpoint_tiles)),                                 # checkpoint_tiles
+        state.pending[0] if phase == "stage" else None,                        # window
+        (seats[state.choices[0][0]].id, state.choices[0][1], state.choices[0][2])
+        if phase == "choose" else None,                                        # choice
+        tuple([(stage, seats[j].id) for stage, j in state.revealed]),         # revealed
+        me))                                                                   # me

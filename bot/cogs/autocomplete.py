@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.services.reply import HAND
 from bot.views.host import Host
 from bot.views.interaction_io import actor_of, place_of
 
@@ -69,7 +70,8 @@ class DiceChoices(commands.Cog):
         channel_id = interaction.channel_id or 0
         if self.bot.options_cache.known(channel_id):
             prompt = self.bot.options_cache.get(channel_id)
-            return prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
+            if prompt is None or HAND not in prompt.options:  # a private prompt's one button is no move
+                return prompt.options if prompt is not None and prompt.driver_id == interaction.user.id else ()
         try:
             return await asyncio.wait_for(self.bot.rallies.options(place_of(interaction), actor_of(interaction)),
                                           LOOKUP_TIMEOUT_S)
@@ -77,7 +79,16 @@ class DiceChoices(commands.Cog):
             return []
 
     async def dice_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return dice_suggestions(await self.legal_labels(interaction), current)
+        """A verb's autocompleted option: classic's and DIRT's dice (`/roll`, `/odds`), or, for a
+        verb whose text starts with words of its own (`/play` → `play {cards}`), the legal actions
+        of that verb with those words left out (`g1 g2 shortcut`)."""
+        labels = await self.legal_labels(interaction)
+        command = interaction.command
+        verb = games.verb(command.name) if command is not None else None
+        prefix = verb.template.split("{", 1)[0] if verb is not None else ""
+        if prefix.strip():
+            return action_suggestions([o[len(prefix):] for o in labels if o.startswith(prefix)], current)
+        return dice_suggestions(labels, current)
 
     async def action_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return action_suggestions(await self.legal_labels(interaction), current)

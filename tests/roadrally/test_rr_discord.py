@@ -83,8 +83,7 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
         (picked,) = menus_of(clicked)
         menu = picked[0]
         values = [o["value"] for o in menu["options"]]
-        assert values == [RR.label(a) for a in RR.legal_actions(table, seat)][:25] or \
-            set(values) <= {RR.label(a) for a in RR.legal_actions(table, seat)}
+        assert values == list(RR.hand(RR.view(table, seat)).picks)[:25]  # the seat's legal moves
         assert all(o["label"] for o in menu["options"])
         (own,) = private_answers(await h.command(player, "hand"))
         assert own == shown
@@ -95,3 +94,23 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
         assert RR.to_json(h.bot.rallies.work.state_of(rally)) != before
         (stale,) = private_answers(await h.dispatch(pick_payload(player, picked, values[0])))
         assert "turn is over" in stale  # the menu was drawn for a turn that moved on
+
+
+async def test_play_s_cards_and_act_are_autocompleted_with_the_seat_s_own_moves(tmp_path):
+    from tests.discord.fakes import command_payload, option
+    async with Harness(tmp_path / "rr.sqlite3") as h:
+        await h.command(ANN, "rally", "create", game="roadrally", preset="rr-standard", drivers=3)
+        for person in (ANN, BEN, CAT):
+            await h.command(person, "rally", "join")
+        await h.command(ANN, "rally", "start")
+        rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
+        table = h.bot.rallies.work.state_of(rally)
+        (seat,) = RR.to_act(table)
+        legal = [RR.label(a) for a in RR.legal_actions(table, seat)]
+        (call,) = await h.dispatch(command_payload(PEOPLE[seat], "play", None, [option("cards", "", focused=True)],
+                                                   autocomplete=True))
+        offered = [c["value"] for c in call.body["data"]["choices"]]
+        assert [f"play {v}" for v in offered] == legal[:25]  # the seat's own plays, `play ` left out
+        (call,) = await h.dispatch(command_payload(PEOPLE[seat], "act", None, [option("action", "", focused=True)],
+                                                   autocomplete=True))
+        assert [c["value"] for c in call.body["data"]["choices"]] == legal[:25]  # never the hand button

@@ -136,9 +136,10 @@ class LeagueJobs:
                 opened = msg("league.round_open_tables", title=round_title(rnd, league.name),
                              stages=specials_text(rnd.specials, rnd.game), closes=self.when(from_text(rnd.closes_at)),
                              hash=rnd.seed_hash, min=seats.min, max=seats.max)
-                post = Post(lead + [opened, *await self.tables.open_tables_tx(tx, rnd, league, tables, now)],
+                post = Post(lead + [opened, *self.tables.table_lines(rnd, tables)],
                             channel_id=league.channel_id, image=preview_spec(rnd.specials[0], rnd.game))
-                await league_post_tx(tx, league, post, now)
+                await league_post_tx(tx, league, post, now)  # the channel first, then each table's prompt
+                await self.tables.start_tables_tx(tx, rnd, league, tables, now)
                 return 1
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
                                   stages=specials_text(rnd.specials, rnd.game),

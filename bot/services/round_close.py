@@ -178,7 +178,8 @@ def _tables_table(title: str, stage: str, classified: list[Classified], seed: st
     return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
 
 
-#: round columns of the standings card at most (the latest rounds): the table has MAX_COLUMNS
+#: round columns of the standings card at most (the latest rounds): the table has MAX_COLUMNS (a
+#: table game's card one round fewer: it has one more column, the VP)
 STANDINGS_ROUNDS = MAX_COLUMNS - 4
 
 
@@ -190,18 +191,20 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     tables = is_table_game(league.game)  # issue 25: a table game's points tie broken by the score (VP) first
     table = standings(scores, league.best_rounds, games.get(league.game).result, score_first=tables)
     played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
-    shown_rounds = played[-STANDINGS_ROUNDS:]
+    shown_rounds = played[-(STANDINGS_ROUNDS - 1 if tables else STANDINGS_ROUNDS):]
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=4),
                *(Column(label=msg("league.col_round", number=numbers.get(r, "?")), align="r", weight=1.2)
                  for r in shown_rounds),
                Column(label=msg("league.col_points"), align="r", weight=1.6),
+               *((Column(label=msg("league.col_vp"), align="r", weight=1.2),) if tables else ()),
                Column(label=msg("league.col_wins"), align="r", weight=1.2))
     rows = []
     for s in table[:TABLE_ROWS]:
         per_round = tuple(str(s.scores[r]) if r in s.scores else "—" for r in shown_rounds)
         struck = tuple(2 + i for i, r in enumerate(shown_rounds) if r in s.dropped_rounds)
-        rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), str(s.wins)),
+        vp = (str(s.score),) if tables else ()  # a table game: the total VP the ties are broken by
+        rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), *vp, str(s.wins)),
                              struck=struck))
     rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
             else msg("league.rule_all"))

@@ -120,19 +120,22 @@ class TableGames:
                                             tuple(uid for uid, _ in seats)), seats))
         return made
 
-    async def open_tables_tx(self, tx: Tx, rnd: Round, league: League, tables: list[tuple[int, list[tuple[int, str]]]],
-                             now: datetime) -> list[Any]:
-        """Inside the open's transaction: start every table in its thread; the lines the round's
-        open post adds (which table plays where, or why the round cannot be played)."""
-        game = games.get(rnd.game)
+    @staticmethod
+    def table_lines(rnd: Round, tables: list[tuple[int, list[tuple[int, str]]]]) -> list[Any]:
+        """What the round's open post adds: which table plays where (names only), or why the round
+        cannot be played."""
         if not tables:
-            return [msg("league.tables_too_few", count=game.seats.min)]
-        lines: list[Any] = []
+            return [msg("league.tables_too_few", count=games.get(rnd.game).seats.min)]
+        return [msg("league.table_line", table=number, thread=f"<#{thread_id}>",
+                    names=Listed([name for _, name in seats], how="both"))
+                for number, (thread_id, seats) in enumerate(tables, 1)]
+
+    async def start_tables_tx(self, tx: Tx, rnd: Round, league: League, tables: list[tuple[int, list[tuple[int, str]]]],
+                              now: datetime) -> None:
+        """Inside the open's transaction, after its post: start every table in its thread."""
+        game = games.get(rnd.game)
         for number, (thread_id, seats) in enumerate(tables, 1):
             await self._start_table_tx(tx, game, rnd, league, number, thread_id, seats, now)
-            lines.append(msg("league.table_line", table=number, thread=f"<#{thread_id}>",
-                             names=Listed([name for _, name in seats], how="both")))
-        return lines
 
     async def _start_table_tx(self, tx: Tx, game: Game[Any, Any], rnd: Round, league: League, number: int,
                               thread_id: int, seats: list[tuple[int, str]], now: datetime) -> None:

@@ -8,6 +8,7 @@ channel."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
@@ -242,3 +243,31 @@ async def test_run_start_is_refused_for_a_table_game_and_changes_nothing(service
             await service.championships.start_run(LEAGUE_CHANNEL, driver, rnd, None, new_thread())
     assert [tuple(r) for r in await service.store.db.fetch_all("SELECT id, rally_id, status FROM runs")] == before
     assert [tuple(r) for r in await service.store.db.fetch_all("SELECT id, status, version FROM rallies")] == rallies
+
+
+async def test_in_the_console_a_table_gets_its_own_channel_and_the_close_plays_it_out(store):
+    """The console plugs its channels in as the tables' threads: the round opens with one table of
+    three in `#road-cup-round-1-table-1`, `/run start` is refused, and nobody plays: the close
+    plays the game out with the timeout defaults and ranks the table by VP."""
+    from datetime import UTC, datetime
+
+    from bot.console import run_console
+    from bot.console.clock import console_service
+
+    service = console_service(store, seed=7, now=datetime(2026, 11, 23, 8, 0, tzinfo=UTC))
+    lines = ['mod: /league create name:"Road Cup" timezone:UTC game:roadrally',
+             "mod: /league round add stage:standard day:mon hour:20 rounds:1",
+             "ann: /league join", "ben: /league join", "cat: /league join",
+             "mod: /clock +13h", "ann: /run start", "mod: /clock +7d"]
+    out = io.StringIO()
+    await run_console(iter(lines), service, out, admins=["mod"])
+    text = out.getvalue()
+    assert "is open" in text and "Table 1 in #road-cup-round-1-table-1: " in text
+    assert "[only ann] Rounds of Road Rally USA are table games" in text
+    assert "[#road-cup-round-1-table-1]" in text
+    assert "played to its end with each seat's default play" in text
+    assert "Road Cup — round 1 is closed. Results:" in text
+    assert text.count(" — table 1: ") == 3  # each seat's VP in the results
+    # the channel hears of the opening before the table's first prompt
+    assert text.index("Road Cup — round 1 is open") < text.index("[#road-cup-round-1-table-1]")
+    assert "Driver  R1  Points  VP  Wins" in text  # the standings show the VP the ties are broken by

@@ -271,3 +271,31 @@ async def test_in_the_console_a_table_gets_its_own_channel_and_the_close_plays_i
     # the channel hears of the opening before the table's first prompt
     assert text.index("Road Cup — round 1 is open") < text.index("[#road-cup-round-1-table-1]")
     assert "Driver  R1  Points  VP  Wins" in text  # the standings show the VP the ties are broken by
+
+
+def test_points_go_by_the_position_in_each_table_with_shared_ranks_penalties_dnf_and_dsq():
+    from bot.engine.core.game import POINTS
+    from bot.services.league_points import Entry, classify_tables
+
+    entries = [Entry(1, "a", "finished", 12, table=1), Entry(2, "b", "finished", 15, table=1),
+               Entry(3, "c", "finished", 12, table=1), Entry(4, "d", "dnf", None, reason="retired", table=1),
+               Entry(5, "e", "finished", 9, table=2), Entry(6, "f", "finished", 20, table=2),
+               Entry(7, "g", "finished", 30, table=2)]
+    out = classify_tables(entries, {6: 12}, {7: "rammed"}, [10, 6, 4], POINTS)
+    got = {c.name: (c.status, c.position, c.score, c.points, c.table) for c in out}
+    assert got == {"b": ("classified", 1, 15, 10, 1), "a": ("classified", 2, 12, 6, 1),
+                   "c": ("classified", 2, 12, 6, 1),  # equal VP share the place and its points
+                   "e": ("classified", 1, 9, 10, 2), "f": ("classified", 2, 8, 6, 2),  # 20 VP less 12 penalty
+                   "d": ("dnf", None, None, 0, 1), "g": ("dsq", None, None, 0, 2)}
+    assert [c.name for c in out] == ["b", "e", "a", "c", "f", "d", "g"]  # places, then VP, then name
+
+
+def test_the_standings_of_a_table_game_break_a_tie_on_points_by_vp_before_wins():
+    from bot.engine.core.game import POINTS
+    from bot.services.league_points import standings
+
+    rows = [RoundScore(1, 1, "a", 1, 10, 25, 0), RoundScore(2, 1, "a", 3, 4, 15, 0),  # 40 pts, 1 win, 14 VP
+            RoundScore(1, 2, "b", 2, 13, 18, 0), RoundScore(2, 2, "b", 2, 12, 18, 0),  # 36 pts
+            RoundScore(1, 3, "c", 2, 9, 20, 0), RoundScore(2, 3, "c", 2, 20, 20, 0)]  # 40 pts, no win, 29 VP
+    assert [s.name for s in standings(rows, None, POINTS, score_first=True)] == ["c", "a", "b"]
+    assert [s.name for s in standings(rows, None, POINTS)][:2] == ["a", "c"]  # classic's rule: the wins first

@@ -359,10 +359,11 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
             if not await set_round_status_tx(tx, round_id, ("scheduled", "open"), "cancelled"):
                 raise ServiceError("league.cannot_cancel", number=rnd.number, status="—")
             await cancel_round_jobs_tx(tx, round_id)
-            for run in running:
+            for run in running:  # every seat of a table game's rally first: its end hook then records nothing
                 await finish_run_tx(tx, run.id, status="dnf", score=None, unit=run.score_unit, power_s=None,
                                     reason="cancelled", now=now)
-                rally = await find_tx(tx, run.rally_id or 0)
+            for rally_id in dict.fromkeys(run.rally_id or 0 for run in running):
+                rally = await find_tx(tx, rally_id)
                 if rally is not None and rally.status in ("lobby", "running"):
                     await work.write(tx, rally, Change(
                         logged=[Logged(lifecycle_text(Status("abandoned")), actor.user_id, None, "abandoned")],

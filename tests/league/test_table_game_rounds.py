@@ -299,3 +299,17 @@ def test_the_standings_of_a_table_game_break_a_tie_on_points_by_vp_before_wins()
             RoundScore(1, 3, "c", 2, 9, 20, 0), RoundScore(2, 3, "c", 2, 20, 20, 0)]  # 40 pts, no win, 29 VP
     assert [s.name for s in standings(rows, None, POINTS, score_first=True)] == ["c", "a", "b"]
     assert [s.name for s in standings(rows, None, POINTS)][:2] == ["a", "c"]  # classic's rule: the wins first
+
+
+async def test_a_cancelled_round_ends_its_tables_with_every_seat_cancelled(service, deadlines, clock, posts, threads):
+    rnd = await road_league(service, ENTRANTS[:4])
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    (thread, _, _), = threads
+    assert await play(service, thread, steps=5) == 5
+    await service.championships.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 1, "flooded")
+    await deliver(service, posts)
+    runs = [tuple(r) for r in await service.store.db.fetch_all("SELECT status, reason FROM runs")]
+    assert runs == [("dnf", "cancelled")] * 4
+    assert [r["status"] for r in await service.store.db.fetch_all("SELECT status FROM rallies")] == ["abandoned"]
+    assert "is over" not in posts.text(CHANNEL)  # a cancelled table has no result to tell
+    assert await table_state(service, thread) is None

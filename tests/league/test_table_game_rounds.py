@@ -19,6 +19,7 @@ from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
 from bot.services.league_points import DEFAULT_POINTS, RoundScore
+from bot.services.replay import replay_snapshot
 from bot.services.round_close import standings_table
 from bot.services.table_groups import group_tables, table_sizes
 from bot.store.clock import from_text
@@ -209,6 +210,8 @@ async def test_a_table_still_running_at_the_close_is_played_out_with_the_timeout
     assert "played to its end with each seat's default play" in posts.text(second)
     actions = await service.store.actions.list(rally.id)
     assert len(actions) > 13 and all(a.actor is None for a in actions[13:])  # the bot's timeouts
+    row = {**rally.as_dict(), "drivers": [d.as_dict() for d in await service.store.drivers.list(rally.id)]}
+    assert replay_snapshot(row, [a.as_dict() for a in actions]) == rally.snapshot  # the log replays (`db check`)
     results = await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))
     assert len(results) == 6
     assert posts.count(CHANNEL, "table 2 is over") == 1

@@ -51,6 +51,7 @@ from bot.views.interaction_io import run_click, send_error
 from bot.views.options_cache import OptionsCache
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
+from bot.views.threads import open_table_thread
 from bot.views.translator import CatalogueTranslator
 from bot.views.turn_buttons import clicked_by
 
@@ -137,6 +138,7 @@ class RallyBot(commands.AutoShardedBot):
         self._store = store or await Store.open(self.settings.db)
         self._rallies = RallyService(self._store, seed_source=self.seed_source, clock=self.clock)
         self._rallies.work.shards = self.settings.shards
+        self._rallies.championships.tables.threads = partial(open_table_thread, self)  # a table game's tables
         self._deadlines = DeadlineService(self._rallies.work, clock=self.clock, when=show_time)
         self._sender = OutboxSender(self, self._rallies.delivery, self.renderer, prompts=self.options_cache,
                                     buttons=self.turn_button)

@@ -28,6 +28,11 @@ class Channels:
         self.labels[channel] = re.sub(r"[^\w-]+", "-", label.lower())
         return channel
 
+    async def table_thread(self, guild_id: int, channel_id: int, name: str, users: tuple[int, ...]) -> int:
+        """A new channel for a table of a league round (`TableGames.threads`; on Discord a private
+        thread with the table's drivers in it), labelled after the thread's name."""
+        return await self.new(name)
+
     async def turn_place(self, actor: Actor) -> Place:
         """Where the actor's turn commands go: their run in progress (its channel), else the main channel."""
         thread = await self.service.store.db.read(lambda tx: running_run_thread_tx(tx, actor.user_id, PLACE.guild_id))

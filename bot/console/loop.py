@@ -37,6 +37,7 @@ class Console:
         self.admins = {name.lower() for name in admins}
         self.roles = {name.lower(): tuple(ids) for name, ids in (roles or {}).items()}
         self.rooms = Channels(service, self.place)
+        service.championships.tables.threads = self.rooms.table_thread  # a table game's round: a channel per table
         self.channels = self.rooms.labels  # channel id → its label ("" = main)
         self.printer = Printer(out, self.lang, self.channels)
         self.names = self.printer.names  # user id → console name

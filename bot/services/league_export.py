@@ -36,6 +36,7 @@ from bot.services.league_rounds import league_language, round_title, specials_te
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import reason_text, scores_of
+from bot.services.table_games import is_table_game
 from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.leagues import League, Result, Round, results_of_league_tx, rounds_of_league_tx
@@ -73,6 +74,10 @@ STANDINGS_HEAD = ("rank", "driver", "driver_id", "points")
 STANDINGS_TAIL = ("wins", "counted", "dropped", "time_s")
 RESULTS_COLUMNS = ("round_number", "stage", "position", "driver", "driver_id", "time_s", "time", "gap_s", "gap",
                    "status", "reason", "penalty_s", "points", "bonus")
+#: A table game's league (issue 25: scored in VP, ranked within each table): its score instead of times.
+TABLE_STANDINGS_TAIL = ("wins", "counted", "dropped", "vp")
+TABLE_RESULTS_COLUMNS = ("round_number", "stage", "position", "driver", "driver_id", "vp", "status", "reason",
+                         "penalty_vp", "points")
 
 
 def _head(lang: str, *keys: str) -> list[str]:
@@ -86,9 +91,10 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
     scored = {(res.round_id, res.user_id): res.points + res.bonus for res in results}
     header = _head(lang, *STANDINGS_HEAD)
     header += [render(msg("export.col_round", number=r.number), lang) for r in closed]
-    header += _head(lang, *STANDINGS_TAIL)
+    tables = is_table_game(league.game)
+    header += _head(lang, *(TABLE_STANDINGS_TAIL if tables else STANDINGS_TAIL))
     rows = []
-    for s in standings(scores_of(results), league.best_rounds, games.get(league.game).result):
+    for s in standings(scores_of(results), league.best_rounds, games.get(league.game).result, score_first=tables):
         per_round = [scored.get((r.id, s.user_id), "") for r in closed]
         rows.append([s.position, s.name, s.user_id, s.points, *per_round, s.wins, s.counted, s.dropped, s.time_s])
     return _csv(header, rows)
@@ -97,7 +103,8 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
 def results_csv(league: League, rounds: list[Round], results: list[Result]) -> bytes:
     """Every closed round's classification: one row per driver and round, rounds in order."""
     lang = league_language(league)
-    header = _head(lang, *RESULTS_COLUMNS)
+    tables = is_table_game(league.game)
+    header = _head(lang, *(TABLE_RESULTS_COLUMNS if tables else RESULTS_COLUMNS))
     by_round: dict[int, list[Result]] = {}
     for res in results:
         by_round.setdefault(res.round_id, []).append(res)
@@ -113,6 +120,11 @@ def results_csv(league: League, rounds: list[Round], results: list[Result]) -> b
         for res in stored:
             gap = abs(res.score - best) if res.score is not None and best is not None else None
             reason = render(reason_text(res.reason), lang) if res.status != "classified" else ""
+            if tables:  # the position is the one in the driver's table; the score is VP
+                rows.append([rnd.number, stage, res.position or "", res.display_name, res.user_id,
+                             "" if res.score is None else res.score, STATUS.get(res.status, res.status), reason,
+                             res.penalty_s, res.points])
+                continue
             rows.append([rnd.number, stage, res.position or "", res.display_name, res.user_id,
                          "" if res.time_s is None else res.time_s, seconds_text(res.time_s),
                          "" if gap is None else gap, seconds_text(gap), STATUS.get(res.status, res.status),

@@ -44,6 +44,7 @@ from bot.services.league_rounds import (
 )
 from bot.services.notify import reminder_dms_tx
 from bot.services.round_close import close_round
+from bot.services.table_games import TableGames, is_table_game
 from bot.services.work import Post, RallyWork
 from bot.services.world_round import (
     KIND_WEEK_CLOSE,
@@ -64,6 +65,7 @@ from bot.store.leagues import (
     link_answers_tx,
     not_finished_members_tx,
     round_tx,
+    runs_of_round_tx,
     set_round_status_tx,
     world_round_tx,
     world_top_tx,
@@ -79,7 +81,8 @@ class LeagueJobs:
     """Handles `league.*` and `scratch.*` jobs (routed here by `DeadlineService.run_due`)."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, when: Callable[[datetime], str] = discord_time,
-                 seed_source: Callable[[], str] = new_seed) -> None:
+                 seed_source: Callable[[], str] = new_seed, tables: TableGames | None = None) -> None:
+        self.tables = tables or TableGames(work, when)
         self.work = work
         self.store = work.store
         self.locks = locks
@@ -112,7 +115,12 @@ class LeagueJobs:
         return 0
 
     async def _open(self, round_id: int, job: Job, now: datetime, finish: partial) -> int:
+        """The round opens; a round of a table game also seats its tables, each started in a
+        thread made first (`bot/services/table_games.py`)."""
         lead = self.late(job, now)
+        game_of_round = await self.store.db.read(lambda tx: round_tx(tx, round_id))
+        table_round = game_of_round is not None and is_table_game(game_of_round.game)
+        tables = await self.tables.seat_tables(round_id) if table_round else []
 
         async def body(tx: Tx) -> int:
             await finish(tx)
@@ -123,6 +131,16 @@ class LeagueJobs:
             if rnd is None or league is None:
                 return 0
             await link_answers_tx(tx, rnd)
+            if table_round:
+                seats = games.get(rnd.game).seats
+                opened = msg("league.round_open_tables", title=round_title(rnd, league.name),
+                             stages=specials_text(rnd.specials, rnd.game), closes=self.when(from_text(rnd.closes_at)),
+                             hash=rnd.seed_hash, min=seats.min, max=seats.max)
+                post = Post(lead + [opened, *self.tables.table_lines(rnd, tables)],
+                            channel_id=league.channel_id, image=preview_spec(rnd.specials[0], rnd.game))
+                await league_post_tx(tx, league, post, now)  # the channel first, then each table's prompt
+                await self.tables.start_tables_tx(tx, rnd, league, tables, now)
+                return 1
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
                                   stages=specials_text(rnd.specials, rnd.game),
                                   closes=self.when(from_text(rnd.closes_at)),
@@ -145,6 +163,9 @@ class LeagueJobs:
             league = await league_tx(tx, rnd.league_id)
             await link_answers_tx(tx, rnd)
             waiting = await not_finished_members_tx(tx, rnd.league_id, rnd.id)
+            if is_table_game(rnd.game):  # only who sits at a table still playing (a later member has none)
+                seated = {r.user_id for r in await runs_of_round_tx(tx, rnd.id)}
+                waiting = [u for u in waiting if u in seated]
             if league is None or not waiting:
                 return 0
             post = Post(lead + [msg("league.reminder", title=round_title(rnd, league.name),

@@ -35,6 +35,7 @@ class Entry:
     score: int | None = None
     power_s: int | None = None
     reason: str | None = None
+    table: int | None = None  # a table game's table (its number in the round); None: a solo run
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class Classified:
     points: int
     bonus: int
     reason: str | None = None
-    gap_s: int | None = None  # how far from the best score (always >= 0)
+    gap_s: int | None = None  # how far from the best score (always >= 0; a table game: its table's best)
+    table: int | None = None  # a table game's table number
 
     @property
     def time_s(self) -> int | None:
@@ -100,6 +102,44 @@ def classify_round(entries: list[Entry], penalties: dict[int, int], disqualified
     return out
 
 
+def classify_tables(entries: list[Entry], penalties: dict[int, int], disqualified: dict[int, str],
+                    points: tuple[int, ...] | list[int] = DEFAULT_POINTS, kind: ResultKind = SECONDS
+                    ) -> list[Classified]:
+    """The classification of a closed round of table games (issue 25 item 5): each finished seat's
+    position is its finishing position in its own table (the game's outcome: the score the game's
+    way, equal scores sharing a rank), its points those of that position in the league's table;
+    in display order by position, then score, then name; then DNF, then DSQ (as `classify_round`).
+    No power stage: a table game has no special of its own to time."""
+    finished = [e for e in entries if e.status == "finished" and e.score is not None and e.user_id not in disqualified]
+
+    def total(e: Entry) -> int:
+        return penalised(kind, e.score or 0, penalties.get(e.user_id, 0))
+
+    by_table: dict[int | None, list[Entry]] = {}
+    for e in finished:
+        by_table.setdefault(e.table, []).append(e)
+    placed: list[tuple[int, int, Entry]] = []  # (position in its table, gap to its table's best, entry)
+    for seated in by_table.values():
+        seated.sort(key=lambda e: (kind.key(total(e)), e.name.lower(), e.user_id))
+        totals = [total(e) for e in seated]
+        for e, score, rank in zip(seated, totals, shared_ranks(totals)):
+            placed.append((rank, abs(score - totals[0]), e))
+    placed.sort(key=lambda p: (p[0], kind.key(total(p[2])), p[2].name.lower(), p[2].user_id))
+    out = [Classified(e.user_id, e.name, "classified", rank, total(e), penalties.get(e.user_id, 0),
+                      points[rank - 1] if rank <= len(points) else 0, 0, gap_s=gap, table=e.table)
+           for rank, gap, e in placed]
+    done = {e.user_id for e in finished}
+    for e in sorted((e for e in entries if e.user_id not in disqualified and e.user_id not in done),
+                    key=lambda e: e.name.lower()):
+        reason = e.reason if e.status == "dnf" else "not_finished"
+        out.append(Classified(e.user_id, e.name, "dnf", None, None, penalties.get(e.user_id, 0), 0, 0, reason,
+                              table=e.table))
+    for e in sorted((e for e in entries if e.user_id in disqualified), key=lambda e: e.name.lower()):
+        out.append(Classified(e.user_id, e.name, "dsq", None, None, penalties.get(e.user_id, 0), 0, 0,
+                              disqualified[e.user_id], table=e.table))
+    return out
+
+
 @dataclass(frozen=True)
 class RoundScore:
     """What one driver scored in one closed round (a stored result row)."""
@@ -136,10 +176,13 @@ class Standing:
         return self.score
 
 
-def standings(scores: list[RoundScore], best_rounds: int | None = None, kind: ResultKind = SECONDS) -> list[Standing]:
+def standings(scores: list[RoundScore], best_rounds: int | None = None, kind: ResultKind = SECONDS,
+              score_first: bool = False) -> list[Standing]:
     """The season table: points of the best `best_rounds` rounds (all when None), ranked by
     points, then more wins, more 2nd places …, then the better total score of the game's result
-    `kind` (classic: the lower total time); equal on all: shared."""
+    `kind` (classic: the lower total time); equal on all: shared. `score_first` (a table game's
+    league, issue 25: "VP as the tie-break"): the better total score breaks a tie on points
+    first, then the wins and places."""
     by_driver: dict[int, list[RoundScore]] = {}
     for score in scores:
         by_driver.setdefault(score.user_id, []).append(score)
@@ -156,7 +199,10 @@ def standings(scores: list[RoundScore], best_rounds: int | None = None, kind: Re
             if r.position is not None:
                 row.places[r.position - 1] += 1
         table.append(row)
-    table.sort(key=lambda s: (-s.points, [-n for n in s.places], kind.key(s.score), s.name.lower(), s.user_id))
+    if score_first:
+        table.sort(key=lambda s: (-s.points, kind.key(s.score), [-n for n in s.places], s.name.lower(), s.user_id))
+    else:
+        table.sort(key=lambda s: (-s.points, [-n for n in s.places], kind.key(s.score), s.name.lower(), s.user_id))
     for row, rank in zip(table, shared_ranks([(s.points, s.places, s.score) for s in table])):
         row.position = rank
     return table

@@ -24,6 +24,7 @@ from bot.services.rounds import RoundService
 from bot.services.runs import RunService, runnable
 from bot.services.scratch import ScratchService
 from bot.services.stewarding import StewardingService
+from bot.services.table_games import TableGames
 from bot.services.verify_published import verify_upload
 from bot.services.work import RallyWork
 from bot.store.connection import Tx
@@ -32,8 +33,8 @@ from bot.store.leagues import League, Round, rounds_of_league_tx, run_of_tx
 
 class Championships:
     """`leagues` (creating, organisers, settings, joining), `rounds` (add, list, cancel),
-    `stewarding` (penalties, disqualifications), `runs`, `scratch`, `jobs`, `exports` (CSV,
-    calendar); plus the run commands."""
+    `stewarding` (penalties, disqualifications), `runs`, `tables` (the table games of a round of
+    a game without solo runs), `scratch`, `jobs`, `exports` (CSV, calendar); plus the run commands."""
 
     def __init__(self, work: RallyWork, clock: Callable[[], datetime],
                  seed_source: Callable[[], str] = new_seed, when: Callable[[datetime], str] = discord_time) -> None:
@@ -44,7 +45,8 @@ class Championships:
         self.rounds = RoundService(work, self.locks, clock, self.leagues, seed_source, when)
         self.stewarding = StewardingService(work, self.locks, clock, self.leagues, self.rounds)
         self.runs = RunService(work, self.locks, clock, when)
-        self.jobs = LeagueJobs(work, self.locks, when, seed_source)
+        self.tables = TableGames(work, when)  # rounds of a game without solo runs: its `threads` port is plugged in
+        self.jobs = LeagueJobs(work, self.locks, when, seed_source, self.tables)
         self.scratch = ScratchService(work, self.runs, clock, seed_source)
         self.exports = LeagueExport(self.leagues)
         work.job_routes["league."] = self.jobs.handle

@@ -26,16 +26,17 @@ from typing import Protocol
 
 from bot import games
 from bot.engine.core.log import Status, lifecycle_text
-from bot.engine.core.scores import format_time
+from bot.engine.core.scores import format_score, format_time
 from bot.engine.core.text import Listed, msg
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_points import Classified, Entry, RoundScore, classify_round, standings
+from bot.services.league_points import Classified, Entry, RoundScore, classify_round, classify_tables, standings
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.reply import Actor, Reply
+from bot.services.table_games import finish_tables_tx, is_table_game
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
 from bot.store.jobs import cancel_round_jobs_tx
@@ -90,8 +91,12 @@ def judged(log: list[LogEntry]) -> Judged:
     return Judged(penalties, dsq, [e for e in log if e.action in ("penalty", "disqualify")])
 
 
-def entries_of(runs: list[Run]) -> list[Entry]:
-    return [Entry(r.user_id, r.display_name, r.status, r.score, r.power_s, r.reason) for r in runs]
+def entries_of(runs: list[Run], tables: bool = False) -> list[Entry]:
+    """The runs as the classification reads them; `tables`: a table game's round, each run's
+    table numbered by its rally in the order the tables were made (1, 2, …)."""
+    numbers = {rally: n for n, rally in enumerate(sorted({r.rally_id for r in runs if r.rally_id is not None}), 1)}
+    return [Entry(r.user_id, r.display_name, r.status, r.score, r.power_s, r.reason,
+                  numbers.get(r.rally_id) if tables and r.rally_id is not None else None) for r in runs]
 
 
 def result_rows(rnd: Round, league: League, classified: list[Classified]) -> list[Result]:
@@ -118,9 +123,12 @@ def reason_text(reason: str | None) -> str:
 
 
 def results_table(title: str, stage: str, classified: list[Classified], judged_: Judged,
-                  seed: str | None, provisional: list[str] | None = None) -> TableView:
+                  seed: str | None, provisional: list[str] | None = None, game: str | None = None) -> TableView:
     """The round card: its title, the stage (or course) and the drivers under it, one row per
-    driver; a DNF or DSQ row gives its reason in full under the name (wrapped, never cut)."""
+    driver; a DNF or DSQ row gives its reason in full under the name (wrapped, never cut). A
+    table game's round (`game`) shows each driver's table and score (VP) instead of times."""
+    if is_table_game(game):
+        return _tables_table(title, stage, classified, seed, provisional, game)
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=5),
                Column(label=msg("league.col_time"), align="r", weight=2),
@@ -144,7 +152,34 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
     return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
 
 
-#: round columns of the standings card at most (the latest rounds): the table has MAX_COLUMNS
+def _tables_table(title: str, stage: str, classified: list[Classified], seed: str | None,
+                  provisional: list[str] | None, game: str | None) -> TableView:
+    """The round card of a table game: position in the table, driver, table, score, points."""
+    kind = games.get(game).result
+    columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
+               Column(label=msg("league.col_driver"), weight=5),
+               Column(label=msg("league.col_table"), align="c", weight=1.5),
+               Column(label=msg("league.col_vp"), align="r", weight=2),
+               Column(label=msg("league.col_penalty"), align="r", weight=2),
+               Column(label=msg("league.col_points"), align="r", weight=2))
+    rows = []
+    for c in classified[:TABLE_ROWS]:
+        table = str(c.table) if c.table is not None else ""
+        if c.status == "classified":
+            rows.append(TableRow(cells=(str(c.position), plain(c.name), table, format_score(kind, c.score or 0),
+                                        f"-{c.penalty_s}" if c.penalty_s else "", str(c.points))))
+        else:
+            label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
+            rows.append(TableRow(cells=("—", plain(c.name), table, label, "", "0"),
+                                 detail=plain(reason_text(c.reason)), muted=True))
+    note = msg("league.seed_note", seed=seed[:16]) if seed else ""
+    count = len(classified)
+    sub = Listed([stage, msg("league.results_sub." + plural(count), n=count), *(provisional or [])], how="dot")
+    return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
+
+
+#: round columns of the standings card at most (the latest rounds): the table has MAX_COLUMNS (a
+#: table game's card one round fewer: it has one more column, the VP)
 STANDINGS_ROUNDS = MAX_COLUMNS - 4
 
 
@@ -153,20 +188,23 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     """The season card: one column per closed round (`numbers`: round id → its number; the latest
     STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
     through, the total and the wins; the footer says which rounds count and how ties are broken."""
-    table = standings(scores, league.best_rounds, games.get(league.game).result)
+    tables = is_table_game(league.game)  # issue 25: a table game's points tie broken by the score (VP) first
+    table = standings(scores, league.best_rounds, games.get(league.game).result, score_first=tables)
     played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
-    shown_rounds = played[-STANDINGS_ROUNDS:]
+    shown_rounds = played[-(STANDINGS_ROUNDS - 1 if tables else STANDINGS_ROUNDS):]
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=4),
                *(Column(label=msg("league.col_round", number=numbers.get(r, "?")), align="r", weight=1.2)
                  for r in shown_rounds),
                Column(label=msg("league.col_points"), align="r", weight=1.6),
+               *((Column(label=msg("league.col_vp"), align="r", weight=1.2),) if tables else ()),
                Column(label=msg("league.col_wins"), align="r", weight=1.2))
     rows = []
     for s in table[:TABLE_ROWS]:
         per_round = tuple(str(s.scores[r]) if r in s.scores else "—" for r in shown_rounds)
         struck = tuple(2 + i for i, r in enumerate(shown_rounds) if r in s.dropped_rounds)
-        rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), str(s.wins)),
+        vp = (str(s.score),) if tables else ()  # a table game: the total VP the ties are broken by
+        rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), *vp, str(s.wins)),
                              struck=struck))
     rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
             else msg("league.rule_all"))
@@ -174,7 +212,8 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     subtitle = msg("league.standings_sub." + plural(count), n=count)
     return TableView(title=msg("league.standings_title", league=league.name),
                      subtitle=Listed([subtitle, *provisional], how="dot") if provisional else subtitle, columns=columns,
-                     rows=tuple(rows), note=Listed([rule, msg("league.rule_ties")], how="space"))
+                     rows=tuple(rows),
+                     note=Listed([rule, msg("league.rule_ties_vp" if tables else "league.rule_ties")], how="space"))
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
@@ -186,8 +225,14 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
                   late: list[str], digest: str | None = None) -> list[str]:
     """The results post's text; `digest`: the round's SHA-256 its cards carry (`cards.binding_tx`)."""
     lines = list(late) + [msg("league.closed_head", title=title)] + provisional_lines(rnd.game, rnd.ruleset)
+    tables = is_table_game(rnd.game)
+    if tables and not classified:
+        lines.append(msg("league.closed_no_tables"))
     for c in classified[:TEXT_ROWS]:
-        if c.status == "classified":
+        if c.status == "classified" and tables:
+            lines.append(msg("league.table_result_line", pos=c.position, name=c.name, table=c.table or "—",
+                             score=format_score(games.get(rnd.game).result, c.score or 0), points=c.points))
+        elif c.status == "classified":
             lines.append(msg("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
                            gap=format_time(c.gap_s or 0), points=c.points,
                            bonus=msg("league.bonus", n=c.bonus) if c.bonus else ""))
@@ -209,8 +254,13 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
 async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
-    classified = classify_round(entries_of(runs), judged_.penalties, judged_.disqualified, league.points,
-                                rnd.power_stage, games.get(rnd.game).result)
+    kind = games.get(rnd.game).result
+    if is_table_game(rnd.game):  # issue 25: points by the finishing position in each table
+        classified = classify_tables(entries_of(runs, tables=True), judged_.penalties, judged_.disqualified,
+                                     league.points, kind)
+    else:
+        classified = classify_round(entries_of(runs), judged_.penalties, judged_.disqualified, league.points,
+                                    rnd.power_stage, kind)
     return classified, judged_, runs
 
 
@@ -234,9 +284,10 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
     runs = await store.db.read(lambda tx: runs_of_round_tx(tx, round_id))
     running = [r for r in runs if r.status == "running" and r.rally_id is not None]
     async with AsyncExitStack() as stack:
-        for run in running:  # the rallies still being driven: their drivers' commands wait
-            assert run.rally_id is not None
-            await stack.enter_async_context(work.lock(run.rally_id))
+        # the rallies still being driven: their drivers' commands wait (a table game's rally once)
+        for rally_id in dict.fromkeys(run.rally_id for run in running):
+            assert rally_id is not None
+            await stack.enter_async_context(work.lock(rally_id))
 
         async def body(tx: Tx) -> list[int]:
             if not await set_round_status_tx(tx, round_id, ("open", "scheduled"), "closed"):
@@ -245,6 +296,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
             current = await round_tx(tx, round_id)
             assert current is not None
             await link_answers_tx(tx, current)  # the week's official runs driven elsewhere count here
+            await finish_tables_tx(tx, work, running)  # a table game still running: played to its end
             for run in running:
                 await finish_run_tx(tx, run.id, status="dnf", score=None, unit=run.score_unit, power_s=None,
                                     reason="not_finished", now=now)
@@ -280,7 +332,8 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
                    channel_id=league.channel_id,
                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
-                                                  rnd.seed, provisional_lines(rnd.game, rnd.ruleset)), "results.png"),
+                                                  rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
+                                    "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
     standing = await _standings_post_tx(tx, league)
     return [await league_post_tx(tx, league, results, now),
@@ -299,17 +352,18 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
     post = Post([msg("league.round_cancelled", title=round_title(rnd, league.name), reason=reason,
                    by=f"<@{actor.user_id}>")], channel_id=league.channel_id)
     async with AsyncExitStack() as stack:
-        for run in running:
-            await stack.enter_async_context(work.lock(run.rally_id or 0))
+        for rally_id in dict.fromkeys(run.rally_id or 0 for run in running):  # a table game's rally once
+            await stack.enter_async_context(work.lock(rally_id))
 
         async def body(tx: Tx) -> int:
             if not await set_round_status_tx(tx, round_id, ("scheduled", "open"), "cancelled"):
                 raise ServiceError("league.cannot_cancel", number=rnd.number, status="—")
             await cancel_round_jobs_tx(tx, round_id)
-            for run in running:
+            for run in running:  # every seat of a table game's rally first: its end hook then records nothing
                 await finish_run_tx(tx, run.id, status="dnf", score=None, unit=run.score_unit, power_s=None,
                                     reason="cancelled", now=now)
-                rally = await find_tx(tx, run.rally_id or 0)
+            for rally_id in dict.fromkeys(run.rally_id or 0 for run in running):
+                rally = await find_tx(tx, rally_id)
                 if rally is not None and rally.status in ("lobby", "running"):
                     await work.write(tx, rally, Change(
                         logged=[Logged(lifecycle_text(Status("abandoned")), actor.user_id, None, "abandoned")],
@@ -363,7 +417,8 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
                            channel_id=league.channel_id,
                            image=table_spec(results_table(title, specials_text(current.specials, current.game),
                                                           classified, judged_, current.seed,
-                                                          provisional_lines(current.game, current.ruleset)),
+                                                          provisional_lines(current.game, current.ruleset),
+                                                          current.game),
                                             "results.png"))
             ids.append(await league_post_tx(tx, league, updated, now))
             ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
@@ -395,15 +450,18 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
         stored = await results_of_round_tx(tx, rnd.id)
         kind = games.get(rnd.game).result
         best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
+        counted = await counted_runs_tx(tx, rnd.id)
+        table_of = {e.user_id: e.table for e in entries_of(counted, tables=True)} if is_table_game(rnd.game) else {}
         classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points,
-                                 r.bonus, r.reason, abs(r.score - best) if r.score is not None else None)
+                                 r.bonus, r.reason, abs(r.score - best) if r.score is not None else None,
+                                 table_of.get(r.user_id))
                       for r in stored]
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
-        digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
+        digest = (await binding_tx(tx, rnd, league.name, counted)).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
                     image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
-                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset)),
+                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
                                      "results.png"),
                     attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
         return post, await league_post_tx(tx, league, post, now)

@@ -94,6 +94,8 @@ class RunService:
         """Refuse a run the round (re-read) does not allow now: not open, not a member, the week's
         official run driven already (which run stands is said), a run of this round already."""
         current = await round_tx(tx, rnd.id)
+        if current is not None and not games.get(current.game).solo_runs:  # its rounds are table games
+            raise ServiceError("run.table_game", game=msg(games.get(current.game).name))
         if current is None or not runnable(current, self.clock()):
             raise ServiceError("run.round_not_open")
         if league is not None and await member_tx(tx, league.id, actor.user_id) is None:
@@ -108,6 +110,8 @@ class RunService:
                     guild_name: str = "") -> Reply:
         """Start the actor's run of `rnd` in the thread `thread_id`: a rally of one car, running,
         its first prompt owed to the thread; the round's lock keeps it from racing the close."""
+        if not games.get(rnd.game).solo_runs:  # before a one-seat game is even set up
+            raise ServiceError("run.table_game", game=msg(games.get(rnd.game).name))
         name = display_name(actor.name)
         driver = str(actor.user_id)
         key, common = stream_keys(rnd.seed, driver, rnd.dice)

@@ -238,6 +238,13 @@ async def join_league_tx(tx: Tx, league_id: int, user_id: int, display_name: str
         raise Duplicate("league.already_member") from None
 
 
+async def members_tx(tx: Tx, league_id: int) -> list[tuple[int, str]]:
+    """The league's members (user id, display name), in the order they joined."""
+    rows = await tx.fetch_all("SELECT user_id, display_name FROM league_members WHERE league_id = ? "
+                              "ORDER BY joined_at, user_id", (league_id,))
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
 async def member_tx(tx: Tx, league_id: int, user_id: int) -> str | None:
     """The member's display name, or None when they are not in the league."""
     row = await tx.fetch_one("SELECT display_name FROM league_members WHERE league_id = ? AND user_id = ?",
@@ -335,6 +342,12 @@ async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str
 async def run_of_rally_tx(tx: Tx, rally_id: int) -> Run | None:
     row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ?", (rally_id,))
     return Run.from_row(row) if row else None
+
+
+async def runs_of_rally_tx(tx: Tx, rally_id: int) -> list[Run]:
+    """Every run played in a rally: one for a solo run, one per seat for a table game's table."""
+    rows = await tx.fetch_all(f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ? ORDER BY id", (rally_id,))
+    return [Run.from_row(r) for r in rows]
 
 
 async def run_of_tx(tx: Tx, round_id: int, user_id: int) -> Run | None:

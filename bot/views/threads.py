@@ -30,19 +30,48 @@ async def open_private_thread(interaction: discord.Interaction, channel_id: int,
     fetched. Refusals become `ServiceError`s (shown privately): 403 → the permissions to ask for,
     404 → the channel is gone. If the user cannot be added, the thread is deleted again."""
     channel = await _text_channel(interaction, channel_id)
-    try:
-        thread = await channel.create_thread(name=name[:MAX_THREAD_NAME], type=discord.ChannelType.private_thread,
-                                             invitable=False, auto_archive_duration=ARCHIVE_MINUTES)
-    except discord.Forbidden:
-        raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
-    except discord.NotFound:
-        raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
+    thread = await _private_thread(channel, channel_id, name)
     try:
         await thread.add_user(interaction.user)
     except discord.HTTPException:
         await delete_thread(thread)
         raise
     return thread
+
+
+async def _private_thread(channel: discord.TextChannel, channel_id: int, name: str) -> discord.Thread:
+    """The private thread itself (what a run's and a table's threads share)."""
+    try:
+        return await channel.create_thread(name=name[:MAX_THREAD_NAME], type=discord.ChannelType.private_thread,
+                                           invitable=False, auto_archive_duration=ARCHIVE_MINUTES)
+    except discord.Forbidden:
+        raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
+    except discord.NotFound:
+        raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
+
+
+async def open_table_thread(client: discord.Client, guild_id: int, channel_id: int, name: str,
+                            users: tuple[int, ...]) -> int:
+    """A table's private thread (a league round of a table game, opened by the round's job: no
+    interaction), with the table's drivers in it; its id (`TableGames.threads`). A driver who
+    cannot be added is logged and left out: the table still plays (they can be added by hand)."""
+    channel = client.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(channel_id)
+        except discord.NotFound:
+            raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
+        except discord.Forbidden:
+            raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
+    if not isinstance(channel, discord.TextChannel):
+        raise ServiceError("discord.thread_needs_text_channel", channel=f"<#{channel_id}>")
+    thread = await _private_thread(channel, channel_id, name)
+    for user_id in users:
+        try:
+            await thread.add_user(discord.Object(id=user_id))
+        except discord.HTTPException as exc:
+            log.warning("could not add %s to the table thread %s: %s", user_id, thread.id, exc)
+    return thread.id
 
 
 async def delete_thread(thread: discord.Thread) -> None:

@@ -245,7 +245,8 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
             lines.append(msg("league.log_penalty", name=who, seconds=entry.seconds, reason=entry.reason, by=by))
         else:
             lines.append(msg("league.log_dsq", name=who, reason=entry.reason, by=by))
-    lines.append(msg("league.seed_reveal", seed=rnd.seed, hash=rnd.seed_hash))
+    lines.append(msg("league.seed_reveal_tables" if tables else "league.seed_reveal", seed=rnd.seed,
+                     hash=rnd.seed_hash))
     if digest is not None:
         lines.append(msg("league.round_digest", digest=digest))
     return lines
@@ -321,23 +322,33 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     runs = await counted_runs_tx(tx, rnd.id)
     logs = await logs_of_round_tx(tx, rnd.id)
     league_name = league.name if league else None
-    binding = await binding_tx(tx, rnd, league_name, runs)
-    await put_cards_tx(tx, rnd.id, cards_file(rnd, league_name, runs, logs, binding))
+    tables = is_table_game(rnd.game)
+    # A table game's seats share one game: no result card replays one seat alone yet, so a table
+    # round publishes no cards (and says no "check any run") rather than cards that do not verify.
+    binding = None if tables else await binding_tx(tx, rnd, league_name, runs)
+    if binding is not None:
+        await put_cards_tx(tx, rnd.id, cards_file(rnd, league_name, runs, logs, binding))
     if league is None:
         return [-1]  # a world round: its ranking is a query on runs; the scratch jobs post it
     classified, judged_, runs = await _classify_tx(tx, rnd, league)
     await write_results_tx(tx, result_rows(rnd, league, classified))
     title = round_title(rnd, league.name)
     names = {r.user_id: r.display_name for r in runs}
-    results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
+    results = Post(results_lines(title, classified, judged_, rnd, names, late,
+                                 binding.digest if binding is not None else None),
                    channel_id=league.channel_id,
                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
                                     "results.png"),
-                   attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
+                   attach=None if tables else cards_attachment(rnd))
     standing = await _standings_post_tx(tx, league)
     return [await league_post_tx(tx, league, results, now),
             await league_post_tx(tx, league, standing, now)]
+
+
+def cards_attachment(rnd: Round) -> dict[str, object]:
+    """The results post's cards file, read from the round's stored cards when it is sent."""
+    return {"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"}
 
 
 async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Actor, reason: str) -> Reply:
@@ -458,12 +469,13 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
                       for r in stored]
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
-        digest = (await binding_tx(tx, rnd, league.name, counted)).digest
+        tables = is_table_game(rnd.game)  # no cards for a table round (see `_results_posts_tx`)
+        digest = None if tables else (await binding_tx(tx, rnd, league.name, counted)).digest
         post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
                     image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                    rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
                                      "results.png"),
-                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
+                    attach=None if tables else cards_attachment(rnd))
         return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)

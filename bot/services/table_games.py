@@ -65,6 +65,9 @@ ThreadMaker = Callable[[int, int, str, tuple[int, ...]], Awaitable[int]]
 
 TABLE_HOST = 0  # a table's host is the bot: no seat may abandon the table for the others
 PLAY_OUT_STEPS = 20_000  # actions a table is played out with at the close, at most
+#: a table's turns have the default rally deadline: a seat that stops answering is reminded, then the
+#: AI plays its turn (and a window's silence passes, C10.2), so one absent driver never holds a table
+TABLE_TURN_S = 24 * 3600
 MAX_SEED = 2 ** 63 - 1
 
 
@@ -149,7 +152,7 @@ class TableGames:
         state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules})
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
-                                modules=modules, game=game.id)
+                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S)
         for uid, name in seats:
             await join_tx(tx, rally_id=rally.id, user_id=uid, display_name=name)
             await start_run_tx(tx, round_id=rnd.id, user_id=uid, display_name=name, guild_id=league.guild_id,

@@ -170,6 +170,11 @@ async def test_seven_entrants_play_two_tables_and_the_standings_rank_by_points_t
         for run, rank in zip(ranked, shared_ranks([r["score"] for r in ranked])):
             assert rank == next(s.rank for s in outcomes[rally_id].seats if s.seat == str(run["user_id"]))
             assert got[run["user_id"]] == (rank, DEFAULT_POINTS[rank - 1], run["score"])
+    # no result cards for a table round (no card replays one seat of a shared game): none promised
+    assert "Round SHA-256" not in closed
+    assert "Check any run" not in closed and "it drew the tables" in closed
+    rows = [r for r in await service.store.outbox.all() if r.channel_id == CHANNEL]
+    assert rows and not any(r.body.get("attach") for r in rows)
     for r in results:  # the results post shows VP, not times
         if r.position is not None:
             assert f"{r.position}. {r.display_name} — table " in closed
@@ -316,3 +321,19 @@ async def test_a_cancelled_round_ends_its_tables_with_every_seat_cancelled(servi
     assert [r["status"] for r in await service.store.db.fetch_all("SELECT status FROM rallies")] == ["abandoned"]
     assert "is over" not in posts.text(CHANNEL)  # a cancelled table has no result to tell
     assert await table_state(service, thread) is None
+
+
+async def test_a_table_seat_that_does_not_play_is_reminded_then_the_ai_plays_its_turn(
+        service, deadlines, clock, posts, threads):
+    rnd = await road_league(service, ENTRANTS[:3])
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    ((thread, _, _),) = threads
+    before = await table_state(service, thread)
+    (seat,) = RR.to_act(before)
+    await until(clock, deadlines, service, posts, clock.now + timedelta(hours=25))
+    text = posts.text(thread)
+    name = BY_ID[int(seat)].name
+    assert f"{name}, half of your time for this turn is gone" in text
+    assert f"Time is up for {name}: the AI drives this turn for them." in text
+    after = await table_state(service, thread)
+    assert after is not None and RR.to_act(after) != RR.to_act(before)  # the table moved on

@@ -55,16 +55,7 @@ async def open_table_thread(client: discord.Client, guild_id: int, channel_id: i
     """A table's private thread (a league round of a table game, opened by the round's job: no
     interaction), with the table's drivers in it; its id (`TableGames.threads`). A driver who
     cannot be added is logged and left out: the table still plays (they can be added by hand)."""
-    channel = client.get_channel(channel_id)
-    if channel is None:
-        try:
-            channel = await client.fetch_channel(channel_id)
-        except discord.NotFound:
-            raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
-        except discord.Forbidden:
-            raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
-    if not isinstance(channel, discord.TextChannel):
-        raise ServiceError("discord.thread_needs_text_channel", channel=f"<#{channel_id}>")
+    channel = await _client_text_channel(client, client.get_channel(channel_id), channel_id)
     thread = await _private_thread(channel, channel_id, name)
     for user_id in users:
         try:
@@ -85,11 +76,17 @@ async def delete_thread(thread: discord.Thread) -> None:
 
 async def _text_channel(interaction: discord.Interaction, channel_id: int) -> discord.TextChannel:
     channel: object = interaction.channel if interaction.channel_id == channel_id else None
-    if channel is None:
-        channel = interaction.client.get_channel(channel_id)
+    return await _client_text_channel(interaction.client, channel or interaction.client.get_channel(channel_id),
+                                      channel_id)
+
+
+async def _client_text_channel(client: discord.Client, known: object, channel_id: int) -> discord.TextChannel:
+    """The text channel threads are made in: `known` (from the cache), else fetched; a channel
+    the bot cannot see, one that is gone, or one of another kind is refused, naming it."""
+    channel = known
     if channel is None:
         try:
-            channel = await interaction.client.fetch_channel(channel_id)
+            channel = await client.fetch_channel(channel_id)
         except discord.Forbidden:
             raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
         except discord.NotFound:

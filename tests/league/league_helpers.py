@@ -7,6 +7,8 @@ import itertools
 from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
 from bot.services.deadlines import DeadlineService
+from bot.store.clock import from_text
+from tests.league.conftest import deliver
 
 GUILD = 10
 LEAGUE_CHANNEL = Place(guild_id=GUILD, channel_id=20)
@@ -41,6 +43,19 @@ async def drive(service: RallyService, actor: Actor, thread: Place, max_actions:
         state = service.work.state_of(rally)
         await service.act(thread, actor, str(choose_action(state)))
     raise AssertionError("the run did not end")
+
+
+async def until(clock, deadlines: DeadlineService, service: RallyService, posts, moment) -> None:
+    """Move the clock to `moment`, running every job that falls due on the way, in time order, and
+    delivering what they post (recorded in `posts`)."""
+    while True:
+        pending = [j for j in await service.store.jobs.pending() if from_text(j.due_at) <= moment]
+        if not pending:
+            break
+        clock.now = max(clock.now, min(from_text(j.due_at) for j in pending))
+        await deadlines.run_due()
+        await deliver(service, posts)
+    clock.now = moment
 
 
 async def tick(service: RallyService, deadlines: DeadlineService) -> int:

@@ -17,8 +17,7 @@ from bot.services.league_points import standings
 from bot.services.round_close import scores_of
 from bot.store.clock import from_text
 from bot.store.leagues import League, Result, Round, results_of_league_tx, rounds_of_league_tx
-from tests.league.conftest import deliver
-from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run
+from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run, until
 from tests.league.test_league_refusals import everything
 
 
@@ -31,17 +30,6 @@ async def two_rounds(service):
     await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour="20", rounds=2)
     return await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
 
-
-async def until(clock, deadlines, service, posts, moment):
-    """Move the clock to `moment`, running every job due on the way, in time order."""
-    while True:
-        pending = [j for j in await service.store.jobs.pending() if from_text(j.due_at) <= moment]
-        if not pending:
-            break
-        clock.now = max(clock.now, min(from_text(j.due_at) for j in pending))
-        await deadlines.run_due()
-        await deliver(service, posts)
-    clock.now = moment
 
 
 def table(data: bytes) -> list[dict[str, str]]:

@@ -12,7 +12,7 @@ from bot.services.errors import ServiceError
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_league_tx, rounds_of_league_tx, runs_of_round_tx
 from tests.league.conftest import deliver
-from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run
+from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run, until
 
 CHANNEL = LEAGUE_CHANNEL.channel_id
 
@@ -27,17 +27,6 @@ async def league_with_rounds(service, rounds=4, **round_options):
                                   hour="20", rounds=rounds, **round_options)
     return await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
 
-
-async def until(clock, deadlines, service, posts, moment):
-    """Move the clock to `moment`, running every job that falls due on the way, in time order."""
-    while True:
-        pending = [j for j in await service.store.jobs.pending() if from_text(j.due_at) <= moment]
-        if not pending:
-            break
-        clock.now = max(clock.now, min(from_text(j.due_at) for j in pending))
-        await deadlines.run_due()
-        await deliver(service, posts)
-    clock.now = moment
 
 
 async def test_a_season_of_four_weekly_rounds_opens_reminds_closes_and_ranks_on_schedule(service, deadlines, clock,

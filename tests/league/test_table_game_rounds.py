@@ -25,7 +25,7 @@ from bot.services.table_groups import group_tables, table_sizes
 from bot.store.clock import from_text
 from bot.store.leagues import league_tx, results_of_round_tx, rounds_of_league_tx
 from tests.league.conftest import deliver
-from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER, new_thread
+from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER, new_thread, until
 from tests.roadrally.test_rr_guard import leaks_in, private_texts
 
 RR = games.get("roadrally")
@@ -50,17 +50,6 @@ def threads(service):
     service.championships.tables.threads = maker
     return made
 
-
-async def until(clock, deadlines, service, posts, moment):
-    """Move the clock to `moment`, running every job that falls due on the way, in time order."""
-    while True:
-        pending = [j for j in await service.store.jobs.pending() if from_text(j.due_at) <= moment]
-        if not pending:
-            break
-        clock.now = max(clock.now, min(from_text(j.due_at) for j in pending))
-        await deadlines.run_due()
-        await deliver(service, posts)
-    clock.now = moment
 
 
 async def road_league(service, entrants=ENTRANTS):

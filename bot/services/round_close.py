@@ -36,6 +36,7 @@ from bot.services.league_points import Classified, Entry, RoundScore, classify_r
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.reply import Actor, Reply
+from bot.services.web_links import link_lines_tx
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
 from bot.store.jobs import cancel_round_jobs_tx
@@ -168,13 +169,19 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
         struck = tuple(2 + i for i, r in enumerate(shown_rounds) if r in s.dropped_rounds)
         rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), str(s.wins)),
                              struck=struck))
-    rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
-            else msg("league.rule_all"))
+    rule = standings_rule(league)
     count = len(played)
     subtitle = msg("league.standings_sub." + plural(count), n=count)
     return TableView(title=msg("league.standings_title", league=league.name),
                      subtitle=Listed([subtitle, *provisional], how="dot") if provisional else subtitle, columns=columns,
                      rows=tuple(rows), note=Listed([rule, msg("league.rule_ties")], how="space"))
+
+
+def standings_rule(league: League) -> str:
+    """Which rounds count in the league's standings (its best N, or all): under the standings card
+    and on the web page's league."""
+    return (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
+            else msg("league.rule_all"))
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
@@ -206,6 +213,15 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
     return lines
 
 
+def stored_classification(rnd: Round, stored: list[Result]) -> list[Classified]:
+    """A closed round's classification as stored at its close (`round_results`), each score's gap
+    to the best the game's way: what `/league results` posts and the web page's round shows."""
+    kind = games.get(rnd.game).result
+    best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
+    return [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points, r.bonus,
+                       r.reason, abs(r.score - best) if r.score is not None else None) for r in stored]
+
+
 async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
@@ -214,13 +230,14 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
     return classified, judged_, runs
 
 
-async def _standings_post_tx(tx: Tx, league: League) -> Post:
+async def _standings_post_tx(tx: Tx, league: League, public_url: str | None = None) -> Post:
     scores = scores_of(await results_of_league_tx(tx, league.id))
     rounds = await rounds_of_league_tx(tx, league.id)
     numbers = {r.id: r.number for r in rounds}
     # its points come from rounds of a provisional ruleset: the standings say so too
     provisional = any_provisional((r.game, r.ruleset) for r in rounds if r.status == "closed")
-    return Post([msg("league.standings_head", league=league.name), *provisional], channel_id=league.channel_id,
+    link = await link_lines_tx(tx, public_url, league.id)  # the league's web page, when public
+    return Post([msg("league.standings_head", league=league.name), *provisional, *link], channel_id=league.channel_id,
                 image=table_spec(standings_table(league, scores, numbers, provisional), "standings.png"))
 
 
@@ -277,12 +294,13 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     await write_results_tx(tx, result_rows(rnd, league, classified))
     title = round_title(rnd, league.name)
     names = {r.user_id: r.display_name for r in runs}
-    results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest),
+    link = await link_lines_tx(tx, work.public_url, league.id, rnd.id)  # the round's web page, when public
+    results = Post(results_lines(title, classified, judged_, rnd, names, late, binding.digest) + link,
                    channel_id=league.channel_id,
                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset)), "results.png"),
                    attach={"kind": "cards", "round_id": rnd.id, "name": f"round-{rnd.number}-cards.json"})
-    standing = await _standings_post_tx(tx, league)
+    standing = await _standings_post_tx(tx, league, work.public_url)
     return [await league_post_tx(tx, league, results, now),
             await league_post_tx(tx, league, standing, now)]
 
@@ -377,7 +395,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
 async def standings_post(work: RallyWork, league: League, now: datetime) -> Reply:
     """Post the league's standings now (`/league standings`)."""
     async def body(tx: Tx) -> tuple[Post, int]:
-        post = await _standings_post_tx(tx, league)
+        post = await _standings_post_tx(tx, league, work.public_url)
         return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
@@ -393,15 +411,13 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
 
     async def body(tx: Tx) -> tuple[Post, int]:
         stored = await results_of_round_tx(tx, rnd.id)
-        kind = games.get(rnd.game).result
-        best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
-        classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points,
-                                 r.bonus, r.reason, abs(r.score - best) if r.score is not None else None)
-                      for r in stored]
+        classified = stored_classification(rnd, stored)
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
         digest = (await binding_tx(tx, rnd, league.name, await counted_runs_tx(tx, rnd.id))).digest
-        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
+        link = await link_lines_tx(tx, work.public_url, league.id, rnd.id)
+        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest) + link,
+                    channel_id=league.channel_id,
                     image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                    rnd.seed, provisional_lines(rnd.game, rnd.ruleset)),
                                      "results.png"),

@@ -16,9 +16,10 @@ SCRIPT = "<script>alert(1)</script>"
 MALLORY = Actor(1006, SCRIPT)
 
 
-async def season(service, deadlines, clock, public: bool = True, name: str = "Sunday Cup"):
+async def season(service, deadlines, clock, public: bool = True, name: str = "Sunday Cup", posts: Posts | None = None):
     """A league of three drivers (one named like a script) and two rounds: the first closed with
-    results, the second open with one run finished. Returns (league id, [round 1, round 2])."""
+    results, the second open with one run finished. Returns (league id, [round 1, round 2]); what
+the channels were told goes to `posts`."""
     champs = service.championships
     leagues = champs.leagues
     await leagues.create(LEAGUE_CHANNEL, ORGANISER, name, "Europe/Paris", drop="3")
@@ -28,7 +29,7 @@ async def season(service, deadlines, clock, public: bool = True, name: str = "Su
         await leagues.web(LEAGUE_CHANNEL, ORGANISER, "public")
     await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", day="mon", hour="20", rounds=2)
     rounds = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
-    posts = Posts()
+    posts = posts if posts is not None else Posts()
     first, second = rounds
     await until(clock, deadlines, service, posts, from_text(first.opens_at) + timedelta(minutes=1))
     for driver in (ALICE, MALLORY):

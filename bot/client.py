@@ -151,7 +151,8 @@ class RallyBot(commands.AutoShardedBot):
 
     async def start_web(self, port: int, host: str) -> str:
         """Serve the spectators' web page on `host:port`; returns its address."""
-        self.web = WebServer(create_app(self.store, WebOptions(clock=self.clock), self.renderer))
+        options = WebOptions(clock=self.clock, forwarded=self.settings.web_proxy)
+        self.web = WebServer(create_app(self.store, options, self.renderer))
         address = await self.web.start(port, host)
         log.info("the web page is at %s", address)
         return address

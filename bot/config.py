@@ -11,6 +11,8 @@
     RALLYBOT_WEB_PORT  serve the spectators' web page (bot/web/) on this port (unset: no web page)
     RALLYBOT_WEB_HOST  the address it listens on (default 127.0.0.1, behind a reverse proxy;
                     0.0.0.0: every interface)
+    RALLYBOT_WEB_PROXY  `1`: the web page is behind a reverse proxy, each client's request budget
+                    is counted on the address the proxy adds to X-Forwarded-For
     RALLYBOT_PUBLIC_URL  the web page's public address (https://rally.example.org): a public
                     league's results and standings posts link to it (unset: no links)
 
@@ -77,6 +79,7 @@ class Settings:
     shards: Shards = field(default_factory=Shards.everything)
     web_port: int | None = None
     web_host: str = "127.0.0.1"
+    web_proxy: bool = False
     public_url: str | None = None
 
     @classmethod
@@ -98,6 +101,7 @@ class Settings:
         return cls(token=token, db=db, dev_guild_id=int(guild_text) if guild_text else None, log_level=level,
                    shards=shards_from(env), web_port=web_port_from(env),
                    web_host=(env.get("RALLYBOT_WEB_HOST") or "").strip() or "127.0.0.1",
+                   web_proxy=(env.get("RALLYBOT_WEB_PROXY") or "").strip().lower() in ("1", "yes", "true", "on"),
                    public_url=public_url_from(env))
 
 

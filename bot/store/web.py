@@ -15,7 +15,7 @@ tell the other drivers their dice): `rally_league_tx` finds that league.
 from __future__ import annotations
 
 from bot.store.connection import Tx
-from bot.store.leagues import LEAGUE_COLUMNS, League, Round, Run
+from bot.store.leagues import LEAGUE_COLUMNS, League
 
 
 async def set_league_web_tx(tx: Tx, league_id: int, public: bool) -> bool:
@@ -96,15 +96,14 @@ async def rally_version_tx(tx: Tx, rally_id: int) -> tuple[object, ...]:
 
 
 async def world_version_tx(tx: Tx, week: str) -> tuple[object, ...]:
-    """Changes whenever a world ranking of the week may: its runs (all games) and world rounds."""
+    """Changes whenever the home page of the week may: its runs (all games), world rounds, the
+    public leagues and the servers' settings (one hides its name)."""
     row = await tx.fetch_one(
         "SELECT (SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished'), "
         "(SELECT COALESCE(MAX(id), 0) FROM runs WHERE week = ?), "
         "(SELECT COUNT(*) FROM rounds WHERE league_id IS NULL AND week = ?), "
-        "(SELECT COUNT(*) FROM leagues WHERE web_public = 1)", (week, week, week))
+        "(SELECT COUNT(*) FROM leagues WHERE web_public = 1), "
+        "(SELECT COALESCE(MAX(updated_at), '') FROM guild_settings)",  # a server hiding its name
+        (week, week, week))
     return tuple(row) if row is not None else ()
 
-
-__all__ = ["League", "Round", "Run", "league_version_tx", "public_league_tx", "public_leagues_tx",
-           "rally_league_tx", "rally_version_tx", "round_version_tx", "run_of_round_rallies_tx",
-           "set_league_web_tx", "world_version_tx"]

@@ -6,7 +6,7 @@ from aiohttp import web
 
 from bot.services.images import Renderer, default_renderer
 from bot.store import Store
-from bot.web.guard import guard, strict_headers
+from bot.web.guard import guard, quiet_refusals, strict_headers
 from bot.web.options import WebOptions
 from bot.web.site import Site
 
@@ -18,6 +18,7 @@ def create_app(store: Store, options: WebOptions | None = None, renderer: Render
     """The site's application; `renderer` draws its pictures (default: the bot's Pillow one, in
     the render worker processes)."""
     options = options or WebOptions()
+    quiet_refusals()
     site = Site(store, options, renderer if renderer is not None else default_renderer())
     app = web.Application(middlewares=[guard(options, site.error_page)], client_max_size=options.max_body)
     app[SITE] = site

@@ -1,11 +1,14 @@
 """What every request goes through before a page, and every answer after: the site's safety.
 
-- GET and HEAD only (anything else: 405 with `Allow`), a query string over the limit: 414,
+- GET and HEAD only (anything else: 405 with `Allow`), a body over the limit: 413 (a body is
+  never read), a query string over the limit: 414,
   a client over its request budget (a token bucket per address, `Budget`): 429 with `Retry-After`;
 - every answer, errors and aiohttp's own included, carries the strict headers of `HEADERS`:
   a Content-Security-Policy without inline scripts, nosniff, no framing, no referrer to others;
 - an error a request causes (bad id, unknown page) is an `HTTPException` answered as a short
   page, never a traceback in the logs; only a bug of the site itself is logged with its trace.
+  A request aiohttp's own parser refuses (a line over its 8 KiB limits) is answered 400 by aiohttp,
+  before the site and its headers: `RefusedRequests` logs it in one line.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 
 from bot.web.options import WebOptions
@@ -80,6 +84,8 @@ def guard(options: WebOptions, error_page: Callable[[web.Request, int], web.Resp
             response = error_page(request, 405)
             response.headers["Allow"] = ", ".join(METHODS)
             return response
+        if (request.content_length or 0) > options.max_body:  # a body is never read: a large one is refused
+            return error_page(request, 413)
         if len(request.query_string) > options.max_query or len(request.raw_path) > options.max_query * 2:
             return error_page(request, 414)
         wait = budget.take(client_of(request, options.forwarded))
@@ -95,6 +101,27 @@ def guard(options: WebOptions, error_page: Callable[[web.Request, int], web.Resp
             return error_page(request, exc.status)
 
     return middleware
+
+
+class RefusedRequests(logging.Filter):
+    """On aiohttp's server log: a request its parser refuses before the site sees it (a request
+    line or header over aiohttp's own limits, bytes that are not HTTP) is the client's error,
+    answered 400 by aiohttp: logged as one line, without a traceback. Anything else passes as is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 400) < 500:
+            record.msg, record.args = "refused a malformed request (%s %s)", (exc.code, type(exc).__name__)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def quiet_refusals() -> None:
+    """Put `RefusedRequests` on aiohttp's server log (once)."""
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, RefusedRequests) for f in server_log.filters):
+        server_log.addFilter(RefusedRequests())
 
 
 async def strict_headers(request: web.Request, response: web.StreamResponse) -> None:

@@ -1,40 +1,19 @@
-"""Web page fixtures: the real services on each backend (`store`), a fake clock, a stand-in
-renderer (a few fixed PNG bytes: the pictures themselves are the renderer's tests), and aiohttp's
-test client on loopback."""
+"""Web page fixtures: the league suite's real services on each backend (`store`), fake clock and
+scheduler (tests/league/conftest.py), a stand-in renderer (a few fixed PNG bytes: the pictures
+themselves are the renderer's tests), and aiohttp's test client on loopback."""
 
 from __future__ import annotations
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.services import RallyService
-from bot.services.deadlines import DeadlineService
 from bot.web import WebOptions, create_app
-from tests.discord.fakes import FakeClock, FakeRenderer
-from tests.league.conftest import START
+from tests.discord.fakes import FakeRenderer
+from tests.league.conftest import clock, deadlines, service  # noqa: F401 - the same fixtures as the league suite
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
-
-
-@pytest.fixture
-def service(store, clock) -> RallyService:
-    seeds = iter(f"{n:064x}" for n in range(1, 10_000))
-    svc = RallyService(store, seed_source=lambda: 42, clock=clock)
-    champs = svc.championships
-    champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
-    return svc
-
-
-@pytest.fixture
-def deadlines(service, clock) -> DeadlineService:
-    return DeadlineService(service.work, clock=clock)
-
-
-@pytest.fixture
-def options(clock) -> WebOptions:
+def options(clock) -> WebOptions:  # noqa: F811 - the fixture `clock`
     return WebOptions(clock=clock, burst=1000, rate=1000.0)
 
 

@@ -78,3 +78,28 @@ async def test_too_many_requests_from_one_client_get_429(store, clock, caplog):
         assert limited.status == 429 and int(limited.headers["Retry-After"]) >= 1
         assert limited.headers.get("X-Content-Type-Options") == "nosniff"
     quiet(caplog)
+
+
+async def test_a_request_with_a_body_over_the_limit_gets_413(client, caplog):
+    caplog.set_level(logging.DEBUG)
+    response = await client.get("/", data=b"x" * 5000)
+    assert response.status == 413
+    assert response.headers.get("X-Content-Type-Options") == "nosniff"
+    quiet(caplog)
+
+
+async def test_behind_a_proxy_each_forwarded_address_has_its_own_budget(store, clock):
+    options = WebOptions(clock=clock, burst=2, rate=0.01, forwarded=True)
+    async with TestClient(TestServer(create_app(store, options, renderer=FakeRenderer()))) as client:
+        ann = {"X-Forwarded-For": "203.0.113.7"}
+        ben = {"X-Forwarded-For": "198.51.100.1, 203.0.113.9"}  # the proxy's own hop is the last
+        assert [(await client.get("/static/site.css", headers=ann)).status for _ in range(3)] == [200, 200, 429]
+        assert (await client.get("/static/site.css", headers=ben)).status == 200
+
+
+async def test_a_request_over_aiohttps_own_limits_is_refused_without_a_traceback(client, caplog):
+    caplog.set_level(logging.DEBUG)
+    assert (await client.get("/?week=" + "W" * 9000)).status == 400
+    assert (await client.get("/", headers={"X-Big": "b" * 9000})).status == 400
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+    assert any("refused a malformed request" in r.getMessage() for r in caplog.records)

@@ -135,3 +135,29 @@ def test_the_web_catalogue_has_the_same_keys_in_every_language():
     files = {lang: json.loads((FOLDER.parents[2] / "data" / "i18n" / lang / "web.json").read_text(encoding="utf-8"))
              for lang in ("en", "fr", "de")}
     assert set(files["en"]) == set(files["fr"]) == set(files["de"])
+
+
+async def test_the_bot_serves_the_page_from_its_setup_and_stops_it_on_close(tmp_path):
+    from bot.client import RallyBot
+    from tests.discord.fakes import FakeClock
+
+    settings = Settings(db=tmp_path / "bot.sqlite3", web_port=0, public_url="https://rally.example.org")
+    bot = RallyBot(settings, clock=FakeClock(), renderer=FakeRenderer(), start_loops=False, sync=False)
+    await bot._async_setup_hook()  # what login() does first
+    await bot.setup_hook()
+    try:
+        assert bot.rallies.work.public_url == "https://rally.example.org"
+        assert bot.web is not None and bot.web.port > 0
+        async with aiohttp.ClientSession() as session, session.get(bot.web.address) as response:
+            assert response.status == 200 and "Rallybot" in await response.text()
+    finally:
+        address = bot.web.address if bot.web else ""
+        await bot.close()
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.get(address)
+
+
+def test_behind_a_proxy_the_budget_is_counted_per_forwarded_address():
+    assert Settings.from_env({"RALLYBOT_WEB_PROXY": "1"}).web_proxy
+    assert not Settings.from_env({}).web_proxy

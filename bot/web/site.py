@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
+from bot.engine.core.errors import RallyError
 from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
 from bot.services.images import Renderer, draw_async, preview_spec
@@ -240,7 +241,10 @@ class Site:
         spec = preview_spec(found[1].name, found[0].id)
 
         async def build() -> bytes:
-            return await draw_async(self.renderer, spec, lang)
+            try:
+                return await draw_async(self.renderer, spec, lang)
+            except RallyError:  # a name the library knows but its pictures do not draw (a preset, not a course)
+                raise web.HTTPNotFound() from None
 
         return await self.cached(request, ("preview", game_id, name, lang), STAGE_VERSION, PNG, build)
 

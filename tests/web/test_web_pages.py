@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 
+from bot.engine.core.errors import RallyError
 from bot.services.card_check import verify_bytes
 from tests.league.league_helpers import ALICE, LEAGUE_CHANNEL, ORGANISER
 from tests.web.web_helpers import SCRIPT, season
@@ -127,3 +128,32 @@ async def test_a_run_of_an_open_round_is_not_shown_before_the_close(service, dea
     rally_of_open_round = 3  # Alice and Mallory drove rallies 1 and 2 in round 1, Bob rally 3 in round 2
     assert (await client.get(f"/rally/{rally_of_open_round}")).status == 404
     assert (await client.get("/rally/1")).status == 200
+
+
+def drawable(game) -> str:
+    """The first stage of the game whose preview its pictures draw."""
+    for name in game.stages.names():
+        try:
+            game.picture("preview", {"stage": name})
+        except RallyError:  # a name the pictures refuse (Road Rally's presets)
+            continue
+        return name
+    raise AssertionError(f"{game.id} previews no stage")
+
+
+async def test_a_stage_page_for_every_game(client, caplog):
+    from bot import games
+
+    for game in games.games():
+        name = drawable(game)
+        facts = game.stages.facts(name)
+        response = await client.get(f"/stage/{game.id}/{name}")
+        assert response.status == 200, game.id
+        text = await response.text()
+        assert html.escape(facts.title) in text and str(facts.length) in text, game.id
+        preview = await client.get(f"/stage/{game.id}/{name}/preview.png")
+        assert preview.status == 200 and preview.content_type == "image/png", game.id
+    # a name the library knows but cannot draw (a Road Rally preset): its page, and no picture
+    assert (await client.get("/stage/roadrally/standard")).status == 200
+    assert (await client.get("/stage/roadrally/standard/preview.png")).status == 404
+    assert not [r for r in caplog.records if r.exc_info]

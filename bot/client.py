@@ -17,7 +17,9 @@
 
 The render worker processes (`bot/services/images.py`) start in a thread in the background once
 the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
-closes the gateway and the database, then the workers.
+the web page, closes the gateway and the database, then the workers.
+With `RALLYBOT_WEB_PORT` set, the spectators' web page (bot/web/) listens there from the setup on,
+reading the same store.
 Intents are the defaults: no privileged intent (no message content, members or presences).
 
 The cogs, views and scheduler are given this bot (a `Host` of theirs: bot/views/host.py,
@@ -54,6 +56,7 @@ from bot.views.sender import OutboxSender
 from bot.views.threads import open_table_thread
 from bot.views.translator import CatalogueTranslator
 from bot.views.turn_buttons import clicked_by
+from bot.web import WebOptions, WebServer, create_app
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,7 @@ class RallyBot(commands.AutoShardedBot):
         self._deadlines: DeadlineService | None = None
         self._sender: OutboxSender | None = None
         self._pool_start: asyncio.Task[object] | None = None
+        self.web: WebServer | None = None
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
     @property
@@ -125,6 +129,8 @@ class RallyBot(commands.AutoShardedBot):
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             self._pool_start = asyncio.create_task(asyncio.to_thread(start_pool), name="render-pool-start")
         await self.load_extensions()
+        if self.settings.web_port is not None:
+            await self.start_web(self.settings.web_port, self.settings.web_host)
         self.add_dynamic_items(self.turn_button, self.pick_menu)
         if self.start_loops:
             self.scheduler.start()
@@ -143,6 +149,15 @@ class RallyBot(commands.AutoShardedBot):
         self._sender = OutboxSender(self, self._rallies.delivery, self.renderer, prompts=self.options_cache,
                                     buttons=self.turn_button)
         self._rallies.work.on_commit = self._sender.wake
+        self._rallies.work.public_url = self.settings.public_url
+
+    async def start_web(self, port: int, host: str) -> str:
+        """Serve the spectators' web page on `host:port`; returns its address."""
+        options = WebOptions(clock=self.clock, forwarded=self.settings.web_proxy)
+        self.web = WebServer(create_app(self.store, options, self.renderer))
+        address = await self.web.start(port, host)
+        log.info("the web page is at %s", address)
+        return address
 
     async def load_extensions(self) -> None:
         for name in self.extension_names:
@@ -173,6 +188,8 @@ class RallyBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the loops, close the gateway, checkpoint and close the database."""
         self.scheduler.stop()
+        if self.web is not None:
+            await self.web.stop()
         if self._sender is not None:
             await self._sender.stop()
         try:

@@ -8,6 +8,13 @@
                     process's shards (`0,1` or `0-3`; default all of them)
     DEV_GUILD_ID    a test server: commands are synced there instantly instead of globally
     LOG_LEVEL       DEBUG, INFO (default), WARNING or ERROR
+    RALLYBOT_WEB_PORT  serve the spectators' web page (bot/web/) on this port (unset: no web page)
+    RALLYBOT_WEB_HOST  the address it listens on (default 127.0.0.1, behind a reverse proxy;
+                    0.0.0.0: every interface)
+    RALLYBOT_WEB_PROXY  `1`: the web page is behind a reverse proxy, each client's request budget
+                    is counted on the address the proxy adds to X-Forwarded-For
+    RALLYBOT_PUBLIC_URL  the web page's public address (https://rally.example.org): a public
+                    league's results and standings posts link to it (unset: no links)
 
 `.env` at the top of the checkout (or the file named by RALLYBOT_DOTENV) holds `KEY=value`
 lines (`#` comments, optional quotes, optional `export `); a variable already set in the
@@ -70,6 +77,10 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shards: Shards = field(default_factory=Shards.everything)
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    web_proxy: bool = False
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -88,7 +99,30 @@ class Settings:
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         return cls(token=token, db=db, dev_guild_id=int(guild_text) if guild_text else None, log_level=level,
-                   shards=shards_from(env))
+                   shards=shards_from(env), web_port=web_port_from(env),
+                   web_host=(env.get("RALLYBOT_WEB_HOST") or "").strip() or "127.0.0.1",
+                   web_proxy=(env.get("RALLYBOT_WEB_PROXY") or "").strip().lower() in ("1", "yes", "true", "on"),
+                   public_url=public_url_from(env))
+
+
+def web_port_from(env: Mapping[str, str]) -> int | None:
+    """RALLYBOT_WEB_PORT: a TCP port (1-65535), or unset for no web page."""
+    text = (env.get("RALLYBOT_WEB_PORT") or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"RALLYBOT_WEB_PORT must be a port number from 1 to 65535, not {text!r}.")
+    return int(text)
+
+
+def public_url_from(env: Mapping[str, str]) -> str | None:
+    """RALLYBOT_PUBLIC_URL: an http(s):// address without spaces, or unset."""
+    text = (env.get("RALLYBOT_PUBLIC_URL") or "").strip()
+    if not text:
+        return None
+    if not text.startswith(("https://", "http://")) or any(c.isspace() for c in text) or len(text) > 200:
+        raise ConfigError(f"RALLYBOT_PUBLIC_URL must be an address like https://rally.example.org, not {text!r}.")
+    return text.rstrip("/")
 
 
 def _shard_list(text: str) -> list[int]:

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot.cli import Subparsers
 from bot.engine.core.errors import RallyError
@@ -31,12 +32,17 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--lang", default="en", choices=("en", "fr", "de"),
                    help="the server's language: rallies and leagues created here write in it, and it is every "
                         "reader's language unless a line says otherwise (`alice@de: /odds 3`)")
+    p.add_argument("--web", type=int, metavar="PORT",
+                   help="also serve the spectators' web page on http://127.0.0.1:PORT/ (after piped lines, it "
+                        "keeps serving until Ctrl-C)")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_main(args))
+    except KeyboardInterrupt:  # Ctrl-C ends a session (and its web page)
+        return 0
     except RallyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -70,13 +76,32 @@ async def _main(args: argparse.Namespace) -> int:
     roles = _roles(args.roles)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
+    if args.web is not None and not 0 <= args.web <= 65535:
+        print(f"error: --web needs a port number from 0 to 65535, not {args.web}", file=sys.stderr)
+        return 2
     store = await Store.open(args.db or None)
+    web = None
     try:
         rounds_before = await store.db.read(round_count_tx)
         service = console_service(store, seed=args.seed, dice_script=script, now=now, rounds_before=rounds_before)
+        if args.web is not None:
+            web = await _start_web(store, service.work.clock, args.web)
         interactive = sys.stdin.isatty()
         await run_console(None if interactive else sys.stdin, service, images=args.out, interactive=interactive,
                           admins=_names(args.admins), roles=roles, lang=args.lang)
+        if web is not None and not interactive:  # a piped session: its pages stay up until Ctrl-C
+            await asyncio.Event().wait()
     finally:
+        if web is not None:
+            await web.stop()
         await store.close()
     return 0
+
+
+async def _start_web(store: Any, clock: Any, port: int) -> Any:
+    """The web page on the console's store and clock, on 127.0.0.1:PORT; prints its address."""
+    from bot.web import WebOptions, WebServer, create_app
+
+    web = WebServer(create_app(store, WebOptions(clock=clock)))
+    print(f"web page: {await web.start(port)}", flush=True)
+    return web

@@ -150,6 +150,16 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
 
         await run_command(self.bot, interaction, call)
 
+    @app_commands.command(name="web", description=t("discord.cmd.league_web"))
+    @app_commands.describe(visibility=t("discord.opt.web_visibility"), league=t("discord.opt.league"))
+    @app_commands.autocomplete(league=league_choices)
+    async def web(self, interaction: discord.Interaction, visibility: Literal["public", "private"],
+                  league: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.champs.leagues.web(place, actor, visibility, league)
+
+        await run_command(self.bot, interaction, call)
+
     @app_commands.command(name="settings", description=t("discord.cmd.league_settings"))
     @app_commands.describe(world_name=t("discord.opt.world_name"))
     async def settings(self, interaction: discord.Interaction, world_name: Literal["on", "off"]) -> None:

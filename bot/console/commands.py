@@ -138,6 +138,9 @@ class Commands:
             if "world_name" not in o:
                 raise ConsoleError(t("console.need_option", command="/league settings", option="world_name:on|off"))
             return await leagues.world_name(self.place, actor, o.get("world_name"))
+        if cmd.name == "league web":  # `/league web public` (or `visibility:private`)
+            return await leagues.web(self.place, actor, o.get("visibility") or (cmd.words[0] if cmd.words else ""),
+                                     league)
         if cmd.name == "league round add":
             stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
             return await champs.rounds.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),

@@ -4,6 +4,7 @@ the package together (see `bot.console`), each given what it needs."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
@@ -110,8 +111,8 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
     if interactive:
         print(t("console.welcome"), file=out)
         while True:
-            try:
-                line = input("> ")
+            try:  # read in a thread: the loop goes on meanwhile (jobs, the web page of `--web`)
+                line = await asyncio.to_thread(input, "> ")
             except EOFError:
                 break
             await console.run_line(line)

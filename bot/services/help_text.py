@@ -48,6 +48,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("league round cancel", "discord.cmd.league_round_cancel"),
         ("league organisers", "discord.cmd.league_organisers"),
         ("league settings", "discord.cmd.league_settings"),
+        ("league web", "discord.cmd.league_web"),
         ("league penalty", "discord.cmd.league_penalty"),
         ("league disqualify", "discord.cmd.league_disqualify"),
         ("league standings", "discord.cmd.league_standings"),

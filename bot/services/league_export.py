@@ -31,11 +31,10 @@ from bot import games
 from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.services.errors import ServiceError
-from bot.services.league_points import standings
 from bot.services.league_rounds import league_language, round_title, specials_text
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply
-from bot.services.round_close import reason_text, scores_of
+from bot.services.round_close import league_standings, reason_text, scores_of
 from bot.services.table_games import is_table_game
 from bot.store.clock import from_text
 from bot.store.connection import Tx
@@ -94,7 +93,7 @@ def standings_csv(league: League, rounds: list[Round], results: list[Result]) ->
     tables = is_table_game(league.game)
     header += _head(lang, *(TABLE_STANDINGS_TAIL if tables else STANDINGS_TAIL))
     rows = []
-    for s in standings(scores_of(results), league.best_rounds, games.get(league.game).result, score_first=tables):
+    for s in league_standings(league, scores_of(results)):
         per_round = [scored.get((r.id, s.user_id), "") for r in closed]
         rows.append([s.position, s.name, s.user_id, s.points, *per_round, s.wins, s.counted, s.dropped, s.time_s])
     return _csv(header, rows)

@@ -37,6 +37,7 @@ from bot.store.leagues import (
     official_rounds_of_league_tx,
     set_organiser_role_tx,
 )
+from bot.store.web import set_league_web_tx
 
 MAX_LEAGUE_NAME = 40
 MAX_REASON = 200
@@ -44,6 +45,7 @@ MAX_POINTS_PLACES = 30
 
 
 MAX_GAME_ID = 40  # a game's id as typed (ids are short words)
+WEB_CHOICES = ("public", "private")  # `/league web`
 
 
 class LeagueService:
@@ -160,6 +162,27 @@ class LeagueService:
             raise ServiceError("league.bad_on_off", option="world_name", value=text[:20])
         await self.store.guilds.update(place.guild_id, world_name=text == "on")
         return Reply([msg("league.world_name_" + text)], ephemeral=True)
+
+    async def web(self, place: Place, actor: Actor, choice: object, league: object = None) -> Reply:
+        """`/league web public|private`: show the league, its rounds and its rallies on the
+        spectators' web page (bot/web/), or hide them again (every league starts private).
+        Organisers only; logged with who and when, and said in the league's channel."""
+        text = str(choice).strip().lower()[:20] if choice is not None else ""
+        if text not in WEB_CHOICES:
+            raise ServiceError("league.bad_web", value=text)
+        found = await self.league_here(place, league)
+        self.require_organiser(found, actor)
+        now = self.clock()
+        public = text == "public"
+        post = Post([msg("league.web_public" if public else "league.web_private", name=found.name)],
+                    channel_id=found.channel_id)
+
+        async def body(tx: Tx) -> int:
+            await set_league_web_tx(tx, found.id, public)
+            await log_tx(tx, league_id=found.id, actor_id=actor.user_id, action="web_" + text, now=now)
+            return await league_post_tx(tx, found, post, now)
+
+        return self._posted(post, await self.store.db.write(body))
 
     # -- driver commands -------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ logged text that `db check` runs beside the replay.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from bot import games
 from bot.engine.core.game import log_problem as game_log_problem
@@ -33,6 +34,13 @@ def replay_states(rally_row: dict, actions: list[dict]) -> list[State]:
 
 def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[State | None]:
     """The state after each logged entry (None before the start), played by the rally's game."""
+    for state, _ in iter_steps(rally_row, actions):
+        yield state
+
+
+def iter_steps(rally_row: dict, actions: list[dict]) -> Iterator[tuple[State | None, list[Any]]]:
+    """(state, events) after each logged entry, played by the rally's game: the events its
+    `apply` told (none for the start and lifecycle entries), what the web page's turn log tells."""
     game = games.get(rally_row.get("game"))
     names = {str(d["user_id"]): d["display_name"] for d in rally_row.get("drivers", [])}
     state: State | None = None
@@ -42,6 +50,7 @@ def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[State | None]:
             logged = game.decode(text)
         except CodecError as exc:
             raise CodecError(f"action {entry.get('seq')} ({text!r}): {exc}") from None
+        events: list[Any] = []
         if isinstance(logged, Start):
             state, _ = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
                                   setup_options(rally_row))
@@ -51,8 +60,8 @@ def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[State | None]:
             raise ValueError(f"action {entry.get('seq')} ({text!r}) comes before the rally started")
         else:  # the game tells a driver's move from the rally's own (a timeout, a retirement)
             actor = entry.get("actor")
-            state, _ = game.apply(state, str(actor) if actor is not None else None, logged)
-        yield state
+            state, events = game.apply(state, str(actor) if actor is not None else None, logged)
+        yield state, events
 
 
 def setup_options(rally_row: dict) -> dict:

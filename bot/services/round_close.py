@@ -32,11 +32,20 @@ from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
-from bot.services.league_points import Classified, Entry, RoundScore, classify_round, classify_tables, standings
+from bot.services.league_points import (
+    Classified,
+    Entry,
+    RoundScore,
+    Standing,
+    classify_round,
+    classify_tables,
+    standings,
+)
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.reply import Actor, Reply
 from bot.services.table_games import finish_tables_tx, is_table_game
+from bot.services.web_links import link_lines_tx
 from bot.services.work import Change, Logged, Post, RallyWork, TxStep
 from bot.store.connection import Tx
 from bot.store.jobs import cancel_round_jobs_tx
@@ -183,13 +192,21 @@ def _tables_table(title: str, stage: str, classified: list[Classified], seed: st
 STANDINGS_ROUNDS = MAX_COLUMNS - 4
 
 
+def league_standings(league: League, scores: list[RoundScore]) -> list[Standing]:
+    """The season's standings of `league`, the one ranking its card, its export and its web page
+    show: the game's own direction of scores, a table game's points tie broken by its score (VP)
+    first (issue 25)."""
+    return standings(scores, league.best_rounds, games.get(league.game).result,
+                     score_first=is_table_game(league.game))
+
+
 def standings_table(league: League, scores: list[RoundScore], numbers: dict[int, int],
                     provisional: list[str] | None = None) -> TableView:
     """The season card: one column per closed round (`numbers`: round id → its number; the latest
     STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
     through, the total and the wins; the footer says which rounds count and how ties are broken."""
     tables = is_table_game(league.game)  # issue 25: a table game's points tie broken by the score (VP) first
-    table = standings(scores, league.best_rounds, games.get(league.game).result, score_first=tables)
+    table = league_standings(league, scores)
     played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
     shown_rounds = played[-(STANDINGS_ROUNDS - 1 if tables else STANDINGS_ROUNDS):]
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
@@ -206,14 +223,20 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
         vp = (str(s.score),) if tables else ()  # a table game: the total VP the ties are broken by
         rows.append(TableRow(cells=(str(s.position), plain(s.name), *per_round, str(s.points), *vp, str(s.wins)),
                              struck=struck))
-    rule = (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
-            else msg("league.rule_all"))
+    rule = standings_rule(league)
     count = len(played)
     subtitle = msg("league.standings_sub." + plural(count), n=count)
     return TableView(title=msg("league.standings_title", league=league.name),
                      subtitle=Listed([subtitle, *provisional], how="dot") if provisional else subtitle, columns=columns,
                      rows=tuple(rows),
                      note=Listed([rule, msg("league.rule_ties_vp" if tables else "league.rule_ties")], how="space"))
+
+
+def standings_rule(league: League) -> str:
+    """Which rounds count in the league's standings (its best N, or all): under the standings card
+    and on the web page's league."""
+    return (msg("league.rule_best." + plural(league.best_rounds), n=league.best_rounds) if league.best_rounds
+            else msg("league.rule_all"))
 
 
 def scores_of(results: list[Result]) -> list[RoundScore]:
@@ -252,6 +275,19 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
     return lines
 
 
+def stored_classification(rnd: Round, stored: list[Result], runs: list[Run] | None = None) -> list[Classified]:
+    """A closed round's classification as stored at its close (`round_results`), each score's gap
+    to the best the game's way: what `/league results` posts and the web page's round shows. A
+    table game's rows say their table (from the round's `runs`)."""
+    kind = games.get(rnd.game).result
+    best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
+    table_of = {e.user_id: e.table for e in entries_of(runs, tables=True)} \
+        if runs is not None and is_table_game(rnd.game) else {}
+    return [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points, r.bonus,
+                       r.reason, abs(r.score - best) if r.score is not None else None, table_of.get(r.user_id))
+            for r in stored]
+
+
 async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
@@ -265,13 +301,14 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
     return classified, judged_, runs
 
 
-async def _standings_post_tx(tx: Tx, league: League) -> Post:
+async def _standings_post_tx(tx: Tx, league: League, public_url: str | None = None) -> Post:
     scores = scores_of(await results_of_league_tx(tx, league.id))
     rounds = await rounds_of_league_tx(tx, league.id)
     numbers = {r.id: r.number for r in rounds}
     # its points come from rounds of a provisional ruleset: the standings say so too
     provisional = any_provisional((r.game, r.ruleset) for r in rounds if r.status == "closed")
-    return Post([msg("league.standings_head", league=league.name), *provisional], channel_id=league.channel_id,
+    link = await link_lines_tx(tx, public_url, league.id)  # the league's web page, when public
+    return Post([msg("league.standings_head", league=league.name), *provisional, *link], channel_id=league.channel_id,
                 image=table_spec(standings_table(league, scores, numbers, provisional), "standings.png"))
 
 
@@ -334,14 +371,15 @@ async def _results_posts_tx(tx: Tx, work: RallyWork, rnd: Round, late: list[str]
     await write_results_tx(tx, result_rows(rnd, league, classified))
     title = round_title(rnd, league.name)
     names = {r.user_id: r.display_name for r in runs}
+    link = await link_lines_tx(tx, work.public_url, league.id, rnd.id)  # the round's web page, when public
     results = Post(results_lines(title, classified, judged_, rnd, names, late,
-                                 binding.digest if binding is not None else None),
+                                 binding.digest if binding is not None else None) + link,
                    channel_id=league.channel_id,
                    image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                   rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
                                     "results.png"),
                    attach=None if tables else cards_attachment(rnd))
-    standing = await _standings_post_tx(tx, league)
+    standing = await _standings_post_tx(tx, league, work.public_url)
     return [await league_post_tx(tx, league, results, now),
             await league_post_tx(tx, league, standing, now)]
 
@@ -443,7 +481,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
 async def standings_post(work: RallyWork, league: League, now: datetime) -> Reply:
     """Post the league's standings now (`/league standings`)."""
     async def body(tx: Tx) -> tuple[Post, int]:
-        post = await _standings_post_tx(tx, league)
+        post = await _standings_post_tx(tx, league, work.public_url)
         return post, await league_post_tx(tx, league, post, now)
 
     post, row = await work.store.db.write(body)
@@ -459,19 +497,15 @@ async def results_post(work: RallyWork, league: League, rnd: Round, now: datetim
 
     async def body(tx: Tx) -> tuple[Post, int]:
         stored = await results_of_round_tx(tx, rnd.id)
-        kind = games.get(rnd.game).result
-        best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
         counted = await counted_runs_tx(tx, rnd.id)
-        table_of = {e.user_id: e.table for e in entries_of(counted, tables=True)} if is_table_game(rnd.game) else {}
-        classified = [Classified(r.user_id, r.display_name, r.status, r.position, r.score, r.penalty_s, r.points,
-                                 r.bonus, r.reason, abs(r.score - best) if r.score is not None else None,
-                                 table_of.get(r.user_id))
-                      for r in stored]
+        classified = stored_classification(rnd, stored, counted)
         judged_ = judged(await log_of_round_tx(tx, rnd.id))
         names = {r.user_id: r.display_name for r in stored}
         tables = is_table_game(rnd.game)  # no cards for a table round (see `_results_posts_tx`)
         digest = None if tables else (await binding_tx(tx, rnd, league.name, counted)).digest
-        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest), channel_id=league.channel_id,
+        link = await link_lines_tx(tx, work.public_url, league.id, rnd.id)
+        post = Post(results_lines(title, classified, judged_, rnd, names, [], digest) + link,
+                    channel_id=league.channel_id,
                     image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
                                                    rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
                                      "results.png"),

@@ -99,8 +99,7 @@ class ScratchService:
             if rnd is None:
                 raise ServiceError("scratch.no_week", week=wanted, game=msg(games.get(played).name))
             kind = games.get(rnd.game).result
-            top = await world_top_tx(tx, wanted, TOP, kind, played)
-            count = await world_count_tx(tx, wanted, played)
+            top, ranks, count = await world_top_ranked_tx(tx, wanted, played, TOP)
             mine = await official_run_tx(tx, wanted, actor.user_id, played)
             around: list[Run] = []
             my_rank = None
@@ -110,7 +109,6 @@ class ScratchService:
                     around = await world_around_tx(tx, wanted, mine, AROUND, kind)
             shown = top + around
             hidden = await hidden_world_names_tx(tx, {r.guild_id for r in shown})
-            ranks = run_ranks(top, 1)
             if around and mine is not None and my_rank is not None:
                 # the window is consecutive in (time, id) order: its first row's place follows from
                 # the asker's own (two small counts of tied times), then ranks are shared on ties
@@ -151,6 +149,13 @@ class ScratchService:
             return lines
 
         return Reply(await self.store.db.read(read), ephemeral=True)
+
+
+async def world_top_ranked_tx(tx: Tx, week: str, game: str, limit: int) -> tuple[list[Run], dict[int, int], int]:
+    """The best `limit` finished runs of `game`'s world ranking of the week, their ranks (run id →
+    rank, ties shared) and how many finished in all: `/scratch` and the web page's home show these."""
+    top = await world_top_tx(tx, week, limit, games.get(game).result, game)
+    return top, run_ranks(top, 1), await world_count_tx(tx, week, game)
 
 
 def run_ranks(rows: list[Run], first_place: int, first_rank: int | None = None) -> dict[int, int]:

@@ -157,6 +157,9 @@ class RallyWork:
         #: Called inside every change's transaction after its posts: the extra posts they owe
         #: (DMs of turn prompts, `bot.services.notify.turn_dms_tx`); returns their outbox ids.
         self.post_hooks: list[PostHook] = []
+        #: The spectators' web page's address (`RALLYBOT_PUBLIC_URL`, bot/web/): posts of a public
+        #: league's results and standings link to it; None: no links.
+        self.public_url: str | None = None
 
     # -- finding and locking -------------------------------------------------------------------
 

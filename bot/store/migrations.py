@@ -248,6 +248,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "games: a game column, results as score + unit, seats bounded by the game", games_and_scores),
     Migration(12, "a world scratch per game: world rounds and official runs unique by game and week",
               WORLD_BY_GAME),
+    # The spectators' web page (issue 26): a league is shown there only after its organisers chose
+    # `/league web public`; every league starts private.
+    Migration(13, "leagues shown on the web page by choice", (
+        "ALTER TABLE leagues ADD COLUMN web_public INTEGER NOT NULL DEFAULT 0 CHECK (web_public IN (0, 1))",
+    )),
 )
 
 

@@ -54,7 +54,7 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
                                     "rally add-ai", "rally remove-ai", "act", "roll", "stop", "line", "spare",
                                     "odds", "help", "tires", "attack", "order", "place",
                                     "league create", "league join", "league organisers", "league settings",
-                                    "league round add", "league round list", "league round cancel",
+                                    "league web", "league round add", "league round list", "league round cancel",
                                     "league penalty", "league disqualify", "league standings", "league results",
                                     "league export", "league calendar", "notify dm", "notify next",
                                     "run start", "run replay", "scratch ranking", "scratch run", "scratch me", "rules",

@@ -1,0 +1,25 @@
+"""The spectators' web page (issue 26, DESIGN §10): a small read-only site served by the bot's
+own process, from the same store, in the reader's language.
+
+    app = create_app(store, WebOptions(...), renderer=renderer)   # an aiohttp web.Application
+    server = WebServer(app); await server.start(port, host)  …  await server.stop()
+
+Pages (bot/web/routes.py): home (the week's official stages and world scratch rankings), league
+(standings and rounds), round (runs, seed hash or seed, result cards), rally (board and turn
+log), stage (preview and facts), and one stylesheet. Everything is built through the `Game`
+protocol and the services' read helpers, from the games' spectator views only. Leagues are shown
+only after `/league web public`; anything else answers 404 (bot/store/web.py).
+
+Safe by default (bot/web/guard.py): GET and HEAD only, bounded query strings and bodies, a
+request budget per client, strict headers on every answer, autoescaped templates, no path from a
+request ever reaching the file system; pages are cached per data version with ETags
+(bot/web/cache.py), and images are drawn by the render workers, never on the event loop.
+"""
+
+from __future__ import annotations
+
+from bot.web.app import create_app
+from bot.web.options import WebOptions
+from bot.web.server import WebServer
+
+__all__ = ["WebOptions", "WebServer", "create_app"]

@@ -1,0 +1,76 @@
+"""A public league's page: the season standings (points, dropped rounds, DNFs, penalties) as
+`/league standings` computes them (`round_close.league_standings` over the stored results), and its
+rounds, past and to come, with their times in the league's time zone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.services.league_points import Standing
+from bot.services.league_rounds import specials_text
+from bot.services.league_time import stored_zone
+from bot.services.round_close import league_standings, scores_of, standings_rule
+from bot.store import Store
+from bot.store.clock import from_text
+from bot.store.connection import Tx
+from bot.store.leagues import League, Round, results_of_league_tx, rounds_of_league_tx
+from bot.store.web import public_league_tx
+
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    dnfs: int
+    penalty_s: int
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    round: Round
+    stage: str
+    opens: str
+    closes: str
+
+
+@dataclass(frozen=True)
+class LeaguePage:
+    league: League
+    rows: list[StandingRow]
+    rounds: list[RoundRow]
+    zone: str
+    rule: str  # which rounds count
+
+
+def local_time(text: str, zone: str) -> str:
+    """A stored UTC time as the league's clock shows it."""
+    return from_text(text).astimezone(stored_zone(zone)).strftime(TIME_FORMAT)
+
+
+def local_now(now: datetime, zone: str) -> str:
+    return now.astimezone(stored_zone(zone)).strftime(TIME_FORMAT)
+
+
+async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
+    """The page of a public league; None when it is not public (or does not exist)."""
+    league = await public_league_tx(tx, league_id)
+    if league is None:
+        return None
+    results = await results_of_league_tx(tx, league.id)
+    table = league_standings(league, scores_of(results))  # a table game's ties: by VP (issue 25)
+    dnfs: dict[int, int] = {}
+    penalties: dict[int, int] = {}
+    for r in results:
+        dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status != "classified")
+        penalties[r.user_id] = penalties.get(r.user_id, 0) + r.penalty_s
+    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0)) for s in table]
+    rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
+                       local_time(r.closes_at, league.timezone))
+              for r in await rounds_of_league_tx(tx, league.id)]
+    return LeaguePage(league, rows, rounds, league.timezone, standings_rule(league))
+
+
+async def league_page(store: Store, league_id: int) -> LeaguePage | None:
+    return await store.db.read(lambda tx: league_page_tx(tx, league_id))

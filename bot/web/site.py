@@ -1,0 +1,278 @@
+"""The site's handlers: each page is a version query, then the cached bytes of that version (or
+304), else the page built from the services' read helpers and its template.
+
+Ids in addresses are digits (the routes' patterns, at most 18 of them: anything else is no
+route, 404); a filter that names nothing (`?game=` of no game with a world scratch) is 404, one
+that cannot be read (`?week=2026-48`) is 400; an unknown `?lang=` is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from bot.engine.core.errors import RallyError
+from bot.engine.core.official import parse_week, week_of
+from bot.i18n import render, t
+from bot.services.images import Renderer, draw_async, preview_spec
+from bot.services.web_links import league_path, rally_path, round_path
+from bot.store import Store
+from bot.store.connection import Tx
+from bot.store.web import league_version_tx, round_version_tx, world_version_tx
+from bot.web.cache import Lru, etag_of, matches
+from bot.web.home import home, solo_games
+from bot.web.language import pick_language, spoken
+from bot.web.league_page import league_page, local_now
+from bot.web.options import WebOptions
+from bot.web.rally_page import board_of, public_rally, rally_page
+from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
+from bot.web.stage_page import stage_of
+from bot.web.static import static_files
+from bot.web.templates import page
+
+log = logging.getLogger(__name__)
+
+HTML = "text/html; charset=utf-8"
+PNG = "image/png"
+JSON = "application/json; charset=utf-8"
+#: what each error page says
+ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413: "web.error_413",
+          414: "web.error_414", 429: "web.error_429", 500: "web.error_500"}
+KEPT_PARAMS = ("game", "week")  # the filters a language link keeps
+STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
+
+
+class Site:
+    """The handlers, on one store (read only), with the page and image caches."""
+
+    def __init__(self, store: Store, options: WebOptions, renderer: Renderer) -> None:
+        self.store = store
+        self.options = options
+        self.renderer = renderer
+        self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
+        self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def language(request: web.Request) -> str:
+        return pick_language(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+    @staticmethod
+    def language_links(request: web.Request) -> list[tuple[str, str]]:
+        kept = {k: request.query[k] for k in KEPT_PARAMS if k in request.query}
+        return [(code, request.path + "?" + urlencode({**kept, "lang": code})) for code in spoken()]
+
+    async def cached(self, request: web.Request, key: tuple[Any, ...], version: object, kind: str,
+                     build: Callable[[], Awaitable[bytes]]) -> web.Response:
+        """The answer for `key` at `version`: 304 when the browser has it, else the cached bytes,
+        else `build()` (then kept)."""
+        cache = self.images if kind == PNG else self.pages
+        etag = etag_of(key, version)
+        headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
+        if matches(request.headers.get("If-None-Match"), etag):
+            return web.Response(status=304, headers=headers)
+        found = cache.get(key)
+        if found is not None and found[0] == etag:
+            body = found[1]
+        else:
+            body = await build()
+            cache.put(key, (etag, body))
+        if kind == PNG:
+            headers["Accept-Ranges"] = "none"
+        return web.Response(body=body, content_type=kind.split(";")[0], charset="utf-8" if kind != PNG else None,
+                            headers=headers)
+
+    def html(self, request: web.Request, lang: str, template: str, **context: Any) -> bytes:
+        return page(template, lang, languages=self.language_links(request), paths=PATHS, **context).encode()
+
+    def error_page(self, request: web.Request, status: int) -> web.Response:
+        """A short page saying what went wrong, in the reader's language (never raises)."""
+        shown = status if status in ERRORS else 500
+        try:
+            lang = self.language(request)
+            body = page("error.html", lang, languages=self.language_links(request), paths=PATHS, status=shown,
+                        text=render(t(ERRORS[shown], lang), lang))
+        except Exception:  # an error page that cannot be drawn is plain text
+            log.exception("the error page %s could not be drawn", shown)
+            body = str(shown)
+        return web.Response(status=status, text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    async def home(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        game_id = request.query.get("game") or None
+        shown = solo_games(game_id)
+        if not shown:
+            raise web.HTTPNotFound()
+        week = request.query.get("week", "").strip() or week_of(self.options.clock())
+        try:
+            parse_week(week)
+        except ValueError:
+            raise web.HTTPBadRequest() from None
+        version = await self.store.db.read(lambda tx: world_version_tx(tx, week))
+
+        async def build() -> bytes:
+            data = await home(self.store, week, shown, self.options.rows)
+            return self.html(request, lang, "home.html", home=data, game_filter=game_id,
+                             games=solo_games(None))
+
+        return await self.cached(request, ("home", game_id, week, lang), version, HTML, build)
+
+    async def league(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        league_id = int(request.match_info["id"])
+        version = await self.store.db.read(lambda tx: league_version_tx(tx, league_id))
+        if not version or version[0] != 1:
+            raise web.HTTPNotFound()
+
+        async def build() -> bytes:
+            data = await league_page(self.store, league_id)
+            if data is None:
+                raise web.HTTPNotFound()
+            return self.html(request, lang, "league.html", page=data,
+                             now=local_now(self.options.clock(), data.zone))
+
+        return await self.cached(request, ("league", league_id, lang), version, HTML, build)
+
+    async def _round_version(self, round_id: int) -> tuple[object, ...]:
+        async def read(tx: Tx) -> tuple[object, ...]:
+            if await public_round_tx(tx, round_id) is None:
+                return ()
+            return await round_version_tx(tx, round_id)
+
+        version = await self.store.db.read(read)
+        if not version:
+            raise web.HTTPNotFound()
+        return version
+
+    async def round(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        round_id = int(request.match_info["id"])
+        version = await self._round_version(round_id)
+
+        async def build() -> bytes:
+            data = await round_page(self.store, round_id)
+            if data is None:
+                raise web.HTTPNotFound()
+            return self.html(request, lang, "round.html", page=data)
+
+        return await self.cached(request, ("round", round_id, lang), version, HTML, build)
+
+    async def cards(self, request: web.Request) -> web.Response:
+        round_id = int(request.match_info["id"])
+        found = await cards_file_of(self.store, round_id)
+        if found is None:
+            raise web.HTTPNotFound()
+        rnd, body = found
+        return self._download(request, body, f"round-{rnd.id}-cards.json")
+
+    async def card(self, request: web.Request) -> web.Response:
+        round_id, driver = int(request.match_info["id"]), int(request.match_info["driver"])
+        found = await cards_file_of(self.store, round_id)
+        card = await asyncio.to_thread(one_card, found[1], driver) if found is not None else None
+        if card is None:
+            raise web.HTTPNotFound()
+        return self._download(request, card, f"round-{round_id}-card-{driver}.json")
+
+    @staticmethod
+    def _download(request: web.Request, body: str, name: str) -> web.Response:
+        data = body.encode()
+        etag = etag_of("file", name, hashlib.sha256(data).hexdigest())
+        headers = {"ETag": etag, "Cache-Control": "no-cache", "Content-Disposition": f'attachment; filename="{name}"'}
+        if matches(request.headers.get("If-None-Match"), etag):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=data, content_type="application/json", charset="utf-8", headers=headers)
+
+    async def rally(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        found = await public_rally(self.store, int(request.match_info["id"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        rally, league_id = found
+
+        async def build() -> bytes:
+            data = await rally_page(self.store, rally, league_id)
+            return self.html(request, lang, "rally.html", page=data)
+
+        return await self.cached(request, ("rally", rally.id, lang), (rally.version, rally.status, league_id), HTML,
+                                 build)
+
+    async def board(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        found = await public_rally(self.store, int(request.match_info["id"]))
+        spec = board_of(found[0]) if found is not None else None
+        if found is None or spec is None:
+            raise web.HTTPNotFound()
+        rally = found[0]
+
+        async def build() -> bytes:
+            return await draw_async(self.renderer, spec, lang)
+
+        return await self.cached(request, ("board", rally.id, lang), (rally.version,), PNG, build)
+
+    async def stage(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        game_id, name = request.match_info["game"], request.match_info["name"]
+        found = await asyncio.to_thread(stage_of, game_id, name)
+        if found is None:
+            raise web.HTTPNotFound()
+        game, facts = found
+
+        async def build() -> bytes:
+            return self.html(request, lang, "stage.html", game=game, facts=facts,
+                             preview=game.renderer is not None)
+
+        return await self.cached(request, ("stage", game.id, name, lang), STAGE_VERSION, HTML, build)
+
+    async def preview(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        game_id, name = request.match_info["game"], request.match_info["name"]
+        found = await asyncio.to_thread(stage_of, game_id, name)
+        if found is None or found[0].renderer is None:
+            raise web.HTTPNotFound()
+        spec = preview_spec(found[1].name, found[0].id)
+
+        async def build() -> bytes:
+            try:
+                return await draw_async(self.renderer, spec, lang)
+            except RallyError:  # a name the library knows but its pictures do not draw (a preset, not a course)
+                raise web.HTTPNotFound() from None
+
+        return await self.cached(request, ("preview", game_id, name, lang), STAGE_VERSION, PNG, build)
+
+    async def static(self, request: web.Request) -> web.Response:
+        found = static_files().get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        body, kind, etag = found
+        headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+        if matches(request.headers.get("If-None-Match"), etag):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=body, headers={**headers, "Content-Type": kind})
+
+
+class Paths:
+    """The addresses the templates link to (`paths.league(3)`), the same functions the posts use."""
+
+    league = staticmethod(league_path)
+    round = staticmethod(round_path)
+    rally = staticmethod(rally_path)
+
+    @staticmethod
+    def stage(game: str, name: str) -> str:
+        return f"/stage/{game}/{name}"
+
+    @staticmethod
+    def home(game: str | None = None) -> str:
+        return "/" + ("?" + urlencode({"game": game}) if game else "")
+
+
+PATHS = Paths()

@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.engine.core.text import msg, to_json
 from bot.engine.roadrally.course import load_course
+from bot.engine.roadrally.library import ROADRALLY_COURSES
 from bot.engine.roadrally.picture_data import BoardData, ResultLine, ResultsData, SeatData
 from bot.engine.roadrally.presets import preset
 from bot.engine.roadrally.road import Road
@@ -110,6 +111,6 @@ def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
         return (road, board_view(board, road), {s.id: s.name for s in board.seats})
     if kind == "results":
         return (ResultsData.model_validate(data),)
-    if kind == "preview":
-        return (load_course(str(data["stage"])),)
+    if kind == "preview":  # a name a rally gives: `standard` and `sprint` are drawn with seed 0's layout
+        return (ROADRALLY_COURSES.road(str(data["stage"])),)
     raise ValueError(f"unknown picture {kind!r}")

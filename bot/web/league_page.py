@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.engine.core.text import msg
 from bot.services.league_points import Standing
 from bot.services.league_rounds import specials_text
 from bot.services.league_time import stored_zone
 from bot.services.round_close import league_standings, scores_of, standings_rule
+from bot.services.table_games import is_table_game
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.connection import Tx
@@ -42,6 +44,8 @@ class LeaguePage:
     rounds: list[RoundRow]
     zone: str
     rule: str  # which rounds count
+    ties: str = ""  # how ties are broken (a table game: by VP, issue 25)
+    vp: bool = False  # a table game: the total VP, the first tie-break, has its column
 
 
 def local_time(text: str, zone: str) -> str:
@@ -69,7 +73,9 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
                        local_time(r.closes_at, league.timezone))
               for r in await rounds_of_league_tx(tx, league.id)]
-    return LeaguePage(league, rows, rounds, league.timezone, standings_rule(league))
+    tables = is_table_game(league.game)
+    return LeaguePage(league, rows, rounds, league.timezone, standings_rule(league),
+                      msg("league.rule_ties_vp" if tables else "league.rule_ties"), tables)
 
 
 async def league_page(store: Store, league_id: int) -> LeaguePage | None:

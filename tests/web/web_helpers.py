@@ -9,8 +9,7 @@ from bot.services import Actor
 from bot.store.clock import from_text
 from bot.store.leagues import rounds_of_league_tx
 from tests.league.conftest import Posts
-from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run
-from tests.league.test_league_season import until
+from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run, until
 
 SCRIPT = "<script>alert(1)</script>"
 MALLORY = Actor(1006, SCRIPT)

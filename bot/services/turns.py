@@ -1,5 +1,6 @@
 """Turn commands: any action as typed (`act`), a game's command by name from its verb table
-(`verb`: `/roll`, `/stop` … and the private odds preview), and what a seat may type next.
+(`verb`: `/roll`, `/stop` … and the private odds preview), what a seat may type next, and a
+seat's own hand (`hand`: what only it may see and pick, in a game with hidden information).
 
 A turn command is bound to the rally version the command found when it arrived (a button carries
 the version it was drawn for): if anything was committed between its arrival and its turn under

@@ -16,8 +16,8 @@ missed turn (`drivers.missed_turns`, reset when the driver plays); at the `misse
 (`asked_together`: Road Rally's stage window, RULES C10.8) is waited for as one turn: its reminder
 pings everyone asked and names nobody, its deadline is one `timeout_action` for all (the silent
 pass) and counts no missed turn, and its AI seats answer as themselves without a post. A paused
-rally (the bot cannot post in its channel) runs no
-deadline: its jobs are cancelled at the pause and a new clock starts when posting works again.
+rally (the bot cannot post in its channel) runs no deadline: its jobs are cancelled at the pause
+and a new clock starts when posting works again.
 
 Each job runs under its rally's lock and commits its actions, its posts (outbox rows) and its own
 completion in ONE transaction, so a job that is claimed twice (a lease that ran out, a restart)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent / "static"
 #: name in the address → (file in bot/web/static/, content type)
-FILES = {"site.css": ("site.css", "text/css; charset=utf-8")}
+FILES = {"site.css": ("site.css", "text/css; charset=utf-8"),
+         "live.js": ("live.js", "text/javascript; charset=utf-8")}
 
 
 @lru_cache(maxsize=1)

@@ -32,5 +32,7 @@ def create_app(store: Store, options: WebOptions | None = None, renderer: Render
     app.router.add_get(f"/rally/{ID}/board.png", site.board)
     app.router.add_get("/stage/{game:[a-z0-9_-]{1,40}}/{name:[a-z0-9._:-]{1,80}}", site.stage)
     app.router.add_get("/stage/{game:[a-z0-9_-]{1,40}}/{name:[a-z0-9._:-]{1,80}}/preview.png", site.preview)
-    app.router.add_get("/static/{name:[a-z0-9-]{1,40}\\.css}", site.static)
+    app.router.add_get(f"/rally/{ID}/events", site.events)
+    app.router.add_get("/static/{name:[a-z0-9-]{1,40}\\.(?:css|js|svg)}", site.static)
+    app.on_shutdown.append(site.live.close)
     return app

@@ -4,7 +4,8 @@
   never read), a query string over the limit: 414,
   a client over its request budget (a token bucket per address, `Budget`): 429 with `Retry-After`;
 - every answer, errors and aiohttp's own included, carries the strict headers of `HEADERS`:
-  a Content-Security-Policy without inline scripts, nosniff, no framing, no referrer to others;
+  a Content-Security-Policy allowing only the site's own script files (no inline script, no
+  eval), nosniff, no framing, no referrer to others;
 - an error a request causes (bad id, unknown page) is an `HTTPException` answered as a short
   page, never a traceback in the logs; only a bug of the site itself is logged with its trace.
   A request aiohttp's own parser refuses (a line over its 8 KiB limits) is answered 400 by aiohttp,
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'none'; "
+    "Content-Security-Policy": "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
                                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",

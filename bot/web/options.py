@@ -14,7 +14,8 @@ class WebOptions:
     """`rate` requests a second per client, up to `burst` at once (then 429); a query string over
     `max_query` characters is refused (414); a body over `max_body` bytes is never read (GET
     only: `client_max_size`). `forwarded`: behind a reverse proxy, the client is the last address
-    of `X-Forwarded-For` (the one the proxy added), not the proxy's. `rows`: rows of a ranking."""
+    of `X-Forwarded-For` (the one the proxy added), not the proxy's. `rows`: rows of a ranking.
+    `live_*`: the rally pages' live streams (bot/web/live.py)."""
 
     rate: float = 10.0
     burst: int = 60
@@ -24,4 +25,9 @@ class WebOptions:
     rows: int = 50
     pages: int = 512  # pages kept in the page cache
     images: int = 64  # pictures kept in the image cache
+    live_poll: float = 1.0  # seconds between two reads of a watched rally's version (one poller a rally)
+    live_per_client: int = 4  # live streams (GET /rally/N/events) open at once per client …
+    live_total: int = 500  # … and on the whole site (then 429)
+    live_seconds: float = 300.0  # a stream's life: then it ends and the browser opens another
+    live_keepalive: float = 15.0  # seconds of silence before a comment line (a gone reader is noticed)
     clock: Callable[[], datetime] = field(default=utc_now)

@@ -26,9 +26,11 @@ from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.web import league_version_tx, round_version_tx, world_version_tx
 from bot.web.cache import Lru, etag_of, matches
+from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
 from bot.web.league_page import league_page, local_now
+from bot.web.live import Hub, stream, token
 from bot.web.options import WebOptions
 from bot.web.rally_page import board_of, public_rally, rally_page
 from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
@@ -45,6 +47,7 @@ JSON = "application/json; charset=utf-8"
 ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413: "web.error_413",
           414: "web.error_414", 429: "web.error_429", 500: "web.error_500"}
 KEPT_PARAMS = ("game", "week")  # the filters a language link keeps
+RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
 STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
 
 
@@ -57,6 +60,7 @@ class Site:
         self.renderer = renderer
         self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
         self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
+        self.live = Hub(store, options)
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -200,10 +204,21 @@ class Site:
 
         async def build() -> bytes:
             data = await rally_page(self.store, rally, league_id)
-            return self.html(request, lang, "rally.html", page=data)
+            return self.html(request, lang, "rally.html", page=data, version=token(rally.version, rally.status))
 
         return await self.cached(request, ("rally", rally.id, lang), (rally.version, rally.status, league_id), HTML,
                                  build)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """The rally page's live stream (bot/web/live.py): 404 like the page, 429 over the limits."""
+        found = await public_rally(self.store, int(request.match_info["id"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        if not self.live.admits(client_of(request, self.options.forwarded)):
+            response = self.error_page(request, 429)
+            response.headers["Retry-After"] = str(RETRY_LIVE)
+            return response
+        return await stream(request, self.live, found[0])
 
     async def board(self, request: web.Request) -> web.Response:
         lang = self.language(request)

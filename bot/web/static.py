@@ -9,7 +9,9 @@ from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent / "static"
 #: name in the address → (file in bot/web/static/, content type)
-FILES = {"site.css": ("site.css", "text/css; charset=utf-8")}
+FILES = {"site.css": ("site.css", "text/css; charset=utf-8"),
+         "live.js": ("live.js", "text/javascript; charset=utf-8"),
+         "icon.svg": ("icon.svg", "image/svg+xml")}
 
 
 @lru_cache(maxsize=1)

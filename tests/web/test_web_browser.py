@@ -1,0 +1,229 @@
+"""The site in a real browser: Playwright driving the system Chromium (`/usr/bin/chromium`, or
+`RALLYBOT_CHROMIUM`; as root it needs `--no-sandbox`) against the site on loopback, over a store
+filled through the real services. What a reader sees: the league's standings table, the switch
+to French, a running rally's board and log changing without a reload (server-sent events and
+static/live.js, under the strict CSP), a result card downloaded and verified, and a screenshot of
+every page, 412 px wide like a phone, kept in `tmp_path` (and in `$RALLYBOT_ARTIFACTS` when set).
+
+Playwright's own browser download is never used. Without Chromium (or Playwright) the tests skip
+with the reason, except in CI (`CI` set), where they fail: CI cannot skip them silently. They run
+on SQLite only: the pages' data on both backends is tests/web's other suites' work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestServer
+
+from bot.i18n import render, t
+from bot.services.card_check import verify_bytes
+from bot.services.images import PillowRenderer
+from bot.web import create_app
+from bot.web.app import SITE
+from bot.web.league_page import league_page
+from tests.web.live_helpers import one_move, running_public_rally
+from tests.web.web_helpers import ALICE, SCRIPT, season
+
+pytestmark = pytest.mark.parametrize("db_target", ["sqlite"], indirect=True)
+
+PHONE = {"width": 412, "height": 915}
+HEADER = ("league.col_pos", "league.col_driver", "league.col_points")  # the standings' first columns
+WAIT_MS = 15_000  # what a step waits at most in the browser (never reached when it works)
+
+
+class ThreadRenderer(PillowRenderer):
+    """The bot's real pictures, drawn in the render thread (no worker processes in a test)."""
+
+
+def chromium() -> str:
+    """The system Chromium's path; skips (or, in CI, fails) when it or Playwright is missing."""
+    path = os.environ.get("RALLYBOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    missing = None
+    if not Path(path).is_file():
+        missing = f"no Chromium at {path} (Debian: apt-get install --no-install-recommends chromium)"
+    else:
+        try:
+            import playwright.async_api  # noqa: F401 - only whether it is there
+        except ImportError:
+            missing = "Playwright is not installed (pip install -e '.[test]')"
+    if missing is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests cannot run in CI: {missing}")
+        pytest.skip(missing)
+    return path
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    return folder
+
+
+async def screenshot(page, shots: Path, name: str) -> Path:
+    """The whole page as a PNG in `shots`, copied to `$RALLYBOT_ARTIFACTS` when set."""
+    path = shots / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    kept = os.environ.get("RALLYBOT_ARTIFACTS")
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(kept) / path.name)
+    return path
+
+
+@pytest.fixture
+async def site(store, options):
+    """The site on a free loopback port, drawing real pictures; its base address."""
+    fast = replace(options, live_poll=0.1)
+    server = TestServer(create_app(store, fast, renderer=ThreadRenderer()), host="127.0.0.1")
+    await server.start_server()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+async def browser():
+    executable = chromium()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        launched = await driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+class Reader:
+    """A phone-sized page of the browser, with what went wrong on it: console errors (a CSP
+    violation is one), failed requests, dialogs (a script that ran), loads (a reload is one)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.loads = 0
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("dialog", lambda d: self.dialogs.append(d.message))
+        page.on("load", lambda _: setattr(self, "loads", self.loads + 1))
+        page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"{message.text} ({message.location.get('url')})")
+
+    async def open(self, url: str) -> None:
+        response = await self.page.goto(url)
+        assert response is not None and response.status == 200, url
+
+
+async def reader(browser, **options) -> Reader:
+    context = await browser.new_context(viewport=PHONE, **options)
+    context.set_default_timeout(WAIT_MS)
+    return Reader(await context.new_page())
+
+
+async def cells(page, selector: str) -> list[list[str]]:
+    """The table's rows as the reader sees them (each cell's rendered text)."""
+    rows = page.locator(selector)
+    return [[c.strip() for c in await rows.nth(i).locator("th, td").all_inner_texts()]
+            for i in range(await rows.count())]
+
+
+async def test_the_league_page_shows_its_standings_and_switches_to_french(service, deadlines, clock, store, site,
+                                                                          browser, shots):
+    league_id, _ = await season(service, deadlines, clock)
+    data = await league_page(store, league_id)
+    me = await reader(browser, locale="en-GB")
+    await me.open(str(site.make_url(f"/league/{league_id}")))
+    assert await me.page.locator("h1").inner_text() == "Sunday Cup"
+    table = "main table >> nth=0"
+    (header,) = await cells(me.page, f"{table} >> thead tr")
+    assert header[:3] == [render(t(k, "en"), "en") for k in HEADER]
+    body = await cells(me.page, f"{table} >> tbody tr")
+    assert [(r[1], r[2]) for r in body] == [(row.standing.name, str(row.standing.points)) for row in data.rows]
+    assert SCRIPT in [r[1] for r in body] and not me.dialogs  # the name is text, no script ran
+    await screenshot(me.page, shots, "league-en")
+
+    await me.page.get_by_role("link", name="Français").click()
+    await me.page.wait_for_load_state()
+    assert await me.page.locator("html").get_attribute("lang") == "fr"
+    assert "lang=fr" in me.page.url
+    (header,) = await cells(me.page, f"{table} >> thead tr")
+    assert header[:3] == [render(t(k, "fr"), "fr") for k in HEADER]
+    assert header[1] == "Pilote"
+    assert render(t("web.standings", "fr"), "fr") in await me.page.locator("h2").all_inner_texts()
+    await screenshot(me.page, shots, "league-fr")
+    assert not me.errors, me.errors
+
+
+async def test_a_running_rally_changes_its_board_and_log_without_a_reload(store, site, browser, shots):
+    guard, rally = await running_public_rally(store)
+    me = await reader(browser)
+    await me.open(str(site.make_url(f"/rally/{rally.id}?lang=en")))
+    board = me.page.locator("#live .board img")
+    before = await board.get_attribute("src")
+    turns = await me.page.locator("#live ol.log > li").count()
+    await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=await board.element_handle())
+    await screenshot(me.page, shots, "rally-before")
+    hub = site.app[SITE].live
+    for _ in range(500):  # the page's script opened its stream
+        if hub.total == 1:
+            break
+        await asyncio.sleep(0.02)
+    assert hub.total == 1, "the page did not open its live stream"
+
+    await one_move(guard, store)  # a move, through the services, while the page is open
+    now = (await store.rallies.get(rally.id)).version
+    await me.page.wait_for_function("old => document.querySelector('#live .board img').getAttribute('src') !== old",
+                                    arg=before)
+    after = await board.get_attribute("src")
+    assert after.endswith(f"v={now}") and not before.endswith(f"v={now}")
+    assert await me.page.locator("#live ol.log > li").count() > turns
+    assert me.loads == 1  # the same page: no reload
+    await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=await board.element_handle())
+    await screenshot(me.page, shots, "rally-after")
+    assert not me.errors, me.errors
+
+
+async def test_a_result_card_downloaded_from_the_round_page_verifies(service, deadlines, clock, site, browser, shots):
+    _, (closed, _) = await season(service, deadlines, clock)
+    me = await reader(browser, accept_downloads=True)
+    await me.open(str(site.make_url(f"/round/{closed.id}?lang=en")))
+    await screenshot(me.page, shots, "round-closed")
+    async with me.page.expect_download() as started:
+        await me.page.locator(f"a[download][href$='/card/{ALICE.user_id}.json']").click()
+    download = await started.value
+    assert download.suggested_filename == f"round-{closed.id}-card-{ALICE.user_id}.json"
+    report = verify_bytes(Path(await download.path()).read_bytes())
+    assert report.ok, report.lines
+    async with me.page.expect_download() as started:
+        await me.page.locator("a[download][href$='/cards.json']").click()
+    whole = verify_bytes(Path(await (await started.value).path()).read_bytes())
+    assert whole.ok and len(whole.results) >= 2, whole.lines
+    assert not me.errors, me.errors
+
+
+async def test_every_page_draws_on_a_phone_without_an_error(service, deadlines, clock, site, browser, shots):
+    league_id, (closed, open_) = await season(service, deadlines, clock)
+    pages = {"home": "/", "league-de": f"/league/{league_id}?lang=de", "round-open": f"/round/{open_.id}",
+             "rally-finished": "/rally/1", "stage": "/stage/rallyman/pinewood-sprint"}
+    me = await reader(browser)
+    for name, path in pages.items():
+        await me.open(str(site.make_url(path)))
+        for image in await me.page.locator("img").element_handles():
+            await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
+        width = await me.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"] + 1, (name, width)  # nothing wider than the phone
+        shot = await screenshot(me.page, shots, name)
+        assert shot.stat().st_size > 1000
+    assert not me.errors and not me.dialogs, (me.errors, me.dialogs)

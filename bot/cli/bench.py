@@ -11,6 +11,8 @@ N bot processes on that database at once (PostgreSQL only: SQLite serves one pro
 `bench engine --game dirt` and `bench render --game dirt` measure DIRT's engine and board instead of
 classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game roadrally` Road Rally
 USA's board and results card (`bench/render_roadrally.py`).
+`bench web` (issue 26) storms the spectators' site with `--clients` readers (default 200) for
+`--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bot.cli import Subparsers
 from bot.paths import ROOT
 from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 
-NAMES = ("engine", "store", "render", "live", "league", "check", "memory")
+NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
@@ -49,6 +51,8 @@ def register(subparsers: Subparsers) -> None:
                                  "throwaway server is started from tests/pg_server.py and stopped at the end")
     p.add_argument("--game", choices=GAMES,
                    help="engine, render: the game measured (default rallyman)")
+    p.add_argument("--clients", type=int, help="web: concurrent readers of the pages (default 200)")
+    p.add_argument("--seconds", type=float, help="web: seconds of each storm and of the command load (default 20)")
     p.set_defaults(func=run)
 
 
@@ -79,6 +83,13 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
     if processes not in (None, 1) and backend != POSTGRESQL:
         return (f"--processes {processes}: SQLite serves one process (one bot process per database file); "
                 "several processes share a database with --backend postgresql")
+    web = {name: value for name in ("clients", "seconds") if (value := getattr(args, name, None)) is not None}
+    if web and args.name != "web":
+        return f"--{' --'.join(web)}: only for 'bench web'"
+    if any(value <= 0 for value in web.values()):
+        return "--clients and --seconds must be above 0"
+    if web:
+        return web
     if args.name not in BACKEND_NAMES:
         return sizes
     options: dict[str, Any] = {"backend": backend or SQLITE, "url": url}

@@ -27,7 +27,8 @@ from bot.services.images import PillowRenderer
 from bot.web import create_app
 from bot.web.app import SITE
 from bot.web.league_page import league_page
-from tests.web.live_helpers import one_move, running_public_rally
+from tests.web.live_helpers import running_public_rally
+from tests.web.test_web_rally import one_move
 from tests.web.web_helpers import ALICE, SCRIPT, season
 
 pytestmark = pytest.mark.parametrize("db_target", ["sqlite"], indirect=True)

@@ -16,9 +16,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.web import create_app
 from bot.web.app import SITE
 from tests.discord.fakes import FakeRenderer
-from tests.web.live_helpers import one_move, running_public_rally
+from tests.web.live_helpers import running_public_rally
 from tests.web.test_web_pages import assert_strict
-from tests.web.test_web_rally import PublicGuard, Stop, rally_here
+from tests.web.test_web_rally import PublicGuard, Stop, one_move, rally_here
 from tests.web.web_helpers import season
 
 WAIT = 10.0  # seconds a test waits for an event before failing (never reached when it works)

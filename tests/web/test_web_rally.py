@@ -63,6 +63,23 @@ async def rally_here(store):
     return await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
 
 
+async def one_move(guard, store) -> None:
+    """Play until the rally's version changes (a seat's move, or the AI seats' job)."""
+    before = (await rally_here(store)).version
+    for _ in range(20):
+        now = await rally_here(store)
+        if now is None or now.version != before:
+            return
+        table = guard.service.work.state_of(now)
+        people = sorted(s for s in RR.to_act(table) if s in guard.seats)
+        if people:
+            seat = people[0]
+            await guard.console.run_line(f"{guard.seats[seat]}: /act {RR.label(RR.choose(RR.view(table, seat), seat))}")
+        else:
+            await guard.console.run_line("ann: /rally status")
+    raise AssertionError("the rally did not move")
+
+
 async def test_a_running_road_rally_page_shows_its_board_and_log_but_no_hand_and_follows_the_play(store, client):
     guard = PublicGuard(store, stop_at=25)
     await guard.publish()
@@ -84,17 +101,7 @@ async def test_a_running_road_rally_page_shows_its_board_and_log_but_no_hand_and
     tag = first.headers["ETag"]
     assert (await client.get(f"/rally/{rally.id}", headers={"If-None-Match": tag})).status == 304
     # one more move: the same address answers anew
-    for _ in range(20):
-        now = await rally_here(store)
-        if now.version != rally.version:
-            break
-        table = guard.service.work.state_of(now)
-        people = sorted(s for s in RR.to_act(table) if s in guard.seats)
-        if people:
-            seat = people[0]
-            await guard.console.run_line(f"{guard.seats[seat]}: /act {RR.label(RR.choose(RR.view(table, seat), seat))}")
-        else:
-            await guard.console.run_line("ann: /rally status")
+    await one_move(guard, store)
     assert (await rally_here(store)).version != rally.version
     after = await client.get(f"/rally/{rally.id}", headers={"If-None-Match": tag})
     assert after.status == 200 and after.headers["ETag"] != tag

@@ -29,6 +29,7 @@ from bot import games
 from bot.engine.core.official import next_week
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.text import msg
+from bot.services.errors import ServiceError
 from bot.services.images import preview_spec
 from bot.services.league_rounds import (
     KIND_CLOSE,
@@ -39,6 +40,7 @@ from bot.services.league_rounds import (
     league_post_tx,
     new_seed,
     round_of_ref,
+    round_ref,
     round_title,
     specials_text,
 )
@@ -58,7 +60,7 @@ from bot.services.world_round import (
 from bot.store import Job
 from bot.store.clock import from_text
 from bot.store.connection import Tx
-from bot.store.jobs import complete_tx
+from bot.store.jobs import complete_tx, schedule_tx
 from bot.store.leagues import (
     all_leagues_tx,
     league_tx,
@@ -75,6 +77,11 @@ log = logging.getLogger(__name__)
 
 LATE_AFTER = timedelta(minutes=5)
 WORLD_TOP = 10
+TABLE_RETRY_MIN = timedelta(minutes=15)  # a table round whose threads failed: first retry after …
+TABLE_RETRY_MAX = timedelta(hours=24)  # … and never more than this between two tries
+#: a thread maker's refusals (written for a driver's run thread) → what the league channel reads
+TABLE_REFUSALS = {"discord.thread_forbidden": "league.tables_thread_forbidden",
+                  "discord.thread_channel_gone": "league.tables_channel_gone"}
 
 
 class LeagueJobs:
@@ -120,7 +127,10 @@ class LeagueJobs:
         lead = self.late(job, now)
         game_of_round = await self.store.db.read(lambda tx: round_tx(tx, round_id))
         table_round = game_of_round is not None and is_table_game(game_of_round.game)
-        tables = await self.tables.seat_tables(round_id) if table_round else []
+        try:
+            tables = await self.tables.seat_tables(round_id) if table_round else []
+        except ServiceError as refused:  # no thread could be made (a missing permission, a channel gone)
+            return await self._open_later(round_id, now, finish, refused)
 
         async def body(tx: Tx) -> int:
             await finish(tx)
@@ -150,6 +160,35 @@ class LeagueJobs:
             await league_post_tx(tx, league, post, now)
             return 1
 
+        return self._woke(await self.store.db.write(body))
+
+    async def _open_later(self, round_id: int, now: datetime, finish: partial, refused: ServiceError) -> int:
+        """A table round whose threads could not be made stays scheduled: the league channel is
+        told why (the permission to give) and when the bot tries again, and the open job comes
+        back then. The wait doubles with the time already lost (15 min, 30 min, 1 h … at most
+        `TABLE_RETRY_MAX`), so a channel left broken gets a few notices, not one every quarter;
+        past the round's close, the close job ends it with no result."""
+        async def body(tx: Tx) -> int:
+            await finish(tx)
+            rnd = await round_tx(tx, round_id)
+            league = await league_tx(tx, rnd.league_id) if rnd and rnd.league_id is not None else None
+            if rnd is None or league is None or rnd.status != "scheduled":
+                return 0
+            lost = max(now - from_text(rnd.opens_at), timedelta(0))
+            retry = now + min(max(TABLE_RETRY_MIN, lost), TABLE_RETRY_MAX)
+            closes = from_text(rnd.closes_at)
+            if retry < closes:
+                await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), retry, guild_id=league.guild_id)
+                then = msg("league.tables_retry", when=self.when(retry))
+            else:
+                then = msg("league.tables_gave_up", when=self.when(closes))
+            told = TABLE_REFUSALS.get(refused.key)  # the table's words for a run thread's refusal
+            reason = msg(told, **refused.params) if told is not None else refused.args[0]
+            text = msg("league.tables_no_thread", title=round_title(rnd, league.name), reason=reason, then=then)
+            await league_post_tx(tx, league, Post([text], channel_id=league.channel_id), now)
+            return 1
+
+        log.warning("round %s could not open its tables: %s", round_id, refused.key)
         return self._woke(await self.store.db.write(body))
 
     async def _remind(self, round_id: int, job: Job, now: datetime, finish: partial) -> int:

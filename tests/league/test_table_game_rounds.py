@@ -326,3 +326,65 @@ async def test_a_table_seat_that_does_not_play_is_reminded_then_the_ai_plays_its
     assert f"Time is up for {name}: the AI drives this turn for them." in text
     after = await table_state(service, thread)
     assert after is not None and RR.to_act(after) != RR.to_act(before)  # the table moved on
+
+
+async def test_a_table_round_whose_threads_are_refused_stays_scheduled_says_why_and_opens_once_fixed(
+        service, deadlines, clock, posts):
+    """A league channel where the bot may not make private threads: the round does not open (no
+    table, no run), the channel is told which permission to give and when the bot tries again, the
+    waits grow (15 min, then the time lost), and once the permission is given the round opens at
+    the next try with its tables; nothing is left half-made in between."""
+    refused: list[str] = []
+    made: list[int] = []
+
+    async def maker(guild_id: int, channel_id: int, name: str, users: tuple[int, ...]) -> int:
+        if len(refused) < 3:
+            refused.append(name)
+            raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>")
+        made.append(new_thread())
+        return made[-1]
+
+    service.championships.tables.threads = maker
+    rnd = await road_league(service, ENTRANTS[:4])
+    opens = from_text(rnd.opens_at)
+    await until(clock, deadlines, service, posts, opens + timedelta(minutes=1))
+    text = posts.text(CHANNEL)
+    assert "Road Cup — round 1** could not open: Discord refused to let me open the tables' private threads" in text
+    assert "Create Private Threads" in text and "I will try again" in text
+    (now,) = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
+    assert now.status == "scheduled" and made == []
+    runs = await service.store.db.fetch_all("SELECT id FROM runs WHERE round_id = ?", (rnd.id,))
+    assert runs == []
+    due = sorted(from_text(j.due_at) for j in await service.store.jobs.pending() if j.kind == "league.open")
+    assert due == [opens + timedelta(minutes=15)]
+
+    await until(clock, deadlines, service, posts, opens + timedelta(minutes=16))  # the second refusal
+    due = sorted(from_text(j.due_at) for j in await service.store.jobs.pending() if j.kind == "league.open")
+    assert due == [opens + timedelta(minutes=30)]  # waited as long as was lost: 15 min more
+    await until(clock, deadlines, service, posts, opens + timedelta(minutes=31))  # the third
+    due = sorted(from_text(j.due_at) for j in await service.store.jobs.pending() if j.kind == "league.open")
+    assert due == [opens + timedelta(hours=1)]
+    assert posts.count(CHANNEL, "could not open") == 3
+
+    await until(clock, deadlines, service, posts, opens + timedelta(hours=1, minutes=1))  # permission given
+    (now,) = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
+    assert now.status == "open" and len(made) == 1
+    assert "Road Cup — round 1** is open" in posts.text(CHANNEL)
+    assert [j for j in await service.store.jobs.pending() if j.kind == "league.open"] == []
+
+
+async def test_a_table_round_refused_until_its_close_gives_up_and_closes_with_no_result(
+        service, deadlines, clock, posts):
+    async def maker(guild_id: int, channel_id: int, name: str, users: tuple[int, ...]) -> int:
+        raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>")
+
+    service.championships.tables.threads = maker
+    rnd = await road_league(service, ENTRANTS[:3])
+    await until(clock, deadlines, service, posts, from_text(rnd.closes_at) + timedelta(minutes=1))
+    text = posts.text(CHANNEL)
+    assert "is gone; an organiser can move the league" in text
+    assert 10 <= posts.count(CHANNEL, "could not open") <= 16  # waits doubling to a day: a week is ~14 notices
+    assert "too late to try again" in text
+    (now,) = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
+    assert now.status == "closed"
+    assert await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id)) == []

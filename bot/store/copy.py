@@ -41,6 +41,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round_cards", ("round_id",)),
     ("check_marks", ("rally_id",)),
     ("notify_prefs", ("user_id",)),
+    ("web_channels", ("guild_id", "channel_id")),
 )
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
+from bot import games
 from bot.engine.core.errors import RallyError
 from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
@@ -129,7 +130,7 @@ class Site:
         async def build() -> bytes:
             data = await home(self.store, week, shown, self.options.rows)
             return self.html(request, lang, "home.html", home=data, game_filter=game_id,
-                             games=solo_games(None))
+                             games=solo_games(None), game_name=lambda game: games.get(game).name)
 
         return await self.cached(request, ("home", game_id, week, lang), version, HTML, build)
 

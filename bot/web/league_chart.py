@@ -7,7 +7,8 @@ Each point is the standings as they stood after that round: `round_close.league_
 the stored results of the closed rounds up to it (the function the standings table uses), so the
 dropped rounds are those the standings dropped then, and a line's last point is the driver's
 total in the table. The table lists every driver; the chart only the top `TOP`, in table order.
-No closed round: no chart (the page says so).
+No closed round: no chart (the page says so). Lines are drawn leader first, each wider than the
+next, so a line hidden under another (equal points) still shows as its border.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class ChartLine:
     colour: str
     dash: str
     dots: list[tuple[float, float]]  # where each point is drawn
+    width: float  # the leader's line is the widest, each next one narrower: lines that overlap stay seen
 
     @property
     def path(self) -> str:
@@ -96,8 +98,9 @@ def league_chart(league: League, results: list[Result], rounds: list[Round], nam
     def y(v: int) -> float:
         return lower - (lower - upper) * v / top
 
+    widen = min(1.5, 6 / max(1, len(shown) - 1))  # the leader's line at most 8 units wide
     lines = [ChartLine(names.get(u, str(u)), points[u], COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)],
-                       [(x(k), y(v)) for k, v in enumerate(points[u])])
+                       [(x(k), y(v)) for k, v in enumerate(points[u])], round(2 + widen * (len(shown) - 1 - i), 1))
              for i, u in enumerate(shown)]
     every = max(1, -(-len(numbers) // 12))  # at most a dozen round numbers under the axis
     x_ticks = [(x(i), n) for i, n in enumerate(numbers) if i % every == 0 or i == len(numbers) - 1]

@@ -13,6 +13,7 @@ from bot.console.lines import user_id
 from bot.i18n import render, t
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
+from tests.web.test_web_live import next_event, page_version
 from tests.web.test_web_rally import LANGS, PublicGuard, Stop, page_text, rally_here
 
 
@@ -112,3 +113,21 @@ async def test_manage_channels_alone_may_publish(store, client):
     assert not reply.ephemeral and await published(store) == [(PLACE.guild_id, PLACE.channel_id, 9)]
     assert (await client.get(f"/rally/{rally.id}")).status == 200
     assert (await client.get(f"/rally/{rally.id}/replay")).status == 404  # in play: its live page, no replay
+
+
+async def test_a_published_channel_s_running_rally_streams_live_until_it_is_private(store, client):
+    guard = PublicGuard(store, stop_at=3)
+    try:
+        await guard.play()
+    except Stop:
+        pass
+    rally = await rally_here(store)
+    assert (await client.get(f"/rally/{rally.id}/events")).status == 404
+    await guard.console.run_line("mod: /rally web public")
+    page = await (await client.get(f"/rally/{rally.id}")).text()
+    async with client.get(f"/rally/{rally.id}/events") as stream:
+        assert stream.status == 200 and stream.content_type == "text/event-stream"
+        assert await next_event(stream) == ("version", {"version": page_version(page)})
+        await guard.console.run_line("mod: /rally web private")
+        assert (await next_event(stream))[0] == "end"  # hidden again: the stream ends
+    assert (await client.get(f"/rally/{rally.id}/events")).status == 404

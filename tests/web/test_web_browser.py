@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestServer
 
+from bot.console import PLACE
 from bot.i18n import render, t
 from bot.services.card_check import verify_bytes
 from bot.services.images import PillowRenderer
@@ -32,7 +33,7 @@ from bot.web.league_page import league_page
 from tests.league.conftest import Posts
 from tests.league.league_helpers import until
 from tests.web.live_helpers import running_public_rally
-from tests.web.test_web_rally import one_move
+from tests.web.test_web_rally import PublicGuard, one_move
 from tests.web.web_helpers import ALICE, SCRIPT, season
 
 pytestmark = pytest.mark.parametrize("db_target", ["sqlite"], indirect=True)
@@ -278,4 +279,28 @@ async def test_a_finished_rally_steps_through_its_replay_and_the_league_draws_it
         if kept:
             shutil.copy(shots / f"chart-{lang}.png", Path(kept) / f"chart-{lang}.png")
         await screenshot(me.page, shots, f"league-chart-{lang}")
+    assert not me.errors and not me.dialogs, (me.errors, me.dialogs)
+
+
+async def test_a_published_channel_s_rallies_on_the_home_page_and_their_breadcrumb(store, site, browser, shots):
+    guard = PublicGuard(store)
+    await guard.play()  # a Road Rally USA game to its end, in a channel no league publishes
+    (rally,) = await store.rallies.finished_in_channel(PLACE.guild_id, PLACE.channel_id, 5)
+    await guard.console.run_line("mod: /rally web public")
+    me = await reader(browser)
+    await me.open(str(site.make_url("/?lang=en")))
+    await me.page.get_by_role("link", name=f"Rally #{rally.id} · Road Rally USA", exact=False).click()
+    await me.page.wait_for_load_state()
+    assert await me.page.locator("h1").inner_text() == f"Rally #{rally.id}"
+    assert await me.page.locator("nav.channel [aria-current=page]").inner_text() == f"#{rally.id}"
+    await me.page.get_by_role("link", name=render(t("web.replay_link", "en"), "en")).click()
+    await me.page.wait_for_load_state()
+    assert (await me.page.locator("nav.steps .turn").inner_text()).startswith("Turn 1 of ")
+    for image in await me.page.locator("img").element_handles():
+        await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
+    assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    await screenshot(me.page, shots, "replay-roadrally")
+    await me.open(str(site.make_url("/?lang=de")))
+    assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    await screenshot(me.page, shots, "home-channels-de")
     assert not me.errors and not me.dialogs, (me.errors, me.dialogs)

@@ -1,10 +1,11 @@
-"""`/rally create|join|leave|start|status|board|abandon|kick|results|history|add-ai|remove-ai`: a rally, thin.
+"""`/rally create|join|leave|start|status|board|abandon|kick|results|history|add-ai|remove-ai|web`: a rally, thin.
 
 Each command maps its options to one `RallyService` call through `run_command` (refuse DMs,
 defer, call, answer, errors); public effects reach the channel through the outbox. Host-only
 commands (start, abandon, kick, add-ai, remove-ai) are checked by the service at run time (host of the rally or
 Manage Server); Discord ignores `default_permissions` on subcommands, and
 a host without Manage Server must still reach them, so the runtime check is the authority.
+`/rally web` (Manage Channels or Manage Server) is checked the same way.
 """
 
 from __future__ import annotations
@@ -120,6 +121,14 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     async def remove_ai(self, interaction: discord.Interaction, name: str = "") -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.remove_ai(place, actor, name)
+
+        await run_command(self.bot, interaction, call)
+
+    @app_commands.command(name="web", description=t("discord.cmd.rally_web"))
+    @app_commands.describe(visibility=t("discord.opt.rally_web_visibility"))
+    async def web(self, interaction: discord.Interaction, visibility: Literal["public", "private"]) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.bot.rallies.channel_web.set(place, actor, visibility)
 
         await run_command(self.bot, interaction, call)
 

@@ -91,6 +91,9 @@ class Commands:
                                   o.get("style") or (cmd.words[1] if len(cmd.words) > 1 else None))
         if cmd.name == "rally remove-ai":
             return await s.remove_ai(self.place, actor, o.get("name") or " ".join(cmd.words))
+        if cmd.name == "rally web":  # `/rally web public` (or `visibility:private`)
+            choice = o.get("visibility") or (cmd.words[0] if cmd.words else "")
+            return await s.channel_web.set(self.place, actor, choice)
         if cmd.name == "rally kick":
             target = o.get("driver") or (cmd.words[0] if cmd.words else "")
             if not target:

@@ -9,12 +9,14 @@ from bot.games import DEFAULT_GAME
 
 @dataclass(frozen=True)
 class Actor:
-    """The user behind a command; `can_manage` = Manage Server permission in that guild."""
+    """The user behind a command; `can_manage` = Manage Server permission in that guild,
+    `can_manage_channels` = Manage Channels in the channel (who may publish its rallies: `/rally web`)."""
 
     user_id: int
     name: str
     can_manage: bool = False
     roles: tuple[int, ...] = ()  # the member's role ids (league organisers may be a role)
+    can_manage_channels: bool = False
 
 
 @dataclass(frozen=True)

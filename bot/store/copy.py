@@ -41,6 +41,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round_cards", ("round_id",)),
     ("check_marks", ("rally_id",)),
     ("notify_prefs", ("user_id",)),
+    ("web_channels", ("guild_id", "channel_id")),
 )
 
 
@@ -63,9 +64,11 @@ class CopyReport:
 
 
 async def count_rows(db: Database) -> dict[str, int]:
-    """The number of rows of every table."""
+    """The number of rows of every table the database has (one at an older schema lacks the newer ones)."""
     counts = {}
     for table, _ in TABLES:
+        if not await _columns(db, table):
+            continue
         row = await db.fetch_one(f"SELECT COUNT(*) FROM {table}")
         counts[table] = int(row[0]) if row else 0
     return counts
@@ -87,6 +90,8 @@ async def _copy(source: Tx, target: Database, progress: Callable[[str, int], Non
     copied: dict[str, int] = {}
     for table, keys in TABLES:
         columns = await source.columns(table)
+        if not columns:  # a source at an older schema has no such table yet: nothing to copy
+            continue
         wanted = await _columns(target, table)
         missing = [c for c in columns if c not in wanted]
         if missing:

@@ -253,6 +253,18 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "leagues shown on the web page by choice", (
         "ALTER TABLE leagues ADD COLUMN web_public INTEGER NOT NULL DEFAULT 0 CHECK (web_public IN (0, 1))",
     )),
+    # A channel's rallies shown on the web page without a league (`/rally web public`, issue 26):
+    # one row per published channel (who chose it, when); a channel's rallies listed by id.
+    Migration(14, "channels whose rallies are shown on the web page", (
+        """CREATE TABLE web_channels (
+            guild_id     BIGINT  NOT NULL,
+            channel_id   BIGINT  NOT NULL,
+            published_by BIGINT  NOT NULL,
+            published_at TEXT    NOT NULL,
+            PRIMARY KEY (guild_id, channel_id)
+        )""",
+        "CREATE INDEX rallies_by_channel ON rallies (guild_id, channel_id, id)",
+    )),
 )
 
 

@@ -9,10 +9,14 @@ that query.
 
 A rally is public when it was played in a public league's channel, or is a run of a public
 league's round that is closed (a run in an open round stays hidden: with shared dice it would
-tell the other drivers their dice): `rally_league_tx` finds that league.
+tell the other drivers their dice): `rally_league_tx` finds that league; or when its channel was
+published without a league (`/rally web public`, table `web_channels`, migration 14):
+`rally_public_tx` answers both.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from bot.store.connection import Tx
 from bot.store.leagues import LEAGUE_COLUMNS, League
@@ -48,6 +52,66 @@ async def rally_league_tx(tx: Tx, rally_id: int, guild_id: int, channel_id: int)
         "SELECT l.id FROM runs r JOIN rounds o ON o.id = r.round_id JOIN leagues l ON l.id = o.league_id "
         "WHERE r.rally_id = ? AND l.web_public = 1 AND o.status = 'closed' LIMIT 1", (rally_id,))
     return int(row[0]) if row is not None else None
+
+
+@dataclass(frozen=True)
+class Publisher:
+    """Who makes a rally public: a league (its id), or its channel (`league_id` None)."""
+
+    league_id: int | None
+
+
+@dataclass(frozen=True)
+class ChannelRally:
+    """A rally of a published channel, as the pages list it."""
+
+    id: int
+    status: str
+    game: str
+    stage: str
+
+
+async def set_channel_web_tx(tx: Tx, guild_id: int, channel_id: int, public: bool, actor_id: int, now: str) -> bool:
+    """Publish (or hide) a channel's rallies on the web page; True when that changed something."""
+    if public:
+        return await tx.execute(
+            "INSERT INTO web_channels (guild_id, channel_id, published_by, published_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, channel_id) DO NOTHING", (guild_id, channel_id, actor_id, now)) == 1
+    return await tx.execute("DELETE FROM web_channels WHERE guild_id = ? AND channel_id = ?",
+                            (guild_id, channel_id)) == 1
+
+
+async def channel_public_tx(tx: Tx, guild_id: int, channel_id: int) -> bool:
+    """Whether the channel's rallies are published (`/rally web public`)."""
+    row = await tx.fetch_one("SELECT 1 FROM web_channels WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id))
+    return row is not None
+
+
+async def rally_public_tx(tx: Tx, rally_id: int, guild_id: int, channel_id: int) -> Publisher | None:
+    """Who publishes the rally (a public league first, else its published channel); None: private."""
+    league = await rally_league_tx(tx, rally_id, guild_id, channel_id)
+    if league is not None:
+        return Publisher(league)
+    return Publisher(None) if await channel_public_tx(tx, guild_id, channel_id) else None
+
+
+async def channel_rallies_tx(tx: Tx, guild_id: int, channel_id: int, limit: int) -> list[ChannelRally]:
+    """The channel's latest rallies, newest first."""
+    rows = await tx.fetch_all(
+        "SELECT id, status, game, stage FROM rallies WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT ?",
+        (guild_id, channel_id, limit))
+    return [ChannelRally(int(r[0]), str(r[1]), str(r[2] or ""), str(r[3])) for r in rows]
+
+
+async def published_rallies_tx(tx: Tx, running: bool, limit: int) -> list[ChannelRally]:
+    """The latest rallies of the published channels, newest first: the lobbies and running ones
+    (`running`), else the ended ones (finished, abandoned)."""
+    wanted = "IN ('lobby', 'running')" if running else "IN ('finished', 'abandoned')"
+    rows = await tx.fetch_all(
+        "SELECT r.id, r.status, r.game, r.stage FROM rallies r JOIN web_channels w "
+        f"ON w.guild_id = r.guild_id AND w.channel_id = r.channel_id WHERE r.status {wanted} "
+        "ORDER BY r.id DESC LIMIT ?", (limit,))
+    return [ChannelRally(int(r[0]), str(r[1]), str(r[2] or ""), str(r[3])) for r in rows]
 
 
 async def run_of_round_rallies_tx(tx: Tx, round_id: int) -> dict[int, int]:
@@ -89,6 +153,14 @@ async def round_version_tx(tx: Tx, round_id: int) -> tuple[object, ...]:
     return tuple(row) if row is not None else ()
 
 
+async def channel_version_tx(tx: Tx, guild_id: int, channel_id: int) -> tuple[object, ...]:
+    """Changes whenever the list of a channel's rallies may: a new rally, one that ends."""
+    row = await tx.fetch_one(
+        "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(CASE WHEN status IN ('lobby', 'running') THEN 0 "
+        "ELSE 1 END), 0) FROM rallies WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id))
+    return tuple(row) if row is not None else ()
+
+
 async def rally_version_tx(tx: Tx, rally_id: int) -> tuple[object, ...]:
     """The rally's version and status (every action bumps the version)."""
     row = await tx.fetch_one("SELECT version, status FROM rallies WHERE id = ?", (rally_id,))
@@ -97,13 +169,19 @@ async def rally_version_tx(tx: Tx, rally_id: int) -> tuple[object, ...]:
 
 async def world_version_tx(tx: Tx, week: str) -> tuple[object, ...]:
     """Changes whenever the home page of the week may: its runs (all games), world rounds, the
-    public leagues and the servers' settings (one hides its name)."""
+    public leagues, the servers' settings (one hides its name), the published channels' rallies."""
     row = await tx.fetch_one(
         "SELECT (SELECT COUNT(*) FROM runs WHERE week = ? AND status = 'finished'), "
         "(SELECT COALESCE(MAX(id), 0) FROM runs WHERE week = ?), "
         "(SELECT COUNT(*) FROM rounds WHERE league_id IS NULL AND week = ?), "
         "(SELECT COUNT(*) FROM leagues WHERE web_public = 1), "
-        "(SELECT COALESCE(MAX(updated_at), '') FROM guild_settings)",  # a server hiding its name
+        "(SELECT COALESCE(MAX(updated_at), '') FROM guild_settings), "  # a server hiding its name
+        "(SELECT COUNT(*) FROM web_channels), (SELECT COALESCE(MAX(published_at), '') FROM web_channels), "
+        "(SELECT COALESCE(SUM(CASE r.status WHEN 'lobby' THEN 1 WHEN 'running' THEN 3 WHEN 'finished' THEN 7 "
+        "ELSE 15 END), 0) FROM rallies r JOIN web_channels w ON w.guild_id = r.guild_id "
+        "AND w.channel_id = r.channel_id), "
+        "(SELECT COALESCE(MAX(r.id), 0) FROM rallies r JOIN web_channels w ON w.guild_id = r.guild_id "
+        "AND w.channel_id = r.channel_id)",
         (week, week, week))
     return tuple(row) if row is not None else ()
 

@@ -60,12 +60,13 @@ def shown(interaction: discord.Interaction, lines: list[str]) -> str:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
-    """The user; `can_manage` is their Manage Server permission and `roles` their role ids (the
-    services' organiser checks: a league's organiser role)."""
+    """The user; `can_manage` is their Manage Server permission, `can_manage_channels` their Manage
+    Channels permission in the channel, and `roles` their role ids (the services' organiser
+    checks: a league's organiser role)."""
     user = interaction.user
     name = getattr(user, "display_name", None) or user.name
     return Actor(user.id, display_name(name), can_manage=bool(interaction.permissions.manage_guild),
-                 roles=role_ids(user))
+                 roles=role_ids(user), can_manage_channels=bool(interaction.permissions.manage_channels))
 
 
 def role_ids(user: discord.User | discord.Member) -> tuple[int, ...]:

@@ -4,11 +4,13 @@ own process, from the same store, in the reader's language.
     app = create_app(store, WebOptions(...), renderer=renderer)   # an aiohttp web.Application
     server = WebServer(app); await server.start(port, host)  …  await server.stop()
 
-Pages (bot/web/routes.py): home (the week's official stages and world scratch rankings), league
-(standings and rounds), round (runs, seed hash or seed, result cards), rally (board and turn
-log), stage (preview and facts), and one stylesheet. Everything is built through the `Game`
-protocol and the services' read helpers, from the games' spectator views only. Leagues are shown
-only after `/league web public`; anything else answers 404 (bot/store/web.py).
+Pages (bot/web/app.py): home (the week's official stages and world scratch rankings, the public
+leagues and published channels' rallies), league (standings, their chart over the rounds, and
+rounds), round (runs, seed hash or seed, result cards), rally (board and turn log; an ended
+rally's replay turn by turn), stage (preview and facts), and one stylesheet. Everything is built
+through the `Game` protocol and the services' read helpers, from the games' spectator views only.
+Leagues are shown only after `/league web public`, a channel's rallies without a league after
+`/rally web public`; anything else answers 404 (bot/store/web.py).
 
 Safe by default (bot/web/guard.py): GET and HEAD only, bounded query strings and bodies, a
 request budget per client, strict headers on every answer, autoescaped templates, no path from a

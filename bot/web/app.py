@@ -30,6 +30,8 @@ def create_app(store: Store, options: WebOptions | None = None, renderer: Render
     app.router.add_get(f"/round/{ID}/card/{{driver:[0-9]{{1,18}}}}.json", site.card)
     app.router.add_get(f"/rally/{ID}", site.rally)
     app.router.add_get(f"/rally/{ID}/board.png", site.board)
+    app.router.add_get(f"/rally/{ID}/replay", site.replay)
+    app.router.add_get(f"/rally/{ID}/replay/{{turn:[0-9]{{1,6}}}}/board.png", site.replay_board)
     app.router.add_get("/stage/{game:[a-z0-9_-]{1,40}}/{name:[a-z0-9._:-]{1,80}}", site.stage)
     app.router.add_get("/stage/{game:[a-z0-9_-]{1,40}}/{name:[a-z0-9._:-]{1,80}}/preview.png", site.preview)
     app.router.add_get(f"/rally/{ID}/events", site.events)

@@ -16,7 +16,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 #: changes the ETags of every page when the site's own look or texts change (a new release)
-SITE_VERSION = "web-1"
+SITE_VERSION = "web-2"
 
 
 def etag_of(*parts: object) -> str:

@@ -1,6 +1,8 @@
 """The home page's data: for each game with solo runs (or the one asked), the week's official
 stage and its world scratch ranking (the same query and ranks as `/scratch`), and the public
-leagues. Server names hidden by `/league settings world_name:off` stay hidden here too."""
+leagues, and the latest rallies of the channels published without a league (`/rally web public`:
+those in play, and the last ended). Server names hidden by `/league settings world_name:off` stay
+hidden here too."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.guild_settings import hidden_world_names_tx
 from bot.store.leagues import League, world_round_tx
-from bot.store.web import public_leagues_tx
+from bot.store.web import ChannelRally, public_leagues_tx, published_rallies_tx
+
+CHANNEL_RALLIES = 5  # rallies of the published channels listed, in play and ended
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class Home:
     week: str
     boards: list[WorldBoard]
     leagues: list[League]
+    running: list[ChannelRally]  # the published channels' rallies in play (or waiting), newest first
+    ended: list[ChannelRally]  # … and the last ones that ended
 
 
 def solo_games(wanted: str | None) -> list[Game[Any, Any]]:
@@ -66,7 +72,8 @@ async def home_tx(tx: Tx, week: str, shown: list[Game[Any, Any]], rows: int) -> 
                       for r in top]
         boards.append(WorldBoard(game, stage, game.stages.facts(stage).title, rnd.id if rnd else None,
                                  rnd is not None and rnd.status == "closed", count, board_rows))
-    return Home(week, boards, await public_leagues_tx(tx))
+    return Home(week, boards, await public_leagues_tx(tx), await published_rallies_tx(tx, True, CHANNEL_RALLIES),
+                await published_rallies_tx(tx, False, CHANNEL_RALLIES))
 
 
 async def home(store: Store, week: str, shown: list[Game[Any, Any]], rows: int) -> Home:

@@ -1,6 +1,7 @@
 """A public league's page: the season standings (points, dropped rounds, DNFs, penalties) as
-`/league standings` computes them (`round_close.league_standings` over the stored results), and its
-rounds, past and to come, with their times in the league's time zone."""
+`/league standings` computes them (`round_close.league_standings` over the stored results), the
+chart of the standings over the rounds (bot/web/league_chart.py), and its rounds, past and to
+come, with their times in the league's time zone."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, results_of_league_tx, rounds_of_league_tx
 from bot.store.web import public_league_tx
+from bot.web.league_chart import TOP, Chart, league_chart
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
@@ -46,6 +48,8 @@ class LeaguePage:
     rule: str  # which rounds count
     ties: str = ""  # how ties are broken (a table game: by VP, issue 25)
     vp: bool = False  # a table game: the total VP, the first tie-break, has its column
+    chart: Chart | None = None  # the standings over the closed rounds (None: none closed yet)
+    chart_top: int = TOP  # how many drivers the chart draws at most
 
 
 def local_time(text: str, zone: str) -> str:
@@ -70,12 +74,14 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
         dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status != "classified")
         penalties[r.user_id] = penalties.get(r.user_id, 0) + r.penalty_s
     rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0)) for s in table]
+    stored = await rounds_of_league_tx(tx, league.id)
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
                        local_time(r.closes_at, league.timezone))
-              for r in await rounds_of_league_tx(tx, league.id)]
+              for r in stored]
     tables = is_table_game(league.game)
+    chart = league_chart(league, results, stored, {s.user_id: s.name for s in table})
     return LeaguePage(league, rows, rounds, league.timezone, standings_rule(league),
-                      msg("league.rule_ties_vp" if tables else "league.rule_ties"), tables)
+                      msg("league.rule_ties_vp" if tables else "league.rule_ties"), tables, chart)
 
 
 async def league_page(store: Store, league_id: int) -> LeaguePage | None:

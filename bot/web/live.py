@@ -4,7 +4,7 @@
 Without the script the page still works: a refresh shows the same.
 
 One shared poller per rally (`Feed`), however many readers: it reads the rally's data version
-(`bot/store/web.py` `rally_version_tx`, with `rally_league_tx`: a rally whose league turns private
+(`bot/store/web.py` `rally_version_tx`, with `rally_public_tx`: a rally whose league turns private
 ends its streams) every `live_poll` seconds while someone listens, and stops with its last
 reader. Bounded (`Hub`): at most `live_per_client` streams per client address and `live_total` in
 all (then 429, like any over-budget request), each closed after `live_seconds` (the browser's
@@ -29,7 +29,7 @@ from aiohttp import web
 
 from bot.store import Rally, Store
 from bot.store.connection import Tx
-from bot.store.web import rally_league_tx, rally_version_tx
+from bot.store.web import rally_public_tx, rally_version_tx
 from bot.web.guard import client_of
 from bot.web.options import WebOptions
 
@@ -68,7 +68,7 @@ class Feed:
 
         async def read(tx: Tx) -> str:
             found = await rally_version_tx(tx, rally.id)
-            if not found or await rally_league_tx(tx, rally.id, rally.guild_id, rally.channel_id) is None:
+            if not found or await rally_public_tx(tx, rally.id, rally.guild_id, rally.channel_id) is None:
                 return ""
             self.over = found[1] not in LIVE_STATUSES
             return token(*found)

@@ -4,14 +4,18 @@ replayed (`replay.iter_steps`) and each action told from the spectators' view (`
 where everyone stands (`Game.status`) or the classification. Nothing a seat alone may see is
 read: a game with hidden hands (Road Rally USA) shows here what its channel shows.
 
-A rally is public when its league chose so (bot/store/web.py `rally_league_tx`). The story is
-replayed in a thread (a long rally is a few milliseconds of CPU), once per rally version.
+A rally is public when its league chose so, or its channel was published (`/rally web public`):
+bot/store/web.py `rally_public_tx`; `league_id` is then None and the page lists the channel's
+rallies instead of linking a league. The story is replayed in a thread (a long rally is a few
+milliseconds of CPU), once per rally version; `replayed_steps` is the one replay the rally page
+and its step-through replay (bot/web/replay_page.py) read.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
@@ -20,7 +24,7 @@ from bot.services.replay import iter_steps
 from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.rallies import find_tx
-from bot.store.web import rally_league_tx
+from bot.store.web import ChannelRally, channel_rallies_tx, channel_version_tx, rally_public_tx
 
 LOG_TURNS = 400  # the latest actions told on the page
 
@@ -28,57 +32,94 @@ LOG_TURNS = 400  # the latest actions told on the page
 @dataclass(frozen=True)
 class RallyPage:
     rally: Rally
-    league_id: int
+    league_id: int | None  # None: published with its channel (`/rally web public`), not by a league
     title: object
     status: list[Any]
     classification: list[Any]
     story: list[list[Any]]  # each action's lines, latest last
     cut: int  # earlier actions not shown
     has_board: bool
+    channel: list[ChannelRally] = field(default_factory=list)  # a published channel's latest rallies
 
 
-async def public_rally(store: Store, rally_id: int) -> tuple[Rally, int] | None:
-    """The rally and the league publishing it, when its page is public."""
-    async def read(tx: Tx) -> tuple[Rally, int] | None:
+@dataclass(frozen=True)
+class Published:
+    """A public rally: the league publishing it (None: its channel is published, no league does)."""
+
+    rally: Rally
+    league_id: int | None
+    channel_version: tuple[object, ...] = ()  # its channel's rallies (listed on the page when no league)
+
+    @property
+    def version(self) -> tuple[object, ...]:
+        """The data version of its pages: the rally's, its publisher, the channel's rallies listed."""
+        return (self.rally.version, self.rally.status, self.league_id, self.channel_version)
+
+
+CHANNEL_RALLIES = 10  # a published channel's rallies listed on its rallies' pages
+
+
+async def public_rally(store: Store, rally_id: int) -> Published | None:
+    """The rally and who publishes it, when its page is public."""
+    async def read(tx: Tx) -> Published | None:
         rally = await find_tx(tx, rally_id)
         if rally is None:
             return None
-        league = await rally_league_tx(tx, rally.id, rally.guild_id, rally.channel_id)
-        return (rally, league) if league is not None else None
+        public = await rally_public_tx(tx, rally.id, rally.guild_id, rally.channel_id)
+        if public is None:
+            return None
+        if public.league_id is not None:
+            return Published(rally, public.league_id)
+        return Published(rally, None, await channel_version_tx(tx, rally.guild_id, rally.channel_id))
 
     return await store.db.read(read)
 
 
-def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> tuple[Any, list[list[Any]]]:
-    """(the spectators' view at the end, each action's told lines), replayed from the log."""
+def replayed_steps(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
+                   ) -> Iterator[tuple[Any, Any, list[Any]]]:
+    """(state, its spectators' view, the lines that action told: maybe none) after each logged
+    action from the start on, replayed from the log as the channel read it."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
-    view = None
-    story: list[list[Any]] = []
     for state, events in iter_steps(row, actions):
         if state is None:
             continue
         view = game.view(state, None)
+        lines: list[Any] = []
         if events:
             told = game.tell(view, events)
             lines = [line for chapter in told.chapters for line in chapter] + list(told.lines)
-            if lines:
-                story.append(lines)
+        yield state, view, lines
+
+
+def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> tuple[Any, list[list[Any]]]:
+    """(the spectators' view at the end, each action's told lines), replayed from the log."""
+    view = None
+    story: list[list[Any]] = []
+    for _, view, lines in replayed_steps(rally, drivers, actions):  # noqa: B007 - the last view is the answer
+        if lines:
+            story.append(lines)
     return view, story
 
 
-async def rally_page(store: Store, rally: Rally, league_id: int) -> RallyPage:
+async def rally_page(store: Store, rally: Rally, league_id: int | None) -> RallyPage:
     drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
     actions = [a.as_dict() for a in await store.actions.list(rally.id)]
+    channel = [] if league_id is not None else await channel_rallies(store, rally)
     game = games.get(rally.game)
     view, story = await asyncio.to_thread(_story, rally, drivers, actions)
     if view is None:  # still in the lobby: nothing played yet
-        return RallyPage(rally, league_id, None, [], [], [], 0, False)
+        return RallyPage(rally, league_id, None, [], [], [], 0, False, channel)
     finished = rally.status == "finished"
     shown = story[-LOG_TURNS:]
     return RallyPage(rally, league_id, game.rally_title(view), [] if finished else game.status(view),
                      game.classification(view) if finished else [], shown, len(story) - len(shown),
-                     game.board(view) is not None)
+                     game.board(view) is not None, channel)
+
+
+async def channel_rallies(store: Store, rally: Rally) -> list[ChannelRally]:
+    """The latest rallies of the rally's (published) channel, newest first."""
+    return await store.db.read(lambda tx: channel_rallies_tx(tx, rally.guild_id, rally.channel_id, CHANNEL_RALLIES))
 
 
 def board_of(rally: Rally) -> dict[str, Any] | None:

@@ -17,12 +17,13 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
+from bot import games
 from bot.engine.core.errors import RallyError
 from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
 from bot.services.images import Renderer, draw_async, preview_spec
 from bot.services.web_links import league_path, rally_path, round_path
-from bot.store import Store
+from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.web import league_version_tx, round_version_tx, world_version_tx
 from bot.web.cache import Lru, etag_of, matches
@@ -32,7 +33,8 @@ from bot.web.language import pick_language, spoken
 from bot.web.league_page import league_page, local_now
 from bot.web.live import Hub, stream, token
 from bot.web.options import WebOptions
-from bot.web.rally_page import board_of, public_rally, rally_page
+from bot.web.rally_page import Published, board_of, public_rally, rally_page
+from bot.web.replay_page import ENDED, ReplayTurn, load_turns, read_turn, replay_page
 from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
 from bot.web.stage_page import stage_of
 from bot.web.static import static_files
@@ -46,9 +48,10 @@ JSON = "application/json; charset=utf-8"
 #: what each error page says
 ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413: "web.error_413",
           414: "web.error_414", 429: "web.error_429", 500: "web.error_500"}
-KEPT_PARAMS = ("game", "week")  # the filters a language link keeps
+KEPT_PARAMS = ("game", "week", "turn")  # the filters (and a replay's turn) a language link keeps
 RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
 STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
+REPLAYS = 8  # ended rallies whose replayed turns are kept (their pages and boards are built from them)
 
 
 class Site:
@@ -60,6 +63,7 @@ class Site:
         self.renderer = renderer
         self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
         self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
+        self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS)
         self.live = Hub(store, options)
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -126,7 +130,7 @@ class Site:
         async def build() -> bytes:
             data = await home(self.store, week, shown, self.options.rows)
             return self.html(request, lang, "home.html", home=data, game_filter=game_id,
-                             games=solo_games(None))
+                             games=solo_games(None), game_name=lambda game: games.get(game).name)
 
         return await self.cached(request, ("home", game_id, week, lang), version, HTML, build)
 
@@ -200,14 +204,61 @@ class Site:
         found = await public_rally(self.store, int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
-        rally, league_id = found
+        rally = found.rally
 
         async def build() -> bytes:
-            data = await rally_page(self.store, rally, league_id)
-            return self.html(request, lang, "rally.html", page=data, version=token(rally.version, rally.status))
+            data = await rally_page(self.store, rally, found.league_id)
+            return self.html(request, lang, "rally.html", page=data, version=token(rally.version, rally.status),
+                             ended=rally.status in ENDED)
 
-        return await self.cached(request, ("rally", rally.id, lang), (rally.version, rally.status, league_id), HTML,
-                                 build)
+        return await self.cached(request, ("rally", rally.id, lang), found.version, HTML, build)
+
+    async def _ended(self, request: web.Request) -> Published:
+        """The public rally of the address, once it has ended (a rally in play has no replay: 404)."""
+        found = await public_rally(self.store, int(request.match_info["id"]))
+        if found is None or found.rally.status not in ENDED:
+            raise web.HTTPNotFound()
+        return found
+
+    async def _turns(self, rally: Rally) -> list[ReplayTurn]:
+        """The ended rally's turns, replayed once while they stay in the small replay cache."""
+        kept = self.replays.get(rally.id)
+        if kept is not None and kept[0] == rally.version:
+            return kept[1]
+        turns = await load_turns(self.store, rally)
+        self.replays.put(rally.id, (rally.version, turns))
+        return turns
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """`/rally/N/replay?turn=K`: an unreadable K is 400, a turn the rally has not is 404."""
+        lang = self.language(request)
+        found = await self._ended(request)
+        turn = read_turn(request.query.get("turn"))
+        if turn is None:
+            raise web.HTTPBadRequest()
+        rally = found.rally
+
+        async def build() -> bytes:
+            data = replay_page(rally, found.league_id, await self._turns(rally), turn)
+            if data is None:
+                raise web.HTTPNotFound()
+            return self.html(request, lang, "replay.html", page=data)
+
+        return await self.cached(request, ("replay", rally.id, turn, lang), found.version, HTML, build)
+
+    async def replay_board(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        found = await self._ended(request)
+        rally, turn = found.rally, int(request.match_info["turn"])
+
+        async def build() -> bytes:
+            turns = await self._turns(rally)
+            spec = turns[turn - 1].board if 1 <= turn <= len(turns) else None
+            if spec is None:
+                raise web.HTTPNotFound()
+            return await draw_async(self.renderer, spec, lang)
+
+        return await self.cached(request, ("replay-board", rally.id, turn, lang), found.version[:2], PNG, build)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The rally page's live stream (bot/web/live.py): 404 like the page, 429 over the limits."""
@@ -218,15 +269,15 @@ class Site:
             response = self.error_page(request, 429)
             response.headers["Retry-After"] = str(RETRY_LIVE)
             return response
-        return await stream(request, self.live, found[0])
+        return await stream(request, self.live, found.rally)
 
     async def board(self, request: web.Request) -> web.Response:
         lang = self.language(request)
         found = await public_rally(self.store, int(request.match_info["id"]))
-        spec = board_of(found[0]) if found is not None else None
+        spec = board_of(found.rally) if found is not None else None
         if found is None or spec is None:
             raise web.HTTPNotFound()
-        rally = found[0]
+        rally = found.rally
 
         async def build() -> bytes:
             return await draw_async(self.renderer, spec, lang)
@@ -280,6 +331,14 @@ class Paths:
     league = staticmethod(league_path)
     round = staticmethod(round_path)
     rally = staticmethod(rally_path)
+
+    @staticmethod
+    def replay(rally_id: int, turn: int | None = None) -> str:
+        return rally_path(rally_id) + "/replay" + (f"?turn={turn}" if turn is not None else "")
+
+    @staticmethod
+    def replay_board(rally_id: int, turn: int) -> str:
+        return f"{rally_path(rally_id)}/replay/{turn}/board.png"
 
     @staticmethod
     def stage(game: str, name: str) -> str:

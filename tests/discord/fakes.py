@@ -273,11 +273,12 @@ class RecordingHTTP:
 
 def _base(user: tuple[int, str], *, manage: bool = False, app_permissions: discord.Permissions = EVERYTHING,
           interaction_type: int = 2, channel: dict | None = None, roles: tuple[int, ...] = (),
-          locale: str = "en-US", guild_locale: str = "en-US") -> dict:
+          locale: str = "en-US", guild_locale: str = "en-US", member: discord.Permissions | None = None) -> dict:
     """An interaction from `user` in the test channel (or in `channel`, a channel payload such as
-    `thread_payload(...)`), with the member's `roles` ids."""
+    `thread_payload(...)`), with the member's `roles` ids; `member`: the member's own permissions
+    (default: all with `manage`, else a plain member's)."""
     user_id, name = user
-    member_perms = discord.Permissions.all() if manage else discord.Permissions(
+    member_perms = member if member is not None else discord.Permissions.all() if manage else discord.Permissions(
         view_channel=True, send_messages=True, use_application_commands=True)
     interaction_id = next(_ids)
     return {

@@ -51,8 +51,8 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
     assert len(names) == len(set(names))
     assert sorted(names) == sorted(["rally create", "rally join", "rally leave", "rally start", "rally status",
                                     "rally board", "rally abandon", "rally kick", "rally results", "rally history",
-                                    "rally add-ai", "rally remove-ai", "act", "roll", "stop", "line", "spare",
-                                    "odds", "help", "tires", "attack", "order", "place",
+                                    "rally add-ai", "rally remove-ai", "rally web", "act", "roll", "stop", "line",
+                                    "spare", "odds", "help", "tires", "attack", "order", "place",
                                     "league create", "league join", "league organisers", "league settings",
                                     "league web", "league round add", "league round list", "league round cancel",
                                     "league penalty", "league disqualify", "league standings", "league results",

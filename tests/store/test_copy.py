@@ -33,8 +33,9 @@ async def build_realistic(target: Path | str) -> None:
     """A database as a season leaves it, written by the real services: a running rally with a
     played turn, an abandoned one, a league with members, a closed round with a run, its results,
     a penalty and its card, server settings, a driver's DM preference, jobs, posts delivered and
-    owed (with their message ids), a world scratch run answering an official league round. Its last
-    rally was then deleted, so the id counter is ahead of the largest id."""
+    owed (with their message ids), a channel published on the web page, a world scratch run
+    answering an official league round. Its last rally was then deleted, so the id counter is ahead
+    of the largest id."""
     clock = FakeClock(START)
     seeds = iter(f"{n:064x}" for n in range(1, 10_000))
     async with Store.open(target) as store:
@@ -50,6 +51,7 @@ async def build_realistic(target: Path | str) -> None:
         await service.abandon(elsewhere, ALICE)
         await store.guilds.put(HERE.guild_id, {"lang": "fr", "motto": "Allez, Zoë !"})
         await service.notify.set(HERE, ZOE, "dm", "on")
+        await service.channel_web.set(elsewhere, ORGANISER, "public")  # a channel shown on the web page
 
         leagues = champs.leagues
         await leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "UTC")

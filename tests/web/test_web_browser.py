@@ -16,19 +16,24 @@ import asyncio
 import os
 import shutil
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestServer
 
+from bot.console import PLACE
 from bot.i18n import render, t
 from bot.services.card_check import verify_bytes
 from bot.services.images import PillowRenderer
+from bot.store.clock import from_text
 from bot.web import create_app
 from bot.web.app import SITE
 from bot.web.league_page import league_page
+from tests.league.conftest import Posts
+from tests.league.league_helpers import until
 from tests.web.live_helpers import running_public_rally
-from tests.web.test_web_rally import one_move
+from tests.web.test_web_rally import PublicGuard, one_move
 from tests.web.web_helpers import ALICE, SCRIPT, season
 
 pytestmark = pytest.mark.parametrize("db_target", ["sqlite"], indirect=True)
@@ -227,4 +232,75 @@ async def test_every_page_draws_on_a_phone_without_an_error(service, deadlines, 
         assert width <= PHONE["width"] + 1, (name, width)  # nothing wider than the phone
         shot = await screenshot(me.page, shots, name)
         assert shot.stat().st_size > 1000
+    assert not me.errors and not me.dialogs, (me.errors, me.dialogs)
+
+
+async def test_a_finished_rally_steps_through_its_replay_and_the_league_draws_its_chart(service, deadlines, clock,
+                                                                                       store, site, browser, shots):
+    league_id, (_, second) = await season(service, deadlines, clock)
+    await until(clock, deadlines, service, Posts(), from_text(second.closes_at) + timedelta(minutes=1))
+    me = await reader(browser)
+    await me.open(str(site.make_url("/rally/1?lang=en")))
+    await me.page.get_by_role("link", name=render(t("web.replay_link", "en"), "en")).click()
+    await me.page.wait_for_load_state()
+    board = me.page.locator("main .board img")
+    turn = me.page.locator("nav.steps .turn")
+    total = int((await turn.inner_text()).split()[-1])
+    assert await turn.inner_text() == f"Turn 1 of {total}" and total >= 3
+    seen = [await board.get_attribute("src")]
+    for number in (2, 3):
+        await me.page.get_by_role("link", name=render(t("web.replay_next", "en"), "en")).click()
+        await me.page.wait_for_load_state()
+        assert await turn.inner_text() == f"Turn {number} of {total}"
+        seen.append(await board.get_attribute("src"))
+        await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=await board.element_handle())
+    assert seen == [f"/rally/1/replay/{n}/board.png?lang=en" for n in (1, 2, 3)]
+    assert me.loads == 4  # plain links: the rally page, then three pages of the replay
+    assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    await screenshot(me.page, shots, "replay-en")
+    await me.page.get_by_role("link", name="Français").click()
+    await me.page.wait_for_load_state()
+    assert await turn.inner_text() == f"Tour 3 sur {total}"  # the switch keeps the turn
+    await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=await board.element_handle())
+    await screenshot(me.page, shots, "replay-fr")
+
+    data = await league_page(store, league_id)
+    for lang in ("en", "fr"):
+        await me.open(str(site.make_url(f"/league/{league_id}?lang={lang}")))
+        chart = me.page.locator("figure.chart")
+        assert await chart.locator("polyline").count() == len(data.chart.lines) >= 3
+        assert [text.strip() for text in await chart.locator("ul.legend li").all_inner_texts()] == [
+            f"{line.name} ({line.points[-1]})" for line in data.chart.lines]
+        box = await chart.locator("svg.chart").bounding_box()
+        assert box is not None and 300 < box["width"] <= PHONE["width"]
+        assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+        await chart.screenshot(path=str(shots / f"chart-{lang}.png"))
+        kept = os.environ.get("RALLYBOT_ARTIFACTS")
+        if kept:
+            shutil.copy(shots / f"chart-{lang}.png", Path(kept) / f"chart-{lang}.png")
+        await screenshot(me.page, shots, f"league-chart-{lang}")
+    assert not me.errors and not me.dialogs, (me.errors, me.dialogs)
+
+
+async def test_a_published_channel_s_rallies_on_the_home_page_and_their_breadcrumb(store, site, browser, shots):
+    guard = PublicGuard(store)
+    await guard.play()  # a Road Rally USA game to its end, in a channel no league publishes
+    (rally,) = await store.rallies.finished_in_channel(PLACE.guild_id, PLACE.channel_id, 5)
+    await guard.console.run_line("mod: /rally web public")
+    me = await reader(browser)
+    await me.open(str(site.make_url("/?lang=en")))
+    await me.page.get_by_role("link", name=f"Rally #{rally.id} · Road Rally USA", exact=False).click()
+    await me.page.wait_for_load_state()
+    assert await me.page.locator("h1").inner_text() == f"Rally #{rally.id}"
+    assert await me.page.locator("nav.channel [aria-current=page]").inner_text() == f"#{rally.id}"
+    await me.page.get_by_role("link", name=render(t("web.replay_link", "en"), "en")).click()
+    await me.page.wait_for_load_state()
+    assert (await me.page.locator("nav.steps .turn").inner_text()).startswith("Turn 1 of ")
+    for image in await me.page.locator("img").element_handles():
+        await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
+    assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    await screenshot(me.page, shots, "replay-roadrally")
+    await me.open(str(site.make_url("/?lang=de")))
+    assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    await screenshot(me.page, shots, "home-channels-de")
     assert not me.errors and not me.dialogs, (me.errors, me.dialogs)

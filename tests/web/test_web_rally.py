@@ -94,7 +94,8 @@ async def test_a_running_road_rally_page_shows_its_board_and_log_but_no_hand_and
     secrets = guard.now(table) | guard.secrets
     assert any(plain(s) in plain(guard.out.getvalue()) for _, s, _ in secrets)  # the scan finds what it looks for
     shown = await assert_no_secret(client, rally.id, secrets)
-    assert "Turn log" in shown and "Refresh the page" in shown
+    assert "Turn log" in shown and "This page follows the rally as it is played." in shown
+    assert "Without JavaScript, refresh the page" in shown  # the <noscript> line: a refresh still works
     board = await client.get(f"/rally/{rally.id}/board.png")
     assert board.status == 200 and board.content_type == "image/png"
     first = await client.get(f"/rally/{rally.id}")

@@ -41,6 +41,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round_cards", ("round_id",)),
     ("check_marks", ("rally_id",)),
     ("notify_prefs", ("user_id",)),
+    ("ratings", ("game", "user_id")),
+    ("rating_events", ("id",)),
+    ("rating_history", ("event_id", "user_id")),
 )
 
 

@@ -66,9 +66,12 @@ class CopyReport:
 
 
 async def count_rows(db: Database) -> dict[str, int]:
-    """The number of rows of every table."""
+    """The number of rows of every table (a table of a newer schema step the database has not
+    reached is not counted: an older database is copied as it is)."""
     counts = {}
     for table, _ in TABLES:
+        if not await _columns(db, table):
+            continue
         row = await db.fetch_one(f"SELECT COUNT(*) FROM {table}")
         counts[table] = int(row[0]) if row else 0
     return counts
@@ -90,6 +93,8 @@ async def _copy(source: Tx, target: Database, progress: Callable[[str, int], Non
     copied: dict[str, int] = {}
     for table, keys in TABLES:
         columns = await source.columns(table)
+        if not columns:  # a table of a later schema step than the source's: nothing to copy
+            continue
         wanted = await _columns(target, table)
         missing = [c for c in columns if c not in wanted]
         if missing:

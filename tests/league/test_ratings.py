@@ -13,13 +13,17 @@ from datetime import timedelta
 
 import pytest
 
+from bot import games
 from bot.__main__ import main as cli_main
 from bot.engine.core.official import week_bounds, week_of
+from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place
+from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
 from bot.services.rating_sources import placed
 from bot.services.ratings import display_rating, rebuild_tx
 from bot.services.round_close import close_round
+from bot.services.work import AI_PAUSE
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_round_tx, rounds_of_league_tx
 from bot.store.ratings import all_history_tx, all_ratings_tx, events_tx
@@ -272,3 +276,35 @@ async def test_bad_ratings_requests_are_refused_privately_and_change_nothing(toy
         await toy_service.ratings.ratings(RALLY_CHANNEL, ALICE, game, scope)
     assert refused.value.key == key
     assert (await outbox_count(store), await store.db.read(all_ratings_tx)) == before
+
+
+async def test_ai_seats_are_not_rated_and_the_people_keep_their_order_among_people(service, store, clock,
+                                                                                    deadlines, posts):
+    """Alice and Bob against an AI driver in a classic rally, as on Discord: only the two people
+    are rated, ranked as the classification orders them among people."""
+    await service.create(RALLY_CHANNEL, ALICE, "pinewood-sprint", drivers=3)
+    await service.join(RALLY_CHANNEL, ALICE)
+    await service.join(RALLY_CHANNEL, BOB)
+    await service.add_ai(RALLY_CHANNEL, ALICE, 1, "bold")
+    await service.start(RALLY_CHANNEL, ALICE)
+    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
+    for _ in range(600):
+        await deliver(service, posts)
+        rally = await store.rallies.get_active_in_channel(RALLY_CHANNEL.guild_id, RALLY_CHANNEL.channel_id)
+        if rally is None:
+            break
+        state = service.work.state_of(rally)
+        if is_ai(state.active.id):
+            clock.now += AI_PAUSE
+            await deadlines.run_due()
+        else:
+            await service.act(RALLY_CHANNEL, people[int(state.active.id)], str(choose_action(state)))
+    (rally,) = await store.rallies.finished_in_channel(RALLY_CHANNEL.guild_id, RALLY_CHANNEL.channel_id, 1)
+    outcome = games.get(rally.game).outcome(games.get(rally.game).from_json(rally.snapshot))
+    assert any(is_ai(s.seat) for s in outcome.seats)
+    order = [int(s.seat) for s in sorted(outcome.seats, key=lambda s: (s.rank is None, s.rank or 0))
+             if not is_ai(s.seat)]
+    history = await store.db.read(all_history_tx)
+    assert {h.user_id for h in history} == {ALICE.user_id, BOB.user_id}  # no AI seat is rated
+    rank = {h.user_id: h.rank for h in history}
+    assert rank[order[0]] <= rank[order[1]] and min(rank.values()) == 1

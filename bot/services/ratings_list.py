@@ -9,7 +9,8 @@ the name and the rating only (the name is already public through the world scrat
 where they drove. Names are shown as stored (cleaned when they were taken), in table cells as
 plain text.
 
-The game: the option, else the game of the rally or league of this channel, else classic.
+The game: the option, else the game of this channel's rally (running, or the latest finished)
+or league, else classic.
 Refused privately, nothing written: an unknown game or scope, a game (or a server) with no
 ratings yet.
 """
@@ -63,14 +64,16 @@ class RatingsService:
         self.hooks = RatingHooks(work, clock)
 
     async def game_here(self, place: Place, game: object) -> str:
-        """The game asked for (refused when unknown), else this channel's (its rally's, its
-        league's), else classic."""
+        """The game asked for (refused when unknown), else this channel's (its rally's, running or
+        the latest finished, else its league's), else classic."""
         text = str(game).strip().lower()[:40] if game is not None else ""
         if text:
             if text not in games.ids():
                 raise ServiceError("ratings.unknown_game", game=text, games=", ".join(games.ids()))
             return text
         rally = await self.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+        if rally is None:  # the rally just finished here
+            rally = next(iter(await self.store.rallies.finished_in_channel(place.guild_id, place.channel_id, 1)), None)
         if rally is not None:
             return rally.game
         leagues = await self.store.db.read(lambda tx: leagues_of_guild_tx(tx, place.guild_id))

@@ -9,15 +9,17 @@ runs, league rounds and a world scratch of its own."""
 from __future__ import annotations
 
 import asyncio
+import io
 from datetime import timedelta
 
 import pytest
 
 from bot import games
 from bot.__main__ import main as cli_main
+from bot.console import Console
 from bot.engine.core.official import week_bounds, week_of
 from bot.engine.rallyman.ai import choose_action
-from bot.services import Actor, Place
+from bot.services import Actor, Place, RallyService
 from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
 from bot.services.rating_sources import placed
@@ -30,6 +32,7 @@ from bot.store.ratings import all_history_tx, all_ratings_tx, events_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, CAROL, DAVE, LEAGUE_CHANNEL, ORGANISER, dash, start_run, until
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
+from tests.toy_game.test_toy_end_to_end import play_to_the_end
 
 TOY = "dicedash"
 OTHER_SERVER = Place(guild_id=77, channel_id=70)  # another server, with a private league of its own
@@ -308,3 +311,25 @@ async def test_ai_seats_are_not_rated_and_the_people_keep_their_order_among_peop
     assert {h.user_id for h in history} == {ALICE.user_id, BOB.user_id}  # no AI seat is rated
     rank = {h.user_id: h.rank for h in history}
     assert rank[order[0]] <= rank[order[1]] and min(rank.values()) == 1
+
+
+async def test_ratings_in_the_console_as_typed(store, toy):  # noqa: F811
+    """`/ratings` works in the console like every command: refused privately before any rating,
+    then posted in the channel, the world's and the server's."""
+    service = RallyService(store, seed_source=lambda: 5)
+    out = io.StringIO()
+    console = Console(service, out=out)
+    await console.run_line("ann: /ratings dicedash")
+    assert "Nobody who drove Dice Dash on this server has a rating yet" in out.getvalue()
+    await console.run_line("ann: /rally create stage:dash-3 drivers:2 game:dicedash")
+    for name in ("ann", "ben"):
+        await console.run_line(f"{name}: /rally join")
+    await console.run_line("ann: /rally start")
+    await play_to_the_end(console, service, store, toy)
+    mark = len(out.getvalue())
+    await console.run_line("ann: /ratings")  # this channel's game: the dash just played
+    await console.run_line("ben: /ratings game:dicedash scope:world")
+    shown = out.getvalue()[mark:]
+    assert "Ratings of this server in Dice Dash: 2 rated drivers" in shown
+    assert "World ratings in Dice Dash: 2 rated drivers" in shown
+    assert "ann" in shown and "ben" in shown

@@ -4,9 +4,10 @@
 **One driver across servers, nothing leaked.** A rating is one per Discord user and game,
 whatever server they drove on. The server's list names only drivers who drove that game on this
 server (a rally, a run or a league table whose rally is here: `bot.store.ratings.top_tx`), so a
-driver seen only in another server's private league is never named here; the world list shows
-the name and the rating only (the name is already public through the world scratch), never
-where they drove. Names are shown as stored (cleaned when they were taken), in table cells as
+driver seen only in another server's private league is never named here. The world list names
+only drivers the game's world scratch ranking already shows (a finished official run), with
+their rating and nothing else (never where they drove): a driver known only on private servers
+is in no world list. Names are shown as stored (cleaned when they were taken), in table cells as
 plain text.
 
 The game: the option, else the game of this channel's rally (running, or the latest finished)

@@ -155,29 +155,35 @@ async def rewind_tx(tx: Tx, game: str, first_id: int) -> None:
         "ON c.user_id = h.user_id AND c.last = h.event_id WHERE h.game = ?", (game, game))
 
 
-async def top_tx(tx: Tx, game: str, limit: int, guild_id: int | None = None) -> list[Rating]:
-    """`game`'s best ratings by ordinal (ties: the lower user id first); with `guild_id`, only
-    drivers who drove in that server (a rally, a run or a table there, in this game)."""
+#: who a list may name: in a server's, the drivers who drove the game there (a rally, a run or a
+#: league table whose rally is in that server); in the world's, the drivers the world scratch
+#: ranking of the game already shows (a finished official run)
+_DROVE_HERE = ("EXISTS (SELECT 1 FROM drivers d JOIN rallies y ON y.id = d.rally_id WHERE d.user_id = r.user_id "
+               "AND y.guild_id = ? AND y.game = ?)")
+_IN_WORLD_RANKING = ("EXISTS (SELECT 1 FROM runs w WHERE w.user_id = r.user_id AND w.game = ? AND w.week IS NOT NULL "
+                     "AND w.status = 'finished')")
+
+
+def _shown(game: str, guild_id: int | None) -> tuple[str, tuple[object, ...]]:
     if guild_id is None:
-        rows = await tx.fetch_all(f"SELECT {RATING_COLUMNS} FROM ratings WHERE game = ? "
-                                  "ORDER BY ordinal DESC, user_id LIMIT ?", (game, limit))
-    else:
-        rows = await tx.fetch_all(
-            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND EXISTS (SELECT 1 FROM drivers d "
-            "JOIN rallies y ON y.id = d.rally_id WHERE d.user_id = r.user_id AND y.guild_id = ? AND y.game = ?) "
-            "ORDER BY r.ordinal DESC, r.user_id LIMIT ?", (game, guild_id, game, limit))
+        return _IN_WORLD_RANKING, (game,)
+    return _DROVE_HERE, (guild_id, game)
+
+
+async def top_tx(tx: Tx, game: str, limit: int, guild_id: int | None = None) -> list[Rating]:
+    """`game`'s best ratings by ordinal (ties: the lower user id first) among the drivers a list
+    may name: with `guild_id`, those who drove the game in that server; without, those in the
+    game's world scratch ranking (`_DROVE_HERE`, `_IN_WORLD_RANKING`)."""
+    where, params = _shown(game, guild_id)
+    rows = await tx.fetch_all(f"SELECT {RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND {where} "
+                              "ORDER BY r.ordinal DESC, r.user_id LIMIT ?", (game, *params, limit))
     return [Rating.from_row(r) for r in rows]
 
 
 async def rated_count_tx(tx: Tx, game: str, guild_id: int | None = None) -> int:
     """How many drivers `top_tx` ranks (in the world, or in one server)."""
-    if guild_id is None:
-        row = await tx.fetch_one("SELECT COUNT(*) FROM ratings WHERE game = ?", (game,))
-    else:
-        row = await tx.fetch_one(
-            "SELECT COUNT(*) FROM ratings r WHERE r.game = ? AND EXISTS (SELECT 1 FROM drivers d "
-            "JOIN rallies y ON y.id = d.rally_id WHERE d.user_id = r.user_id AND y.guild_id = ? AND y.game = ?)",
-            (game, guild_id, game))
+    where, params = _shown(game, guild_id)
+    row = await tx.fetch_one(f"SELECT COUNT(*) FROM ratings r WHERE r.game = ? AND {where}", (game, *params))
     return int(row[0]) if row else 0
 
 

@@ -248,22 +248,31 @@ async def test_db_ratings_rebuild_gives_identical_values(toy_service, store, clo
 
 # -- /ratings ---------------------------------------------------------------------------------------
 
-async def test_ratings_of_a_server_name_only_its_drivers_the_world_names_everyone(toy_service, store, clock,
-                                                                                  deadlines, posts):
+async def test_a_servers_list_names_its_drivers_the_worlds_only_the_world_scratchs(toy_service, store, clock,
+                                                                                    deadlines, posts):
     await live_dash(toy_service, toy_service.toy, RALLY_CHANNEL, ALICE, BOB)
-    # Dave drives only in another server's private league
+    # Carol and Dave drive in another server's private league
     await toy_league_round(toy_service, deadlines, clock, posts, (CAROL, DAVE), place=OTHER_SERVER,
                            name="Private Cup")
-    here = await toy_service.ratings.ratings(RALLY_CHANNEL, ALICE, TOY)
-    text = "\n".join(str(line) for line in here.lines)
-    assert "Alice" in text and "Bob" in text
-    assert "Dave" not in text and "Carol" not in text and "Private Cup" not in text
-    assert "2 rated drivers" in text and len(here.outbox) == 1
+    for driver, place in ((BOB, RALLY_CHANNEL), (CAROL, OTHER_SERVER)):  # on the world scratch: public
+        await toy_service.championships.scratch.check_run(place, driver, TOY)
+        thread = Place(place.guild_id, 960_000 + driver.user_id)
+        await toy_service.championships.scratch.start_run(place, driver, thread.channel_id, "Server", TOY)
+        await dash(toy_service, toy_service.toy, driver, thread)
+
+    def text(reply) -> str:
+        return "\n".join(str(line) for line in reply.lines)
+
+    here = text(await toy_service.ratings.ratings(RALLY_CHANNEL, ALICE, TOY))
+    assert "Alice" in here and "Bob" in here and "2 rated drivers" in here
+    assert "Dave" not in here and "Carol" not in here and "Private Cup" not in here
+    there = text(await toy_service.ratings.ratings(OTHER_SERVER, DAVE, TOY))
+    assert "Carol" in there and "Dave" in there and "Alice" not in there and "Bob" not in there
     world = await toy_service.ratings.ratings(RALLY_CHANNEL, ALICE, TOY, "world")
-    shown = "\n".join(str(line) for line in world.lines)
-    assert all(name in shown for name in ("Alice", "Bob", "Carol", "Dave")) and "Private Cup" not in shown
-    assert "4 rated drivers" in shown
-    # the rally channel's game is the default once it has a rally of that game; a plain channel: classic
+    shown = text(world)
+    assert "Bob" in shown and "Carol" in shown and "2 rated drivers" in shown and len(world.outbox) == 1
+    assert "Alice" not in shown and "Dave" not in shown and "Private Cup" not in shown and "Server" not in shown
+    # a channel without a rally or a league of its own: classic, which nobody here has a rating in
     with pytest.raises(ServiceError) as refused:
         await toy_service.ratings.ratings(Place(LEAGUE_CHANNEL.guild_id, 99), ALICE)
     assert refused.value.key == "ratings.none_here"
@@ -331,5 +340,6 @@ async def test_ratings_in_the_console_as_typed(store, toy):  # noqa: F811
     await console.run_line("ben: /ratings game:dicedash scope:world")
     shown = out.getvalue()[mark:]
     assert "Ratings of this server in Dice Dash: 2 rated drivers" in shown
-    assert "World ratings in Dice Dash: 2 rated drivers" in shown
     assert "ann" in shown and "ben" in shown
+    assert "World scratch" not in shown  # neither drove the world scratch: the world list refuses
+    assert "Nobody of the Dice Dash world scratch ranking has a rating yet" in shown

@@ -31,6 +31,7 @@ from bot.store.leagues import results_of_round_tx, rounds_of_league_tx
 from bot.store.ratings import all_history_tx, all_ratings_tx, events_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, CAROL, DAVE, LEAGUE_CHANNEL, ORGANISER, dash, start_run, until
+from tests.league.test_table_game_rounds import ENTRANTS, play, road_league, threads  # noqa: F401
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
 from tests.toy_game.test_toy_end_to_end import play_to_the_end
 
@@ -343,3 +344,21 @@ async def test_ratings_in_the_console_as_typed(store, toy):  # noqa: F811
     assert "ann" in shown and "ben" in shown
     assert "World scratch" not in shown  # neither drove the world scratch: the world list refuses
     assert "Nobody of the Dice Dash world scratch ranking has a rating yet" in shown
+
+
+async def test_a_table_game_round_rates_each_table_as_its_own_match_and_its_tables_not_as_rallies(
+        service, store, deadlines, clock, posts, threads):  # noqa: F811
+    rnd = await road_league(service, ENTRANTS[:6])  # two tables of three
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    for thread, _, _ in threads:
+        await play(service, thread)
+    assert await store.db.read(lambda tx: events_tx(tx, "roadrally")) == []  # a table is rated with its round
+    await until(clock, deadlines, service, posts, from_text(rnd.closes_at) + timedelta(minutes=1))
+    (event,) = await store.db.read(lambda tx: events_tx(tx, "roadrally"))
+    assert (event.source, event.source_id) == ("round", rnd.id)
+    history = {h.user_id: h.rank for h in await store.db.read(all_history_tx)}
+    position = {r.user_id: r.position for r in await store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))}
+    assert set(history) == {a.user_id for a in ENTRANTS[:6]}
+    assert history == position  # each driver's rank is their place in their own table
+    for _, _, seated in threads:  # each table is a match of its own: ranks from 1 in each
+        assert min(history[u] for u in seated) == 1

@@ -21,7 +21,8 @@ async def test_a_hostile_game_is_refused_privately_and_a_rated_channel_gets_its_
         assert "Unknown game" in answer and "dicedash" in answer
         assert channel_posts(sent) == []
         (fr,) = private_answers(await h.command(ALICE, "ratings", game="dicedash", payload={"locale": "fr"}))
-        assert fr.startswith("Aucun pilote ayant couru à Course aux dés sur ce serveur") and "`/cotes portée:world`" in fr
+        assert fr.startswith("Aucun pilote ayant couru à Course aux dés sur ce serveur")
+        assert "`/cotes portée:world`" in fr  # the command as a French client names it
         assert await store.db.read(all_ratings_tx) == []
         assert (await store.db.fetch_one("SELECT COUNT(*) FROM outbox"))[0] == 0
 

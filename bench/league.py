@@ -13,6 +13,11 @@ clock:
   `RUNS - 1` times in one transaction with other driver ids and varied times (a bench fixture:
   the bot never writes rows this way). The reminders are run first, untimed; then the clock moves
   past the close and one `run_due()` is timed. One measurement (a round closes once).
+- `rating_ms` (issue 27): inside that same close, the rating update of the round's `RUNS`
+  drivers (`bot/services/ratings.py` `rate_closed_round_tx`, the call `close_round` makes in its
+  transaction: the ranking read from the stored results, the OpenSkill update, the ratings and
+  history rows), timed around that call on the close's own path (so it is part of `close_ms`);
+  `rated` says how many drivers it rated. Goal: `rating_ms` ≤ 0.2 × `close_ms` (same run).
 - `scratch_ms`: `/scratch` (`ScratchService.ranking`) with `RESULTS` finished runs in the week's
   world round, asked by a driver ranked mid-table (so the neighbourhood query runs): the queries,
   the table spec and the outbox row, not drawing the image (the outbox sender draws it later,
@@ -24,7 +29,7 @@ clock:
 - `select_ms`, the baseline of the same run: `SELECT id FROM runs WHERE id = ?` for one row
   through the same store (`store.db.fetch_one`), median of `SELECTS` calls.
 
-Goals (issue 11): close ≤ 2000 ms, scratch ≤ 20 ms, tick ≤ 10 ms.
+Goals (issue 11): close ≤ 2000 ms, scratch ≤ 20 ms, tick ≤ 10 ms; (issue 27) rating ≤ 0.2 × close.
 `python -m bot bench league [--runs N] [--results N] [--jobs N]` prints one JSON line.
 """
 
@@ -48,7 +53,7 @@ from typing import Any
 
 from bot.engine.core.official import week_of
 from bot.engine.rallyman.ai import choose_action
-from bot.services import Actor, Place, RallyService
+from bot.services import Actor, Place, RallyService, round_close
 from bot.services.deadlines import DeadlineService
 from bot.services.world_round import ensure_week_tx
 from bot.store import Store
@@ -189,15 +194,31 @@ async def _close(store: Store, service: RallyService, deadlines: DeadlineService
     clock.now = closes - timedelta(minutes=30)
     await deadlines.run_due()  # the 24 h and 1 h reminders, untimed
     clock.now = closes + timedelta(minutes=1)
-    took, acted = await _timed(deadlines.run_due())
+    rating: list[tuple[float, int]] = []
+    rate = round_close.rate_closed_round_tx
+
+    async def timed_rating(tx: Tx, rnd: Any, now: datetime) -> int:
+        began = time.perf_counter()
+        rated = await rate(tx, rnd, now)
+        rating.append((time.perf_counter() - began, rated))
+        return rated
+
+    round_close.rate_closed_round_tx = timed_rating  # the close's own call, timed where it is made
+    try:
+        took, acted = await _timed(deadlines.run_due())
+    finally:
+        round_close.rate_closed_round_tx = rate
     status = await _value(store, "SELECT status FROM rounds WHERE id = ?", (round_id,))
     results = await _value(store, "SELECT COUNT(*) FROM round_results WHERE round_id = ?", (round_id,))
     cards = await _value(store, "SELECT length(CAST(body AS BLOB)) FROM round_cards WHERE round_id = ?", (round_id,))
     if acted != 1 or status != "closed" or results != runs:
         raise RuntimeError(f"the close did not run as expected: acted {acted}, status {status}, "
                            f"{results} results for {runs} runs")
+    if len(rating) != 1 or rating[0][1] != runs:
+        raise RuntimeError(f"the close did not rate its {runs} drivers once: {rating}")
     counted = await _value(store, "SELECT COUNT(*) FROM runs WHERE round_id = ?", (round_id,))
-    return {"close_ms": _ms(took), "runs": int(counted), "cards_kib": round(int(cards) / 1024, 1),
+    return {"close_ms": _ms(took), "rating_ms": _ms(rating[0][0]), "rated": rating[0][1],
+            "runs": int(counted), "cards_kib": round(int(cards) / 1024, 1),
             "round_id": round_id, "rally_id": rally_id}
 
 
@@ -332,6 +353,8 @@ async def _measure(folder: Path, runs: int, results: int, jobs: int, calls: int,
     return {
         "bench": "league",
         "close_ms": close["close_ms"],
+        "rating_ms": close["rating_ms"],
+        "rating_over_close": round(close["rating_ms"] / close["close_ms"], 3),
         "scratch_ms": scratch["scratch_ms"],
         "tick_ms": tick["tick_ms"],
         "select_ms": _ms(select_s),
@@ -340,7 +363,9 @@ async def _measure(folder: Path, runs: int, results: int, jobs: int, calls: int,
         "results": scratch["results"],
         "pending_jobs": tick["pending_jobs"],
         "cards_kib": close["cards_kib"],
+        "rated": close["rated"],
         "goals_ms": {"close": 2000, "scratch": 20, "tick": 10},
+        "goals": {"rating_over_close": 0.2},
     }
 
 

@@ -1,4 +1,4 @@
-"""`python -m bot db migrate|backup|check|copy`: look after the database from the command line.
+"""`python -m bot db migrate|backup|check|copy|ratings`: look after the database from the command line.
 
 - `migrate` creates the database or brings it to the current schema and prints the version;
 - `backup PATH` copies it online (safe while the bot runs) and prints the path and size; it does
@@ -11,7 +11,10 @@
   form; exit 1 and one line per mismatch if anything differs;
 - `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move
   to a host without a disk, or back), then runs `check` on the target and compares the row
-  counts of every table.
+  counts of every table;
+- `ratings` prints how many games and drivers have ratings; `--rebuild` first recomputes every
+  rating from the stored results (finished rallies, closed rounds and world weeks), replayed in
+  the order they were applied (`bot/services/ratings.py`), in one transaction.
 
 `--db` picks the database: an SQLite file or a `postgresql://` URL; default `RALLYBOT_DB`, else
 `DATABASE_URL`, else `data/rallybot.sqlite3`.
@@ -36,7 +39,7 @@ NO_REPLAY = "db check needs the rules engine (bot.services.replay), not availabl
 
 def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
-    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy")
+    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, ratings")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db", default=None, metavar="DB",
@@ -61,6 +64,14 @@ def register(subparsers: Subparsers) -> None:
     )
     copy.add_argument("--to", required=True, metavar="TARGET", help="SQLite file or postgresql:// URL to fill")
     copy.set_defaults(func=_plainly(cmd_copy))
+
+    ratings = actions.add_parser(
+        "ratings", parents=[common], help="print how many games and drivers have ratings (--rebuild: recompute "
+                                          "every rating from the stored results, in their stored order)"
+    )
+    ratings.add_argument("--rebuild", action="store_true",
+                         help="recompute every rating from the stored results, in one transaction")
+    ratings.set_defaults(func=_plainly(cmd_ratings))
 
     def usage(_: argparse.Namespace) -> int:
         parser.print_help(sys.stderr)
@@ -226,3 +237,29 @@ def cmd_copy(args: argparse.Namespace) -> int:
         return 1
     print(f"copied {copied.total} rows from {_shown(source)} to {_shown(target)}")
     return _print_report(report)
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """Print `games`/`drivers` rated; with `--rebuild`, recompute every rating first."""
+    from bot.services.ratings import rebuild_tx
+    from bot.store import Store, StoreError
+    from bot.store.ratings import counts_tx
+
+    path = _db_path(args)
+    if not _existing(path):
+        return 1
+
+    async def run() -> tuple[int | None, tuple[int, int]]:
+        async with Store.open(path) as store:
+            replayed = await store.db.write(rebuild_tx) if args.rebuild else None
+            return replayed, await store.db.read(counts_tx)
+
+    try:
+        replayed, (games, drivers) = asyncio.run(run())
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if replayed is not None:
+        print(f"{_shown(path)}: ratings rebuilt from {replayed} results")
+    print(f"{_shown(path)}: ratings of {games} games, {drivers} drivers")
+    return 0

@@ -110,6 +110,9 @@ class Commands:
         if cmd.name.startswith("notify"):
             return await s.notify.set(self.place, actor, cmd.name.split()[1],
                                       o.get("value") or (cmd.words[0] if cmd.words else ""))
+        if cmd.name == "ratings":  # `/ratings [game] [scope:server|world]`
+            return await s.ratings.ratings(self.place, actor, o.get("game") or (cmd.words[0] if cmd.words else None),
+                                           o.get("scope"))
         if cmd.name == "help":
             return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
         if cmd.name == "rules":

@@ -63,6 +63,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("scratch run", "discord.cmd.scratch_run"),
         ("scratch ranking", "discord.cmd.scratch_ranking"),
         ("scratch me", "discord.cmd.scratch_me"),
+        ("ratings", "discord.cmd.ratings"),
         ("verify", "discord.cmd.verify"),
     )),
     ("help.group_you", (

@@ -19,6 +19,7 @@ from bot.services.league_rounds import discord_time, new_seed
 from bot.services.league_services import Championships
 from bot.services.lobby import Lobby
 from bot.services.notify import NotifyService, turn_dms_tx
+from bot.services.ratings_list import RatingsService
 from bot.services.reply import HAND, Actor, Place, Reply
 from bot.services.turns import Turns
 from bot.services.work import RallyWork
@@ -47,6 +48,7 @@ class RallyService:
         self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
         self.notify = NotifyService(self.work, clock)
         self.channel_web = ChannelWeb(self.work, clock)  # `/rally web`: a channel's rallies on the web page
+        self.ratings = RatingsService(self.work, clock)  # `/ratings`; rates finished live rallies (end hook)
         self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create

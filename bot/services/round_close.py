@@ -7,7 +7,9 @@ points and the power-stage bonus (`bot/services/league_points.py`), stored in `r
 result cards of the finished runs are stored (`bot/services/cards.py`), and the league channel is
 owed two posts: the results (text, image, cards file, the seed revealed) and the season standings.
 A penalty or a disqualification on a closed round recomputes its results the same way, so the
-standings (a sum over `round_results`) follow at once.
+standings (a sum over `round_results`) follow at once. The close applies the round's ranking to
+the drivers' ratings in its transaction, and a judgement replays them from that round on
+(`bot/services/ratings.py`).
 
 The runs of a round are those driven in it and those answering it (a driver's official run of
 the week driven in the world round or another league: `bot/services/official_runs.py`). The
@@ -43,6 +45,7 @@ from bot.services.league_points import (
 )
 from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
 from bot.services.provisional import any_provisional, provisional_lines
+from bot.services.ratings import rate_closed_round_tx, rerate_round_tx
 from bot.services.reply import Actor, Reply
 from bot.services.table_games import finish_tables_tx, is_table_game
 from bot.services.web_links import link_lines_tx
@@ -344,6 +347,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
                                  posts=[Post([msg("run.closed_dnf")], close_turn=True)], end_turn_clock=True)
                     await work.write(tx, rally, end)
             ids = await _results_posts_tx(tx, work, current, late, now)
+            await rate_closed_round_tx(tx, current, now)  # careers: in the same transaction
             await finish(tx)
             return ids
 
@@ -459,6 +463,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             await clear_results_tx(tx, round_id)
             classified, judged_, runs_now = await _classify_tx(tx, current, league)
             await write_results_tx(tx, result_rows(current, league, classified))
+            await rerate_round_tx(tx, current)  # the ratings follow the judged results
             names = {r.user_id: r.display_name for r in runs_now}
             updated = Post([msg("league.results_updated", title=title)] +
                            results_lines(title, classified, judged_, current, names, [],

@@ -42,6 +42,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("check_marks", ("rally_id",)),
     ("notify_prefs", ("user_id",)),
     ("web_channels", ("guild_id", "channel_id")),
+    ("ratings", ("game", "user_id")),
+    ("rating_events", ("id",)),
+    ("rating_history", ("event_id", "user_id")),
 )
 
 

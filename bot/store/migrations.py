@@ -26,6 +26,7 @@ from bot.store.league_names import keyed_league_names
 from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
+from bot.store.rating_schema import SCHEMA_RATINGS
 from bot.store.world_by_game import STATEMENTS as WORLD_BY_GAME
 
 StepFunction = Callable[[Tx], Awaitable[None]]
@@ -265,6 +266,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX rallies_by_channel ON rallies (guild_id, channel_id, id)",
     )),
+    # Careers (issue 27 §2): OpenSkill ratings per game and driver, the results applied in order,
+    # each driver's rating after each (`bot/store/rating_schema.py`).
+    Migration(15, "ratings per game and driver, their events in order and history", SCHEMA_RATINGS),
 )
 
 

@@ -50,7 +50,7 @@ CLOSE_TIMEOUT_S = 10.0
 SCHEMA_TABLE = "rallybot_schema"
 # Advisory lock keys: (scope, key) as two int4; a key is folded into 31 bits (two ids that fold
 # together only wait for each other, never share a holder).
-SCOPES = {"schema": 0, "rally": 1, "round": 2, "guild": 3, "league": 4}
+SCOPES = {"schema": 0, "rally": 1, "round": 2, "guild": 3, "league": 4, "ratings": 5}
 _KEY_MASK = 0x7FFFFFFF
 _LOCK = "SELECT pg_advisory_xact_lock($1, $2)"
 

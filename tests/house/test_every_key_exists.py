@@ -32,6 +32,7 @@ from bot.engine.rallyman.stages.model import Terrain
 from bot.engine.rallyman.state import Pose
 from bot.i18n import catalogue
 from bot.services import league_export, league_time, notify
+from bot.services.ratings_list import SCOPES as RATING_SCOPES
 from bot.services.round_close import LEAGUE_REASON_WORDS
 
 ROOT = Path(bot.__file__).resolve().parent
@@ -51,6 +52,7 @@ NOT_KEYS = {
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
     "services/images.py": {"board.png"},
     "services/scratch.py": {"scratch.png"},
+    "services/ratings_list.py": {"ratings.png"},
     "web/site.py": {"error.html", "league.html", "rally.html"},  # the web page's template files
     # class defaults: each raise names its own key
     "store/errors.py": {"store.error", "store.not_found", "store.wrong_status"},
@@ -119,6 +121,10 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
         lambda: keys("league.rule_best.{}", PLURAL),
     ("services/scratch.py", "'scratch.ranking_head.' + plural(count)"): lambda: keys("scratch.ranking_head.{}", PLURAL),
     ("services/scratch.py", "'scratch.subtitle.' + plural(count)"): lambda: keys("scratch.subtitle.{}", PLURAL),
+    ("services/ratings_list.py", "f'ratings.head_{scope}.{plural(count)}'"):
+        lambda: {f"ratings.head_{s}.{p}" for s in RATING_SCOPES for p in PLURAL},
+    ("services/ratings_list.py", "f'ratings.title_{scope}'"): lambda: keys("ratings.title_{}", RATING_SCOPES),
+    ("services/ratings_list.py", "f'ratings.subtitle.{plural(count)}'"): lambda: keys("ratings.subtitle.{}", PLURAL),
     ("engine/rallyman/status_text.py", "'status.black_lost.' + ('one' if car.lost_black == 1 else 'other')"):
         lambda: keys("status.black_lost.{}", PLURAL),
     ("engine/rallyman/status_text.py", "'status.flats.' + ('one' if car.flats == 1 else 'other')"):

@@ -31,10 +31,10 @@ ID_TABLES = [table for table, keys in TABLES if keys == ("id",)]
 
 async def build_realistic(target: Path | str) -> None:
     """A database as a season leaves it, written by the real services: a running rally with a
-    played turn, an abandoned one, a league with members, a closed round with a run, its results,
-    a penalty and its card, server settings, a driver's DM preference, jobs, posts delivered and
-    owed (with their message ids), a channel published on the web page, a world scratch run
-    answering an official league round. Its last rally was then deleted, so the id counter is ahead
+    played turn, an abandoned one, a league with members, a closed round with two runs, its results,
+    a penalty, its card and the drivers' ratings, server settings, a driver's DM preference, jobs, posts
+    delivered and owed (with their message ids), a channel published on the web page, a world scratch
+    run answering an official league round. Its last rally was then deleted, so the id counter is ahead
     of the largest id."""
     clock = FakeClock(START)
     seeds = iter(f"{n:064x}" for n in range(1, 10_000))
@@ -60,6 +60,7 @@ async def build_realistic(target: Path | str) -> None:
         await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
         await deadlines.run_due()
         await drive(service, ALICE, await start_run(service, ALICE))
+        await drive(service, BOB, await start_run(service, BOB))  # two drivers: the close rates them
         await champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, ALICE.user_id, "Alice", 5, "cut")
         clock.advance(days=3)
         await deadlines.run_due()  # the close: results, the card, its posts

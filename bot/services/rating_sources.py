@@ -1,0 +1,124 @@
+"""Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
+the same way when the result is applied and when `db ratings --rebuild` replays it.
+
+- a **live rally** (`rally`, its id): the finished rally's classification (`Game.outcome` of its
+  stored snapshot). Runs and league tables are rallies too, but they are rated through their
+  round, never here.
+- a **league round** (`round`, its id): its stored results (`round_results` positions, after any
+  penalty or disqualification). A table game's round is one match per table (each table's own
+  positions); a round on the week's official stage rates nothing itself (below).
+- a **world week** (`week`, the world round's id): every official run of that game and week,
+  driven on any server (the world ranking): finished runs by score, the game's way.
+
+Who counts: people only. AI seats (negative ids) are not drivers: they are left out and the
+people keep their order among themselves; a match of fewer than two people changes nothing.
+Knocked-out, retired, not finished and disqualified drivers all rank last, tied.
+
+One performance moves a rating once: an official run of the week is rated in its world week
+only (the one field every official run is in, and a public one), never again in the league
+rounds it was driven in or answers; other league runs are rated in their round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot import games
+from bot.engine.core.ranking import shared_ranks
+from bot.services.ai_drivers import is_ai
+from bot.store.connection import Tx
+from bot.store.leagues import Round, counted_runs_tx, results_of_round_tx, round_tx
+from bot.store.ratings import rally_seats_tx, week_runs_tx
+
+RALLY, ROUND, WEEK = "rally", "round", "week"
+
+_OUT = (1, 0)  # every driver out ranks after every finisher, tied
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A person's place in one match: rank 1 is best, ties share a rank."""
+
+    user_id: int
+    name: str
+    rank: int
+
+
+Match = list[Placed]
+
+
+def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]]) -> Match:
+    """The people of one match by their result key (better first; None: out, last and tied), their
+    ranks shared on equal keys. AI seats are dropped first, so people keep their order among
+    people. Fewer than two people: no match ([])."""
+    people = [(uid, name, (0, *key) if key is not None else _OUT) for uid, name, key in entries if not is_ai(uid)]
+    if len(people) < 2:
+        return []
+    people.sort(key=lambda p: (p[2], p[0]))
+    ranks = shared_ranks([p[2] for p in people])
+    return [Placed(uid, name, rank) for (uid, name, _), rank in zip(people, ranks)]
+
+
+def is_round_rally(modules: object) -> bool:
+    """A run's rally or a league table's: rated through its round, never as a live rally."""
+    return isinstance(modules, dict) and ("run" in modules or "table" in modules)
+
+
+async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
+    """A finished live rally's classification among its people (see the module's docstring)."""
+    status, snapshot, names = await rally_seats_tx(tx, rally_id)
+    if status != "finished" or snapshot is None:
+        return []
+    game = games.get(game_id)
+    outcome = game.outcome(game.from_json(snapshot))
+    if outcome is None:
+        return []
+    entries = []
+    for seat in outcome.seats:
+        try:
+            uid = int(seat.seat)
+        except ValueError:
+            continue
+        rank = seat.rank if seat.status == "finished" else None
+        entries.append((uid, names.get(uid, str(uid)), None if rank is None else (rank,)))
+    match = placed(entries)
+    return [match] if match else []
+
+
+async def round_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
+    """A closed league round's stored results: one match, or one per table of a table game; none
+    for a round on the week's official stage (its runs are rated in the world week)."""
+    if rnd.league_id is None or rnd.week is not None or rnd.status != "closed":
+        return []
+    results = await results_of_round_tx(tx, rnd.id)
+    tables: dict[int | None, list[tuple[int, str, tuple[int, ...] | None]]] = {}
+    table_of: dict[int, int | None] = {}
+    if not games.get(rnd.game).solo_runs:  # a table game: each table is its own match
+        table_of = {r.user_id: r.rally_id for r in await counted_runs_tx(tx, rnd.id)}
+    for r in sorted(results, key=lambda r: r.user_id):
+        key = (r.position,) if r.status == "classified" and r.position is not None else None
+        tables.setdefault(table_of.get(r.user_id), []).append((r.user_id, r.display_name, key))
+    return [m for _, entries in sorted(tables.items(), key=lambda t: (t[0] is None, t[0] or 0))
+            if (m := placed(entries))]
+
+
+async def week_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
+    """A closed world week: every finished official run of its game by score, DNFs last."""
+    if rnd.league_id is not None or rnd.week is None or rnd.status != "closed":
+        return []
+    kind = games.get(rnd.game).result
+    runs = await week_runs_tx(tx, rnd.game, rnd.week)
+    match = placed([(r.user_id, r.display_name,
+                     kind.key(r.score) if r.status == "finished" and r.score is not None else None) for r in runs])
+    return [match] if match else []
+
+
+async def matches_of_tx(tx: Tx, source: str, source_id: int, game_id: str) -> list[Match]:
+    """The matches a stored result gives now (the rebuild's and the judge's reading)."""
+    if source == RALLY:
+        return await rally_matches_tx(tx, source_id, game_id)
+    rnd = await round_tx(tx, source_id)
+    if rnd is None:
+        return []
+    return await (week_matches_tx(tx, rnd) if source == WEEK else round_matches_tx(tx, rnd))

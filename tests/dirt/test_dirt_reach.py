@@ -1,7 +1,7 @@
 """The compiled stage tables and `reach.Reach` (issue 24, "Speed", second pass) say what the plain
 rules of `moves` say: on every state of AI-driven rallies, each direction word's target, each
-space's freedom and each jump's landing; the tables are the stage's graph read once; and a forked
-state's draw (B10 shortcut "−1" token, B13.3 damage token) never changes the state it came from."""
+space's freedom and each jump's landing; the tables are the stage's graph read once; and a draw
+(B10 shortcut "−1" token, B13.3 damage token) on a clone never changes the state it came from."""
 
 from __future__ import annotations
 
@@ -69,19 +69,19 @@ def test_reach_follows_the_minus_one_tokens_and_the_other_cars():
     assert [reach.free(t) for t in range(len(st.spaces))] == [free(s, "b", t) for t in range(len(st.spaces))]
 
 
-def test_a_forked_states_draws_leave_the_state_it_came_from_as_it_was():
+def test_draws_on_a_clone_leave_the_state_it_came_from_as_it_was():
     s = start(seats=("a", "b"), draws=["minus_one"])
     st = s.stage
     put(s, "b", space(st, 1, 1, 2), 2)
     put(s, "a", space(st, 1, 0, 2), 2)
     s.order, s.turn = ["a", "b"], 0
     before = s.to_dict()
-    after, _ = rally.apply(s, "a", Roll(Step("2"), "cut"))  # B10: the shortcut's "−1" goes on the tile
+    after, _ = rally.apply(s.clone(), "a", Roll(Step("2"), "cut"))  # B10: the shortcut's "−1" goes on the tile
     assert after.minus == {2: ["a"]} and s.to_dict() == before
     assert after.bag is not s.bag and after.minus is not s.minus
     s = start(faces=[True] * 6, draws=["brake"])
     before = s.to_dict()
-    after, events = s, []
+    after, events = s.clone(), []
     for die in ("1", "2", "3"):  # every die shows ⚠: the third reaches the limit
         after, events = rally.apply(after, "a", Roll(Step(die)))
     assert "dirt_damage" in kinds(events)  # ⚠ reached the limit: a damage token is drawn (B13.3)
@@ -115,7 +115,7 @@ def test_the_dice_key_after_a_plain_step_is_worked_out_from_the_one_before():
         if not isinstance(action, Roll):
             continue
         target, _, key = turn._checked(state, seat, action)
-        after, _ = rally.apply(state, seat, action)
+        after, _ = rally.apply(state.clone(), seat, action)  # the rally goes on from `state`
         if after.to_act() != seat or after.turn_path[:-1] != state.turn_path:
             continue  # the turn ended: no end-of-turn check on the state after
         car = after.cars[seat]

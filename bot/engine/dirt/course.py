@@ -113,7 +113,6 @@ def end_stage(state: DirtState, events: list[Event]) -> None:
     """Record the stage times, then assistance or not (B13.6, B13.8.9), and the next stage or the
     end of the rally."""
     rules = state.rules
-    state.own_cars()  # the state may be a fork sharing cars with the one before the action
     for seat, _ in state.seats:
         car = state.cars[seat]
         car.stage_times.append(stage_time(car) if car.status == "finished" else None)

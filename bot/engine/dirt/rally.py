@@ -131,8 +131,9 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
     assert current is not None
     events: list[Event] = []
     if type(action) is Roll and seat == current:  # the common case first: the driver's next step
-        roll_step(state, current, action, events)
+        roll_step(state, current, action, events)  # it uses the state's probe and drops it once checked
         return state, events
+    state.probe = None  # what was worked out for the state as it was (`probe`): any action may change it
     if isinstance(action, Retire):
         if seat is not None and seat != action.seat:
             raise NotAllowed(msg("dirt.retire_other"))

@@ -70,7 +70,7 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, the best of the
     legal rolls (`_best`, met in `roll_targets`' order), or Stop or Spare."""
-    if state.to_act() != seat:
+    if state.over or state.turn >= len(state.order) or state.order[state.turn] != seat:  # `to_act`, inline
         return Stop()  # no legal action: nothing to weigh
     if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
@@ -109,12 +109,12 @@ def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
     if state.minus:
         return _best(state, seat, steps, Reach(state, seat) if probe is None else probe.reach)
     car = state.cars[seat]
-    tables = state.stage.tables
-    here = tables.grid_front if car.space is None else car.space  # as `Reach`, without making one
     if probe is None:
+        tables = state.stage.tables
         others: Iterable[int | None] = [c.space for s, c in state.cars.items() if c.status == "racing" and s != seat]
     else:
-        others = probe.reach.others
+        tables, others = probe.reach.tables, probe.reach.others
+    here = tables.grid_front if car.space is None else car.space  # as `Reach`, without making one
     near = tables.near[here].intersection(others)
     memo = (state.stages[state.stage_index], here, car.lane, near, key)
     try:

@@ -36,6 +36,11 @@ class Probe:
         self.seat, self.key, self.steps, self.reach = seat, key, steps, reach
         self.noted, self.rolled, self.gear = noted, len(noted), key[1]
 
+    def renew(self, key: tuple, steps: tuple[Step, ...], noted: list[tuple[str, bool, int]]) -> None:
+        """The same seat's probe after its next step, its `Reach` moved along with the car (issue
+        24, speed: kept, not made anew, for the step after)."""
+        self.key, self.steps, self.noted, self.rolled, self.gear = key, steps, noted, len(noted), key[1]
+
 
 def probe_of(state: DirtState, seat: str) -> Probe | None:
     """The state's probe if it was worked out for `seat` on the state as it is now, else None."""

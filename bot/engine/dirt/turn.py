@@ -199,6 +199,7 @@ def knock_out(state: DirtState, seat: str, reason: str, events: list[Event]) -> 
 def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *, attack: bool = False) -> bool:
     """Roll the step's dice and move the car (B13.1); False when the turn is over. When the turn
     goes on (not in a time attack), the state's probe holds what the end-of-turn check worked out."""
+    kept = state.probe
     target, reach, key = _checked(state, seat, action)
     state.probe = None  # checked: from here on the state changes
     rules = state.rules
@@ -241,7 +242,11 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         if not _can_roll_on(state, seat, reach, steps):
             end_turn(state, seat, events)  # nothing more can be played: the move is over
             return False
-        state.probe = Probe(seat, after, steps, reach, state.turn_dice)  # for the next question
+        if kept is not None and kept.reach is reach:  # the check used it: renewed, not made anew
+            kept.renew(after, steps, state.turn_dice)
+            state.probe = kept
+        else:
+            state.probe = Probe(seat, after, steps, reach, state.turn_dice)  # for the next question
     return True
 
 

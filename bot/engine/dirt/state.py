@@ -30,7 +30,8 @@ _new = object.__new__
 
 
 def no_tokens() -> dict[str, int]:
-    return {kind: 0 for kind in DAMAGE_TOKENS}
+    """No token of any kind, in `DAMAGE_TOKENS`' order (a new one per turn: `dict.fromkeys` is quickest)."""
+    return dict.fromkeys(DAMAGE_TOKENS, 0)
 
 
 @dataclass

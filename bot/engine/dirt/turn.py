@@ -235,9 +235,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         lose_control(state, seat, lost, events)
         return False
     if not attack:
-        after = _key_after(key, gear, dice, reach.tables.special[target])
-        if after is None:
-            after = dice_key(state, seat)
+        after = _key_after(key, gear, dice)
         steps = steps_of(after)
         if not _can_roll_on(state, seat, reach, steps):
             end_turn(state, seat, events)  # nothing more can be played: the move is over
@@ -289,12 +287,12 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
     return True, lost
 
 
-def _key_after(key: tuple, gear: int, dice: tuple[str, ...], special: bool) -> tuple | None:
+def _key_after(key: tuple, gear: int, dice: tuple[str, ...]) -> tuple:
     """The `dice_key` after a step that rolled `dice` and put the car in `gear`, from the one before
-    it: only the gear and the dice used change, unless the car entered a special space (a shortcut's
-    token changes the dashboard: None, to work it out anew)."""
-    if special:
-        return None
+    it, when the turn goes on: only the gear and the dice used change. A shortcut's token changes
+    no part of it: the key counts the tokens in effect, and a token drawn on a shortcut acts from
+    the driver's next turn (B10: counted in `fresh` too, `damage.shortcut_token`), or goes on the
+    tile (a "−1"); the round's first turn and the finish stay as they were (a finish ends the turn)."""
     return (key[0], gear, key[2] + dice) + key[3:]
 
 

@@ -45,7 +45,7 @@ class Probe:
 def probe_of(state: DirtState, seat: str) -> Probe | None:
     """The state's probe if it was worked out for `seat` on the state as it is now, else None."""
     probe = state.probe
-    if (probe is not None and probe.seat == seat and probe.noted is state.turn_dice
+    if (isinstance(probe, Probe) and probe.seat == seat and probe.noted is state.turn_dice
             and probe.rolled == len(state.turn_dice) and probe.gear == state.cars[seat].gear):
         return probe
     return None

@@ -16,7 +16,9 @@ from bot.engine.dirt.state import DirtState
 class Reach:
     """What `seat` may reach from where its car is, in `state` as it is now: the stage's tables,
     the spaces of the other racing cars (gathered once) and the "−1" tokens in play. `roll_step`
-    moves it along with the car (`here`, `lane`): nothing else it holds changes during a roll."""
+    moves it along with the car (`here`, `lane`): nothing else it holds changes during a roll, nor
+    during the rest of the driver's turn (only that car moves), so the state's probe keeps it for
+    the turn's next steps (`probe.Probe`; the "−1" tokens are read as they are at each question)."""
 
     __slots__ = ("here", "lane", "others", "seat", "state", "tables", "touch")
 

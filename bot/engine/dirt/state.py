@@ -11,15 +11,12 @@ are reloaded by name. A state from `new_rally`, `clone` or `from_dict` shares no
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from bot.engine.core.dice import DiceSource, dice_from_dict
 from bot.engine.dirt.ruleset import DAMAGE_TOKENS, DirtRuleset, load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import DirtStage
-
-if TYPE_CHECKING:
-    from bot.engine.dirt.probe import Probe
 
 Pose = Literal["normal", "drift", "slide"]
 Status = Literal["waiting", "racing", "finished", "out", "retired"]
@@ -104,9 +101,10 @@ class DirtState:
     bag: dict[str, int] = field(default_factory=no_tokens)
     someone_finished: bool = False
     over: bool = False
-    #: what the engine worked out for the seat to act on the state as it is (`probe.Probe`): not
-    #: part of the game, never serialised, compared or copied; dropped by any change
-    probe: Probe | None = field(default=None, init=False, repr=False, compare=False)
+    #: what the engine worked out for the seat to act on the state as it is (a `probe.Probe`,
+    #: which knows the state: here only held, so typed `object`): not part of the game, never
+    #: serialised, compared or copied; dropped by any change
+    probe: object | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def rules(self) -> DirtRuleset:

@@ -1,8 +1,10 @@
 """One driver's turn in DIRT (RULES B6–B11, B13.1–B13.5, B13.8.2–B13.8.7): a step at a time,
 pushing one's luck, or a time attack; a loss of control, a finish or a knock-out ends it.
 
-`check_roll` refuses an illegal step without touching anything; `roll_step` then rolls its dice
-and moves the car. Both work on the state they are given: the rally's `apply` hands them a copy.
+`check_roll` refuses an illegal step without touching anything; `roll_step` checks first, then
+rolls its dice and moves the car. Both work on the state they are given, which the rally's `apply`
+changes in place (issue 24, third pass): every refusal comes before the first change (a time
+attack is first played whole on a clone with clean dice, so its real run refuses nothing).
 """
 
 from __future__ import annotations
@@ -240,7 +242,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
         if not _can_roll_on(state, seat, reach, steps):
             end_turn(state, seat, events)  # nothing more can be played: the move is over
             return False
-        if kept is not None and kept.reach is reach:  # the check used it: renewed, not made anew
+        if isinstance(kept, Probe) and kept.reach is reach:  # the check used it: renewed, not made anew
             kept.renew(after, steps, state.turn_dice)
             state.probe = kept
         else:
@@ -349,7 +351,7 @@ def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]
     count = sum(len(step.dice()) for step, _ in action.steps)
     if count < rules.attack_min_dice:
         raise NotAllowed(msg("dirt.attack_too_few", n=rules.attack_min_dice))
-    dry = state.clone()
+    dry = state.clone()  # the whole attack checked on a copy: `state` changes only once it passed
     dry.dice = CleanDice()
     trial: list[Event] = []
     for i, (step, to) in enumerate(action.steps):

@@ -127,7 +127,8 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
     change: `roll_step` and `time_attack` check first too)."""
     if state.over:
         raise NotAllowed(msg("dirt.rally_over"))
-    current = state.order[state.turn]  # `state.to_act()`: a rally not over always has a seat to act
+    current = state.to_act()
+    assert current is not None, "a rally not over always has a seat to act"
     events: list[Event] = []
     if type(action) is Roll and seat == current:  # the common case first: the driver's next step
         roll_step(state, current, action, events)  # it uses the state's probe and drops it once checked

@@ -9,20 +9,25 @@ exact chance of a loss of control, B13.1; goal ≤ 100). Medians over repeats (2
 Goal: ≥ 500 stages/s.
 
 What makes an action quick (issue 24, "Speed"; every outcome byte-identical, checked by
-tests/dirt/test_dirt_speed_paths.py and tests/dirt/test_dirt_reach.py): `apply` forks the state,
-copying only the car that moves and the turn's dice and path (`DirtState.fork`; the bag and the
-tokens are copied by a draw, a stage end copies the other cars); a driver's next step is
-`apply`'s first case. Where a step may go is read from tables compiled once per stage
+tests/dirt/test_dirt_speed_paths.py, tests/dirt/test_dirt_reach.py and tests/dirt/test_dirt_probe.py
+and the `simulate` hashes). Third pass: `apply` plays on the state it is given (as python-chess
+pushes a move onto its board and OpenSpiel's `apply_action` changes its state; every refusal comes
+before the first change) — no copy per action; the `Game` adapter (`protocol.Dirt.apply`, the
+services' path, which ends in this same `engine.apply`) clones once per command, so the state it is
+given never changes. The end-of-turn check of a step keeps what it worked out — the dice key (now
+always from the step's own, special spaces too), the steps allowed, the car's `Reach` — on the
+state as its `probe` (`probe.py`; dropped by any other change), and the AI's choice and the next
+step's check take it from there instead of working it out again. Smaller: steps by dice key in
+one dict, a step's membership by identity, dice rolled inline, the target no word names asks each
+space once, `no_tokens` by `dict.fromkeys`. Earlier passes: a step forked the state (copying only
+the moving car; gone now); where a step may go is read from tables compiled once per stage
 (`DirtStage.tables`: each word's target, the lane kept with no word, overlaps, jumps' landings,
-poses, the finish) with the other cars' places gathered once per question (`reach.Reach`; one per
-roll, moved along with the car for the end-of-turn check, `turn.can_roll`, which stops at the
-first possible step); the dice steps allowed are cached on the few numbers they depend on
-(`moves.steps_now`, one `Step` object per value so a lookup is an identity check); `check_roll`
-has a quick path and keeps the plain one for the refusals; the end-of-turn check's dice key comes
-from the checked one. The AI ranks the legal rolls as they are met, without listing them,
-remembers its best roll on the plain values it depends on (`ai._best_known`) and caches its risk
-test. The stage and AI caches live as long as
-the process, as in a running bot: the warm-up stages fill them.
+poses, the finish) with the other cars' places gathered once per question (`reach.Reach`, moved
+along with the car); the dice steps allowed are cached on the few numbers they depend on (one
+`Step` object per value); `check_roll` has a quick path and keeps the plain one for the refusals.
+The AI ranks the legal rolls as they are met, without listing them, remembers its best roll on
+the plain values it depends on (`ai._best_known`) and caches its risk test. The stage and AI
+caches live as long as the process, as in a running bot: the warm-up stages fill them.
 """
 
 from __future__ import annotations

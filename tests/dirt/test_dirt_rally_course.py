@@ -65,7 +65,7 @@ def test_B13_1_turn_odds_count_the_hazards_shown_this_turn():
 def test_retire_by_the_rally_or_by_the_seat_itself_and_not_by_another_seat():
     s = start("t-straight", seats=("a", "b"))
     refused(s, "b", Retire("a"), "dirt.retire_other")
-    s1, events = rally.apply(s, None, Retire("b"))
+    s1, events = rally.apply(s.clone(), None, Retire("b"))  # apply plays on the state: s stays
     assert (s1.cars["b"].status, s1.cars["b"].reason) == ("retired", "retired")
     refused(s1, None, Retire("b"), "dirt.already_out")
     s2, events = rally.apply(s, "a", Retire("a"))

@@ -119,7 +119,7 @@ def test_B7_one_car_per_space_an_occupied_target_is_refused():
 def test_B7_no_word_keeps_the_lane_and_a_missing_direction_is_refused():
     s = start("t-straight")
     put(s, "a", space(s.stage, 1, 1, 0), 1)
-    s1, _ = rally.apply(s, "a", Roll(Step("1")))
+    s1, _ = rally.apply(s.clone(), "a", Roll(Step("1")))  # apply plays on the state: s stays
     assert s1.cars["a"].space == space(s.stage, 1, 1, 1)  # stays on the right lane
     refused(s, "a", Roll(Step("1"), "slide"), "dirt.no_such_direction")
     refused(s, "a", Roll(Step("1"), "sideways"), "dirt.bad_direction")
@@ -143,7 +143,7 @@ def test_B8_a_corner_is_entered_inside_or_outside_and_the_outside_is_a_drift():
     s = start("t-corner")
     st = s.stage
     put(s, "a", space(st, 1, 0, 2), 2)
-    inside, _ = rally.apply(s, "a", Roll(Step("2"), "left"))
+    inside, _ = rally.apply(s.clone(), "a", Roll(Step("2"), "left"))  # s stays for the other line
     outside, _ = rally.apply(s, "a", Roll(Step("3"), "right"))
     assert st.spaces[inside.cars["a"].space].inside is True and inside.cars["a"].pose == "normal"
     assert st.spaces[outside.cars["a"].space].inside is False and outside.cars["a"].pose == "drift"
@@ -169,7 +169,7 @@ def test_B9_a_slide_is_chosen_on_entry_and_its_halves_block_the_normal_spaces_B1
     st = s.stage
     put(s, "a", space(st, 2, 1, 1), 3)  # the right corner's inside line ends at row 1
     s.order, s.turn = ["a"], 0
-    s1, _ = rally.apply(s, "a", Roll(Step("3"), "slide"))
+    s1, _ = rally.apply(s.clone(), "a", Roll(Step("3"), "slide"))  # apply plays on the state: s stays
     assert s1.cars["a"].pose == "slide"
     half = s1.cars["a"].space
     assert half in st.spaces[space(st, 3, 0, 0)].overlaps

@@ -1,5 +1,6 @@
 """Random play on the shipped DIRT stages (issue 24 item 2): any action, legal or not, either applies
-or is refused with the state unchanged; a random legal player always reaches the end (no dead state)."""
+or is refused with the state unchanged (an applied one changes the state given, as a clone of it
+does); a random legal player always reaches the end (no dead state)."""
 
 from __future__ import annotations
 
@@ -54,14 +55,17 @@ def test_any_action_applies_or_is_refused_with_the_state_unchanged(seed, stage, 
     if pick_legal and current is not None:
         seat, action = current, random.Random(seed).choice(rally.legal_actions(s, current))
     before = s.to_dict()
+    kept = s.clone()
     try:
         new, events = rally.apply(s, seat, action)
     except NotAllowed as refusal:
         assert refusal.message.key.startswith("dirt.")
-        assert s.to_dict() == before
+        assert s.to_dict() == before  # refused before anything changed
         assert not (pick_legal and current is not None), "a legal action was refused"
         return
-    assert s.to_dict() == before  # the input is never changed
+    assert new is s and kept.to_dict() == before  # apply plays on the state given; a clone keeps it
+    again, same = rally.apply(kept, seat, action)
+    assert again.to_dict() == new.to_dict() and [e.to_dict() for e in same] == [e.to_dict() for e in events]
     assert all(e.kind.startswith("dirt_") for e in events)
     assert rally.finished(new) or rally.legal_actions(new, rally.to_act(new))
 

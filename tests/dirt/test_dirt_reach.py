@@ -1,14 +1,17 @@
 """The compiled stage tables and `reach.Reach` (issue 24, "Speed", second pass) say what the plain
 rules of `moves` say: on every state of AI-driven rallies, each direction word's target, each
-space's freedom and each jump's landing; the tables are the stage's graph read once; and a forked
-state's draw (B10 shortcut "−1" token, B13.3 damage token) never changes the state it came from."""
+space's freedom and each jump's landing; the tables are the stage's graph read once; and a draw
+(B10 shortcut "−1" token, B13.3 damage token) on a clone never changes the state it came from."""
 
 from __future__ import annotations
 
+import random
+
+from bot.engine.core.dice import SeededDice
 from bot.engine.dirt import rally
 from bot.engine.dirt.actions import DIRECTIONS
 from bot.engine.dirt.moves import find_target, free, landing, pose_of
-from bot.engine.dirt.rally import Roll, Step
+from bot.engine.dirt.rally import Roll, Step, Stop
 from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.stages.catalogue import load_stage, stage_names
 from bot.engine.dirt.stages.model import SpaceKind
@@ -69,19 +72,19 @@ def test_reach_follows_the_minus_one_tokens_and_the_other_cars():
     assert [reach.free(t) for t in range(len(st.spaces))] == [free(s, "b", t) for t in range(len(st.spaces))]
 
 
-def test_a_forked_states_draws_leave_the_state_it_came_from_as_it_was():
+def test_draws_on_a_clone_leave_the_state_it_came_from_as_it_was():
     s = start(seats=("a", "b"), draws=["minus_one"])
     st = s.stage
     put(s, "b", space(st, 1, 1, 2), 2)
     put(s, "a", space(st, 1, 0, 2), 2)
     s.order, s.turn = ["a", "b"], 0
     before = s.to_dict()
-    after, _ = rally.apply(s, "a", Roll(Step("2"), "cut"))  # B10: the shortcut's "−1" goes on the tile
+    after, _ = rally.apply(s.clone(), "a", Roll(Step("2"), "cut"))  # B10: the shortcut's "−1" goes on the tile
     assert after.minus == {2: ["a"]} and s.to_dict() == before
     assert after.bag is not s.bag and after.minus is not s.minus
     s = start(faces=[True] * 6, draws=["brake"])
     before = s.to_dict()
-    after, events = s, []
+    after, events = s.clone(), []
     for die in ("1", "2", "3"):  # every die shows ⚠: the third reaches the limit
         after, events = rally.apply(after, "a", Roll(Step(die)))
     assert "dirt_damage" in kinds(events)  # ⚠ reached the limit: a damage token is drawn (B13.3)
@@ -105,21 +108,42 @@ def test_the_ais_remembered_choice_is_the_one_worked_out_on_every_state_of_ralli
     assert met > 300 and hits > met // 10  # the other cars far away do not count: states meet again
 
 
-def test_the_dice_key_after_a_plain_step_is_worked_out_from_the_one_before():
+def _random_states(stage: str, seed: int):
+    """Every (state, seat to act) of a rally of three random legal players, shortcuts and all."""
+    rng = random.Random(seed)
+    s, _ = rally.new_rally([("a", "A"), ("b", "B"), ("c", "C")], [stage], dice=SeededDice(seed))
+    while not rally.finished(s):
+        seat = rally.to_act(s)
+        assert seat is not None
+        yield s, seat
+        s, _ = rally.apply(s, seat, rng.choice(rally.legal_actions(s, seat)))
+
+
+def _cut_first(rolls: list[Roll], seed: int) -> Roll | Stop:
+    """A roll onto a shortcut when there is one (its token is drawn), else any legal roll."""
+    cuts = [r for r in rolls if r.to == "cut"]
+    return random.Random(seed).choice(cuts or rolls or [Stop()])
+
+
+def test_the_dice_key_after_a_step_is_worked_out_from_the_one_before_onto_special_spaces_too():
+    """`turn._key_after`: the end-of-turn check's dice key, from the step's checked one, is the
+    state's own after the step, also after a limit, a jump or a shortcut's token (B10)."""
     from bot.engine.dirt import ai, turn
     from bot.engine.dirt.moves import dice_key
 
-    met = 0
-    for state, seat in rally_states(["dusty-pines", "copper-mine"], 3):
-        action = ai.choose(state, seat)
+    met = special = shortcuts = 0
+    plays = [(s.clone(), seat, ai.choose(s, seat)) for s, seat in rally_states(["dusty-pines", "copper-mine"], 3)]
+    plays += [(s.clone(), seat, _cut_first(turn.legal_rolls(s, seat), n))
+              for n, stage in enumerate(stage_names()) for s, seat in _random_states(stage, n)]
+    for state, seat, action in plays:
         if not isinstance(action, Roll):
             continue
         target, _, key = turn._checked(state, seat, action)
-        after, _ = rally.apply(state, seat, action)
-        if after.to_act() != seat or after.turn_path[:-1] != state.turn_path:
+        after, _ = rally.apply(state.clone(), seat, action)  # the rally goes on from `state`
+        if after.to_act() != seat or len(after.turn_dice) <= len(state.turn_dice):
             continue  # the turn ended: no end-of-turn check on the state after
-        car = after.cars[seat]
-        expected = turn._key_after(key, car.gear, action.step.dice(), state.stage.tables.special[target])
-        assert expected is None or expected == dice_key(after, seat)
-        met += expected is not None
-    assert met > 100
+        assert turn._key_after(key, after.cars[seat].gear, action.step.dice()) == dice_key(after, seat)
+        met += 1
+        special += state.stage.tables.special[target]
+        shortcuts += state.stage.spaces[target].kind is SpaceKind.SHORTCUT
+    assert met > 300 and special > 50 and shortcuts > 5, (met, special, shortcuts)

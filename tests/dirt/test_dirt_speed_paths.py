@@ -2,8 +2,8 @@
 give: on the states of AI-driven rallies, the AI's choice equals the choice worked out the plain
 way (every legal action, each target named by `moves.choose`, the exact odds), the legal rolls'
 targets are `check_roll`'s, `can_roll` is "some roll is legal", the cached dice steps are
-`allowed_steps`', the stage's cached tables are its graph's, and a forked state never changes
-the state it came from, across a stage end too."""
+`allowed_steps`', the stage's cached tables are its graph's, and the `Game` adapter never changes
+the state it is given (the engine's `apply` plays on its own), across a stage end too."""
 
 from __future__ import annotations
 
@@ -93,13 +93,20 @@ def test_the_stage_tables_are_its_graph():
                     t for t in space.forward if word_of(stage.spaces[t]) == word)
 
 
-def test_apply_never_changes_the_state_it_forks_even_across_a_stage_end():
+def test_the_game_adapter_never_changes_the_state_it_is_given_even_across_a_stage_end():
+    """The engine's `apply` plays on its state (issue 24, third pass); `Dirt.apply`, the services'
+    path, keeps the `Game` contract on its own copy: the state given stays as it was, shares
+    nothing with the one returned, and the engine on a clone gives the same state and events."""
+    from bot.engine.dirt.protocol import DIRT
+
     ends = 0
-    for before, seat in rally_states(["birch-ridge", "mill-ford"], 11, drivers=3):
-        text = before.to_dict()
-        after, events = engine.apply(before, seat, ai.choose(before, seat))
-        assert before.to_dict() == text
-        if any(e.kind == "dirt_stage_end" for e in events):
-            ends += 1
-            assert all(after.cars[s] is not before.cars[s] for s in after.cars)  # each car its own copy
+    for state, seat in rally_states(["birch-ridge", "mill-ford"], 11, drivers=3):
+        text = state.to_dict()
+        action = ai.choose(state, seat)
+        after, events = DIRT.apply(state, seat, action)
+        assert state.to_dict() == text and after is not state
+        assert all(after.cars[s] is not state.cars[s] for s in after.cars) and after.dice is not state.dice
+        same, again = engine.apply(state.clone(), seat, action)
+        assert same.to_dict() == after.to_dict() and [e.to_dict() for e in again] == [e.to_dict() for e in events]
+        ends += any(e.kind == "dirt_stage_end" for e in events)
     assert ends == 2

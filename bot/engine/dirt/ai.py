@@ -18,6 +18,7 @@ the risk test is cached on its numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from bot.engine.dirt import rally as engine
@@ -25,6 +26,7 @@ from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.moves import dice_key, steps_of
 from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.probe import probe_of
 from bot.engine.dirt.reach import Reach
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
@@ -68,7 +70,7 @@ def caps_for(state: DirtState, seat: str) -> tuple[int, ...]:
 def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     """The AI's action for `seat`, whose turn it is: among `rally.legal_actions`, the best of the
     legal rolls (`_best`, met in `roll_targets`' order), or Stop or Spare."""
-    if state.to_act() != seat:
+    if state.over or state.turn >= len(state.order) or state.order[state.turn] != seat:  # `to_act`, inline
         return Stop()  # no legal action: nothing to weigh
     if not state.turn_dice and state.cars[seat].tokens.get("coast", 0) and engine.can_spare(state, seat):
         return Spare()
@@ -94,17 +96,25 @@ def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
     """`_best`, remembered on what it depends on (issue 24, speed): the stage, the car's space
     and lane, the other cars on the spaces a step could reach or be blocked by (`tables.near`) and
     the dice (`dice_key`). With "−1" tokens in play (they change targets and caps) it is worked
-    out each time."""
-    key = dice_key(state, seat)
-    steps = steps_of(key)
+    out each time. The dice key, the steps and the other cars' places come from the state's probe
+    when it has them (`probe`: the end-of-turn check of the step before worked them out)."""
+    probe = probe_of(state, seat)
+    if probe is None:
+        key = dice_key(state, seat)
+        steps = steps_of(key)
+    else:
+        key, steps = probe.key, probe.steps
     if not steps:
         return None
     if state.minus:
-        return _best(state, seat, steps, Reach(state, seat))
+        return _best(state, seat, steps, Reach(state, seat) if probe is None else probe.reach)
     car = state.cars[seat]
-    tables = state.stage.tables
+    if probe is None:
+        tables = state.stage.tables
+        others: Iterable[int | None] = [c.space for s, c in state.cars.items() if c.status == "racing" and s != seat]
+    else:
+        tables, others = probe.reach.tables, probe.reach.others
     here = tables.grid_front if car.space is None else car.space  # as `Reach`, without making one
-    others = [c.space for s, c in state.cars.items() if c.status == "racing" and s != seat]
     near = tables.near[here].intersection(others)
     memo = (state.stages[state.stage_index], here, car.lane, near, key)
     try:
@@ -113,7 +123,7 @@ def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
         pass
     if len(_BEST) >= MEMO_SIZE:
         _BEST.clear()
-    best = _BEST[memo] = _best(state, seat, steps, Reach(state, seat))
+    best = _BEST[memo] = _best(state, seat, steps, Reach(state, seat) if probe is None else probe.reach)
     return best
 
 

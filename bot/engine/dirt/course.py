@@ -67,6 +67,8 @@ def start_round(state: DirtState, events: list[Event]) -> None:
 
 
 def clear_turn(state: DirtState) -> None:
+    """A new turn: no dice, no path, no ⚠, no token drawn, no SISU; nothing worked out for it."""
+    state.probe = None
     state.turn_dice = []
     state.turn_path = []
     state.hazards = 0
@@ -88,7 +90,7 @@ def end_turn(state: DirtState, seat: str, events: list[Event], *, card: bool = T
 
 def advance(state: DirtState, events: list[Event]) -> None:
     """The next driver of the round, the next round, or the end of the stage."""
-    state.last_dice, state.last_path = list(state.turn_dice), list(state.turn_path)
+    state.last_dice, state.last_path = state.turn_dice, state.turn_path  # kept whole: `clear_turn` starts new lists
     clear_turn(state)
     state.turn += 1
     while state.turn < len(state.order) and state.cars[state.order[state.turn]].status not in ACTIVE:
@@ -113,7 +115,6 @@ def end_stage(state: DirtState, events: list[Event]) -> None:
     """Record the stage times, then assistance or not (B13.6, B13.8.9), and the next stage or the
     end of the rally."""
     rules = state.rules
-    state.own_cars()  # the state may be a fork sharing cars with the one before the action
     for seat, _ in state.seats:
         car = state.cars[seat]
         car.stage_times.append(stage_time(car) if car.status == "finished" else None)

@@ -16,12 +16,10 @@ from bot.engine.dirt.state import DirtState
 
 
 def draw(state: DirtState) -> str | None:
-    """One token from the bag, or None when it is empty (B13.8.8); the state takes its own copy of
-    the bag and the tokens first (`DirtState.own_tokens`), as every change to them follows a draw."""
+    """One token from the bag, or None when it is empty (B13.8.8)."""
     weights = {kind: n for kind, n in state.bag.items() if n > 0}
     if not weights:
         return None
-    state.own_tokens()  # a forked state shares the bag with the state it came from
     kind = state.dice.pick("dirt:bag", weights)
     state.bag[kind] -= 1
     return kind

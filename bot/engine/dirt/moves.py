@@ -180,7 +180,7 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
     now, cached on the few numbers they depend on (`dice_key`; issue 24, speed)."""
-    return _steps_now(*dice_key(state, seat))
+    return steps_of(dice_key(state, seat))
 
 
 def dice_key(state: DirtState, seat: str) -> tuple:
@@ -197,8 +197,19 @@ def dice_key(state: DirtState, seat: str) -> tuple:
 
 
 def steps_of(key: tuple) -> tuple[Step, ...]:
-    """The steps allowed for a `dice_key` (cached)."""
-    return _steps_now(*key)
+    """The steps allowed for a `dice_key`, remembered by the key itself (issue 24, speed: one dict
+    lookup, where a cache on the key's nine parts rebuilds and hashes a tuple of them)."""
+    try:
+        return _STEPS[key]
+    except KeyError:
+        if len(_STEPS) >= 4096:
+            _STEPS.clear()
+        steps = _STEPS[key] = _steps_now(*key)
+        return steps
+
+
+#: `steps_of` by dice key, bounded like `_steps_now`'s cache
+_STEPS: dict[tuple, tuple[Step, ...]] = {}
 
 
 _die_of = itemgetter(0)  # the die of a `turn_dice` entry (die, ⚠ shown, space)

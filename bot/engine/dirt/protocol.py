@@ -222,9 +222,12 @@ class Dirt:
     def apply(self, state: DirtState, seat: str | None, action: Action | RollStop
               ) -> tuple[DirtState, list[Event]]:
         """Play `action` for `seat`; `seat` None is the rally itself: a deadline, a retirement, or
-        the AI's move for the seat to act (the services log an AI driver's moves so)."""
+        the AI's move for the seat to act (the services log an AI driver's moves so). The state
+        given never changes (the `Game` contract: the services keep states by version, a replay
+        keeps each one): the engine's `apply` plays on one copy made here, once per command."""
         if seat is None and not isinstance(action, (Retire, Timeout)):
             seat = state.to_act()
+        state = state.clone()  # the engine plays on the state it is given; the caller's stays as it was
         if isinstance(action, RollStop):
             state, events = engine.apply(state, seat, action.roll)
             if seat is not None and state.to_act() == seat and Stop() in engine.legal_actions(state, seat):

@@ -1,9 +1,13 @@
 """A DIRT rally as a pure function of its actions (RULES Part B with the B13 defaults): the public
 API the `Game` protocol wrapper, the board and the AI use.
 
-`apply(state, seat, action)` never changes its input: it returns a new state and the events, or
-raises `NotAllowed` with a `dirt.*` message and the state as it was. Every number comes from the
-ruleset (data/dirt/rulesets/).
+`apply(state, seat, action)` plays the action on the state it is given (issue 24, third pass: no
+copy per action, as python-chess pushes a move onto its board and OpenSpiel's `apply_action`
+changes its state) and returns that state with the events, or raises `NotAllowed` with a `dirt.*`
+message and the state exactly as it was: every refusal comes before the first change. A caller
+that keeps the state before an action clones it first (`DirtState.clone`; the `Game` adapter,
+`protocol.Dirt.apply`, does so once per command). Every number comes from the ruleset
+(data/dirt/rulesets/).
 
 Readings of what the rules leave open (beyond B13), each small and local:
 - a step whose target has no word (a one-lane point) is played with no direction; no word keeps
@@ -118,16 +122,18 @@ def legal_actions(state: DirtState, seat: str | None) -> list[Action]:
 
 
 def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState, list[Event]]:
-    """The new state and the events of `action` by `seat` (None: the rally itself)."""
+    """Play `action` by `seat` (None: the rally itself) on `state` itself; the state and the events.
+    A refusal raises before anything changes (each check below comes before its action's first
+    change: `roll_step` and `time_attack` check first too)."""
     if state.over:
         raise NotAllowed(msg("dirt.rally_over"))
     current = state.to_act()
-    assert current is not None
+    assert current is not None, "a rally not over always has a seat to act"
+    events: list[Event] = []
     if type(action) is Roll and seat == current:  # the common case first: the driver's next step
-        new = state.fork(current)  # the action changes only the car of `current`
-        events: list[Event] = []
-        roll_step(new, current, action, events)
-        return new, events
+        roll_step(state, current, action, events)  # it uses the state's probe and drops it once checked
+        return state, events
+    state.probe = None  # what was worked out for the state as it was (`probe`): any action may change it
     if isinstance(action, Retire):
         if seat is not None and seat != action.seat:
             raise NotAllowed(msg("dirt.retire_other"))
@@ -135,45 +141,42 @@ def apply(state: DirtState, seat: str | None, action: Action) -> tuple[DirtState
             raise NotAllowed(msg("dirt.not_a_driver"))
         if state.cars[action.seat].status not in (*ACTIVE, "finished"):
             raise NotAllowed(msg("dirt.already_out"))
-        new, events = state.clone(), []
-        car = new.cars[action.seat]
+        car = state.cars[action.seat]
         car.status, car.reason, car.space = "retired", "retired", None
         events.append(ev("dirt_retired", action.seat))
         if action.seat == current:
-            advance(new, events)
-        elif not any(new.cars[s].status in ACTIVE for s in new.start_order):
-            advance(new, events)
-        return new, events
+            advance(state, events)
+        elif not any(state.cars[s].status in ACTIVE for s in state.start_order):
+            advance(state, events)
+        return state, events
     if isinstance(action, Timeout):
         if seat is not None:
             raise NotAllowed(msg("dirt.timeout_rally_only"))
-        new, events = state.clone(), []
-        end_turn(new, current, events)
-        return new, events
+        end_turn(state, current, events)
+        return state, events
     if seat != current:
         raise NotAllowed(msg("dirt.not_your_turn", name=_name(state, current)))
-    new, events = state.fork(current), []  # the action changes only the car of `current`
     if isinstance(action, Roll):
-        roll_step(new, current, action, events)
+        roll_step(state, current, action, events)
     elif isinstance(action, Attack):
-        time_attack(new, current, action, events)
+        time_attack(state, current, action, events)
     elif isinstance(action, Stop):
         if not _can_stop(state, current):
             steps = [r.step for r in legal_rolls(state, current)]
             raise NotAllowed(msg("dirt.must_move", allowed=allowed_words(steps)))
-        end_turn(new, current, events)
+        end_turn(state, current, events)
     elif isinstance(action, Spare):
         if not can_spare(state, current):
             raise NotAllowed(msg("dirt.no_spare"))
-        car = new.cars[current]
+        car = state.cars[current]
         car.spare = False
         car.tokens["coast"] -= 1
-        car.cards.append(new.rules.spare_card_seconds)
+        car.cards.append(state.rules.spare_card_seconds)
         car.gear = 0
-        events.append(ev("dirt_spare", current, seconds=new.rules.spare_card_seconds))
+        events.append(ev("dirt_spare", current, seconds=state.rules.spare_card_seconds))
     else:
         raise NotAllowed(msg("dirt.bad_words", text=str(action)[:40]))
-    return new, events
+    return state, events
 
 
 def turn_odds(state: DirtState, seat: str, steps: Sequence[Step]) -> DirtOdds:

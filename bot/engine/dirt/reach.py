@@ -16,7 +16,9 @@ from bot.engine.dirt.state import DirtState
 class Reach:
     """What `seat` may reach from where its car is, in `state` as it is now: the stage's tables,
     the spaces of the other racing cars (gathered once) and the "−1" tokens in play. `roll_step`
-    moves it along with the car (`here`, `lane`): nothing else it holds changes during a roll."""
+    moves it along with the car (`here`, `lane`): nothing else it holds changes during a roll, nor
+    during the rest of the driver's turn (only that car moves), so the state's probe keeps it for
+    the turn's next steps (`probe.Probe`; the "−1" tokens are read as they are at each question)."""
 
     __slots__ = ("here", "lane", "others", "seat", "state", "tables", "touch")
 
@@ -40,14 +42,17 @@ class Reach:
 
     def target(self, word: str) -> int | None:
         """`moves.find_target`: the free target `word` names from here, or None."""
-        named = self._ahead() if word == "" else self.tables.first[self.here].get(word)
+        if word == "":
+            return self._ahead()
+        named = self.tables.first[self.here].get(word)
         if named is None or not self.free(named):
             return None
         return named
 
     def _ahead(self) -> int | None:
-        """The target no word names (`moves._named` with ""): the car's lane when free, else the
-        only free normal target, else the car's lane, else the one-lane point ahead."""
+        """The free target no word names (`moves._named` with "", then `free`), or None: the car's
+        lane when free, else the only free normal target; else the car's lane (taken: None), else
+        the one-lane point ahead when free. Each space's freedom is asked once."""
         tables, here = self.tables, self.here
         keep = tables.keep[here][self.lane]
         if keep and self.free(keep[0]):
@@ -56,8 +61,9 @@ class Reach:
         if len(normal) == 1:
             return normal[0]
         if keep:
-            return keep[0]
-        return tables.first[here].get("")
+            return None  # the car's lane, found taken above
+        named = tables.first[here].get("")
+        return named if named is not None and self.free(named) else None
 
     def targets(self) -> list[tuple[str, int]]:
         """Each word the car may name now with its free target, in `DIRECTIONS` order (`target`

@@ -1,12 +1,11 @@
 """The state of a DIRT rally (RULES B2–B13): the cars, the stage being driven, the round and the
 turn in progress, the damage-token bag and the "−1" tokens on tiles.
 
-Plain data, copied before every change (the engine is pure: `apply` never changes its input) and
-written to a deterministic JSON-safe dict. The loaded stage and ruleset are not serialised: they
-are reloaded by name. `apply` copies with `fork` (issue 24, speed): the state it returns shares the
-cars the action left alone, and the lists and dicts the engine only replaces, with its input:
-change a state only through `apply`, or `clone` it first (a state from `new_rally` or `clone`
-shares nothing).
+Plain data, changed in place by the rally's `apply` (issue 24, third pass: no copy per action, as
+python-chess pushes moves onto one board and OpenSpiel's `apply_action` changes its state): a caller
+that needs the state as it was `clone`s it first (the `Game` adapter does, once per command).
+Written to a deterministic JSON-safe dict; the loaded stage and ruleset are not serialised: they
+are reloaded by name. A state from `new_rally`, `clone` or `from_dict` shares nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +27,8 @@ _new = object.__new__
 
 
 def no_tokens() -> dict[str, int]:
-    return {kind: 0 for kind in DAMAGE_TOKENS}
+    """No token of any kind, in `DAMAGE_TOKENS`' order (a new one per turn: `dict.fromkeys` is quickest)."""
+    return dict.fromkeys(DAMAGE_TOKENS, 0)
 
 
 @dataclass
@@ -101,9 +101,10 @@ class DirtState:
     bag: dict[str, int] = field(default_factory=no_tokens)
     someone_finished: bool = False
     over: bool = False
-    #: the seat this state was forked for (`fork`): it shares every other `Car` with the state it
-    #: came from; None when it owns them all. Not part of the game, never serialised or compared
-    forked_for: str | None = field(default=None, repr=False, compare=False)
+    #: what the engine worked out for the seat to act on the state as it is (a `probe.Probe`,
+    #: which knows the state: here only held, so typed `object`): not part of the game, never
+    #: serialised, compared or copied; dropped by any change
+    probe: object | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def rules(self) -> DirtRuleset:
@@ -114,7 +115,8 @@ class DirtState:
         return load_stage(self.stages[self.stage_index])
 
     def clone(self) -> DirtState:
-        return replace(self, forked_for=None, seats=list(self.seats), stages=list(self.stages),
+        """A copy sharing nothing that changes: what a caller keeps before `apply` changes a state."""
+        return replace(self, seats=list(self.seats), stages=list(self.stages),
                        assistance=list(self.assistance),
                        modules=dict(self.modules), dice=self.dice.clone(),
                        cars={s: c.clone() for s, c in self.cars.items()}, start_order=list(self.start_order),
@@ -122,38 +124,6 @@ class DirtState:
                        turn_dice=list(self.turn_dice), turn_path=list(self.turn_path), fresh=dict(self.fresh),
                        last_dice=list(self.last_dice), last_path=list(self.last_path),
                        minus={t: list(v) for t, v in self.minus.items()}, bag=dict(self.bag))
-
-    def fork(self, seat: str) -> DirtState:
-        """A copy for an action of `seat` to change (issue 24, speed): like `clone`, but the other
-        cars are shared, as such an action never changes them (a stage end, which changes every
-        car, first takes its own copies: `own_cars`), and so is every list or dict the engine only
-        ever replaces, never changes in place: the rally's fixed lists (seats, stages, assistance,
-        modules), the orders, the last turn's dice and path, and the bag, the fresh tokens and the
-        "−1" tokens (a draw copies those before changing them: `damage.draw`, `own_tokens`). The
-        turn's dice and path, which a roll appends to, are copied."""
-        new = _new(DirtState)
-        new.__dict__.update(self.__dict__)  # a shallow copy; what an action changes in place is copied below
-        new.dice = self.dice.clone()
-        new.cars = cars = self.cars.copy()
-        cars[seat] = cars[seat].clone()
-        new.forked_for = seat
-        new.turn_dice, new.turn_path = self.turn_dice.copy(), self.turn_path.copy()
-        return new
-
-    def own_cars(self) -> None:
-        """Give this state its own copy of each car it shares with the state it was forked from,
-        before changing them all (a stage end)."""
-        if self.forked_for is not None:
-            for seat in self.cars:
-                if seat != self.forked_for:
-                    self.cars[seat] = self.cars[seat].clone()
-            self.forked_for = None
-
-    def own_tokens(self) -> None:
-        """Give this state its own bag, fresh tokens and "−1" tokens before changing one in place (a
-        fork shares them with the state it came from)."""
-        self.bag, self.fresh = dict(self.bag), dict(self.fresh)
-        self.minus = {t: list(v) for t, v in self.minus.items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "seats": [list(s) for s in self.seats], "stages": list(self.stages),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.services.archive import Archive
+from bot.services.careers import CareerService
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import discord_time, new_seed
@@ -45,6 +46,7 @@ class RallyService:
         self.delivery = Delivery(self.work, clock)
         self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
         self.notify = NotifyService(self.work, clock)
+        self.careers = CareerService(self.work)  # after the runs' end hook: a run's result first
         self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create

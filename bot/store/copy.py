@@ -41,6 +41,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round_cards", ("round_id",)),
     ("check_marks", ("rally_id",)),
     ("notify_prefs", ("user_id",)),
+    ("career_results", ("rally_id", "user_id")),
+    ("career_achievements", ("user_id", "achievement")),
 )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
+from bot.store.career_schema import SCHEMA_CAREERS
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -253,6 +254,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "leagues shown on the web page by choice", (
         "ALTER TABLE leagues ADD COLUMN web_public INTEGER NOT NULL DEFAULT 0 CHECK (web_public IN (0, 1))",
     )),
+    # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
+    # the log, its result), and the achievements earned, each once (bot/store/careers.py).
+    Migration(14, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
 )
 
 

@@ -339,7 +339,8 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
         "bests": [[to_json(_title(game, stage)), to_json(_score(game, score))] for stage, score in bests],
         "recent": recent,
         "achievements": [to_json(msg(keys_of(a)[0])) for a in shown[:SHOWN_ACHIEVEMENTS]],
-        "more_earned": max(0, len(shown) - SHOWN_ACHIEVEMENTS),
+        "more_earned": to_json(msg("career.more_earned", count=len(shown) - SHOWN_ACHIEVEMENTS))
+        if len(shown) > SHOWN_ACHIEVEMENTS else "",
         "to_earn": to_json(msg("career.to_earn", count=len(known) - len(shown))),
     }
 

@@ -54,7 +54,7 @@ class CareerCard(BaseModel):
     bests: list[tuple[str, str]] = Field(default_factory=list, max_length=10)
     recent: list[tuple[str, str, str]] = Field(default_factory=list, max_length=10)
     achievements: list[str] = Field(default_factory=list, max_length=20)
-    more_earned: int = 0
+    more_earned: str = ""  # "and N more" when not every earned one is shown
     to_earn: str = ""
 
 
@@ -113,11 +113,9 @@ def card_image(card: CareerCard, options: RenderOptions = DEFAULT_OPTIONS) -> Im
               bold=True)
     else:
         _text(draw, (PAD, 176), labels.get("no_rating", ""), 30, LIGHT_INK, spark[0] - PAD - 40)
-    draw.rectangle((spark[0] - 20, spark[1] - 24, spark[2] + 20, spark[3] + 24), fill=DARK_2)
-    if len(card.trend) >= 2:
+    if len(card.trend) >= 2:  # no trend yet: no empty frame either
+        draw.rectangle((spark[0] - 20, spark[1] - 24, spark[2] + 20, spark[3] + 24), fill=DARK_2)
         _sparkline(draw, spark, card.trend)
-    else:
-        _text(draw, ((spark[0] + spark[2]) / 2, (spark[1] + spark[3]) / 2), "—", 40, GREY, 200, anchor="mm")
 
     # stats: two columns of label over value
     y = HEADER_H + GAP
@@ -170,7 +168,7 @@ def card_image(card: CareerCard, options: RenderOptions = DEFAULT_OPTIONS) -> Im
         draw.ellipse((px + 10, py + 10, px + PILL_H - 10, py + PILL_H - 10), fill=GOOD)
         _text(draw, (px + PILL_H / 2, py + PILL_H / 2), "✓", 24, PANEL, 30, bold=True, anchor="mm")
         _text(draw, (px + PILL_H + 6, py + 12), name, 26, LIGHT_INK, pill_w - PILL_H - 24)
-    more = f"+{card.more_earned} · {card.to_earn}" if card.more_earned else card.to_earn
+    more = f"{card.more_earned} · {card.to_earn}" if card.more_earned else card.to_earn
     _text(draw, (PAD, top + pill_rows * (PILL_H + 14) + 10), more, 26, GREY, inner)
     return img
 

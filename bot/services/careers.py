@@ -202,13 +202,15 @@ class CareerService:
         names = {d.user_id: d.display_name for d in drivers}
         lang = language_of_rally(current)
         now = self.work.clock()
+        lines = []
         for row in rows:
             for achievement in await self._met_tx(tx, row):
                 if await earn_tx(tx, row.user_id, achievement.id, row.game, current.guild_id, current.id, to_text(now)):
                     name_key, about_key = keys_of(achievement.id)
-                    post = Post([msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
-                                     about=msg(about_key))])
-                    await post_tx(tx, post, current.guild_id, current.channel_id, now, current.id, lang)
+                    lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
+                                     about=msg(about_key)))
+        if lines:  # one post after the results: every driver's new achievements, each once
+            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id, lang)
 
     @staticmethod
     def _rows(found: tuple[Rally, list[Driver], list[Action]]) -> list[CareerResult]:
@@ -327,8 +329,10 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
         else:
             where = msg("career.dnf")
         recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score))])
-    known = {a.id for a in achievements}
-    shown = [e.achievement for e in earned if e.achievement in known]
+    order = {a.id: i for i, a in enumerate(achievements)}  # earned first first; at once: the data's order
+    shown = [e.achievement for e in sorted(earned, key=lambda e: (e.earned_at, order.get(e.achievement, 0)))
+             if e.achievement in order]
+    known = set(order)
     return {
         "name": name,
         "game": to_json(msg(game.name)),

@@ -262,3 +262,29 @@ async def test_another_servers_private_rallies_stay_out_of_the_card_until_public
 
 async def test_the_rating_is_left_to_the_ratings_store_until_the_merge(store):
     assert await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id)) == (None, [])
+
+
+async def test_a_league_run_of_another_server_shows_once_its_public_round_is_closed(service, store, clock):
+    from datetime import timedelta
+
+    from tests.league.league_helpers import drive, start_run
+
+    organiser = Actor(5, "Org", can_manage=True)
+    champs = service.championships
+    await champs.leagues.create(ELSEWHERE, organiser, "Far Cup", "UTC")
+    await champs.leagues.join(ELSEWHERE, ALICE)
+    await champs.rounds.round_add(ELSEWHERE, organiser, "pinewood-sprint", opens="now", closes="+2d")
+    deadlines = DeadlineService(service.work, clock=clock)
+    await deadlines.run_due()
+    thread = await start_run(service, ALICE, ELSEWHERE)
+    await drive(service, ALICE, thread)
+    (row,) = await rows_of(store, ALICE.user_id)
+    assert row.seats == 1 and row.place in (1, None)  # a run is alone in its rally: never a "win"
+    (league_id,) = [int(r[0]) for r in await store.db.fetch_all("SELECT id FROM leagues")]
+    await store.db.write(lambda tx: set_league_web_tx(tx, league_id, True))
+    assert await rows_of(store, ALICE.user_id, viewer=HERE.guild_id) == []  # public, but its round is open
+    with pytest.raises(ServiceError):
+        await service.careers.driver(HERE, BOB, ALICE.user_id, "Alice", None, "en", None)
+    clock.now += timedelta(days=3)
+    await deadlines.run_due()  # the close
+    assert [r.rally_id for r in await rows_of(store, ALICE.user_id, viewer=HERE.guild_id)] == [row.rally_id]

@@ -141,7 +141,8 @@ def won(row: CareerResult) -> bool:
 
 
 def podium(row: CareerResult) -> bool:
-    return row.status == "finished" and row.place is not None and row.place <= 3 and row.seats > 1
+    """A podium: a top-three place ahead of at least one car (second of two is last, not a podium)."""
+    return row.status == "finished" and row.place is not None and row.place <= min(3, row.seats - 1)
 
 
 def totals_of(rows: Sequence[CareerResult]) -> Totals:

@@ -60,7 +60,8 @@ class Achievement(BaseModel):
 
     @model_validator(mode="after")
     def _fields_of_kind(self) -> Achievement:
-        needs = {"stat": ("stat", "at_least"), "survivor": ("at_least",), "flat_out": ("share",), "games_won": ("games",)}
+        needs = {"stat": ("stat", "at_least"), "survivor": ("at_least",), "flat_out": ("share",),
+                 "games_won": ("games",)}
         for name in needs.get(self.kind, ()):
             if not getattr(self, name):
                 raise ValueError(f"a {self.kind!r} achievement needs {name!r}")

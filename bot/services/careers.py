@@ -310,7 +310,10 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
     s = stats_of(rows)
     dash = "–"
     gap = s["average_gap"]
-    gap_text = dash if gap is None else (f"+{gap:g} s" if game.result.unit == "s" else msg("career.points", points=f"{gap:g}"))
+    if gap is None:
+        gap_text: str = dash
+    else:
+        gap_text = f"+{gap:g} s" if game.result.unit == "s" else msg("career.points", points=f"{gap:g}")
     stats = [
         (msg("career.stat_rallies"), str(s["rallies"])),
         (msg("career.stat_stages"), str(s["stages"])),

@@ -100,7 +100,8 @@ async def results_tx(tx: Tx, user_id: int, game: str | None = None, viewer_guild
                      ) -> list[CareerResult]:
     """A driver's results, oldest first: of one game or all; those `viewer_guild` may see (None:
     every one, for the driver's achievements, never shown as such)."""
-    where, params = ["c.user_id = ?"], [user_id]
+    where: list[str] = ["c.user_id = ?"]
+    params: list[object] = [user_id]
     if game is not None:
         where.append("c.game = ?")
         params.append(game)

@@ -2,8 +2,9 @@
 
 A game tells, from the events of one action, what each seat did that a career counts: the keys
 are a closed set so that the services, the store and the career card read them without knowing
-the game. A game that has no such fact omits the key (Road Rally USA has no gears); a game that has it gives it, 0 included, for every
-seat that began a turn (so "no loss of control" and "this game does not count them" differ):
+the game. A game that has no such fact omits the key (Road Rally USA has no gears); a game that
+has it gives it, 0 included, for every seat that began a turn (so "no loss of control" and "this
+game does not count them" differ):
 
 - `turns`: turns begun;
 - `losses`: losses of control (a toy game: a bust);

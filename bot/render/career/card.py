@@ -10,12 +10,12 @@ drawing costs a fraction of the encode (`bench render`'s `card_over_encode`).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
 from PIL import Image, ImageDraw
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.render.drawing import draw_text, length
 from bot.render.encode import to_png
-from bot.render.fonts import MIN_FONT_PX, fit_text, font, fitting_font
+from bot.render.fonts import MIN_FONT_PX, fit_text, fitting_font, font
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.palette import RGB
 

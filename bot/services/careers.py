@@ -14,8 +14,9 @@ career totals (every game, every server) and that rally's facts; each is earned 
 key) and announced in the rally's channel through the outbox, in the same transaction.
 
 **`/driver [user] [game]`** answers privately with a career card image drawn in the render
-workers (`images.draw`, spec kind `career`) in the reader's language, from what the asking
-server may see (`bot.store.careers.VISIBLE`). AI seats (negative ids) have no career.
+workers (`images.draw`, spec kind `career`) in the reader's language: one's own card shows all of
+one's career (a private answer to its owner), another driver's only what the asking server may see
+(`bot.store.careers.VISIBLE`). AI seats (negative ids) have no career.
 """
 
 from __future__ import annotations
@@ -253,16 +254,21 @@ class CareerService:
 
     async def driver(self, place: Place, actor: Actor, target_id: int | None, target_name: str | None,
                      game: str | None, lang: str, renderer: Renderer | None) -> Reply:
-        """`/driver [user] [game]`: the driver's career card (the asker's own by default), privately,
-        from what this server may see. No history here: a clear private answer, nothing changed."""
+        """`/driver [user] [game]`: the driver's career card (the asker's own by default), privately:
+        one's own card shows everything, another driver's what this server may see. No history: a
+        clear private answer, nothing changed."""
         user_id = actor.user_id if target_id is None else target_id
         name = display_name(actor.name if target_id is None else (target_name or str(target_id)))
         chosen = games.get(game).id if game is not None and str(game).strip() else None  # unknown: refused
         if user_id <= 0:
             raise ServiceError("career.no_history", name=name)
 
+        # the driver's own card (a private answer to them alone) shows all of it; another's, what this
+        # server may see (issue 27 §1)
+        viewer = None if user_id == actor.user_id else place.guild_id
+
         async def read(tx: Tx) -> tuple[list[CareerResult], list[Any], str, int | None, list[float]]:
-            rows = await results_tx(tx, user_id, None, place.guild_id)
+            rows = await results_tx(tx, user_id, None, viewer)
             if not rows:
                 raise ServiceError("career.no_history", name=name)
             played = chosen or rows[-1].game  # the game of their latest visible rally
@@ -270,7 +276,7 @@ class CareerService:
             if not mine:
                 raise ServiceError("career.no_history_game", name=name, game=msg(games.get(played).name))
             rating, trend = await career_rating(tx, played, user_id)
-            return mine, await earned_tx(tx, user_id, place.guild_id), played, rating, trend
+            return mine, await earned_tx(tx, user_id, viewer), played, rating, trend
 
         rows, earned, played, rating, trend = await self.store.db.read(read)
         spec = {"kind": "career", "card": card_data(name, games.get(played), rows, earned, self.achievements,

@@ -252,6 +252,8 @@ async def test_another_servers_private_rallies_stay_out_of_the_card_until_public
     assert {e.rally_id for e in await earned_of(store, ALICE.user_id, HERE.guild_id)} <= {here_rally}
     reply = await service.careers.driver(HERE, BOB, ALICE.user_id, "Alice", None, "en", None)
     assert "(rallies: 1," in reply.text
+    own = await service.careers.driver(HERE, ALICE, None, None, None, "en", None)  # her own, to her alone
+    assert "(rallies: 2," in own.text
 
     (league_id,) = [int(r[0]) for r in await store.db.fetch_all("SELECT id FROM leagues WHERE guild_id = ?",
                                                                   (ELSEWHERE.guild_id,))]

@@ -65,9 +65,12 @@ class CopyReport:
 
 
 async def count_rows(db: Database) -> dict[str, int]:
-    """The number of rows of every table."""
+    """The number of rows of every table (0 for a table a later migration adds, not there yet)."""
     counts = {}
     for table, _ in TABLES:
+        if not await _columns(db, table):
+            counts[table] = 0
+            continue
         row = await db.fetch_one(f"SELECT COUNT(*) FROM {table}")
         counts[table] = int(row[0]) if row else 0
     return counts
@@ -89,6 +92,9 @@ async def _copy(source: Tx, target: Database, progress: Callable[[str, int], Non
     copied: dict[str, int] = {}
     for table, keys in TABLES:
         columns = await source.columns(table)
+        if not columns:  # a source at an older schema: a table a later migration adds has no rows
+            copied[table] = 0
+            continue
         wanted = await _columns(target, table)
         missing = [c for c in columns if c not in wanted]
         if missing:

@@ -28,6 +28,7 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.game import Game, Outcome
+from bot.engine.core.log import Start
 from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
 from bot.engine.core.text import msg, to_json
@@ -86,16 +87,18 @@ def is_run(rally: Rally) -> bool:
 
 def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
                  ) -> tuple[Counters, Outcome | None, list[str]]:
-    """(counters per seat summed over the log, the outcome at its end, the start order), replayed."""
+    """(counters per seat summed over the log, the outcome at its end, the start order: every seat
+    the game was set up with, first to drive first), replayed."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
     counters: Counters = {}
     state: Any = None
     order: list[str] = []
+    seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
+                   if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
     for state, events in iter_steps(row, actions, with_setup=True):
         if state is not None and not order:
-            view = game.view(state, None)
-            order = [str(s) for s in (game.start_order(view) or [d["user_id"] for d in drivers])]
+            order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
         if events:
             merge(counters, game.tally(events))
     outcome = game.outcome(state) if state is not None else None
@@ -111,15 +114,13 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
     results = {r.seat: r for r in outcome.seats} if outcome is not None else {}
     winner = next((r.score for r in outcome.seats if r.rank == 1 and r.score is not None), None) if outcome else None
     specials = specials_of(rally)
-    seated = [str(d["user_id"]) for d in drivers]
-    seats = len(seated)
+    seats = len(order)  # who drove: a driver who left the lobby before the start is no seat
     ended_at = str(actions[-1]["created_at"])
     rows = []
-    for d in drivers:
-        user_id = int(d["user_id"])
-        if user_id <= 0:  # an AI seat: no career
+    for seat in order:
+        if not seat.lstrip("-").isdigit() or int(seat) <= 0:  # an AI seat: no career
             continue
-        seat = str(user_id)
+        user_id = int(seat)
         result = results.get(seat)
         finished = result is not None and result.status == "finished" and result.score is not None
         score = result.score if finished and result is not None else None

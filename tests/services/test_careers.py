@@ -157,6 +157,18 @@ async def test_an_ai_seat_has_no_career(service, store, clock):
     assert users == [ALICE.user_id]
 
 
+async def test_a_driver_who_left_the_lobby_before_the_start_has_no_career_row(service, store, clock):
+    await service.create(HERE, BOB, "pinewood-sprint", drivers=3)
+    for a in (BOB, ALICE, CAROL):
+        await service.join(HERE, a)
+    await service.leave(HERE, CAROL)
+    await service.start(HERE, BOB)
+    rally_id = await play_to_end(service, HERE, clock)
+    rows = await store.db.fetch_all("SELECT user_id, seats FROM career_results WHERE rally_id = ? ORDER BY user_id",
+                                    (rally_id,))
+    assert [tuple(r) for r in rows] == [(ALICE.user_id, 2), (BOB.user_id, 2)]
+
+
 async def test_a_host_abandoning_a_live_rally_counts_for_nobody(service, store, clock):
     await live_rally(service)
     await service.act(HERE, BOB, "1")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.render.cache import ByteLRU, image_bytes
 from bot.render.drawing import draw_text, length
 from bot.render.encode import to_png
 from bot.render.fonts import MIN_FONT_PX, fit_text, fitting_font, font
@@ -88,39 +89,79 @@ def _height(card: CareerCard) -> int:
             + GAP + SECTION_HEAD_H + recent * LIST_ROW_H + GAP + SECTION_HEAD_H + pills * (PILL_H + 14) + PAD)
 
 
-def _section(draw: ImageDraw.ImageDraw, y: int, title: str, rows: int, row_h: int) -> int:
-    """A white panel with its title; returns the y of its first row."""
+def _layout(card: CareerCard) -> tuple[int, int, int, int, int]:
+    """What the card's frame depends on: its rows of stats, bests, results and achievements, and
+    whether it has a trend to draw (the frame is kept per layout, its words never are)."""
+    return ((len(card.stats) + 1) // 2, max(1, len(card.bests)), max(1, len(card.recent)),
+            len(card.achievements), int(len(card.trend) >= 2))
+
+
+def _panel(draw: ImageDraw.ImageDraw, y: int, rows: int, row_h: int) -> int:
+    """A white panel for a section of `rows` rows; returns the y of its first row."""
     draw.rectangle((PAD - 16, y, W - PAD + 16, y + SECTION_HEAD_H + rows * row_h + 8), fill=PANEL)
-    _text(draw, (PAD, y + 16), title, 32, INK, W - 2 * PAD, bold=True)
     return y + SECTION_HEAD_H
+
+
+def _frame(card: CareerCard) -> Image.Image:
+    """The card's wordless frame (bands, panels, rules, pills), drawn once per layout and kept:
+    a card then costs its words and the sparkline, a fraction of its PNG's encode."""
+    key = _layout(card)
+    kept = _frames.get(key)
+    if kept is not None:
+        return kept
+    stat_rows, bests, recent, earned, trend = key
+    img = Image.new("RGB", (W, _height(card)), BG)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, W, HEADER_H), fill=DARK)
+    draw.rectangle((0, HEADER_H - 8, W, HEADER_H), fill=ACCENT)
+    if trend:
+        draw.rectangle((SPARK[0] - 20, SPARK[1] - 24, SPARK[2] + 20, SPARK[3] + 24), fill=DARK_2)
+    y = _panel(draw, HEADER_H + GAP, stat_rows, STAT_ROW_H) + stat_rows * STAT_ROW_H + GAP
+    for rows in (bests, recent):
+        top = _panel(draw, y, rows, LIST_ROW_H)
+        for i in range(1, rows):
+            draw.line((PAD, top + i * LIST_ROW_H, W - PAD, top + i * LIST_ROW_H), fill=LINE, width=2)
+        y = top + rows * LIST_ROW_H + GAP
+    top = _panel(draw, y, max(1, (earned + 1) // 2) + 1, PILL_H + 14)
+    pill_w = (W - 2 * PAD - 20) // 2
+    for i in range(earned):
+        px = PAD + (i % 2) * (pill_w + 20)
+        py = top + (i // 2) * (PILL_H + 14)
+        draw.rounded_rectangle((px, py, px + pill_w, py + PILL_H), radius=PILL_H // 2, fill=DARK)
+        draw.ellipse((px + 10, py + 10, px + PILL_H - 10, py + PILL_H - 10), fill=GOOD)
+        draw_text(draw, (px + PILL_H / 2, py + PILL_H / 2), "✓", font(24, True), PANEL, "mm", cache=False)
+    _frames.put(key, img, image_bytes(img))
+    return img
+
+
+#: the frames of the last layouts drawn, bounded in bytes (each ~6 MB)
+_frames: ByteLRU[Image.Image] = ByteLRU(32 * 1024 * 1024)
+SPARK = (600, 56, W - PAD - 12, 176)
 
 
 def card_image(card: CareerCard, options: RenderOptions = DEFAULT_OPTIONS) -> Image.Image:
     """The career card as an RGB image (1080 px wide; its height follows what it lists)."""
-    img = Image.new("RGB", (W, _height(card)), BG)
+    img = _frame(card).copy()
     draw = ImageDraw.Draw(img)
     labels = card.labels
     inner = W - 2 * PAD
+    left = SPARK[0] - PAD - 40
 
     # header: name, game, rating and its sparkline
-    draw.rectangle((0, 0, W, HEADER_H), fill=DARK)
-    draw.rectangle((0, HEADER_H - 8, W, HEADER_H), fill=ACCENT)
-    spark = (600, 56, W - PAD - 12, 176)
-    _text(draw, (PAD, 40), card.name, 58, LIGHT_INK, spark[0] - PAD - 40, bold=True)
-    _text(draw, (PAD, 118), card.game, 32, ACCENT, spark[0] - PAD - 40)
+    _text(draw, (PAD, 40), card.name, 58, LIGHT_INK, left, bold=True)
+    _text(draw, (PAD, 118), card.game, 32, ACCENT, left)
     if card.rating is not None:
-        _text(draw, (PAD, 172), f"{labels.get('rating', '')} {card.rating}", 36, LIGHT_INK, spark[0] - PAD - 40,
-              bold=True)
+        _text(draw, (PAD, 172), f"{labels.get('rating', '')} {card.rating}", 36, LIGHT_INK, left, bold=True)
     else:
-        _text(draw, (PAD, 176), labels.get("no_rating", ""), 30, LIGHT_INK, spark[0] - PAD - 40)
+        _text(draw, (PAD, 176), labels.get("no_rating", ""), 30, LIGHT_INK, left)
     if len(card.trend) >= 2:  # no trend yet: no empty frame either
-        draw.rectangle((spark[0] - 20, spark[1] - 24, spark[2] + 20, spark[3] + 24), fill=DARK_2)
-        _sparkline(draw, spark, card.trend)
+        _sparkline(draw, SPARK, card.trend)
 
     # stats: two columns of label over value
     y = HEADER_H + GAP
     rows = (len(card.stats) + 1) // 2
-    top = _section(draw, y, labels.get("stats", ""), rows, STAT_ROW_H)
+    _text(draw, (PAD, y + 16), labels.get("stats", ""), 32, INK, inner, bold=True)
+    top = y + SECTION_HEAD_H
     col_w = inner // 2
     for i, (label, value) in enumerate(card.stats):
         x = PAD + (i % 2) * col_w
@@ -130,43 +171,39 @@ def card_image(card: CareerCard, options: RenderOptions = DEFAULT_OPTIONS) -> Im
     y = top + rows * STAT_ROW_H + GAP
 
     # personal bests: stage → score
-    top = _section(draw, y, labels.get("bests", ""), max(1, len(card.bests)), LIST_ROW_H)
+    _text(draw, (PAD, y + 16), labels.get("bests", ""), 32, INK, inner, bold=True)
+    top = y + SECTION_HEAD_H
     if not card.bests:
         _text(draw, (PAD, top + 8), labels.get("none_yet", ""), 28, GREY, inner)
     for i, (stage, score) in enumerate(card.bests):
         ry = top + i * LIST_ROW_H
-        if i:
-            draw.line((PAD, ry, W - PAD, ry), fill=LINE, width=2)
         score_w = min(220.0, length(font(30, True), score) + 8)
         _text(draw, (PAD, ry + 10), stage, 28, INK, inner - score_w - 24)
         _text(draw, (W - PAD, ry + 8), score, 30, INK, score_w, bold=True, anchor="ra")
     y = top + max(1, len(card.bests)) * LIST_ROW_H + GAP
 
     # recent results: stage, place, score
-    top = _section(draw, y, labels.get("recent", ""), max(1, len(card.recent)), LIST_ROW_H)
+    _text(draw, (PAD, y + 16), labels.get("recent", ""), 32, INK, inner, bold=True)
+    top = y + SECTION_HEAD_H
     if not card.recent:
         _text(draw, (PAD, top + 8), labels.get("none_yet", ""), 28, GREY, inner)
     for i, (stage, place, score) in enumerate(card.recent):
         ry = top + i * LIST_ROW_H
-        if i:
-            draw.line((PAD, ry, W - PAD, ry), fill=LINE, width=2)
         _text(draw, (PAD, ry + 10), stage, 28, INK, inner - 400)
         _text(draw, (W - PAD - 220, ry + 10), place, 28, GREY, 150, anchor="ra")
         _text(draw, (W - PAD, ry + 8), score, 30, INK, 200, bold=True, anchor="ra")
     y = top + max(1, len(card.recent)) * LIST_ROW_H + GAP
 
-    # achievements: earned ones as pills, two a row; then how many remain
+    # achievements: earned ones as pills (in the frame), two a row; then how many remain
     pill_rows = max(1, (len(card.achievements) + 1) // 2)
-    top = _section(draw, y, labels.get("achievements", ""), pill_rows + 1, PILL_H + 14)
+    _text(draw, (PAD, y + 16), labels.get("achievements", ""), 32, INK, inner, bold=True)
+    top = y + SECTION_HEAD_H
     pill_w = (inner - 20) // 2
     if not card.achievements:
         _text(draw, (PAD, top + 10), labels.get("none_yet", ""), 28, GREY, inner)
     for i, name in enumerate(card.achievements):
         px = PAD + (i % 2) * (pill_w + 20)
         py = top + (i // 2) * (PILL_H + 14)
-        draw.rounded_rectangle((px, py, px + pill_w, py + PILL_H), radius=PILL_H // 2, fill=DARK)
-        draw.ellipse((px + 10, py + 10, px + PILL_H - 10, py + PILL_H - 10), fill=GOOD)
-        _text(draw, (px + PILL_H / 2, py + PILL_H / 2), "✓", 24, PANEL, 30, bold=True, anchor="mm")
         _text(draw, (px + PILL_H + 6, py + 12), name, 26, LIGHT_INK, pill_w - PILL_H - 24)
     more = f"{card.more_earned} · {card.to_earn}" if card.more_earned else card.to_earn
     _text(draw, (PAD, top + pill_rows * (PILL_H + 14) + 10), more, 26, GREY, inner)

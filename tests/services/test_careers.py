@@ -302,3 +302,21 @@ async def test_a_league_run_of_another_server_shows_once_its_public_round_is_clo
     clock.now += timedelta(days=3)
     await deadlines.run_due()  # the close
     assert [r.rally_id for r in await rows_of(store, ALICE.user_id, viewer=HERE.guild_id)] == [row.rally_id]
+
+
+async def test_an_abandoned_run_is_its_drivers_dnf(service, store, clock):
+    from tests.league.league_helpers import start_run
+
+    organiser = Actor(5, "Org", can_manage=True)
+    champs = service.championships
+    await champs.leagues.create(HERE, organiser, "Home Cup", "UTC")
+    await champs.leagues.join(HERE, ALICE)
+    await champs.rounds.round_add(HERE, organiser, "pinewood-sprint", opens="now", closes="+2d")
+    await DeadlineService(service.work, clock=clock).run_due()
+    thread = await start_run(service, ALICE, HERE)
+    await service.act(thread, ALICE, "1")
+    await service.abandon(thread, ALICE)  # a run abandoned is a DNF, never a restart
+    (row,) = await rows_of(store, ALICE.user_id)
+    assert (row.status, row.place, row.score, row.seats) == ("dnf", None, None, 1)
+    assert row.counters["turns"] >= 1
+    assert stats_of([row])["dnfs"] == 1

@@ -65,7 +65,7 @@ async def play_to_end(service: RallyService, place: Place, clock: Clock, max_act
             return rally_id
         game = games.get(rally.game)
         state = service.work.state_of(rally)
-        (seat,) = game.to_act(state)
+        seat = sorted(game.to_act(state))[0]  # a window every seat answers: one after the other
         if int(seat) < 0:  # its clock starts once its prompt is delivered
             for out in await service.delivery.claim():
                 await service.delivery.sent(out, next(MESSAGE_IDS))
@@ -73,7 +73,7 @@ async def play_to_end(service: RallyService, place: Place, clock: Clock, max_act
             await deadlines.run_due()
             continue
         action = game.choose(game.view(state, seat), seat)
-        await service.act(place, Actor(int(seat), f"u{seat}"), game.typed(action))
+        await service.act(place, Actor(int(seat), f"u{seat}"), game.label(action))
     raise AssertionError("the rally did not end")
 
 
@@ -144,6 +144,30 @@ async def test_a_finished_rally_writes_each_drivers_stats_matching_the_games_own
     stats = stats_of(await rows_of(store, ALICE.user_id))
     assert stats["rallies"] == 1 and stats["dnfs"] == 0
     assert stats["wins"] == int(by_seat[str(ALICE.user_id)].rank == 1)
+
+
+async def test_road_rally_and_dirt_careers_match_their_games_own_record(service, store, clock):
+    await live_rally(service, HERE, None, BOB, ALICE, CAROL, game="roadrally")
+    rally = await store.rallies.get(await play_to_end(service, HERE, clock))
+    state = games.get("roadrally").from_json(rally.snapshot).state  # the game's own state in its table
+    for seat in state.seats:  # the stage cards each seat scored (C6.4): the game's own count
+        (row,) = await rows_of(store, int(seat.id), "roadrally")
+        assert row.counters.get("stages", 0) == seat.scored_cards
+        assert row.counters["turns"] > 0 and not any(k.startswith("gear.") or k == "losses" for k in row.counters)
+        assert row.unit == "vp" and row.seats == 3
+    stats = stats_of(await rows_of(store, ALICE.user_id, "roadrally"))
+    assert stats["losses_per_100"] is None and stats["favourite_gear"] is None  # no such facts in this game
+
+    dirt = games.get("dirt")
+    await live_rally(service, HERE, dirt.stages.names()[0], BOB, ALICE, game="dirt")
+    rally = await store.rallies.get(await play_to_end(service, HERE, clock))
+    outcome = dirt.outcome(dirt.from_json(rally.snapshot))
+    assert outcome is not None
+    for result in outcome.seats:
+        (row,) = await rows_of(store, int(result.seat), "dirt")
+        assert row.counters.get("stages", 0) == (1 if result.status == "finished" else 0)
+        assert (row.place, row.score) == ((result.rank, result.score) if result.status == "finished" else (None, None))
+        assert "losses" in row.counters and row.counters["top"] <= row.counters["turns"]
 
 
 async def test_an_ai_seat_has_no_career(service, store, clock):

@@ -9,6 +9,9 @@
   rally, and the database's own integrity check) with the rules engine, on every core, compares
   the result with the stored snapshot, and checks every logged action is in the log's canonical
   form; exit 1 and one line per mismatch if anything differs;
+- `careers --rebuild` writes every driver's career stats (issue 27) again from the logs of the
+  ended rallies (`CareerService.rebuild`: the same rows the end of each rally wrote) and prints
+  how many;
 - `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move
   to a host without a disk, or back), then runs `check` on the target and compares the row
   counts of every table;
@@ -39,7 +42,7 @@ NO_REPLAY = "db check needs the rules engine (bot.services.replay), not availabl
 
 def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
-    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, ratings")
+    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, ratings, careers")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db", default=None, metavar="DB",
@@ -64,6 +67,12 @@ def register(subparsers: Subparsers) -> None:
     )
     copy.add_argument("--to", required=True, metavar="TARGET", help="SQLite file or postgresql:// URL to fill")
     copy.set_defaults(func=_plainly(cmd_copy))
+    careers = actions.add_parser(
+        "careers", parents=[common], help="--rebuild: write every driver's career stats again from the rallies' logs"
+    )
+    careers.add_argument("--rebuild", action="store_true", required=True,
+                         help="replay every ended rally and write its career rows again (achievements are kept)")
+    careers.set_defaults(func=_plainly(cmd_careers))
 
     ratings = actions.add_parser(
         "ratings", parents=[common], help="print how many games and drivers have ratings (--rebuild: recompute "
@@ -188,6 +197,28 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 1
     return _print_report(report)
+
+
+def cmd_careers(args: argparse.Namespace) -> int:
+    from bot.services.careers import CareerService
+    from bot.services.work import RallyWork
+    from bot.store import Store, StoreError
+
+    path = _db_path(args)
+    if not _existing(path):
+        return 1
+
+    async def run() -> int:
+        async with Store.open(path) as store:
+            return await CareerService(RallyWork(store)).rebuild()
+
+    try:
+        rows = asyncio.run(run())
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"{_shown(path)}: {rows} career rows written again from the logs")
+    return 0
 
 
 def _print_report(report) -> int:

@@ -59,6 +59,7 @@ class Commands:
         self.place = place
         self.channels = channels
         self.say = say
+        self.readers: dict[str, str] = {}  # console user → their own language (`alice@fr: …`), set by the console
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
         """The service's reply to `cmd` typed by `actor`; a line that is no command is refused."""
@@ -113,6 +114,11 @@ class Commands:
         if cmd.name == "ratings":  # `/ratings [game] [scope:server|world]`
             return await s.ratings.ratings(self.place, actor, o.get("game") or (cmd.words[0] if cmd.words else None),
                                            o.get("scope"))
+        if cmd.name == "driver":  # `/driver`, `/driver bob`, `/driver user:bob game:dirt`
+            other = (o.get("user") or (cmd.words[0] if cmd.words else "")).lstrip("@")
+            return await s.careers.driver(self.place, actor, user_id(other) if other else None, other or None,
+                                          o.get("game"), self.readers.get(actor.name.lower(), self.place.lang),
+                                          self.renderer)
         if cmd.name == "help":
             return Reply([*help_lines(), t("console.help_console")], ephemeral=True)
         if cmd.name == "rules":

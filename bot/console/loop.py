@@ -46,6 +46,7 @@ class Console:
         # Every part prints through `self._print`, so what the console prints has one door.
         self.sender = Sender(service, self._print, self.names, self.rooms, images, renderer)
         self.commands = Commands(service, self.place, self.rooms, self._print, self.sender.renderer)
+        self.commands.readers = self.readers
         self.autopilot = Autopilot(service, self.rooms, self.names, self._print, self.sender.show, self.dispatch,
                                    self.actor, self.tick, self.lang)
         self.jobs = Jobs(service, self.printer, self._print, self.sender.deliver, self.autopilot.drive)

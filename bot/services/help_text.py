@@ -69,6 +69,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("help.group_you", (
         ("notify dm", "discord.cmd.notify_dm"),
         ("notify next", "discord.cmd.notify_next"),
+        ("driver", "discord.cmd.driver"),
         ("help", "discord.cmd.help"),
     )),
 )

@@ -1,6 +1,7 @@
 """The images a post carries, described as data and drawn only when the post is delivered.
 
-An outbox row holds an image *spec* (`{"kind": "board", "game": id, "view": <picture data>}`,
+An outbox row (or a private reply: `/driver`'s `career` card, `{"kind": "career", "card": <data>}`)
+holds an image *spec* (`{"kind": "board", "game": id, "view": <picture data>}`,
 `results` likewise, `{"kind": "preview", "stage": name}` or `{"kind": "table", "table": <TableView
 as JSON>}` for the league tables), not the picture: the action's transaction stays small and the
 text never waits for the drawing. When a drawing fails the post goes without its picture.
@@ -57,6 +58,7 @@ from bot.engine.core.text import from_json, to_json
 from bot.i18n import DEFAULT_LANG, render
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
+    from bot.render.career import CareerCard
     from bot.render.options import RenderOptions
     from bot.render.table import TableView
 
@@ -66,7 +68,8 @@ RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 #: environment variable: the number of render worker processes (default: the CPUs this process may use)
 PROCESSES_ENV = "RALLYBOT_RENDER_PROCESSES"
 PENDING_WARMS = 64
-NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png"}
+NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png",
+         "career": "career.png"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
 IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
 
@@ -83,6 +86,8 @@ class Renderer(Protocol):
     def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
+
+    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
 
 
 def pictures_of(game: str) -> Any:
@@ -110,6 +115,11 @@ class PillowRenderer:
         from bot.render import render_table
 
         return render_table(view, _options(lang))
+
+    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes:
+        from bot.render.career import render_career
+
+        return render_career(card, _options(lang))
 
 
 def _options(lang: str) -> RenderOptions:
@@ -250,6 +260,10 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
                      lang=lang)
     if kind == "table":
         return _call(renderer.table, table_view(spec), lang=lang)
+    if kind == "career":  # `/driver`: its words are message keys until drawn in the reader's language
+        from bot.render.career import CareerCard
+
+        return _call(renderer.career, CareerCard.model_validate(localized(spec["card"], lang)), lang=lang)
     if kind in ("board", "results"):
         spec = current(spec)
         played = games.get(spec.get("game"))

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.services.archive import Archive
+from bot.services.careers import CareerService
 from bot.services.channel_web import ChannelWeb
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
@@ -49,6 +50,7 @@ class RallyService:
         self.notify = NotifyService(self.work, clock)
         self.channel_web = ChannelWeb(self.work, clock)  # `/rally web`: a channel's rallies on the web page
         self.ratings = RatingsService(self.work, clock)  # `/ratings`; rates finished live rallies (end hook)
+        self.careers = CareerService(self.work)  # after the runs' end hook: a run's result first
         self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create

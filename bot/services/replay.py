@@ -38,9 +38,12 @@ def iter_states(rally_row: dict, actions: list[dict]) -> Iterator[State | None]:
         yield state
 
 
-def iter_steps(rally_row: dict, actions: list[dict]) -> Iterator[tuple[State | None, list[Any]]]:
+def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
+               ) -> Iterator[tuple[State | None, list[Any]]]:
     """(state, events) after each logged entry, played by the rally's game: the events its
-    `apply` told (none for the start and lifecycle entries), what the web page's turn log tells."""
+    `apply` told (none for lifecycle entries; for the start entry none, or with `with_setup` the
+    events of the game's `setup`, such as the first turn a career counts), what the web page's
+    turn log tells."""
     game = games.get(rally_row.get("game"))
     names = {str(d["user_id"]): d["display_name"] for d in rally_row.get("drivers", [])}
     state: State | None = None
@@ -52,8 +55,10 @@ def iter_steps(rally_row: dict, actions: list[dict]) -> Iterator[tuple[State | N
             raise CodecError(f"action {entry.get('seq')} ({text!r}): {exc}") from None
         events: list[Any] = []
         if isinstance(logged, Start):
-            state, _ = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
-                                  setup_options(rally_row))
+            state, started = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
+                                        setup_options(rally_row))
+            if with_setup:
+                events = list(started)
         elif isinstance(logged, Status):
             pass  # lifecycle only (abandoned ...): the game state does not change
         elif state is None:

@@ -45,6 +45,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ratings", ("game", "user_id")),
     ("rating_events", ("id",)),
     ("rating_history", ("event_id", "user_id")),
+    ("career_results", ("rally_id", "user_id")),
+    ("career_achievements", ("user_id", "achievement")),
 )
 
 

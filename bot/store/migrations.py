@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
+from bot.store.career_schema import SCHEMA_CAREERS
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -269,6 +270,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers (issue 27 §2): OpenSkill ratings per game and driver, the results applied in order,
     # each driver's rating after each (`bot/store/rating_schema.py`).
     Migration(15, "ratings per game and driver, their events in order and history", SCHEMA_RATINGS),
+    # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
+    # the log, its result), and the achievements earned, each once (bot/store/careers.py).
+    Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
 )
 
 

@@ -187,6 +187,17 @@ async def rated_count_tx(tx: Tx, game: str, guild_id: int | None = None) -> int:
     return int(row[0]) if row else 0
 
 
+async def shown_rating_tx(tx: Tx, game: str, user_id: int, guild_id: int | None) -> Rating | None:
+    """The driver's rating in `game` when a list seen from `guild_id` may name them (`top_tx`'s
+    rule: they drove the game in that server, or the game's world scratch ranking shows them);
+    with `guild_id` None, their rating whatever the rule (their own card)."""
+    where, params = ("1 = 1", ()) if guild_id is None else (f"({_DROVE_HERE} OR {_IN_WORLD_RANKING})",
+                                                             (guild_id, game, game))
+    row = await tx.fetch_one(f"SELECT {RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND r.user_id = ? "
+                             f"AND {where}", (game, user_id, *params))
+    return Rating.from_row(row) if row else None
+
+
 async def counts_tx(tx: Tx) -> tuple[int, int]:
     """(games rated, drivers rated in at least one game)."""
     row = await tx.fetch_one("SELECT COUNT(DISTINCT game), COUNT(DISTINCT user_id) FROM ratings")

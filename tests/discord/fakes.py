@@ -58,6 +58,9 @@ class FakeRenderer:
     def table(self, view, lang="en") -> bytes:
         return PNG
 
+    def career(self, card, lang="en") -> bytes:
+        return PNG
+
 
 class FakeClock:
     def __init__(self, start: datetime | None = None) -> None:

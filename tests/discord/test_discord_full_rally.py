@@ -59,7 +59,8 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 calls = await h.command(user, "stop" if isinstance(action, Stop) else "spare")
                 commands += 1
             assert private_answers(calls) == []  # no refusal
-            (post,) = channel_posts(calls)
+            post, *achievements = channel_posts(calls)  # after the results: the careers' achievements, if any
+            assert all("earns an achievement" in a.content for a in achievements)
             mentioned = post.body["allowed_mentions"].get("users", [])
             if "your turn" in post.content:
                 pings += 1
@@ -69,7 +70,8 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 assert mentioned == []
         assert rally.status == "finished", "the rally did not finish"
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
-        (text,) = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None]
+        (text,) = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None
+                   and "earns an achievement" not in c.content]
         assert text.files == []  # text first: the results picture was added to that message by an edit
         assert [e.files for e in attachment_edits(calls, post)] == [["results.png"]]
         assert clicks > 5 and commands > 5 and pings > 5

@@ -31,7 +31,8 @@ from bot.engine.rallyman.out_reasons import OUT_REASON_WORDS, OUT_REASONS
 from bot.engine.rallyman.stages.model import Terrain
 from bot.engine.rallyman.state import Pose
 from bot.i18n import catalogue
-from bot.services import league_export, league_time, notify
+from bot.services import careers, league_export, league_time, notify
+from bot.services.achievements import keys_of, load_achievements
 from bot.services.ratings_list import SCOPES as RATING_SCOPES
 from bot.services.round_close import LEAGUE_REASON_WORDS
 
@@ -50,7 +51,7 @@ NOT_KEYS = {
     "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
     "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
-    "services/images.py": {"board.png"},
+    "services/images.py": {"board.png", "career.png"},
     "services/scratch.py": {"scratch.png"},
     "services/ratings_list.py": {"ratings.png"},
     "web/site.py": {"error.html", "league.html", "rally.html"},  # the web page's template files
@@ -133,6 +134,11 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
         lambda: keys("status.markers.{}", PLURAL),
     ("views/translator.py", "f'name.{english}'"): None,  # Discord's translator: a missing name is left as it is
     ("views/translator.py", "f'choice.{value}'"): None,
+    ("services/achievements.py", "f'career.ach_{achievement_id}'"):
+        lambda: {keys_of(a.id)[0] for a in load_achievements()},
+    ("services/achievements.py", "f'career.ach_{achievement_id}_about'"):
+        lambda: {keys_of(a.id)[1] for a in load_achievements()},
+    ("services/careers.py", "f'career.head_{key}'"): lambda: keys("career.head_{}", careers.CARD_HEADS),
 }
 
 

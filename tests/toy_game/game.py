@@ -295,6 +295,20 @@ class DiceDash:
     def narrate(self, events: Sequence[Event], view: View) -> list[str]:
         return [msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events]
 
+    def tally(self, events: Sequence[Event]) -> dict[str, dict[str, int]]:
+        """Career counters: a turn begun, a bust (a 1 loses the pot) counted as a loss of control."""
+        out: dict[str, dict[str, int]] = {}
+        for e in events:
+            if e.driver is None:
+                continue
+            row = out.setdefault(e.driver, {})
+            row.setdefault("losses", 0)  # a fact this game has: 0 included
+            if e.kind == "toy_turn":
+                row["turns"] = row.get("turns", 0) + 1
+            elif e.kind == "toy_roll" and e.params["face"] == 1:
+                row["losses"] += 1
+        return out
+
     def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
         return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 

@@ -28,6 +28,9 @@ of the bot holds them as opaque values and asks the game for everything else:
   that data once its texts are in the reader's words;
 - **commands**: `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic `/act`, one
   table that cogs, buttons and the console all read;
+- **careers**: `tally(events)`, the counters one action's events add per seat (turns, losses of
+  control, stages, gears: the closed set of `bot.engine.core.tally`; a game without such a fact
+  omits it), summed over a finished rally's log for its drivers' careers;
 - **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`.
 
 Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue here.
@@ -360,6 +363,8 @@ class Game(Protocol[S, A]):
     def start_order(self, view: Any) -> Sequence[SeatId] | None: ...  # who plays first (None: as seated)
 
     def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
+
+    def tally(self, events: Sequence[Any]) -> Mapping[SeatId, Mapping[str, int]]: ...  # career counters (core/tally.py)
 
     def board(self, view: Any) -> dict[str, Any] | None: ...    # None: the game draws no board
 

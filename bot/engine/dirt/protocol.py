@@ -34,6 +34,7 @@ from bot.engine.core.game import (
     ranked,
 )
 from bot.engine.core.log import CodecError, Lifecycle, to_text
+from bot.engine.core.tally import Counters, add, gear_key
 from bot.engine.core.text import Listed, msg
 from bot.engine.dirt import ai as dirt_ai
 from bot.engine.dirt import rally as engine
@@ -44,7 +45,7 @@ from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
 from bot.engine.dirt.rules_text import rules_lines
-from bot.engine.dirt.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_names
+from bot.engine.dirt.ruleset import DEFAULT_RULESET, GEARS, load_ruleset, ruleset_names
 from bot.engine.dirt.simulate import simulate as simulate_course
 from bot.engine.dirt.state import SCHEMA, DirtState
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines
@@ -336,6 +337,27 @@ class Dirt:
 
     def narrate(self, events: Sequence[Event], view: DirtView) -> list[str]:
         return narrate(list(events), dict(view.state.seats))
+
+    def tally(self, events: Sequence[Event]) -> Counters:
+        """Career counters (bot.engine.core.tally): a turn begun, a loss of control, the gear a turn
+        ended in (its card, B3; the finish line ends the turn too), a stage finished."""
+        out: Counters = {}
+        for e in events:
+            if e.kind == "dirt_turn":  # the facts this game has, 0 included, for every seat that drove
+                add(out, e.driver, "turns")
+                add(out, e.driver, "losses", 0)
+                add(out, e.driver, "top", 0)
+            elif e.kind == "dirt_lost_control":
+                add(out, e.driver, "losses")
+            elif e.kind in ("dirt_turn_end", "dirt_finish"):
+                gear = int(e.params.get("gear", 0))
+                if gear > 0:
+                    add(out, e.driver, gear_key(gear))
+                if gear == max(GEARS):
+                    add(out, e.driver, "top")
+                if e.kind == "dirt_finish":
+                    add(out, e.driver, "stages")
+        return out
 
     # -- pictures --------------------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from bot.engine.core.game import (
     ranked,
 )
 from bot.engine.core.log import Lifecycle
+from bot.engine.core.tally import Counters, add
 from bot.engine.core.text import msg
 from bot.engine.roadrally import ai as rr_ai
 from bot.engine.roadrally import codec, play
@@ -311,6 +312,17 @@ class RoadRally:
 
     def narrate(self, events: Sequence[RoadEvent], view: TableView) -> list[str]:
         return narrate(list(events), view.name_of, view.rr.road)
+
+    def tally(self, events: Sequence[RoadEvent]) -> Counters:
+        """Career counters (bot.engine.core.tally): a turn is a hand of cards played, a stage one
+        the seat scored (C10); no gears and no losses of control in this game: omitted."""
+        out: Counters = {}
+        for e in events:
+            if e.kind == "played":
+                add(out, e.seat, "turns")
+            elif e.kind == "stage_scored":
+                add(out, e.seat, "stages")
+        return out
 
     # -- pictures (from the spectators' view: `me` is never read) ---------------------------------
 

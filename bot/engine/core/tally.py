@@ -1,0 +1,71 @@
+"""Career counters an action's events add, per seat (`Game.tally`, issue 27 §3).
+
+A game tells, from the events of one action, what each seat did that a career counts: the keys
+are a closed set so that the services, the store and the career card read them without knowing
+the game. A game that has no such fact omits the key (Road Rally USA has no gears); a game that
+has it gives it, 0 included, for every seat that began a turn (so "no loss of control" and "this
+game does not count them" differ):
+
+- `turns`: turns begun;
+- `losses`: losses of control (a toy game: a bust);
+- `stages`: specials (stages) the seat crossed the finish line of;
+- `top`: turns ended in the game's top gear (classic: 5th, DIRT: 6th);
+- `gear.<n>`: turns ended in gear n (n from 0 to MAX_GEAR).
+
+Pure, like every engine module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+#: the counters every game may give, besides `gear.<n>`
+FIXED_KEYS = ("turns", "losses", "stages", "top")
+#: the highest gear a counter may name (DIRT has 6)
+MAX_GEAR = 9
+GEAR_PREFIX = "gear."
+
+Counters = dict[str, dict[str, int]]
+
+
+def gear_key(gear: int) -> str:
+    """The counter of turns ended in `gear` (a gear out of 0..MAX_GEAR is refused: never a free key)."""
+    if not 0 <= int(gear) <= MAX_GEAR:
+        raise ValueError(f"gear {gear}: a counter names gears 0..{MAX_GEAR}")
+    return f"{GEAR_PREFIX}{int(gear)}"
+
+
+def is_key(key: str) -> bool:
+    """Whether `key` is a counter a game may give (the store refuses any other)."""
+    if key in FIXED_KEYS:
+        return True
+    suffix = key[len(GEAR_PREFIX):] if key.startswith(GEAR_PREFIX) else ""
+    return suffix.isdigit() and len(suffix) == 1 and int(suffix) <= MAX_GEAR
+
+
+def add(out: Counters, seat: str | None, key: str, n: int = 1) -> None:
+    """Count `n` of `key` for `seat` (events about nobody count for nobody)."""
+    if seat is None:
+        return
+    row = out.setdefault(seat, {})
+    row[key] = row.get(key, 0) + n
+
+
+def merge(total: Counters, more: Mapping[str, Mapping[str, int]]) -> Counters:
+    """`total` with the counters of `more` added (one action's tally into a rally's)."""
+    for seat, counters in more.items():
+        for key, n in counters.items():
+            add(total, seat, key, n)
+    return total
+
+
+def favourite_gear(counters: Mapping[str, int]) -> int | None:
+    """The gear most turns ended in (the higher one on a tie; gear 0, a loss of control, never);
+    None without gears."""
+    best: tuple[int, int] | None = None
+    for key, n in counters.items():
+        if key.startswith(GEAR_PREFIX) and is_key(key) and n > 0:
+            gear = int(key[len(GEAR_PREFIX):])
+            if gear > 0 and (best is None or (n, gear) > best):
+                best = (n, gear)
+    return best[1] if best is not None else None

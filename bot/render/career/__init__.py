@@ -1,0 +1,5 @@
+"""The `/driver` career card (issue 27 §3): `render_career(card, options)` → PNG bytes, pure Pillow."""
+
+from bot.render.career.card import CareerCard, card_image, render_career
+
+__all__ = ["CareerCard", "card_image", "render_career"]

@@ -1,0 +1,370 @@
+"""Careers (issue 27 §3–4): each driver's stats per game across servers, achievements, `/driver`.
+
+**When stats are written.** A `RallyWork.end_hook`: in the very transaction that finishes a
+rally (or abandons a run: a DNF), its log is replayed once (`replay.iter_steps`) and the game's
+`tally` of every action's events summed per seat, with the result from the game's `outcome`; one
+`career_results` row per human driver. Why at the end rather than per action: an action's commit
+is the hot path (every die), and counting there would add a write to each one and events the
+`Change` does not carry; one replay per rally costs a few milliseconds of engine time once, and
+gives the same numbers as the log by construction. The rows are derived data: `rebuild` writes
+them again from every ended rally's log (identical rows: a test).
+
+**Achievements** (bot/services/achievements.py) are evaluated right after, from the driver's
+career totals (every game, every server) and that rally's facts; each is earned once (the store's
+key) and announced in the rally's channel through the outbox, in the same transaction.
+
+**`/driver [user] [game]`** answers privately with a career card image drawn in the render
+workers (`images.draw`, spec kind `career`) in the reader's language: one's own card shows all of
+one's career (a private answer to its owner), another driver's only what the asking server may see
+(`bot.store.careers.VISIBLE`). AI seats (negative ids) have no career.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from bot import games
+from bot.engine.core.game import Game, Outcome
+from bot.engine.core.log import Start
+from bot.engine.core.scores import format_score
+from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
+from bot.engine.core.text import msg, to_json
+from bot.services.achievements import Achievement, RallyFacts, Totals, keys_of, newly_met, shipped
+from bot.services.errors import ServiceError
+from bot.services.images import Renderer, draw_async, image_name
+from bot.services.inputs import display_name
+from bot.services.ratings import display_rating
+from bot.services.replay import iter_steps
+from bot.services.reply import Actor, Place, Reply
+from bot.services.work import Change, Post, RallyWork, language_of_rally, post_tx
+from bot.store import Rally
+from bot.store.careers import (
+    CareerResult,
+    best_before_tx,
+    clear_results_tx,
+    earn_tx,
+    earned_tx,
+    ended_rallies_tx,
+    put_results_tx,
+    rally_log_tx,
+    results_tx,
+)
+from bot.store.clock import to_text
+from bot.store.connection import Tx
+from bot.store.ratings import history_tx, shown_rating_tx
+from bot.store.rows import Action, Driver
+
+log = logging.getLogger(__name__)
+
+RECENT = 5       # recent results on the card
+BESTS = 5        # personal bests on the card
+SHOWN_ACHIEVEMENTS = 8
+
+
+async def career_rating(tx: Tx, game: str, user_id: int, viewer: int | None = None) -> tuple[int | None, list[float]]:
+    """The driver's shown rating in `game` (OpenSkill, `bot/services/ratings.py`) and its trend for
+    the card: the shown rating after each of their latest rated events, oldest first. Seen from
+    another server (`viewer`: its guild id), only when `/ratings` there or the world list may name
+    the driver (`shown_rating_tx`): a rating made in a private league of another server is not
+    shown to a server the driver never drove in. (None, []): no rating (yet) to show."""
+    current = await shown_rating_tx(tx, game, user_id, viewer)
+    if current is None:
+        return None, []
+    trend = [float(display_rating(h.mu, h.sigma)) for h in await history_tx(tx, user_id, game)]
+    return display_rating(current.mu, current.sigma), trend
+
+
+# -- from a rally's log to its career rows ------------------------------------------------------------
+
+def specials_of(rally: Rally) -> list[str]:
+    """The stages a rally drives in order (a course of several, or its one stage)."""
+    modules = rally.modules if isinstance(rally.modules, dict) else {}
+    planned = (modules.get("course") or {}).get("specials") if isinstance(modules.get("course"), dict) else None
+    return [str(s) for s in planned] if planned else [rally.stage]
+
+
+def is_run(rally: Rally) -> bool:
+    """A championship run (a rally of one car for a league round or the world scratch)."""
+    return isinstance(rally.modules, dict) and "run" in rally.modules
+
+
+def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
+                 ) -> tuple[Counters, Outcome | None, list[str]]:
+    """(counters per seat summed over the log, the outcome at its end, the start order: every seat
+    the game was set up with, first to drive first), replayed."""
+    game = games.get(rally.game)
+    row = {**rally.as_dict(), "drivers": drivers}
+    counters: Counters = {}
+    state: Any = None
+    order: list[str] = []
+    seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
+                   if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
+    for state, events in iter_steps(row, actions, with_setup=True):
+        if state is not None and not order:
+            order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
+        if events:
+            merge(counters, game.tally(events))
+    outcome = game.outcome(state) if state is not None else None
+    return counters, outcome, order
+
+
+def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> list[CareerResult]:
+    """One row per human driver of an ended rally (none for a rally that never started)."""
+    game = games.get(rally.game)
+    if not actions:
+        return []
+    counters, outcome, order = replay_tally(rally, drivers, actions)
+    results = {r.seat: r for r in outcome.seats} if outcome is not None else {}
+    winner = next((r.score for r in outcome.seats if r.rank == 1 and r.score is not None), None) if outcome else None
+    specials = specials_of(rally)
+    seats = len(order)  # who drove: a driver who left the lobby before the start is no seat
+    ended_at = str(actions[-1]["created_at"])
+    rows = []
+    for seat in order:
+        if not seat.lstrip("-").isdigit() or int(seat) <= 0:  # an AI seat: no career
+            continue
+        user_id = int(seat)
+        result = results.get(seat)
+        finished = result is not None and result.status == "finished" and result.score is not None
+        score = result.score if finished and result is not None else None
+        gap = abs(score - winner) if score is not None and winner is not None and seats > 1 else None
+        rows.append(CareerResult(
+            rally_id=rally.id, user_id=user_id, game=game.id, guild_id=rally.guild_id,
+            stage=specials[0] if len(specials) == 1 else None, seats=seats,
+            status="finished" if finished else "dnf", place=result.rank if finished and result else None,
+            score=score, unit=game.result.unit, gap=gap,
+            started_last=seats > 1 and bool(order) and order[-1] == seat,
+            counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at))
+    return rows
+
+
+# -- totals ---------------------------------------------------------------------------------------------
+
+def won(row: CareerResult) -> bool:
+    """A win: first of a rally of several cars (a run is alone in its rally: its round ranks it)."""
+    return row.status == "finished" and row.place == 1 and row.seats > 1
+
+
+def podium(row: CareerResult) -> bool:
+    """A podium: a top-three place ahead of at least one car (second of two is last, not a podium)."""
+    return row.status == "finished" and row.place is not None and row.place <= min(3, row.seats - 1)
+
+
+def totals_of(rows: Sequence[CareerResult]) -> Totals:
+    return Totals(rallies=len(rows), finishes=sum(r.status == "finished" for r in rows),
+                  stages=sum(r.counters.get("stages", 0) for r in rows), wins=sum(won(r) for r in rows),
+                  podiums=sum(podium(r) for r in rows), games=len({r.game for r in rows}),
+                  won_games=frozenset(r.game for r in rows if won(r)))
+
+
+def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
+    """A driver's stats in one game from their results: rallies, stages, wins, podiums, DNFs,
+    losses of control per 100 turns (None: the game counts none), favourite gear (None: no gears),
+    best score per stage, the average gap to the winner (None: never raced against anyone)."""
+    summed: dict[str, int] = {}
+    for r in rows:
+        for key, n in r.counters.items():
+            summed[key] = summed.get(key, 0) + n
+    turns = summed.get("turns", 0)
+    per_100 = round(100 * summed["losses"] / turns, 1) if "losses" in summed and turns else None
+    gaps = [r.gap for r in rows if r.gap is not None]
+    bests: dict[str, int] = {}
+    for r in rows:
+        if r.stage is not None and r.score is not None and r.status == "finished":
+            old = bests.get(r.stage)
+            if old is None or (r.score < old if r.unit == "s" else r.score > old):
+                bests[r.stage] = r.score
+    return {"rallies": len(rows), "stages": summed.get("stages", 0), "wins": sum(won(r) for r in rows),
+            "podiums": sum(podium(r) for r in rows), "dnfs": sum(r.status == "dnf" for r in rows),
+            "turns": turns, "losses_per_100": per_100, "favourite_gear": favourite_gear(summed),
+            "bests": bests, "average_gap": round(statistics.fmean(gaps), 1) if gaps else None}
+
+
+# -- the service ----------------------------------------------------------------------------------------
+
+class CareerService:
+    """The end hook that keeps careers, `driver` (the `/driver` card) and `rebuild`."""
+
+    def __init__(self, work: RallyWork, achievements: Sequence[Achievement] | None = None) -> None:
+        self.work = work
+        self.store = work.store
+        self.achievements = tuple(achievements) if achievements is not None else shipped()
+        work.end_hooks.append(self.on_rally_end)
+
+    async def on_rally_end(self, tx: Tx, rally: Rally, change: Change, ended: str) -> None:
+        """Inside the transaction that ends the rally: its drivers' career rows, the achievements
+        they earned, and their announcements. An abandoned rally counts only if it is a run (its
+        driver's DNF); a live rally a host abandoned counts for nobody."""
+        if ended == "abandoned" and not is_run(rally):
+            return
+        found = await rally_log_tx(tx, rally.id)
+        if found is None:
+            return
+        current, drivers, _ = found
+        rows = self._rows(found)
+        if not rows:
+            return
+        await put_results_tx(tx, rows)
+        names = {d.user_id: d.display_name for d in drivers}
+        lang = language_of_rally(current)
+        now = self.work.clock()
+        lines = []
+        for row in rows:
+            for achievement in await self._met_tx(tx, row):
+                if await earn_tx(tx, row.user_id, achievement.id, row.game, current.guild_id, current.id, to_text(now)):
+                    name_key, about_key = keys_of(achievement.id)
+                    lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
+                                     about=msg(about_key)))
+        if lines:  # one post after the results: every driver's new achievements, each once
+            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id, lang)
+
+    @staticmethod
+    def _rows(found: tuple[Rally, list[Driver], list[Action]]) -> list[CareerResult]:
+        rally, drivers, actions = found
+        try:
+            return career_rows(rally, [d.as_dict() for d in drivers], [a.as_dict() for a in actions])
+        except Exception:  # a career never keeps a rally from ending: `db check` reports a bad log
+            log.exception("career stats of rally %s could not be replayed", rally.id)
+            return []
+
+    async def _met_tx(self, tx: Tx, row: CareerResult) -> list[Achievement]:
+        everything = await results_tx(tx, row.user_id)
+        before = (await best_before_tx(tx, row.user_id, row.game, row.stage, row.unit, row.rally_id)
+                  if row.stage is not None and row.score is not None else None)
+        beat = before is not None and row.score is not None and (
+            row.score < before if row.unit == "s" else row.score > before)
+        facts = RallyFacts(game=row.game, finished=row.status == "finished", won=won(row),
+                           started_last=row.started_last, counters=row.counters, beat_best=beat)
+        return newly_met(self.achievements, totals_of(everything), facts)
+
+    async def rebuild(self) -> int:
+        """Write every career row again from the ended rallies' logs (achievements are kept: they
+        are history); returns the number of rows. `python -m bot db careers --rebuild`."""
+        async def body(tx: Tx) -> int:
+            await clear_results_tx(tx)
+            count = 0
+            for rally_id in await ended_rallies_tx(tx):
+                found = await rally_log_tx(tx, rally_id)
+                if found is None or (found[0].status == "abandoned" and not is_run(found[0])):
+                    continue
+                rows = self._rows(found)
+                await put_results_tx(tx, rows)
+                count += len(rows)
+            return count
+
+        return await self.store.db.write(body)
+
+    # -- /driver -----------------------------------------------------------------------------------------
+
+    async def driver(self, place: Place, actor: Actor, target_id: int | None, target_name: str | None,
+                     game: str | None, lang: str, renderer: Renderer | None) -> Reply:
+        """`/driver [user] [game]`: the driver's career card (the asker's own by default), privately:
+        one's own card shows everything, another driver's what this server may see. No history: a
+        clear private answer, nothing changed."""
+        user_id = actor.user_id if target_id is None else target_id
+        name = display_name(actor.name if target_id is None else (target_name or str(target_id)))
+        chosen = games.get(game).id if game is not None and str(game).strip() else None  # unknown: refused
+        if user_id <= 0:
+            raise ServiceError("career.no_history", name=name)
+
+        # the driver's own card (a private answer to them alone) shows all of it; another's, what this
+        # server may see (issue 27 §1)
+        viewer = None if user_id == actor.user_id else place.guild_id
+
+        async def read(tx: Tx) -> tuple[list[CareerResult], list[Any], str, int | None, list[float]]:
+            rows = await results_tx(tx, user_id, None, viewer)
+            if not rows:
+                raise ServiceError("career.no_history", name=name)
+            played = chosen or rows[-1].game  # the game of their latest visible rally
+            mine = [r for r in rows if r.game == played]
+            if not mine:
+                raise ServiceError("career.no_history_game", name=name, game=msg(games.get(played).name))
+            rating, trend = await career_rating(tx, played, user_id, viewer)
+            return mine, await earned_tx(tx, user_id, viewer), played, rating, trend
+
+        rows, earned, played, rating, trend = await self.store.db.read(read)
+        spec = {"kind": "career", "card": card_data(name, games.get(played), rows, earned, self.achievements,
+                                                    rating, trend)}
+        stats = stats_of(rows)
+        lines = [msg("career.reply", name=name, game=msg(games.get(played).name), rallies=stats["rallies"],
+                     wins=stats["wins"])]
+        files: tuple[tuple[str, bytes], ...] = ()
+        if renderer is not None:
+            files = ((image_name(spec), await draw_async(renderer, spec, lang)),)
+        return Reply(lines, ephemeral=True, files=files)
+
+
+# -- the card's data ----------------------------------------------------------------------------------
+
+def _title(game: Game[Any, Any], stage: str | None) -> str:
+    if stage is None:
+        return msg("career.course")
+    try:
+        return game.stages.facts(stage).title
+    except Exception:  # a stage no longer shipped: its name
+        return stage
+
+
+def _score(game: Game[Any, Any], score: int | None) -> str:
+    if score is None:
+        return msg("career.dnf")
+    text = format_score(game.result, score)
+    return text if game.result.unit == "s" else msg("career.points", points=text)
+
+
+def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
+              achievements: Sequence[Achievement], rating: int | None, trend: Sequence[float]) -> dict[str, Any]:
+    """What the career card shows, as JSON with its texts as message keys (drawn in the reader's
+    language): name, game, rating and its trend, stats, personal bests, the last results, the
+    achievements earned and how many remain."""
+    s = stats_of(rows)
+    dash = "–"
+    gap = s["average_gap"]
+    if gap is None:
+        gap_text: str = dash
+    else:
+        gap_text = f"+{gap:g} s" if game.result.unit == "s" else msg("career.points", points=f"{gap:g}")
+    stats = [
+        (msg("career.stat_rallies"), str(s["rallies"])),
+        (msg("career.stat_stages"), str(s["stages"])),
+        (msg("career.stat_wins"), str(s["wins"])),
+        (msg("career.stat_podiums"), str(s["podiums"])),
+        (msg("career.stat_dnfs"), str(s["dnfs"])),
+        (msg("career.stat_losses"), dash if s["losses_per_100"] is None else f"{s['losses_per_100']:g}"),
+        (msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])),
+        (msg("career.stat_gap"), gap_text),
+    ]
+    better = (lambda kv: kv[1]) if game.result.unit == "s" else (lambda kv: -kv[1])
+    bests = sorted(s["bests"].items(), key=lambda kv: (better(kv), kv[0]))[:BESTS]
+    recent = []
+    for r in list(rows)[-RECENT:][::-1]:
+        if r.status == "finished" and r.place is not None:
+            where: object = msg("career.place", place=r.place, seats=r.seats)
+        else:
+            where = msg("career.dnf")
+        recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score))])
+    order = {a.id: i for i, a in enumerate(achievements)}  # earned first first; at once: the data's order
+    shown = [e.achievement for e in sorted(earned, key=lambda e: (e.earned_at, order.get(e.achievement, 0)))
+             if e.achievement in order]
+    known = set(order)
+    return {
+        "name": name,
+        "game": to_json(msg(game.name)),
+        "rating": rating,
+        "trend": [float(v) for v in trend],
+        "labels": {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS},
+        "stats": [[to_json(label), to_json(value)] for label, value in stats],
+        "bests": [[to_json(_title(game, stage)), to_json(_score(game, score))] for stage, score in bests],
+        "recent": recent,
+        "achievements": [to_json(msg(keys_of(a)[0])) for a in shown[:SHOWN_ACHIEVEMENTS]],
+        "more_earned": to_json(msg("career.more_earned", count=len(shown) - SHOWN_ACHIEVEMENTS))
+        if len(shown) > SHOWN_ACHIEVEMENTS else "",
+        "to_earn": to_json(msg("career.to_earn", count=len(known) - len(shown))),
+    }
+
+
+#: the card's headings: `career.head_<key>` (a test checks each in EN, FR and DE)
+CARD_HEADS = ("rating", "no_rating", "stats", "bests", "recent", "achievements", "none_yet")

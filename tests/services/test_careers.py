@@ -316,8 +316,9 @@ async def test_the_card_shows_the_ratings_stores_rating_and_trend_only_where_a_l
     shown, trend = await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id))
     assert shown == display_rating(row[0], row[1]) and len(trend) == len(history) == 2
     assert trend == [float(display_rating(h[0], h[1])) for h in history] and trend[-1] == shown
-    assert await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id, HERE.guild_id)) == (shown, trend)
-    assert await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id, ELSEWHERE.guild_id)) == (None, [])
+    here = await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id, HERE.guild_id))
+    elsewhere = await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id, ELSEWHERE.guild_id))
+    assert here == (shown, trend) and elsewhere == (None, [])
 
 
 async def test_a_league_run_of_another_server_shows_once_its_public_round_is_closed(service, store, clock):

@@ -61,7 +61,7 @@ from bot.web import WebOptions, WebServer, create_app
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch",
-              "bot.cogs.notify", "bot.cogs.rules", "bot.cogs.stage")
+              "bot.cogs.notify", "bot.cogs.rules", "bot.cogs.stage", "bot.cogs.replay")
 
 
 class RallyTree(app_commands.CommandTree):

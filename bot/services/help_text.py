@@ -38,6 +38,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("rally board", "discord.cmd.rally_board"),
         ("rally results", "discord.cmd.rally_results"),
         ("rally history", "discord.cmd.rally_history"),
+        ("replay", "discord.cmd.replay"),
         ("rules", "discord.cmd.rules"),
     )),
     ("help.group_league", (

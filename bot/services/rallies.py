@@ -18,6 +18,7 @@ from bot.services.league_rounds import discord_time, new_seed
 from bot.services.league_services import Championships
 from bot.services.lobby import Lobby
 from bot.services.notify import NotifyService, turn_dms_tx
+from bot.services.replays import Replays
 from bot.services.reply import HAND, Actor, Place, Reply
 from bot.services.turns import Turns
 from bot.services.work import RallyWork
@@ -45,6 +46,7 @@ class RallyService:
         self.delivery = Delivery(self.work, clock)
         self.championships = Championships(self.work, clock, round_seeds, when)  # league times, round secrets
         self.notify = NotifyService(self.work, clock)
+        self.replays = Replays(self.work)  # a finished rally's animated replay, and `/replay`
         self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create
@@ -59,6 +61,7 @@ class RallyService:
         self.remove_ai = self.lobby.remove_ai
         self.results = self.archive.results
         self.history = self.archive.history
+        self.replay = self.replays.replay
         self.act = self.turns.act
         self.verb = self.turns.verb  # a game's command by name: `/roll`, `/stop`, `/odds` …
         self.options = self.turns.options

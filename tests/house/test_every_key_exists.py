@@ -49,7 +49,7 @@ NOT_KEYS = {
     "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
     "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
-    "services/images.py": {"board.png"},
+    "services/images.py": {"board.png", "replay.webp"},
     "services/scratch.py": {"scratch.png"},
     "web/site.py": {"error.html", "league.html", "rally.html"},  # the web page's template files
     # class defaults: each raise names its own key

@@ -129,11 +129,16 @@ def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
 
 
 def turn_boards(rally_row: dict, actions: list[dict]) -> list[dict]:
-    """The board data (the game's `board` of the spectators' view) after each turn (`turn_views`);
-    empty for a game that draws no board."""
+    """The board data (the game's `board` of the spectators' view) after each turn (`turn_views`),
+    a board the same as the one before left out (a turn a spectator does not see: Road Rally USA's
+    stage window, where who has answered is hidden, C10.8); empty for a game that draws no board."""
     game = games.get(rally_row.get("game"))
-    boards = [game.board(view) for view in turn_views(rally_row, actions)]
-    return [b for b in boards if b is not None]
+    boards: list[dict] = []
+    for view in turn_views(rally_row, actions):
+        data = game.board(view)
+        if data is not None and (not boards or data != boards[-1]):
+            boards.append(data)
+    return boards
 
 
 def ai_log(game_id: str, specials: list[str], drivers: int = 4, seed: int = 0,

@@ -21,7 +21,8 @@ from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
 from bot.services.work import State
 from bot.store import Store
 
-__all__ = ["ai_log", "log_problem", "read_log", "replay_snapshot", "replay_state", "replay_states", "turn_boards", "turn_views"]
+__all__ = ["ai_log", "log_problem", "read_log", "replay_snapshot", "replay_state", "replay_states", "turn_boards",
+           "turn_views"]
 
 
 def replay_state(rally_row: dict, actions: list[dict]) -> State | None:

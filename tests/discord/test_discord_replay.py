@@ -66,7 +66,8 @@ async def test_replay_of_an_unknown_or_foreign_rally_is_a_private_answer_and_pos
         assert channel_posts(calls) == []
         assert private_answers(calls) == [f"There is no finished rally #{rally_id + 100} here: `/rally history` "
                                           "lists this channel's, `/league results` a closed round's runs."]
-        calls = await h.command(BOB, "replay", rally=rally_id, payload={"channel": text_channel_payload(CHANNEL + 1, "general")})
+        elsewhere = {"channel": text_channel_payload(CHANNEL + 1, "general")}  # another channel of the server
+        calls = await h.command(BOB, "replay", rally=rally_id, payload=elsewhere)
         assert channel_posts(calls) == [] and private_answers(calls)[0].startswith(
             f"There is no finished rally #{rally_id} here")
         assert await h.bot.store.db.fetch_one("SELECT COUNT(*) FROM outbox", ()) == owed

@@ -13,8 +13,7 @@ from PIL import Image
 from bot.console import PLACE, Console
 from bot.engine.core.errors import RallyError
 from bot.i18n import t
-from bot.services import Place
-from bot.services import images
+from bot.services import Place, images
 from bot.services.images import PillowRenderer, draw_async, replay_spec
 from bot.services.replay import read_log, turn_boards
 from tests.services.test_archive import owed, played

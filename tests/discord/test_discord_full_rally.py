@@ -59,7 +59,11 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 calls = await h.command(user, "stop" if isinstance(action, Stop) else "spare")
                 commands += 1
             assert private_answers(calls) == []  # no refusal
-            (post,) = channel_posts(calls)
+            posted = channel_posts(calls)
+            if len(posted) == 2:  # the finish: the results, then the rally's replay (issue 27)
+                assert posted[1].content.startswith(f"🎬 The replay of rally #{rally.id}")
+                posted = posted[:1]
+            (post,) = posted
             mentioned = post.body["allowed_mentions"].get("users", [])
             if "your turn" in post.content:
                 pings += 1
@@ -69,7 +73,8 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 assert mentioned == []
         assert rally.status == "finished", "the rally did not finish"
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
-        (text,) = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None]
+        text, replay = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None]
+        assert replay.content.startswith(f"🎬 The replay of rally #{rally.id}")  # issue 27: after the results
         assert text.files == []  # text first: the results picture was added to that message by an edit
         assert [e.files for e in attachment_edits(calls, post)] == [["results.png"]]
         assert clicks > 5 and commands > 5 and pings > 5

@@ -52,6 +52,8 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
     assert "No assistance after SS1" in text and "Assistance after SS2: damage repaired" in text
     assert "Rally classification — 3 specials" in text
     final = text.split("Rally classification — 3 specials")[1].strip().splitlines()
+    assert final[-1] == "[channel] 🎬 The replay of rally #1, turn by turn:"  # then its replay (issue 27)
+    final = final[:-1]
     assert len(final) == 3 and final[0].startswith("[channel] 1. ")  # one line per driver, the winner first
     finished = (await store.rallies.list_by_status(("finished",)))[0]
     assert finished.status == "finished"

@@ -15,18 +15,19 @@ The frames:
   the cars, the dice, the header and the time table change, which is what the encoder's changed
   rectangles and its colour cache pack well (a camera view that follows the active car would move
   the whole picture every turn);
+- reduced to one palette of `COLOURS` colours chosen on a few frames (first, middle, last), no
+  dithering, and kept so (a byte a pixel) until the encoder takes them one at a time: flat areas
+  stay flat and identical from frame to frame, so lossless WebP stores them once (its
+  colour-indexing transform) and the replay is a pure function of the boards;
 - padded to the tallest frame (each special of a rally has its own height) with the frame's own
   bottom colour;
-- reduced to one palette of `COLOURS` colours chosen on a few frames (first, middle, last), no
-  dithering: flat areas stay flat and identical from frame to frame, so lossless WebP stores them
-  once (its colour-indexing transform) and the replay is a pure function of the boards;
 - `FRAME_MS` each, the last one `LAST_FRAME_MS` (the final classification stays on screen).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image
 
@@ -49,45 +50,42 @@ def durations(count: int) -> list[int]:
     return [FRAME_MS] * (count - 1) + [LAST_FRAME_MS] if count else []
 
 
-def padded(frames: Sequence[Image.Image]) -> list[Image.Image]:
-    """The frames as RGB on one canvas: as wide as the first, as tall as the tallest, each frame
-    at the top and the rest filled with its own bottom-left colour."""
-    width = frames[0].width
-    height = max(f.height for f in frames)
-    out = []
-    for frame in frames:
-        frame = frame.convert("RGB") if frame.mode != "RGB" else frame
-        if frame.size != (width, height):
-            canvas = Image.new("RGB", (width, height), frame.getpixel((0, frame.height - 1)))
-            canvas.paste(frame, (0, 0))
-            frame = canvas
-        out.append(frame)
-    return out
-
-
 def shared_palette(frames: Sequence[Image.Image]) -> Image.Image:
-    """A palette image of at most `COLOURS` colours chosen on the first, middle and last frames."""
-    picked = [frames[0], frames[len(frames) // 2], frames[-1]]
-    width, height = picked[0].size
-    mosaic = Image.new("RGB", (width, height * len(picked)))
-    for i, frame in enumerate(picked):
-        mosaic.paste(frame, (0, height * i))
+    """A palette image of at most `COLOURS` colours chosen on `frames` (RGB, one width) together."""
+    mosaic = Image.new("RGB", (frames[0].width, sum(f.height for f in frames)))
+    top = 0
+    for frame in frames:
+        mosaic.paste(frame, (0, top))
+        top += frame.height
     return mosaic.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def reduced(frames: Sequence[Image.Image]) -> list[Image.Image]:
-    """The frames padded to one canvas, in one shared palette, back as RGB (what is encoded)."""
-    canvas = padded(frames)
-    palette = shared_palette(canvas)
-    return [f.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB") for f in canvas]
+def padded(frame: Image.Image, height: int) -> Image.Image:
+    """A palette frame on a canvas `height` px tall, the rest filled with its bottom-left colour."""
+    if frame.height == height:
+        return frame
+    canvas = Image.new("P", (frame.width, height), frame.getpixel((0, frame.height - 1)))
+    canvas.putpalette(frame.getpalette() or [])
+    canvas.paste(frame, (0, 0))
+    return canvas
 
 
-def encode(frames: Sequence[Image.Image]) -> bytes:
-    """The animated WebP of `frames` (at least one), looping forever."""
-    if not frames:
+def encode(count: int, draw: Callable[[int], Image.Image]) -> bytes:
+    """The animated WebP of `count` frames (at least one), looping forever; `draw(i)` gives frame
+    `i` (RGB). The frames are drawn one at a time and kept in the shared palette only (one byte
+    a pixel: ~95 MB for 141 frames of 800 × 842 rather than ~285 MB of RGB); the first, middle and
+    last are drawn first, to choose the palette on them."""
+    if count < 1:
         raise ValueError("an animation needs at least one frame")
-    ready = reduced(frames)
+    samples = {i: draw(i) for i in sorted({0, count // 2, count - 1})}
+    palette = shared_palette(list(samples.values()))
+    frames = []
+    for i in range(count):
+        rgb = samples.pop(i) if i in samples else draw(i)
+        frames.append(rgb.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE))
+    height = max(f.height for f in frames)
+    ready = [padded(f, height) for f in frames]
     buf = io.BytesIO()
-    ready[0].save(buf, format="WEBP", save_all=True, append_images=ready[1:], duration=durations(len(ready)),
-                  loop=0, lossless=True, method=METHOD, quality=QUALITY, kmin=len(ready), kmax=len(ready) + 1)
+    ready[0].save(buf, format="WEBP", save_all=True, append_images=ready[1:], duration=durations(count),
+                  loop=0, lossless=True, method=METHOD, quality=QUALITY, kmin=count, kmax=count + 1)
     return buf.getvalue()

@@ -138,7 +138,7 @@ class PillowRenderer:
 
         pictures = pictures_of(game)
         options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
-        return encode([pictures.board_frame(*args, options) for args in frames])
+        return encode(len(frames), lambda i: pictures.board_frame(*frames[i], options))
 
 
 def _options(lang: str) -> RenderOptions:

@@ -286,13 +286,13 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
     if kind == "table":
         return _call(renderer.table, table_view(spec), lang=lang)
     if kind == "replay":
-        log = spec.get("log")
-        if not isinstance(log, dict):
+        job = spec.get("log")
+        if not isinstance(job, dict):
             raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
-        played = games.get(log["rally"].get("game"))
-        frames = [played.picture("board", localized(data, lang)) for data in turn_boards(log["rally"], log["actions"])]
+        played = games.get(job["rally"].get("game"))
+        frames = [played.picture("board", localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
         if not frames:
-            raise ValueError(f"rally {log['rally'].get('id')}: no board to animate")
+            raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
         return _call(renderer.animation, played.id, frames, lang=lang)
     if kind in ("board", "results"):
         spec = current(spec)
@@ -331,15 +331,18 @@ async def _replay(renderer: Renderer, spec: dict[str, Any], lang: str, store: St
     if store is None:
         raise ValueError("a replay is drawn from the rally's log: give draw_async the store")
     rally_id, version = int(spec["rally_id"]), int(spec["version"])
-    log_ = await read_log(store, rally_id, version)
-    if log_ is None:
+    rally = await store.rallies.find(rally_id)
+    if rally is None:
         raise ValueError(f"replay of rally {rally_id}: no such rally")
-    row, actions = log_
-    path = replay_path(row, version, lang)
+    path = replay_path(rally.as_dict(), version, lang)
     if path is not None:
         cached = await asyncio.to_thread(_read_file, path)
         if cached is not None:
-            return cached
+            return cached  # kept: the log is not even read
+    read = await read_log(store, rally_id, version)
+    if read is None:
+        raise ValueError(f"replay of rally {rally_id}: no such rally")
+    row, actions = read
     data = await draw_async(renderer, {"kind": "replay", "log": {"rally": row, "actions": actions}}, lang)
     if path is not None and type(renderer) is PillowRenderer:  # a stand-in's bytes are not a replay
         await asyncio.to_thread(_write_file, path, data)

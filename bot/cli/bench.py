@@ -13,6 +13,8 @@ classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game
 USA's board and results card (`bench/render_roadrally.py`).
 `bench web` (issue 26) storms the spectators' site with `--clients` readers (default 200) for
 `--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
+`bench replay` (issue 27 §6) draws the animated replay of a 3-special rally of 4 AI cars in one
+render worker (`bench/replay.py`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from bot.cli import Subparsers
 from bot.paths import ROOT
 from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 
-NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web")
+NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web", "replay")
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)

@@ -87,6 +87,8 @@ class Commands:
             return await s.results(self.place, actor, o.get("rally") or (cmd.words[0] if cmd.words else None))
         if cmd.name == "rally history":
             return await s.history(self.place, actor)
+        if cmd.name == "replay":  # `/replay rally:12` or `/replay 12`
+            return await s.replay(self.place, actor, o.get("rally") or (cmd.words[0] if cmd.words else None))
         if cmd.name == "rally add-ai":
             return await s.add_ai(self.place, actor, o.get("count") or (cmd.words[0] if cmd.words else None),
                                   o.get("style") or (cmd.words[1] if len(cmd.words) > 1 else None))

@@ -92,7 +92,7 @@ class Sender:
         if image is not None and self.images is not None and self.renderer is not None:
             self.count += 1
             path = self.images / f"{self.count:03d}-{image_name(image)}"
-            path.write_bytes(await draw_async(self.renderer, image, out.lang))
+            path.write_bytes(await draw_async(self.renderer, image, out.lang, store=self.service.store))
             self.say(reader, [t("console.image", path=str(path))], ephemeral=out.is_dm, prefix=prefix)
         attach = out.row.body.get("attach")
         if isinstance(attach, dict) and attach.get("kind") == "cards":

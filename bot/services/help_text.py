@@ -39,6 +39,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("rally results", "discord.cmd.rally_results"),
         ("rally history", "discord.cmd.rally_history"),
         ("rally web", "discord.cmd.rally_web"),
+        ("replay", "discord.cmd.replay"),
         ("rules", "discord.cmd.rules"),
     )),
     ("help.group_league", (

@@ -33,6 +33,16 @@ outbox row's `lang`, the rally's or the league's). A picture's words (a board's 
 results card's title …) are kept as message-key JSON and shown in that language when it is drawn
 (`localized`); a table keeps its texts' message keys (`texts`) beside the plain table.
 
+A **replay** (issue 27 §6) is a reference: `{"kind": "replay", "rally_id": N, "version": V, "game": id}`
+(`replay_spec`), never its frames. `draw_async(renderer, spec, lang, store=...)` reads the rally's
+log from the store (`bot.services.replay.read_log`, up to version V), sends it as ONE job to a
+render worker, which plays it again, takes the spectators' board after each turn (`turn_boards`),
+draws every frame and encodes the animation (`Renderer.animation`: an animated WebP, see
+bot/render/animation.py), and keeps the result on disk (`replay_path`: the render cache folder's
+`replays/`, keyed by rally id, version, language and the rally's identity and picture style), so
+a second drawing of the same replay reads the file and draws nothing. No cache folder
+(`RALLYBOT_CACHE=off`): drawn each time.
+
 A spec may carry the attachment's file `name` ("standings.png", "scratch.png" ...); it is used only
 when it is a plain `[a-z0-9-]+.png` name (it comes back from the database: never a path).
 """
@@ -41,14 +51,16 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import hashlib
 import importlib
+import json
 import logging
 import multiprocessing
 import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
@@ -56,11 +68,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot import games
 from bot.engine.core.text import from_json, to_json
 from bot.i18n import DEFAULT_LANG, render
+from bot.services.replay import read_log, turn_boards
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
+    from pathlib import Path
+
     from bot.render.career import CareerCard
     from bot.render.options import RenderOptions
     from bot.render.table import TableView
+    from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +85,7 @@ RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 PROCESSES_ENV = "RALLYBOT_RENDER_PROCESSES"
 PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png",
-         "career": "career.png"}
+         "career": "career.png", "replay": "replay.webp"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
 IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
 
@@ -88,6 +104,8 @@ class Renderer(Protocol):
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
+
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes: ...
 
 
 def pictures_of(game: str) -> Any:
@@ -121,6 +139,16 @@ class PillowRenderer:
 
         return render_career(card, _options(lang))
 
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes:
+        """An animated replay: each frame's board (`args` as for `board`), the whole stage in view,
+        encoded together (bot.render.animation)."""
+        from bot.render.animation import WIDTH, encode
+        from bot.render.options import RenderOptions
+
+        pictures = pictures_of(game)
+        options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
+        return encode(len(frames), lambda i: pictures.board_frame(*frames[i], options))
+
 
 def _options(lang: str) -> RenderOptions:
     from bot.render.options import RenderOptions
@@ -146,6 +174,12 @@ def results_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
     played = games.get(game)
     data = played.results(played.view(state, None))
     return None if data is None else {"kind": "results", "game": played.id, "view": data}
+
+
+def replay_spec(rally_id: int, version: int, game: str | None = None) -> dict[str, Any]:
+    """The animated replay of a rally's log up to `version` (its finish): a reference, drawn at
+    delivery (`draw_async` with the store)."""
+    return {"kind": "replay", "rally_id": int(rally_id), "version": int(version), "game": games.get(game).id}
 
 
 def current(spec: dict[str, Any]) -> dict[str, Any]:
@@ -264,6 +298,15 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
         from bot.render.career import CareerCard
 
         return _call(renderer.career, CareerCard.model_validate(localized(spec["card"], lang)), lang=lang)
+    if kind == "replay":
+        job = spec.get("log")
+        if not isinstance(job, dict):
+            raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
+        played = games.get(job["rally"].get("game"))
+        frames = [played.picture("board", localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
+        if not frames:
+            raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
+        return _call(renderer.animation, played.id, frames, lang=lang)
     if kind in ("board", "results"):
         spec = current(spec)
         played = games.get(spec.get("game"))
@@ -272,9 +315,12 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
     raise ValueError(f"unknown image kind {kind!r}")
 
 
-async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
+async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG,
+                     store: Store | None = None) -> bytes:
     """`draw` off the event loop: in a render worker process for the bot's `PillowRenderer`, else
-    (a stand-in, or no worker pool) in the render thread."""
+    (a stand-in, or no worker pool) in the render thread. A replay's log is read from `store`."""
+    if spec.get("kind") == "replay" and "log" not in spec:
+        return await _replay(renderer, spec, lang, store)
     loop = asyncio.get_running_loop()
     if type(renderer) is PillowRenderer:
         pool = _pool
@@ -291,6 +337,67 @@ async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAU
                     warm(*layer)
                 return png
     return await loop.run_in_executor(RENDER_THREAD, draw, renderer, spec, lang)
+
+
+async def _replay(renderer: Renderer, spec: dict[str, Any], lang: str, store: Store | None) -> bytes:
+    """A replay: from the disk cache, else its log drawn in one worker job, then kept on disk."""
+    if store is None:
+        raise ValueError("a replay is drawn from the rally's log: give draw_async the store")
+    rally_id, version = int(spec["rally_id"]), int(spec["version"])
+    rally = await store.rallies.find(rally_id)
+    if rally is None:
+        raise ValueError(f"replay of rally {rally_id}: no such rally")
+    path = replay_path(rally.as_dict(), version, lang)
+    if path is not None:
+        cached = await asyncio.to_thread(_read_file, path)
+        if cached is not None:
+            return cached  # kept: the log is not even read
+    read = await read_log(store, rally_id, version)
+    if read is None:
+        raise ValueError(f"replay of rally {rally_id}: no such rally")
+    row, actions = read
+    data = await draw_async(renderer, {"kind": "replay", "log": {"rally": row, "actions": actions}}, lang)
+    if path is not None and type(renderer) is PillowRenderer:  # a stand-in's bytes are not a replay
+        await asyncio.to_thread(_write_file, path, data)
+    return data
+
+
+def replay_path(rally_row: dict[str, Any], version: int, lang: str) -> Path | None:
+    """Where a rally's replay up to `version` in `lang` is kept (None: no disk cache). The name
+    holds the rally id, version and language, and a digest of the rally's identity (another
+    database's rally of the same id is another file) and of the picture's style and Pillow."""
+    from PIL import __version__ as pillow
+
+    from bot.render.animation import FORMAT, STYLE
+    from bot.render.disk_cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None or not (lang.isascii() and lang.isalpha()):
+        return None
+    who = [rally_row.get(k) for k in ("id", "guild_id", "channel_id", "created_at", "game", "seed", "stage")]
+    digest = hashlib.sha256(json.dumps([who, STYLE, pillow], default=str).encode()).hexdigest()[:16]
+    return folder / "replays" / f"{int(rally_row['id'])}-v{int(version)}-{lang}-{digest}.{FORMAT}"
+
+
+def _read_file(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Atomically (a temporary file, then `os.replace`): a reader sees the whole file or none."""
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".replay-")
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:  # the cache is a help, never a failure
+        log.warning("could not keep the replay %s: %s", path.name, exc)
 
 
 # -- the worker processes --------------------------------------------------------------------------

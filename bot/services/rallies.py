@@ -21,6 +21,7 @@ from bot.services.league_services import Championships
 from bot.services.lobby import Lobby
 from bot.services.notify import NotifyService, turn_dms_tx
 from bot.services.ratings_list import RatingsService
+from bot.services.replays import Replays
 from bot.services.reply import HAND, Actor, Place, Reply
 from bot.services.turns import Turns
 from bot.services.work import RallyWork
@@ -51,6 +52,7 @@ class RallyService:
         self.channel_web = ChannelWeb(self.work, clock)  # `/rally web`: a channel's rallies on the web page
         self.ratings = RatingsService(self.work, clock)  # `/ratings`; rates finished live rallies (end hook)
         self.careers = CareerService(self.work)  # after the runs' end hook: a run's result first
+        self.replays = Replays(self.work)  # a finished rally's animated replay, and `/replay`
         self.work.post_hooks.append(turn_dms_tx)  # "your turn" and "you are next" by DM (`/notify`)
         # The commands, by name (what the cogs and the console call).
         self.create = self.lobby.create
@@ -65,6 +67,7 @@ class RallyService:
         self.remove_ai = self.lobby.remove_ai
         self.results = self.archive.results
         self.history = self.archive.history
+        self.replay = self.replays.replay
         self.act = self.turns.act
         self.verb = self.turns.verb  # a game's command by name: `/roll`, `/stop`, `/odds` …
         self.options = self.turns.options

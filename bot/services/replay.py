@@ -4,6 +4,10 @@ Used by `python -m bot db check` and by tests: every stored snapshot must equal 
 log holds the canonical entries of `bot.engine.rallyman.action_codec`, never the drivers' grammar, so it
 replays the same whatever language the commands were typed in. `log_problem` is the check of one
 logged text that `db check` runs beside the replay.
+
+Animated replays (issue 27 §6) start here too: `read_log` reads a rally's log as the replay needs
+it, `turn_views` gives the spectators' view after each turn (one frame each, see there) and
+`turn_boards` the board data of those views (what `bot.services.images` draws as a "replay").
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.game import log_problem as game_log_problem
-from bot.engine.core.log import CodecError, Start, Status
+from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
 from bot.services.work import State
+from bot.store import Store
 
-__all__ = ["log_problem", "replay_snapshot", "replay_state", "replay_states"]
+__all__ = ["ai_log", "log_problem", "read_log", "replay_snapshot", "replay_state", "replay_states", "turn_boards",
+           "turn_views"]
 
 
 def replay_state(rally_row: dict, actions: list[dict]) -> State | None:
@@ -82,3 +88,80 @@ def log_problem(text: str, game_id: str | None = None) -> str | None:
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
     state = replay_state(rally_row, actions)
     return games.get(rally_row.get("game")).to_json(state) if state is not None else None
+
+
+async def read_log(store: Store, rally_id: int, version: int | None = None) -> tuple[dict, list[dict]] | None:
+    """(rally row, action log) of a rally as `iter_steps` reads them, the log up to `version` (its
+    entry numbers are the rally's versions; None: all of it); None when there is no such rally.
+    The row keeps its settings and drivers' names, never its snapshot (the whole state, with any
+    hidden hand: a replay is played again from the log and shown from the spectators' view)."""
+    rally = await store.rallies.find(rally_id)
+    if rally is None:
+        return None
+    row = {k: v for k, v in rally.as_dict().items() if k != "snapshot"}
+    drivers = await store.drivers.list(rally_id)
+    row["drivers"] = [{"user_id": d.user_id, "display_name": d.display_name} for d in drivers]
+    actions = [{"seq": a.seq, "actor": a.actor, "action": a.action} for a in await store.actions.list(rally_id)
+               if version is None or a.seq <= version]
+    return row, actions
+
+
+def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
+    """The spectators' view (`view(state, None)`: no seat's hand) of the rally at its start and
+    after each turn: one frame of its animated replay each.
+
+    A turn ends when the seats to act change (the next driver's turn) or play moves on (the game's
+    `progress`: a new round or special; a run of one car has no other sign) or the rally is over:
+    the cars moved and the clock ticked. Not one frame per logged action: a
+    driver's turn is several entries (gear, dice one by one, a stop) that mostly redraw the same
+    board, which would triple the frames and the size for nothing a spectator needs; not one per
+    round either: four cars moving at once lose the story of who passed whom."""
+    game = games.get(rally_row.get("game"))
+    views: list[Any] = []
+    mark: tuple | None = None
+    last: State | None = None
+    for state, _ in iter_steps(rally_row, actions):
+        if state is None or state is last:
+            continue
+        view = game.view(state, None)
+        now = (game.to_act(state), game.progress(view))
+        if not views or now != mark or game.finished(state):
+            if views and game.finished(state) and last is not None and game.finished(last):
+                views[-1] = view  # the rally's own closing entries: one last frame
+            else:
+                views.append(view)
+        mark, last = now, state
+    return views
+
+
+def turn_boards(rally_row: dict, actions: list[dict]) -> list[dict]:
+    """The board data (the game's `board` of the spectators' view) after each turn (`turn_views`),
+    a board the same as the one before left out (a turn a spectator does not see: Road Rally USA's
+    stage window, where who has answered is hidden, C10.8); empty for a game that draws no board."""
+    game = games.get(rally_row.get("game"))
+    boards: list[dict] = []
+    for view in turn_views(rally_row, actions):
+        data = game.board(view)
+        if data is not None and (not boards or data != boards[-1]):
+            boards.append(data)
+    return boards
+
+
+def ai_log(game_id: str, specials: list[str], drivers: int = 4, seed: int = 0,
+           max_actions: int = 20000) -> tuple[dict, list[dict]]:
+    """(rally row, action log) of a rally of `specials` (a course when several, with assistance)
+    driven from start to finish by the game's AI for `drivers` seats, seeded: the benches' and the
+    tests' finished rally, without a store. The log is what a real rally logs (canonical entries)."""
+    game = games.get(game_id)
+    seats = [(str(9000 + i), f"AI {i + 1}") for i in range(drivers)]
+    modules = {"course": {"specials": specials, "assistance": [True] * len(specials)}} if len(specials) > 1 else None
+    row = {"id": 0, "game": game.id, "seed": seed, "stage": specials[0], "ruleset": game.rulesets()[0],
+           "modules": modules, "drivers": [{"user_id": s, "display_name": n} for s, n in seats]}
+    state, _ = game.setup(seed, seats, setup_options(row))
+    actions = [{"seq": 1, "actor": None, "action": lifecycle_text(Start(tuple(s for s, _ in seats)))}]
+    while not game.finished(state) and len(actions) < max_actions:
+        seat = sorted(game.to_act(state))[0]
+        action = game.choose(game.view(state, seat), seat)
+        actions.append({"seq": len(actions) + 1, "actor": seat, "action": game.encode(action)})
+        state, _ = game.apply(state, seat, action)
+    return row, actions

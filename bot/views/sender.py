@@ -271,7 +271,7 @@ class OutboxSender:
         if out.image is None or self.renderer is None:
             return None
         try:
-            return await draw_async(self.renderer, out.image, out.lang)
+            return await draw_async(self.renderer, out.image, out.lang, store=self.delivery.store)
         except Exception:  # the text goes without its picture
             log.exception("could not draw the image of outbox row %s", out.row.id)
             return None

@@ -39,6 +39,7 @@ APP_ID = 4242
 GUILD = 10
 CHANNEL = 20
 PNG = b"\x89PNG\r\n\x1a\nfake-board"
+WEBP = b"RIFF\x00\x00\x00\x00WEBPfake-replay"
 EVERYTHING = discord.Permissions.all()
 _ids = itertools.count(900_000)
 
@@ -60,6 +61,9 @@ class FakeRenderer:
 
     def career(self, card, lang="en") -> bytes:
         return PNG
+
+    def animation(self, game, frames, lang="en") -> bytes:
+        return WEBP
 
 
 class FakeClock:

@@ -59,7 +59,7 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
                                     "league export", "league calendar", "notify dm", "notify next",
                                     "run start", "run replay", "scratch ranking", "scratch run", "scratch me", "rules",
                                     "verify", "stage list", "stage show", "hand", "play", "reveal", "pass",
-                                        "ratings", "driver"])
+                                        "ratings", "driver", "replay"])
     for command in payload:
         for name, item in walk(command):
             assert item["description"] and item["description"] != "…", name

@@ -59,8 +59,10 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 calls = await h.command(user, "stop" if isinstance(action, Stop) else "spare")
                 commands += 1
             assert private_answers(calls) == []  # no refusal
-            post, *achievements = channel_posts(calls)  # after the results: the careers' achievements, if any
-            assert all("earns an achievement" in a.content for a in achievements)
+            post, *after = channel_posts(calls)  # the finish: the results, the achievements, the replay
+            if after:  # issue 27: careers' achievements (if any), then the rally's animated replay
+                assert after[-1].content.startswith(f"🎬 The replay of rally #{rally.id}")
+                assert all("earns an achievement" in a.content for a in after[:-1])
             mentioned = post.body["allowed_mentions"].get("users", [])
             if "your turn" in post.content:
                 pings += 1
@@ -70,8 +72,9 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 assert mentioned == []
         assert rally.status == "finished", "the rally did not finish"
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
-        (text,) = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None
-                   and "earns an achievement" not in c.content]
+        text, replay = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None
+                        and "earns an achievement" not in c.content]
+        assert replay.content.startswith(f"🎬 The replay of rally #{rally.id}")  # issue 27: after the results
         assert text.files == []  # text first: the results picture was added to that message by an edit
         assert [e.files for e in attachment_edits(calls, post)] == [["results.png"]]
         assert clicks > 5 and commands > 5 and pings > 5

@@ -51,7 +51,7 @@ NOT_KEYS = {
     "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
     "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
     "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
-    "services/images.py": {"board.png", "career.png"},
+    "services/images.py": {"board.png", "career.png", "replay.webp"},
     "services/scratch.py": {"scratch.png"},
     "services/ratings_list.py": {"ratings.png"},
     "web/site.py": {"error.html", "league.html", "rally.html"},  # the web page's template files

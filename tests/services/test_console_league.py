@@ -326,6 +326,9 @@ class _NoPictures:
     def table(self, view) -> bytes:
         return b"png"
 
+    def animation(self, game, frames) -> bytes:
+        return b"webp"
+
 
 async def test_the_cards_file_of_a_closed_round_is_written_with_out_and_verify_accepts_it_untouched(store, tmp_path):
     """With `--out`, the results post's cards file is saved; `/verify` replays it: genuine as

@@ -42,3 +42,5 @@ def test_readme_solo_session_plays_a_rally_against_two_robots_to_its_results(tmp
     assert out.count("(AI) is at the wheel") >= 4 and "Rally classification" in out
     assert "📜 Rally #1" in out and "The latest finished rallies of this channel (1):" in out
     assert any(p.name.endswith("results.png") for p in (tmp_path / "out").iterdir())
+    assert "🎬 The replay of rally #1" in out and "🎬 Replay of rally #1" in out  # at the finish, then asked for
+    assert len([p for p in (tmp_path / "out").iterdir() if p.name.endswith("-replay.webp")]) == 2

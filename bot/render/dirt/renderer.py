@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import DirtStage
 from bot.engine.dirt.view import BoardView, ResultsView
@@ -28,7 +30,8 @@ from bot.render.dirt.results import results_image
 from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 
-__all__ = ["begin_draw", "layer_to_warm", "preview_args", "render_board", "render_results", "render_stage_preview",
+__all__ = ["begin_draw", "board_frame", "layer_to_warm",
+           "preview_args", "render_board", "render_results", "render_stage_preview",
            "space_pixel", "warm", "worker_init"]
 
 
@@ -36,6 +39,12 @@ def render_board(stage: DirtStage, view: BoardView, options: RenderOptions | Non
     """PNG of the board after a turn."""
     options = options or DEFAULT_OPTIONS
     return to_png(board_image(stage, view, options), options.compress_level, options.palette)
+
+
+def board_frame(stage: DirtStage, view: BoardView, options: RenderOptions | None = None) -> Image.Image:
+    """The board after a turn as an RGB image, not encoded: a frame of an animated replay
+    (bot.render.animation encodes the frames together)."""
+    return board_image(stage, view, options or DEFAULT_OPTIONS)
 
 
 def render_stage_preview(stage: DirtStage, options: RenderOptions | None = None) -> bytes:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.stages.weather import with_weather
@@ -27,7 +29,8 @@ from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.preview import preview_image
 from bot.render.rallyman.results import results_image
 
-__all__ = ["begin_draw", "layer_to_warm", "render_board", "render_results", "render_stage_preview", "space_pixel",
+__all__ = ["begin_draw", "board_frame", "layer_to_warm",
+           "render_board", "render_results", "render_stage_preview", "space_pixel",
            "warm", "worker_init"]
 
 #: a worker hands freed memory back to the system every this many pictures (~4 ms, ~25 MB)
@@ -39,6 +42,12 @@ def render_board(stage: Stage, view: BoardView, options: RenderOptions | None = 
     """PNG of the board after a turn."""
     options = options or DEFAULT_OPTIONS
     return to_png(board_image(stage, view, options), options.compress_level, options.palette)
+
+
+def board_frame(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> Image.Image:
+    """The board after a turn as an RGB image, not encoded: a frame of an animated replay
+    (bot.render.animation encodes the frames together)."""
+    return board_image(stage, view, options or DEFAULT_OPTIONS)
 
 
 def render_stage_preview(stage: Stage, options: RenderOptions | None = None) -> bytes:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from bot.engine.roadrally.library import ROADRALLY_COURSES
 from bot.engine.roadrally.picture_data import ResultsData
 from bot.engine.roadrally.road import Road
@@ -27,7 +29,8 @@ from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.roadrally.board import board_image, preview_image
 from bot.render.roadrally.results import results_image
 
-__all__ = ["begin_draw", "layer_to_warm", "preview_args", "render_board", "render_results", "render_stage_preview",
+__all__ = ["begin_draw", "board_frame", "layer_to_warm",
+           "preview_args", "render_board", "render_results", "render_stage_preview",
            "warm", "worker_init"]
 
 Names = Mapping[str, str]
@@ -43,6 +46,12 @@ def render_board(road: Road, view: RRView, names: Names | RenderOptions | None =
         raise TypeError("render_board(road, view, names, options): names is a mapping, options RenderOptions")
     options = options or DEFAULT_OPTIONS
     return to_png(board_image(road, view, options, names), options.compress_level, options.palette)
+
+
+def board_frame(road: Road, view: RRView, names: Names, options: RenderOptions | None = None) -> Image.Image:
+    """The board after a move as an RGB image, not encoded: a frame of an animated replay
+    (bot.render.animation encodes the frames together); the spectators' view only, as `render_board`."""
+    return board_image(road, view, options or DEFAULT_OPTIONS, names)
 
 
 def render_results(view: ResultsData, options: RenderOptions | None = None) -> bytes:

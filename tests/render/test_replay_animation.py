@@ -1,0 +1,105 @@
+"""Animated replays (issue 27 §6): one frame per turn, a valid animated WebP whose first and last
+frames are the rally's first and last boards, for every game with a board; Road Rally USA's
+replay is built from spectator views only (no seat's hand in any frame's source)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot import games
+from bot.render.animation import FRAME_MS, LAST_FRAME_MS, WIDTH
+from bot.render.options import RenderOptions
+from bot.services.images import PillowRenderer, draw, localized, pictures_of
+from bot.services.replay import ai_log, iter_steps, turn_boards, turn_views
+
+
+def replay_of(row: dict, actions: list[dict], lang: str = "en") -> Image.Image:
+    data = draw(PillowRenderer(), {"kind": "replay", "log": {"rally": row, "actions": actions}}, lang)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "WEBP"
+    return image
+
+
+def board(row: dict, data: dict, lang: str = "en") -> Image.Image:
+    """One board drawn on its own, as a replay's frame is (the whole stage, `WIDTH` px)."""
+    game = games.get(row["game"])
+    args = game.picture("board", localized(data, lang))
+    return pictures_of(game.id).board_frame(*args, RenderOptions(width=WIDTH, mode="fit", lang=lang))
+
+
+def frame(image: Image.Image, index: int) -> Image.Image:
+    image.seek(index)
+    return image.convert("RGB")
+
+
+def mean_error(a: Image.Image, b: Image.Image) -> float:
+    """Mean difference per channel (0–255) of two pictures over their common top-left part (a frame
+    is padded at the bottom to the tallest board of the replay)."""
+    box = (0, 0, min(a.width, b.width), min(a.height, b.height))
+    a, b = a.crop(box), b.crop(box)
+    return sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).mean) / 3
+
+
+def turns_by_hand(row: dict, actions: list[dict]) -> int:
+    """The turns of a log counted without `turn_views`: the start, then each entry after which
+    the seats to act or the game's progress changed, the finish counted once, a turn whose
+    spectators' board is the one before not counted."""
+    game = games.get(row["game"])
+    count, mark, done, shown = 0, None, False, None
+    for state, _ in iter_steps(row, actions):
+        if state is None or done:
+            continue
+        view = game.view(state, None)
+        now = (game.to_act(state), game.progress(view))
+        if (mark is None or now != mark or game.finished(state)) and game.board(view) != shown:
+            count += 1
+            shown = game.board(view)
+        mark, done = now, game.finished(state)
+    return count
+
+
+def test_a_classic_replay_has_one_frame_per_turn_and_starts_and_ends_on_the_rallys_boards():
+    row, actions = ai_log("rallyman", ["pinewood-sprint"], drivers=2, seed=3)
+    boards = turn_boards(row, actions)
+    assert len(boards) == turns_by_hand(row, actions)
+    assert len(actions) > len(boards) > 10  # a turn is several logged actions: fewer frames than entries
+    image = replay_of(row, actions)
+    assert image.n_frames == len(boards)
+    assert image.width == WIDTH
+    first, last = board(row, boards[0]), board(row, boards[-1])
+    assert mean_error(frame(image, 0), first) < 2.0  # the same picture, but for its shared palette
+    assert mean_error(frame(image, image.n_frames - 1), last) < 2.0
+    assert mean_error(first, last) > 5 * mean_error(frame(image, 0), first)  # the cars moved: not the same board
+    frame(image, 0)
+    assert image.info.get("duration") == FRAME_MS
+    frame(image, image.n_frames - 1)
+    assert image.info.get("duration") == LAST_FRAME_MS  # the final classification stays on screen
+
+
+@pytest.mark.parametrize("game_id, stage", [("dirt", "birch-ridge"), ("roadrally", "standard")])
+def test_every_game_with_a_board_animates_its_replay(game_id, stage):
+    row, actions = ai_log(game_id, [stage], drivers=3, seed=5)
+    boards = turn_boards(row, actions)
+    assert games.get(game_id).finished(list(iter_steps(row, actions))[-1][0])
+    image = replay_of(row, actions, "fr")
+    assert image.n_frames == len(boards) == turns_by_hand(row, actions)
+    assert image.n_frames > 5
+    assert mean_error(frame(image, 0), board(row, boards[0], "fr")) < 2.0  # drawn in the reader's words
+    assert mean_error(frame(image, image.n_frames - 1), board(row, boards[-1], "fr")) < 2.0
+
+
+def test_a_road_rally_replay_is_built_from_spectator_views_only():
+    row, actions = ai_log("roadrally", ["standard"], drivers=3, seed=5)
+    game = games.get("roadrally")
+    views = turn_views(row, actions)
+    assert views and all(v.rr.seat is None and v.rr.me is None for v in views)
+    # the game does hide something: each seat's own view of the same states holds its hand
+    states = [s for s, _ in iter_steps(row, actions) if s is not None]
+    assert any(game.view(states[len(states) // 2], seat).rr.me is not None for seat in ("9000", "9001", "9002"))
+    for data in turn_boards(row, actions):
+        text = json.dumps(data)
+        assert '"me"' not in text and '"hand"' not in text  # hand sizes only, never the cards

@@ -10,8 +10,9 @@ nothing a spectator of that run could not see: no die, no seed.
 
 "The same turn" is the game's `progress` (classic: special and round; DIRT: stage, round and
 turn): the ghost is where it stood when play first reached that progress, or, once it is past its
-last mark (it finished sooner), at its last one. The gap is the driver's time so far minus the
-ghost's then: negative is ahead.
+last mark (it finished sooner), at its last one; when the run ends, where the ghost was once that
+same turn was played out. The gap is the driver's time so far minus the ghost's then: negative is
+ahead.
 
 Pure: what `turn_post` and the run's replay call with the rally's modules, no store.
 """
@@ -35,7 +36,9 @@ MINUS = "\u2212"
 
 def ghost_track(game: Game[Any, Any], states: Sequence[Any], seat: SeatId) -> list[list[Any]]:
     """The public marks of `seat` turn by turn in a replayed run (`states`: after each logged
-    action): for each new `progress`, the first mark seen at it."""
+    action): for each new `progress`, the first mark seen at it; and the run's end (its last
+    turn played out: over the line), at its progress followed by a 0, which sorts after that
+    turn's start and before the next turn's."""
     track: list[list[Any]] = []
     seen: set[tuple[int, ...]] = set()
     for state in states:
@@ -44,11 +47,12 @@ def ghost_track(game: Game[Any, Any], states: Sequence[Any], seat: SeatId) -> li
         if marks is None or seat not in marks:
             continue
         progress = tuple(game.progress(view))
-        if progress in seen:
-            continue
-        seen.add(progress)
         mark = marks[seat]
-        track.append([list(progress), mark.place, mark.time])
+        if progress not in seen:
+            seen.add(progress)
+            track.append([list(progress), mark.place, mark.time])
+        elif game.finished(state):
+            track.append([[*progress, 0], mark.place, mark.time])
     return track
 
 
@@ -61,6 +65,16 @@ def ghost_at(track: Sequence[Sequence[Any]], progress: Sequence[int]) -> GhostMa
         else:
             break
     return found
+
+
+def ghost_after(track: Sequence[Sequence[Any]], progress: Sequence[int]) -> GhostMark | None:
+    """The ghost's mark once the turn at `progress` is played out (a run that just ended is
+    compared with the ghost at the end of the same turn): its first mark after `progress`, or
+    its last one."""
+    for entry in track:
+        if list(entry[0]) > list(progress):
+            return GhostMark(entry[1], int(entry[2]))
+    return GhostMark(track[-1][1], int(track[-1][2])) if track else None
 
 
 def signed(seconds: int) -> str:
@@ -82,7 +96,8 @@ def with_ghost(game: Game[Any, Any], state: Any, board: dict[str, Any] | None, g
     marks = game.ghost_marks(view)
     if not marks:
         return board, []
-    at = ghost_at(ghost.get("track") or [], tuple(game.progress(view)))
+    track, progress = ghost.get("track") or [], tuple(game.progress(view))
+    at = ghost_after(track, progress) if game.finished(state) else ghost_at(track, progress)
     if at is None:
         return board, []
     lines = []

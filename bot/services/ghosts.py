@@ -45,7 +45,8 @@ def ghost_choice(value: object) -> str | None:
     if text in OFF:
         return None
     if text not in KINDS:
-        raise ServiceError("ghost.bad_choice", value=str(value).strip()[:MAX_CHOICE], choices=Listed([*KINDS, OFF[1]], "either"))
+        raise ServiceError("ghost.bad_choice", value=str(value).strip()[:MAX_CHOICE],
+                           choices=Listed([*KINDS, OFF[1]], "either"))
     return text
 
 

@@ -88,7 +88,8 @@ class BoardView(BaseModel):
     path: list[int] = Field(default_factory=list)
     minus: dict[int, int] = Field(default_factory=dict, description="tile index → '−1' tokens on it (B10)")
     status: str = ""
-    ghost: GhostView | None = Field(default=None, description="a ghost car to draw (a solo run's chosen ghost)")
+    ghost: GhostView | None = Field(default=None, exclude=True,  # added by the services, never dumped by the engine
+                                    description="a ghost car to draw (a solo run's chosen ghost)")
 
     @model_validator(mode="after")
     def _consistent(self) -> BoardView:

@@ -79,7 +79,8 @@ class BoardView(BaseModel):
     finished: bool = False
     special: int = Field(default=0, description="the special being driven in a rally, from 1; 0: a single special")
     specials: int = Field(default=0, description="the rally's number of specials; 0: a single special")
-    ghost: GhostView | None = Field(default=None, description="a ghost car to draw (a solo run's chosen ghost)")
+    ghost: GhostView | None = Field(default=None, exclude=True,  # added by the services, never dumped by the engine
+                                    description="a ghost car to draw (a solo run's chosen ghost)")
 
 
 class ResultRow(BaseModel):

@@ -4,6 +4,7 @@ turn", what a board spec gains (the place and a label, nothing else), the gap's 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -64,8 +65,7 @@ def test_a_ghost_choice_is_read_tolerantly(value, expected):
 
 
 def test_a_rally_without_modules_races_no_ghost():
-    class Row:
-        modules = {"run": {"round_id": 1}}
-    assert ghost_of(Row()) is None
+    row = SimpleNamespace(modules={"run": {"round_id": 1}})
+    assert ghost_of(row) is None and ghost_of(SimpleNamespace(modules=None)) is None
     with pytest.raises(ServiceError):
         ghost_choice("ghost")

@@ -9,6 +9,7 @@ them) and moves it off a space a real car holds, so it never hides one.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -26,8 +27,10 @@ LABEL_BG: P.RGB = (236, 240, 248)
 LABEL_INK: P.RGB = (24, 28, 40)
 
 
+@lru_cache(maxsize=256)
 def ghost_layer(length: float, width: float, degrees: float, outline_px: int) -> Image.Image:
-    """An RGBA image of the ghost's body pointing at `degrees` (clockwise from +x), centred."""
+    """An RGBA image of the ghost's body pointing at `degrees` (clockwise from +x), centred;
+    cached like the car sprites (the overlay rounds the heading to 3°)."""
     side = math.ceil(max(length, width) * 1.2) + 2 * outline_px + 4
     big = Image.new("RGBA", (side * SS, side * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -49,7 +52,7 @@ def draw_ghost(canvas: Image.Image, centre: Pt, degrees: float, length: float, w
                options: RenderOptions) -> tuple[float, float, float, float]:
     """The ghost's body at `centre` (image pixels) pointing at `degrees`, alpha-composited onto
     `canvas` (drawn before the real cars: under them); returns its box."""
-    layer = ghost_layer(length, width, degrees, options.px(4))
+    layer = ghost_layer(round(length), round(width), round(degrees / 3) * 3 % 360, options.px(4))
     x, y = round(centre[0] - layer.width / 2), round(centre[1] - layer.height / 2)
     canvas.paste(layer, (x, y), layer)
     return x, y, x + layer.width, y + layer.height

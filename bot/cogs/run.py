@@ -21,7 +21,7 @@ a worker thread: a round's cards may be many); the report is private.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from bot.services.league_services import Championships
 
 MAX_CARDS_BYTES = 8 * 1024 * 1024
+#: `ghost:` of a run's start: race the ghost of your personal best or of a closed round's leader
+Ghost = Literal["best", "leader", "off"]
 
 
 def server_name(interaction: discord.Interaction) -> str:
@@ -80,13 +82,14 @@ class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_descripti
         return self.bot.rallies.championships
 
     @app_commands.command(name="start", description=t("discord.cmd.run_start"))
-    @app_commands.describe(league=t("discord.opt.league"), number=t("discord.opt.run_round"))
+    @app_commands.describe(league=t("discord.opt.league"), number=t("discord.opt.run_round"),
+                           ghost=t("discord.opt.ghost"))
     @app_commands.rename(number="round")
     @app_commands.autocomplete(league=league_choices)
     async def start(self, interaction: discord.Interaction, league: str | None = None,
-                    number: RoundNumber | None = None) -> None:
+                    number: RoundNumber | None = None, ghost: Ghost | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            rnd, found = await self.champs.check_run(place, actor, league, number)
+            rnd, found = await self.champs.check_run(place, actor, league, number, ghost)
             if found.channel_id == place.channel_id:
                 require_thread_permissions(interaction.app_permissions, found.channel_id)
             name = t("discord.run_thread_name", name=actor.name, league=found.name, number=rnd.number)
@@ -94,7 +97,7 @@ class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_descripti
 
             async def begin(thread_id: int) -> Reply:
                 return await self.champs.start_run(place, actor, rnd, found, thread_id=thread_id,
-                                                   guild_name=guild_name)
+                                                   guild_name=guild_name, ghost=ghost)
 
             return await start_in_thread(interaction, found.channel_id, name, begin)
 

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import solo_game_choices
 from bot.cogs.permissions import require_thread_permissions
-from bot.cogs.run import server_name, start_in_thread
+from bot.cogs.run import Ghost, server_name, start_in_thread
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
@@ -48,18 +48,18 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="run", description=t("discord.cmd.scratch_run"))
-    @app_commands.describe(game=t("discord.opt.scratch_game"))
+    @app_commands.describe(game=t("discord.opt.scratch_game"), ghost=t("discord.opt.ghost"))
     @app_commands.autocomplete(game=solo_game_choices)
-    async def run(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def run(self, interaction: discord.Interaction, game: str | None = None, ghost: Ghost | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             require_thread_permissions(interaction.app_permissions, place.channel_id)
-            rnd = await self.scratch.check_run(place, actor, game)
+            rnd = await self.scratch.check_run(place, actor, game, ghost)
             name = t("discord.scratch_thread_name", name=actor.name, week=rnd.week or "?")
             guild_name = server_name(interaction)
 
             async def begin(thread_id: int) -> Reply:
                 return await self.scratch.start_run(place, actor, thread_id=thread_id, guild_name=guild_name,
-                                                    game=game)
+                                                    game=game, ghost=ghost)
 
             return await start_in_thread(interaction, place.channel_id, name, begin)
 

@@ -184,18 +184,19 @@ class Commands:
         if cmd.name == "league calendar":
             return await champs.exports.calendar(self.place, actor, league)
         if cmd.name == "run start":
-            rnd, found = await champs.check_run(self.place, actor, league, o.get("round"))
+            rnd, found = await champs.check_run(self.place, actor, league, o.get("round"), o.get("ghost"))
             channel = await self.channels.new(f"run-{actor.name}-r{rnd.number}")
-            reply = await champs.start_run(self.place, actor, rnd, found, channel, GUILD_NAME)
+            reply = await champs.start_run(self.place, actor, rnd, found, channel, GUILD_NAME, o.get("ghost"))
             return self._run_started(actor, channel, reply)
         if cmd.name == "run replay":
             driver = (o.get("driver") or "").lstrip("@")
             return await champs.replay(self.place, actor, user_id(driver) if driver else actor.user_id, league,
                                        o.get("round"), o.get("turn"))
         if cmd.name == "scratch run":
-            week = await champs.scratch.check_run(self.place, actor, o.get("game"))
+            week = await champs.scratch.check_run(self.place, actor, o.get("game"), o.get("ghost"))
             channel = await self.channels.new(f"scratch-{actor.name}-{week.week}")
-            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME, o.get("game"))
+            started = await champs.scratch.start_run(self.place, actor, channel, GUILD_NAME, o.get("game"),
+                                                     o.get("ghost"))
             return self._run_started(actor, channel, started)
         if cmd.name == "scratch ranking":
             return await champs.scratch.ranking(self.place, actor, o.get("week") or " ".join(cmd.words) or None,

@@ -40,6 +40,7 @@ from bot.engine.core.events import Event
 from bot.engine.core.game import Game
 from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai, risk_of
+from bot.services.ghost_board import ghost_of
 from bot.services.turns import turn_post
 from bot.services.work import (
     DEADLINE_KINDS,
@@ -253,7 +254,7 @@ class DeadlineService:
             lead.append(msg("deadline.timeout", name=name, missed=missed, limit=self.missed_limit))
             state, events = self._log(game, change, state, game.timeout_action(state, seat))
         turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change, rally.game,
-                  rally.ruleset)
+                  rally.ruleset, ghost_of(rally))
         return change
 
     def _ai_drives(self, rally: Rally) -> Change | None:

@@ -68,14 +68,14 @@ class Championships:
         return open_now[0], league
 
     async def check_run(self, place: Place, actor: Actor, league: object = None,
-                        round_number: object = None) -> tuple[Round, League]:
+                        round_number: object = None, ghost: object = None) -> tuple[Round, League]:
         rnd, found = await self.open_round(place, league, round_number)
-        await self.runs.check(rnd, found, actor)
+        await self.runs.check(rnd, found, actor, ghost, place.guild_id)
         return rnd, found
 
     async def start_run(self, place: Place, actor: Actor, rnd: Round, league: League, thread_id: int,
-                        guild_name: str = "") -> Reply:
-        return await self.runs.start(place, actor, rnd, league, thread_id, guild_name)
+                        guild_name: str = "", ghost: object = None) -> Reply:
+        return await self.runs.start(place, actor, rnd, league, thread_id, guild_name, ghost)
 
     async def replay(self, place: Place, actor: Actor, driver_id: int, league: object = None,
                      round_number: object = None, turn: object = None) -> Reply:

@@ -16,6 +16,7 @@ from bot.engine.core.text import Listed, counted, msg
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
 from bot.services.archive import Archive
 from bot.services.errors import ServiceError
+from bot.services.ghost_board import ghost_of, with_ghost
 from bot.services.images import board_spec, preview_spec, warm
 from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course, display_name, number, rules_plus, ruleset_name, start_order_option
@@ -277,7 +278,8 @@ class Lobby:
         return Reply(game.status(game.view(self.work.state_of(rally), str(actor.user_id))), ephemeral=True)
 
     async def board(self, place: Place, actor: Actor) -> Reply:
-        """Post the board (or, in the lobby, the stage preview) in the channel."""
+        """Post the board (or, in the lobby, the stage preview) in the channel; a run racing a ghost
+        shows it too, with its gap."""
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
             stage = game_of(rally).stages.facts(rally.stage)
@@ -286,7 +288,8 @@ class Lobby:
         else:
             game = game_of(rally)
             state = self.work.state_of(rally)
-            post = Post(game.status(game.view(state, None)), image=board_spec(state, rally.game))
+            board, gap = with_ghost(game, state, board_spec(state, rally.game), ghost_of(rally))  # a run's ghost
+            post = Post(game.status(game.view(state, None)) + gap, image=board)
         committed = await self.work.post(rally, post)
         return reply_of(post, committed)
 

@@ -33,6 +33,8 @@ from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.services.cards import run_modules
 from bot.services.errors import ServiceError
+from bot.services.ghost_board import ghost_of, racing_line, with_ghost
+from bot.services.ghosts import choose_ghost, ghost_choice, ghost_run, has_ghosts
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
 from bot.services.league_rounds import RoundLocks, discord_time, league_language, league_post_tx, round_title
@@ -86,9 +88,14 @@ class RunService:
         self.clock = clock
         work.end_hooks.append(self.on_rally_end)
 
-    async def check(self, rnd: Round, league: League | None, actor: Actor) -> None:
-        """Refuse now, before a thread is made, what `start` would refuse (it checks again)."""
+    async def check(self, rnd: Round, league: League | None, actor: Actor, ghost: object = None,
+                    guild_id: int = 0) -> None:
+        """Refuse now, before a thread is made, what `start` would refuse (it checks again): the
+        run, then the `ghost` asked for (`bot.services.ghosts`)."""
         await self.store.db.read(lambda tx: self._refusal_tx(tx, rnd, league, actor))
+        kind = ghost_choice(ghost)
+        if kind is not None:
+            await ghost_run(self.store, rnd, actor.user_id, guild_id, kind)
 
     async def _refusal_tx(self, tx: Tx, rnd: Round, league: League | None, actor: Actor) -> None:
         """Refuse a run the round (re-read) does not allow now: not open, not a member, the week's
@@ -107,11 +114,14 @@ class RunService:
             raise ServiceError("run.already_ran")
 
     async def start(self, place: Place, actor: Actor, rnd: Round, league: League | None, thread_id: int,
-                    guild_name: str = "") -> Reply:
+                    guild_name: str = "", ghost: object = None) -> Reply:
         """Start the actor's run of `rnd` in the thread `thread_id`: a rally of one car, running,
-        its first prompt owed to the thread; the round's lock keeps it from racing the close."""
+        its first prompt owed to the thread; the round's lock keeps it from racing the close. A
+        `ghost` asked for (`best`, `leader`) is chosen first and kept in the rally's modules (a
+        refusal starts nothing)."""
         if not games.get(rnd.game).solo_runs:  # before a one-seat game is even set up
             raise ServiceError("run.table_game", game=msg(games.get(rnd.game).name))
+        chosen = await choose_ghost(self.store, rnd, actor.user_id, place.guild_id, ghost)
         name = display_name(actor.name)
         driver = str(actor.user_id)
         key, common = stream_keys(rnd.seed, driver, rnd.dice)
@@ -122,6 +132,10 @@ class RunService:
         game = games.get(rnd.game)
         state, events = game.setup(0, [(driver, name)], {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
                                                          "modules": modules})
+        if chosen is not None:
+            if not has_ghosts(game, state):
+                raise ServiceError("ghost.not_in_game", game=msg(game.name))
+            modules["ghost"] = chosen
         others: list[Round] = []  # the week's other official rounds this run will answer
         if rnd.week:
             others = await self.store.db.read(lambda tx: official_rounds_of_driver_tx(tx, rnd.week or "",
@@ -143,7 +157,8 @@ class RunService:
                 change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
                 lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
-                turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset)
+                lead += racing_line(game, chosen)
+                turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset, chosen)
                 return rally, change, await self.work.write(tx, rally, change)
 
             rally, change, committed = await self.store.db.write(body)
@@ -216,8 +231,9 @@ class RunService:
             int(number("turn", turn, 1, len(boards), whole=True))
         state = boards[wanted - 1]
         title = round_title(rnd, league.name if league else None)
+        board, _ = with_ghost(game, state, board_spec(state, game.id), ghost_of(rally))
         post = Post([msg("run.replay_head", name=run.display_name, title=title, turn=wanted, turns=len(boards))],
-                    image=board_spec(state, game.id))
+                    image=board)
         committed = await self._post_here(place, post, league_language(league) if league else place.lang)
         return Reply(list(post.lines), outbox=committed)
 

@@ -65,17 +65,18 @@ class ScratchService:
         return await self.store.db.write(lambda tx: ensure_week_tx(tx, week_of(now), now, self.seed_source,
                                                                    played))
 
-    async def check_run(self, place: Place, actor: Actor, game: object = None) -> Round:
+    async def check_run(self, place: Place, actor: Actor, game: object = None, ghost: object = None) -> Round:
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         rnd = await self.this_week(game)
-        await self.runs.check(rnd, None, actor)
+        await self.runs.check(rnd, None, actor, ghost, place.guild_id)
         return rnd
 
     async def start_run(self, place: Place, actor: Actor, thread_id: int, guild_name: str = "",
-                        game: object = None) -> Reply:
+                        game: object = None, ghost: object = None) -> Reply:
+        """The week's official run, racing a `ghost` if asked (`best`, `leader`: a closed week's)."""
         rnd = await self.this_week(game)
-        return await self.runs.start(place, actor, rnd, None, thread_id, guild_name)
+        return await self.runs.start(place, actor, rnd, None, thread_id, guild_name, ghost)
 
     def _week(self, week: object) -> str:
         if week is None or not str(week).strip():

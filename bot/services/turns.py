@@ -18,6 +18,7 @@ from bot.engine.core.game import Prompt, VerbOption, verb_of
 from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
+from bot.services.ghost_board import ghost_of, with_ghost
 from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.provisional import provisional_lines
@@ -65,7 +66,8 @@ class Turns:
             new, events = game.apply(state, seat, action)
             change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
                                            "finished" if game.finished(new) else None)], played_by=actor.user_id)
-            post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game, rally.ruleset)
+            post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game, rally.ruleset,
+                             ghost_of(rally))
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
 
@@ -134,14 +136,17 @@ def checked_option(option: VerbOption, value: object) -> object:
 
 
 def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead: list[str],
-              change: Change, game: str | None = None, ruleset: str | None = None) -> Post | None:
+              change: Change, game: str | None = None, ruleset: str | None = None,
+              ghost: Mapping[str, Any] | None = None) -> Post | None:
     """The channel post after an action (the story, then the next prompt or the results), added
     to `change`, all from the game's spectator view; when the turn passed or the rally ended, the
     change also ends the turn's clock. The board image goes with a new turn (not every die) so the
     channel stays readable; a part of the game that closed (`Told.chapters`: a special of a longer
     rally) goes first, in its own post with the results card. An answer in a window several
     seats answer that tells nothing and closes nothing posts nothing (None): the channel must not
-    learn who has answered (RULES C10.8)."""
+    learn who has answered (RULES C10.8). A run racing a `ghost` (its rally's `modules["ghost"]`,
+    `bot.services.ghost_board`) has it drawn on each new turn's board and its gap told after each
+    turn and at the end."""
     played = games.get(game)
     view = played.view(state, None)
     told = played.tell(view, events)
@@ -153,6 +158,7 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     prompt = played.prompt(view, events)
     if played.finished(state) or not prompt.to_act:
         lines += played.classification(view) + provisional_lines(played.id, ruleset)
+        lines += with_ghost(played, state, None, ghost)[1]
         post = Post(lines, image=results_spec(state, played.id), close_turn=True)
         change.end_turn_clock = True
         change.posts.append(post)
@@ -160,6 +166,9 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     if not lines and len(prompt.to_act) > 1 and not prompt.new_turn:
         return None
     board = board_spec(state, played.id) if prompt.new_turn else None
+    if prompt.new_turn:
+        board, gap = with_ghost(played, state, board, ghost)
+        lines += gap
     change.end_turn_clock = change.end_turn_clock or prompt.new_turn
     seat = min(prompt.to_act)
     driver_id = int(seat) if seat.lstrip("-").isdigit() else 0

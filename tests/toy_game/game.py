@@ -323,3 +323,6 @@ class DiceDash:
 
     def odds(self, view: View, seat: str, text: str) -> list[str]:
         return [msg("toy.odds")]  # a 1 in 6 to lose the pot, whatever was rolled
+
+    def ghost_marks(self, view: View) -> None:
+        return None  # the toy game draws no board: no ghosts

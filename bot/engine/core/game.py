@@ -31,7 +31,11 @@ of the bot holds them as opaque values and asks the game for everything else:
 - **careers**: `tally(events)`, the counters one action's events add per seat (turns, losses of
   control, stages, gears: the closed set of `bot.engine.core.tally`; a game without such a fact
   omits it), summed over a finished rally's log for its drivers' careers;
-- **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`.
+- **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`;
+- **ghosts** (issue 27 §5): `ghost_marks(view)`, each seat's public place on the board and time so
+  far (`GhostMark`), from a spectator view only; None for a game without solo runs. A board's data
+  may then carry a `GHOST` entry (`{"place": <a GhostMark.place>, "label": <message JSON>}`), which
+  the game's `picture` hands to its renderer to draw a translucent car there.
 
 Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue here.
 """
@@ -262,6 +266,22 @@ class StageLibrary(Protocol):
     def official(self, week: str) -> str: ...      # the ISO week's official stage (world scratch), from the week alone
 
 
+#: the entry of a board's data (`Game.board`) that a ghost car is drawn from: `{"place": ..., "label": ...}`
+GHOST = "ghost"
+
+
+@dataclass(frozen=True)
+class GhostMark:
+    """Where a seat stands, as a ghost car would be drawn from it (issue 27 §5): `place` is what
+    the game's board draws a car at (JSON: classic's space id on its stage, DIRT's hex space; a
+    finished car's place is the game's finish mark), `time` the seat's time so far in seconds as
+    the board shows it (over the whole rally: the finished specials' times plus the current
+    one's). Only what a spectator sees: never a die, a hand or a seed."""
+
+    place: int | None
+    time: int
+
+
 class StateVersionError(RallyError):
     """A snapshot of a schema this game does not read."""
 
@@ -378,6 +398,8 @@ class Game(Protocol[S, A]):
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a game: its report
+
+    def ghost_marks(self, view: Any) -> Mapping[SeatId, GhostMark] | None: ...  # None: no ghosts (no solo runs)
 
 
 def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from bot.engine.core.events import Event
 from bot.engine.core.game import (
     SECONDS,
     Button,
+    GhostMark,
     Outcome,
     Prompt,
     SeatRange,
@@ -40,6 +41,7 @@ from bot.engine.dirt import ai as dirt_ai
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Attack, Retire, Roll, Stop, Timeout
 from bot.engine.dirt.classification import rally_rows
+from bot.engine.dirt.ghosts import ghost_marks
 from bot.engine.dirt.library import DIRT_STAGES
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
@@ -396,6 +398,13 @@ class Dirt:
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]:
         return simulate_course(list(stages), drivers, seed, list(assistance), modules)
+
+    # -- ghosts (issue 27 §5) ----------------------------------------------------------------------
+
+    def ghost_marks(self, view: DirtView) -> dict[str, GhostMark]:
+        """Each car's hex space (None off the track) and its time so far over the rally: the
+        finished stages' times plus this stage's time cards less its second tokens."""
+        return ghost_marks(view.state)
 
 
 DIRT = Dirt()

@@ -63,6 +63,16 @@ class DieView(BaseModel):
         return value
 
 
+class GhostView(BaseModel):
+    """A ghost car (issue 27 §5): the space a stored run held at the same turn, drawn translucent
+    under the real cars, with its label ("ghost") in the reader's words."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    place: int = Field(ge=0, description="space id")
+    label: str = ""
+
+
 class BoardView(BaseModel):
     """The board after a turn: the stage by name, the round, the stage's place in the rally, the cars,
     the dice just rolled and the path they drove, the "−1" tokens on tiles, and a status line."""
@@ -78,6 +88,8 @@ class BoardView(BaseModel):
     path: list[int] = Field(default_factory=list)
     minus: dict[int, int] = Field(default_factory=dict, description="tile index → '−1' tokens on it (B10)")
     status: str = ""
+    ghost: GhostView | None = Field(default=None, exclude=True,  # added by the services, never dumped by the engine
+                                    description="a ghost car to draw (a solo run's chosen ghost)")
 
     @model_validator(mode="after")
     def _consistent(self) -> BoardView:

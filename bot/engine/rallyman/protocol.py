@@ -26,6 +26,7 @@ from bot.engine.core.game import (
     SECONDS,
     Button,
     Game,
+    GhostMark,
     Outcome,
     Prompt,
     SeatRange,
@@ -49,6 +50,7 @@ from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.buttons import button as action_button
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
+from bot.engine.rallyman.ghosts import ghost_marks
 from bot.engine.rallyman.narrate import narrate
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
@@ -459,6 +461,14 @@ class Rallyman:
         """`python -m bot simulate`: a whole course driven by the AI (bot.engine.rallyman.simulate);
         an unknown module is refused (ValueError) before anything is played."""
         return simulate_course(list(stages), drivers, seed, list(assistance), modules_named(modules))
+
+    # -- ghosts (issue 27 §5) ----------------------------------------------------------------------
+
+    def ghost_marks(self, view: RallymanView) -> dict[str, GhostMark]:
+        """Each car's space id on the special being driven (START / FINISH as the board has them;
+        None once knocked out) and its time so far: the chrono cards less the second markers
+        held, as the board's table shows it, plus the times of the specials already finished."""
+        return ghost_marks(view.state)
 
 
 RALLYMAN: Game[GameState, Action] = Rallyman()

@@ -52,6 +52,16 @@ class CarView(BaseModel):
                               description="'asphalt' or 'snow' with the weather module (A20.2), else None")
 
 
+class GhostView(BaseModel):
+    """A ghost car (issue 27 §5): the space a stored run held at the same turn, drawn translucent
+    under the real cars, with its label ("ghost") in the reader's words."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: int = Field(description="space id; START = -1, FINISH = -2")
+    label: str = ""
+
+
 class BoardView(BaseModel):
     """Everything the board image shows after a turn."""
 
@@ -69,6 +79,8 @@ class BoardView(BaseModel):
     finished: bool = False
     special: int = Field(default=0, description="the special being driven in a rally, from 1; 0: a single special")
     specials: int = Field(default=0, description="the rally's number of specials; 0: a single special")
+    ghost: GhostView | None = Field(default=None, exclude=True,  # added by the services, never dumped by the engine
+                                    description="a ghost car to draw (a solo run's chosen ghost)")
 
 
 class ResultRow(BaseModel):

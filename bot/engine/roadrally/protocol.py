@@ -354,5 +354,9 @@ class RoadRally:
         course = course_of(stages[0], seed) if stages else None
         return simulate_game(drivers, preset, seed, sprint=sprint, course=course)
 
+    def ghost_marks(self, view: TableView) -> None:
+        """No ghosts: Road Rally has no solo runs (its rounds are table games)."""
+        return None
+
 
 ROADRALLY = RoadRally()

@@ -6,7 +6,8 @@ cue) and a dark badge with its gear; it lies along the track, turned 45° when i
 outside line and across the track (90°) on a slide half (B8, B9). A die is a small square in its
 kind's colour (B1: black gear die with its number, white coast, orange leader, red brake with the
 letter the reader's language gives it), on its space, or beside the road when a car stands there; a
-⚠ face is shown on the die itself ("5⚠") in a thick red frame.
+⚠ face is shown on the die itself ("5⚠") in a thick red frame. A ghost car (issue 27 §5) is drawn
+translucent under the cars, moved aside off a space a real car holds, its label last.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 from PIL import Image, ImageDraw
 
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
-from bot.engine.dirt.view import BoardView, CarView
+from bot.engine.dirt.view import BoardView, CarView, GhostView
 from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.marks import draw_marks
@@ -24,6 +25,7 @@ from bot.render.dirt.shapes import Pt, space_centre, track_heading
 from bot.render.drawing import draw_text, length, outlined_polygon, text_centered
 from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
+from bot.render.ghost import draw_ghost, label_ghost
 from bot.render.options import RenderOptions
 from bot.render.words import word
 
@@ -53,10 +55,18 @@ def draw_overlay(canvas: Image.Image, stage: DirtStage, view: BoardView, frame: 
     if view.minus:
         draw_marks(d, stage, frame, options, 1, view.minus, only_lowered=True)
     _path(d, stage, view, frame, options)
+    ghost = None
+    if view.ghost is not None and 0 <= view.ghost.place < len(stage.spaces):  # under the real cars
+        ghost = ghost_centre(stage, view, view.ghost, frame, options)
+        draw_ghost(canvas, ghost[0], ghost[1], *car_size(frame, options), options)
     for car in sorted(view.cars, key=lambda c: c.to_act):  # the car to act on top
         if car.space is not None and 0 <= car.space < len(stage.spaces):
             _car(canvas, d, stage, car, frame, options)
     _dice(d, stage, view, frame, options)
+    if ghost is not None and view.ghost is not None:  # its label over everything, away from the cars
+        cars = [frame.px(space_centre(stage, c.space)) for c in view.cars
+                if c.space is not None and 0 <= c.space < len(stage.spaces)]
+        label_ghost(canvas, ghost[0], car_size(frame, options)[0], view.ghost.label, cars, options)
 
 
 def _path(d: ImageDraw.ImageDraw, stage: DirtStage, view: BoardView, frame: Frame, options: RenderOptions) -> None:
@@ -80,6 +90,20 @@ def _rotated_box(c: Pt, length: float, width: float, degrees: float) -> list[Pt]
     vx, vy = -math.sin(a) * width / 2, math.cos(a) * width / 2
     return [(c[0] - ux - vx, c[1] - uy - vy), (c[0] + ux - vx, c[1] + uy - vy),
             (c[0] + ux + vx, c[1] + uy + vy), (c[0] - ux + vx, c[1] - uy + vy)]
+
+
+def ghost_centre(stage: DirtStage, view: BoardView, ghost: GhostView, frame: Frame,
+                 options: RenderOptions) -> tuple[Pt, float]:
+    """Where the ghost car is drawn (image pixels) and its heading: on its space, moved aside (and
+    a little back) when a real car stands there, so it never hides one."""
+    c = frame.px(space_centre(stage, ghost.place))
+    heading = frame.heading(track_heading(stage, ghost.place))
+    if any(car.space == ghost.place for car in view.cars):
+        length, width = car_size(frame, options)
+        a = math.radians(heading)
+        side, back = width * 1.25, length * 0.3
+        c = (c[0] + math.sin(a) * side - math.cos(a) * back, c[1] - math.cos(a) * side - math.sin(a) * back)
+    return c, heading
 
 
 def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, stage: DirtStage, car: CarView, frame: Frame,

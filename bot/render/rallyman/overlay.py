@@ -1,8 +1,9 @@
 """The moving part of a board, drawn on a copy of the static layer after every turn.
 
-Order matters for legibility: dirt markers and the path line first, cars on top (the active car
+Order matters for legibility: dirt markers and the path line first, then a ghost car (issue 27
+§5: translucent, under the real cars, moved off a space a real car holds), cars on top (the active car
 last, with its halo; a spun car with its spin mark), then the dice of the turn just played placed
-beside the cars rather than under them.
+beside the cars rather than under them, and last the ghost's label.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine.rallyman.stages.model import FINISH, Stage
-from bot.engine.rallyman.view import BoardView, PathStep
+from bot.engine.rallyman.stages.model import FINISH, START, Stage
+from bot.engine.rallyman.view import BoardView, GhostView, PathStep
 from bot.render import palette as P
 from bot.render.drawing import pill, pill_size, text_centered
 from bot.render.fonts import MIN_FONT_PX, fitting_font, font
 from bot.render.frame import Frame
+from bot.render.ghost import draw_ghost, label_ghost
 from bot.render.options import RenderOptions
 from bot.render.rallyman.cars import car_size, car_sprite, paste_car
 from bot.render.rallyman.dice import die_badge
@@ -25,6 +27,8 @@ from bot.render.rallyman.placement import Placed, world_position
 from bot.render.words import word
 
 Pt = tuple[float, float]
+#: how far to the side a ghost sharing a real car's space is drawn (space units)
+GHOST_SHIFT = 0.62
 
 
 def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Frame, placed: list[Placed],
@@ -39,6 +43,9 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         _path_line(draw, [frame.px(p) for _, p in steps], colour, frame.ppu, options)
     car_px = [frame.px(p.at) for p in placed]
     length, width = car_size(frame.ppu, options.scale)
+    ghost = ghost_point(stage, view.ghost, placed) if view.ghost is not None else None
+    if ghost is not None:  # under the real cars, never on top of one
+        draw_ghost(canvas, frame.px(ghost[0]), frame.heading(ghost[1]), length, width, options)
     for p, at in zip(placed, car_px):
         angle = round(frame.heading(p.heading) / 3) * 3 % 360
         paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
@@ -47,6 +54,31 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
             spin_mark(draw, spin_mark_at(at, length), width * 0.62)
     if steps:
         _path_dice(canvas, draw, stage, frame, steps, car_px, options)
+    if ghost is not None and view.ghost is not None:  # its label over everything, away from the cars
+        label_ghost(canvas, frame.px(ghost[0]), length, view.ghost.label, car_px, options)
+
+
+def ghost_point(stage: Stage, ghost: GhostView, placed: list[Placed]) -> tuple[Pt, float] | None:
+    """Where the ghost car is drawn (space units) and its heading: at its space's centre, or on the
+    start / finish line; moved aside (and a little back) when a real car stands there,
+    so it never hides one. None: a space this stage does not have."""
+    shapes = stage_shapes(stage)
+    if ghost.place == START:
+        line, sgn = shapes.start, -1.0
+    elif ghost.place == FINISH:
+        line, sgn = shapes.finish, 1.0
+    elif 0 <= ghost.place < len(stage.spaces):
+        sh = shapes.shape(ghost.place)
+        at, heading = sh.centre, sh.heading
+        if any(p.car.space == ghost.place for p in placed):  # beside it, a little behind
+            at = add(add(at, left_of(heading), GHOST_SHIFT), unit(heading), -0.3)
+        return at, heading
+    else:
+        return None
+    at = add(line.mid, unit(line.heading), sgn * 0.5)
+    if any(p.car.space == ghost.place for p in placed):  # beside the real cars' rows
+        at = add(at, left_of(line.heading), -1.2)
+    return at, line.heading
 
 
 def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: int, options: RenderOptions) -> None:

@@ -1,0 +1,23 @@
+"""DIRT's ghost marks (issue 27 §5): where each car stands and its time so far, as a ghost car of a
+later run would be drawn from it. Only what spectators see (the board's space and time).
+
+Pure, like every engine module.
+"""
+
+from __future__ import annotations
+
+from bot.engine.core.game import GhostMark
+from bot.engine.dirt.pictures import stage_seconds
+from bot.engine.dirt.state import DirtState
+
+
+def ghost_marks(state: DirtState) -> dict[str, GhostMark]:
+    """Each seat's hex space (None while waiting behind the grid or once out) and its time so far:
+    the finished stages' times, then this stage's time cards less its second tokens (the board's)."""
+    marks = {}
+    for seat, _ in state.seats:
+        car = state.cars[seat]
+        on_track = car.space is not None and car.status in ("racing", "finished")
+        before = sum(t or 0 for t in car.stage_times[:state.stage_index])
+        marks[seat] = GhostMark(car.space if on_track else None, before + stage_seconds(state, seat))
+    return marks

@@ -22,7 +22,7 @@ from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
 from bot.services.images import Renderer, draw_async, preview_spec
 from bot.services.web_links import league_path, rally_path, round_path
-from bot.store import Store
+from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.web import league_version_tx, round_version_tx, world_version_tx
 from bot.web.cache import Lru, etag_of, matches
@@ -30,13 +30,14 @@ from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
 from bot.web.league_page import league_page, local_now
-from bot.web.live import Hub, stream, token
+from bot.web.live import Hub, rally_key, stream, token
 from bot.web.options import WebOptions
 from bot.web.rally_page import board_of, public_rally, rally_page
 from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
 from bot.web.stage_page import stage_of
 from bot.web.static import static_files
 from bot.web.templates import page
+from bot.web.versions import SharedReads
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,8 @@ class Site:
         self.renderer = renderer
         self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
         self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
-        self.live = Hub(store, options)
+        self.versions = SharedReads(options.version_ttl, options.pages)
+        self.live = Hub(store, options, self.versions)
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -108,6 +110,10 @@ class Site:
             body = str(shown)
         return web.Response(status=status, text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
 
+    async def public_rally(self, rally_id: int) -> tuple[Rally, int] | None:
+        """The rally and its publishing league when its page is public (a shared read: `versions`)."""
+        return await self.versions.get(rally_key(rally_id), lambda: public_rally(self.store, rally_id))
+
     # -- pages -----------------------------------------------------------------------------------
 
     async def home(self, request: web.Request) -> web.Response:
@@ -121,7 +127,8 @@ class Site:
             parse_week(week)
         except ValueError:
             raise web.HTTPBadRequest() from None
-        version = await self.store.db.read(lambda tx: world_version_tx(tx, week))
+        version = await self.versions.get(("world", week), lambda: self.store.db.read(
+            lambda tx: world_version_tx(tx, week)))
 
         async def build() -> bytes:
             data = await home(self.store, week, shown, self.options.rows)
@@ -133,7 +140,8 @@ class Site:
     async def league(self, request: web.Request) -> web.Response:
         lang = self.language(request)
         league_id = int(request.match_info["id"])
-        version = await self.store.db.read(lambda tx: league_version_tx(tx, league_id))
+        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
+            lambda tx: league_version_tx(tx, league_id)))
         if not version or version[0] != 1:
             raise web.HTTPNotFound()
 
@@ -152,7 +160,7 @@ class Site:
                 return ()
             return await round_version_tx(tx, round_id)
 
-        version = await self.store.db.read(read)
+        version = await self.versions.get(("round", round_id), lambda: self.store.db.read(read))
         if not version:
             raise web.HTTPNotFound()
         return version
@@ -197,7 +205,7 @@ class Site:
 
     async def rally(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
         rally, league_id = found
@@ -211,7 +219,7 @@ class Site:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The rally page's live stream (bot/web/live.py): 404 like the page, 429 over the limits."""
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
         if not self.live.admits(client_of(request, self.options.forwarded)):
@@ -222,7 +230,7 @@ class Site:
 
     async def board(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         spec = board_of(found[0]) if found is not None else None
         if found is None or spec is None:
             raise web.HTTPNotFound()

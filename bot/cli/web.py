@@ -24,6 +24,8 @@ def register(subparsers: Subparsers) -> None:
                                                         "the address it adds to X-Forwarded-For")
     p.add_argument("--nice", type=int, default=None, help="lower the process's CPU priority by this much "
                                                           "(0-19, default 10)")
+    p.add_argument("--rate", type=float, default=None, help="requests a second each reader may make (default 10)")
+    p.add_argument("--burst", type=int, default=None, help="requests a reader may make at once (default 60)")
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)  # the bot's child
     p.set_defaults(func=main)
 
@@ -31,6 +33,7 @@ def register(subparsers: Subparsers) -> None:
 def main(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, apply_dotenv
     from bot.paths import default_db
+    from bot.web.options import WebOptions
     from bot.web.process import NICE
     from bot.web.process import main as serve
 
@@ -40,5 +43,9 @@ def main(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    budget = None
+    if args.rate is not None or args.burst is not None:
+        default = WebOptions()
+        budget = (default.rate if args.rate is None else args.rate, default.burst if args.burst is None else args.burst)
     return serve(target, args.port, args.host, forwarded=args.proxy, nice=NICE if args.nice is None else args.nice,
-                 until_stdin_closes=args.until_stdin_closes)
+                 budget=budget, until_stdin_closes=args.until_stdin_closes)

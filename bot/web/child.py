@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from bot.store.connection import Target, is_postgres_url
-from bot.web.process import NICE, READY, WebStartError, check_port
+from bot.web.process import NICE, READY, Budget, WebStartError, check_port
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +55,15 @@ class WebChild:
     """One web page process at a time, on `host:port`, reading the database `target`."""
 
     def __init__(self, target: Target, port: int, host: str = "127.0.0.1", *, forwarded: bool = False,
-                 nice: int = NICE, start_timeout: float = START_TIMEOUT_S, stop_timeout: float = STOP_TIMEOUT_S,
-                 backoff_first: float = BACKOFF_FIRST, backoff_max: float = BACKOFF_MAX) -> None:
+                 nice: int = NICE, budget: Budget | None = None, start_timeout: float = START_TIMEOUT_S,
+                 stop_timeout: float = STOP_TIMEOUT_S, backoff_first: float = BACKOFF_FIRST,
+                 backoff_max: float = BACKOFF_MAX) -> None:
         self.target = target if is_postgres_url(target) else Path(target).resolve()
         self.port = check_port(port)
         self.host = host
         self.forwarded = forwarded
         self.nice = nice
+        self.budget = budget  # each reader's (rate, burst); None: the site's defaults
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.backoff_first = backoff_first
@@ -88,6 +90,8 @@ class WebChild:
     def _command(self) -> list[str]:
         command = [sys.executable, "-m", "bot", "web", "--port", str(self.port), "--host", self.host,
                    "--nice", str(self.nice), "--until-stdin-closes"]
+        if self.budget is not None:
+            command += ["--rate", repr(float(self.budget[0])), "--burst", str(int(self.budget[1]))]
         return command + (["--proxy"] if self.forwarded else [])
 
     def _environment(self) -> dict[str, str]:

@@ -2,6 +2,7 @@
 read-only store, at a low CPU priority, away from the bot's event loop and database thread.
 
     python -m bot web [--db TARGET] [--port 8080] [--host 127.0.0.1] [--proxy] [--nice 10]
+                      [--rate 10 --burst 60]
 
 The bot starts it as its child (bot/web/child.py, with `RALLYBOT_WEB_PORT`), and it is useful
 alone too: a site on another host reading the bot's PostgreSQL database. What it does:
@@ -34,6 +35,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import replace
 from typing import TextIO
 
 from bot.store.connection import Target, redact
@@ -43,6 +45,8 @@ log = logging.getLogger(__name__)
 READY = "web page:"  # the first word of the line that gives the address
 NICE = 10  # the increment of the page's process priority (0 … 19; the bot stays at 0)
 START_FAILED = 2
+
+Budget = tuple[float, int]  # each reader's request budget: `WebOptions.rate` a second, `burst` at once
 
 
 class WebStartError(RuntimeError):
@@ -63,7 +67,7 @@ def lower_priority(increment: int) -> int:
     return os.nice(increment) if hasattr(os, "nice") else 0
 
 
-async def serve(target: Target, port: int, host: str, *, forwarded: bool = False,
+async def serve(target: Target, port: int, host: str, *, forwarded: bool = False, budget: Budget | None = None,
                 until_stdin_closes: bool = False, out: TextIO = sys.stdout) -> int:
     """Serve the site on `host:port` from the database `target`, read-only, until told to stop.
     Returns the exit status (0, or `START_FAILED` with the reason on stderr)."""
@@ -83,6 +87,8 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
     server: WebServer | None = None
     try:
         options = WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL)
+        if budget is not None:
+            options = replace(options, rate=budget[0], burst=budget[1])
         server = WebServer(create_app(store, options, renderer=ThreadRenderer()))
         try:
             address = await server.start(port, host)
@@ -117,15 +123,18 @@ async def _until_stopped(until_stdin_closes: bool) -> None:
 
 
 def main(target: Target, port: int, host: str, *, forwarded: bool = False, nice: int = NICE,
-         until_stdin_closes: bool = False, log_level: str = "WARNING") -> int:
+         budget: Budget | None = None, until_stdin_closes: bool = False, log_level: str = "WARNING") -> int:
     """`python -m bot web`: lower the priority, then serve (see the module docstring)."""
     logging.basicConfig(level=log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
         check_port(port)
+        if budget is not None and not (budget[0] > 0 and budget[1] >= 1):
+            raise WebStartError(f"--rate must be above 0 and --burst at least 1, not {budget[0]} and {budget[1]}")
         lower_priority(nice)
     except WebStartError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return START_FAILED
     if until_stdin_closes:  # the bot stops it (SIGTERM): a Ctrl-C in the bot's terminal is the bot's
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return asyncio.run(serve(target, port, host, forwarded=forwarded, until_stdin_closes=until_stdin_closes))
+    return asyncio.run(serve(target, port, host, forwarded=forwarded, budget=budget,
+                             until_stdin_closes=until_stdin_closes))

@@ -9,11 +9,13 @@ league (`/league web public`, drivers, a calendar of rounds) whose channel also 
 rally with a few turns played, so both pages are public.
 
 The readers are `clients` concurrent aiohttp `ClientSession`s (one connection each, kept alive),
-in a separate load process (`python -m bench.web --load …`) that lowers its own priority
-(`os.nice(LOAD_NICE)`): real readers are other machines, so their CPU is not charged to the bot
-(on this machine's shared cores the bot's process keeps its priority over both the readers and
-the site). Each sends GET after GET for `seconds`, full 200 responses (a reader's first load: no
-`If-None-Match`), and times each request.
+in a separate load process (`python -m bench.web --load …`, in a session of its own) that lowers
+its own priority first (`bot.web.process.lower_priority(LOAD_NICE)`: nice +10, and its session's
+autogroup on Linux): real readers are other machines, so their CPU is not charged to the bot (on
+this machine's shared cores the bot's process keeps its priority over both the readers and the
+site). Each reader sends GET after GET for `seconds`, full 200 responses (a reader's first load:
+no `If-None-Match`), and times each request. The commands of `text_*_during` are timed from the
+moment the readers start.
 
 - `static_p50_ms`, `static_p99_ms`, `static_rps`: the storm on a static file of the same server
   (`STATIC`, the site's smallest text file near 1 KiB: its size is `static_bytes`).
@@ -43,7 +45,6 @@ if __package__ in (None, ""):  # run as a script: make the checkout importable
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import tempfile
 import time
@@ -59,6 +60,7 @@ DRIVERS = ((9001, "Ada"), (9002, "Seb"))
 ORGANISER = (9004, "Mod")
 RALLY_TURNS = 12  # commands played in the league channel's rally before the storm (its page has a log)
 LOAD_NICE = 10  # the load process's priority increment (it stands for other machines)
+READY = "storm"  # the load process's first line: its readers start now
 
 
 def _p(values: list[float], q: float) -> float:
@@ -106,19 +108,28 @@ def _load_main(argv: list[str]) -> None:
     parser.add_argument("--load", nargs="+", required=True)
     parser.add_argument("--clients", type=int, default=CLIENTS)
     parser.add_argument("--seconds", type=float, default=SECONDS)
+    from bot.web.process import lower_priority
+
+    lower_priority(LOAD_NICE)  # first: even its imports never outrank the bot
     args = parser.parse_args(argv)
     import aiohttp  # noqa: F401 - imported before the clock starts (a reader's first request is not the import)
 
-    if hasattr(os, "nice"):
-        os.nice(LOAD_NICE)
+    print(READY, flush=True)
     print(json.dumps(asyncio.run(_storm(args.load, args.clients, args.seconds))))
 
 
-async def _run_load(urls: list[str], clients: int, seconds: float) -> dict[str, Any]:
-    """The readers in their own process, while this event loop keeps serving."""
+async def _run_load(urls: list[str], clients: int, seconds: float,
+                    started: asyncio.Event | None = None) -> dict[str, Any]:
+    """The readers in their own process, while this event loop keeps serving; `started` is set
+    when they begin (the load process has started and imported what it needs)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bench.web", "--load", *urls, "--clients", str(clients), "--seconds", str(seconds),
-        cwd=str(Path(__file__).resolve().parents[1]), stdout=asyncio.subprocess.PIPE)
+        cwd=str(Path(__file__).resolve().parents[1]), stdout=asyncio.subprocess.PIPE, start_new_session=True)
+    assert proc.stdout is not None
+    while (line := await proc.stdout.readline()) and line.strip() != READY.encode():
+        pass
+    if started is not None:
+        started.set()
     out, _ = await proc.communicate()
     if proc.returncode != 0:
         raise RuntimeError(f"bench web: the load process failed (exit {proc.returncode})")
@@ -232,9 +243,11 @@ async def _measure(clients: int, seconds: float) -> dict[str, Any]:
                     raise RuntimeError(f"bench web: {url} did not answer 200")
             without = await _commands(service, places, seconds)
             static_run = await _run_load([static], clients, seconds)
-            during_task = asyncio.create_task(_commands(service, places, seconds))
-            page_run = await _run_load(pages, clients, seconds)
-            during = await during_task
+            storming = asyncio.Event()
+            page_task = asyncio.create_task(_run_load(pages, clients, seconds, storming))
+            await storming.wait()  # the commands are timed while the readers read
+            during = await _commands(service, places, seconds)
+            page_run = await page_task
         finally:
             if server is not None:
                 await server.stop()

@@ -17,7 +17,9 @@ this log) and a pid to signal.
 What the child is given: the database in its environment (`RALLYBOT_DB`: a PostgreSQL URL's
 password never shows in the process list), the bot's render cache folder (`RALLYBOT_CACHE`),
 this checkout on `PYTHONPATH`, and a stdin pipe it watches (`--until-stdin-closes`): a bot killed
-outright (SIGKILL) closes it, and the page stops too. It lowers its own priority (`process.NICE`).
+outright (SIGKILL) closes it, and the page stops too. It runs in a session of its own (a Ctrl-C
+in the bot's terminal is the bot's to handle, and on Linux its own autogroup, whose priority it
+lowers with its own: `process.lower_priority`, `process.NICE`).
 
 Watching: when the child dies on its own it is started again after a backoff (`BACKOFF_FIRST`
 seconds, doubled at each death in a row up to `BACKOFF_MAX`; a child that served `STABLE_S`
@@ -108,7 +110,7 @@ class WebChild:
     async def _spawn(self) -> None:
         process = await asyncio.create_subprocess_exec(
             *self._command(), env=self._environment(), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
         assert process.stdout is not None and process.stderr is not None
         said: collections.deque[str] = collections.deque(maxlen=STDERR_KEPT)
         errors = self._relay(process.stderr, said, logging.WARNING)

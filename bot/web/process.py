@@ -8,7 +8,8 @@ The bot starts it as its child (bot/web/child.py, with `RALLYBOT_WEB_PORT`), and
 alone too: a site on another host reading the bot's PostgreSQL database. What it does:
 
 - lowers its own CPU priority first (`os.nice(NICE)`, 10 by default: a page view never outranks
-  a driver's command on a shared CPU; the bot stays at 0);
+  a driver's command on a shared CPU; the bot stays at 0), and its session's autogroup's when it
+  leads its own session (`lower_priority`);
 - opens the store read-only (`Store.open(target, read_only=True)`: SQLite through a
   `file:…?mode=ro` URI connection, PostgreSQL through a pool whose sessions are
   `default_transaction_read_only`; never migrating: a schema other than this code's is refused);
@@ -61,10 +62,23 @@ def check_port(port: int) -> int:
 
 
 def lower_priority(increment: int) -> int:
-    """`os.nice(increment)` (0 … 19); returns the process's niceness after it."""
+    """`os.nice(increment)` (0 … 19); returns the process's niceness after it.
+
+    Linux with autogroups (`kernel.sched_autogroup_enabled`) shares the CPU between sessions
+    first and applies a nice value only within its session: a process started in a session of
+    its own (the bot starts its page so: `start_new_session`) also sets its session's autogroup
+    to the same value, else it would weigh as much as the bot's whole session. A process in
+    someone else's session (a shell's) leaves that session's priority alone."""
     if not 0 <= increment <= 19:
         raise WebStartError(f"--nice must be from 0 to 19, not {increment}")
-    return os.nice(increment) if hasattr(os, "nice") else 0
+    if not hasattr(os, "nice"):
+        return 0
+    niceness = os.nice(increment)
+    if increment and os.getsid(0) == os.getpid():
+        with contextlib.suppress(OSError):  # no autogroups here (not Linux, or turned off)
+            with open("/proc/self/autogroup", "w", encoding="ascii") as group:
+                group.write(str(increment))
+    return niceness
 
 
 async def serve(target: Target, port: int, host: str, *, forwarded: bool = False, budget: Budget | None = None,

@@ -72,6 +72,7 @@ class WebChild:
         self.backoff_max = backoff_max
         self.address = ""
         self.restarts = 0  # times the child was started again after dying
+        self.exit_status: int | None = None  # of the last child stopped (0: it stopped cleanly on SIGTERM)
         self.process: asyncio.subprocess.Process | None = None
         self._stopping = False
         self._watcher: asyncio.Task[None] | None = None
@@ -168,7 +169,7 @@ class WebChild:
                 return
             if time.monotonic() - began >= STABLE_S:
                 delay = self.backoff_first
-            log.warning("the web page's process %s ended (exit status %s): starting it again in %.0f s",
+            log.warning("the web page's process %s ended (exit status %s): starting it again in %.3g s",
                         process.pid, code, delay)
             while not self._stopping:
                 await asyncio.sleep(delay)
@@ -176,7 +177,7 @@ class WebChild:
                 try:
                     await self._spawn()
                 except WebStartError as exc:
-                    log.error("%s; trying again in %.0f s", exc, delay)
+                    log.error("%s; trying again in %.3g s", exc, delay)
                     continue
                 self.restarts += 1
                 log.info("the web page is back at %s (process %s)", self.address, self.pid)
@@ -197,6 +198,7 @@ class WebChild:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
                 await process.wait()
+        self.exit_status = process.returncode
 
     async def stop(self) -> None:
         """Stop watching and stop the child (safe to call twice)."""

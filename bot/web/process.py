@@ -126,9 +126,9 @@ async def _until_stopped(until_stdin_closes: bool) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on this platform
             loop.add_signal_handler(sig, stop.set)
     if until_stdin_closes:
-        def watch() -> None:
+        def watch() -> None:  # the raw descriptor: a buffered reader's lock would hold up the exit
             with contextlib.suppress(OSError, ValueError):
-                while sys.stdin.buffer.read(4096):
+                while os.read(sys.stdin.fileno(), 4096):
                     pass
             loop.call_soon_threadsafe(stop.set)
 

@@ -1,5 +1,7 @@
 """The site's handlers: each page is a version query, then the cached bytes of that version (or
-304), else the page built from the services' read helpers and its template.
+304), else the page built from the services' read helpers and its template. Version queries (and
+a rally's public row) go through `SharedReads` (bot/web/versions.py): concurrent requests of one
+page share one query, and the web page's process reuses an answer for `WebOptions.version_ttl`.
 
 Ids in addresses are digits (the routes' patterns, at most 18 of them: anything else is no
 route, 404); a filter that names nothing (`?game=` of no game with a world scratch) is 404, one

@@ -59,7 +59,7 @@ async def test_the_child_serves_the_pages_from_the_bots_database_and_hides_a_pri
         assert (await fetch(address, "/"))[0] == 200
     finally:
         await child.stop()
-    assert child.pid is None
+    assert child.pid is None and child.exit_status == 0  # it stopped cleanly on SIGTERM
 
 
 async def test_the_web_store_is_read_only(service, deadlines, clock, db_target):
@@ -82,10 +82,11 @@ async def test_a_read_only_store_never_creates_a_missing_file(tmp_path):
     assert not missing.parent.exists()
 
 
-async def test_the_child_is_started_again_after_being_killed(tmp_path):
+async def test_the_child_is_started_again_after_being_killed(tmp_path, caplog):
     target = tmp_path / "bot.sqlite3"
     await (await Store.open(target)).close()
     child = WebChild(target, 0, backoff_first=0.1)
+    caplog.set_level(logging.INFO, logger="bot.web.child")
     try:
         address = await child.start()
         first = child.pid
@@ -98,8 +99,27 @@ async def test_the_child_is_started_again_after_being_killed(tmp_path):
         assert child.restarts == 1 and child.pid not in (None, first)
         assert child.address == address  # the same port again
         assert (await fetch(address, "/static/site.css"))[0] == 200
+        said = [r.getMessage() for r in caplog.records if r.name == "bot.web.child"]
+        assert any(f"process {first} ended (exit status -9): starting it again in 0.1 s" in text for text in said), said
+        assert any(f"is back at {address}" in text for text in said), said
     finally:
         await child.stop()
+
+
+class Stubborn(WebChild):
+    """A child that says its address, then ignores SIGTERM."""
+
+    def _command(self) -> list[str]:
+        return [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                                      "print('web page: http://127.0.0.1:9/', flush=True); time.sleep(60)"]
+
+
+async def test_a_child_that_ignores_sigterm_is_killed_after_the_timeout(tmp_path):
+    child = Stubborn(tmp_path / "bot.sqlite3", 0, stop_timeout=0.5)
+    assert await child.start() == "http://127.0.0.1:9/" and child.port == 9
+    pid = child.pid
+    await child.stop()
+    assert child.exit_status == -signal.SIGKILL and pid is not None and not alive(pid)
 
 
 async def test_the_bot_starts_the_child_at_setup_and_stops_it_at_close(tmp_path):

@@ -157,8 +157,8 @@ class RallyBot(commands.AutoShardedBot):
     async def start_web(self, port: int, host: str) -> str | None:
         """Serve the spectators' web page on `host:port` from its own process (bot/web/child.py);
         its address, or None when it cannot start (logged, naming the port: the bot goes on)."""
-        child = WebChild(self.settings.db, port, host, forwarded=self.settings.web_proxy)
         try:
+            child = WebChild(self.settings.db, port, host, forwarded=self.settings.web_proxy)
             address = await child.start()
         except WebStartError as exc:
             log.error("%s: the bot goes on without its web page", exc)

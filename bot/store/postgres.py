@@ -46,6 +46,7 @@ from bot.store.connection import POSTGRESQL, Body, Database, Params, Row, Target
 T = TypeVar("T")
 
 POOL_SIZE = 8
+READ_ONLY_POOL = 4  # at most this many for a read-only pool (the web page's process: short reads)
 CLOSE_TIMEOUT_S = 10.0
 SCHEMA_TABLE = "rallybot_schema"
 # Advisory lock keys: (scope, key) as two int4; a key is folded into 31 bits (two ids that fold
@@ -217,7 +218,7 @@ class PgDatabase(Database):
         """A pool on `url` (`postgresql://user:password@host:port/name`). With `read_only` (the web
         page's process) every session is `default_transaction_read_only`: the server refuses any
         write (`ReadOnlySQLTransactionError`), whatever the code asks."""
-        count = size or pool_size()
+        count = size or (min(pool_size(), READ_ONLY_POOL) if read_only else pool_size())
         settings = {"application_name": "rallybot-web" if read_only else "rallybot"}
         if read_only:
             settings["default_transaction_read_only"] = "on"

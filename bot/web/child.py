@@ -60,6 +60,9 @@ class WebChild:
                  nice: int = NICE, budget: Budget | None = None, start_timeout: float = START_TIMEOUT_S,
                  stop_timeout: float = STOP_TIMEOUT_S, backoff_first: float = BACKOFF_FIRST,
                  backoff_max: float = BACKOFF_MAX) -> None:
+        if str(target) in ("", ":memory:"):
+            raise WebStartError("the web page cannot read an in-memory database (only its own process sees it): "
+                                "give the bot a database file or a PostgreSQL database")
         self.target = target if is_postgres_url(target) else Path(target).resolve()
         self.port = check_port(port)
         self.host = host

@@ -139,9 +139,11 @@ async def test_the_bot_starts_the_child_at_setup_and_stops_it_at_close(tmp_path)
     assert pid is not None and not alive(pid)
 
 
-def test_a_port_out_of_range_is_refused(tmp_path):
+def test_a_port_out_of_range_or_a_database_no_child_can_read_is_refused(tmp_path):
     with pytest.raises(WebStartError, match="from 0 to 65535, not 70000"):
         WebChild(tmp_path / "bot.sqlite3", 70000)
+    with pytest.raises(WebStartError, match="cannot read an in-memory database"):
+        WebChild(":memory:", 8080)
     done = subprocess.run([sys.executable, "-m", "bot", "web", "--port", "70000"], cwd=ROOT, capture_output=True,
                           text=True, timeout=WAIT)
     assert done.returncode == 2 and "from 0 to 65535, not 70000" in done.stderr and done.stdout == ""

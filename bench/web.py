@@ -18,14 +18,17 @@ no `If-None-Match`), and times each request. The commands of `text_*_during` are
 moment the readers start.
 
 - `static_p50_ms`, `static_p99_ms`, `static_rps`: the storm on a static file of the same server
-  (`STATIC`, the site's smallest text file near 1 KiB: its size is `static_bytes`).
+  (`STATIC`, the site's smallest text file near 1 KiB: its size is `static_bytes`), just before
+  the page storm and, like it, beside the bot's command load (both storms meet the same bot).
 - `p50_ms`, `p99_ms`, `rps`: the storm on the league page and the rally page, alternately (cached
   pages: built once per data version, then served from the page cache).
 - `text_p50_ms_without`, `text_p99_ms_without`: the bot's command path (as bench/service_latency.py
   times it: a `/roll`-like command through the services, from the call to its reply, commit
   included) on `COMMAND_RALLIES` rallies, each sending the AI's next command `COMMAND_GAP_S` after
-  its last reply, for `seconds`, with no storm; `text_p50_ms_during`, `text_p99_ms_during`: the same
-  load during the page storm (the same run, the same store).
+  its last reply, with no storm, `seconds` in all: half just before the page storm and half just
+  after it, so a drift of the machine's other load (other programs) weighs on both figures alike;
+  `text_p50_ms_during`, `text_p99_ms_during`: the same load during the page storm (the same run,
+  the same store).
 - Goals: `p99_ms` ≤ 3 × `static_p99_ms`, `rps` ≥ 0.5 × `static_rps`, `text_p99_ms_during` ≤ 1.5 ×
   `text_p99_ms_without`; `goals` tells which hold.
 
@@ -212,6 +215,17 @@ async def _commands(service: Any, places: list[Any], seconds: float) -> list[flo
     return out
 
 
+async def _beside_commands(service: Any, places: list[Any], urls: list[str], clients: int,
+                           seconds: float) -> tuple[dict[str, Any], list[float]]:
+    """A storm on `urls` and, from the moment its readers start, the command load: both storms
+    (static file, pages) meet the same busy bot. The storm's figures and the commands' latencies."""
+    storming = asyncio.Event()
+    storm = asyncio.create_task(_run_load(urls, clients, seconds, storming))
+    await storming.wait()
+    commands = await _commands(service, places, seconds)
+    return await storm, commands
+
+
 def _figures(record: dict[str, Any]) -> tuple[float, float, float]:
     lat = record["latencies"]
     return round(statistics.median(lat), 2), round(_p(lat, 0.99), 2), round(len(lat) / record["elapsed"], 1)
@@ -241,13 +255,10 @@ async def _measure(clients: int, seconds: float) -> dict[str, Any]:
                 warm = await _run_load([url], 1, 0.2)
                 if warm["errors"]:
                     raise RuntimeError(f"bench web: {url} did not answer 200")
-            without = await _commands(service, places, seconds)
-            static_run = await _run_load([static], clients, seconds)
-            storming = asyncio.Event()
-            page_task = asyncio.create_task(_run_load(pages, clients, seconds, storming))
-            await storming.wait()  # the commands are timed while the readers read
-            during = await _commands(service, places, seconds)
-            page_run = await page_task
+            without = await _commands(service, places, seconds / 2)  # the baseline's first half …
+            static_run, _ = await _beside_commands(service, places, [static], clients, seconds)
+            page_run, during = await _beside_commands(service, places, pages, clients, seconds)
+            without += await _commands(service, places, seconds / 2)  # … and its second, right after
         finally:
             if server is not None:
                 await server.stop()

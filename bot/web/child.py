@@ -112,15 +112,22 @@ class WebChild:
         return env
 
     async def _spawn(self) -> None:
-        process = await asyncio.create_subprocess_exec(
-            *self._command(), env=self._environment(), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *self._command(), env=self._environment(), stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        except OSError as exc:  # no interpreter, no process left to start
+            raise WebStartError(f"the web page could not start on port {self.port}: {exc}") from exc
         assert process.stdout is not None and process.stderr is not None
         said: collections.deque[str] = collections.deque(maxlen=STDERR_KEPT)
         errors = self._relay(process.stderr, said, logging.WARNING)
         try:
             line = await asyncio.wait_for(self._ready_line(process.stdout), self.start_timeout)
-        except (TimeoutError, asyncio.CancelledError):
+        except TimeoutError:
+            await self._end(process)
+            raise WebStartError(f"the web page could not start on port {self.port}: it did not say its address "
+                                f"within {self.start_timeout:.3g} s") from None
+        except asyncio.CancelledError:
             await self._end(process)
             raise
         if line is None:
@@ -181,6 +188,9 @@ class WebChild:
                     await self._spawn()
                 except WebStartError as exc:
                     log.error("%s; trying again in %.3g s", exc, delay)
+                    continue
+                except Exception:  # a bug of ours: logged with its trace, and the page is tried again
+                    log.exception("the web page could not be started again; trying again in %.3g s", delay)
                     continue
                 self.restarts += 1
                 log.info("the web page is back at %s (process %s)", self.address, self.pid)

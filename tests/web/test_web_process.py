@@ -114,6 +114,20 @@ class Stubborn(WebChild):
                                       "print('web page: http://127.0.0.1:9/', flush=True); time.sleep(60)"]
 
 
+class Silent(WebChild):
+    """A child that never says its address."""
+
+    def _command(self) -> list[str]:
+        return [sys.executable, "-c", "import time; time.sleep(60)"]
+
+
+async def test_a_child_that_never_says_its_address_is_a_clear_error_and_is_stopped(tmp_path):
+    child = Silent(tmp_path / "bot.sqlite3", 8123, start_timeout=0.5, stop_timeout=0.5)
+    with pytest.raises(WebStartError, match="could not start on port 8123: it did not say its address within 0.5 s"):
+        await child.start()
+    assert child.pid is None and child.exit_status is not None  # ended, not left running
+
+
 async def test_a_child_that_ignores_sigterm_is_killed_after_the_timeout(tmp_path):
     child = Stubborn(tmp_path / "bot.sqlite3", 0, stop_timeout=0.5)
     assert await child.start() == "http://127.0.0.1:9/" and child.port == 9

@@ -123,7 +123,7 @@ class Silent(WebChild):
 
 async def test_a_child_that_never_says_its_address_is_a_clear_error_and_is_stopped(tmp_path):
     child = Silent(tmp_path / "bot.sqlite3", 8123, start_timeout=0.5, stop_timeout=0.5)
-    with pytest.raises(WebStartError, match="could not start on port 8123: it did not say its address within 0.5 s"):
+    with pytest.raises(WebStartError, match=r"could not start on port 8123: it did not say its address within 0\.5 s"):
         await child.start()
     assert child.pid is None and child.exit_status is not None  # ended, not left running
 

@@ -15,7 +15,7 @@ import sys
 
 from bot.games import TOOLS
 
-SUBCOMMANDS = ("run", "console", "stage", "render", "simulate", "bench", "db", "commands", "sync", "verify")
+SUBCOMMANDS = ("run", "console", "web", "stage", "render", "simulate", "bench", "db", "commands", "sync", "verify")
 
 
 

@@ -19,7 +19,9 @@ The render worker processes (`bot/services/images.py`) start in a thread in the 
 the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
 the web page, closes the gateway and the database, then the workers.
 With `RALLYBOT_WEB_PORT` set, the spectators' web page (bot/web/) listens there from the setup on,
-reading the same store.
+in a child process of its own (bot/web/child.py: read-only on the same database, at a lower CPU
+priority, restarted with a backoff if it dies, stopped first at close), so a storm of page views
+never delays a command; a page that cannot start (port taken) is one error line and the bot goes on.
 Intents are the defaults: no privileged intent (no message content, members or presences).
 
 The cogs, views and scheduler are given this bot (a `Host` of theirs: bot/views/host.py,
@@ -56,7 +58,8 @@ from bot.views.sender import OutboxSender
 from bot.views.threads import open_table_thread
 from bot.views.translator import CatalogueTranslator
 from bot.views.turn_buttons import clicked_by
-from bot.web import WebOptions, WebServer, create_app
+from bot.web.child import WebChild
+from bot.web.process import WebStartError
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +105,7 @@ class RallyBot(commands.AutoShardedBot):
         self._deadlines: DeadlineService | None = None
         self._sender: OutboxSender | None = None
         self._pool_start: asyncio.Task[object] | None = None
-        self.web: WebServer | None = None
+        self.web: WebChild | None = None
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
     @property
@@ -152,12 +155,17 @@ class RallyBot(commands.AutoShardedBot):
         self._rallies.work.on_commit = self._sender.wake
         self._rallies.work.public_url = self.settings.public_url
 
-    async def start_web(self, port: int, host: str) -> str:
-        """Serve the spectators' web page on `host:port`; returns its address."""
-        options = WebOptions(clock=self.clock, forwarded=self.settings.web_proxy)
-        self.web = WebServer(create_app(self.store, options, self.renderer))
-        address = await self.web.start(port, host)
-        log.info("the web page is at %s", address)
+    async def start_web(self, port: int, host: str) -> str | None:
+        """Serve the spectators' web page on `host:port` from its own process (bot/web/child.py);
+        its address, or None when it cannot start (logged, naming the port: the bot goes on)."""
+        try:
+            child = WebChild(self.settings.db, port, host, forwarded=self.settings.web_proxy)
+            address = await child.start()
+        except WebStartError as exc:
+            log.error("%s: the bot goes on without its web page", exc)
+            return None
+        self.web = child
+        log.info("the web page is at %s (its own process %s, read-only, nice +%d)", address, child.pid, child.nice)
         return address
 
     async def load_extensions(self) -> None:

@@ -99,7 +99,13 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 async def _start_web(store: Any, clock: Any, port: int) -> Any:
-    """The web page on the console's store and clock, on 127.0.0.1:PORT; prints its address."""
+    """The web page on the console's store and clock, on 127.0.0.1:PORT; prints its address.
+
+    In the console's own process, unlike the bot's page (a child process, bot/web/child.py): the
+    console's clock moves (`/clock +7d`) and the site must read that very clock (the home page's
+    week, a league's local time), which a callable shares simply and exactly only in-process; and
+    the console is a tool for trying the bot with one reader, not a bot whose commands a storm of
+    readers could slow. Its database may also be one only this process sees (`:memory:`)."""
     from bot.web import WebOptions, WebServer, create_app
 
     web = WebServer(create_app(store, WebOptions(clock=clock)))

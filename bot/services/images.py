@@ -156,6 +156,13 @@ def _options(lang: str) -> RenderOptions:
     return RenderOptions(lang=lang)
 
 
+class ThreadRenderer(PillowRenderer):
+    """The Pillow renderer drawing in this process's render thread (`RENDER_THREAD`), never in
+    worker processes: the web page's own process (bot/web/process.py) draws its few pictures so,
+    reading and filling the same on-disk layer cache as the bot's workers, instead of starting a
+    second pool (memory, issue 28). `draw_async` sends only the exact `PillowRenderer` to the pool."""
+
+
 def default_renderer() -> PillowRenderer:
     return PillowRenderer()
 

@@ -46,6 +46,7 @@ from bot.store.connection import POSTGRESQL, Body, Database, Params, Row, Target
 T = TypeVar("T")
 
 POOL_SIZE = 8
+READ_ONLY_POOL = 4  # at most this many for a read-only pool (the web page's process: short reads)
 CLOSE_TIMEOUT_S = 10.0
 SCHEMA_TABLE = "rallybot_schema"
 # Advisory lock keys: (scope, key) as two int4; a key is folded into 31 bits (two ids that fold
@@ -205,19 +206,25 @@ class PgDatabase(Database):
 
     dialect = POSTGRESQL
 
-    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+    def __init__(self, url: str, pool: asyncpg.Pool, read_only: bool = False) -> None:
         self.url = url
         self.path = redact(url)
+        self.read_only = read_only
         self._pool: asyncpg.Pool | None = pool
         self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @classmethod
-    async def connect(cls, url: str, *, size: int | None = None) -> PgDatabase:
-        """A pool on `url` (`postgresql://user:password@host:port/name`)."""
-        count = size or pool_size()
+    async def connect(cls, url: str, *, size: int | None = None, read_only: bool = False) -> PgDatabase:
+        """A pool on `url` (`postgresql://user:password@host:port/name`). With `read_only` (the web
+        page's process) every session is `default_transaction_read_only`: the server refuses any
+        write (`ReadOnlySQLTransactionError`), whatever the code asks."""
+        count = size or (min(pool_size(), READ_ONLY_POOL) if read_only else pool_size())
+        settings = {"application_name": "rallybot-web" if read_only else "rallybot"}
+        if read_only:
+            settings["default_transaction_read_only"] = "on"
         pool = await asyncpg.create_pool(url, min_size=1, max_size=count, reset=_nothing_to_reset,
-                                         server_settings={"application_name": "rallybot"})
-        return cls(url, pool)
+                                         server_settings=settings)
+        return cls(url, pool, read_only)
 
     @property
     def closed(self) -> bool:

@@ -91,6 +91,27 @@ def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return conn
 
 
+def open_sqlite_read_only(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """A read-only sqlite3 connection to an existing file (the web page's process): a
+    `file:…?mode=ro` URI, so SQLite itself refuses every write, and `query_only` on top; it
+    never creates the file, never changes its journal mode (the bot's connection made it WAL) and
+    never migrates. Reads see every commit of the bot's process (WAL readers never block it)."""
+    location = str(path)
+    if location == MEMORY or not location:
+        raise ValueError("an in-memory SQLite database cannot be opened by another process")
+    uri = Path(location).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT COUNT(*) FROM sqlite_schema").fetchone()  # a missing or unreadable file fails now
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 async def connect(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     """A plain aiosqlite connection with the store's settings: the benchmark's baseline (what
     ordinary aiosqlite code pays for a commit), on exactly the same pragmas."""
@@ -199,22 +220,26 @@ class SqliteDatabase(Database):
 
     dialect = SQLITE
 
-    def __init__(self, path: str, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, path: str, conn: sqlite3.Connection, thread: ThreadPoolExecutor,
+                 read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
         self._conn: sqlite3.Connection | None = conn
         self._thread = thread
         self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @classmethod
-    async def open_file(cls, path: Target) -> SqliteDatabase:
-        """Open (creating the file and its folders if needed) with the store's pragmas."""
+    async def open_file(cls, path: Target, *, read_only: bool = False) -> SqliteDatabase:
+        """Open (creating the file and its folders if needed) with the store's pragmas; with
+        `read_only`, an existing file through `open_sqlite_read_only` (every write refused)."""
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        opener = open_sqlite_read_only if read_only else open_sqlite
         try:
-            conn = await asyncio.get_running_loop().run_in_executor(thread, open_sqlite, path)
+            conn = await asyncio.get_running_loop().run_in_executor(thread, opener, path)
         except BaseException:
             thread.shutdown(wait=False)
             raise
-        return cls(str(path), conn, thread)
+        return cls(str(path), conn, thread, read_only)
 
     @property
     def closed(self) -> bool:
@@ -230,8 +255,9 @@ class SqliteDatabase(Database):
 
     async def write(self, body: Body[T]) -> T:
         """Run `await body(tx)` in one write transaction (`BEGIN IMMEDIATE`); returns its result.
-        A refused or failed change leaves the database exactly as it was."""
-        return await self._call(_transaction, self._require(), "BEGIN IMMEDIATE", body)
+        A refused or failed change leaves the database exactly as it was. On a read-only store
+        SQLite refuses it (`sqlite3.OperationalError`: attempt to write a readonly database)."""
+        return await self._call(_transaction, self._require(), "BEGIN" if self.read_only else "BEGIN IMMEDIATE", body)
 
     async def read(self, body: Body[T]) -> T:
         """Run `await body(tx)` inside one read transaction: several queries that see one state."""
@@ -334,7 +360,8 @@ class SqliteDatabase(Database):
 
         def finish() -> None:
             try:
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                if not self.read_only:  # a reader leaves the bot's WAL to the bot
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error as exc:
                 log.warning("checkpoint on close of %s failed: %s", self.path, exc)
             finally:

@@ -48,13 +48,16 @@ class Store:
         *,
         migrate: bool = True,
         migrations: Sequence[Migration] = MIGRATIONS,
+        read_only: bool = False,
     ) -> _Opening:
         """Open (await it, or use `async with`); `path` defaults to `bot.paths.default_db()`.
 
         With `migrate=False` (read-only tools) an older schema raises `SchemaTooOld` instead of
-        being migrated; a newer one always raises `SchemaTooNew`.
+        being migrated; a newer one always raises `SchemaTooNew`. `read_only` (the web page's
+        process) implies `migrate=False` and opens a connection the database itself keeps from
+        writing (`bot.store.backends.open_database`).
         """
-        return _Opening(path if path is not None else default_db(), migrations, migrate)
+        return _Opening(path if path is not None else default_db(), migrations, migrate and not read_only, read_only)
 
     @property
     def path(self) -> str:
@@ -115,14 +118,16 @@ class Store:
 class _Opening:
     """What `Store.open` returns: awaitable (explicit close) and an async context manager."""
 
-    def __init__(self, path: str | os.PathLike[str], migrations: Sequence[Migration], migrate: bool) -> None:
+    def __init__(self, path: str | os.PathLike[str], migrations: Sequence[Migration], migrate: bool,
+                 read_only: bool = False) -> None:
         self._path = path
         self._migrations = migrations
         self._migrate = migrate
+        self._read_only = read_only
         self._store: Store | None = None
 
     async def _open(self) -> Store:
-        db = await open_database(self._path)
+        db = await open_database(self._path, read_only=self._read_only)
         try:
             if self._migrate:
                 await migrate(db, self._migrations)

@@ -1,8 +1,13 @@
-"""The spectators' web page (issue 26, DESIGN §10): a small read-only site served by the bot's
-own process, from the same store, in the reader's language.
+"""The spectators' web page (issue 26, DESIGN §10): a small read-only site on the bot's
+database, in the reader's language.
 
     app = create_app(store, WebOptions(...), renderer=renderer)   # an aiohttp web.Application
     server = WebServer(app); await server.start(port, host)  …  await server.stop()
+
+The bot serves it from a child process of its own (bot/web/child.py `WebChild`, running
+`python -m bot web`, bot/web/process.py): a read-only store, a lower CPU priority, version reads
+shared (bot/web/versions.py), so page views never delay a command. `create_app` stays the site
+itself, served in-process by the console's `--web` and by the tests.
 
 Pages (bot/web/app.py): home (the week's official stages and world scratch rankings, the public
 leagues and published channels' rallies), league (standings, their chart over the rounds, and
@@ -15,7 +20,8 @@ Leagues are shown only after `/league web public`, a channel's rallies without a
 Safe by default (bot/web/guard.py): GET and HEAD only, bounded query strings and bodies, a
 request budget per client, strict headers on every answer, autoescaped templates, no path from a
 request ever reaching the file system; pages are cached per data version with ETags
-(bot/web/cache.py), and images are drawn by the render workers, never on the event loop.
+(bot/web/cache.py), and images are drawn off the event loop (the render workers in-process, a
+thread of its own in the web page's process).
 """
 
 from __future__ import annotations

@@ -52,5 +52,9 @@ class Lru(Generic[K, V]):
         while len(self._items) > self.size:
             self._items.popitem(last=False)
 
+    def pop(self, key: K) -> V | None:
+        """Remove `key`; its value, or None when it was not kept."""
+        return self._items.pop(key, None)
+
     def __len__(self) -> int:
         return len(self._items)

@@ -10,7 +10,8 @@ reader. Bounded (`Hub`): at most `live_per_client` streams per client address an
 all (then 429, like any over-budget request), each closed after `live_seconds` (the browser's
 EventSource comes back on its own), a comment every `live_keepalive` seconds so a gone reader is
 noticed. Nothing waits but on the event loop's timers and the store's async reads: no thread, no
-blocking call.
+blocking call. A feed that sees a new version makes the site's shared read of that rally stale
+(`SharedReads.forget`): the page the event makes a browser fetch is never older than the event.
 
 The events carry no text and nothing hidden: `version` with `{"version": token}` (the page's
 `data-version`, `token`), and `end` when the rally is over, gone or no longer public.
@@ -32,11 +33,17 @@ from bot.store.connection import Tx
 from bot.store.web import rally_public_tx, rally_version_tx
 from bot.web.guard import client_of
 from bot.web.options import WebOptions
+from bot.web.versions import SharedReads
 
 log = logging.getLogger(__name__)
 
 LIVE_STATUSES = ("lobby", "running")  # a rally in these may still change: its page listens
 RETRY_MS = 5000  # how long a browser waits before coming back after a stream ended
+
+
+def rally_key(rally_id: int) -> tuple[str, int]:
+    """The key of a rally's shared reads (bot/web/versions.py) that a new version makes stale."""
+    return ("rally", rally_id)
 
 
 def token(version: object, status: object) -> str:
@@ -77,6 +84,8 @@ class Feed:
 
     def publish(self, version: str) -> None:
         if version != self.version:
+            if self.hub.versions is not None:  # the page the news makes readers fetch must be the new one
+                self.hub.versions.forget(rally_key(self.rally.id))
             self.version = version
             self._event.set()
             self._event = asyncio.Event()
@@ -115,9 +124,10 @@ class Feed:
 class Hub:
     """The live streams of one site: the feeds by rally and the counts the limits read."""
 
-    def __init__(self, store: Store, options: WebOptions) -> None:
+    def __init__(self, store: Store, options: WebOptions, versions: SharedReads | None = None) -> None:
         self.store = store
         self.options = options
+        self.versions = versions
         self.feeds: dict[int, Feed] = {}
         self.clients: Counter[str] = Counter()
         self.closing = False

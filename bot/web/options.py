@@ -8,6 +8,9 @@ from datetime import datetime
 
 from bot.store.clock import utc_now
 
+#: the web page's own process (bot/web/process.py) reuses a page's data version this long (seconds)
+CHILD_VERSION_TTL = 0.5
+
 
 @dataclass(frozen=True)
 class WebOptions:
@@ -15,7 +18,9 @@ class WebOptions:
     `max_query` characters is refused (414); a body over `max_body` bytes is never read (GET
     only: `client_max_size`). `forwarded`: behind a reverse proxy, the client is the last address
     of `X-Forwarded-For` (the one the proxy added), not the proxy's. `rows`: rows of a ranking.
-    `live_*`: the rally pages' live streams (bot/web/live.py)."""
+    `live_*`: the rally pages' live streams (bot/web/live.py). `version_ttl`: how long a page's
+    data version may be reused without asking the store again (0: only concurrent requests share
+    one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py)."""
 
     rate: float = 10.0
     burst: int = 60
@@ -30,4 +35,5 @@ class WebOptions:
     live_total: int = 500  # … and on the whole site (then 429)
     live_seconds: float = 300.0  # a stream's life: then it ends and the browser opens another
     live_keepalive: float = 15.0  # seconds of silence before a comment line (a gone reader is noticed)
+    version_ttl: float = 0.0  # seconds a page's data version is reused (bot/web/versions.py; ≤ live_poll)
     clock: Callable[[], datetime] = field(default=utc_now)

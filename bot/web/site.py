@@ -1,5 +1,7 @@
 """The site's handlers: each page is a version query, then the cached bytes of that version (or
-304), else the page built from the services' read helpers and its template.
+304), else the page built from the services' read helpers and its template. Version queries (and
+a rally's public row) go through `SharedReads` (bot/web/versions.py): concurrent requests of one
+page share one query, and the web page's process reuses an answer for `WebOptions.version_ttl`.
 
 Ids in addresses are digits (the routes' patterns, at most 18 of them: anything else is no
 route, 404); a filter that names nothing (`?game=` of no game with a world scratch) is 404, one
@@ -31,7 +33,7 @@ from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
 from bot.web.league_page import league_page, local_now
-from bot.web.live import Hub, stream, token
+from bot.web.live import Hub, rally_key, stream, token
 from bot.web.options import WebOptions
 from bot.web.rally_page import Published, board_of, public_rally, rally_page
 from bot.web.replay_page import ENDED, ReplayTurn, load_turns, read_turn, replay_page
@@ -39,6 +41,7 @@ from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_p
 from bot.web.stage_page import stage_of
 from bot.web.static import static_files
 from bot.web.templates import page
+from bot.web.versions import SharedReads
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +67,8 @@ class Site:
         self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
         self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
         self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS)
-        self.live = Hub(store, options)
+        self.versions = SharedReads(options.version_ttl, options.pages)
+        self.live = Hub(store, options, self.versions)
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -112,6 +116,11 @@ class Site:
             body = str(shown)
         return web.Response(status=status, text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
 
+    async def public_rally(self, rally_id: int) -> Published | None:
+        """The rally and who publishes it (a league, or its channel) when its page is public (a shared
+        read: `versions`)."""
+        return await self.versions.get(rally_key(rally_id), lambda: public_rally(self.store, rally_id))
+
     # -- pages -----------------------------------------------------------------------------------
 
     async def home(self, request: web.Request) -> web.Response:
@@ -125,7 +134,8 @@ class Site:
             parse_week(week)
         except ValueError:
             raise web.HTTPBadRequest() from None
-        version = await self.store.db.read(lambda tx: world_version_tx(tx, week))
+        version = await self.versions.get(("world", week), lambda: self.store.db.read(
+            lambda tx: world_version_tx(tx, week)))
 
         async def build() -> bytes:
             data = await home(self.store, week, shown, self.options.rows)
@@ -137,7 +147,8 @@ class Site:
     async def league(self, request: web.Request) -> web.Response:
         lang = self.language(request)
         league_id = int(request.match_info["id"])
-        version = await self.store.db.read(lambda tx: league_version_tx(tx, league_id))
+        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
+            lambda tx: league_version_tx(tx, league_id)))
         if not version or version[0] != 1:
             raise web.HTTPNotFound()
 
@@ -156,7 +167,7 @@ class Site:
                 return ()
             return await round_version_tx(tx, round_id)
 
-        version = await self.store.db.read(read)
+        version = await self.versions.get(("round", round_id), lambda: self.store.db.read(read))
         if not version:
             raise web.HTTPNotFound()
         return version
@@ -201,7 +212,7 @@ class Site:
 
     async def rally(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
         rally = found.rally
@@ -215,7 +226,7 @@ class Site:
 
     async def _ended(self, request: web.Request) -> Published:
         """The public rally of the address, once it has ended (a rally in play has no replay: 404)."""
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         if found is None or found.rally.status not in ENDED:
             raise web.HTTPNotFound()
         return found
@@ -262,7 +273,7 @@ class Site:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The rally page's live stream (bot/web/live.py): 404 like the page, 429 over the limits."""
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
         if not self.live.admits(client_of(request, self.options.forwarded)):
@@ -273,7 +284,7 @@ class Site:
 
     async def board(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        found = await public_rally(self.store, int(request.match_info["id"]))
+        found = await self.public_rally(int(request.match_info["id"]))
         spec = board_of(found.rally) if found is not None else None
         if found is None or spec is None:
             raise web.HTTPNotFound()

@@ -20,6 +20,8 @@ Why it is shaped like this (DESIGN §3):
 - one process per file: `locked()` is an in-process lock (the write lock of `BEGIN IMMEDIATE`
   serialises other processes' writes, and the version check refuses a stale one). Several bot
   processes on one database is what the PostgreSQL backend is for;
+- checkpoints run on a thread and connection of their own (`bot/store/sqlite_checkpoint.py`), not
+  inside a commit on the database thread: the store's connection has `wal_autocheckpoint = 0`;
 - `close()` checkpoints the WAL (`wal_checkpoint(TRUNCATE)`), closes the connection and stops
   the thread.
 """
@@ -42,6 +44,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.connection import SQLITE, Body, Database, Params, Row, Target, Tx
+from bot.store.sqlite_checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +88,9 @@ def open_sqlite(path: str | os.PathLike[str]) -> sqlite3.Connection:
             log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", location, mode)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
+        if location != MEMORY:  # the `Checkpointer` copies the WAL back, off the database thread; a WAL
+            conn.execute("PRAGMA wal_autocheckpoint = 0")  # started again is cut to nothing, so its file's
+            conn.execute("PRAGMA journal_size_limit = 0")  # size is what it holds (what the checkpointer reads)
     except BaseException:
         conn.close()
         raise
@@ -122,6 +128,8 @@ async def connect(path: str | os.PathLike[str]) -> aiosqlite.Connection:
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA synchronous = NORMAL")
         await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA wal_autocheckpoint = 0")  # as the store's connection (sqlite_checkpoint.py)
+        await conn.execute("PRAGMA journal_size_limit = 0")
     except BaseException:
         await conn.close()
         raise
@@ -227,6 +235,7 @@ class SqliteDatabase(Database):
         self._conn: sqlite3.Connection | None = conn
         self._thread = thread
         self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.checkpointer = None if read_only or path == MEMORY else Checkpointer(path, busy_timeout_ms=BUSY_TIMEOUT_MS)
 
     @classmethod
     async def open_file(cls, path: Target, *, read_only: bool = False) -> SqliteDatabase:
@@ -257,7 +266,12 @@ class SqliteDatabase(Database):
         """Run `await body(tx)` in one write transaction (`BEGIN IMMEDIATE`); returns its result.
         A refused or failed change leaves the database exactly as it was. On a read-only store
         SQLite refuses it (`sqlite3.OperationalError`: attempt to write a readonly database)."""
-        return await self._call(_transaction, self._require(), "BEGIN" if self.read_only else "BEGIN IMMEDIATE", body)
+        try:
+            return await self._call(_transaction, self._require(), "BEGIN" if self.read_only else "BEGIN IMMEDIATE",
+                                    body)
+        finally:
+            if self.checkpointer is not None and self.checkpointer.after_write():  # copied back off this thread,
+                await self.fetch_all("PRAGMA wal_checkpoint(PASSIVE)")  # unless it outgrew that (sqlite_checkpoint.py)
 
     async def read(self, body: Body[T]) -> T:
         """Run `await body(tx)` inside one read transaction: several queries that see one state."""
@@ -368,6 +382,8 @@ class SqliteDatabase(Database):
                 conn.close()
 
         try:
+            if self.checkpointer is not None:  # its checkpoint done first: the TRUNCATE then finds the WAL free
+                await asyncio.to_thread(self.checkpointer.close)
             await self._call(finish)
         finally:
             self._thread.shutdown(wait=False)

@@ -11,8 +11,9 @@ above `limit` bytes, this class runs a PASSIVE checkpoint on its own connection 
 connection also has `journal_size_limit = 0`: a WAL started again is cut to nothing, so the WAL
 file's size is what it holds (SQLite would otherwise keep the file at its largest), which is what
 `after_write` reads (one `stat`, no query). A PASSIVE checkpoint never waits for the writer or
-readers (SQLite's WAL lets one checkpointer run beside one writer): commits go on meanwhile, the WAL is reused from its start by the first commit
-after a complete checkpoint, as with automatic checkpoints. At most one runs at a time; a failed
+readers (SQLite's WAL lets one checkpointer run beside one writer): commits go on meanwhile, the
+WAL is reused from its start by the first commit after a complete checkpoint, as with automatic
+checkpoints. At most one runs at a time; a failed
 one is logged and tried again after the next write. A WAL is reused from its start only by a
 commit that follows a complete checkpoint: under commits that never pause, background checkpoints
 may never complete, so past `OVERGROWN` × the limit the store checkpoints on its own thread once

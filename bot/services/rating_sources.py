@@ -10,9 +10,11 @@ the same way when the result is applied and when `db ratings --rebuild` replays 
 - a **world week** (`week`, the world round's id): every official run of that game and week,
   driven on any server (the world ranking): finished runs by score, the game's way.
 
-Who counts: people only. AI seats (negative ids) are not drivers: they are left out and the
-people keep their order among themselves; a match of fewer than two people changes nothing.
-Knocked-out, retired, not finished and disqualified drivers all rank last, tied.
+Who is rated: people only. An AI seat (a negative id) of a live rally is an opponent of fixed
+strength (`Placed.ai`: the model's starting rating, never updated — the bot's AI plays the same
+today as next year), so a person who races the AI alone is rated too, as the README's first solo
+session shows; a match needs one person and two cars. Knocked-out, retired, not finished and
+disqualified drivers all rank last, tied.
 
 One performance moves a rating once: an official run of the week is rated in its world week
 only (the one field every official run is in, and a public one), never again in the league
@@ -43,21 +45,22 @@ class Placed:
     user_id: int
     name: str
     rank: int
+    ai: bool = False  # an AI seat: a fixed-strength opponent, never rated itself
 
 
 Match = list[Placed]
 
 
 def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]]) -> Match:
-    """The people of one match by their result key (better first; None: out, last and tied), their
-    ranks shared on equal keys. AI seats are dropped first, so people keep their order among
-    people. Fewer than two people: no match ([])."""
-    people = [(uid, name, (0, *key) if key is not None else _OUT) for uid, name, key in entries if not is_ai(uid)]
-    if len(people) < 2:
+    """The cars of one match by their result key (better first; None: out, last and tied), their
+    ranks shared on equal keys; AI seats stay in as fixed-strength opponents (`Placed.ai`). No
+    person, or fewer than two cars: no match ([])."""
+    cars = [(uid, name, (0, *key) if key is not None else _OUT) for uid, name, key in entries]
+    if len(cars) < 2 or all(is_ai(uid) for uid, _, _ in cars):
         return []
-    people.sort(key=lambda p: (p[2], p[0]))
-    ranks = shared_ranks([p[2] for p in people])
-    return [Placed(uid, name, rank) for (uid, name, _), rank in zip(people, ranks)]
+    cars.sort(key=lambda p: (p[2], p[0]))
+    ranks = shared_ranks([p[2] for p in cars])
+    return [Placed(uid, name, rank, is_ai(uid)) for (uid, name, _), rank in zip(cars, ranks)]
 
 
 def is_round_rally(modules: object) -> bool:

@@ -65,16 +65,19 @@ def ordinal(mu: float, sigma: float) -> float:
 def rate_matches(game: str, prior: dict[int, Rating], matches: list[Match], event_id: int, at: str
                  ) -> tuple[list[Rating], list[Rated]]:
     """The new ratings and history rows of one event: each match rated by the model from the
-    drivers' ratings before it (a driver never rated starts at the model's defaults)."""
+    drivers' ratings before it (a driver never rated starts at the model's defaults; an AI seat
+    is always at them, and its new rating is dropped: `rating_sources.Placed.ai`)."""
     ratings: list[Rating] = []
     history: list[Rated] = []
     for match in matches:
         teams: list[list[Any]] = []
         for p in match:
-            before = prior.get(p.user_id)
+            before = None if p.ai else prior.get(p.user_id)
             teams.append([MODEL.rating() if before is None else MODEL.rating(mu=before.mu, sigma=before.sigma)])
         after = MODEL.rate(teams, ranks=[p.rank for p in match])
         for p, (new,) in zip(match, after):
+            if p.ai:
+                continue
             before = prior.get(p.user_id)
             old = ordinal(before.mu, before.sigma) if before is not None else ordinal(MODEL.mu, MODEL.sigma)
             mu, sigma = float(new.mu), float(new.sigma)
@@ -87,7 +90,7 @@ def rate_matches(game: str, prior: dict[int, Rating], matches: list[Match], even
 
 async def _apply_tx(tx: Tx, game: str, event_id: int, matches: list[Match], at: str) -> int:
     """Apply one event's matches to the stored ratings; how many drivers it rated."""
-    prior = await ratings_of_tx(tx, game, (p.user_id for m in matches for p in m))
+    prior = await ratings_of_tx(tx, game, (p.user_id for m in matches for p in m if not p.ai))
     ratings, history = rate_matches(game, prior, matches, event_id, at)
     await put_ratings_tx(tx, ratings)
     await add_history_tx(tx, history)

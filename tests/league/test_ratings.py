@@ -101,12 +101,30 @@ def toy_service(service, toy):  # noqa: F811
 
 # -- who counts, and how ----------------------------------------------------------------------------
 
-def test_people_keep_their_order_among_people_ai_seats_are_left_out_and_the_out_tie_last():
+def test_ai_seats_stay_in_as_fixed_opponents_and_the_out_tie_last():
     match = placed([(-1, "🤖 Ada", (1,)), (11, "Ann", (2,)), (12, "Ben", None), (13, "Cy", (3,)),
                     (14, "Di", None)])
-    assert [(p.user_id, p.rank) for p in match] == [(11, 1), (13, 2), (12, 3), (14, 3)]
-    assert placed([(-1, "🤖 Ada", (1,)), (11, "Ann", (2,))]) == []  # one person: nothing to rate
+    assert [(p.user_id, p.rank, p.ai) for p in match] == [(-1, 1, True), (11, 2, False), (13, 3, False),
+                                                          (12, 4, False), (14, 4, False)]
+    alone = placed([(-1, "🤖 Ada", (2,)), (11, "Ann", (1,))])  # one person against the AI: rated
+    assert [(p.user_id, p.rank, p.ai) for p in alone] == [(11, 1, False), (-1, 2, True)]
+    assert placed([(-1, "🤖 Ada", (1,)), (-2, "🤖 Bo", (2,))]) == []  # no person: nothing to rate
+    assert placed([(11, "Ann", (1,))]) == []  # one car: no match
     assert placed([(11, "Ann", (1,)), (12, "Ben", (1,))])[1].rank == 1  # equal results share a rank
+
+
+def test_an_ai_opponent_is_always_at_the_starting_rating_and_never_rated():
+    """Beating the AI twice moves a person twice as a beaten newcomer would, each time from the
+    same AI: its rating is never stored nor changed."""
+    from bot.services.ratings import MODEL, rate_matches
+
+    won = placed([(11, "Ann", (1,)), (-1, "🤖 Ada", (2,))])
+    first, history = rate_matches("rallyman", {}, [won], 1, "t")
+    assert [r.user_id for r in first] == [11] and [h.user_id for h in history] == [11]
+    second, _ = rate_matches("rallyman", {11: first[0]}, [won], 2, "t")
+    newcomer = MODEL.rate([[MODEL.rating(mu=first[0].mu, sigma=first[0].sigma)], [MODEL.rating()]], ranks=[1, 2])
+    assert (second[0].mu, second[0].sigma) == (float(newcomer[0][0].mu), float(newcomer[0][0].sigma))
+    assert second[0].mu > first[0].mu > MODEL.mu
 
 
 def test_the_displayed_rating_is_the_ordinal_scaled_a_new_driver_shows_1000():
@@ -291,10 +309,10 @@ async def test_bad_ratings_requests_are_refused_privately_and_change_nothing(toy
     assert (await outbox_count(store), await store.db.read(all_ratings_tx)) == before
 
 
-async def test_ai_seats_are_not_rated_and_the_people_keep_their_order_among_people(service, store, clock,
-                                                                                    deadlines, posts):
+async def test_ai_seats_are_not_rated_and_the_people_rank_as_the_classification_says(service, store, clock,
+                                                                                      deadlines, posts):
     """Alice and Bob against an AI driver in a classic rally, as on Discord: only the two people
-    are rated, ranked as the classification orders them among people."""
+    are rated, ranked where the classification puts them (the AI a fixed opponent among them)."""
     await service.create(RALLY_CHANNEL, ALICE, "pinewood-sprint", drivers=3)
     await service.join(RALLY_CHANNEL, ALICE)
     await service.join(RALLY_CHANNEL, BOB)
@@ -315,12 +333,12 @@ async def test_ai_seats_are_not_rated_and_the_people_keep_their_order_among_peop
     (rally,) = await store.rallies.finished_in_channel(RALLY_CHANNEL.guild_id, RALLY_CHANNEL.channel_id, 1)
     outcome = games.get(rally.game).outcome(games.get(rally.game).from_json(rally.snapshot))
     assert any(is_ai(s.seat) for s in outcome.seats)
-    order = [int(s.seat) for s in sorted(outcome.seats, key=lambda s: (s.rank is None, s.rank or 0))
-             if not is_ai(s.seat)]
+    placed_at = {int(s.seat): s.rank for s in outcome.seats if s.status == "finished"}
     history = await store.db.read(all_history_tx)
     assert {h.user_id for h in history} == {ALICE.user_id, BOB.user_id}  # no AI seat is rated
     rank = {h.user_id: h.rank for h in history}
-    assert rank[order[0]] <= rank[order[1]] and min(rank.values()) == 1
+    for person in (ALICE.user_id, BOB.user_id):  # the classification's place (all out: after every finisher)
+        assert rank[person] == placed_at.get(person, len(placed_at) + 1)
 
 
 async def test_ratings_in_the_console_as_typed(store, toy):  # noqa: F811

@@ -12,14 +12,18 @@ issue 23 (`"state": <snapshot JSON>`, a post still undelivered at the upgrade) i
 view form when it is drawn (`current`).
 
 Where pictures are drawn: never on the event loop. `draw_async` with the bot's `PillowRenderer`
-sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`: one per
-CPU the process may use, started on first use, or at boot with `asyncio.to_thread(start_pool)`;
-`shutdown_pool` stops them, and runs at exit), so a burst of turn ends is drawn on every core
-instead of queueing behind one thread. Each worker keeps its own caches (static layers, strips,
-sprites, text, table rows: each bounded in bytes); the static layers are also kept on disk
-(bot.render.disk_cache), shared by the workers and kept across restarts. Any other renderer (a
-test's stand-in) draws in one thread (`RENDER_THREAD`), and so does the Pillow renderer when the
-pool cannot start or a worker died (logged).
+sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`, started
+on first use, or at boot with `asyncio.to_thread(start_pool)`; `shutdown_pool` stops them, and
+runs at exit), so a burst of turn ends is drawn on every core instead of queueing behind one
+thread. How many, and how much their caches hold, is the render plan (`render_plan()`,
+`configure()`: bot/sizing.py, issue 28): from the CPUs and the memory the bot may use, or the
+settings `RALLYBOT_RENDER_WORKERS` and `RALLYBOT_MEMORY_MB`. Each worker keeps its own caches
+(static layers, strips, text, table rows), all bounded together by the plan's cache budget
+(`apply_budget`); the static layers are also kept on disk (bot.render.disk_cache), shared by
+the workers and kept across restarts. With 0 workers (the smallest hosts) the Pillow renderer
+draws in the bot's render thread (`RENDER_THREAD`), its caches bounded the same way; so does any
+other renderer (a test's stand-in), and the Pillow renderer when the pool cannot start or a
+worker died (logged).
 
 Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
 or league round using it is created, so its first board costs an overlay and not a whole layer
@@ -52,19 +56,19 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot import games
+from bot import games, sizing
 from bot.engine.core.text import from_json, to_json
 from bot.i18n import DEFAULT_LANG, render
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
     from bot.render.options import RenderOptions
     from bot.render.table import TableView
+    from bot.sizing import RenderPlan
 
 log = logging.getLogger(__name__)
 
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-#: environment variable: the number of render worker processes (default: the CPUs this process may use)
-PROCESSES_ENV = "RALLYBOT_RENDER_PROCESSES"
+MB = 1024 * 1024
 PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
@@ -264,7 +268,7 @@ async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAU
     loop = asyncio.get_running_loop()
     if type(renderer) is PillowRenderer:
         pool = _pool
-        if pool is None and not _pool_failed:
+        if pool is None and not _pool_failed and not _in_thread:
             pool = await asyncio.to_thread(start_pool)
         if pool is not None:
             try:
@@ -283,6 +287,8 @@ async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAU
 
 _pool: ProcessPoolExecutor | None = None
 _pool_failed = False
+_in_thread = False  # the plan has 0 workers: drawing stays in RENDER_THREAD (its caches bounded)
+_plan: RenderPlan | None = None
 _workers: list[multiprocessing.process.BaseProcess] = []  # the processes the pool started (measurements)
 _pool_lock = threading.Lock()
 _warm_lock = threading.Lock()
@@ -290,29 +296,61 @@ _warmed: OrderedDict[tuple, None] = OrderedDict()  # warm requests already sent 
 _pending: OrderedDict[tuple, None] = OrderedDict()  # warm requests waiting for the pool
 
 
+def configure(plan: RenderPlan | None) -> None:
+    """Use `plan` from now on (the bot's settings: `Settings.render_plan()`); None: read the
+    environment again. A running pool keeps its size until it is stopped."""
+    global _plan
+    _plan = plan
+
+
+def render_plan() -> RenderPlan:
+    """The plan in use: the one `configure` was given, else the environment's settings on this
+    host (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`, bot/config.py: an impossible value
+    raises its `ConfigError`)."""
+    if _plan is not None:
+        return _plan
+    from bot.config import render_from
+
+    return sizing.host_plan(**render_from(os.environ))
+
+
 def pool_size() -> int:
-    """Render workers to start: `RALLYBOT_RENDER_PROCESSES`, else the CPUs this process may run on
-    (`os.sched_getaffinity`, which a container's CPU set limits; `os.cpu_count()` elsewhere)."""
-    env = os.environ.get(PROCESSES_ENV, "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """Render workers the plan starts (0: drawing in the bot's render thread)."""
+    return render_plan().workers
+
+
+def apply_budget(cache_mb: int) -> dict[str, int]:
+    """In a process that draws: every game's pictures module imported (so every cache is made),
+    then their caches bounded to `cache_mb` MB in all (`bot.render.cache.set_budget`), and freed
+    image memory given back to the system (`return_freed_memory`). Their limits by name."""
+    from bot.render import cache
+
+    for game in games.games():
+        if game.renderer is not None:
+            pictures_of(game.id)
+    cache.return_freed_memory()
+    return cache.set_budget(cache_mb * MB)
 
 
 def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
     """The render worker pool, started if need be (`workers` processes, default `pool_size()`);
     None when it cannot start on this platform (logged once: drawing then stays in a thread).
     Blocking (it starts processes): from the event loop, call it through `asyncio.to_thread`."""
-    global _pool, _pool_failed
+    global _pool, _pool_failed, _in_thread
     with _pool_lock:
-        if _pool is not None or _pool_failed:
+        if _pool is not None or _pool_failed or _in_thread:
             return _pool
         from bot.render.disk_cache import cache_dir
 
         folder = cache_dir()
+        plan = render_plan()
+        size = plan.workers if workers is None else workers
+        if size == 0:  # the smallest hosts: drawing in the bot's render thread, caches bounded alike
+            _in_thread = True
+            RENDER_THREAD.submit(apply_budget, plan.cache_mb).result()
+            with _warm_lock:
+                _pending.clear()
+            return None
         try:
             methods = multiprocessing.get_all_start_methods()
             # forkserver: workers forked from a clean server process, never from the bot with its
@@ -320,10 +358,9 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if ctx.get_start_method() == "forkserver":
                 ctx.set_forkserver_preload(["bot.services.images", "bot.render"])
-            size = workers or pool_size()
             before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
-                                       initargs=(str(folder) if folder else None, ctx.Barrier(size)))
+                                       initargs=(str(folder) if folder else None, ctx.Barrier(size), plan.cache_mb))
             # every worker starts now (here, not on the event loop at a later submit), imports bot.render:
             # the pings meet at a barrier, so none is answered before all run, each in its own worker
             for future in [pool.submit(_ping) for _ in range(size)]:
@@ -353,9 +390,9 @@ def worker_pids() -> list[int]:
 
 def shutdown_pool(wait: bool = True) -> None:
     """Stop the render workers (queued drawings are cancelled); the next drawing starts new ones."""
-    global _pool, _pool_failed
+    global _pool, _pool_failed, _in_thread
     with _pool_lock:
-        pool, _pool, _pool_failed = _pool, None, False
+        pool, _pool, _pool_failed, _in_thread = _pool, None, False, False
     with _warm_lock:
         _warmed.clear()
     if pool is not None:
@@ -380,11 +417,11 @@ def _register_exit() -> None:
         _exit_registered = True
 
 
-def _worker_init(cache_folder: str | None, started: Any) -> None:
+def _worker_init(cache_folder: str | None, started: Any, cache_mb: int = sizing.MAX_CACHE_MB) -> None:
     """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
     each game's own set-up (classic: new layers drawn window first, the bot warming the whole layer
-    after such a board), the pool's start barrier (`_ping`), and Ctrl-C left to the bot (which
-    stops its workers itself) rather than a traceback per worker."""
+    after such a board), its caches' budget (`apply_budget`), the pool's start barrier (`_ping`),
+    and Ctrl-C left to the bot (which stops its workers itself) rather than a traceback per worker."""
     import signal
 
     from bot.render import disk_cache
@@ -396,6 +433,7 @@ def _worker_init(cache_folder: str | None, started: Any) -> None:
     for game in games.games():
         if game.renderer is not None:
             pictures_of(game.id).worker_init()
+    apply_budget(cache_mb)
 
 
 _started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
@@ -433,7 +471,7 @@ def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang:
     (a failure is logged). Before the pool has started the request waits for it. A game that
     draws no pictures has nothing to warm."""
     played = games.get(game)
-    if played.renderer is None:
+    if played.renderer is None or _in_thread:  # in the bot's thread a layer is drawn by its first board
         return
     key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang, played.id)
     with _warm_lock:

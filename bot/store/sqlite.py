@@ -32,7 +32,6 @@ import os
 import sqlite3
 import tempfile
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -42,6 +41,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.connection import SQLITE, Body, Database, Params, Row, Target, Tx
+from bot.store.key_locks import KeyLocks
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ class SqliteDatabase(Database):
         self.path = path
         self._conn: sqlite3.Connection | None = conn
         self._thread = thread
-        self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyLocks()  # the keys in use only
 
     @classmethod
     async def open_file(cls, path: Target) -> SqliteDatabase:
@@ -259,7 +259,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def locked(self, scope: str, key: int) -> AsyncIterator[None]:
         """An in-process lock: one process serves an SQLite file (see the module docstring)."""
-        async with self._locks[(scope, key)]:
+        async with self._locks.hold((scope, key)):
             yield
 
     def after_commit(self, callback: Callable[[], None]) -> None:

@@ -49,7 +49,7 @@ class LayerStats:
 
 
 stats = LayerStats()
-_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES)
+_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES, "dirt static layers", share=48)
 _code: str | None = None
 
 

@@ -58,7 +58,7 @@ class CacheStats:
     windows: int = 0  # boards whose window was drawn alone (WINDOW_FIRST)
 
 
-_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES)
+_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES, "classic static layers", share=64)
 stats = CacheStats()
 
 

@@ -42,16 +42,16 @@ def test_a_thousand_distinct_stage_layers_stay_within_the_bound():
 
 def test_one_budget_bounds_every_picture_cache_of_the_three_games(limits):
     names = {c.name for c in cache.caches()}
-    assert {"classic static layers", "dirt static layers", "dirt overview strips", "classic strips",
-            "text masks"} <= names
+    assert {"classic_static_layers", "dirt_static_layers", "dirt_overview_strips", "classic_strips",
+            "text_masks"} <= names
     shown = apply_budget(24)
     assert set(shown) == names
     assert cache.budget() <= 24 * MB and sum(shown.values()) == cache.budget()
-    assert shown["classic static layers"] > shown["classic strips"] > shown["text masks"] > 0  # by their shares
+    assert shown["classic_static_layers"] > shown["classic_strips"] > shown["text_masks"] > 0  # by their shares
 
 
 def test_a_smaller_budget_drops_the_oldest_entries_now(limits):
-    layers = next(c for c in cache.caches() if c.name == "dirt overview strips")
+    layers = next(c for c in cache.caches() if c.name == "dirt_overview_strips")
     strip = Image.new("RGB", (700, 200))
     for stage in range(1000):  # a thousand distinct DIRT stages' overview strips
         layers.put((f"gen-{stage}", 4), strip, image_bytes(strip))

@@ -130,7 +130,7 @@ def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout
 
 
 #: the overview strips without cars, by stage and layout (RGB, ~1 MB each: bounded in bytes, issue 28)
-_bases: ByteLRU[Image.Image] = ByteLRU(16 * 1024 * 1024, "dirt overview strips", share=16)
+_bases: ByteLRU[Image.Image] = ByteLRU(16 * 1024 * 1024, "dirt_overview_strips", share=16)
 
 
 def _overview_base(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> Image.Image:

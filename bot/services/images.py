@@ -23,7 +23,9 @@ settings `RALLYBOT_RENDER_WORKERS` and `RALLYBOT_MEMORY_MB`. Each worker keeps i
 the workers and kept across restarts. With 0 workers (the smallest hosts) the Pillow renderer
 draws in the bot's render thread (`RENDER_THREAD`), its caches bounded the same way; so does any
 other renderer (a test's stand-in), and the Pillow renderer when the pool cannot start or a
-worker died (logged).
+worker died (logged). Drawing a spec (`draw`, `PillowRenderer`, `current`, `localized` ...) and
+the workers' entry points live in bot.spec_drawing, re-exported here: a worker imports that module
+and never the services (~8 MB less in each worker, issue 28).
 
 Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
 or league round using it is created, so its first board costs an overlay and not a whole layer
@@ -44,24 +46,31 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import importlib
 import logging
 import multiprocessing
 import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot import games, sizing
-from bot.engine.core.text import from_json, to_json
-from bot.i18n import DEFAULT_LANG, render
+from bot.engine.core.text import to_json
+from bot.i18n import DEFAULT_LANG
+from bot.spec_drawing import PillowRenderer as PillowRenderer
+from bot.spec_drawing import Renderer as Renderer
+from bot.spec_drawing import _draw_in_worker, _ping, _warm_in_worker, _worker_init
+from bot.spec_drawing import apply_budget as apply_budget
+from bot.spec_drawing import current as current
+from bot.spec_drawing import default_renderer as default_renderer
+from bot.spec_drawing import draw as draw
+from bot.spec_drawing import localized as localized
+from bot.spec_drawing import pictures_of as pictures_of
+from bot.spec_drawing import table_view as table_view
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
-    from bot.render.options import RenderOptions
     from bot.render.table import TableView
     from bot.sizing import RenderPlan
 
@@ -73,57 +82,6 @@ PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
 IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
-
-
-class Renderer(Protocol):
-    """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
-    in a render worker (or the render thread). A board, a preview or a results card is a game's:
-    `game` names it, `args` are what that game's `picture` gives (classic: stage and view)."""
-
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
-
-
-def pictures_of(game: str) -> Any:
-    """The module that draws `game`'s pictures (`Game.renderer`, imported on first use: Pillow)."""
-    module = games.get(game).renderer
-    if module is None:
-        raise ValueError(f"the game {game!r} draws no pictures")
-    return importlib.import_module(module)
-
-
-class PillowRenderer:
-    """Adapter from `Renderer` to the pure functions of bot.render and of each game's pictures
-    module (imported on first use)."""
-
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_board(*args, _options(lang))
-
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_stage_preview(*args, _options(lang))
-
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_results(*args, _options(lang))
-
-    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render import render_table
-
-        return render_table(view, _options(lang))
-
-
-def _options(lang: str) -> RenderOptions:
-    from bot.render.options import RenderOptions
-
-    return RenderOptions(lang=lang)
-
-
-def default_renderer() -> PillowRenderer:
-    return PillowRenderer()
 
 
 def board_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
@@ -140,31 +98,6 @@ def results_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
     played = games.get(game)
     data = played.results(played.view(state, None))
     return None if data is None else {"kind": "results", "game": played.id, "view": data}
-
-
-def current(spec: dict[str, Any]) -> dict[str, Any]:
-    """A board or results spec in the view form: one stored with the whole state (before issue 23)
-    is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
-    if "state" not in spec or spec.get("kind") not in ("board", "results"):
-        return spec
-    played = games.get(spec.get("game"))
-    view = played.view(played.from_json(str(spec["state"])), None)
-    data = played.board(view) if spec["kind"] == "board" else played.results(view)
-    converted = {k: v for k, v in spec.items() if k != "state"}
-    converted.update(game=played.id, view=data)
-    return converted
-
-
-def localized(data: Any, lang: str = DEFAULT_LANG) -> Any:
-    """A picture's data with every message in it (message-key JSON, `bot.engine.core.text.to_json`)
-    shown in `lang`; the rest as it is."""
-    if isinstance(data, dict):
-        if set(data) in ({"key", "params"}, {"list", "how"}):
-            return render(from_json(data), lang)
-        return {k: localized(v, lang) for k, v in data.items()}
-    if isinstance(data, list):
-        return [localized(v, lang) for v in data]
-    return data
 
 
 def preview_spec(stage_name: str, game: str | None = None) -> dict[str, Any]:
@@ -194,37 +127,6 @@ def _table_texts(view: TableView) -> dict[str, Any]:
             "details": [to_json(row.detail) for row in view.rows]}
 
 
-def table_view(spec: dict[str, Any]) -> TableView:
-    """The table of a spec, its texts as messages again when the spec kept their keys (a spec
-    written before texts had keys, or whose `texts` do not match its table, shows its plain texts)."""
-    from bot.render.table import TableView
-
-    view = TableView.model_validate(spec["table"])
-    texts = spec.get("texts")
-    if not isinstance(texts, dict):
-        return view
-    labels, cells = texts.get("labels"), texts.get("cells")
-    if (not isinstance(labels, list) or len(labels) != len(view.columns) or not isinstance(cells, list)
-            or len(cells) != len(view.rows)
-            or any(not isinstance(row, list) or len(row) != len(view.columns) for row in cells)):
-        return view
-    data = view.model_dump()
-    try:
-        for key in ("title", "subtitle", "note"):
-            data[key] = from_json(texts.get(key, data[key]))
-        for column, label in zip(data["columns"], labels):
-            column["label"] = from_json(label)
-        for row, row_cells in zip(data["rows"], cells):
-            row["cells"] = tuple(from_json(cell) for cell in row_cells)
-        details = texts.get("details")
-        if isinstance(details, list) and len(details) == len(data["rows"]):  # a row's reason, in the reader's words
-            for row, detail in zip(data["rows"], details):
-                row["detail"] = from_json(detail)
-        return TableView.model_validate(data)
-    except (KeyError, TypeError, ValueError):  # a key no catalogue has any more: the plain texts
-        return view
-
-
 def image_name(spec: dict[str, Any]) -> str:
     """The attachment's file name: the spec's own `name` when it is a plain name, else its kind's."""
     name = spec.get("name")
@@ -237,29 +139,6 @@ def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) ->
     """The results image's view of `state`, its words in `lang` (as a results spec is drawn)."""
     played = games.get(game)
     return played.picture("results", localized(played.results(played.view(state, None)), lang))[0]
-
-
-def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
-    """`method(*args, lang=lang)`; in the default language, `method(*args)`, so a renderer that only
-    ever draws English (a test's stand-in) needs no `lang` parameter."""
-    return method(*args) if lang == DEFAULT_LANG else method(*args, lang=lang)
-
-
-def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
-    """The picture of a spec, every word in `lang` (synchronous: `draw_async` runs it off the loop)."""
-    kind = spec.get("kind")
-    if kind == "preview":
-        played = games.get(spec.get("game"))
-        return _call(renderer.preview, played.id, *played.picture("preview", {"stage": str(spec["stage"])}),
-                     lang=lang)
-    if kind == "table":
-        return _call(renderer.table, table_view(spec), lang=lang)
-    if kind in ("board", "results"):
-        spec = current(spec)
-        played = games.get(spec.get("game"))
-        args = played.picture(kind, localized(spec["view"], lang))
-        return _call(renderer.board if kind == "board" else renderer.results, played.id, *args, lang=lang)
-    raise ValueError(f"unknown image kind {kind!r}")
 
 
 async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
@@ -319,19 +198,6 @@ def pool_size() -> int:
     return render_plan().workers
 
 
-def apply_budget(cache_mb: int) -> dict[str, int]:
-    """In a process that draws: every game's pictures module imported (so every cache is made),
-    then their caches bounded to `cache_mb` MB in all (`bot.render.cache.set_budget`), and freed
-    image memory given back to the system (`return_freed_memory`). Their limits by name."""
-    from bot.render import cache
-
-    for game in games.games():
-        if game.renderer is not None:
-            pictures_of(game.id)
-    cache.return_freed_memory()
-    return cache.set_budget(cache_mb * MB)
-
-
 def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
     """The render worker pool, started if need be (`workers` processes, default `pool_size()`);
     None when it cannot start on this platform (logged once: drawing then stays in a thread).
@@ -357,7 +223,7 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
             # threads (event loop, database); spawn elsewhere
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if ctx.get_start_method() == "forkserver":
-                ctx.set_forkserver_preload(["bot.services.images", "bot.render"])
+                ctx.set_forkserver_preload(["bot.spec_drawing", "bot.render"])
             before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
                                        initargs=(str(folder) if folder else None, ctx.Barrier(size), plan.cache_mb))
@@ -415,53 +281,6 @@ def _register_exit() -> None:
     if not _exit_registered:
         atexit.register(shutdown_pool)
         _exit_registered = True
-
-
-def _worker_init(cache_folder: str | None, started: Any, cache_mb: int = sizing.MAX_CACHE_MB) -> None:
-    """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
-    each game's own set-up (classic: new layers drawn window first, the bot warming the whole layer
-    after such a board), its caches' budget (`apply_budget`), the pool's start barrier (`_ping`),
-    and Ctrl-C left to the bot (which stops its workers itself) rather than a traceback per worker."""
-    import signal
-
-    from bot.render import disk_cache
-
-    global _started
-    _started = started
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    disk_cache.set_cache_dir(cache_folder)
-    for game in games.games():
-        if game.renderer is not None:
-            pictures_of(game.id).worker_init()
-    apply_budget(cache_mb)
-
-
-_started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
-
-
-def _ping() -> int:
-    """Answered only once every worker of the starting pool runs a ping: the executor starts a
-    process for a task only when no worker is idle, so `start_pool`'s pings start them all."""
-    if _started is not None:
-        _started.wait(60)
-    return os.getpid()
-
-
-def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple | None]:
-    """In a worker: the picture, and the layer to warm when this board drew only its window (the
-    game's pictures module tells: `begin_draw`, `layer_to_warm`)."""
-    spec = current(spec)
-    game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
-    pictures = pictures_of(game.id) if game is not None and game.renderer is not None else None
-    before = pictures.begin_draw() if pictures is not None else None
-    png = draw(PillowRenderer(), spec, lang)
-    layer = pictures.layer_to_warm(before, spec["kind"], spec.get("view") or {}, lang) if pictures is not None else None
-    return png, (*layer, game.id) if layer is not None and game is not None else None
-
-
-def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str, game: str) -> str:
-    """In a worker: the static layer of a stage's board, kept in memory and on disk."""
-    return pictures_of(game).warm(stage_name, snow, _options(lang))
 
 
 def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG,

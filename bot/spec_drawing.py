@@ -5,9 +5,9 @@ A spec (`{"kind": "board", "game": id, "view": ...}` and the others, see bot.ser
 drawn by `draw` with a `Renderer`: the bot's `PillowRenderer` hands it to the game's pictures
 module (imported on first use: Pillow). This module holds what a render worker needs and nothing
 of the services: a worker imports it (the pool's fork server preloads it) and not the
-`bot.services` package, whose store, services and their dependencies would cost each worker
-~8 MB it never uses (measured: 45.5 MB resident for the games, the catalogue and the three
-renderers, 53.9 MB with `bot.services.images`). The worker's entry points: `_worker_init` (its
+`bot.services` package, whose store, services and their dependencies cost each worker memory it
+never uses (measured: a freshly started worker 42.2 MB resident through bot.services.images,
+36.1 MB through this module). The worker's entry points: `_worker_init` (its
 disk cache folder, each game's set-up, its caches' budget `apply_budget`), `_ping` (the pool's
 start barrier), `_draw_in_worker`, `_warm_in_worker`. bot.services.images re-exports the public
 names; use them from there.

@@ -25,7 +25,7 @@ draws in the bot's render thread (`RENDER_THREAD`), its caches bounded the same 
 other renderer (a test's stand-in), and the Pillow renderer when the pool cannot start or a
 worker died (logged). Drawing a spec (`draw`, `PillowRenderer`, `current`, `localized` ...) and
 the workers' entry points live in bot.spec_drawing, re-exported here: a worker imports that module
-and never the services (~8 MB less in each worker, issue 28).
+and never the services (6 MB less in each worker, issue 28).
 
 Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
 or league round using it is created, so its first board costs an overlay and not a whole layer
@@ -77,7 +77,6 @@ if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
 log = logging.getLogger(__name__)
 
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-MB = 1024 * 1024
 PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png

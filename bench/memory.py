@@ -1,29 +1,54 @@
-"""Memory benchmark: one bot process with RALLIES running rallies over STAGES stages, a board drawn for each.
+"""Memory benchmark (issue 28): the whole bot at RALLIES rallies over three games and STAGES stages.
 
-The rallies are real: created, joined by two drivers and started through the services on a
-temporary SQLite database (what the bot process holds: the store, the services, their caches),
-over the generated stages gen-0 … gen-49 (30 spaces each, camera views: the weekly official
-stages are of this kind). Creating a rally warms its stage's static layer, as in the bot. Then
-each rally's first board (the post its start owes) is drawn through `draw_async`, the outbox
-sender's path: in the render worker processes, with a temporary disk cache folder.
+One bot process, as the bot holds it: a temporary SQLite store, the real services, the render
+worker pool (`images.start_pool`, sized as the bot sizes it: `RALLYBOT_RENDER_WORKERS` /
+`RALLYBOT_MEMORY_MB`, see `bot.services.render_plan`) with a temporary disk cache folder, and the
+spectators' web page. Built through the services, in this order:
+
+- careers and leagues: a public league with a closed round of LEAGUE_RUNS finished runs, rated at its
+  close (the ratings, `bench league`'s `_close`: one genuine run driven by the AI, copied);
+- RALLIES rallies spread over the three games and STAGES stages: stage j (j = i mod STAGES) is
+  classic's `gen-j` (j mod 3 = 0), DIRT's `gen-j` (1) or Road Rally USA's `std-j` (2); each created,
+  joined by two drivers (three in a game of three at least) and started, its first board (the
+  post its start owes) drawn through `draw_async`, the outbox sender's path (in the workers; in
+  the bot's render thread with 0 workers);
+  the first PUBLISHED rallies' channels are published (`/rally web public`);
+- the web page (`bot.web.create_app`, served by `WebServer` in this process: this branch has no
+  separate web child process yet; a child, when there is one, is counted in `web_rss_mb`) read by
+  CLIENTS concurrent readers for SECONDS (a load process, as `bench web`): the published rallies'
+  pages and boards, the league, its closed round, the stages' pages and previews.
 
 Printed (one JSON line), resident set sizes (VmRSS) in MB:
-- baseline_mb: this process after its imports and the worker pool's start, before any rally (the
-  same-run baseline);
-- rss_mb: this process with every rally running and every board drawn (goal ≤ 250);
-- peak_mb: its peak (VmHWM);
-- workers_rss_mb: each render worker at the end (each keeps its own caches, bounded in bytes:
-  static layers 64 MB, overview strips 16 MB, text 8 MB), and total_rss_mb: this process and
-  the workers together;
-- seconds, rallies, stages, boards.
-The defaults take about a minute on a 2-core machine; `run(rallies=…, stages=…)` for others.
+- baseline_mb: this process after its imports and the worker pool's start, before any rally;
+- rss_mb: this process at the end; peak_mb its peak (VmHWM);
+- workers_rss_mb: each render worker at the end; web_rss_mb: the web child (0: in-process);
+- total_rss_mb: the peak of the sum bot + every worker + web child, sampled every SAMPLE_S while
+  the bench runs (goal ≤ 300); total_end_mb: that sum at the end; total_hwm_mb: the sum of each
+  one's own peak (VmHWM: an upper bound, the peaks need not coincide);
+- total_pss_mb: the peak of the proportional set sizes of the bot and all its descendants (the
+  workers' fork server and multiprocessing's resource tracker too, whose RSS at the end, mostly
+  pages the workers share with the fork server, is helpers_rss_mb): the memory the whole really
+  takes, shared pages counted once;
+- render: the plan used (workers, cache MB each, budget MB);
+- render_total_over_encode, render_cold_ms: `bench render`'s warm total/encode and cold first
+  board, measured in the same run right after (a separate process, so its own memory is not
+  counted; `render=False` skips it);
+- seconds, rallies, stages, boards, games (rallies by game), pages (web answers 200), web_errors,
+  web_refused (the addresses that did not answer 200 on a first load: none expected).
+The defaults take a few minutes on a 2-core machine; `run(rallies=…, stages=…, clients=…)` for others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 import tempfile
 import time
+from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +56,15 @@ from bench.cache_env import own_cache_env
 
 RALLIES = 1000
 STAGES = 50
-DRIVERS = ((9001, "Ada"), (9002, "Seb"))
+CLIENTS = 50
+SECONDS = 10.0
+LEAGUE_RUNS = 200
+PUBLISHED = 50  # rallies whose channel is published on the web page
+SAMPLE_S = 0.25
+DRIVERS = ((9001, "Ada"), (9002, "Seb"), (9003, "Kim"))  # the first seats.min (at least 2) of them join
+ORGANISER = (9004, "Mod")
+GAMES = ("rallyman", "dirt", "roadrally")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
@@ -45,59 +78,231 @@ def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
     return 0.0
 
 
-async def _measure(rallies: int, stages: int) -> dict[str, Any]:
-    from bot.services import Actor, Place, RallyService, images
+def pss_mb(pid: int | str = "self") -> float:
+    """A process's proportional set size in MB (its shared pages divided among their sharers)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def descendants() -> list[int]:
+    """This process's children, theirs, and so on (the render workers' fork server, the workers, a
+    web child), without the bench's own load process (`bench.web --load`: the readers)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"bench.web" not in cmdline:
+                parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    out, todo = [], [os.getpid()]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def stage_of(j: int) -> tuple[str, str]:
+    """Stage j of the bench: (game, stage name)."""
+    game = GAMES[j % len(GAMES)]
+    return game, (f"std-{j}" if game == "roadrally" else f"gen-{j}")
+
+
+class Sampler:
+    """The peaks of bot + workers (+ web child) RSS, and of every process's PSS (the bot and all its
+    descendants: the workers' fork server too), sampled in a thread while the bench runs."""
+
+    def __init__(self, extra: list[int]) -> None:
+        import threading
+
+        self.extra = extra
+        self.peak = 0.0
+        self.peak_pss = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def total(self) -> float:
+        from bot.services import images
+
+        return round(rss_mb() + sum(rss_mb(p) for p in (*images.worker_pids(), *self.extra)), 1)
+
+    def sample(self) -> None:
+        self.peak = max(self.peak, self.total())
+        self.peak_pss = max(self.peak_pss, round(pss_mb() + sum(pss_mb(p) for p in descendants()), 1))
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(SAMPLE_S)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
+async def _league(service: Any, store: Any, clock: Any, runs: int) -> dict[str, int]:
+    """A league with a closed round of `LEAGUE_RUNS` rated runs (bench league's close)."""
+    from bench import league
+    from bot.services import Place
+    from bot.services.deadlines import DeadlineService
+
+    deadlines = DeadlineService(service.work, clock=clock)
+    close = await league._close(store, service, deadlines, clock, runs, seed=11)
+    await service.championships.leagues.web(Place(league.GUILD, league.CHANNEL), league.ORGANISER, "public")
+    row = await store.db.fetch_one("SELECT league_id FROM rounds WHERE id = ?", (close["round_id"],))
+    assert row is not None
+    return {"league": int(row[0]), "round": int(close["round_id"]), "rated": int(close["rated"])}
+
+
+async def _rallies(service: Any, store: Any, rallies: int, stages: int) -> tuple[list[dict], list[int], Counter]:
+    """The rallies, started; their first boards' specs, the published rallies' ids, rallies by game."""
+    from bot import games
+    from bot.services import Actor, Place
+
+    actors = [Actor(uid, name) for uid, name in DRIVERS]
+    organiser = Actor(*ORGANISER, can_manage=True)
+    specs: list[dict] = []
+    published: list[int] = []
+    by_game: Counter = Counter()
+    for i in range(rallies):
+        game, stage = stage_of(i % stages)
+        place = Place(77, 10_000 + i)
+        if i < PUBLISHED:
+            await service.channel_web.set(place, organiser, "public")
+        seats = max(2, games.get(game).seats.min)
+        await service.create(place, actors[0], stage, drivers=seats, game=game)
+        for actor in actors[:seats]:
+            await service.join(place, actor)
+        reply = await service.start(place, actors[0])
+        by_game[game] += 1
+        row = await store.outbox.get(reply.outbox[-1]) if reply.outbox else None
+        if row is not None and row.body.get("image"):
+            specs.append(row.body["image"])
+        if i < PUBLISHED:
+            rally = await store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+            if rally is not None:
+                published.append(rally.id)
+    return specs, published, by_game
+
+
+async def _web(store: Any, urls_of: Any, clients: int, seconds: float) -> dict[str, Any]:
+    """The web page in this process, read by `clients` readers for `seconds` (bench web's load)."""
+    import aiohttp
+
+    from bench import web as web_bench
+    from bot.web import WebOptions, WebServer, create_app
+
+    server = WebServer(create_app(store, WebOptions(rate=1e9, burst=10**9)))
+    try:
+        base = (await server.start(0)).rstrip("/")
+        urls = urls_of(base)
+        refused = []
+        async with aiohttp.ClientSession() as session:  # each address once: those not answering 200 are named
+            for url in urls:
+                async with session.get(url) as response:
+                    await response.read()
+                    if response.status != 200:
+                        refused.append(f"{url.removeprefix(base)} {response.status}")
+        record = await web_bench._run_load(urls, clients, seconds)
+    finally:
+        await server.stop()
+    return {"pages": len(record["latencies"]), "web_errors": record["errors"], "web_refused": refused}
+
+
+async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int) -> dict[str, Any]:
+    from bench.league import START, Clock
+    from bot.services import RallyService, images
     from bot.services.images import default_renderer, draw_async
     from bot.store import Store
 
     renderer = default_renderer()
-    if await asyncio.to_thread(images.start_pool) is None:
+    plan = images.render_plan()
+    if plan.workers and await asyncio.to_thread(images.start_pool) is None:
         raise RuntimeError("the render workers could not start")
     baseline = rss_mb()
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, Sampler([]) as sampler:
         store = await Store.open(Path(tmp) / "memory.sqlite3")
         try:
-            service = RallyService(store, seed_source=lambda: 8)
-            actors = [Actor(uid, name) for uid, name in DRIVERS]
-            specs = []
-            for i in range(rallies):
-                place = Place(77, 10_000 + i)
-                await service.create(place, actors[0], f"gen-{i % stages}", drivers=2)
-                for actor in actors:
-                    await service.join(place, actor)
-                reply = await service.start(place, actors[0])
-                row = await store.outbox.get(reply.outbox[-1]) if reply.outbox else None
-                if row is not None and row.body.get("image"):
-                    specs.append(row.body["image"])
-            sem = asyncio.Semaphore(4 * images.pool_size())  # the sender's pace: a few posts at a time
+            clock = Clock(START)
+            service = RallyService(store, seed_source=lambda: 8, clock=clock)
+            league = await _league(service, store, clock, league_runs)
+            clock.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+            specs, published, by_game = await _rallies(service, store, rallies, stages)
+            sem = asyncio.Semaphore(4 * max(1, plan.workers))  # the sender's pace: a few posts at a time
 
             async def one(spec: dict) -> None:
                 async with sem:
                     await draw_async(renderer, spec)
 
             await asyncio.gather(*(one(spec) for spec in specs))
+
+            def urls(base: str) -> list[str]:
+                out = [f"{base}/league/{league['league']}", f"{base}/round/{league['round']}"]
+                for rally_id in published:
+                    out += [f"{base}/rally/{rally_id}", f"{base}/rally/{rally_id}/board.png"]
+                for j in range(min(stages, 12)):
+                    game, stage = stage_of(j)
+                    out += [f"{base}/stage/{game}/{stage}", f"{base}/stage/{game}/{stage}/preview.png"]
+                return out
+
+            web = (await _web(store, urls, clients, seconds) if clients
+                   else {"pages": 0, "web_errors": 0, "web_refused": []})
             workers = sorted(rss_mb(pid) for pid in images.worker_pids())
-            return {"bench": "memory", "rss_mb": rss_mb(), "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"),
-                    "workers_rss_mb": workers, "total_rss_mb": round(rss_mb() + sum(workers), 1),
-                    "rallies": rallies, "stages": stages, "boards": len(specs),
-                    "seconds": round(time.perf_counter() - t0, 1)}
+            end = round(rss_mb() + sum(workers), 1)
+            others = [p for p in descendants() if p not in images.worker_pids()]
+            helpers = round(sum(rss_mb(p) for p in others), 1)
+            hwm = round(rss_mb(field="VmHWM") + sum(rss_mb(p, "VmHWM") for p in images.worker_pids()), 1)
         finally:
             await store.close()
+    return {"bench": "memory", "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
+            "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
+            "total_hwm_mb": hwm, "total_pss_mb": sampler.peak_pss, "helpers_rss_mb": helpers,
+            "web_rss_mb": 0.0, "web": "in-process",
+            "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb},
+            "rallies": rallies, "stages": stages, "boards": len(specs), "games": dict(by_game),
+            "league_runs": league["rated"], "clients": clients, **web,
+            "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def run(rallies: int = RALLIES, stages: int = STAGES) -> dict:
+def render_figures() -> dict[str, Any]:
+    """`bench render`'s warm total/encode and cold first board, run now in its own process."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "render"], cwd=ROOT, capture_output=True,
+                         text=True, check=False)
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines:
+        return {"render_error": (out.stderr.strip().splitlines() or ["no output"])[-1]}
+    record = json.loads(lines[-1])
+    return {"render_total_over_encode": record.get("total_over_encode"), "render_cold_ms": record.get("cold_ms")}
+
+
+def run(rallies: int = RALLIES, stages: int = STAGES, clients: int = CLIENTS, seconds: float = SECONDS,
+        render: bool = True, league_runs: int = LEAGUE_RUNS) -> dict:
     # the workers' disk cache: empty, and never the bot's own
     with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):
         from bot.services import images
 
         try:
-            return asyncio.run(_measure(rallies, stages))
+            record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs))
         finally:
             images.shutdown_pool()
+    if render:
+        record.update(render_figures())
+    return record
 
 
 if __name__ == "__main__":
-    import json
-
     print(json.dumps(run()))

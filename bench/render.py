@@ -22,7 +22,8 @@ drivers, one per turn end):
 - cold_disk_ms: the same board in new workers after a restart: the layer is read from disk.
 - warm_pool_ms: a board of a stage the worker keeps in memory (median).
 - boards_per_s_1, boards_per_s_all: BOARDS boards of the kept stage sent at once (a burst of turn
-  ends) to 1 worker and to all `workers`, SPEED_ROUNDS times each, interleaved (medians);
+  ends) to 1 worker and to all `workers` (one per CPU, `bot.sizing.cpus()`, whatever the host's
+  memory plan gives the bot), SPEED_ROUNDS times each, interleaved (medians);
   parallel_speedup = the median of the rounds' ratios, each round's two bursts back to back, so a
   drift of the shared machine's speed hits both sides of a ratio alike (goal ≥ 1.6 on 2+ cores),
   all of them in speedup_rounds. Same-run baseline: cpu_speedup_ceiling,
@@ -52,6 +53,7 @@ from typing import Any
 from bench.cache_env import own_cache_env
 from bench.career_card import run as career_card
 from bench.frame_timing import board_figures
+from bot import sizing
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.game import apply, new_game
 from bot.engine.rallyman.simulate import ai_seats
@@ -153,7 +155,7 @@ def _start(workers: int | None, folder: str) -> float:
 
 
 async def _through_workers(stage_name: str) -> dict[str, Any]:
-    workers = images.pool_size()
+    workers = sizing.cpus()  # the parallel speed of the pool on every CPU, whatever a host's memory plan
     specs = _specs(stage_name, BOARDS + 8)
     others = _specs(OTHER, 2 * workers)
     out: dict[str, Any] = {"workers": workers}
@@ -162,12 +164,12 @@ async def _through_workers(stage_name: str) -> dict[str, Any]:
         for _ in range(COLD_RUNS):
             with tempfile.TemporaryDirectory() as folder:
                 images.shutdown_pool()
-                start_s.append(_start(None, folder))
+                start_s.append(_start(workers, folder))
                 await asyncio.gather(*(_timed(s) for s in others))  # every worker imported and drew once
                 cold.append(await _timed(specs[0]))
                 await _idle(folder, stage_name)
                 images.shutdown_pool()
-                _start(None, folder)  # a restart: new workers, the layer on disk
+                _start(workers, folder)  # a restart: new workers, the layer on disk
                 await asyncio.gather(*(_timed(s) for s in others))
                 cold_disk.append(await _timed(specs[1]))
         out["cold_ms"] = round(statistics.median(cold), 1)

@@ -47,7 +47,7 @@ from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
 from bot.services.deadlines import DeadlineService
-from bot.services.images import PillowRenderer, Renderer, default_renderer, shutdown_pool, start_pool
+from bot.services.images import PillowRenderer, Renderer, configure, default_renderer, shutdown_pool, start_pool
 from bot.store import Store
 from bot.store.clock import utc_now
 from bot.views.hand_menu import picked_by
@@ -131,6 +131,9 @@ class RallyBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.open_services()
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
+            plan = self.settings.render_plan()  # sized to the host (bot/sizing.py), said once
+            configure(plan)
+            log.info("%s", plan.line())
             self._pool_start = asyncio.create_task(asyncio.to_thread(start_pool), name="render-pool-start")
         await self.load_extensions()
         if self.settings.web_port is not None:

@@ -15,6 +15,11 @@
                     is counted on the address the proxy adds to X-Forwarded-For
     RALLYBOT_PUBLIC_URL  the web page's public address (https://rally.example.org): a public
                     league's results and standings posts link to it (unset: no links)
+    RALLYBOT_RENDER_WORKERS  render worker processes (0: draw in a thread of the bot, the smallest
+                    hosts; unset: from the CPUs and the memory budget; RALLYBOT_RENDER_PROCESSES
+                    is its old name)
+    RALLYBOT_MEMORY_MB  the memory the whole bot may use, in MB (unset: 80 % of the container's
+                    limit, else 300): sizes the render pool and its caches (bot/sizing.py)
 
 `.env` at the top of the checkout (or the file named by RALLYBOT_DOTENV) holds `KEY=value`
 lines (`#` comments, optional quotes, optional `export `); a variable already set in the
@@ -28,6 +33,7 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import sizing
 from bot.paths import ROOT, default_db
 from bot.store.shards import Shards
 
@@ -81,6 +87,12 @@ class Settings:
     web_host: str = "127.0.0.1"
     web_proxy: bool = False
     public_url: str | None = None
+    render_workers: int | None = None  # None: from the host (bot/sizing.py)
+    memory_mb: int | None = None  # None: from the host
+
+    def render_plan(self) -> sizing.RenderPlan:
+        """The render workers and cache budgets these settings give on this host."""
+        return sizing.host_plan(self.render_workers, self.memory_mb)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -102,7 +114,42 @@ class Settings:
                    shards=shards_from(env), web_port=web_port_from(env),
                    web_host=(env.get("RALLYBOT_WEB_HOST") or "").strip() or "127.0.0.1",
                    web_proxy=(env.get("RALLYBOT_WEB_PROXY") or "").strip().lower() in ("1", "yes", "true", "on"),
-                   public_url=public_url_from(env))
+                   public_url=public_url_from(env), **render_from(env))
+
+
+WORKERS_ENV = "RALLYBOT_RENDER_WORKERS"
+WORKERS_OLD_ENV = "RALLYBOT_RENDER_PROCESSES"  # its name before issue 28, still read
+MEMORY_ENV = "RALLYBOT_MEMORY_MB"
+
+
+def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
+    """RALLYBOT_RENDER_WORKERS (or its old name) and RALLYBOT_MEMORY_MB, checked against each
+    other: a budget below what the workers asked for (or the least plan) need is refused with
+    the smallest value that works (`bot.sizing.minimum_mb`)."""
+    name = WORKERS_ENV if (env.get(WORKERS_ENV) or "").strip() else WORKERS_OLD_ENV
+    text = (env.get(name) or "").strip()
+    workers = None
+    if text:
+        if not text.isdigit() or int(text) > sizing.MAX_WORKERS:
+            raise ConfigError(f"{name} must be a whole number of render workers from 0 to {sizing.MAX_WORKERS} "
+                              f"(0: draw in a thread of the bot), not {text[:20]!r}.")
+        workers = int(text)
+    text = (env.get(MEMORY_ENV) or "").strip()
+    memory = None
+    if text:
+        least = sizing.minimum_mb(0 if workers is None else workers)
+        if not text.isdigit() or len(text) > 7:
+            raise ConfigError(f"{MEMORY_ENV} must be a whole number of megabytes (at least {least}), "
+                              f"not {text[:20]!r}.")
+        memory = int(text)
+        if memory < least:
+            if workers:
+                raise ConfigError(f"{MEMORY_ENV}={memory} is too small for {workers} render worker"
+                                  f"{'s' if workers > 1 else ''}: the smallest value that works is {least} "
+                                  f"(or {WORKERS_ENV}=0, which works from {sizing.minimum_mb(0)}).")
+            raise ConfigError(f"{MEMORY_ENV}={memory} is too small to draw a board: the smallest value that "
+                              f"works is {least} (with {WORKERS_ENV}=0).")
+    return {"render_workers": workers, "memory_mb": memory}
 
 
 def web_port_from(env: Mapping[str, str]) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,11 +67,22 @@ def _roles(text: str) -> dict[str, list[int]]:
 
 
 async def _main(args: argparse.Namespace) -> int:
+    from bot.config import ConfigError, render_from
     from bot.console import load_dice_script, run_console
     from bot.console.clock import console_service, parse_now
+    from bot.services.images import configure
+    from bot.sizing import host_plan
     from bot.store import Store
     from bot.store.leagues import round_count_tx
 
+    try:  # the render plan (bot/sizing.py): RALLYBOT_RENDER_WORKERS, RALLYBOT_MEMORY_MB
+        plan = host_plan(**render_from(os.environ))
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    configure(plan)
+    if args.out:  # it draws pictures: said once, as the bot's start-up log says it
+        print(plan.line(), file=sys.stderr)
     script = load_dice_script(args.dice) if args.dice else None
     now = parse_now(args.now) if args.now else None
     roles = _roles(args.roles)

@@ -24,7 +24,7 @@ Pt = tuple[float, float]
 
 #: memory kept for rendered text masks in one process (a board's ~60 texts take ~150 KB)
 TEXT_CACHE_BYTES = 4 * 1024 * 1024
-_masks: ByteLRU[tuple[Any, tuple[int, int]]] = ByteLRU(TEXT_CACHE_BYTES)
+_masks: ByteLRU[tuple[Any, tuple[int, int]]] = ByteLRU(TEXT_CACHE_BYTES, "text_masks", share=4)
 
 
 @lru_cache(maxsize=16384)

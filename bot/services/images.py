@@ -13,14 +13,20 @@ issue 23 (`"state": <snapshot JSON>`, a post still undelivered at the upgrade) i
 view form when it is drawn (`current`).
 
 Where pictures are drawn: never on the event loop. `draw_async` with the bot's `PillowRenderer`
-sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`: one per
-CPU the process may use, started on first use, or at boot with `asyncio.to_thread(start_pool)`;
-`shutdown_pool` stops them, and runs at exit), so a burst of turn ends is drawn on every core
-instead of queueing behind one thread. Each worker keeps its own caches (static layers, strips,
-sprites, text, table rows: each bounded in bytes); the static layers are also kept on disk
-(bot.render.disk_cache), shared by the workers and kept across restarts. Any other renderer (a
-test's stand-in) draws in one thread (`RENDER_THREAD`), and so does the Pillow renderer when the
-pool cannot start or a worker died (logged).
+sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start_pool`, started
+on first use, or at boot with `asyncio.to_thread(start_pool)`; `shutdown_pool` stops them, and
+runs at exit), so a burst of turn ends is drawn on every core instead of queueing behind one
+thread. How many, and how much their caches hold, is the render plan (`render_plan()`,
+`configure()`: bot/sizing.py, issue 28): from the CPUs and the memory the bot may use, or the
+settings `RALLYBOT_RENDER_WORKERS` and `RALLYBOT_MEMORY_MB`. Each worker keeps its own caches
+(static layers, strips, text, table rows), all bounded together by the plan's cache budget
+(`apply_budget`); the static layers are also kept on disk (bot.render.disk_cache), shared by
+the workers and kept across restarts. With 0 workers (the smallest hosts) the Pillow renderer
+draws in the bot's render thread (`RENDER_THREAD`), its caches bounded the same way; so does any
+other renderer (a test's stand-in), and the Pillow renderer when the pool cannot start or a
+worker died (logged). Drawing a spec (`draw`, `PillowRenderer`, `current`, `localized` ...) and
+the workers' entry points live in bot.spec_drawing, re-exported here: a worker imports that module
+and never the services (6 MB less in each worker, issue 28).
 
 Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
 or league round using it is created, so its first board costs an overlay and not a whole layer
@@ -52,7 +58,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import hashlib
-import importlib
 import json
 import logging
 import multiprocessing
@@ -60,29 +65,35 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from bot import games
-from bot.engine.core.text import from_json, to_json
-from bot.i18n import DEFAULT_LANG, render
-from bot.services.replay import read_log, turn_boards
+from bot import games, sizing
+from bot.engine.core.text import to_json
+from bot.i18n import DEFAULT_LANG
+from bot.services.replay import read_log
+from bot.spec_drawing import PillowRenderer as PillowRenderer
+from bot.spec_drawing import Renderer as Renderer
+from bot.spec_drawing import _draw_in_worker, _ping, _warm_in_worker, _worker_init
+from bot.spec_drawing import apply_budget as apply_budget
+from bot.spec_drawing import current as current
+from bot.spec_drawing import default_renderer as default_renderer
+from bot.spec_drawing import draw as draw
+from bot.spec_drawing import localized as localized
+from bot.spec_drawing import pictures_of as pictures_of
+from bot.spec_drawing import table_view as table_view
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
     from pathlib import Path
 
-    from bot.render.career import CareerCard
-    from bot.render.options import RenderOptions
     from bot.render.table import TableView
+    from bot.sizing import RenderPlan
     from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-#: environment variable: the number of render worker processes (default: the CPUs this process may use)
-PROCESSES_ENV = "RALLYBOT_RENDER_PROCESSES"
 PENDING_WARMS = 64
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png",
          "career": "career.png", "replay": "replay.webp"}
@@ -90,81 +101,11 @@ NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png",
 IMAGE_NAME = re.compile(r"[a-z0-9-]{1,60}\.png")
 
 
-class Renderer(Protocol):
-    """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
-    in a render worker (or the render thread). A board, a preview or a results card is a game's:
-    `game` names it, `args` are what that game's `picture` gives (classic: stage and view)."""
-
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
-
-    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
-
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes: ...
-
-
-def pictures_of(game: str) -> Any:
-    """The module that draws `game`'s pictures (`Game.renderer`, imported on first use: Pillow)."""
-    module = games.get(game).renderer
-    if module is None:
-        raise ValueError(f"the game {game!r} draws no pictures")
-    return importlib.import_module(module)
-
-
-class PillowRenderer:
-    """Adapter from `Renderer` to the pure functions of bot.render and of each game's pictures
-    module (imported on first use)."""
-
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_board(*args, _options(lang))
-
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_stage_preview(*args, _options(lang))
-
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_results(*args, _options(lang))
-
-    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render import render_table
-
-        return render_table(view, _options(lang))
-
-    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes:
-        from bot.render.career import render_career
-
-        return render_career(card, _options(lang))
-
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes:
-        """An animated replay: each frame's board (`args` as for `board`), the whole stage in view,
-        encoded together (bot.render.animation)."""
-        from bot.render.animation import WIDTH, encode
-        from bot.render.options import RenderOptions
-
-        pictures = pictures_of(game)
-        options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
-        return encode(len(frames), lambda i: pictures.board_frame(*frames[i], options))
-
-
-def _options(lang: str) -> RenderOptions:
-    from bot.render.options import RenderOptions
-
-    return RenderOptions(lang=lang)
-
-
 class ThreadRenderer(PillowRenderer):
     """The Pillow renderer drawing in this process's render thread (`RENDER_THREAD`), never in
     worker processes: the web page's own process (bot/web/process.py) draws its few pictures so,
     reading and filling the same on-disk layer cache as the bot's workers, instead of starting a
     second pool (memory, issue 28). `draw_async` sends only the exact `PillowRenderer` to the pool."""
-
-
-def default_renderer() -> PillowRenderer:
-    return PillowRenderer()
 
 
 def board_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
@@ -187,31 +128,6 @@ def replay_spec(rally_id: int, version: int, game: str | None = None) -> dict[st
     """The animated replay of a rally's log up to `version` (its finish): a reference, drawn at
     delivery (`draw_async` with the store)."""
     return {"kind": "replay", "rally_id": int(rally_id), "version": int(version), "game": games.get(game).id}
-
-
-def current(spec: dict[str, Any]) -> dict[str, Any]:
-    """A board or results spec in the view form: one stored with the whole state (before issue 23)
-    is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
-    if "state" not in spec or spec.get("kind") not in ("board", "results"):
-        return spec
-    played = games.get(spec.get("game"))
-    view = played.view(played.from_json(str(spec["state"])), None)
-    data = played.board(view) if spec["kind"] == "board" else played.results(view)
-    converted = {k: v for k, v in spec.items() if k != "state"}
-    converted.update(game=played.id, view=data)
-    return converted
-
-
-def localized(data: Any, lang: str = DEFAULT_LANG) -> Any:
-    """A picture's data with every message in it (message-key JSON, `bot.engine.core.text.to_json`)
-    shown in `lang`; the rest as it is."""
-    if isinstance(data, dict):
-        if set(data) in ({"key", "params"}, {"list", "how"}):
-            return render(from_json(data), lang)
-        return {k: localized(v, lang) for k, v in data.items()}
-    if isinstance(data, list):
-        return [localized(v, lang) for v in data]
-    return data
 
 
 def preview_spec(stage_name: str, game: str | None = None) -> dict[str, Any]:
@@ -241,37 +157,6 @@ def _table_texts(view: TableView) -> dict[str, Any]:
             "details": [to_json(row.detail) for row in view.rows]}
 
 
-def table_view(spec: dict[str, Any]) -> TableView:
-    """The table of a spec, its texts as messages again when the spec kept their keys (a spec
-    written before texts had keys, or whose `texts` do not match its table, shows its plain texts)."""
-    from bot.render.table import TableView
-
-    view = TableView.model_validate(spec["table"])
-    texts = spec.get("texts")
-    if not isinstance(texts, dict):
-        return view
-    labels, cells = texts.get("labels"), texts.get("cells")
-    if (not isinstance(labels, list) or len(labels) != len(view.columns) or not isinstance(cells, list)
-            or len(cells) != len(view.rows)
-            or any(not isinstance(row, list) or len(row) != len(view.columns) for row in cells)):
-        return view
-    data = view.model_dump()
-    try:
-        for key in ("title", "subtitle", "note"):
-            data[key] = from_json(texts.get(key, data[key]))
-        for column, label in zip(data["columns"], labels):
-            column["label"] = from_json(label)
-        for row, row_cells in zip(data["rows"], cells):
-            row["cells"] = tuple(from_json(cell) for cell in row_cells)
-        details = texts.get("details")
-        if isinstance(details, list) and len(details) == len(data["rows"]):  # a row's reason, in the reader's words
-            for row, detail in zip(data["rows"], details):
-                row["detail"] = from_json(detail)
-        return TableView.model_validate(data)
-    except (KeyError, TypeError, ValueError):  # a key no catalogue has any more: the plain texts
-        return view
-
-
 def image_name(spec: dict[str, Any]) -> str:
     """The attachment's file name: the spec's own `name` when it is a plain name, else its kind's."""
     name = spec.get("name")
@@ -286,42 +171,6 @@ def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) ->
     return played.picture("results", localized(played.results(played.view(state, None)), lang))[0]
 
 
-def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
-    """`method(*args, lang=lang)`; in the default language, `method(*args)`, so a renderer that only
-    ever draws English (a test's stand-in) needs no `lang` parameter."""
-    return method(*args) if lang == DEFAULT_LANG else method(*args, lang=lang)
-
-
-def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
-    """The picture of a spec, every word in `lang` (synchronous: `draw_async` runs it off the loop)."""
-    kind = spec.get("kind")
-    if kind == "preview":
-        played = games.get(spec.get("game"))
-        return _call(renderer.preview, played.id, *played.picture("preview", {"stage": str(spec["stage"])}),
-                     lang=lang)
-    if kind == "table":
-        return _call(renderer.table, table_view(spec), lang=lang)
-    if kind == "career":  # `/driver`: its words are message keys until drawn in the reader's language
-        from bot.render.career import CareerCard
-
-        return _call(renderer.career, CareerCard.model_validate(localized(spec["card"], lang)), lang=lang)
-    if kind == "replay":
-        job = spec.get("log")
-        if not isinstance(job, dict):
-            raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
-        played = games.get(job["rally"].get("game"))
-        frames = [played.picture("board", localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
-        if not frames:
-            raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
-        return _call(renderer.animation, played.id, frames, lang=lang)
-    if kind in ("board", "results"):
-        spec = current(spec)
-        played = games.get(spec.get("game"))
-        args = played.picture(kind, localized(spec["view"], lang))
-        return _call(renderer.board if kind == "board" else renderer.results, played.id, *args, lang=lang)
-    raise ValueError(f"unknown image kind {kind!r}")
-
-
 async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG,
                      store: Store | None = None) -> bytes:
     """`draw` off the event loop: in a render worker process for the bot's `PillowRenderer`, else
@@ -331,7 +180,7 @@ async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAU
     loop = asyncio.get_running_loop()
     if type(renderer) is PillowRenderer:
         pool = _pool
-        if pool is None and not _pool_failed:
+        if pool is None and not _pool_failed and not _in_thread:
             pool = await asyncio.to_thread(start_pool)
         if pool is not None:
             try:
@@ -411,6 +260,8 @@ def _write_file(path: Path, data: bytes) -> None:
 
 _pool: ProcessPoolExecutor | None = None
 _pool_failed = False
+_in_thread = False  # the plan has 0 workers: drawing stays in RENDER_THREAD (its caches bounded)
+_plan: RenderPlan | None = None
 _workers: list[multiprocessing.process.BaseProcess] = []  # the processes the pool started (measurements)
 _pool_lock = threading.Lock()
 _warm_lock = threading.Lock()
@@ -418,40 +269,58 @@ _warmed: OrderedDict[tuple, None] = OrderedDict()  # warm requests already sent 
 _pending: OrderedDict[tuple, None] = OrderedDict()  # warm requests waiting for the pool
 
 
+def configure(plan: RenderPlan | None) -> None:
+    """Use `plan` from now on (the bot's settings: `Settings.render_plan()`); None: read the
+    environment again. A running pool keeps its size until it is stopped."""
+    global _plan
+    _plan = plan
+
+
+def render_plan() -> RenderPlan:
+    """The plan in use: the one `configure` was given, else the environment's settings on this
+    host (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`, bot/config.py: an impossible value
+    raises its `ConfigError`)."""
+    if _plan is not None:
+        return _plan
+    from bot.config import render_from
+
+    return sizing.host_plan(**render_from(os.environ))
+
+
 def pool_size() -> int:
-    """Render workers to start: `RALLYBOT_RENDER_PROCESSES`, else the CPUs this process may run on
-    (`os.sched_getaffinity`, which a container's CPU set limits; `os.cpu_count()` elsewhere)."""
-    env = os.environ.get(PROCESSES_ENV, "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """Render workers the plan starts (0: drawing in the bot's render thread)."""
+    return render_plan().workers
 
 
 def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
     """The render worker pool, started if need be (`workers` processes, default `pool_size()`);
     None when it cannot start on this platform (logged once: drawing then stays in a thread).
     Blocking (it starts processes): from the event loop, call it through `asyncio.to_thread`."""
-    global _pool, _pool_failed
+    global _pool, _pool_failed, _in_thread
     with _pool_lock:
-        if _pool is not None or _pool_failed:
+        if _pool is not None or _pool_failed or _in_thread:
             return _pool
         from bot.render.disk_cache import cache_dir
 
         folder = cache_dir()
+        plan = render_plan()
+        size = plan.workers if workers is None else workers
+        if size == 0:  # the smallest hosts: drawing in the bot's render thread, caches bounded alike
+            _in_thread = True
+            RENDER_THREAD.submit(apply_budget, plan.cache_mb).result()
+            with _warm_lock:
+                _pending.clear()
+            return None
         try:
             methods = multiprocessing.get_all_start_methods()
             # forkserver: workers forked from a clean server process, never from the bot with its
             # threads (event loop, database); spawn elsewhere
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if ctx.get_start_method() == "forkserver":
-                ctx.set_forkserver_preload(["bot.services.images", "bot.render"])
-            size = workers or pool_size()
+                ctx.set_forkserver_preload(["bot.spec_drawing", "bot.render"])
             before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
-                                       initargs=(str(folder) if folder else None, ctx.Barrier(size)))
+                                       initargs=(str(folder) if folder else None, ctx.Barrier(size), plan.cache_mb))
             # every worker starts now (here, not on the event loop at a later submit), imports bot.render:
             # the pings meet at a barrier, so none is answered before all run, each in its own worker
             for future in [pool.submit(_ping) for _ in range(size)]:
@@ -481,9 +350,9 @@ def worker_pids() -> list[int]:
 
 def shutdown_pool(wait: bool = True) -> None:
     """Stop the render workers (queued drawings are cancelled); the next drawing starts new ones."""
-    global _pool, _pool_failed
+    global _pool, _pool_failed, _in_thread
     with _pool_lock:
-        pool, _pool, _pool_failed = _pool, None, False
+        pool, _pool, _pool_failed, _in_thread = _pool, None, False, False
     with _warm_lock:
         _warmed.clear()
     if pool is not None:
@@ -508,52 +377,6 @@ def _register_exit() -> None:
         _exit_registered = True
 
 
-def _worker_init(cache_folder: str | None, started: Any) -> None:
-    """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
-    each game's own set-up (classic: new layers drawn window first, the bot warming the whole layer
-    after such a board), the pool's start barrier (`_ping`), and Ctrl-C left to the bot (which
-    stops its workers itself) rather than a traceback per worker."""
-    import signal
-
-    from bot.render import disk_cache
-
-    global _started
-    _started = started
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    disk_cache.set_cache_dir(cache_folder)
-    for game in games.games():
-        if game.renderer is not None:
-            pictures_of(game.id).worker_init()
-
-
-_started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
-
-
-def _ping() -> int:
-    """Answered only once every worker of the starting pool runs a ping: the executor starts a
-    process for a task only when no worker is idle, so `start_pool`'s pings start them all."""
-    if _started is not None:
-        _started.wait(60)
-    return os.getpid()
-
-
-def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple | None]:
-    """In a worker: the picture, and the layer to warm when this board drew only its window (the
-    game's pictures module tells: `begin_draw`, `layer_to_warm`)."""
-    spec = current(spec)
-    game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
-    pictures = pictures_of(game.id) if game is not None and game.renderer is not None else None
-    before = pictures.begin_draw() if pictures is not None else None
-    png = draw(PillowRenderer(), spec, lang)
-    layer = pictures.layer_to_warm(before, spec["kind"], spec.get("view") or {}, lang) if pictures is not None else None
-    return png, (*layer, game.id) if layer is not None and game is not None else None
-
-
-def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str, game: str) -> str:
-    """In a worker: the static layer of a stage's board, kept in memory and on disk."""
-    return pictures_of(game).warm(stage_name, snow, _options(lang))
-
-
 def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG,
          game: str | None = None) -> None:
     """Draw the static layer of `stage_name`'s board in `game` (its fixed weather, or the zones
@@ -561,7 +384,7 @@ def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang:
     (a failure is logged). Before the pool has started the request waits for it. A game that
     draws no pictures has nothing to warm."""
     played = games.get(game)
-    if played.renderer is None:
+    if played.renderer is None or _in_thread:  # in the bot's thread a layer is drawn by its first board
         return
     key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang, played.id)
     with _warm_lock:

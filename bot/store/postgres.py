@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from contextvars import ContextVar
@@ -42,6 +41,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.connection import POSTGRESQL, Body, Database, Params, Row, Target, Tx, redact
+from bot.store.key_locks import KeyLocks
 
 T = TypeVar("T")
 
@@ -211,7 +211,7 @@ class PgDatabase(Database):
         self.path = redact(url)
         self.read_only = read_only
         self._pool: asyncpg.Pool | None = pool
-        self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyLocks()  # the keys in use only
 
     @classmethod
     async def connect(cls, url: str, *, size: int | None = None, read_only: bool = False) -> PgDatabase:
@@ -276,7 +276,7 @@ class PgDatabase(Database):
     @asynccontextmanager
     async def locked(self, scope: str, key: int) -> AsyncIterator[None]:
         code = lock_key(scope, key)
-        async with self._locks[(scope, key)]:  # waiters of this process queue here, not on connections
+        async with self._locks.hold((scope, key)):  # waiters of this process queue here, not on connections
             held = self._held()
             if held is not None:  # a second lock joins the transaction the task already holds
                 await held.conn.execute(_LOCK, *code)

@@ -34,7 +34,6 @@ import os
 import sqlite3
 import tempfile
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -44,6 +43,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.connection import SQLITE, Body, Database, Params, Row, Target, Tx
+from bot.store.key_locks import KeyLocks
 from bot.store.sqlite_checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ class SqliteDatabase(Database):
         self.read_only = read_only
         self._conn: sqlite3.Connection | None = conn
         self._thread = thread
-        self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyLocks()  # the keys in use only
         self.checkpointer = None if read_only or path == MEMORY else Checkpointer(path, busy_timeout_ms=BUSY_TIMEOUT_MS)
 
     @classmethod
@@ -299,7 +299,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def locked(self, scope: str, key: int) -> AsyncIterator[None]:
         """An in-process lock: one process serves an SQLite file (see the module docstring)."""
-        async with self._locks[(scope, key)]:
+        async with self._locks.hold((scope, key)):
             yield
 
     def after_commit(self, callback: Callable[[], None]) -> None:

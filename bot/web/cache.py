@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -34,27 +35,53 @@ def matches(if_none_match: str | None, etag: str) -> bool:
 
 
 class Lru(Generic[K, V]):
-    """A small least-recently-used map of at most `size` entries."""
+    """A small least-recently-used map of at most `size` entries and, when `max_bytes` is given,
+    at most that many bytes as `weigh` counts them (issue 28: a page of a league with a thousand
+    runs is far larger than a rally's; the newest entry is always kept, even alone over it)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, max_bytes: int | None = None, weigh: Callable[[V], int] | None = None) -> None:
         self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
+        self.max_bytes = max_bytes
+        self.weigh = weigh if weigh is not None else (lambda value: 0)
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._bytes = 0
 
     def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
+        item = self._items.get(key)
+        if item is None:
+            return None
+        self._items.move_to_end(key)
+        return item[0]
 
     def put(self, key: K, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        old = self._items.pop(key, None)
+        if old is not None:
+            self._bytes -= old[1]
+        weight = self.weigh(value)
+        self._items[key] = (value, weight)
+        self._bytes += weight
+        while len(self._items) > 1 and (len(self._items) > self.size
+                                        or (self.max_bytes is not None and self._bytes > self.max_bytes)):
+            _, (_, gone) = self._items.popitem(last=False)
+            self._bytes -= gone
+
+    @property
+    def bytes(self) -> int:
+        """The bytes held now, as `weigh` counts them."""
+        return self._bytes
 
     def pop(self, key: K) -> V | None:
         """Remove `key`; its value, or None when it was not kept."""
-        return self._items.pop(key, None)
+        item = self._items.pop(key, None)
+        if item is None:
+            return None
+        self._bytes -= item[1]
+        return item[0]
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+def body_bytes(value: tuple[str, bytes]) -> int:
+    """The weight of a cached answer (its ETag and its body)."""
+    return len(value[0]) + len(value[1])

@@ -30,6 +30,8 @@ class WebOptions:
     rows: int = 50
     pages: int = 512  # pages kept in the page cache
     images: int = 64  # pictures kept in the image cache
+    pages_mb: int = 16  # and at most this many MB of pages (issue 28: bounded in bytes too)
+    images_mb: int = 16  # and of pictures
     live_poll: float = 1.0  # seconds between two reads of a watched rally's version (one poller a rally)
     live_per_client: int = 4  # live streams (GET /rally/N/events) open at once per client …
     live_total: int = 500  # … and on the whole site (then 429)

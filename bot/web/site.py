@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,7 +29,7 @@ from bot.services.web_links import league_path, rally_path, round_path
 from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.web import league_version_tx, round_version_tx, world_version_tx
-from bot.web.cache import Lru, etag_of, matches
+from bot.web.cache import Lru, body_bytes, etag_of, matches
 from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
@@ -54,7 +55,15 @@ ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413:
 KEPT_PARAMS = ("game", "week", "turn")  # the filters (and a replay's turn) a language link keeps
 RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
 STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
+MB = 1024 * 1024
 REPLAYS = 8  # ended rallies whose replayed turns are kept (their pages and boards are built from them)
+REPLAYS_MB = 16  # and at most about this many MB of them (`replay_bytes`)
+
+
+def replay_bytes(value: tuple[int, list[ReplayTurn]]) -> int:
+    """About the memory a rally's replayed turns hold: 4 × their JSON (Python's dicts and strings
+    take several times their text), so a long rally counts for more than a short one."""
+    return 4 * sum(len(json.dumps([turn.lines, turn.board], default=str)) for turn in value[1])
 
 
 class Site:
@@ -64,9 +73,9 @@ class Site:
         self.store = store
         self.options = options
         self.renderer = renderer
-        self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages)
-        self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images)
-        self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS)
+        self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages, options.pages_mb * MB, body_bytes)
+        self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images, options.images_mb * MB, body_bytes)
+        self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS, REPLAYS_MB * MB, replay_bytes)
         self.versions = SharedReads(options.version_ttl, options.pages)
         self.live = Hub(store, options, self.versions)
 

@@ -18,7 +18,11 @@ def test_the_render_bench_measures_overlay_and_palette_encode_in_process():
 def test_the_memory_bench_holds_rallies_and_draws_a_board_for_each():
     images.shutdown_pool()
     images._pending.clear()  # warm requests of the rallies other tests created
-    record = memory.run(rallies=4, stages=2)
-    assert record["bench"] == "memory" and record["boards"] == 4
+    record = memory.run(rallies=6, stages=3, clients=2, seconds=0.5, render=False, league_runs=2)
+    assert record["bench"] == "memory" and record["boards"] == 6
+    assert record["games"] == {"rallyman": 2, "dirt": 2, "roadrally": 2}  # the three games, spread
     assert record["rss_mb"] > 0 and record["baseline_mb"] > 0 and len(record["workers_rss_mb"]) == images.pool_size()
+    assert record["total_rss_mb"] >= record["rss_mb"] + sum(record["workers_rss_mb"]) - 1  # a peak, bot + workers
+    assert record["league_runs"] == 2 and record["pages"] > 0 and record["web_refused"] == []
+    assert record["render"]["workers"] == images.pool_size()
     assert images._pool is None  # the bench stops its workers

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 from bot.engine.dirt.stages.model import DirtStage
 from bot.engine.dirt.view import BoardView
 from bot.render import palette as P
+from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dirt import colours as C
 from bot.render.dirt.labels import draw_labels
 from bot.render.dirt.layout import DirtLayout, board_layout, crop_origin
@@ -128,7 +129,8 @@ def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout
     d.line([(0, top), (canvas.width, top)], fill=P.BLACK, width=2)
 
 
-_bases: dict[tuple, Image.Image] = {}
+#: the overview strips without cars, by stage and layout (RGB, ~1 MB each: bounded in bytes, issue 28)
+_bases: ByteLRU[Image.Image] = ByteLRU(16 * 1024 * 1024, "dirt_overview_strips", share=16)
 
 
 def _overview_base(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> Image.Image:
@@ -144,9 +146,7 @@ def _overview_base(stage: DirtStage, layout: DirtLayout, options: RenderOptions)
             d.polygon(layout.overview.poly(poly), fill=C.GRAVEL, outline=C.ROAD_EDGE)
         for a, b in (shapes.start, shapes.finish):
             d.line([layout.overview.px(a), layout.overview.px(b)], fill=P.BLACK, width=options.px(4))
-        if len(_bases) >= 32:
-            _bases.clear()
-        _bases[key] = img
+        _bases.put(key, img, image_bytes(img))
     return img
 
 

@@ -122,7 +122,7 @@ def draw_provisional(d: ImageDraw.ImageDraw, top: float, options: RenderOptions)
 
 
 #: drawn rows, kept: turn after turn most drivers' rows are the same (a row is ~0.2 MB)
-_rows: ByteLRU[Image.Image] = ByteLRU(8 * 1024 * 1024)
+_rows: ByteLRU[Image.Image] = ByteLRU(8 * 1024 * 1024, "dirt_panel_rows", share=8)
 
 
 def _row_image(car: CarView, i: int, options: RenderOptions) -> Image.Image:

@@ -32,7 +32,7 @@ from bot.render.encode import quantize
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 
-CACHE_BYTES = 48 * 1024 * 1024
+CACHE_BYTES = 48 * 1024 * 1024  # the default: the render plan sets its share of the budget (bot/sizing.py)
 #: in a render worker: a layer nobody drew yet is drawn for the board's window alone (see module doc)
 WINDOW_FIRST = False
 #: this package's modules that draw a layer: their source is part of the disk cache's file name
@@ -49,7 +49,7 @@ class LayerStats:
 
 
 stats = LayerStats()
-_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES)
+_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES, "dirt_static_layers", share=48)
 _code: str | None = None
 
 

@@ -116,7 +116,7 @@ def draw_window_labels(canvas: Image.Image, stage: Stage, layout: MapLayout, sno
 
 #: memory kept for overview strips in one process (palette images: ~0.3 MB each at 1080 px wide)
 STRIP_CACHE_BYTES = 16 * 1024 * 1024
-_strips: ByteLRU[Image.Image] = ByteLRU(STRIP_CACHE_BYTES)
+_strips: ByteLRU[Image.Image] = ByteLRU(STRIP_CACHE_BYTES, "classic_strips", share=16)
 
 
 def overview_base(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:

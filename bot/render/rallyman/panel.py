@@ -116,7 +116,7 @@ def _head_texts(view: BoardView, top: int, options: RenderOptions) -> tuple[int,
 #: memory kept for drawn rows of the drivers' table in one process (~0.2 MB a row at 1080 px):
 #: from one turn to the next only the rows of the cars that moved change
 ROW_CACHE_BYTES = 4 * 1024 * 1024
-_rows: ByteLRU[Image.Image] = ByteLRU(ROW_CACHE_BYTES)
+_rows: ByteLRU[Image.Image] = ByteLRU(ROW_CACHE_BYTES, "classic_panel_rows", share=4)
 
 
 def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, options: RenderOptions) -> None:

@@ -42,7 +42,8 @@ from bot.render.rallyman.terrain_marks import terrain_mark
 from bot.render.words import labels, word
 
 #: memory kept for static layers in one process (palette images, 1 byte a pixel: the longest
-#: shipped stage is ~4 MB, a generated 30-space stage ~2 MB); least recently used go first
+#: shipped stage is ~4 MB, a generated 30-space stage ~2 MB); least recently used go first. The
+#: default: a drawing process's render plan sets its share of the plan's budget (bot/sizing.py)
 CACHE_BYTES = 64 * 1024 * 1024
 
 
@@ -58,7 +59,7 @@ class CacheStats:
     windows: int = 0  # boards whose window was drawn alone (WINDOW_FIRST)
 
 
-_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES)
+_cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES, "classic_static_layers", share=64)
 stats = CacheStats()
 
 

@@ -1,0 +1,107 @@
+"""How many render workers the bot starts and how much its picture caches may hold (issue 28).
+
+The bot runs on small hosts (a 512 MB dyno, a cheap VPS): going over the memory it may use gets
+it killed mid-rally. `plan()` turns the host into a `RenderPlan`:
+
+- the memory budget: `RALLYBOT_MEMORY_MB` when set, else 80 % of the cgroup's `memory.max` (a
+  container's limit; the rest is headroom for bursts), else `DEFAULT_MEMORY_MB`;
+- the render workers: `RALLYBOT_RENDER_WORKERS` when set (`RALLYBOT_RENDER_PROCESSES`, its old
+  name, too), else as many as the CPUs this process may use (`os.sched_getaffinity`) and the
+  budget hold, each with at least `WANTED_CACHE_MB` of caches; 0 workers: the pictures are drawn
+  in a thread of the bot process (the smallest hosts);
+- each drawing process's cache budget (`bot.render.cache.set_budget`: static layers, strips,
+  text ...): what the budget leaves once the bot and the workers are counted, shared among the
+  workers, at most `MAX_CACHE_MB`.
+
+The figures are measured (`bench memory`, 1,000 rallies over the three games and 50 stages, the
+web page serving 50 clients, on this repository's 2-core machine): `BOT_MB` the bot process with
+the web page in it, `WORKER_MB` a worker that drew boards of the three games with its caches
+near empty, `THREAD_MB` what drawing adds to the bot process when it draws itself. Pure: reads
+no environment (`bot.config` parses the settings and gives them here); `cgroup_memory_mb` reads
+the cgroup file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+BOT_MB = 100  # the bot process at 1,000 rallies, web page in-process (bench memory: 92–96)
+WORKER_MB = 95  # a render worker after boards of the three games, caches near empty (measured: 92)
+THREAD_MB = 40  # drawing in the bot process (0 workers): the render modules, fonts, a board's drawing
+MIN_CACHE_MB = 8  # the least a drawing process's caches may have: a board's layer (≤ 2 MB) and strips
+WANTED_CACHE_MB = 24  # a worker is started only when the budget leaves it at least this much of caches
+MAX_CACHE_MB = 64  # more buys nothing at 50 stages (their layers fit)
+DEFAULT_MEMORY_MB = 300  # no setting, no cgroup limit: the issue's target
+CGROUP_SHARE = 0.8  # of a container's memory.max: the rest is headroom
+MAX_WORKERS = 64
+CGROUP_FILE = Path("/sys/fs/cgroup/memory.max")
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    """`workers` render processes (0: the bot's own render thread), each drawing process's caches
+    bounded to `cache_mb`, in a memory budget of `budget_mb` (`source`: where it comes from)."""
+
+    workers: int
+    cache_mb: int
+    budget_mb: int
+    source: str = "default"
+
+    def line(self) -> str:
+        """The start-up log's line."""
+        who = f"{self.workers} worker{'s' if self.workers != 1 else ''}" if self.workers else "in the bot's thread"
+        each = " each" if self.workers > 1 else ""
+        return f"render: {who}, caches {self.cache_mb} MB{each}, memory budget {self.budget_mb} MB ({self.source})"
+
+
+def minimum_mb(workers: int) -> int:
+    """The smallest memory budget `workers` render workers (0: the bot's thread) work in."""
+    if workers == 0:
+        return BOT_MB + THREAD_MB + MIN_CACHE_MB
+    return BOT_MB + workers * (WORKER_MB + MIN_CACHE_MB)
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (a container's CPU set limits them)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def cgroup_memory_mb(path: Path = CGROUP_FILE) -> int | None:
+    """The cgroup (v2) memory limit in MB, or None (no file, `max`, unreadable)."""
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return int(text) // (1024 * 1024) if text.isdigit() else None
+
+
+def plan(workers: int | None = None, memory_mb: int | None = None, *, cores: int | None = None,
+         cgroup_mb: int | None = None) -> RenderPlan:
+    """The render plan for these settings (None: unset) on a host of `cores` CPUs (default: this
+    one's) whose cgroup allows `cgroup_mb` (None: no limit). Settings too small for what they ask
+    are refused by `bot.config` before (`minimum_mb`); a cgroup too small gets the least plan."""
+    cores = cpus() if cores is None else cores
+    if memory_mb is not None:
+        budget, source = memory_mb, "RALLYBOT_MEMORY_MB"
+    elif cgroup_mb is not None:
+        budget, source = int(cgroup_mb * CGROUP_SHARE), "cgroup memory.max"
+    else:
+        budget, source = DEFAULT_MEMORY_MB, "default"
+    if workers is None:
+        workers = max(0, min(cores, MAX_WORKERS, (budget - BOT_MB) // (WORKER_MB + WANTED_CACHE_MB)))
+    if workers == 0:
+        cache = budget - BOT_MB - THREAD_MB
+    else:
+        cache = (budget - BOT_MB - workers * WORKER_MB) // workers
+    return RenderPlan(workers, max(MIN_CACHE_MB, min(MAX_CACHE_MB, cache)), budget, source)
+
+
+def host_plan(render_workers: int | None = None, memory_mb: int | None = None) -> RenderPlan:
+    """`plan` for this host (its CPUs, its cgroup's memory limit) and these settings (the names
+    of `bot.config.Settings`' fields)."""
+    return plan(render_workers, memory_mb, cgroup_mb=cgroup_memory_mb())

@@ -1,0 +1,263 @@
+"""Drawing a picture spec (bot.services.images): the renderer, the spec's conversions, and what a
+render worker process runs (issue 28).
+
+A spec (`{"kind": "board", "game": id, "view": ...}` and the others, see bot.services.images) is
+drawn by `draw` with a `Renderer`: the bot's `PillowRenderer` hands it to the game's pictures
+module (imported on first use: Pillow). This module holds what a render worker needs and nothing
+of the services: a worker imports it (the pool's fork server preloads it) and not the
+`bot.services` package, whose store, services and their dependencies cost each worker memory it
+never uses (measured: a freshly started worker 42.2 MB resident through bot.services.images,
+36.1 MB through this module). The worker's entry points: `_worker_init` (its
+disk cache folder, each game's set-up, its caches' budget `apply_budget`), `_ping` (the pool's
+start barrier), `_draw_in_worker`, `_warm_in_worker`. bot.services.images re-exports the public
+names; use them from there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot import games, sizing
+from bot.engine.core.text import from_json
+from bot.i18n import DEFAULT_LANG, render
+
+if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
+    from bot.render.career import CareerCard
+    from bot.render.options import RenderOptions
+    from bot.render.table import TableView
+
+MB = 1024 * 1024
+
+
+class Renderer(Protocol):
+    """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
+    in a render worker (or the render thread). A board, a preview or a results card is a game's:
+    `game` names it, `args` are what that game's `picture` gives (classic: stage and view)."""
+
+    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+
+    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+
+    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+
+    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
+
+    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
+
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes: ...
+
+
+def pictures_of(game: str) -> Any:
+    """The module that draws `game`'s pictures (`Game.renderer`, imported on first use: Pillow)."""
+    module = games.get(game).renderer
+    if module is None:
+        raise ValueError(f"the game {game!r} draws no pictures")
+    return importlib.import_module(module)
+
+
+class PillowRenderer:
+    """Adapter from `Renderer` to the pure functions of bot.render and of each game's pictures
+    module (imported on first use)."""
+
+    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_board(*args, _options(lang))
+
+    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_stage_preview(*args, _options(lang))
+
+    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+        return pictures_of(game).render_results(*args, _options(lang))
+
+    def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
+        from bot.render import render_table
+
+        return render_table(view, _options(lang))
+
+    def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes:
+        from bot.render.career import render_career
+
+        return render_career(card, _options(lang))
+
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes:
+        """An animated replay: each frame's board (`args` as for `board`), the whole stage in view,
+        encoded together (bot.render.animation)."""
+        from bot.render.animation import WIDTH, encode
+        from bot.render.options import RenderOptions
+
+        pictures = pictures_of(game)
+        options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
+        return encode(len(frames), lambda i: pictures.board_frame(*frames[i], options))
+
+
+def _options(lang: str) -> RenderOptions:
+    from bot.render.options import RenderOptions
+
+    return RenderOptions(lang=lang)
+
+
+def default_renderer() -> PillowRenderer:
+    return PillowRenderer()
+
+
+def current(spec: dict[str, Any]) -> dict[str, Any]:
+    """A board or results spec in the view form: one stored with the whole state (before issue 23)
+    is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
+    if "state" not in spec or spec.get("kind") not in ("board", "results"):
+        return spec
+    played = games.get(spec.get("game"))
+    view = played.view(played.from_json(str(spec["state"])), None)
+    data = played.board(view) if spec["kind"] == "board" else played.results(view)
+    converted = {k: v for k, v in spec.items() if k != "state"}
+    converted.update(game=played.id, view=data)
+    return converted
+
+
+def localized(data: Any, lang: str = DEFAULT_LANG) -> Any:
+    """A picture's data with every message in it (message-key JSON, `bot.engine.core.text.to_json`)
+    shown in `lang`; the rest as it is."""
+    if isinstance(data, dict):
+        if set(data) in ({"key", "params"}, {"list", "how"}):
+            return render(from_json(data), lang)
+        return {k: localized(v, lang) for k, v in data.items()}
+    if isinstance(data, list):
+        return [localized(v, lang) for v in data]
+    return data
+
+
+def table_view(spec: dict[str, Any]) -> TableView:
+    """The table of a spec, its texts as messages again when the spec kept their keys (a spec
+    written before texts had keys, or whose `texts` do not match its table, shows its plain texts)."""
+    from bot.render.table import TableView
+
+    view = TableView.model_validate(spec["table"])
+    texts = spec.get("texts")
+    if not isinstance(texts, dict):
+        return view
+    labels, cells = texts.get("labels"), texts.get("cells")
+    if (not isinstance(labels, list) or len(labels) != len(view.columns) or not isinstance(cells, list)
+            or len(cells) != len(view.rows)
+            or any(not isinstance(row, list) or len(row) != len(view.columns) for row in cells)):
+        return view
+    data = view.model_dump()
+    try:
+        for key in ("title", "subtitle", "note"):
+            data[key] = from_json(texts.get(key, data[key]))
+        for column, label in zip(data["columns"], labels):
+            column["label"] = from_json(label)
+        for row, row_cells in zip(data["rows"], cells):
+            row["cells"] = tuple(from_json(cell) for cell in row_cells)
+        details = texts.get("details")
+        if isinstance(details, list) and len(details) == len(data["rows"]):  # a row's reason, in the reader's words
+            for row, detail in zip(data["rows"], details):
+                row["detail"] = from_json(detail)
+        return TableView.model_validate(data)
+    except (KeyError, TypeError, ValueError):  # a key no catalogue has any more: the plain texts
+        return view
+
+
+def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
+    """`method(*args, lang=lang)`; in the default language, `method(*args)`, so a renderer that only
+    ever draws English (a test's stand-in) needs no `lang` parameter."""
+    return method(*args) if lang == DEFAULT_LANG else method(*args, lang=lang)
+
+
+def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
+    """The picture of a spec, every word in `lang` (synchronous: `draw_async` runs it off the loop)."""
+    kind = spec.get("kind")
+    if kind == "preview":
+        played = games.get(spec.get("game"))
+        return _call(renderer.preview, played.id, *played.picture("preview", {"stage": str(spec["stage"])}),
+                     lang=lang)
+    if kind == "table":
+        return _call(renderer.table, table_view(spec), lang=lang)
+    if kind == "career":  # `/driver`: its words are message keys until drawn in the reader's language
+        from bot.render.career import CareerCard
+
+        return _call(renderer.career, CareerCard.model_validate(localized(spec["card"], lang)), lang=lang)
+    if kind == "replay":
+        return _draw_replay(renderer, spec, lang)
+    if kind in ("board", "results"):
+        spec = current(spec)
+        played = games.get(spec.get("game"))
+        args = played.picture(kind, localized(spec["view"], lang))
+        return _call(renderer.board if kind == "board" else renderer.results, played.id, *args, lang=lang)
+    raise ValueError(f"unknown image kind {kind!r}")
+
+
+def _draw_replay(renderer: Renderer, spec: dict[str, Any], lang: str) -> bytes:
+    """An animated replay from the log `draw_async` read into the spec: one frame per turn, from the
+    spectators' views (bot.services.replay `turn_boards`, imported here, on a worker's first replay
+    only: a worker that never draws one never loads the services package)."""
+    from bot.services.replay import turn_boards
+
+    job = spec.get("log")
+    if not isinstance(job, dict):
+        raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
+    played = games.get(job["rally"].get("game"))
+    frames = [played.picture("board", localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
+    if not frames:
+        raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
+    return _call(renderer.animation, played.id, frames, lang=lang)
+
+
+def apply_budget(cache_mb: int) -> dict[str, int]:
+    """In a process that draws: every game's pictures module imported (so every cache is made),
+    then their caches bounded to `cache_mb` MB in all (`bot.render.cache.set_budget`), and freed
+    image memory given back to the system (`return_freed_memory`). Their limits by name."""
+    from bot.render import cache
+
+    for game in games.games():
+        if game.renderer is not None:
+            pictures_of(game.id)
+    cache.return_freed_memory()
+    return cache.set_budget(cache_mb * MB)
+
+
+def _worker_init(cache_folder: str | None, started: Any, cache_mb: int = sizing.MAX_CACHE_MB) -> None:
+    """In each worker: its disk cache folder (the bot's, whatever the worker's environment says),
+    each game's own set-up (classic: new layers drawn window first, the bot warming the whole layer
+    after such a board), its caches' budget (`apply_budget`), the pool's start barrier (`_ping`),
+    and Ctrl-C left to the bot (which stops its workers itself) rather than a traceback per worker."""
+    import signal
+
+    from bot.render import disk_cache
+
+    global _started
+    _started = started
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    disk_cache.set_cache_dir(cache_folder)
+    for game in games.games():
+        if game.renderer is not None:
+            pictures_of(game.id).worker_init()
+    apply_budget(cache_mb)
+
+
+_started: Any = None  # in a worker: the barrier the pings of its pool's start meet at
+
+
+def _ping() -> int:
+    """Answered only once every worker of the starting pool runs a ping: the executor starts a
+    process for a task only when no worker is idle, so `start_pool`'s pings start them all."""
+    if _started is not None:
+        _started.wait(60)
+    return os.getpid()
+
+
+def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple | None]:
+    """In a worker: the picture, and the layer to warm when this board drew only its window (the
+    game's pictures module tells: `begin_draw`, `layer_to_warm`)."""
+    spec = current(spec)
+    game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
+    pictures = pictures_of(game.id) if game is not None and game.renderer is not None else None
+    before = pictures.begin_draw() if pictures is not None else None
+    png = draw(PillowRenderer(), spec, lang)
+    layer = pictures.layer_to_warm(before, spec["kind"], spec.get("view") or {}, lang) if pictures is not None else None
+    return png, (*layer, game.id) if layer is not None and game is not None else None
+
+
+def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str, game: str) -> str:
+    """In a worker: the static layer of a stage's board, kept in memory and on disk."""
+    return pictures_of(game).warm(stage_name, snow, _options(lang))

@@ -13,15 +13,15 @@ spectators' web page. Built through the services, in this order:
   post its start owes) drawn through `draw_async`, the outbox sender's path (in the workers; in
   the bot's render thread with 0 workers);
   the first PUBLISHED rallies' channels are published (`/rally web public`);
-- the web page (`bot.web.create_app`, served by `WebServer` in this process: this branch has no
-  separate web child process yet; a child, when there is one, is counted in `web_rss_mb`) read by
+- the web page as the bot serves it, in its child process (`bot/web/child.py` `WebChild`, counted
+  in `web_rss_mb` and in the total) read by
   CLIENTS concurrent readers for SECONDS (a load process, as `bench web`): the published rallies'
   pages and boards, the league, its closed round, the stages' pages and previews.
 
 Printed (one JSON line), resident set sizes (VmRSS) in MB:
 - baseline_mb: this process after its imports and the worker pool's start, before any rally;
 - rss_mb: this process at the end; peak_mb its peak (VmHWM);
-- workers_rss_mb: each render worker at the end; web_rss_mb: the web child (0: in-process);
+- workers_rss_mb: each render worker at the end; web_rss_mb: the web child;
 - total_rss_mb: the peak of the sum bot + every worker + web child, sampled every SAMPLE_S while
   the bench runs (goal ≤ 300); total_end_mb: that sum at the end; total_hwm_mb: the sum of each
   one's own peak (VmHWM: an upper bound, the peaks need not coincide);
@@ -199,15 +199,17 @@ async def _rallies(service: Any, store: Any, rallies: int, stages: int) -> tuple
 
 
 async def _web(store: Any, urls_of: Any, clients: int, seconds: float) -> dict[str, Any]:
-    """The web page in this process, read by `clients` readers for `seconds` (bench web's load)."""
+    """The web page as the bot serves it (`RALLYBOT_WEB_PORT`): its child process (bot/web/child.py,
+    counted in `web_rss_mb` and the total), read by `clients` readers for `seconds` (bench web's
+    load). The per-reader request limit is lifted: every reader here is 127.0.0.1."""
     import aiohttp
 
     from bench import web as web_bench
-    from bot.web import WebOptions, WebServer, create_app
+    from bot.web.child import WebChild
 
-    server = WebServer(create_app(store, WebOptions(rate=1e9, burst=10**9)))
+    server = WebChild(store.path, 0, budget=(1e9, 10**9))
     try:
-        base = (await server.start(0)).rstrip("/")
+        base = (await server.start()).rstrip("/")
         urls = urls_of(base)
         refused = []
         async with aiohttp.ClientSession() as session:  # each address once: those not answering 200 are named

@@ -198,7 +198,7 @@ async def _rallies(service: Any, store: Any, rallies: int, stages: int) -> tuple
     return specs, published, by_game
 
 
-async def _web(store: Any, urls_of: Any, clients: int, seconds: float) -> dict[str, Any]:
+async def _web(store: Any, urls_of: Any, clients: int, seconds: float, sampler: Sampler) -> dict[str, Any]:
     """The web page as the bot serves it (`RALLYBOT_WEB_PORT`): its child process (bot/web/child.py,
     counted in `web_rss_mb` and the total), read by `clients` readers for `seconds` (bench web's
     load). The per-reader request limit is lifted: every reader here is 127.0.0.1."""
@@ -208,8 +208,11 @@ async def _web(store: Any, urls_of: Any, clients: int, seconds: float) -> dict[s
     from bot.web.child import WebChild
 
     server = WebChild(store.path, 0, budget=(1e9, 10**9))
+    web_mb = 0.0
     try:
         base = (await server.start()).rstrip("/")
+        if server.pid is not None:  # its memory is the bot's too: sampled with the bot and the workers
+            sampler.extra.append(server.pid)
         urls = urls_of(base)
         refused = []
         async with aiohttp.ClientSession() as session:  # each address once: those not answering 200 are named
@@ -219,9 +222,14 @@ async def _web(store: Any, urls_of: Any, clients: int, seconds: float) -> dict[s
                     if response.status != 200:
                         refused.append(f"{url.removeprefix(base)} {response.status}")
         record = await web_bench._run_load(urls, clients, seconds)
+        if server.pid is not None:
+            web_mb = rss_mb(server.pid, "VmHWM")  # the child's own peak
+            sampler.sample()
+            sampler.extra.remove(server.pid)
     finally:
         await server.stop()
-    return {"pages": len(record["latencies"]), "web_errors": record["errors"], "web_refused": refused}
+    return {"pages": len(record["latencies"]), "web_errors": record["errors"], "web_refused": refused,
+            "web_rss_mb": web_mb, "web": "child process"}
 
 
 async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int) -> dict[str, Any]:
@@ -261,8 +269,8 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
                     out += [f"{base}/stage/{game}/{stage}", f"{base}/stage/{game}/{stage}/preview.png"]
                 return out
 
-            web = (await _web(store, urls, clients, seconds) if clients
-                   else {"pages": 0, "web_errors": 0, "web_refused": []})
+            web = (await _web(store, urls, clients, seconds, sampler) if clients
+                   else {"pages": 0, "web_errors": 0, "web_refused": [], "web_rss_mb": 0.0, "web": "off"})
             workers = sorted(rss_mb(pid) for pid in images.worker_pids())
             end = round(rss_mb() + sum(workers), 1)
             others = [p for p in descendants() if p not in images.worker_pids()]
@@ -273,7 +281,6 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
     return {"bench": "memory", "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
             "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
             "total_hwm_mb": hwm, "total_pss_mb": sampler.peak_pss, "helpers_rss_mb": helpers,
-            "web_rss_mb": 0.0, "web": "in-process",
             "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb},
             "rallies": rallies, "stages": stages, "boards": len(specs), "games": dict(by_game),
             "league_runs": league["rated"], "clients": clients, **web,

@@ -105,6 +105,7 @@ class WebChild:
 
         env = dict(os.environ)
         env["RALLYBOT_DB"] = str(self.target)
+        env.setdefault("MALLOC_ARENA_MAX", "2")  # glibc: a few threads, not an arena of freed memory each (issue 28)
         cache = cache_dir()
         env["RALLYBOT_CACHE"] = str(cache) if cache is not None else OFF
         checkout = str(Path(__file__).resolve().parents[2])  # the folder holding the `bot` package

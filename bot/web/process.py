@@ -81,11 +81,16 @@ def lower_priority(increment: int) -> int:
     return niceness
 
 
+#: MB of picture caches in the web page's process (its boards and previews are cached as bytes by
+#: the site, and drawn from the shared on-disk layers): a tenth of a render worker's default
+PICTURE_CACHE_MB = 8
+
+
 async def serve(target: Target, port: int, host: str, *, forwarded: bool = False, budget: Budget | None = None,
                 until_stdin_closes: bool = False, out: TextIO = sys.stdout) -> int:
     """Serve the site on `host:port` from the database `target`, read-only, until told to stop.
     Returns the exit status (0, or `START_FAILED` with the reason on stderr)."""
-    from bot.services.images import ThreadRenderer
+    from bot.services.images import ThreadRenderer, apply_budget
     from bot.store import Store
     from bot.web.app import create_app
     from bot.web.options import CHILD_VERSION_TTL, WebOptions
@@ -100,6 +105,7 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
         return START_FAILED
     server: WebServer | None = None
     try:
+        apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
         options = WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL)
         if budget is not None:
             options = replace(options, rate=budget[0], burst=budget[1])

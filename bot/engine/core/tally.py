@@ -17,7 +17,8 @@ Pure, like every engine module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 #: the counters every game may give, besides `gear.<n>`
 FIXED_KEYS = ("turns", "losses", "stages", "top")
@@ -69,3 +70,28 @@ def favourite_gear(counters: Mapping[str, int]) -> int | None:
             if gear > 0 and (best is None or (n, gear) > best):
                 best = (n, gear)
     return best[1] if best is not None else None
+
+
+def gear_tally(events: Sequence[Any], *, turn: str, lost: str, ends: tuple[str, ...], finish: str,
+               top: int) -> Counters:
+    """The counters of a game of gears (classic, DIRT) from its events' kinds: `turn` begins a
+    turn (and gives the seat every fact of the game, 0 included), `lost` is a loss of control,
+    `ends` end a turn in the gear of their `gear` param (its card; `top` is the highest gear), and
+    `finish` (one of `ends`) finishes a stage."""
+    out: Counters = {}
+    for e in events:
+        if e.kind == turn:  # the facts this game has, 0 included, for every seat that drove
+            add(out, e.driver, "turns")
+            add(out, e.driver, "losses", 0)
+            add(out, e.driver, "top", 0)
+        elif e.kind == lost:
+            add(out, e.driver, "losses")
+        elif e.kind in ends:
+            gear = int(e.params.get("gear", 0))
+            if gear > 0:
+                add(out, e.driver, gear_key(gear))
+            if gear == top:
+                add(out, e.driver, "top")
+            if e.kind == finish:
+                add(out, e.driver, "stages")
+    return out

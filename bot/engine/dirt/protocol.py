@@ -35,7 +35,7 @@ from bot.engine.core.game import (
     ranked,
 )
 from bot.engine.core.log import CodecError, Lifecycle, to_text
-from bot.engine.core.tally import Counters, add, gear_key
+from bot.engine.core.tally import Counters, gear_tally
 from bot.engine.core.text import Listed, msg
 from bot.engine.dirt import ai as dirt_ai
 from bot.engine.dirt import rally as engine
@@ -343,23 +343,8 @@ class Dirt:
     def tally(self, events: Sequence[Event]) -> Counters:
         """Career counters (bot.engine.core.tally): a turn begun, a loss of control, the gear a turn
         ended in (its card, B3; the finish line ends the turn too), a stage finished."""
-        out: Counters = {}
-        for e in events:
-            if e.kind == "dirt_turn":  # the facts this game has, 0 included, for every seat that drove
-                add(out, e.driver, "turns")
-                add(out, e.driver, "losses", 0)
-                add(out, e.driver, "top", 0)
-            elif e.kind == "dirt_lost_control":
-                add(out, e.driver, "losses")
-            elif e.kind in ("dirt_turn_end", "dirt_finish"):
-                gear = int(e.params.get("gear", 0))
-                if gear > 0:
-                    add(out, e.driver, gear_key(gear))
-                if gear == max(GEARS):
-                    add(out, e.driver, "top")
-                if e.kind == "dirt_finish":
-                    add(out, e.driver, "stages")
-        return out
+        return gear_tally(events, turn="dirt_turn", lost="dirt_lost_control", ends=("dirt_turn_end", "dirt_finish"),
+                          finish="dirt_finish", top=max(GEARS))
 
     # -- pictures --------------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from bot.engine.core.game import (
     ranked,
 )
 from bot.engine.core.official import official_stage
-from bot.engine.core.tally import Counters, add, gear_key
+from bot.engine.core.tally import Counters, gear_tally
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman import game as engine
@@ -401,24 +401,8 @@ class Rallyman:
     def tally(self, events: Sequence[Event]) -> Counters:
         """Career counters (bot.engine.core.tally): a turn begun (`turn`), a loss of control, the
         gear a turn ended in by a stop or the finish line (its card, A6.4, A15), a special finished."""
-        out: Counters = {}
-        top = int(GEARS[-1])
-        for e in events:
-            if e.kind == "turn":  # the facts this game has, 0 included, for every seat that drove
-                add(out, e.driver, "turns")
-                add(out, e.driver, "losses", 0)
-                add(out, e.driver, "top", 0)
-            elif e.kind == "loss_of_control":
-                add(out, e.driver, "losses")
-            elif e.kind in ("stop", "finish"):
-                gear = int(e.params.get("gear", 0))
-                if gear > 0:
-                    add(out, e.driver, gear_key(gear))
-                if gear == top:
-                    add(out, e.driver, "top")
-                if e.kind == "finish":
-                    add(out, e.driver, "stages")
-        return out
+        return gear_tally(events, turn="turn", lost="loss_of_control", ends=("stop", "finish"), finish="finish",
+                          top=int(GEARS[-1]))
 
     # -- pictures --------------------------------------------------------------------------------
 

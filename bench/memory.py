@@ -10,26 +10,30 @@ spectators' web page. Built through the services, in this order:
 - RALLIES rallies spread over the three games and STAGES stages: stage j (j = i mod STAGES) is
   classic's `gen-j` (j mod 3 = 0), DIRT's `gen-j` (1) or Road Rally USA's `std-j` (2); each created,
   joined by two drivers (three in a game of three at least) and started, its first board (the
-  post its start owes) drawn through `draw_async`, the outbox sender's path (in the workers; in
+  post its start owes) drawn through `draw_async` while the next rallies start, a few at a time,
+  as the outbox sender does (in the workers; in
   the bot's render thread with 0 workers);
   the first PUBLISHED rallies' channels are published (`/rally web public`);
 - the web page as the bot serves it, in its child process (`bot/web/child.py` `WebChild`, counted
-  in `web_rss_mb` and in the total) read by
+  in `web_rss_mb` and in the total; its pictures drawn by the bot's render workers) read by
   CLIENTS concurrent readers for SECONDS (a load process, as `bench web`): the published rallies'
   pages and boards, the league, its closed round, the stages' pages and previews.
 
 Printed (one JSON line), resident set sizes (VmRSS) in MB:
-- baseline_mb: this process after its imports and the worker pool's start, before any rally;
+- baseline_mb: this process after its imports (the bot's: discord.py and every cog, bot/client.py
+  `EXTENSIONS`) and the worker pool's start, before any rally;
 - rss_mb: this process at the end; peak_mb its peak (VmHWM);
 - workers_rss_mb: each render worker at the end; web_rss_mb: the web child;
 - total_rss_mb: the peak of the sum bot + every worker + web child, sampled every SAMPLE_S while
-  the bench runs (goal ≤ 300); total_end_mb: that sum at the end; total_hwm_mb: the sum of each
+  the bench runs (goal ≤ 300), and peak_parts_mb: each one's RSS at that moment; total_end_mb:
+  that sum at the end; total_hwm_mb: the sum of each
   one's own peak (VmHWM: an upper bound, the peaks need not coincide);
 - total_pss_mb: the peak of the proportional set sizes of the bot and all its descendants (the
   workers' fork server and multiprocessing's resource tracker too, whose RSS at the end, mostly
   pages the workers share with the fork server, is helpers_rss_mb): the memory the whole really
   takes, shared pages counted once;
-- render: the plan used (workers, cache MB each, budget MB);
+- render: the plan used, as the bot makes it on this host with its web page on
+  (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`; workers, cache MB each, budget MB, web);
 - render_total_over_encode, render_cold_ms: `bench render`'s warm total/encode and cold first
   board, measured in the same run right after (a separate process, so its own memory is not
   counted; `render=False` skips it);
@@ -125,17 +129,23 @@ class Sampler:
 
         self.extra = extra
         self.peak = 0.0
+        self.peak_parts: dict[str, Any] = {}
         self.peak_pss = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
-    def total(self) -> float:
+    def parts(self) -> dict[str, Any]:
+        """Each process's RSS now: the bot, its render workers, the web child (when sampled)."""
         from bot.services import images
 
-        return round(rss_mb() + sum(rss_mb(p) for p in (*images.worker_pids(), *self.extra)), 1)
+        return {"bot": rss_mb(), "workers": [rss_mb(p) for p in images.worker_pids()],
+                "web": [rss_mb(p) for p in self.extra]}
 
     def sample(self) -> None:
-        self.peak = max(self.peak, self.total())
+        parts = self.parts()
+        total = round(parts["bot"] + sum(parts["workers"]) + sum(parts["web"]), 1)
+        if total > self.peak:
+            self.peak, self.peak_parts = total, parts
         self.peak_pss = max(self.peak_pss, round(pss_mb() + sum(pss_mb(p) for p in descendants()), 1))
 
     def _loop(self) -> None:
@@ -167,16 +177,19 @@ async def _league(service: Any, store: Any, clock: Any, runs: int) -> dict[str, 
     return {"league": int(row[0]), "round": int(close["round_id"]), "rated": int(close["rated"])}
 
 
-async def _rallies(service: Any, store: Any, rallies: int, stages: int) -> tuple[list[dict], list[int], Counter]:
-    """The rallies, started; their first boards' specs, the published rallies' ids, rallies by game."""
+async def _rallies(service: Any, store: Any, rallies: int, stages: int,
+                   draw: Any) -> tuple[int, list[int], Counter]:
+    """The rallies, started, each first board drawn as the outbox sender would (`draw(spec)`, a few
+    at a time, while the next rallies start); boards drawn, the published rallies' ids, rallies by game."""
     from bot import games
     from bot.services import Actor, Place
 
     actors = [Actor(uid, name) for uid, name in DRIVERS]
     organiser = Actor(*ORGANISER, can_manage=True)
-    specs: list[dict] = []
     published: list[int] = []
     by_game: Counter = Counter()
+    drawing: set[asyncio.Task] = set()
+    boards = 0
     for i in range(rallies):
         game, stage = stage_of(i % stages)
         place = Place(77, 10_000 + i)
@@ -190,24 +203,33 @@ async def _rallies(service: Any, store: Any, rallies: int, stages: int) -> tuple
         by_game[game] += 1
         row = await store.outbox.get(reply.outbox[-1]) if reply.outbox else None
         if row is not None and row.body.get("image"):
-            specs.append(row.body["image"])
+            task = asyncio.create_task(draw(row.body["image"]))
+            drawing.add(task)
+            task.add_done_callback(drawing.discard)
+            boards += 1
         if i < PUBLISHED:
             rally = await store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             if rally is not None:
                 published.append(rally.id)
-    return specs, published, by_game
+    await asyncio.gather(*drawing)
+    return boards, published, by_game
 
 
-async def _web(store: Any, urls_of: Any, clients: int, seconds: float, sampler: Sampler) -> dict[str, Any]:
-    """The web page as the bot serves it (`RALLYBOT_WEB_PORT`): its child process (bot/web/child.py,
-    counted in `web_rss_mb` and the total), read by `clients` readers for `seconds` (bench web's
-    load). The per-reader request limit is lifted: every reader here is 127.0.0.1."""
+async def _web(store: Any, renderer: Any, urls_of: Any, clients: int, seconds: float,
+               sampler: Sampler) -> dict[str, Any]:
+    """The web page as the bot serves it (`RALLYBOT_WEB_PORT`, bot/client.py `start_web`): its child
+    process (bot/web/child.py, counted in `web_rss_mb` and the total), its pictures drawn by the
+    bot's render workers (the drawing link, bot/web/draw_link.py), read by `clients` readers for
+    `seconds` (bench web's load). The per-reader request limit is lifted: every reader here is 127.0.0.1."""
+    from functools import partial
+
     import aiohttp
 
     from bench import web as web_bench
+    from bot.services.images import draw_async
     from bot.web.child import WebChild
 
-    server = WebChild(store.path, 0, budget=(1e9, 10**9))
+    server = WebChild(store.path, 0, budget=(1e9, 10**9), draw=partial(draw_async, renderer))
     web_mb = 0.0
     try:
         base = (await server.start()).rstrip("/")
@@ -233,13 +255,23 @@ async def _web(store: Any, urls_of: Any, clients: int, seconds: float, sampler: 
 
 
 async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int) -> dict[str, Any]:
+    import importlib
+
     from bench.league import START, Clock
+    from bot.client import EXTENSIONS
     from bot.services import RallyService, images
     from bot.services.images import default_renderer, draw_async
     from bot.store import Store
 
+    for name in EXTENSIONS:  # the bot process as it runs: discord.py and every cog imported
+        importlib.import_module(name)
+    from bot import sizing
+    from bot.config import render_from
+
     renderer = default_renderer()
-    plan = images.render_plan()
+    # the plan the bot makes on this host with its web page on (its process is in the budget)
+    plan = sizing.host_plan(**render_from(os.environ), web=clients > 0)
+    images.configure(plan)
     if plan.workers and await asyncio.to_thread(images.start_pool) is None:
         raise RuntimeError("the render workers could not start")
     baseline = rss_mb()
@@ -251,14 +283,13 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             service = RallyService(store, seed_source=lambda: 8, clock=clock)
             league = await _league(service, store, clock, league_runs)
             clock.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-            specs, published, by_game = await _rallies(service, store, rallies, stages)
             sem = asyncio.Semaphore(4 * max(1, plan.workers))  # the sender's pace: a few posts at a time
 
             async def one(spec: dict) -> None:
                 async with sem:
                     await draw_async(renderer, spec)
 
-            await asyncio.gather(*(one(spec) for spec in specs))
+            boards, published, by_game = await _rallies(service, store, rallies, stages, one)
 
             def urls(base: str) -> list[str]:
                 out = [f"{base}/league/{league['league']}", f"{base}/round/{league['round']}"]
@@ -269,7 +300,7 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
                     out += [f"{base}/stage/{game}/{stage}", f"{base}/stage/{game}/{stage}/preview.png"]
                 return out
 
-            web = (await _web(store, urls, clients, seconds, sampler) if clients
+            web = (await _web(store, renderer, urls, clients, seconds, sampler) if clients
                    else {"pages": 0, "web_errors": 0, "web_refused": [], "web_rss_mb": 0.0, "web": "off"})
             workers = sorted(rss_mb(pid) for pid in images.worker_pids())
             end = round(rss_mb() + sum(workers), 1)
@@ -280,9 +311,11 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             await store.close()
     return {"bench": "memory", "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
             "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
-            "total_hwm_mb": hwm, "total_pss_mb": sampler.peak_pss, "helpers_rss_mb": helpers,
-            "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb},
-            "rallies": rallies, "stages": stages, "boards": len(specs), "games": dict(by_game),
+            "total_hwm_mb": hwm, "peak_parts_mb": sampler.peak_parts, "total_pss_mb": sampler.peak_pss,
+            "helpers_rss_mb": helpers,
+            "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb,
+                       "web": plan.web},
+            "rallies": rallies, "stages": stages, "boards": boards, "games": dict(by_game),
             "league_runs": league["rated"], "clients": clients, **web,
             "seconds": round(time.perf_counter() - t0, 1)}
 
@@ -308,6 +341,7 @@ def run(rallies: int = RALLIES, stages: int = STAGES, clients: int = CLIENTS, se
             record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs))
         finally:
             images.shutdown_pool()
+            images.configure(None)
     if render:
         record.update(render_figures())
     return record

@@ -47,7 +47,15 @@ from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
 from bot.services.deadlines import DeadlineService
-from bot.services.images import PillowRenderer, Renderer, configure, default_renderer, shutdown_pool, start_pool
+from bot.services.images import (
+    PillowRenderer,
+    Renderer,
+    configure,
+    default_renderer,
+    draw_async,
+    shutdown_pool,
+    start_pool,
+)
 from bot.store import Store
 from bot.store.clock import utc_now
 from bot.views.hand_menu import picked_by
@@ -162,7 +170,8 @@ class RallyBot(commands.AutoShardedBot):
         """Serve the spectators' web page on `host:port` from its own process (bot/web/child.py);
         its address, or None when it cannot start (logged, naming the port: the bot goes on)."""
         try:
-            child = WebChild(self.settings.db, port, host, forwarded=self.settings.web_proxy)
+            child = WebChild(self.settings.db, port, host, forwarded=self.settings.web_proxy,
+                             draw=partial(draw_async, self.renderer))
             address = await child.start()
         except WebStartError as exc:
             log.error("%s: the bot goes on without its web page", exc)

@@ -92,7 +92,7 @@ class Settings:
 
     def render_plan(self) -> sizing.RenderPlan:
         """The render workers and cache budgets these settings give on this host."""
-        return sizing.host_plan(self.render_workers, self.memory_mb)
+        return sizing.host_plan(self.render_workers, self.memory_mb, web=self.web_port is not None)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -124,8 +124,11 @@ MEMORY_ENV = "RALLYBOT_MEMORY_MB"
 
 def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
     """RALLYBOT_RENDER_WORKERS (or its old name) and RALLYBOT_MEMORY_MB, checked against each
-    other: a budget below what the workers asked for (or the least plan) need is refused with
-    the smallest value that works (`bot.sizing.minimum_mb`)."""
+    other and the web page (RALLYBOT_WEB_PORT: its process is in the budget): a budget below what
+    the workers asked for (or the least plan) need is refused with the smallest value that works
+    (`bot.sizing.minimum_mb`)."""
+    web = web_port_from(env) is not None
+    page = " and the web page" if web else ""
     name = WORKERS_ENV if (env.get(WORKERS_ENV) or "").strip() else WORKERS_OLD_ENV
     text = (env.get(name) or "").strip()
     workers = None
@@ -137,7 +140,7 @@ def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
     text = (env.get(MEMORY_ENV) or "").strip()
     memory = None
     if text:
-        least = sizing.minimum_mb(0 if workers is None else workers)
+        least = sizing.minimum_mb(0 if workers is None else workers, web)
         if not text.isdigit() or len(text) > 7:
             raise ConfigError(f"{MEMORY_ENV} must be a whole number of megabytes (at least {least}), "
                               f"not {text[:20]!r}.")
@@ -145,10 +148,10 @@ def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
         if memory < least:
             if workers:
                 raise ConfigError(f"{MEMORY_ENV}={memory} is too small for {workers} render worker"
-                                  f"{'s' if workers > 1 else ''}: the smallest value that works is {least} "
-                                  f"(or {WORKERS_ENV}=0, which works from {sizing.minimum_mb(0)}).")
-            raise ConfigError(f"{MEMORY_ENV}={memory} is too small to draw a board: the smallest value that "
-                              f"works is {least} (with {WORKERS_ENV}=0).")
+                                  f"{'s' if workers > 1 else ''}{page}: the smallest value that works is {least} "
+                                  f"(or {WORKERS_ENV}=0, which works from {sizing.minimum_mb(0, web)}).")
+            raise ConfigError(f"{MEMORY_ENV}={memory} is too small to draw a board{page}: the smallest value "
+                              f"that works is {least} (with {WORKERS_ENV}=0).")
     return {"render_workers": workers, "memory_mb": memory}
 
 

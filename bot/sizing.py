@@ -5,20 +5,23 @@ it killed mid-rally. `plan()` turns the host into a `RenderPlan`:
 
 - the memory budget: `RALLYBOT_MEMORY_MB` when set, else 80 % of the cgroup's `memory.max` (a
   container's limit; the rest is headroom for bursts), else `DEFAULT_MEMORY_MB`;
+- what the budget holds besides the pictures: the bot process (`BOT_MB`) and, when the web page is
+  on (`RALLYBOT_WEB_PORT`), its process (`WEB_MB`: it draws nothing, the workers draw for it);
 - the render workers: `RALLYBOT_RENDER_WORKERS` when set (`RALLYBOT_RENDER_PROCESSES`, its old
   name, too), else as many as the CPUs this process may use (`os.sched_getaffinity`) and the
   budget hold, each with at least `WANTED_CACHE_MB` of caches; 0 workers: the pictures are drawn
   in a thread of the bot process (the smallest hosts);
 - each drawing process's cache budget (`bot.render.cache.set_budget`: static layers, strips,
-  text ...): what the budget leaves once the bot and the workers are counted, shared among the
-  workers, at most `MAX_CACHE_MB`.
+  text ...): what the budget leaves once the bot, the web page and the workers are counted,
+  shared among the workers, at most `MAX_CACHE_MB`.
 
-The figures are measured (`bench memory`, 1,000 rallies over the three games and 50 stages, the
-web page serving 50 clients, on this repository's 2-core machine): `BOT_MB` the bot process with
-the web page in it, `WORKER_MB` a worker that drew boards of the three games with its caches
-near empty, `THREAD_MB` what drawing adds to the bot process when it draws itself. Pure: reads
-no environment (`bot.config` parses the settings and gives them here); `cgroup_memory_mb` reads
-the cgroup file.
+The figures are measured (`bench memory`: 1,000 rallies over the three games and 50 stages, a
+league, the web page serving 50 clients, on this repository's 2-core machine; each process at its
+peak): `BOT_MB` the bot process (discord.py, every cog, the services), `WEB_MB` the web page's
+process, `WORKER_MB` a render worker with its caches empty, the drawing of a stage's new layer
+included, `THREAD_MB` what drawing adds to the bot process when it draws itself. Pure: reads no
+environment (`bot.config` parses the settings and gives them here); `cgroup_memory_mb` reads the
+cgroup file.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-BOT_MB = 100  # the bot process at 1,000 rallies, web page in-process (bench memory: 92–96)
-WORKER_MB = 95  # a render worker after boards of the three games, caches near empty (measured: 92)
+BOT_MB = 110  # the bot process at 1,000 rallies (bench memory: 104–109)
+WEB_MB = 80  # the web page's process under 50 readers, drawing nothing (bench memory: 76–78)
+WORKER_MB = 95  # a render worker after boards of the three games, caches empty, new layers drawn
 THREAD_MB = 40  # drawing in the bot process (0 workers): the render modules, fonts, a board's drawing
 MIN_CACHE_MB = 8  # the least a drawing process's caches may have: a board's layer (≤ 2 MB) and strips
 WANTED_CACHE_MB = 24  # a worker is started only when the budget leaves it at least this much of caches
@@ -48,19 +52,28 @@ class RenderPlan:
     cache_mb: int
     budget_mb: int
     source: str = "default"
+    web: bool = False  # the web page's process is counted in the budget
 
     def line(self) -> str:
         """The start-up log's line."""
         who = f"{self.workers} worker{'s' if self.workers != 1 else ''}" if self.workers else "in the bot's thread"
         each = " each" if self.workers > 1 else ""
-        return f"render: {who}, caches {self.cache_mb} MB{each}, memory budget {self.budget_mb} MB ({self.source})"
+        web = ", web page counted" if self.web else ""
+        return (f"render: {who}, caches {self.cache_mb} MB{each}, memory budget {self.budget_mb} MB "
+                f"({self.source}{web})")
 
 
-def minimum_mb(workers: int) -> int:
-    """The smallest memory budget `workers` render workers (0: the bot's thread) work in."""
+def others_mb(web: bool = False) -> int:
+    """What the budget holds besides the pictures: the bot process, and the web page's when on."""
+    return BOT_MB + (WEB_MB if web else 0)
+
+
+def minimum_mb(workers: int, web: bool = False) -> int:
+    """The smallest memory budget `workers` render workers (0: the bot's thread) work in, with
+    the web page's process when `web`."""
     if workers == 0:
-        return BOT_MB + THREAD_MB + MIN_CACHE_MB
-    return BOT_MB + workers * (WORKER_MB + MIN_CACHE_MB)
+        return others_mb(web) + THREAD_MB + MIN_CACHE_MB
+    return others_mb(web) + workers * (WORKER_MB + MIN_CACHE_MB)
 
 
 def cpus() -> int:
@@ -81,10 +94,11 @@ def cgroup_memory_mb(path: Path = CGROUP_FILE) -> int | None:
 
 
 def plan(workers: int | None = None, memory_mb: int | None = None, *, cores: int | None = None,
-         cgroup_mb: int | None = None) -> RenderPlan:
+         cgroup_mb: int | None = None, web: bool = False) -> RenderPlan:
     """The render plan for these settings (None: unset) on a host of `cores` CPUs (default: this
-    one's) whose cgroup allows `cgroup_mb` (None: no limit). Settings too small for what they ask
-    are refused by `bot.config` before (`minimum_mb`); a cgroup too small gets the least plan."""
+    one's) whose cgroup allows `cgroup_mb` (None: no limit), with the web page's process when
+    `web`. Settings too small for what they ask are refused by `bot.config` before
+    (`minimum_mb`); a cgroup too small gets the least plan."""
     cores = cpus() if cores is None else cores
     if memory_mb is not None:
         budget, source = memory_mb, "RALLYBOT_MEMORY_MB"
@@ -92,16 +106,17 @@ def plan(workers: int | None = None, memory_mb: int | None = None, *, cores: int
         budget, source = int(cgroup_mb * CGROUP_SHARE), "cgroup memory.max"
     else:
         budget, source = DEFAULT_MEMORY_MB, "default"
+    left = budget - others_mb(web)
     if workers is None:
-        workers = max(0, min(cores, MAX_WORKERS, (budget - BOT_MB) // (WORKER_MB + WANTED_CACHE_MB)))
+        workers = max(0, min(cores, MAX_WORKERS, left // (WORKER_MB + WANTED_CACHE_MB)))
     if workers == 0:
-        cache = budget - BOT_MB - THREAD_MB
+        cache = left - THREAD_MB
     else:
-        cache = (budget - BOT_MB - workers * WORKER_MB) // workers
-    return RenderPlan(workers, max(MIN_CACHE_MB, min(MAX_CACHE_MB, cache)), budget, source)
+        cache = (left - workers * WORKER_MB) // workers
+    return RenderPlan(workers, max(MIN_CACHE_MB, min(MAX_CACHE_MB, cache)), budget, source, web)
 
 
-def host_plan(render_workers: int | None = None, memory_mb: int | None = None) -> RenderPlan:
+def host_plan(render_workers: int | None = None, memory_mb: int | None = None, web: bool = False) -> RenderPlan:
     """`plan` for this host (its CPUs, its cgroup's memory limit) and these settings (the names
-    of `bot.config.Settings`' fields)."""
-    return plan(render_workers, memory_mb, cgroup_mb=cgroup_memory_mb())
+    of `bot.config.Settings`' fields; `web`: the web page is on)."""
+    return plan(render_workers, memory_mb, cgroup_mb=cgroup_memory_mb(), web=web)

@@ -27,6 +27,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--rate", type=float, default=None, help="requests a second each reader may make (default 10)")
     p.add_argument("--burst", type=int, default=None, help="requests a reader may make at once (default 60)")
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)  # the bot's child
+    p.add_argument("--draw-fd", type=int, default=None, help=argparse.SUPPRESS)  # the bot's drawing link
     p.set_defaults(func=main)
 
 
@@ -48,4 +49,4 @@ def main(args: argparse.Namespace) -> int:
         default = WebOptions()
         budget = (default.rate if args.rate is None else args.rate, default.burst if args.burst is None else args.burst)
     return serve(target, args.port, args.host, forwarded=args.proxy, nice=NICE if args.nice is None else args.nice,
-                 budget=budget, until_stdin_closes=args.until_stdin_closes)
+                 budget=budget, until_stdin_closes=args.until_stdin_closes, draw_fd=args.draw_fd)

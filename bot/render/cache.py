@@ -44,6 +44,8 @@ class ByteLRU(Generic[V]):
         self._lock = threading.Lock()
         if share is not None:
             _registry.append(self)
+            if _budget_total is not None:  # a module imported after the budget was set: shares again
+                set_budget(_budget_total)
 
     def get(self, key: Hashable) -> V | None:
         with self._lock:
@@ -88,6 +90,7 @@ class ByteLRU(Generic[V]):
 
 
 _registry: list[ByteLRU] = []  # the caches made with a share, in the order they were made
+_budget_total: int | None = None  # the last budget set: a cache made later gets its share of it
 
 
 def caches() -> list[ByteLRU]:
@@ -97,8 +100,11 @@ def caches() -> list[ByteLRU]:
 
 def set_budget(total: int) -> dict[str, int]:
     """Bound the shared caches to `total` bytes in all, each to its share of the shares' sum (the
-    modules that draw must be imported first: `bot.render.budgets` imports them); their new limits
-    by name."""
+    modules that draw are imported first, `bot.spec_drawing.apply_budget`; a cache made later,
+    such as the career card's on the first `/driver`, gets its share then); their new limits by
+    name."""
+    global _budget_total
+    _budget_total = total
     shares = sum(c.share or 0.0 for c in _registry) or 1.0
     limits = {}
     for cache in _registry:

@@ -95,6 +95,10 @@ log = logging.getLogger(__name__)
 
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 PENDING_WARMS = 64
+#: the fork server imports the drawing code before forking the workers (their pages then shared)
+#: from this many workers: with 1 the whole took 35 MB more counted once (bench memory's
+#: total_pss_mb, 1,000 rallies), with 2 the same, the server holding the imports a third time
+PRELOAD_FROM = 3
 NAMES = {"board": "board.png", "results": "results.png", "preview": "stage.png", "table": "standings.png",
          "career": "career.png", "replay": "replay.webp"}
 #: an attachment name a spec may choose: lower-case letters, digits and dashes, then .png
@@ -282,9 +286,9 @@ def render_plan() -> RenderPlan:
     raises its `ConfigError`)."""
     if _plan is not None:
         return _plan
-    from bot.config import render_from
+    from bot.config import render_from, web_port_from
 
-    return sizing.host_plan(**render_from(os.environ))
+    return sizing.host_plan(**render_from(os.environ), web=web_port_from(os.environ) is not None)
 
 
 def pool_size() -> int:
@@ -316,8 +320,9 @@ def start_pool(workers: int | None = None) -> ProcessPoolExecutor | None:
             # forkserver: workers forked from a clean server process, never from the bot with its
             # threads (event loop, database); spawn elsewhere
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            if ctx.get_start_method() == "forkserver":
-                ctx.set_forkserver_preload(["bot.spec_drawing", "bot.render"])
+            if ctx.get_start_method() == "forkserver":  # the workers' imports made once, shared: with
+                # PRELOAD_FROM workers and more; fewer share too little to pay for a server that big
+                ctx.set_forkserver_preload(["bot.spec_drawing", "bot.render"] if size >= PRELOAD_FROM else [])
             before = set(multiprocessing.active_children())
             pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_worker_init,
                                        initargs=(str(folder) if folder else None, ctx.Barrier(size), plan.cache_mb))

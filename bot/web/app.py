@@ -6,6 +6,7 @@ from aiohttp import web
 
 from bot.services.images import Renderer, default_renderer
 from bot.store import Store
+from bot.web.draw_link import LinkedDrawer
 from bot.web.guard import guard, quiet_refusals, strict_headers
 from bot.web.options import WebOptions
 from bot.web.site import Site
@@ -14,12 +15,14 @@ SITE = web.AppKey("site", Site)
 ID = r"{id:[0-9]{1,18}}"  # a row id: digits only, below 2**63 (a longer one is no address: 404)
 
 
-def create_app(store: Store, options: WebOptions | None = None, renderer: Renderer | None = None) -> web.Application:
-    """The site's application; `renderer` draws its pictures (default: the bot's Pillow one, in
-    the render worker processes)."""
+def create_app(store: Store, options: WebOptions | None = None, renderer: Renderer | None = None,
+               drawer: LinkedDrawer | None = None) -> web.Application:
+    """The site's application; its pictures are drawn by `drawer` (the bot's render workers, lent
+    to its page's process) when given, else by `renderer` (default: the bot's Pillow one, in the
+    render worker processes)."""
     options = options or WebOptions()
     quiet_refusals()
-    site = Site(store, options, renderer if renderer is not None else default_renderer())
+    site = Site(store, options, renderer if renderer is not None else default_renderer(), drawer)
     app = web.Application(middlewares=[guard(options, site.error_page)], client_max_size=options.max_body)
     app[SITE] = site
     app.on_response_prepare.append(strict_headers)

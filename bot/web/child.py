@@ -14,6 +14,11 @@ site on its own (`python -m bot web`), and the parent only needs what any proces
 stdout line `web page: ADDRESS` (`process.READY`), its exit status, its stderr lines (relayed to
 this log) and a pid to signal.
 
+Its pictures: a bot that gives `draw` (its own `images.draw_async` with its renderer) lends the
+child its render workers through a socket pair made at each start (bot/web/draw_link.py: the
+child's end passed with `pass_fds`, `--draw-fd N`; this end served by a `DrawLender`), so the
+child never draws (issue 28: a drawing process costs about 70 MB). Without `draw` it draws itself.
+
 What the child is given: the database in its environment (`RALLYBOT_DB`: a PostgreSQL URL's
 password never shows in the process list), the bot's render cache folder (`RALLYBOT_CACHE`),
 this checkout on `PYTHONPATH`, and a stdin pipe it watches (`--until-stdin-closes`): a bot killed
@@ -36,11 +41,13 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
 
 from bot.store.connection import Target, is_postgres_url
+from bot.web.draw_link import Draw, DrawLender
 from bot.web.process import NICE, READY, Budget, WebStartError, check_port
 
 log = logging.getLogger(__name__)
@@ -59,7 +66,7 @@ class WebChild:
     def __init__(self, target: Target, port: int, host: str = "127.0.0.1", *, forwarded: bool = False,
                  nice: int = NICE, budget: Budget | None = None, start_timeout: float = START_TIMEOUT_S,
                  stop_timeout: float = STOP_TIMEOUT_S, backoff_first: float = BACKOFF_FIRST,
-                 backoff_max: float = BACKOFF_MAX) -> None:
+                 backoff_max: float = BACKOFF_MAX, draw: Draw | None = None) -> None:
         if str(target) in ("", ":memory:"):
             raise WebStartError("the web page cannot read an in-memory database (only its own process sees it): "
                                 "give the bot a database file or a PostgreSQL database")
@@ -73,6 +80,10 @@ class WebChild:
         self.stop_timeout = stop_timeout
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
+        self.draw = draw  # the bot's drawing, lent to the child (bot/web/draw_link.py); None: it draws itself
+        self.lender: DrawLender | None = None
+        self._draw_fd: int | None = None  # the child's end of the drawing link, while it starts
+        self._lending: asyncio.Task[None] | None = None
         self.address = ""
         self.restarts = 0  # times the child was started again after dying
         self.exit_status: int | None = None  # of the last child stopped (0: it stopped cleanly on SIGTERM)
@@ -96,6 +107,8 @@ class WebChild:
     def _command(self) -> list[str]:
         command = [sys.executable, "-m", "bot", "web", "--port", str(self.port), "--host", self.host,
                    "--nice", str(self.nice), "--until-stdin-closes"]
+        if self._draw_fd is not None:
+            command += ["--draw-fd", str(self._draw_fd)]
         if self.budget is not None:
             command += ["--rate", repr(float(self.budget[0])), "--burst", str(int(self.budget[1]))]
         return command + (["--proxy"] if self.forwarded else [])
@@ -113,12 +126,38 @@ class WebChild:
         return env
 
     async def _spawn(self) -> None:
+        ours, theirs = socket.socketpair() if self.draw is not None else (None, None)
+        self._draw_fd = theirs.fileno() if theirs is not None else None
         try:
             process = await asyncio.create_subprocess_exec(
-                *self._command(), env=self._environment(), stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+                *self._command(), env=self._environment(),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                start_new_session=True, pass_fds=(theirs.fileno(),) if theirs is not None else ())
         except OSError as exc:  # no interpreter, no process left to start
+            if ours is not None:
+                ours.close()
             raise WebStartError(f"the web page could not start on port {self.port}: {exc}") from exc
+        finally:
+            if theirs is not None:
+                theirs.close()  # the child holds its own copy
+        try:
+            await self._await_ready(process)
+        except BaseException:
+            if ours is not None:
+                ours.close()
+            raise
+        if ours is not None and self.draw is not None:
+            self._stop_lending()
+            self.lender = DrawLender(self.draw)
+            self._lending = asyncio.create_task(self.lender.serve(ours), name="web-child-draw")
+
+    def _stop_lending(self) -> None:
+        if self._lending is not None:
+            self._lending.cancel()
+            self._lending = None
+
+    async def _await_ready(self, process: asyncio.subprocess.Process) -> None:
+        """Wait for the child's address line; the child becomes `self.process`."""
         assert process.stdout is not None and process.stderr is not None
         said: collections.deque[str] = collections.deque(maxlen=STDERR_KEPT)
         errors = self._relay(process.stderr, said, logging.WARNING)
@@ -225,5 +264,6 @@ class WebChild:
         process, self.process = self.process, None
         if process is not None:
             await self._end(process)
+        self._stop_lending()
         if self._relays:
             await asyncio.wait(set(self._relays), timeout=1.0)

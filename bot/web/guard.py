@@ -99,7 +99,10 @@ def guard(options: WebOptions, error_page: Callable[[web.Request, int], web.Resp
         except web.HTTPException as exc:
             if exc.status < 400:
                 raise
-            return error_page(request, exc.status)
+            response = error_page(request, exc.status)
+            if "Retry-After" in exc.headers:
+                response.headers["Retry-After"] = exc.headers["Retry-After"]
+            return response
 
     return middleware
 

@@ -10,6 +10,9 @@ from bot.store.clock import utc_now
 
 #: the web page's own process (bot/web/process.py) reuses a page's data version this long (seconds)
 CHILD_VERSION_TTL = 0.5
+#: the web page's own process keeps this many MB of pages, pictures and replayed rallies (issue 28:
+#: the bot's memory plan counts its process with these caches full, `bot.sizing.WEB_MB`)
+CHILD_CACHES_MB = {"pages_mb": 8, "images_mb": 8, "replays_mb": 4}
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class WebOptions:
     images: int = 64  # pictures kept in the image cache
     pages_mb: int = 16  # and at most this many MB of pages (issue 28: bounded in bytes too)
     images_mb: int = 16  # and of pictures
+    replays_mb: int = 16  # and of ended rallies' replayed turns (`bot.web.site.replay_bytes`)
     live_poll: float = 1.0  # seconds between two reads of a watched rally's version (one poller a rally)
     live_per_client: int = 4  # live streams (GET /rally/N/events) open at once per client …
     live_total: int = 500  # … and on the whole site (then 429)

@@ -13,8 +13,11 @@ alone too: a site on another host reading the bot's PostgreSQL database. What it
 - opens the store read-only (`Store.open(target, read_only=True)`: SQLite through a
   `file:…?mode=ro` URI connection, PostgreSQL through a pool whose sessions are
   `default_transaction_read_only`; never migrating: a schema other than this code's is refused);
-- draws its pictures in a thread of its own (`ThreadRenderer`), reading and filling the bot's
-  on-disk layer cache (`RALLYBOT_CACHE`), never a second pool of render workers (memory);
+- has its pictures drawn by the bot's render workers when the bot lends them (`--draw-fd`: one
+  end of a socket pair, bot/web/draw_link.py): it then never draws and never imports the drawing
+  code (70 MB less, issue 28); alone, it draws them in a thread of its own (`ThreadRenderer`),
+  reading and filling the on-disk layer cache (`RALLYBOT_CACHE`), never a pool of render workers;
+- keeps its caches of pages, pictures and replays within `CHILD_CACHES_MB` (20 MB in all);
 - reuses a page's data version for `CHILD_VERSION_TTL` seconds (bot/web/versions.py: the
   staleness bound), so a storm of readers costs a few queries a second, not one per request;
 - prints `web page: http://HOST:PORT/` on stdout once it listens (the line the bot waits for;
@@ -81,19 +84,21 @@ def lower_priority(increment: int) -> int:
     return niceness
 
 
-#: MB of picture caches in the web page's process (its boards and previews are cached as bytes by
-#: the site, and drawn from the shared on-disk layers): a tenth of a render worker's default
+#: MB of picture caches in the web page's process when it draws its own pictures (alone: its
+#: boards and previews are cached as bytes by the site, drawn from the shared on-disk layers)
 PICTURE_CACHE_MB = 8
 
 
 async def serve(target: Target, port: int, host: str, *, forwarded: bool = False, budget: Budget | None = None,
-                until_stdin_closes: bool = False, out: TextIO = sys.stdout) -> int:
-    """Serve the site on `host:port` from the database `target`, read-only, until told to stop.
+                until_stdin_closes: bool = False, draw_fd: int | None = None, out: TextIO = sys.stdout) -> int:
+    """Serve the site on `host:port` from the database `target`, read-only, until told to stop;
+    its pictures drawn by the bot through the socket `draw_fd` when given, else here.
     Returns the exit status (0, or `START_FAILED` with the reason on stderr)."""
     from bot.services.images import ThreadRenderer, apply_budget
     from bot.store import Store
     from bot.web.app import create_app
-    from bot.web.options import CHILD_VERSION_TTL, WebOptions
+    from bot.web.draw_link import LinkedDrawer
+    from bot.web.options import CHILD_CACHES_MB, CHILD_VERSION_TTL, WebOptions
     from bot.web.server import WebServer
 
     check_port(port)
@@ -104,12 +109,20 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
         print(f"error: the web page cannot read the database {shown}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return START_FAILED
     server: WebServer | None = None
+    drawer: LinkedDrawer | None = None
     try:
-        apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
-        options = WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL)
+        if draw_fd is not None:
+            try:
+                drawer = await LinkedDrawer.connect(draw_fd)
+            except OSError as exc:
+                print(f"error: the web page cannot use the drawing link --draw-fd {draw_fd}: {exc}", file=sys.stderr)
+                return START_FAILED
+        else:
+            apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
+        options = WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL, **CHILD_CACHES_MB)
         if budget is not None:
             options = replace(options, rate=budget[0], burst=budget[1])
-        server = WebServer(create_app(store, options, renderer=ThreadRenderer()))
+        server = WebServer(create_app(store, options, renderer=ThreadRenderer(), drawer=drawer))
         try:
             address = await server.start(port, host)
         except OSError as exc:
@@ -121,6 +134,8 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
     finally:
         if server is not None:
             await server.stop()
+        if drawer is not None:
+            await drawer.close()
         await store.close()
 
 
@@ -143,7 +158,8 @@ async def _until_stopped(until_stdin_closes: bool) -> None:
 
 
 def main(target: Target, port: int, host: str, *, forwarded: bool = False, nice: int = NICE,
-         budget: Budget | None = None, until_stdin_closes: bool = False, log_level: str = "WARNING") -> int:
+         budget: Budget | None = None, until_stdin_closes: bool = False, draw_fd: int | None = None,
+         log_level: str = "WARNING") -> int:
     """`python -m bot web`: lower the priority, then serve (see the module docstring)."""
     logging.basicConfig(level=log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -157,4 +173,4 @@ def main(target: Target, port: int, host: str, *, forwarded: bool = False, nice:
     if until_stdin_closes:  # the bot stops it (SIGTERM): a Ctrl-C in the bot's terminal is the bot's
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     return asyncio.run(serve(target, port, host, forwarded=forwarded, budget=budget,
-                             until_stdin_closes=until_stdin_closes))
+                             until_stdin_closes=until_stdin_closes, draw_fd=draw_fd))

@@ -30,6 +30,7 @@ from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.web import league_version_tx, round_version_tx, world_version_tx
 from bot.web.cache import Lru, body_bytes, etag_of, matches
+from bot.web.draw_link import DrawUnavailable, LinkedDrawer
 from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
@@ -51,13 +52,14 @@ PNG = "image/png"
 JSON = "application/json; charset=utf-8"
 #: what each error page says
 ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413: "web.error_413",
-          414: "web.error_414", 429: "web.error_429", 500: "web.error_500"}
+          414: "web.error_414", 429: "web.error_429", 500: "web.error_500", 503: "web.error_503"}
 KEPT_PARAMS = ("game", "week", "turn")  # the filters (and a replay's turn) a language link keeps
+RETRY_PICTURE = 5  # seconds a reader whose picture the bot could not draw now is asked to wait
 RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
 STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
 MB = 1024 * 1024
-REPLAYS = 8  # ended rallies whose replayed turns are kept (their pages and boards are built from them)
-REPLAYS_MB = 16  # and at most about this many MB of them (`replay_bytes`)
+REPLAYS = 8  # ended rallies whose replayed turns are kept (their pages and boards are built from them),
+# and at most `WebOptions.replays_mb` MB of them (`replay_bytes`)
 
 
 def replay_bytes(value: tuple[int, list[ReplayTurn]]) -> int:
@@ -69,13 +71,15 @@ def replay_bytes(value: tuple[int, list[ReplayTurn]]) -> int:
 class Site:
     """The handlers, on one store (read only), with the page and image caches."""
 
-    def __init__(self, store: Store, options: WebOptions, renderer: Renderer) -> None:
+    def __init__(self, store: Store, options: WebOptions, renderer: Renderer,
+                 drawer: LinkedDrawer | None = None) -> None:
         self.store = store
         self.options = options
         self.renderer = renderer
+        self.drawer = drawer  # the bot's render workers, lent to its page's process (bot/web/draw_link.py)
         self.pages: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.pages, options.pages_mb * MB, body_bytes)
         self.images: Lru[tuple[Any, ...], tuple[str, bytes]] = Lru(options.images, options.images_mb * MB, body_bytes)
-        self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS, REPLAYS_MB * MB, replay_bytes)
+        self.replays: Lru[int, tuple[int, list[ReplayTurn]]] = Lru(REPLAYS, options.replays_mb * MB, replay_bytes)
         self.versions = SharedReads(options.version_ttl, options.pages)
         self.live = Hub(store, options, self.versions)
 
@@ -109,6 +113,17 @@ class Site:
             headers["Accept-Ranges"] = "none"
         return web.Response(body=body, content_type=kind.split(";")[0], charset="utf-8" if kind != PNG else None,
                             headers=headers)
+
+    async def picture(self, spec: dict[str, Any], lang: str) -> bytes:
+        """A picture of the site: drawn by the bot's render workers when the bot lent them
+        (`drawer`), else by `renderer` here. 503 when the bot cannot draw it now."""
+        if self.drawer is None:
+            return await draw_async(self.renderer, spec, lang)
+        try:
+            return await self.drawer.draw(spec, lang)
+        except DrawUnavailable as exc:
+            log.warning("a picture of the page was not drawn: %s", exc)
+            raise web.HTTPServiceUnavailable(headers={"Retry-After": str(RETRY_PICTURE)}) from None
 
     def html(self, request: web.Request, lang: str, template: str, **context: Any) -> bytes:
         return page(template, lang, languages=self.language_links(request), paths=PATHS, **context).encode()
@@ -276,7 +291,7 @@ class Site:
             spec = turns[turn - 1].board if 1 <= turn <= len(turns) else None
             if spec is None:
                 raise web.HTTPNotFound()
-            return await draw_async(self.renderer, spec, lang)
+            return await self.picture(spec, lang)
 
         return await self.cached(request, ("replay-board", rally.id, turn, lang), found.version[:2], PNG, build)
 
@@ -300,7 +315,7 @@ class Site:
         rally = found.rally
 
         async def build() -> bytes:
-            return await draw_async(self.renderer, spec, lang)
+            return await self.picture(spec, lang)
 
         return await self.cached(request, ("board", rally.id, lang), (rally.version,), PNG, build)
 
@@ -328,7 +343,7 @@ class Site:
 
         async def build() -> bytes:
             try:
-                return await draw_async(self.renderer, spec, lang)
+                return await self.picture(spec, lang)
             except RallyError:  # a name the library knows but its pictures do not draw (a preset, not a course)
                 raise web.HTTPNotFound() from None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bench import memory
 from bench import render as render_bench
+from bot import sizing
 from bot.engine.rallyman.stages.loader import load_stage
 from bot.services import images
 
@@ -21,8 +22,10 @@ def test_the_memory_bench_holds_rallies_and_draws_a_board_for_each():
     record = memory.run(rallies=6, stages=3, clients=2, seconds=0.5, render=False, league_runs=2)
     assert record["bench"] == "memory" and record["boards"] == 6
     assert record["games"] == {"rallyman": 2, "dirt": 2, "roadrally": 2}  # the three games, spread
-    assert record["rss_mb"] > 0 and record["baseline_mb"] > 0 and len(record["workers_rss_mb"]) == images.pool_size()
+    plan = record["render"]  # the bot's plan on this host with its web page on (counted in the budget)
+    assert plan["web"] is True and plan["workers"] == sizing.host_plan(web=True).workers
+    assert record["rss_mb"] > 0 and record["baseline_mb"] > 0 and len(record["workers_rss_mb"]) == plan["workers"]
+    assert set(record["peak_parts_mb"]) == {"bot", "workers", "web"} and record["web_rss_mb"] > 0
     assert record["total_rss_mb"] >= record["rss_mb"] + sum(record["workers_rss_mb"]) - 1  # a peak, bot + workers
     assert record["league_runs"] == 2 and record["pages"] > 0 and record["web_refused"] == []
-    assert record["render"]["workers"] == images.pool_size()
     assert images._pool is None  # the bench stops its workers

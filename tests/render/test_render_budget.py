@@ -112,3 +112,18 @@ async def test_workers_get_the_plan_s_budget(tmp_path, monkeypatch):
     finally:
         images.configure(None)
         images.shutdown_pool()
+
+
+def test_a_cache_made_after_the_budget_is_set_gets_its_share_of_it(limits):
+    apply_budget(16)
+    late: ByteLRU[bytes] = ByteLRU(100 * MB, "late_cache", share=8)  # a module imported on first use
+    try:
+        assert late.limit < 16 * MB and cache.budget() <= 16 * MB
+    finally:
+        cache._registry.remove(late)
+        apply_budget(16)
+    from bot.render.career import card  # the career card's frames (drawn on the first /driver)
+
+    shares = sum(c.share or 0 for c in cache.caches())
+    assert card._frames in cache.caches() and card._frames.limit == int(16 * MB * 8 / shares)
+    assert cache.budget() <= 16 * MB

@@ -134,8 +134,9 @@ def _frame(card: CareerCard) -> Image.Image:
     return img
 
 
-#: the frames of the last layouts drawn, bounded in bytes (each ~6 MB)
-_frames: ByteLRU[Image.Image] = ByteLRU(32 * 1024 * 1024)
+#: the frames of the last layouts drawn, bounded in bytes (each ~6 MB), within the process's
+#: picture budget (`bot.render.cache.set_budget`): the newest is always kept
+_frames: ByteLRU[Image.Image] = ByteLRU(32 * 1024 * 1024, "career_frames", share=8)
 SPARK = (600, 56, W - PAD - 12, 176)
 
 

@@ -327,6 +327,7 @@ class _Painter:
         self.stage, self.snow, self.k = stage, snow, k
         self.whole = frame
         self.detail, self.lang = detail, options.lang
+        self.size = size or img.size
         self.attach(img, offset)
         self.shapes: StageShapes = stage_shapes(stage)
         self.u = frame.ppu  # pixels per space unit at this (supersampled) size
@@ -348,6 +349,44 @@ class _Painter:
         self.img, self.offset = img, offset
         self.f: Frame | _Moved = _Moved(self.whole, offset) if offset != (0, 0) else self.whole
         self.draw = ImageDraw.Draw(img)
+        #: a part of the layer (a board's window): shapes wholly off `img` are skipped (`seen`)
+        self.part = offset != (0, 0) or img.size != self.size
+
+    def seen(self, x0: float, y0: float, x1: float, y1: float, margin: float) -> bool:
+        """Whether a shape within the box (x0, y0, x1, y1) grown by `margin` (pixels of `img`) may
+        touch `img`: always, when the whole layer is drawn. A shape wholly off a part leaves every
+        pixel of it as it was, so skipping it keeps the part's pixels those of the whole layer
+        (and a window drawn first costs what it shows, not the whole stage: issue 28)."""
+        return not self.part or (x1 + margin >= 0 and y1 + margin >= 0 and x0 - margin <= self.img.width
+                                 and y0 - margin <= self.img.height)
+
+    def seen_points(self, pts: list[tuple[float, float]], margin: float) -> bool:
+        if not self.part:
+            return True
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return self.seen(min(xs), min(ys), max(xs), max(ys), margin)
+
+    def seen_pieces(self, pts: list[tuple[float, float]], margin: float) -> list[list[tuple[float, float]]]:
+        """The runs of consecutive segments of the polyline `pts` that may touch `img` (`margin`: at
+        least half the line's width and its joints' reach), as polylines. Pillow draws a wide line
+        segment by segment and each joint from its two segments alone, so the pieces draw the very
+        pixels `pts` draws on `img`: a joint left out (a piece's end) is one whose dropped segment,
+        grown by `margin`, holds it, so it lies off `img` too."""
+        if not self.part:
+            return [pts]
+        pieces: list[list[tuple[float, float]]] = []
+        current: list[tuple[float, float]] = []
+        for a, b in zip(pts, pts[1:]):
+            if self.seen(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), margin):
+                if not current:
+                    current = [a]
+                current.append(b)
+            elif current:
+                pieces.append(current)
+                current = []
+        if current:
+            pieces.append(current)
+        return pieces
 
     def reach(self) -> int:
         """Pixels (a multiple of k) that bound the width and height of every shape drawn: the
@@ -397,11 +436,14 @@ class _Painter:
                 runs.append((s.zone, [p]))
         runs[0][1].insert(0, self.f.px(self.shapes.start.mid))
         runs[-1][1].append(self.f.px(self.shapes.finish.mid))
+        margin = w / 2 + 4  # a segment's half width; a joint's pie and gap line reach no further
         for zone, pts in runs:
             colour = P.SNOW_TINT if self.snowy(zone) else P.ZONE_TINTS[order.get(zone, 0) % 2]
-            self.draw.line(pts, fill=colour, width=w, joint="curve")
+            for piece in self.seen_pieces(pts, margin):
+                self.draw.line(piece, fill=colour, width=w, joint="curve")
             for p in pts:  # round caps and joints; also hides hairline seams between wide segments
-                self.draw.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=colour)
+                if self.seen(p[0], p[1], p[0], p[1], margin):
+                    self.draw.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=colour)
 
     def strips(self) -> None:
         """Terrain beside the road, each with a small mark so colour is not the only cue."""
@@ -413,12 +455,16 @@ class _Painter:
                 if snowy:
                     colour = P.mix(colour, P.WHITE, P.SNOW_BLEACH)
                 pts = self.f.poly(st.polygon)
+                if not self.seen_points(pts, 4):
+                    continue  # wholly off this part of the layer: its mark (inside it) too
                 self.draw.polygon(pts, fill=colour)
                 centroid = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
                 marks.append((st.terrain, colour, centroid))
         if self.detail:
+            r = 0.13 * self.u
             for terrain, colour, c in marks:
-                terrain_mark(self.draw, terrain, colour, c, 0.13 * self.u)
+                if self.seen(c[0], c[1], c[0], c[1], 2 * r + 4):  # a mark stays within 1.2 r of its centre
+                    terrain_mark(self.draw, terrain, colour, c, r)
 
     def road(self) -> None:
         for sh in self.shapes.spaces:
@@ -493,6 +539,8 @@ class _Painter:
                 continue
             c = self.f.px(sh.centre)
             text = str(space.note)
+            if not self.seen(c[0], c[1], c[0], c[1], 2 * r + nf.size * (len(text) + 3) + 8):
+                continue  # its disc, square or K tag (text and padding) lies wholly off this part
             if sh.kind is SpaceKind.INTERIOR:
                 self.draw.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=P.WHITE, outline=P.ROAD_EDGE,
                                   width=self.line_w)
@@ -516,6 +564,9 @@ class _Painter:
         lf, pad = self.label_font, 0.4 * self.label_font.size
         ox, oy = self.offset
         for label in self.placed_labels():
+            x0, y0, x1, y1 = label.box
+            if not self.seen(x0 - ox, y0 - oy, x1 - ox, y1 - oy, lf.size + 2 * self.k + 8):
+                continue  # its pill (box, outline and text) lies wholly off this part
             pill(self.draw, (label.at[0] - ox, label.at[1] - oy), label.text, lf, label.bg, label.fg, pad,
                  outline=P.ROAD_EDGE, outline_w=max(1, self.k), cache=False)
 

@@ -36,7 +36,7 @@ from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.label_placer import LabelPlacer
 from bot.render.options import RenderOptions
-from bot.render.rallyman.geometry import StageShapes, add, left_of, stage_fingerprint, stage_shapes, unit
+from bot.render.rallyman.geometry import SpaceShape, StageShapes, add, left_of, stage_fingerprint, stage_shapes, unit
 from bot.render.rallyman.layout import MapLayout
 from bot.render.rallyman.terrain_marks import terrain_mark
 from bot.render.words import labels, word
@@ -236,8 +236,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     painter.paint()
     if placed is not None:  # placed over the whole layer, even when a part is drawn
         placed.extend(_unscaled(painter.placed_labels() + painter.shortcut_tags(), k))
-    part = big.crop((x0 - cx, y0 - cy, x1 - cx, y1 - cy))
-    return part if k == 1 else part.reduce(k)
+    part = (x0 - cx, y0 - cy, x1 - cx, y1 - cy)
+    return big.crop(part) if k == 1 else big.reduce(k, box=part)  # the part's pixels alone, reduced
 
 
 #: the labels of a static layer, by the layer's key (a few hundred bytes each: a long run keeps all)
@@ -300,6 +300,24 @@ class MapLabel:
     size: float = 0.0  # its font's size in pixels of the layer; 0: the map labels' font (a shortcut's K tag: its own)
 
 
+_reaches: dict[tuple, tuple[float, ...]] = {}
+
+
+def space_reach(stage: Stage) -> tuple[float, ...]:
+    """For each space, in space units: how far its outline and terrain strips reach from its
+    centre (computed once per stage; a turned and scaled frame keeps the proportions)."""
+    key = stage_fingerprint(stage)
+    found = _reaches.get(key)
+    if found is None:
+        if len(_reaches) >= 64:
+            _reaches.clear()
+        found = _reaches[key] = tuple(
+            max(math.hypot(x - sh.centre[0], y - sh.centre[1])
+                for x, y in (*sh.polygon, *(p for st in sh.strips for p in st.polygon)))
+            for sh in stage_shapes(stage).spaces)
+    return found
+
+
 class _Moved:
     """`frame`'s pixels less a whole-pixel `offset`, subtracted after `frame.px` (exactly, so a
     part drawn alone gets the very coordinates of the whole layer, moved)."""
@@ -343,6 +361,7 @@ class _Painter:
                                                  left_of(line.heading), side)))
         self.placer = LabelPlacer(centres, 0.55 * self.u, size or img.size)
         self._labels: list[MapLabel] | None = None
+        self._reach: tuple[float, ...] | None = None
 
     def attach(self, img: Image.Image, offset: tuple[int, int]) -> None:
         """Draw on `img`, the part of the whole layer whose top-left corner is at `offset`."""
@@ -359,6 +378,16 @@ class _Painter:
         (and a window drawn first costs what it shows, not the whole stage: issue 28)."""
         return not self.part or (x1 + margin >= 0 and y1 + margin >= 0 and x0 - margin <= self.img.width
                                  and y0 - margin <= self.img.height)
+
+    def seen_space(self, sh: SpaceShape) -> bool:
+        """Whether a space's outline or strips may touch `img` (skipped before their points are
+        turned into pixels: most of a long stage lies off a board's window)."""
+        if not self.part:
+            return True
+        if self._reach is None:
+            self._reach = space_reach(self.stage)
+        c = self.f.px(sh.centre)
+        return self.seen(c[0], c[1], c[0], c[1], self._reach[sh.id] * self.u + 2 * self.line_w + 8)
 
     def seen_points(self, pts: list[tuple[float, float]], margin: float) -> bool:
         if not self.part:
@@ -451,6 +480,8 @@ class _Painter:
         """Terrain beside the road, each with a small mark so colour is not the only cue."""
         marks = []
         for sh in self.shapes.spaces:
+            if not self.seen_space(sh):
+                continue
             snowy = self.snowy(self.stage.spaces[sh.id].zone)
             for st in sh.strips:
                 colour = P.TERRAIN[st.terrain]
@@ -470,6 +501,8 @@ class _Painter:
 
     def road(self) -> None:
         for sh in self.shapes.spaces:
+            if not self.seen_space(sh):
+                continue
             space = self.stage.spaces[sh.id]
             snow_surface = space.surface(self.snowy(space.zone)).value == "snow"
             if sh.kind is SpaceKind.SHORTCUT:

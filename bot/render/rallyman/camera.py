@@ -157,7 +157,9 @@ def _draw_strip(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
 
 
 def _round_line(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
-    d.line(pts, fill=colour, width=width, joint="curve")
+    """A polyline with round caps and joints: a disc at each point (which holds the pie and gap
+    line `joint="curve"` would draw there: the same pixels without them, issue 28)."""
+    d.line(pts, fill=colour, width=width)
     r = width / 2
     for x, y in pts:
         d.ellipse((x - r, y - r, x + r, y + r), fill=colour)

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from bot.engine.rallyman.stages.model import Stage
-from bot.render.frame import Frame, bbox, best_rotation
+from bot.render.frame import Frame, Outline, bbox, best_rotation
 from bot.render.options import RenderOptions
 from bot.render.rallyman.geometry import stage_fingerprint, stage_shapes
 
@@ -68,15 +68,15 @@ def board_layout(stage: Stage, options: RenderOptions, preview: bool = False) ->
     key = (stage_fingerprint(stage), options, preview)
     layout = _CACHE.get(key)
     if layout is None:
-        layout = _preview(stage, options) if preview else _board(stage, options)
+        outline = Outline(stage_shapes(stage).hull)  # its rotated boxes computed once for this layout
+        layout = _preview(options, outline) if preview else _board(options, outline)
         if len(_CACHE) > 256:
             _CACHE.clear()
         _CACHE[key] = layout
     return layout
 
 
-def _fit(stage: Stage, options: RenderOptions, max_h: int) -> tuple[float, float, tuple[int, int]]:
-    pts = list(stage_shapes(stage).hull)
+def _fit(pts: Outline, options: RenderOptions, max_h: int) -> tuple[float, float, tuple[int, int]]:
     w, pad = options.width, options.px(MAP_PAD)
     rotation, ppu = best_rotation(pts, w - 2 * pad, options.px(max_h) - 2 * pad)
     ppu = min(ppu, options.max_ppu * options.scale)
@@ -85,17 +85,16 @@ def _fit(stage: Stage, options: RenderOptions, max_h: int) -> tuple[float, float
     return rotation, ppu, (w, h)
 
 
-def _board(stage: Stage, options: RenderOptions) -> MapLayout:
+def _board(options: RenderOptions, outline: Outline) -> MapLayout:
     header = options.px(HEADER_H)
-    rotation, ppu, size = _fit(stage, options, FIT_MAX_H)
+    rotation, ppu, size = _fit(outline, options, FIT_MAX_H)
     if options.mode == "fit" or (options.mode == "auto" and ppu >= options.min_ppu * options.scale):
-        frame = Frame.fitting(list(stage_shapes(stage).hull), rotation, ppu, *size)
+        frame = Frame.fitting(outline, rotation, ppu, *size)
         return MapLayout("fit", frame, size, header, size, detail=ppu >= DETAIL_PPU * options.scale)
-    return _camera(stage, options, header)
+    return _camera(outline, options, header)
 
 
-def _camera(stage: Stage, options: RenderOptions, header: int) -> MapLayout:
-    pts = list(stage_shapes(stage).hull)
+def _camera(pts: Outline, options: RenderOptions, header: int) -> MapLayout:
     w, pad = options.width, options.px(MAP_PAD)
     strip_box_h = options.px(OVERVIEW_H)
     rotation, o_ppu = best_rotation(pts, w - 2 * pad, strip_box_h - 2 * pad)
@@ -113,10 +112,10 @@ def _camera(stage: Stage, options: RenderOptions, header: int) -> MapLayout:
                      detail=ppu >= DETAIL_PPU * options.scale)
 
 
-def _preview(stage: Stage, options: RenderOptions) -> MapLayout:
+def _preview(options: RenderOptions, outline: Outline) -> MapLayout:
     header = options.px(HEADER_H)
-    rotation, ppu, size = _fit(stage, options, PREVIEW_MAX_H)
-    frame = Frame.fitting(list(stage_shapes(stage).hull), rotation, ppu, *size)
+    rotation, ppu, size = _fit(outline, options, PREVIEW_MAX_H)
+    frame = Frame.fitting(outline, rotation, ppu, *size)
     return MapLayout("fit", frame, size, header, size, detail=ppu >= DETAIL_PPU * options.scale)
 
 

@@ -182,12 +182,13 @@ def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Sta
 def load_stage(name: str) -> Stage:
     """A shipped stage by name (file stem in data/stages/); cached, stages never change. The name
     is looked up among the shipped stages, never used as a path (`../x`, `/etc/x` are unknown).
-    Generated stages too: `bot.engine.rallyman.stages.catalogue.load_stage`."""
+    Generated stages too: `bot.engine.rallyman.stages.catalogue.load_stage`. The zones are read
+    once (`shipped_zones`): a render worker's first board of a stage read them all again (~10 ms)."""
     path = data_dir() / "stages" / f"{name}.stage"
     if name not in stage_names() or not path.exists():
         known = ", ".join(p.stem for p in stage_paths())
         raise StageError(name, None, f"no stage named '{name}'", f"known stages: {known}")
-    return load_stage_file(path, _shipped_zones())
+    return load_stage_file(path, shipped_zones())
 
 
 @lru_cache(maxsize=1)

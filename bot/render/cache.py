@@ -33,12 +33,15 @@ def image_bytes(img: Image.Image) -> int:
 
 class ByteLRU(Generic[V]):
     """`key → value` with each value's size in bytes; the least recently used go first once the
-    total passes `limit` (the newest entry is always kept, even alone over the limit). Thread-safe."""
+    total passes `limit` (the newest entry is kept even alone over the limit, unless `keep_newest`
+    is False: a cache of large, rarely used values keeps none then). Thread-safe."""
 
-    def __init__(self, limit: int, name: str | None = None, share: float | None = None) -> None:
+    def __init__(self, limit: int, name: str | None = None, share: float | None = None,
+                 keep_newest: bool = True) -> None:
         self.limit = limit
         self.name = name
         self.share = share
+        self.keep_newest = keep_newest
         self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -65,7 +68,7 @@ class ByteLRU(Generic[V]):
             self._shrink()
 
     def _shrink(self) -> None:
-        while len(self._items) > 1 and self._bytes > self.limit:
+        while len(self._items) > (1 if self.keep_newest else 0) and self._bytes > self.limit:
             _, (_, gone) = self._items.popitem(last=False)
             self._bytes -= gone
 

@@ -135,8 +135,8 @@ def _frame(card: CareerCard) -> Image.Image:
 
 
 #: the frames of the last layouts drawn, bounded in bytes (each ~6 MB), within the process's
-#: picture budget (`bot.render.cache.set_budget`): the newest is always kept
-_frames: ByteLRU[Image.Image] = ByteLRU(32 * 1024 * 1024, "career_frames", share=8)
+#: picture budget (`bot.render.cache.set_budget`): none kept when the budget's share holds none
+_frames: ByteLRU[Image.Image] = ByteLRU(32 * 1024 * 1024, "career_frames", share=8, keep_newest=False)
 SPARK = (600, 56, W - PAD - 12, 176)
 
 

@@ -116,7 +116,7 @@ def cached_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options:
     _cache.put(key, img, image_bytes(img))
     kept = _labels_of(img.info.get(disk_cache.LABELS_CHUNK))
     if kept is not None:  # what the painter placed, kept with the layer: no second placement
-        _labels.setdefault(key, kept)
+        _keep_labels(key, kept)
     return img
 
 
@@ -129,14 +129,53 @@ def static_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options:
 
 def _draw_and_keep(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:
     placed: list[MapLabel] = []  # the labels the painter places anyway: kept for `label_boxes`
-    img = to_palette(draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail,
-                                 placed=placed), layer_palette(stage, layout, snow, options))
-    _labels.setdefault(_key(stage, layout, snow, options), placed)
+    img = draw_layer(stage, layout, snow, options, placed)
+    _keep_labels(_key(stage, layout, snow, options), placed)
     stats.drawn += 1
-    release_memory()  # the supersampled canvas (up to ~60 MB) is gone: give its pages back
+    release_memory()  # the bands' canvases are gone: give their pages back
     disk_cache.store(_name(stage, layout, snow, options), img, _labels_json(placed))
     _cache.put(_key(stage, layout, snow, options), img, image_bytes(img))
     return img
+
+
+#: bytes of supersampled canvas a layer is drawn on at a time (`draw_layer`): a long stage's whole
+#: canvas took ~64 MB at once, the peak of a render worker's memory (issue 28)
+BAND_BYTES = 16 * 1024 * 1024
+
+
+def draw_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
+               placed: list[MapLabel] | None = None) -> Image.Image:
+    """The whole static layer in its colours (mode P), drawn in horizontal bands of at most
+    `BAND_BYTES` of supersampled canvas each, rather than on one canvas of the whole stage: each
+    band is a part drawn alone (`draw_static` with a box: the very pixels of the whole layer,
+    shapes off it skipped), turned to the layer's palette and pasted. The same pixels as one
+    canvas; a sixth of the memory at its peak for the longest stage, for ~50 % more time (the
+    layer is drawn once per stage and weather, in the background: `warm_layer`)."""
+    palette = layer_palette(stage, layout, snow, options)
+    w, h = layout.static_size
+    k = options.supersample
+    rows = max(64, BAND_BYTES // (w * k * k * 4))  # rows of the layer a band holds (4 bytes a pixel)
+    if rows >= h:
+        return to_palette(draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail,
+                                      placed=placed), palette)
+    img: Image.Image | None = None
+    for y in range(0, h, rows):
+        band = to_palette(draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail,
+                                      (0, y, w, min(h, y + rows)), placed if y == 0 else None), palette)
+        if img is None:
+            img = Image.new("P", (w, h))
+            img.putpalette(band.getpalette() or [])
+        img.paste(band, (0, y))
+    assert img is not None
+    return img
+
+
+def _keep_labels(key: tuple, placed: list[MapLabel]) -> None:
+    """Keep a layer's placed labels (the first placement of that layer wins), within the bound."""
+    if key not in _labels:
+        if len(_labels) >= LABELS_KEPT:
+            _labels.clear()
+        _labels[key] = placed
 
 
 #: a layer nobody has drawn yet: draw only the part a board shows (`static_window`) and leave the
@@ -157,7 +196,7 @@ def static_window(stage: Stage, layout: MapLayout, snow: frozenset[str], options
             stats.windows += 1
             placed: list[MapLabel] = []
             part = draw_static(stage, layout.frame, layout.static_size, snow, options, layout.detail, box, placed)
-            _labels.setdefault(_key(stage, layout, snow, options), placed)
+            _keep_labels(_key(stage, layout, snow, options), placed)
             return to_palette(part, layer_palette(stage, layout, snow, options))
         img = _draw_and_keep(stage, layout, snow, options)
     return img if box == (0, 0, img.width, img.height) else img.crop(box)
@@ -241,7 +280,9 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     return big.crop(part) if k == 1 else big.reduce(k, box=part)  # the part's pixels alone, reduced
 
 
-#: the labels of a static layer, by the layer's key (a few hundred bytes each: a long run keeps all)
+#: the labels of a static layer, by the layer's key (a few hundred bytes each), at most LABELS_KEPT
+#: layers' (then forgotten at once: placed again when asked, from the layer's stage)
+LABELS_KEPT = 512
 _labels: dict[tuple, list[MapLabel]] = {}
 
 
@@ -253,9 +294,8 @@ def label_boxes(stage: Stage, layout: MapLayout, snow: frozenset[str], options: 
     key = _key(stage, layout, snow, options)
     found = _labels.get(key)
     if found is None:
-        if len(_labels) > 512:
-            _labels.clear()
-        found = _labels[key] = _place_labels(stage, layout, snow, options)
+        found = _place_labels(stage, layout, snow, options)
+        _keep_labels(key, found)
     return found
 
 

@@ -76,7 +76,8 @@ async def _main(args: argparse.Namespace) -> int:
     from bot.store.leagues import round_count_tx
 
     try:  # the render plan (bot/sizing.py): RALLYBOT_RENDER_WORKERS, RALLYBOT_MEMORY_MB
-        plan = host_plan(**render_from(os.environ))
+        found = render_from(os.environ)
+        plan = host_plan(found["render_workers"], found["memory_mb"])  # its web page, if any, is in its process
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

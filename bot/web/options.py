@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bot.store.clock import utc_now
@@ -12,7 +12,10 @@ from bot.store.clock import utc_now
 CHILD_VERSION_TTL = 0.5
 #: the web page's own process keeps this many MB of pages, pictures and replayed rallies (issue 28:
 #: the bot's memory plan counts its process with these caches full, `bot.sizing.WEB_MB`)
-CHILD_CACHES_MB = {"pages_mb": 8, "images_mb": 8, "replays_mb": 4}
+CHILD_PAGES_MB, CHILD_IMAGES_MB, CHILD_REPLAYS_MB = 8, 8, 4
+
+
+
 
 
 @dataclass(frozen=True)
@@ -43,3 +46,8 @@ class WebOptions:
     live_keepalive: float = 15.0  # seconds of silence before a comment line (a gone reader is noticed)
     version_ttl: float = 0.0  # seconds a page's data version is reused (bot/web/versions.py; ≤ live_poll)
     clock: Callable[[], datetime] = field(default=utc_now)
+
+
+def child_caches(options: WebOptions) -> WebOptions:
+    """`options` with the web page's own process's cache bounds (20 MB in all)."""
+    return replace(options, pages_mb=CHILD_PAGES_MB, images_mb=CHILD_IMAGES_MB, replays_mb=CHILD_REPLAYS_MB)

@@ -17,7 +17,8 @@ alone too: a site on another host reading the bot's PostgreSQL database. What it
   end of a socket pair, bot/web/draw_link.py): it then never draws and never imports the drawing
   code (70 MB less, issue 28); alone, it draws them in a thread of its own (`ThreadRenderer`),
   reading and filling the on-disk layer cache (`RALLYBOT_CACHE`), never a pool of render workers;
-- keeps its caches of pages, pictures and replays within `CHILD_CACHES_MB` (20 MB in all);
+- keeps its caches of pages, pictures and replays within `CHILD_PAGES_MB`, `CHILD_IMAGES_MB` and
+  `CHILD_REPLAYS_MB` (20 MB in all: `bot.sizing.WEB_MB` counts them full);
 - reuses a page's data version for `CHILD_VERSION_TTL` seconds (bot/web/versions.py: the
   staleness bound), so a storm of readers costs a few queries a second, not one per request;
 - prints `web page: http://HOST:PORT/` on stdout once it listens (the line the bot waits for;
@@ -98,7 +99,7 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
     from bot.store import Store
     from bot.web.app import create_app
     from bot.web.draw_link import LinkedDrawer
-    from bot.web.options import CHILD_CACHES_MB, CHILD_VERSION_TTL, WebOptions
+    from bot.web.options import CHILD_VERSION_TTL, WebOptions, child_caches
     from bot.web.server import WebServer
 
     check_port(port)
@@ -119,7 +120,7 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
                 return START_FAILED
         else:
             apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
-        options = WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL, **CHILD_CACHES_MB)
+        options = child_caches(WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL))
         if budget is not None:
             options = replace(options, rate=budget[0], burst=budget[1])
         server = WebServer(create_app(store, options, renderer=ThreadRenderer(), drawer=drawer))

@@ -260,9 +260,9 @@ async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):
 def test_the_page_s_process_keeps_its_caches_within_what_the_memory_plan_counts(store):
     from bot import sizing
     from bot.web.app import SITE
-    from bot.web.options import CHILD_CACHES_MB, WebOptions
+    from bot.web.options import WebOptions, child_caches
 
-    site = create_app(store, WebOptions(**CHILD_CACHES_MB))[SITE]
+    site = create_app(store, child_caches(WebOptions()))[SITE]  # as bot/web/process.py makes it
     held = [site.pages.max_bytes, site.images.max_bytes, site.replays.max_bytes]
     assert held == [8 << 20, 8 << 20, 4 << 20]
-    assert sum(CHILD_CACHES_MB.values()) < sizing.WEB_MB / 3  # the rest: its interpreter, imports and readers
+    assert sum(held) < sizing.WEB_MB / 3 * (1 << 20)  # the rest: its interpreter, imports and readers

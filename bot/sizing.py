@@ -30,10 +30,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-BOT_MB = 110  # the bot process at 1,000 rallies (bench memory: 104–109)
-WEB_MB = 80  # the web page's process under 50 readers, drawing nothing (bench memory: 76–78)
-WORKER_MB = 95  # a render worker after boards of the three games, caches empty, new layers drawn
-THREAD_MB = 40  # drawing in the bot process (0 workers): the render modules, fonts, a board's drawing
+BOT_MB = 110  # the bot process at 1,000 rallies (bench memory: 104–109 at its peak)
+#: the web page's process, drawing nothing: 78 at its peak under 50 readers (bench memory), its
+#: caches then far from full; 63 idle, and its caches hold 20 at most (`bot.web.options`)
+WEB_MB = 90
+#: a render worker, caches empty: ~75 once it drew boards of the three games, and a picture's
+#: drawing takes up to 40 more while it lasts (a Road Rally board, a DIRT preview: the frame, the
+#: palette's octree; measured per picture in a worker's process)
+WORKER_MB = 115
+THREAD_MB = 65  # drawing in the bot process (0 workers): the render modules, fonts, a picture's drawing
 MIN_CACHE_MB = 8  # the least a drawing process's caches may have: a board's layer (≤ 2 MB) and strips
 WANTED_CACHE_MB = 24  # a worker is started only when the budget leaves it at least this much of caches
 MAX_CACHE_MB = 64  # more buys nothing at 50 stages (their layers fit)

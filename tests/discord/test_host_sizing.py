@@ -23,16 +23,35 @@ from tests.discord.test_discord_run_and_sync import ROOT, run_bot
 
 def test_the_pool_comes_from_the_cores_and_the_memory():
     assert plan(cores=2) == RenderPlan(1, 64, 300, "default")  # 300 MB hold one worker with full caches
-    assert plan(memory_mb=400, cores=2) == RenderPlan(2, 55, 400, "RALLYBOT_MEMORY_MB")
+    assert plan(memory_mb=400, cores=2) == RenderPlan(2, 30, 400, "RALLYBOT_MEMORY_MB")
     assert plan(memory_mb=400, cores=1).workers == 1  # never more workers than CPUs
     assert plan(memory_mb=4000, cores=8) == RenderPlan(8, 64, 4000, "RALLYBOT_MEMORY_MB")  # caches at most 64 MB
-    assert plan(memory_mb=200, cores=4) == RenderPlan(0, 60, 200, "RALLYBOT_MEMORY_MB")  # a worker would not fit
+    assert plan(memory_mb=200, cores=4) == RenderPlan(0, 25, 200, "RALLYBOT_MEMORY_MB")  # a worker would not fit
     assert plan(workers=0, cores=4).workers == 0  # the setting wins
-    assert plan(cgroup_mb=512, cores=2) == RenderPlan(2, 59, 409, "cgroup memory.max")  # 80 % of the limit
+    assert plan(cgroup_mb=512, cores=2) == RenderPlan(2, 34, 409, "cgroup memory.max")  # 80 % of the limit
     assert plan(memory_mb=300, cgroup_mb=512, cores=2).budget_mb == 300  # the setting wins over the cgroup
     for workers in range(4):  # the least budget of each pool size works: caches of at least 8 MB
         least = plan(workers=workers, memory_mb=minimum_mb(workers), cores=4)
         assert least.workers == workers and least.cache_mb >= sizing.MIN_CACHE_MB
+        with_web = plan(workers=workers, memory_mb=minimum_mb(workers, web=True), cores=4, web=True)
+        assert with_web.workers == workers and with_web.cache_mb >= sizing.MIN_CACHE_MB
+
+
+def test_the_web_page_s_process_is_counted_in_the_budget():
+    """Its process (drawing nothing: the workers draw its pictures) takes WEB_MB of the budget: 300 MB
+    then hold no worker with its caches, and the bot draws in its thread; 400 MB hold one."""
+    assert plan(cores=2, web=True) == RenderPlan(0, 35, 300, "default", web=True)
+    assert plan(memory_mb=400, cores=2, web=True) == RenderPlan(1, 64, 400, "RALLYBOT_MEMORY_MB", web=True)
+    assert minimum_mb(1, web=True) == minimum_mb(1) + sizing.WEB_MB
+    assert plan(cores=2, web=True).line() == ("render: in the bot's thread, caches 35 MB, memory budget 300 MB "
+                                              "(default, web page counted)")
+    settings = Settings.from_env({"RALLYBOT_WEB_PORT": "8080", "RALLYBOT_MEMORY_MB": "400"})
+    assert settings.render_plan().web and settings.render_plan().workers == min(1, sizing.cpus())
+    with pytest.raises(ConfigError, match=rf"RALLYBOT_MEMORY_MB=300 is too small for 1 render worker and the web "
+                                          rf"page: the smallest value that works is {minimum_mb(1, web=True)} "
+                                          rf"\(or RALLYBOT_RENDER_WORKERS=0, which works from "
+                                          rf"{minimum_mb(0, web=True)}\)"):
+        Settings.from_env({"RALLYBOT_WEB_PORT": "8080", "RALLYBOT_MEMORY_MB": "300", "RALLYBOT_RENDER_WORKERS": "1"})
 
 
 def test_the_cgroup_limit_is_read_when_there_is_one(tmp_path):

@@ -139,8 +139,9 @@ def _draw_and_keep(stage: Stage, layout: MapLayout, snow: frozenset[str], option
 
 
 #: bytes of supersampled canvas a layer is drawn on at a time (`draw_layer`): a long stage's whole
-#: canvas took ~64 MB at once, the peak of a render worker's memory (issue 28)
-BAND_BYTES = 16 * 1024 * 1024
+#: canvas took ~64 MB at once, the peak of a render worker's memory (issue 28); 8 MB: +10 MB at the
+#: peak for the longest stage, drawn in ~2.3× the time of one canvas (in the background)
+BAND_BYTES = 8 * 1024 * 1024
 
 
 def draw_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
@@ -149,7 +150,7 @@ def draw_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: R
     `BAND_BYTES` of supersampled canvas each, rather than on one canvas of the whole stage: each
     band is a part drawn alone (`draw_static` with a box: the very pixels of the whole layer,
     shapes off it skipped), turned to the layer's palette and pasted. The same pixels as one
-    canvas; a sixth of the memory at its peak for the longest stage, for ~50 % more time (the
+    canvas; a sixth of the memory at its peak for the longest stage, for about twice the time (the
     layer is drawn once per stage and weather, in the background: `warm_layer`)."""
     palette = layer_palette(stage, layout, snow, options)
     w, h = layout.static_size

@@ -6,6 +6,7 @@ malformed link is a 503 for the reader, never a hang; the bot's child really is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 
@@ -57,26 +58,29 @@ class Recorder:
             self.now -= 1
 
 
+@contextlib.asynccontextmanager
 async def linked(draw: Recorder, **lender_options):
-    """A lender and a drawer joined by a socket pair, as the bot and its page's process are."""
+    """A lender and a drawer joined by a socket pair, as the bot and its page's process are; the
+    drawer closed at the end, and the lender then stops serving."""
     ours, theirs = socket.socketpair()
     lender = DrawLender(draw, LANGS, **lender_options)
     task = asyncio.create_task(lender.serve(ours))
     reader, writer = await asyncio.open_connection(sock=theirs)
-    return lender, LinkedDrawer(reader, writer, timeout=5.0), task
+    drawer = LinkedDrawer(reader, writer, timeout=5.0)
+    try:
+        yield lender, drawer
+    finally:
+        await drawer.close()
+        await asyncio.wait_for(task, 5.0)
 
 
 async def test_a_preview_and_a_board_are_drawn_by_the_lender_in_the_reader_s_language():
     draw = Recorder()
-    lender, drawer, task = await linked(draw)
-    try:
+    async with linked(draw) as (lender, drawer):
         assert await drawer.draw(preview_spec("pinewood-sprint"), "fr") == LENT + b'["pinewood-sprint", "fr"]'
         board = {"kind": "board", "game": "rallyman", "view": {"round": 1}}
         assert (await drawer.draw(board, "de")).startswith(LENT)
         assert draw.asked == [(preview_spec("pinewood-sprint"), "fr"), (board, "de")] and lender.drawn == 2
-    finally:
-        await drawer.close()
-        await task
 
 
 @pytest.mark.parametrize("spec, lang", [
@@ -89,72 +93,48 @@ async def test_a_preview_and_a_board_are_drawn_by_the_lender_in_the_reader_s_lan
 ])
 async def test_anything_but_a_spectator_picture_is_refused_and_never_drawn(spec, lang):
     draw = Recorder()
-    lender, drawer, task = await linked(draw)
-    try:
+    async with linked(draw) as (lender, drawer):
         with pytest.raises(DrawUnavailable, match=r"could not draw it \(refused\)"):
             await drawer.draw(spec, lang)
         assert draw.asked == [] and lender.drawn == 0
         assert (await drawer.draw(preview_spec("gen-1"), "en")).startswith(LENT)  # the link still works
-    finally:
-        await drawer.close()
-        await task
 
 
 async def test_pictures_are_drawn_one_at_a_time_and_the_same_one_asked_twice_is_drawn_once():
     draw = Recorder(delay=0.05)
-    lender, drawer, task = await linked(draw)
-    try:
+    async with linked(draw) as (lender, drawer):
         names = ["gen-1", "gen-2", "gen-3", "gen-1", "gen-1"]
         got = await asyncio.gather(*(drawer.draw(preview_spec(n), "en") for n in names))
         assert [json.loads(g[len(LENT):])[0] for g in got] == names
         assert draw.most == 1  # the bot's workers are lent one picture at a time
         assert sorted(spec["stage"] for spec, _ in draw.asked) == ["gen-1", "gen-2", "gen-3"]
-    finally:
-        await drawer.close()
-        await task
 
 
 async def test_past_its_queue_the_lender_answers_busy_at_once():
     draw = Recorder(delay=0.2)
-    lender, drawer, task = await linked(draw, queued=2)
-    try:
+    async with linked(draw, queued=2) as (lender, drawer):
         results = await asyncio.gather(*(drawer.draw(preview_spec(f"gen-{n}"), "en") for n in range(5)),
                                        return_exceptions=True)
         busy = [r for r in results if isinstance(r, DrawUnavailable)]
         assert len(busy) == 3 and all("busy" in str(r) for r in busy)
         assert sum(isinstance(r, bytes) for r in results) == 2 and len(draw.asked) == 2
-    finally:
-        await drawer.close()
-        await task
 
 
 async def test_a_rules_error_is_a_refusal_and_a_crash_is_unavailable():
-    lender, drawer, task = await linked(Recorder(fail=RallyError("a preset, not a course")))
-    try:
+    async with linked(Recorder(fail=RallyError("a preset, not a course"))) as (lender, drawer):
         with pytest.raises(DrawRefused):
             await drawer.draw(preview_spec("standard", "roadrally"), "en")
-    finally:
-        await drawer.close()
-        await task
-    lender, drawer, task = await linked(Recorder(fail=MemoryError()))
-    try:
+    async with linked(Recorder(fail=MemoryError())) as (lender, drawer):
         with pytest.raises(DrawUnavailable, match="failed"):
             await drawer.draw(preview_spec("gen-1"), "en")
-    finally:
-        await drawer.close()
-        await task
 
 
 async def test_a_slow_drawing_is_unavailable_after_the_timeout():
     draw = Recorder(delay=2.0)
-    lender, drawer, task = await linked(draw)
-    drawer.timeout = 0.1
-    try:
+    async with linked(draw) as (lender, drawer):
+        drawer.timeout = 0.1
         with pytest.raises(DrawUnavailable, match=r"within 0\.1 s"):
             await drawer.draw(preview_spec("gen-1"), "en")
-    finally:
-        await drawer.close()
-        task.cancel()
 
 
 async def test_an_oversized_request_closes_the_link_and_waiting_readers_are_answered():
@@ -197,6 +177,11 @@ async def test_garbage_from_the_page_is_refused_without_drawing():
         await asyncio.wait_for(task, 5.0)
 
 
+def served(store, options, drawer):
+    """The site on `store`, its pictures drawn through `drawer`, behind aiohttp's test client."""
+    return TestClient(TestServer(create_app(store, options, renderer=FakeRenderer(), drawer=drawer)))
+
+
 async def published_rally(service):
     """A running rally whose channel is published (`/rally web public`)."""
     from bot.services import Actor, Place
@@ -212,33 +197,24 @@ async def published_rally(service):
 
 async def test_the_site_answers_503_in_the_reader_s_language_when_the_bot_cannot_draw(store, service, options):
     rally = await published_rally(service)
-    lender, drawer, task = await linked(Recorder(fail=MemoryError()))
-    async with TestClient(TestServer(create_app(store, options, renderer=FakeRenderer(), drawer=drawer))) as client:
+    async with linked(Recorder(fail=MemoryError())) as (_, drawer), served(store, options, drawer) as client:
         board = await client.get(f"/rally/{rally.id}/board.png?lang=fr")
         assert board.status == 503 and board.headers["Retry-After"] == "5"
         assert "Cette image ne peut pas être dessinée" in await board.text()
         assert (await client.get(f"/rally/{rally.id}")).status == 200  # the page itself is served
         assert (await client.get("/stage/rallyman/pinewood-sprint/preview.png")).status == 503
-    await drawer.close()
-    await task
-    lender, drawer, task = await linked(Recorder(fail=RallyError("a preset")))
-    async with TestClient(TestServer(create_app(store, options, renderer=FakeRenderer(), drawer=drawer))) as client:
+    async with linked(Recorder(fail=RallyError("a preset"))) as (_, drawer), served(store, options, drawer) as client:
         assert (await client.get("/stage/rallyman/pinewood-sprint/preview.png")).status == 404
-    await drawer.close()
-    await task
 
 
 async def test_the_site_shows_the_board_the_bot_drew_from_the_spectators_view(store, service, options):
     rally = await published_rally(service)
     draw = Recorder()
-    lender, drawer, task = await linked(draw)
-    async with TestClient(TestServer(create_app(store, options, renderer=FakeRenderer(), drawer=drawer))) as client:
+    async with linked(draw) as (_, drawer), served(store, options, drawer) as client:
         board = await client.get(f"/rally/{rally.id}/board.png?lang=de")
         assert board.status == 200 and (await board.read()).startswith(LENT)
     game = games.get(rally.game)
     assert draw.asked == [(board_spec(game.from_json(rally.snapshot), game.id), "de")]
-    await drawer.close()
-    await task
 
 
 async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):

@@ -18,8 +18,9 @@ Writes are atomic (a temporary file in the same folder, then `os.replace`): seve
 processes may write the same layer at once, each writes the same bytes, and a reader sees a whole
 file or none. A file that cannot be read is drawn again and rewritten. Writes happen in a
 background thread of the process (`flush()` waits for them), so a board does not wait for its
-layer to reach the disk. Nothing is ever deleted: a layer is ~0.1–0.3 MB, so even hundreds of
-weekly stages stay small; delete the folder to reclaim it (it is rebuilt on demand).
+layer to reach the disk. No layer is ever deleted: a layer is ~0.1–0.3 MB, so even hundreds of
+weekly stages stay small; delete the folder to reclaim it (it is rebuilt on demand). Replays
+(bot.services.images, `replays/`, ~0.7 MB each) are bounded with `prune`.
 """
 
 from __future__ import annotations
@@ -206,6 +207,33 @@ def _write(path: Path, img: Image.Image, labels: str | None = None) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def prune(folder: Path, keep_bytes: int, pattern: str = "*") -> int:
+    """Delete the least recently written files of `folder` matching `pattern` until they hold at
+    most `keep_bytes` (files only, never a temporary one being written: `.tmp-`, `.replay-`);
+    the bytes deleted. A file gone meanwhile (another process pruned it) is skipped."""
+    found = []
+    for path in folder.glob(pattern):
+        if path.name.startswith("."):
+            continue
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        if path.is_file():
+            found.append((stat.st_mtime, path.name, stat.st_size, path))
+    total = sum(size for _, _, size, _ in found)
+    freed = 0
+    for _, _, size, path in sorted(found):
+        if total - freed <= keep_bytes:
+            break
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        freed += size
+    return freed
 
 
 def flush() -> None:

@@ -46,7 +46,8 @@ render worker, which plays it again, takes the spectators' board after each turn
 draws every frame and encodes the animation (`Renderer.animation`: an animated WebP, see
 bot/render/animation.py), and keeps the result on disk (`replay_path`: the render cache folder's
 `replays/`, keyed by rally id, version, language and the rally's identity and picture style), so
-a second drawing of the same replay reads the file and draws nothing. No cache folder
+a second drawing of the same replay reads the file and draws nothing; the folder keeps the last
+`REPLAYS_DISK_MB` of them (`keep_replay`: the least recently written go first). No cache folder
 (`RALLYBOT_CACHE=off`): drawn each time.
 
 A spec may carry the attachment's file `name` ("standings.png", "scratch.png" ...); it is used only
@@ -95,6 +96,7 @@ log = logging.getLogger(__name__)
 
 RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 PENDING_WARMS = 64
+REPLAYS_DISK_MB = 200  # the replays kept on disk (~0.7 MB each: the last ~300 rallies' replays)
 #: the fork server imports the drawing code before forking the workers (their pages then shared)
 #: from this many workers: with 1 the whole took 35 MB more counted once (bench memory's
 #: total_pss_mb, 1,000 rallies), with 2 the same, the server holding the imports a third time
@@ -218,8 +220,18 @@ async def _replay(renderer: Renderer, spec: dict[str, Any], lang: str, store: St
     row, actions = read
     data = await draw_async(renderer, {"kind": "replay", "log": {"rally": row, "actions": actions}}, lang)
     if path is not None and type(renderer) is PillowRenderer:  # a stand-in's bytes are not a replay
-        await asyncio.to_thread(_write_file, path, data)
+        await asyncio.to_thread(keep_replay, path, data)
     return data
+
+
+def keep_replay(path: Path, data: bytes, keep_mb: int = REPLAYS_DISK_MB) -> None:
+    """Write a replay to its file, then delete the least recently written replays past `keep_mb`
+    MB in all (they are drawn again from the log if asked again): a small host's disk is not
+    filled by finished rallies."""
+    from bot.render.disk_cache import prune
+
+    _write_file(path, data)
+    prune(path.parent, keep_mb * 1024 * 1024)
 
 
 def replay_path(rally_row: dict[str, Any], version: int, lang: str) -> Path | None:

@@ -116,3 +116,20 @@ async def test_the_console_answers_replay_with_the_animation_as_a_file(store, tm
     assert f"🎬 Replay of rally #{rally.id}" in text
     (written,) = tmp_path.glob("*-replay.webp")
     assert Image.open(written).n_frames > 10
+
+
+def test_the_replays_kept_on_disk_are_bounded_the_oldest_going_first(tmp_path):
+    """Issue 28: a small host's disk is not filled by finished rallies' replays (~0.7 MB each)."""
+    import os
+
+    folder = tmp_path / "replays"
+    for n in range(10):  # ten replays of 300 KB, written one after the other
+        path = folder / f"{n}-v9-en-abc.webp"
+        images.keep_replay(path, bytes(300_000), keep_mb=1)
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))  # each written after the one before
+    kept = sorted(int(p.name.split("-")[0]) for p in folder.iterdir())
+    assert sum(p.stat().st_size for p in folder.iterdir()) <= 1024 * 1024
+    assert kept == [7, 8, 9]  # the newest ones; a pruned one is drawn again from the log if asked
+    (folder / ".replay-half-written").write_bytes(bytes(2_000_000))  # another process's temporary file
+    images.keep_replay(folder / "10-v9-en-abc.webp", bytes(300_000), keep_mb=1)
+    assert (folder / ".replay-half-written").exists() and (folder / "10-v9-en-abc.webp").exists()

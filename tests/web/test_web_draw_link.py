@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import socket
 
 import aiohttp
@@ -221,7 +223,7 @@ async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):
     target = tmp_path / "bot.sqlite3"
     await (await Store.open(target)).close()
     draw = Recorder()
-    child = WebChild(target, 0, draw=draw)
+    child = WebChild(target, 0, draw=draw, backoff_first=0.1)
     try:
         address = (await child.start()).rstrip("/")
         async with aiohttp.ClientSession() as session:
@@ -229,6 +231,18 @@ async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):
                 assert response.status == 200 and await response.read() == LENT + b'["gen-7", "fr"]'
         assert draw.asked == [(preview_spec("gen-7", "dirt"), "fr")] and child.lender is not None
         assert child.lender.drawn == 1
+        first, lender = child.pid, child.lender
+        assert first is not None
+        os.kill(first, signal.SIGKILL)  # a child started again gets a new link
+        for _ in range(300):
+            if child.restarts == 1 and child.pid is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert child.restarts == 1 and child.lender is not lender
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{address}/stage/rallyman/gen-3/preview.png?lang=de") as response:
+                assert response.status == 200 and await response.read() == LENT + b'["gen-3", "de"]'
+        assert child.lender is not None and child.lender.drawn == 1
     finally:
         await child.stop()
 

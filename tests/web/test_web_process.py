@@ -22,6 +22,7 @@ from bot.services import Place
 from bot.store import Store
 from bot.web.child import WebChild
 from bot.web.process import WebStartError
+from tests.discord.fakes import PNG as FAKE_PNG
 from tests.discord.fakes import FakeClock, FakeRenderer
 from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER
 from tests.web.web_helpers import season
@@ -148,6 +149,11 @@ async def test_the_bot_starts_the_child_at_setup_and_stops_it_at_close(tmp_path)
         assert bot.web is not None and bot.web.pid is not None
         pid = bot.web.pid
         assert (await fetch(bot.web.address))[0] == 200
+        # its pictures are drawn by the bot (its renderer, here a stand-in), lent over the drawing link
+        async with aiohttp.ClientSession() as session:
+            async with session.get(bot.web.address + "stage/rallyman/pinewood-sprint/preview.png") as response:
+                assert response.status == 200 and await response.read() == FAKE_PNG
+        assert bot.web.lender is not None and bot.web.lender.drawn == 1
     finally:
         await bot.close()
     assert pid is not None and not alive(pid)

@@ -45,8 +45,9 @@ log = logging.getLogger(__name__)
 ENV = "RALLYBOT_CACHE"
 OFF = "off"
 #: the modules whose code draws a static layer (their source is part of every file's name)
-CODE = ("rallyman/static_layer.py", "drawing.py", "palette.py", "rallyman/geometry.py", "label_placer.py",
-        "rallyman/terrain_marks.py", "fonts.py", "frame.py", "rallyman/layout.py", "words.py", "disk_cache.py")
+CODE = ("rallyman/static_layer.py", "rallyman/layer_painter.py", "drawing.py", "palette.py", "rallyman/geometry.py",
+        "label_placer.py", "rallyman/terrain_marks.py", "fonts.py", "frame.py", "rallyman/layout.py", "words.py",
+        "disk_cache.py")
 
 _UNSET = object()
 _override: object = _UNSET

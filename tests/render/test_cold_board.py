@@ -19,6 +19,7 @@ from bot.engine.rallyman.stages.weather import with_weather
 from bot.render import drawing
 from bot.render.frame import ROTATIONS, Frame, Outline, bbox, best_rotation, rotate
 from bot.render.options import DEFAULT_OPTIONS
+from bot.render.rallyman import layer_painter
 from bot.render.rallyman import static_layer as layers
 from bot.render.rallyman.geometry import stage_shapes
 from bot.render.rallyman.layout import board_layout
@@ -37,7 +38,7 @@ def test_a_window_skips_what_lies_off_it_and_keeps_the_pixels_of_the_whole_layer
     whole = layers.draw_static(stage, layout.frame, layout.static_size, snow, DEFAULT_OPTIONS, layout.detail)
     drawn = []
     outlined = drawing.outlined_polygon
-    monkeypatch.setattr(layers, "outlined_polygon", lambda img, *a: (drawn.append(1), outlined(img, *a)))
+    monkeypatch.setattr(layer_painter, "outlined_polygon", lambda img, *a: (drawn.append(1), outlined(img, *a)))
     (w, h), (ww, wh) = layout.static_size, layout.map_size
     xs, ys = (0, (w - ww) // 3, w - ww), (0, (h - wh) // 2, h - wh)
     boxes = [(x, y, x + ww, y + wh) for x in xs for y in ys] + [(7, 3, 300, 211)]

@@ -4,11 +4,10 @@ Drawn at `options.supersample`× and reduced with a box filter (`Image.reduce`: 
 the mean of k×k drawn ones, which antialiases every edge; LANCZOS cost 5–10× more on a 4000 px
 canvas for no visible gain), then turned into a palette image (mode P, ≤ 256 colours chosen by
 `layer_palette`, no dithering: mean error ~0.5/255 per channel, a quarter of the memory of RGB).
-Contents: zone tints (snow-side zones whitish, RULES A20), terrain strips on each side of the
-road (A11.3), every space as a quad or ring sector, corner notes (interior note in a white disc,
-skid notes in an outlined square, "K4" on the brown shortcut area, A8), bumps with their note
-(A10), split points (A21), the start and finish lines (A4.1, A15.1), zone names. Its words
-(START, FINISH, SPLIT) are in `options.lang`, which is part of the key.
+What it shows is painted by `layer_painter.Painter` (zone tints, terrain strips, spaces, notes,
+bumps, splits, start and finish, zone names); its words (START, FINISH, SPLIT) are in
+`options.lang`, which is part of the key. This module holds where a layer comes from and how it
+is drawn: whole (in bands, `draw_layer`), a part alone (`static_window`), its colours.
 
 Two caches: in memory (`CACHE_BYTES`, per process: each render worker has its own), least
 recently used first out; and on disk by stage hash and weather (bot.render.disk_cache), so a
@@ -21,25 +20,21 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from bot.engine.rallyman.stages.model import SpaceKind, Stage
+from bot.engine.rallyman.stages.model import Stage
 from bot.render import disk_cache
 from bot.render import palette as P
 from bot.render.cache import ByteLRU, image_bytes
-from bot.render.drawing import dashed, extend, outlined_polygon, pill, pill_size, text_centered
-from bot.render.fonts import MIN_FONT_PX, font
 from bot.render.frame import Frame
-from bot.render.label_placer import LabelPlacer
 from bot.render.options import RenderOptions
-from bot.render.rallyman.geometry import SpaceShape, StageShapes, add, left_of, stage_fingerprint, stage_shapes, unit
+from bot.render.rallyman.geometry import stage_fingerprint
+from bot.render.rallyman.layer_painter import MapLabel, Painter
 from bot.render.rallyman.layout import MapLayout
-from bot.render.rallyman.terrain_marks import terrain_mark
-from bot.render.words import labels, word
+from bot.render.words import labels
 
 #: memory kept for static layers in one process (palette images, 1 byte a pixel: the longest
 #: shipped stage is ~4 MB, a generated 30-space stage ~2 MB); least recently used go first. The
@@ -189,7 +184,7 @@ def static_window(stage: Stage, layout: MapLayout, snow: frozenset[str], options
                   box: tuple[int, int, int, int]) -> Image.Image:
     """The part `box` (x0, y0, x1, y1, pixels of the layer) of the static layer: a crop of the
     kept layer; or, with `WINDOW_FIRST` and no layer kept, that part drawn alone (the same
-    pixels; the shapes wholly off it are skipped, `_Painter.seen`: ~17 ms for a window of
+    pixels; the shapes wholly off it are skipped, `Painter.seen`: ~17 ms for a window of
     greystone-col, whose whole layer takes ~150 ms), in the layer's colours (`layer_palette`)."""
     img = cached_layer(stage, layout, snow, options)
     if img is None:
@@ -257,11 +252,11 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
 
     Pillow rasterises a shape cut by the canvas's top or left edge differently from the same shape
     drawn whole (its scanlines start at the edge), so a part is drawn on a canvas reaching further
-    up and left by the largest shape's size (`_Painter.reach`), where no shape that shows in the
+    up and left by the largest shape's size (`Painter.reach`), where no shape that shows in the
     part is cut, then cropped; shapes cut by the right and bottom edges are drawn the same."""
     k = options.supersample
     whole = (size[0] * k, size[1] * k)
-    painter = _Painter(stage, frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, detail, size=whole)
+    painter = Painter(stage, frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, detail, size=whole)
     if box is None or box == (0, 0, size[0], size[1]):
         big = Image.new("RGB", whole, P.PAPER)
         painter.attach(big, (0, 0))
@@ -302,7 +297,7 @@ def label_boxes(stage: Stage, layout: MapLayout, snow: frozenset[str], options: 
 
 def _place_labels(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> list[MapLabel]:
     k = options.supersample
-    painter = _Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
+    painter = Painter(stage, layout.frame.scaled(k), Image.new("RGB", (1, 1)), snow, options, k, layout.detail,
                        size=(layout.static_size[0] * k, layout.static_size[1] * k))
     return _unscaled(painter.placed_labels() + painter.shortcut_tags(), k)
 
@@ -328,372 +323,3 @@ def _unscaled(labels: list[MapLabel], k: int) -> list[MapLabel]:
     """Labels placed on the supersampled canvas, their boxes in pixels of the layer."""
     return [MapLabel(label.text, (label.box[0] / k, label.box[1] / k, label.box[2] / k, label.box[3] / k),
                      label.at, label.bg, label.fg, label.size / k) for label in labels]
-
-
-@dataclass(frozen=True)
-class MapLabel:
-    """A label's text, its pill's box (x0, y0, x1, y1) and centre, and its colours."""
-
-    text: str
-    box: tuple[float, float, float, float]
-    at: tuple[float, float]
-    bg: P.RGB
-    fg: P.RGB
-    size: float = 0.0  # its font's size in pixels of the layer; 0: the map labels' font (a shortcut's K tag: its own)
-
-
-_reaches: dict[tuple, tuple[float, ...]] = {}
-
-
-def space_reach(stage: Stage) -> tuple[float, ...]:
-    """For each space, in space units: how far its outline and terrain strips reach from its
-    centre (computed once per stage; a turned and scaled frame keeps the proportions)."""
-    key = stage_fingerprint(stage)
-    found = _reaches.get(key)
-    if found is None:
-        if len(_reaches) >= 64:
-            _reaches.clear()
-        found = _reaches[key] = tuple(
-            max(math.hypot(x - sh.centre[0], y - sh.centre[1])
-                for x, y in (*sh.polygon, *(p for st in sh.strips for p in st.polygon)))
-            for sh in stage_shapes(stage).spaces)
-    return found
-
-
-class _Moved:
-    """`frame`'s pixels less a whole-pixel `offset`, subtracted after `frame.px` (exactly, so a
-    part drawn alone gets the very coordinates of the whole layer, moved)."""
-
-    def __init__(self, frame: Frame, offset: tuple[int, int]) -> None:
-        self.frame, self.ox, self.oy = frame, offset[0], offset[1]
-        self.ppu = frame.ppu
-
-    def px(self, p: tuple[float, float]) -> tuple[float, float]:
-        x, y = self.frame.px(p)
-        return x - self.ox, y - self.oy
-
-    def poly(self, pts) -> list[tuple[float, float]]:
-        return [self.px(p) for p in pts]
-
-    def heading(self, h: float) -> float:
-        return self.frame.heading(h)
-
-
-class _Painter:
-    def __init__(self, stage: Stage, frame: Frame, img: Image.Image, snow: frozenset[str],
-                 options: RenderOptions, k: int, detail: bool, size: tuple[int, int] | None = None,
-                 offset: tuple[int, int] = (0, 0)) -> None:
-        # `frame` places labels in the whole layer; `self.f` draws on `img`, the part at `offset`
-        self.stage, self.snow, self.k = stage, snow, k
-        self.whole = frame
-        self.detail, self.lang = detail, options.lang
-        self.size = size or img.size
-        self.attach(img, offset)
-        self.shapes: StageShapes = stage_shapes(stage)
-        self.u = frame.ppu  # pixels per space unit at this (supersampled) size
-        s = options.scale * k
-        self.label_font = font(round(MIN_FONT_PX * s), bold=True)
-        self.note_font = font(round(max(MIN_FONT_PX * s, min(0.4 * self.u, 32 * s))), bold=True)
-        self.line_w = max(1, round(0.045 * self.u))
-        centres = [self.whole.px(sh.centre) for sh in self.shapes.spaces]
-        for line, sgn in ((self.shapes.start, -1.0), (self.shapes.finish, 1.0)):  # room for cars there
-            for along in (0.5, 1.2, 1.9):
-                for side in (-0.3, 0.3):
-                    centres.append(self.whole.px(add(add(line.mid, unit(line.heading), sgn * along),
-                                                 left_of(line.heading), side)))
-        self.placer = LabelPlacer(centres, 0.55 * self.u, size or img.size)
-        self._labels: list[MapLabel] | None = None
-        self._reach: tuple[float, ...] | None = None
-
-    def attach(self, img: Image.Image, offset: tuple[int, int]) -> None:
-        """Draw on `img`, the part of the whole layer whose top-left corner is at `offset`."""
-        self.img, self.offset = img, offset
-        self.f: Frame | _Moved = _Moved(self.whole, offset) if offset != (0, 0) else self.whole
-        self.draw = ImageDraw.Draw(img)
-        #: a part of the layer (a board's window): shapes wholly off `img` are skipped (`seen`)
-        self.part = offset != (0, 0) or img.size != self.size
-
-    def seen(self, x0: float, y0: float, x1: float, y1: float, margin: float) -> bool:
-        """Whether a shape within the box (x0, y0, x1, y1) grown by `margin` (pixels of `img`) may
-        touch `img`: always, when the whole layer is drawn. A shape wholly off a part leaves every
-        pixel of it as it was, so skipping it keeps the part's pixels those of the whole layer
-        (and a window drawn first costs what it shows, not the whole stage: issue 28)."""
-        return not self.part or (x1 + margin >= 0 and y1 + margin >= 0 and x0 - margin <= self.img.width
-                                 and y0 - margin <= self.img.height)
-
-    def seen_space(self, sh: SpaceShape) -> bool:
-        """Whether a space's outline or strips may touch `img` (skipped before their points are
-        turned into pixels: most of a long stage lies off a board's window)."""
-        if not self.part:
-            return True
-        if self._reach is None:
-            self._reach = space_reach(self.stage)
-        c = self.f.px(sh.centre)
-        return self.seen(c[0], c[1], c[0], c[1], self._reach[sh.id] * self.u + 2 * self.line_w + 8)
-
-    def seen_points(self, pts: list[tuple[float, float]], margin: float) -> bool:
-        if not self.part:
-            return True
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        return self.seen(min(xs), min(ys), max(xs), max(ys), margin)
-
-    def seen_pieces(self, pts: list[tuple[float, float]], margin: float) -> list[list[tuple[float, float]]]:
-        """The runs of consecutive segments of the polyline `pts` that may touch `img` (`margin`: at
-        least half the line's width), as polylines. Pillow draws a wide line segment by segment, so
-        the pieces draw the very pixels `pts` draws on `img` (a line drawn with joints would lose
-        only joints whose dropped segment, grown by `margin`, holds them: off `img` too)."""
-        if not self.part:
-            return [pts]
-        pieces: list[list[tuple[float, float]]] = []
-        current: list[tuple[float, float]] = []
-        for a, b in zip(pts, pts[1:]):
-            if self.seen(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), margin):
-                if not current:
-                    current = [a]
-                current.append(b)
-            elif current:
-                pieces.append(current)
-                current = []
-        if current:
-            pieces.append(current)
-        return pieces
-
-    def reach(self) -> int:
-        """Pixels (a multiple of k) that bound the width and height of every shape drawn: the
-        zone tint's widest segment (its band is 4.4 spaces wide), the label pills, and 4.5 spaces
-        for the rest (spaces, strips, bumps, zone seams and notes are smaller)."""
-        f = self.whole
-        w = round(4.4 * self.u)
-        pts = [f.px(self.shapes.start.mid)]
-        pts += [f.px((s.x, s.y)) for s in sorted(self.stage.spaces, key=lambda s: s.progress)
-                if s.kind not in (SpaceKind.SKID, SpaceKind.SHORTCUT)]
-        pts.append(f.px(self.shapes.finish.mid))
-        longest = max((abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in zip(pts, pts[1:])), default=0.0)
-        pills = [max(label.box[2] - label.box[0], label.box[3] - label.box[1]) for label in self.placed_labels()]
-        reach = max(longest + w, 4.5 * self.u, *pills) + 4 * self.k
-        return -(-math.ceil(reach) // self.k) * self.k
-
-    def snowy(self, zone: str) -> bool:
-        return zone in self.snow
-
-    def paint(self) -> None:
-        self.zone_tints()
-        self.strips()
-        self.road()
-        self.bumps()
-        self.zone_borders()
-        self.lines()
-        if self.detail:
-            self.notes()
-        self.labels()
-
-    # -- layers ----------------------------------------------------------------------------------
-    def zone_tints(self) -> None:
-        """A broad band of the zone's colour under the road; snow-side zones are whitish."""
-        order = {z: i for i, z in enumerate(self.stage.zone_order)}
-        w = round(4.4 * self.u)
-        spaces = sorted(self.stage.spaces, key=lambda s: s.progress)
-        runs: list[tuple[str, list]] = []
-        for s in spaces:
-            if s.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
-                continue
-            p = self.f.px((s.x, s.y))
-            if runs and runs[-1][0] == s.zone:
-                runs[-1][1].append(p)
-            else:
-                if runs:
-                    runs[-1][1].append(p)
-                runs.append((s.zone, [p]))
-        runs[0][1].insert(0, self.f.px(self.shapes.start.mid))
-        runs[-1][1].append(self.f.px(self.shapes.finish.mid))
-        margin = w / 2 + 4  # a segment's half width and more
-        for zone, pts in runs:
-            colour = P.SNOW_TINT if self.snowy(zone) else P.ZONE_TINTS[order.get(zone, 0) % 2]
-            for piece in self.seen_pieces(pts, margin):
-                # no `joint="curve"`: each joint's pie (radius w/2 - 1) and gap line lie inside the
-                # disc drawn below at its point, in the same colour (the same pixels without them,
-                # checked on every shipped stage; ~250 pies fewer per layer)
-                self.draw.line(piece, fill=colour, width=w)
-            for p in pts:  # round caps and joints; also hides hairline seams between wide segments
-                if self.seen(p[0], p[1], p[0], p[1], margin):
-                    self.draw.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=colour)
-
-    def strips(self) -> None:
-        """Terrain beside the road, each with a small mark so colour is not the only cue."""
-        marks = []
-        for sh in self.shapes.spaces:
-            if not self.seen_space(sh):
-                continue
-            snowy = self.snowy(self.stage.spaces[sh.id].zone)
-            for st in sh.strips:
-                colour = P.TERRAIN[st.terrain]
-                if snowy:
-                    colour = P.mix(colour, P.WHITE, P.SNOW_BLEACH)
-                pts = self.f.poly(st.polygon)
-                if not self.seen_points(pts, 4):
-                    continue  # wholly off this part of the layer: its mark (inside it) too
-                self.draw.polygon(pts, fill=colour)
-                centroid = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-                marks.append((st.terrain, colour, centroid))
-        if self.detail:
-            r = 0.13 * self.u
-            for terrain, colour, c in marks:
-                if self.seen(c[0], c[1], c[0], c[1], 2 * r + 4):  # a mark stays within 1.2 r of its centre
-                    terrain_mark(self.draw, terrain, colour, c, r)
-
-    def road(self) -> None:
-        for sh in self.shapes.spaces:
-            if not self.seen_space(sh):
-                continue
-            space = self.stage.spaces[sh.id]
-            snow_surface = space.surface(self.snowy(space.zone)).value == "snow"
-            if sh.kind is SpaceKind.SHORTCUT:
-                fill, line = P.SHORTCUT, P.mix(P.SHORTCUT, P.WHITE, 0.5)
-            elif snow_surface:
-                fill, line = P.SNOW_ROAD, P.SNOW_LINE
-            else:
-                fill, line = P.ASPHALT, P.ASPHALT_LINE
-            outlined_polygon(self.img, self.f.poly(sh.polygon), fill, line, self.line_w)
-
-    def bumps(self) -> None:
-        """A yellow speed-bump band across the bump space (RULES A10); its note is drawn with the notes."""
-        for sh in self.shapes.spaces:
-            if sh.kind is not SpaceKind.BUMP:
-                continue
-            d, n = unit(sh.heading), left_of(sh.heading)
-            hw, depth = sh.half_width * 0.96, 0.17
-            band = [add(add(sh.centre, n, hw), d, -depth), add(add(sh.centre, n, hw), d, depth),
-                    add(add(sh.centre, n, -hw), d, depth), add(add(sh.centre, n, -hw), d, -depth)]
-            outlined_polygon(self.img, self.f.poly(band), P.BUMP, P.ROAD_EDGE, self.line_w)
-            for i in range(-3, 4):  # black chevron stripes, like a painted bump
-                a = add(add(sh.centre, n, i * hw / 3.5 + 0.08), d, -depth)
-                b = add(add(sh.centre, n, i * hw / 3.5 - 0.08), d, depth)
-                self.draw.line([self.f.px(a), self.f.px(b)], fill=P.ROAD_EDGE, width=max(1, round(0.06 * self.u)))
-
-    def zone_borders(self) -> None:
-        """Where a new zone board begins (RULES A1): a seam across road and verges, like two boards meeting."""
-        prev = None
-        for s in sorted(self.stage.spaces, key=lambda s: s.progress):
-            if s.kind in (SpaceKind.SKID, SpaceKind.SHORTCUT):
-                continue
-            if prev is not None and s.zone != prev:
-                sh = self.shapes.shape(s.id)
-                a, b = extend(self.f.px(sh.entry[0]), self.f.px(sh.entry[1]), 1.2 * self.u)
-                self.draw.line([a, b], fill=P.ROAD_EDGE, width=max(2, round(0.07 * self.u)))
-            prev = s.zone
-
-    def lines(self) -> None:
-        """Start (red), finish (chequered on yellow), split points (dashed purple)."""
-        w = max(2, round(0.16 * self.u))
-        st = self.shapes.start
-        self.draw.line([self.f.px(st.a), self.f.px(st.b)], fill=P.START_RED, width=w)
-        fi = self.shapes.finish
-        self._chequer(fi.a, fi.b, fi.heading)
-        for sp in self.shapes.splits:
-            dashed(self.draw, self.f.px(sp.a), self.f.px(sp.b), P.SPLIT, max(2, round(0.1 * self.u)), 0.16 * self.u)
-
-    def _chequer(self, a, b, heading) -> None:
-        d = unit(heading)
-        n_sq = 8
-        depth = 0.22
-        for row in range(2):
-            for i in range(n_sq):
-                t0, t1 = i / n_sq, (i + 1) / n_sq
-                p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
-                p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
-                o0, o1 = (row - 1) * depth, row * depth
-                quad = [add(p0, d, o0), add(p1, d, o0), add(p1, d, o1), add(p0, d, o1)]
-                colour = P.BLACK if (i + row) % 2 else P.WHITE
-                self.draw.polygon(self.f.poly(quad), fill=colour)
-
-    def notes(self) -> None:
-        nf = self.note_font
-        r = 0.26 * self.u
-        shortcuts = []
-        for sh in self.shapes.spaces:
-            space = self.stage.spaces[sh.id]
-            if space.note is None:
-                continue
-            c = self.f.px(sh.centre)
-            text = str(space.note)
-            if not self.seen(c[0], c[1], c[0], c[1], 2 * r + nf.size * (len(text) + 3) + 8):
-                continue  # its disc, square or K tag (text and padding) lies wholly off this part
-            if sh.kind is SpaceKind.INTERIOR:
-                self.draw.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=P.WHITE, outline=P.ROAD_EDGE,
-                                  width=self.line_w)
-                text_centered(self.draw, c, text, nf, P.BLACK, cache=False)
-            elif sh.kind is SpaceKind.SKID:
-                self.draw.rounded_rectangle((c[0] - r, c[1] - r, c[0] + r, c[1] + r), radius=r * 0.3,
-                                            outline=P.WHITE, width=max(2, self.line_w))
-                text_centered(self.draw, c, text, nf, P.WHITE, cache=False)
-            elif sh.kind is SpaceKind.SHORTCUT:
-                shortcuts.append((c, f"K{text}"))
-            elif sh.kind is SpaceKind.BUMP:
-                self.draw.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=P.BUMP, outline=P.BLACK,
-                                  width=self.line_w)
-                text_centered(self.draw, c, text, nf, P.BLACK, cache=False)
-        for c, text in shortcuts:  # last, on a brown tag: tight hairpins squeeze the shortcut area
-            pill(self.draw, c, text, nf, P.SHORTCUT, P.WHITE, 0.18 * nf.size, outline=P.WHITE, outline_w=self.k,
-                 cache=False)
-
-    def labels(self) -> None:
-        """START, FINISH, SPLIT and zone names, each in a pill beside the road."""
-        lf, pad = self.label_font, 0.4 * self.label_font.size
-        ox, oy = self.offset
-        for label in self.placed_labels():
-            x0, y0, x1, y1 = label.box
-            if not self.seen(x0 - ox, y0 - oy, x1 - ox, y1 - oy, lf.size + 2 * self.k + 8):
-                continue  # its pill (box, outline and text) lies wholly off this part
-            pill(self.draw, (label.at[0] - ox, label.at[1] - oy), label.text, lf, label.bg, label.fg, pad,
-                 outline=P.ROAD_EDGE, outline_w=max(1, self.k), cache=False)
-
-    def shortcut_tags(self) -> list[MapLabel]:
-        """The K tags of the shortcut spaces as `notes` draws them (text, pill box, centre, colours,
-        font size), in pixels of the whole layer: a camera window that cuts one draws it again."""
-        nf, tags = self.note_font, []
-        for sh in self.shapes.spaces:
-            space = self.stage.spaces[sh.id]
-            if space.note is None or sh.kind is not SpaceKind.SHORTCUT:
-                continue
-            c = self.whole.px(sh.centre)
-            text = f"K{space.note}"
-            w, h = pill_size(text, nf, 0.18 * nf.size)
-            tags.append(MapLabel(text, (c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2), c, P.SHORTCUT,
-                                 P.WHITE, float(nf.size)))
-        return tags
-
-    def placed_labels(self) -> list[MapLabel]:
-        """Where each label goes (its text and pill box); the words are in the image's language.
-        Placed once (the placer remembers what it placed)."""
-        if self._labels is None:
-            self._labels = self._place_labels()
-        return self._labels
-
-    def _place_labels(self) -> list[MapLabel]:
-        lf, pad = self.label_font, 0.4 * self.label_font.size
-        dists = tuple(x * self.u for x in (1.25, 1.7, 2.3, 3.0, 3.8, 4.8))  # far ones: long words in tight spots
-        st, fi = self.shapes.start, self.shapes.finish
-        items = [
-            (self.whole.px(add(st.mid, unit(st.heading), -0.6)), st.heading, word("start", self.lang), P.START_RED,
-             P.WHITE),
-            (self.whole.px(add(fi.mid, unit(fi.heading), 0.6)), fi.heading, word("finish_line", self.lang),
-             P.FINISH_YELLOW, P.BLACK),
-        ]
-        for i, sp in enumerate(self.shapes.splits, 1):
-            name = word("split", self.lang) if len(self.shapes.splits) == 1 else word("split_n", self.lang, n=i)
-            items.append((self.whole.px(sp.mid), sp.heading, name, P.SPLIT, P.WHITE))
-        if self.detail or len(self.stage.zone_order) > 1:
-            seen: set[str] = set()
-            for s in sorted(self.stage.spaces, key=lambda s: s.progress):
-                if s.zone in seen:
-                    continue
-                seen.add(s.zone)
-                zone = self.stage.zones[s.zone]
-                text = f"{zone.letter} · {zone.name}" + (" ❄" if self.snowy(s.zone) else "")
-                items.append((self.whole.px((s.x, s.y)), s.heading, text, P.WHITE, P.PANEL_TEXT))
-        out = []
-        for anchor, heading, text, bg, fg in items:
-            w, h = pill_size(text, lf, pad)
-            at = self.placer.place(anchor, self.whole.heading(heading), (w, h), dists)
-            out.append(MapLabel(text, (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2), at, bg, fg))
-        return out

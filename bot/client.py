@@ -13,7 +13,10 @@
    names, descriptions and choices), then sync the slash commands only when needed (DESIGN §3):
    to `DEV_GUILD_ID` when set, else globally, and only when the hash of the payload, its
    localisations included, differs from the last synced one (kept in the database);
-   `python -m bot sync` forces it.
+   `python -m bot sync` forces it. The start-up sync runs in the background (`sync_in_background`):
+   a refusal (Discord's 400 naming the fields it does not take: bot/views/discord_errors.py), a
+   429 or a 5xx is logged at ERROR and the bot goes on with the commands Discord already has; the
+   hash is recorded only after a success, so the next start tries again.
 
 The render worker processes (`bot/services/images.py`) start in a thread in the background once
 the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
@@ -22,7 +25,19 @@ With `RALLYBOT_WEB_PORT` set, the spectators' web page (bot/web/) listens there 
 in a child process of its own (bot/web/child.py: read-only on the same database, at a lower CPU
 priority, restarted with a backoff if it dies, stopped first at close), so a storm of page views
 never delays a command; a page that cannot start (port taken) is one error line and the bot goes on.
-Intents are the defaults: no privileged intent (no message content, members or presences).
+The gateway is asked only for what the bot reads (`gateway_intents`), so Discord does not send
+every server's messages, typing and voice events to be thrown away:
+- `guilds` alone: the servers with their channels, threads and roles. Commands and clicks come
+  as interactions, which need no intent; a member's role ids are resolved through their guild's
+  roles (`interaction_io.role_ids`: a league's organiser role), the cached channel is where a run's
+  or a table's private thread is made (`threads.py`, else fetched), and the guild's name is read
+  for a run. No privileged intent (message content, members, presences), no messages, reactions,
+  typing, voice, invites, emojis or moderation events: the bot has no prefix command and no event
+  listener (the mention prefix of `commands.Bot` is never used).
+- `max_messages=None`: no message cache; posts are sent and edited by id (the outbox keeps the ids),
+  never looked up among cached messages.
+- `member_cache_flags` none and `chunk_guilds_at_startup=False`: the member an interaction names
+  comes with it, in its payload; no member list is kept or downloaded at start-up.
 
 The cogs, views and scheduler are given this bot (a `Host` of theirs: bot/views/host.py,
 bot/scheduler/loop.py) and never import this module, which imports them.
@@ -37,11 +52,12 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.tree_info import sync_payload, tree_hash
+from bot.cogs.tree_info import sent_payload, tree_hash
 from bot.config import Settings
 from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
@@ -58,6 +74,7 @@ from bot.services.images import (
 )
 from bot.store import Store
 from bot.store.clock import utc_now
+from bot.views.discord_errors import SyncFailed, describe, refused_fields
 from bot.views.hand_menu import picked_by
 from bot.views.interaction_io import run_click, send_error
 from bot.views.options_cache import OptionsCache
@@ -74,6 +91,13 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch",
               "bot.cogs.notify", "bot.cogs.rules", "bot.cogs.stage", "bot.cogs.ratings",
               "bot.cogs.career", "bot.cogs.replay")
+
+
+def gateway_intents() -> discord.Intents:
+    """The gateway events the bot asks for: `guilds` only (see the module docstring)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
 
 
 class RallyTree(app_commands.CommandTree):
@@ -94,7 +118,8 @@ class RallyBot(commands.AutoShardedBot):
         settings = settings or Settings()
         shards = settings.shards
         sharding: dict[str, Any] = {"shard_count": shards.count, "shard_ids": list(shards.ids)} if shards.count else {}
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=gateway_intents(), max_messages=None,
+                         member_cache_flags=discord.MemberCacheFlags.none(), chunk_guilds_at_startup=False,
                          tree_cls=RallyTree, help_command=None, **sharding)
         self.settings = settings
         self.clock = clock
@@ -113,6 +138,7 @@ class RallyBot(commands.AutoShardedBot):
         self._deadlines: DeadlineService | None = None
         self._sender: OutboxSender | None = None
         self._pool_start: asyncio.Task[object] | None = None
+        self.sync_at_start: asyncio.Task[bool] | None = None  # the start-up sync, in the background
         self.web: WebChild | None = None
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
@@ -152,7 +178,7 @@ class RallyBot(commands.AutoShardedBot):
             self.sender.start()
         await self.tree.set_translator(CatalogueTranslator())
         if self.sync_on_start:
-            await self.sync_commands()
+            self.sync_at_start = asyncio.create_task(self.sync_in_background(), name="command-sync")
 
     async def open_services(self, store: Store | None = None) -> None:
         """Open the store (or use `store`) and build the services on it."""
@@ -196,19 +222,44 @@ class RallyBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         scope = f"guild:{guild_id}" if guild is not None else "global"
-        digest = tree_hash(await sync_payload(self.tree, guild))
+        payload = await sent_payload(self.tree, guild)
+        digest = tree_hash(sorted(payload, key=lambda c: c["name"]))
         state = CommandSyncState(self.store)
         if not force and await state.last_hash(scope) == digest:
             log.info("slash commands unchanged since the last sync (%s): not syncing", scope)
             return False
-        synced = await self.tree.sync(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:  # CommandSyncFailure (a 400) is one too
+            raise SyncFailed(scope, refused_fields(exc, payload)) from exc
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            raise SyncFailed(scope, [describe(exc, "PUT the slash commands")]) from exc
         await state.remember(scope, digest)
         log.info("synced %d slash commands (%s)", len(synced), scope)
         return True
 
+    async def sync_in_background(self) -> bool:
+        """The start-up sync (`sync_commands`), off the way of the gateway connection (a 429 on a
+        sync can make discord.py wait for hours). A failure is logged at ERROR, a line per field
+        Discord refused; the bot goes on with the commands Discord already has, and as the hash
+        is not recorded, the next start tries again (once per start: never a loop)."""
+        try:
+            return await self.sync_commands()
+        except SyncFailed as failed:
+            for line in failed.lines:
+                log.error("Discord refused the slash commands (%s): %s", failed.scope, line)
+            log.error("the slash commands are not synced: the bot goes on with the ones Discord already has; "
+                      "the next start tries again (`python -m bot sync` now)")
+        except Exception:
+            log.exception("the slash commands are not synced: the next start tries again")
+        return False
+
     async def close(self) -> None:
         """Stop the loops, close the gateway, checkpoint and close the database."""
         self.scheduler.stop()
+        if self.sync_at_start is not None and not self.sync_at_start.done():
+            self.sync_at_start.cancel()
+            await asyncio.gather(self.sync_at_start, return_exceptions=True)
         if self.web is not None:
             await self.web.stop()
         if self._sender is not None:

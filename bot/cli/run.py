@@ -1,8 +1,10 @@
 """`python -m bot run` (also plain `python -m bot`): run the Discord bot.
 
 Without DISCORD_TOKEN it explains how to get one and how to try the offline console, and exits
-with code 2 (no traceback). SIGTERM and SIGINT (Ctrl-C, a host stopping the dyno) close the bot
-cleanly: scheduler stopped, gateway closed, database checkpointed and closed.
+with code 2 (no traceback). The token never reaches the log or the terminal (bot/cli/logs.py):
+a login failure's reason and a failure that stops the bot are said with it hidden (code 1).
+SIGTERM and SIGINT (Ctrl-C, a host stopping the dyno) close the bot cleanly: scheduler stopped,
+gateway closed, database checkpointed and closed.
 """
 
 from __future__ import annotations
@@ -47,8 +49,14 @@ def main(args) -> int:
     if not settings.token:
         print(t("discord.no_token"), file=sys.stderr)
         return NO_TOKEN
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return asyncio.run(serve(settings))
+    from bot.cli.logs import configure
+
+    configure(settings.log_level, settings.token)
+    try:
+        return asyncio.run(serve(settings))
+    except Exception:  # logged through the redacting handler, not printed by Python with the token
+        logging.getLogger("bot.cli.run").exception("the bot stopped")
+        return 1
 
 
 async def serve(settings) -> int:
@@ -75,7 +83,9 @@ async def serve(settings) -> int:
             except (TimeoutError, asyncio.CancelledError):
                 pass
     if not runner.cancelled() and isinstance(runner.exception(), discord.LoginFailure):
-        print(t("discord.login_failed", reason=str(runner.exception())), file=sys.stderr)
+        from bot.cli.logs import hide
+
+        print(t("discord.login_failed", reason=hide(str(runner.exception()), [settings.token])), file=sys.stderr)
         return 1
     failure = None if runner.cancelled() else runner.exception()
     if failure is not None:

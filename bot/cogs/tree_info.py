@@ -28,11 +28,17 @@ async def sync_payload(tree: app_commands.CommandTree,
     """What `tree.sync(guild=...)` sends, sorted by name: with the tree's translator (the bot
     sets one), each entry carries `name_localizations` and `description_localizations`, as
     discord.py builds them for a sync; without one, `tree_payload`."""
+    return sorted(await sent_payload(tree, guild), key=lambda c: c["name"])
+
+
+async def sent_payload(tree: app_commands.CommandTree,
+                       guild: discord.abc.Snowflake | None = None) -> list[dict]:
+    """What `tree.sync(guild=...)` sends, in the order it sends it: the indexes of Discord's
+    refusal of a sync (a 400 "Invalid Form Body") count in this list."""
     translator = tree.translator
     if translator is None:
-        return tree_payload(tree, guild)
-    payload = [await command.get_translated_payload(tree, translator) for command in tree.get_commands(guild=guild)]
-    return sorted(payload, key=lambda c: c["name"])
+        return [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    return [await command.get_translated_payload(tree, translator) for command in tree.get_commands(guild=guild)]
 
 
 def tree_hash(payload: list[dict]) -> str:

@@ -5,7 +5,9 @@ the dice before the round closes and nobody waits for anybody. The thread is mad
 channel (or, for the world scratch, where the command was typed) as a private thread nobody but
 moderators can invite to; the driver is added at once. Discord's refusals are told apart, so the
 cog can name what is missing: a 403 means the bot lacks Create Private Threads (or access) in that
-channel, a 404 that the channel is gone.
+channel, a 404 that the channel is gone; any other failure (a 400, a 429 or a 5xx Discord's client
+could not get past) is "try again in a minute". Each is logged with the request and Discord's
+answer; nothing was written then.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Literal
 import discord
 
 from bot.services.errors import ServiceError
+from bot.views.discord_errors import describe
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +47,14 @@ async def _private_thread(channel: discord.TextChannel, channel_id: int, name: s
     try:
         return await channel.create_thread(name=name[:MAX_THREAD_NAME], type=discord.ChannelType.private_thread,
                                            invitable=False, auto_archive_duration=ARCHIVE_MINUTES)
-    except discord.Forbidden:
-        raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
-    except discord.NotFound:
-        raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
+    except discord.HTTPException as exc:
+        log.warning("could not open a private thread in channel %s: %s", channel_id,
+                    describe(exc, f"POST /channels/{channel_id}/threads"))
+        if exc.status == 403:
+            raise ServiceError("discord.thread_forbidden", channel=f"<#{channel_id}>") from None
+        if exc.status == 404:
+            raise ServiceError("discord.thread_channel_gone", channel=f"<#{channel_id}>") from None
+        raise ServiceError("discord.thread_failed", channel=f"<#{channel_id}>") from None
 
 
 async def open_table_thread(client: discord.Client, guild_id: int, channel_id: int, name: str,

@@ -24,12 +24,14 @@ import asyncio
 import dataclasses
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import discord
+import yarl
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.client import RallyBot
@@ -191,19 +193,35 @@ class RecordingAdapter(AsyncWebhookAdapter):
 
 
 class FakeResponse:
-    """What discord.HTTPException reads from an aiohttp response."""
+    """What discord.HTTPException reads from an aiohttp response; `method` and `url` are the
+    failed request's, filled in when a fake Discord answers a request with it (`answered`)."""
 
     def __init__(self, status: int, retry_after: float | None = None) -> None:
         self.status = status
-        self.reason = {403: "Forbidden", 404: "Not Found", 413: "Payload Too Large", 429: "Too Many Requests",
-                       500: "Internal Server Error", 503: "Service Unavailable"}.get(status, "Error")
+        self.reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large",
+                       429: "Too Many Requests", 500: "Internal Server Error",
+                       503: "Service Unavailable"}.get(status, "Error")
         self.headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+        self.method: str | None = None
+        self.url: yarl.URL | None = None
 
 
-def http_error(status: int, code: int = 0, retry_after: float | None = None) -> discord.HTTPException:
-    """The exception discord.py raises for that answer (Forbidden, NotFound, DiscordServerError...)."""
+def answered(exc: BaseException, route: Any) -> BaseException:
+    """`exc` as the answer to `route` (discord.py's errors keep the response of their request)."""
+    response = getattr(exc, "response", None)
+    if isinstance(response, FakeResponse):
+        response.method, response.url = route.method, yarl.URL(route.url)
+    return exc
+
+
+def http_error(status: int, code: int = 0, retry_after: float | None = None, *, message: str | None = None,
+               errors: dict | None = None) -> discord.HTTPException:
+    """The exception discord.py raises for that answer (Forbidden, NotFound, DiscordServerError...);
+    `message` and `errors` (Discord's tree of refused fields) as Discord's JSON body has them."""
     response = FakeResponse(status, retry_after)
-    data = {"code": code, "message": response.reason}
+    data: dict[str, Any] = {"code": code, "message": message or response.reason}
+    if errors is not None:
+        data["errors"] = errors
     kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status)
     if kind is None:
         kind = discord.DiscordServerError if status >= 500 else discord.HTTPException
@@ -215,7 +233,10 @@ class RecordingHTTP:
 
     `fail(exc, times=1, path=...)` makes the next matching requests raise `exc` (an
     `http_error(...)`, `asyncio.TimeoutError()`...) instead of succeeding: a Discord that fails
-    any step of posting. Failed requests are recorded too (with `reply` None and `error` set)."""
+    any step of posting; `exc` may also be a function of the request (`Sent`) that returns the
+    exception (an answer naming what the request holds). Failed requests are recorded too (with
+    `reply` None and `error` set). A bulk overwrite of the slash commands (PUT) is answered with
+    the commands it sent, as Discord registers them."""
 
     def __init__(self, sent: list[Sent]) -> None:
         self.sent = sent
@@ -229,7 +250,8 @@ class RecordingHTTP:
         happens meanwhile elsewhere (another command racing this one)."""
         self.hooks.append([path, action, times])
 
-    def fail(self, exc: BaseException, times: int = 1, path: str = "/messages") -> None:
+    def fail(self, exc: BaseException | Callable[[Sent], BaseException], times: int = 1,
+             path: str = "/messages") -> None:
         self.failures.append([exc, times, path])
 
     async def __call__(self, route, *, files=None, form=None, **kwargs) -> Any:
@@ -244,8 +266,8 @@ class RecordingHTTP:
             exc, times, path = failure
             if times > 0 and path in route.url:
                 failure[1] -= 1
-                call.error = exc
-                raise exc
+                call.error = answered(exc if isinstance(exc, BaseException) else exc(call), route)
+                raise call.error
         if route.path == "/users/@me/channels":
             recipient = (call.body or {}).get("recipient_id")
             call.reply = {"id": str(next(_ids)), "type": 1, "last_message_id": None,
@@ -272,6 +294,9 @@ class RecordingHTTP:
             shown["attachments"] = _uploaded(call, shown.get("attachments", []))
             shown["edited_timestamp"] = "2026-05-01T12:00:01+00:00"
             self.messages[message_id] = call.reply = shown
+        elif route.method == "PUT" and route.url.endswith("/commands"):
+            call.reply = [dict(command, id=str(next(_ids)), application_id=str(APP_ID), version="1")
+                          for command in call.body or []]
         elif route.method in ("POST", "PATCH"):
             channel = route.channel_id or CHANNEL
             call.reply = message_payload(next(_ids), call.body, channel_id=channel)
@@ -435,8 +460,9 @@ def buttons_of(message: dict) -> list[str]:
 class Harness:
     """A bot on a temp database, not logged in, with both network paths recorded."""
 
-    def __init__(self, db: Path, clock: FakeClock | None = None) -> None:
+    def __init__(self, db: Path, clock: FakeClock | None = None, *, sync: bool = False) -> None:
         self.db = db
+        self.sync = sync  # sync the slash commands at start-up (`RallyBot.sync_in_background`)
         self.clock = clock or FakeClock()
         self.sent: list[Sent] = []  # both paths, in order
         self.webhooks = RecordingAdapter(self.sent)
@@ -448,7 +474,7 @@ class Harness:
     async def __aenter__(self) -> Harness:
         self._token = async_context.set(self.webhooks)
         self.bot = RallyBot(Settings(db=self.db), clock=self.clock, renderer=FakeRenderer(),
-                            seed_source=lambda: 7, start_loops=False, sync=False)
+                            seed_source=lambda: 7, start_loops=False, sync=self.sync)
         self.bot.http.request = self.http  # type: ignore[method-assign]
         self.bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
         await self.bot._async_setup_hook()  # what login() does first: bind the event loop

@@ -12,6 +12,7 @@ from tests.discord.fakes import (
     GUILD,
     Harness,
     Sent,
+    answered,
     channel_posts,
     command_payload,
     option,
@@ -136,7 +137,7 @@ def fail_interaction(h: Harness, exc: BaseException, methods: tuple[str, ...], t
     async def request(route, *args: Any, **kwargs: Any) -> Any:
         if left[0] > 0 and route.method in methods and "/webhooks/" in route.url:
             left[0] -= 1
-            h.sent.append(Sent(route.method, route.url, kwargs.get("payload"), error=exc))
+            h.sent.append(Sent(route.method, route.url, kwargs.get("payload"), error=answered(exc, route)))
             raise exc
         return await real(route, *args, **kwargs)
 

@@ -56,6 +56,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "cogs/tree_info.py": ("| command | options | what it does |",),
     # the sender's log and retry reason, kept in the outbox row for operators
     "views/sender.py": ("internal error",),
+    # how a failed Discord request is described in the log and by `python -m bot sync`, for operators
+    "views/discord_errors.py": ("rate limited, retry after ", ", Discord code ", ", retry after ", "a Discord request",
+                                "the commands, field `"),
     # `db check` reports are for operators (the canonical log check)
     "engine/core/game.py": ("not in canonical form",),
 }

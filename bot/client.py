@@ -52,7 +52,6 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -74,7 +73,7 @@ from bot.services.images import (
 )
 from bot.store import Store
 from bot.store.clock import utc_now
-from bot.views.discord_errors import SyncFailed, describe, refused_fields
+from bot.views.discord_errors import FAILURES, SyncFailed, describe, refused_fields
 from bot.views.hand_menu import picked_by
 from bot.views.interaction_io import run_click, send_error
 from bot.views.options_cache import OptionsCache
@@ -232,7 +231,7 @@ class RallyBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
         except discord.HTTPException as exc:  # CommandSyncFailure (a 400) is one too
             raise SyncFailed(scope, refused_fields(exc, payload)) from exc
-        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+        except FAILURES as exc:  # a time-out, a lost connection
             raise SyncFailed(scope, [describe(exc, "PUT the slash commands")]) from exc
         await state.remember(scope, digest)
         log.info("synced %d slash commands (%s)", len(synced), scope)

@@ -78,7 +78,7 @@ def apply_dotenv(path: Path | None = None, environ: MutableMapping[str, str] | N
 
 @dataclass(frozen=True)
 class Settings:
-    token: str | None = None
+    token: str | None = field(default=None, repr=False)  # a secret: never in a repr, a log line or a traceback
     db: Path | str = field(default_factory=default_db)  # an SQLite file or a postgresql:// URL
     dev_guild_id: int | None = None
     log_level: str = "INFO"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import aiohttp
 import discord
 
 INVALID_FORM_BODY = 50035
@@ -25,6 +26,11 @@ LEAF = re.compile(r"^In (?P<path>\S+): (?P<message>.*)$")
 #: option types of a subcommand and a subcommand group: part of the command's name, not options
 SUBCOMMAND_TYPES = (1, 2)
 TOKEN_LENGTH = 40  # a path segment this long that is not an id is an interaction's token
+
+
+#: what a request to Discord raises when Discord (or the way to it) fails, rather than the bot
+FAILURES: tuple[type[BaseException], ...] = (discord.HTTPException, discord.RateLimited, TimeoutError,
+                                             aiohttp.ClientError, OSError)
 
 
 class SyncFailed(Exception):

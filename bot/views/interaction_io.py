@@ -14,6 +14,14 @@ this interaction. So the user's private "thinking…" answer becomes:
 A button click is acknowledged without a message (`defer()` on a component); a refusal is a
 private followup.
 
+When Discord fails a request of the interaction, the log says which (method and route) and why
+(bot/views/discord_errors.py). An acknowledgement (`defer`) Discord did not take means nobody
+waits for an answer (Discord tells the user the bot did not respond): the command or click is
+not run, nothing changes, and the user may simply try again. A private reply whose edit fails is
+sent once more as a private followup; a saved command whose answer fails gets the followup that
+says it was saved (above); when that fails too, nothing can reach the user there, and the
+channel post, owed by the outbox, is the answer.
+
 `send_error` is the one place an exception raised before a commit becomes what the user sees:
 the library's own errors (used outside a guild, out-of-date command...) map to catalogue texts,
 and everything goes through `bot.services.errors.error_reply`.
@@ -24,7 +32,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 
 import discord
 from discord import app_commands
@@ -33,6 +40,7 @@ from bot.i18n import language_of, localize_commands, render, t
 from bot.services.errors import ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
+from bot.views.discord_errors import FAILURES, describe
 from bot.views.hand_menu import hand_view
 from bot.views.host import Host
 
@@ -107,7 +115,10 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
 
 async def send_error(interaction: discord.Interaction, exc: BaseException) -> None:
     """THE one place an error raised before a commit becomes an answer, in the reader's language."""
-    await answer_privately(interaction, shown(interaction, error_reply(as_rally_error(exc)).lines))
+    try:
+        await answer_privately(interaction, shown(interaction, error_reply(as_rally_error(exc)).lines))
+    except FAILURES as failure:
+        log.warning("could not tell interaction %s why it was refused: %s", interaction.id, describe(failure))
 
 
 def in_a_guild(interaction: discord.Interaction) -> bool:
@@ -121,7 +132,8 @@ async def run_command(host: Host, interaction: discord.Interaction, call: Call) 
     if not in_a_guild(interaction):
         await send_error(interaction, ServiceError("discord.guild_only"))
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not await acknowledged(interaction, ephemeral=True, thinking=True):
+        return
     try:
         reply = await call(place_of(interaction), actor_of(interaction))
     except Exception as exc:  # errors are answered in one place
@@ -136,7 +148,8 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
     if not in_a_guild(interaction):
         await send_error(interaction, ServiceError("discord.guild_only"))
         return
-    await interaction.response.defer()
+    if not await acknowledged(interaction):
+        return
     try:
         reply = await host.rallies.press(place_of(interaction), actor_of(interaction), rally_id, version, action)
     except Exception as exc:  # errors are answered in one place
@@ -144,16 +157,31 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
         return
     if reply.ephemeral:  # the hand button: the clicker's own hand, for them alone
         picks = private_view(host, interaction, reply)
-        with suppress(discord.HTTPException):
+        try:
             if picks is None:
                 await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True)
             else:
                 await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True, view=picks)
+        except FAILURES as exc:
+            log.warning("could not answer the click of interaction %s: %s", interaction.id, describe(exc))
         return
     if reply.paused:
-        with suppress(discord.HTTPException):
+        try:
             await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
+        except FAILURES as exc:
+            log.warning("could not answer the click of interaction %s: %s", interaction.id, describe(exc))
     host.sender.wake()
+
+
+async def acknowledged(interaction: discord.Interaction, **defer: bool) -> bool:
+    """`defer(**defer)`; False (logged) when Discord did not take it: see the module docstring."""
+    try:
+        await interaction.response.defer(**defer)
+    except FAILURES as exc:
+        log.warning("could not acknowledge interaction %s, so it is not run: %s", interaction.id,
+                    describe(exc, "POST /interactions/{id}/{token}/callback"))
+        return False
+    return True
 
 
 def private_view(host: Host, interaction: discord.Interaction, reply: Reply) -> discord.ui.View | None:
@@ -185,7 +213,11 @@ async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) ->
         else:
             await interaction.delete_original_response()
     except Exception as exc:  # an HTTP error, a time-out, a lost connection: the change is saved anyway
-        log.info("could not answer interaction %s: %s", interaction.id, exc)
-        if reply.outbox:  # saved: say so if Discord lets us say anything at all
-            with suppress(Exception):
-                await interaction.followup.send(t("error.after_commit", reader_language(interaction)), ephemeral=True)
+        log.warning("could not answer interaction %s: %s", interaction.id, describe(exc))
+        # saved: say so if Discord lets us say anything at all; a private reply: once more, as a followup
+        again = t("error.after_commit", reader_language(interaction)) if reply.outbox else \
+            shown(interaction, reply.lines) or "\u200b"
+        try:
+            await interaction.followup.send(again, ephemeral=True)
+        except Exception as failure:
+            log.warning("could not answer interaction %s: %s", interaction.id, describe(failure))

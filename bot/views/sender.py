@@ -66,6 +66,7 @@ from bot.i18n import t
 from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
 from bot.store.leagues import cards_tx
+from bot.views.discord_errors import describe
 from bot.views.options_cache import OptionsCache
 from bot.views.publish import MAX_CONTENT, content_of, file_of, mentions_for
 from bot.views.turn_buttons import TurnButton, turn_view
@@ -231,7 +232,9 @@ class OutboxSender:
                 message = await asyncio.wait_for(self.send(out), SEND_TIMEOUT_S)
             except Exception as exc:
                 failure, wait = classify(exc)
-                log.info("outbox row %s (%s): %s (%s)", out.row.id, out.row.lane, failure.value, exc)
+                log.log(logging.INFO if failure is Failure.RETRY else logging.WARNING, "outbox row %s (%s): %s: %s",
+                        out.row.id, out.row.lane, failure.value,
+                        describe(exc, f"POST /channels/{out.row.channel_id}/messages" if not out.is_dm else "a DM"))
                 await self.delivery.failed(out, failure, retry_after=wait,
                                            error=f"{type(exc).__name__}: {exc}"[:300])
                 return
@@ -287,11 +290,13 @@ class OutboxSender:
                 again, retry_after, level = board_fault(exc)
                 delay = max(wait, retry_after or 0.0) if again and wait is not None else None
                 if delay is not None and delay <= BOARD_MAX_WAIT_S:
-                    log.info("the image of outbox row %s: %s; trying again in %.1f s", out.row.id, exc, delay)
+                    log.info("the image of outbox row %s: %s; trying again in %.1f s", out.row.id,
+                             describe(exc, f"PATCH message {getattr(message, 'id', None)}"), delay)
                     await asyncio.sleep(delay)
                     continue
-                log.log(level, "the image of outbox row %s is not attached to message %s: %s: %s", out.row.id,
-                        getattr(message, "id", None), type(exc).__name__, exc, exc_info=level >= logging.ERROR)
+                log.log(level, "the image of outbox row %s is not attached to message %s: %s", out.row.id,
+                        getattr(message, "id", None), describe(exc, f"PATCH message {getattr(message, 'id', None)}"),
+                        exc_info=level >= logging.ERROR)
                 return False
         return False  # not reached: the last try returns
 
@@ -353,4 +358,4 @@ async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) 
     try:
         await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
     except discord.HTTPException as exc:
-        log.info("could not remove the buttons of message %s: %s", message_id, exc)
+        log.info("could not remove the buttons of message %s: %s", message_id, describe(exc))

@@ -127,15 +127,17 @@ async def log_of(h: Harness, rally_id: int) -> list[tuple[Entry, int | None]]:
     return [(from_text(a.action), a.actor) for a in await h.bot.store.actions.list(rally_id)]
 
 
-def fail_interaction(h: Harness, exc: BaseException, methods: tuple[str, ...], times: int = 1) -> None:
+def fail_interaction(h: Harness, exc: BaseException, methods: tuple[str, ...], times: int = 1,
+                     path: str = "/webhooks/") -> None:
     """The interaction's own answers (webhook calls other than the first callback) fail with `exc`:
     `methods` e.g. ("DELETE",) for the removal of the "thinking…" answer, ("DELETE", "POST") for it
-    and every followup. Failed calls are recorded with `error` set, like `RecordingHTTP.fail`."""
+    and every followup; `path="/callback"`: the first acknowledgement instead. Failed calls are
+    recorded with `error` set, like `RecordingHTTP.fail`."""
     real = h.webhooks.request
     left = [times]
 
     async def request(route, *args: Any, **kwargs: Any) -> Any:
-        if left[0] > 0 and route.method in methods and "/webhooks/" in route.url:
+        if left[0] > 0 and route.method in methods and path in route.url:
             left[0] -= 1
             h.sent.append(Sent(route.method, route.url, kwargs.get("payload"), error=answered(exc, route)))
             raise exc

@@ -13,6 +13,7 @@ the channel, a channel the bot cannot post in pauses its rally, a deleted channe
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 import aiohttp
@@ -359,15 +360,24 @@ async def test_a_failed_interaction_answer_after_the_save_does_not_lose_the_chan
         assert "**Bob** rolls 1" in post.content and buttons_of(post.body)
 
 
-async def test_an_interaction_discord_cannot_answer_at_all_still_gets_its_channel_post(tmp_path):
-    """Every answer to the interaction after its first acknowledgement fails (the removal and
-    the followup): nothing can be said to the user, but the saved roll is posted once."""
+@pytest.mark.parametrize("status, code", [(400, 50035), (403, 50001), (404, 10015), (429, 0), (500, 0), (503, 0)],
+                         ids=str)
+async def test_an_interaction_discord_cannot_answer_at_all_still_gets_its_channel_post(tmp_path, caplog, status, code):
+    """Every answer to the interaction after its first acknowledgement fails (the removal, 503,
+    and the followup saying the roll was saved, whatever Discord answers it): nothing can be said
+    to the user, but the saved roll is posted once; the log names both requests and why."""
+    caplog.set_level(logging.INFO, logger="bot")
     async with Harness(tmp_path / "hook-all.sqlite3") as h:
         rally = await started(h)
-        fail_interaction(h, http_error(503), ("DELETE", "POST", "PATCH"), times=10)
+        fail_interaction(h, http_error(503), ("DELETE", "PATCH"), times=10)
+        fail_interaction(h, http_error(status, code, retry_after=5 if status == 429 else None), ("POST",), times=10)
         calls = await command(h, BOB, "roll", dice="1")
         assert sorted(c.method for c in calls if c.error is not None) == ["DELETE", "POST"]
         assert private_answers(calls) == []
         (post,) = channel_posts(calls)
         assert "**Bob** rolls 1" in post.content and post.body["nonce"].startswith("rb")
         assert (await log_of(h, rally.id))[-1] == (Roll(("1",)), BOB[0])
+        lines = [r.getMessage() for r in caplog.records if "could not answer interaction" in r.getMessage()]
+        assert len(lines) == 2 and "DELETE /webhooks/4242/" in lines[0] and "/messages/@original: 503 " in lines[0]
+        assert "POST /webhooks/4242/token-" in lines[1] and f": {status} " in lines[1]
+        assert f"Discord code {code}" in lines[1]

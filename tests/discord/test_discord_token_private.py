@@ -57,3 +57,10 @@ def test_git_ignores_the_dotenv_file_but_not_an_example():
     ignored = subprocess.run(["git", "check-ignore", "--no-index", ".env", ".env.production", ".env.example"],
                              capture_output=True, text=True, cwd=ROOT)
     assert ignored.stdout.split() == [".env", ".env.production"]
+
+
+def test_the_settings_never_show_the_token():
+    from bot.config import Settings
+
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
+    assert settings.token == TOKEN and TOKEN not in repr(settings) and TOKEN not in str(settings)

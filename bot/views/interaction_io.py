@@ -80,7 +80,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def role_ids(user: discord.User | discord.Member) -> tuple[int, ...]:
     """The member's role ids (none outside a server). `Member.roles` resolves the ids the
     interaction sent through the guild's roles, which the gateway gives a bot with the guilds
-    intent (on in the default intents, no privileged intent needed); in a guild the bot does not
+    intent (the one intent the bot asks for, not a privileged one); in a guild the bot does not
     know yet, the roles are unknown and only Manage Server counts until the guild is ready."""
     if not isinstance(user, discord.Member):
         return ()

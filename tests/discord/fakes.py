@@ -366,7 +366,7 @@ def role_payload(role_id: int, name: str = "organisers") -> dict:
 
 
 def guild_payload() -> dict:
-    """The test guild as GUILD_CREATE sends it to a bot with the default intents: its roles (the
+    """The test guild as GUILD_CREATE sends it to a bot with the guilds intent: its roles (the
     @everyone role has the guild's id); no members (no members intent), and channels left out so
     an interaction's channel comes from its own payload."""
     return {"id": str(GUILD), "name": "Club", "owner_id": "1", "roles": [role_payload(GUILD, "@everyone")],

@@ -10,10 +10,12 @@ import logging
 from argparse import Namespace
 
 import pytest
+from discord import app_commands
 
 from bot.cli import sync as sync_cli
 from bot.client import RallyBot
 from bot.services.command_sync import CommandSyncState
+from bot.views.discord_errors import SyncFailed
 from tests.discord.fakes import APP_ID, Harness, RecordingHTTP, Sent, http_error, private_answers
 
 BOB = (1002, "Bob")
@@ -62,6 +64,11 @@ async def test_a_refused_sync_is_logged_field_by_field_and_the_bot_answers_comma
             h.clock.advance(hours=1)
             await h.bot.sender.flush()
             assert len(puts(h)) == 1 and puts(h)[0].error is not None  # tried once: no loop
+            h.http.fail(refusal, times=1, path="/commands")  # what discord.py makes of the answer
+            with pytest.raises(SyncFailed) as caught:
+                await h.bot.sync_commands(force=True)
+            assert isinstance(caught.value.__cause__, app_commands.CommandSyncFailure)
+            assert caught.value.lines == EXPECTED
     again = Harness(db, sync=True)  # the next start: Discord takes them now
     async with again:
         assert await again.bot.sync_at_start is True

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import games
+from bot.engine.core.game import GHOST
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg, to_json
 from bot.i18n import DEFAULT_LANG, render
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 
 MAX_CHARS = 1024  # Discord's limit for an attachment's description
 PODIUM = 3
-GHOST = "ghost"  # the board data's entry of a run's ghost (bot.services.ghost_board)
 
 Parts = list[str]
 Placings = list[tuple[str, int | None, object]]  # (name, place or None when out, score as shown)
@@ -53,7 +53,7 @@ def describe(spec: Mapping[str, Any] | None, lang: str = DEFAULT_LANG) -> str | 
         return None
     try:
         return fit(kind(dict(spec), lang), lang)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a description is a help: never a reason to lose the picture
         log.warning("no description for a %s picture: %s: %s", spec.get("kind"), type(exc).__name__, exc)
         return None
 
@@ -69,6 +69,8 @@ def fit(parts: Sequence[str], lang: str = DEFAULT_LANG, limit: int = MAX_CHARS) 
     """`parts` joined by spaces, whole parts only, within `limit` characters: the parts that do not
     fit are counted at the end ("and 5 more."); a first part longer than `limit` is cut at a word."""
     parts = [p.strip() for p in parts if p and p.strip()]
+    if len(" ".join(parts)) <= limit:
+        return " ".join(parts)
     kept: list[str] = []
     for i, part in enumerate(parts):
         rest = len(parts) - i - 1
@@ -77,8 +79,6 @@ def fit(parts: Sequence[str], lang: str = DEFAULT_LANG, limit: int = MAX_CHARS) 
             break
         kept.append(part)
     dropped = len(parts) - len(kept)
-    if not dropped:
-        return " ".join(kept)
     if not kept:  # the head alone is too long: cut at a word, keep room for the count of the rest
         more = " " + _t("alt.more", lang, count=dropped - 1) if dropped > 1 else ""
         return cut_words(parts[0], limit - len(more)) + more

@@ -53,7 +53,7 @@ def describe(spec: Mapping[str, Any] | None, lang: str = DEFAULT_LANG) -> str | 
         return None
     try:
         return fit(kind(dict(spec), lang), lang)
-    except Exception as exc:  # noqa: BLE001 - a description is a help: never a reason to lose the picture
+    except Exception as exc:  # a description is a help: never a reason to lose the picture
         log.warning("no description for a %s picture: %s: %s", spec.get("kind"), type(exc).__name__, exc)
         return None
 

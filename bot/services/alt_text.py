@@ -133,6 +133,12 @@ def _where(space: int, lang: str) -> str:
     return _t("alt.on_space", lang, space=space)
 
 
+def _status(data: dict[str, Any], lang: str) -> str:
+    """The board's status line (whose turn it is, or the fastest once over) as a sentence; "" when none."""
+    status = str(data.get("status") or "").strip()
+    return _t("alt.status", lang, status=status) if status else ""
+
+
 def _classic_board(data: dict[str, Any], lang: str) -> Parts:
     stage = str(data.get("title") or data.get("stage") or "")
     if int(data.get("specials") or 0) > 1:
@@ -140,7 +146,7 @@ def _classic_board(data: dict[str, Any], lang: str) -> Parts:
                   specials=int(data["specials"]), round=int(data.get("round") or 0))
     else:
         head = _t("alt.board", lang, stage=stage, round=int(data.get("round") or 0))
-    parts = [head, _t("alt.status", lang, status=str(data.get("status") or ""))]
+    parts = [head, _status(data, lang)]
     cars = sorted(data.get("cars") or (), key=lambda c: (c.get("place") is None, c.get("place") or 0))
     for car in cars:
         name, time = str(car["name"]), format_time(int(car.get("chrono_s") or 0))
@@ -158,7 +164,7 @@ def _dirt_board(data: dict[str, Any], lang: str) -> Parts:
     head = _t("alt.board_special", lang, stage=stage, special=int(data["stage_no"]), specials=int(data["stages"]),
               round=int(data.get("round") or 0)) if int(data.get("stages") or 1) > 1 else \
         _t("alt.board", lang, stage=stage, round=int(data.get("round") or 0))
-    parts = [head, _t("alt.status", lang, status=str(data.get("status") or ""))]
+    parts = [head, _status(data, lang)]
     for car in data.get("cars") or ():
         name, time, status = str(car["name"]), format_time(int(car.get("seconds") or 0)), car.get("status")
         if status in ("out", "retired"):
@@ -196,7 +202,7 @@ def _road_board(data: dict[str, Any], lang: str) -> Parts:
 def _other_board(data: dict[str, Any], lang: str) -> Parts:
     """A game this module has no reader for: its stage and status, when its data has them."""
     return [_t("alt.board", lang, stage=str(data.get("title") or data.get("stage") or ""),
-               round=int(data.get("round") or 0)), _t("alt.status", lang, status=str(data.get("status") or ""))]
+               round=int(data.get("round") or 0)), _status(data, lang)]
 
 
 #: each game's board data (its `board`, bot.engine.<game>.pictures / picture_data), by game id

@@ -152,8 +152,8 @@ def test_a_career_card_gives_rating_and_figures(lang):
     from bot.services.careers import CARD_HEADS
 
     labels = {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS}
-    card = {"name": "Alice", "game": to_json(msg("game.rallyman.name")) if "game.rallyman.name" in catalogue()
-            else "Rallyman", "rating": 1523, "trend": [], "labels": labels,
+    card = {"name": "Alice", "game": to_json(msg(games.get("rallyman").name)), "rating": 1523, "trend": [],
+            "labels": labels,
             "stats": [[to_json(msg("career.stat_rallies")), "7"], [to_json(msg("career.stat_wins")), "3"],
                       [to_json(msg("career.stat_podiums")), "5"]]}
     text = describe({"kind": "career", "card": card}, lang)

@@ -284,3 +284,18 @@ def test_the_specs_the_services_build_are_described():
     assert "Alice" in describe(board_spec(state, "rallyman"), "en")
     spec = results_spec(state, "rallyman")
     assert spec is None or describe(spec, "en") is not None
+
+
+def test_a_board_stored_with_its_whole_state_is_described_from_its_spectators_view():
+    """A spec kept before pictures held views (`"state"`) is read as `board_spec` would build it."""
+    game = games.get("rallyman")
+    state = state_after("rallyman", "pinewood-sprint", 2, 3, moves=6)
+    old = {"kind": "board", "state": game.to_json(state)}
+    assert describe(old, "fr") == describe(board_spec(state, "rallyman"), "fr") is not None
+
+
+def test_a_private_reply_describes_its_one_picture_by_file_name():
+    spec = preview_spec("pinewood-sprint")
+    assert alt_text.described((("stage.png", b"png"),), spec, "de") == {"stage.png": describe(spec, "de")}
+    assert alt_text.described((), spec, "de") == {}
+    assert alt_text.described((("stage.png", b"png"),), {"kind": "preview", "stage": "nowhere"}, "de") == {}

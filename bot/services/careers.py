@@ -33,6 +33,7 @@ from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
 from bot.engine.core.text import msg, to_json
 from bot.services.achievements import Achievement, RallyFacts, Totals, keys_of, newly_met, shipped
+from bot.services.alt_text import described
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name
 from bot.services.inputs import display_name
@@ -294,7 +295,7 @@ class CareerService:
         files: tuple[tuple[str, bytes], ...] = ()
         if renderer is not None:
             files = ((image_name(spec), await draw_async(renderer, spec, lang)),)
-        return Reply(lines, ephemeral=True, files=files)
+        return Reply(lines, ephemeral=True, files=files, alt=described(files, spec, lang))
 
 
 # -- the card's data ----------------------------------------------------------------------------------

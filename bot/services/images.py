@@ -130,10 +130,13 @@ def results_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
     return None if data is None else {"kind": "results", "game": played.id, "view": data}
 
 
-def replay_spec(rally_id: int, version: int, game: str | None = None) -> dict[str, Any]:
+def replay_spec(rally_id: int, version: int, game: str | None = None,
+                about: dict[str, Any] | None = None) -> dict[str, Any]:
     """The animated replay of a rally's log up to `version` (its finish): a reference, drawn at
-    delivery (`draw_async` with the store)."""
-    return {"kind": "replay", "rally_id": int(rally_id), "version": int(version), "game": games.get(game).id}
+    delivery (`draw_async` with the store). `about`: what its description tells of the finished
+    rally (bot.services.alt_text `replay_about`), read from the rally's state when it is owed."""
+    spec = {"kind": "replay", "rally_id": int(rally_id), "version": int(version), "game": games.get(game).id}
+    return spec if about is None else {**spec, "about": about}
 
 
 def preview_spec(stage_name: str, game: str | None = None) -> dict[str, Any]:

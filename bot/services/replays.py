@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bot import games
 from bot.engine.core.text import msg
+from bot.services.alt_text import replay_about
 from bot.services.errors import ServiceError
 from bot.services.images import replay_spec
 from bot.services.inputs import number
@@ -56,7 +57,9 @@ class Replays:
         if status != "finished" or not animated(rally):
             return
         version = rally.version + len(change.logged)  # each logged entry is one version
-        post = Post([msg("replay.ready", rally=rally.id)], image=replay_spec(rally.id, version, rally.game))
+        final = change.final_state
+        about = replay_about(rally.game, final) if final is not None else None
+        post = Post([msg("replay.ready", rally=rally.id)], image=replay_spec(rally.id, version, rally.game, about))
         await post_tx(tx, post, rally.guild_id, rally.channel_id, self.work.clock(), rally.id,
                       language_of_rally(rally))
 
@@ -78,9 +81,10 @@ class Replays:
         if not animated(rally):
             raise ServiceError("replay.no_board", rally=wanted)
         game = game_of(rally)
-        title = game.rally_title(game.view(self.work.state_of(rally), None))
+        state = self.work.state_of(rally)
+        title = game.rally_title(game.view(state, None))
         post = Post([msg("replay.head", rally=rally.id, title=title)],
-                    image=replay_spec(rally.id, rally.version, rally.game))
+                    image=replay_spec(rally.id, rally.version, rally.game, replay_about(rally.game, state)))
         lang = language_of_rally(rally) if rally.channel_id == place.channel_id else place.lang
         now = self.work.clock()
         row = await self.store.db.write(lambda tx: post_tx(tx, post, place.guild_id, place.channel_id, now, lang=lang))

@@ -53,7 +53,8 @@ class Reply:
     on the interaction. A public one was committed with the change as outbox rows (`outbox`):
     the sender delivers them to the channel; `lines`, `ping` and `turn` repeat what was posted
     (for the console's and the tests' eyes, and the autocomplete cache). A private reply may
-    carry `files` (a league's CSV export, its calendar), made for the reader alone."""
+    carry `files` (a league's CSV export, its calendar), made for the reader alone; `alt` holds the
+    description of each attached picture by file name (bot.services.alt_text, the reader's words)."""
 
     lines: list[str] = field(default_factory=list)
     ephemeral: bool = False
@@ -62,6 +63,7 @@ class Reply:
     outbox: tuple[int, ...] = ()
     paused: bool = False  # saved, but the rally's channel cannot be posted in right now
     files: tuple[tuple[str, bytes], ...] = ()  # files attached to a private reply: (name, bytes)
+    alt: dict[str, str] = field(default_factory=dict)  # a picture's description, by its file name
 
     @property
     def text(self) -> str:

@@ -16,35 +16,17 @@ from bot import games
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.i18n import render
+from bot.services.alt_text import described
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name, preview_spec
 from bot.services.reply import Reply
+from bot.services.stage_words import LENGTH_CLASS as LENGTH_CLASS
+from bot.services.stage_words import LENGTH_UNIT as LENGTH_UNIT
+from bot.services.stage_words import MAX_STARS as MAX_STARS
+from bot.services.stage_words import length_text, stars
+from bot.services.stage_words import size_text as size_text
 
 MESSAGE_LIMIT = 2000
-#: a length class as words (`StageFacts.length_class`)
-LENGTH_CLASS = {"short": "stages.class_short", "medium": "stages.class_medium", "long": "stages.class_long"}
-#: a length as words, by the unit the game counts in (`StageFacts.unit`)
-LENGTH_UNIT = {"spaces": "stages.length_spaces", "tiles": "stages.length_tiles"}
-MAX_STARS = 5
-
-
-def stars(difficulty: int) -> str:
-    """★★★☆☆ for 3 (of 5)."""
-    return "★" * difficulty + "☆" * (MAX_STARS - difficulty)
-
-
-#: a stage's size alone, by its unit (a lobby post, a round's title)
-SIZE_UNIT = {"spaces": "stages.size_spaces", "tiles": "stages.size_tiles"}
-
-
-def size_text(facts: StageFacts) -> str:
-    """`19 spaces` (classic) / `10 tiles` (DIRT), as a message."""
-    return msg(SIZE_UNIT[facts.unit], n=facts.length)
-
-
-def length_text(facts: StageFacts) -> str:
-    """`medium, 34 spaces` / `short, 10 tiles`, as a message."""
-    return msg(LENGTH_UNIT[facts.unit], length_class=msg(LENGTH_CLASS[facts.length_class]), length=facts.length)
 
 
 def list_line(facts: StageFacts) -> str:
@@ -105,4 +87,5 @@ async def stage_show(game: str | None, name: str, lang: str, renderer: Renderer 
     if renderer is not None:
         spec = preview_spec(facts.name, game_id)
         files = ((image_name(spec), await draw_async(renderer, spec, lang)),)
+        return Reply(fit(lines, lang), ephemeral=True, files=files, alt=described(files, spec, lang))
     return Reply(fit(lines, lang), ephemeral=True, files=files)

@@ -203,7 +203,8 @@ async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) ->
                 await interaction.edit_original_response(content=text, view=picks)
             elif reply.files:
                 await interaction.edit_original_response(content=text, attachments=[
-                    discord.File(io.BytesIO(data), filename=name) for name, data in reply.files])
+                    discord.File(io.BytesIO(data), filename=name, description=reply.alt.get(name))
+                    for name, data in reply.files])
             else:
                 await interaction.edit_original_response(content=text)
             return

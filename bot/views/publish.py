@@ -14,6 +14,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import localize_commands, render, t
+from bot.services.alt_text import describe
 from bot.services.delivery import Outgoing
 from bot.services.images import image_name
 
@@ -50,6 +51,8 @@ def content_of(out: Outgoing) -> str:
 
 
 def file_of(out: Outgoing, image: bytes | None) -> discord.File | None:
+    """The post's drawn picture as an attachment, described in the post's language (its alt text,
+    read to screen-reader users: bot.services.alt_text)."""
     if image is None or out.image is None:
         return None
-    return discord.File(io.BytesIO(image), filename=image_name(out.image))
+    return discord.File(io.BytesIO(image), filename=image_name(out.image), description=describe(out.image, out.lang))

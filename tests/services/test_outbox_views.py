@@ -25,9 +25,12 @@ from bot.services.replay import replay_states
 from bot.store import Store
 
 #: the keys of an outbox row's own envelope (bot.services.work.Post.body), of a message's JSON
-#: (bot.engine.core.text.to_json), of a turn prompt and of an image spec: what every post may hold
+#: (bot.engine.core.text.to_json), of a turn prompt and of an image spec: what every post may hold;
+#: a replay's `about` is what its description tells (bot.services.alt_text.replay_about: the
+#: rally's title, its last round, its winners, from the spectators' view; its texts checked below)
 ENVELOPE = frozenset({"lines", "ping", "turn", "deadline", "image", "close_turn", "attach", "rally_id", "version",
-                      "driver_id", "options", "kind", "game", "view", "name", "stage", "round_id"})
+                      "driver_id", "options", "kind", "game", "view", "name", "stage", "round_id",
+                      "about", "title", "rounds", "winners"})
 MESSAGE = frozenset({"key", "params", "list", "how"})
 
 

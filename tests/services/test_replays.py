@@ -10,10 +10,12 @@ import json
 import pytest
 from PIL import Image
 
+from bot import games
 from bot.console import PLACE, Console
 from bot.engine.core.errors import RallyError
 from bot.i18n import t
 from bot.services import Place, images
+from bot.services.alt_text import replay_about
 from bot.services.images import PillowRenderer, draw_async, replay_spec
 from bot.services.replay import read_log, turn_boards
 from tests.services.test_archive import owed, played
@@ -36,7 +38,9 @@ async def test_the_finish_owes_one_replay_post_a_reference_to_the_log_at_its_las
     await played(store)
     (rally,) = await store.rallies.list_by_status(("finished",))
     (body,) = await replay_rows(store, rally.id)  # one, for this rally, in its channel's lane
-    assert body["image"] == replay_spec(rally.id, rally.version, "rallyman")
+    about = replay_about("rallyman", games.get("rallyman").from_json(rally.snapshot))
+    assert body["image"] == replay_spec(rally.id, rally.version, "rallyman", about)
+    assert about["winners"] == ["alice"] and about["rounds"] > 0  # what its description tells (alt text)
     assert body["lines"][0]["key"] == "replay.ready"
     assert "log" not in body["image"] and "frames" not in body["image"]  # a reference, never the frames
     assert max(a.seq for a in await store.actions.list(rally.id)) == rally.version

@@ -9,7 +9,8 @@ drawn by the render workers at `/rally/N/replay/K/board.png`.
 
 Only an ended rally (finished or abandoned) has a replay: it never changes any more, so its
 pages and pictures are built once and then answered by ETag. A rally still in play has none
-(404): its live page already shows every turn so far.
+(404): its live page already shows every turn so far. A rally whose log no longer gives its stored
+snapshot (`replay.Drift`) has the turns its replay plays, up to the entry it refuses.
 """
 
 from __future__ import annotations

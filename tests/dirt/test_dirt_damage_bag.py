@@ -8,11 +8,23 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.core.dice import ScriptedDiceExhausted, SeededDice
+from bot.engine.core.dice import ScriptedDice, ScriptedDiceExhausted, SeededDice
 from bot.engine.dirt import damage, rally
 from bot.engine.dirt.rally import Roll, Step
 from bot.engine.dirt.ruleset import DAMAGE_TOKENS
 from tests.dirt.rally_kit import kinds, put, space, start
+
+
+class Recorded(ScriptedDice):
+    """Scripted draws that note the stream each one is asked from."""
+
+    def __init__(self, events: list[str]) -> None:
+        super().__init__([False] * 50, events)
+        self.streams: list[str] = []
+
+    def pick(self, kind, weights):
+        self.streams.append(kind)
+        return super().pick(kind, weights)
 
 
 def _one_kind(s, kind: str, n: int) -> None:
@@ -104,3 +116,27 @@ def test_B13_4_the_fourth_damage_token_knocks_the_car_out(tokens, out):
     s.cars["a"].tokens["brake"] += 1  # the token just drawn
     assert damage.wrecked(s, "a") is out
 
+
+
+def test_B13_8_8_the_bag_draws_from_its_own_named_stream():
+    """A league run's dice are named streams (`pick:<kind>`): the bag's name is part of every run's
+    replay, so it never changes."""
+    s = start()
+    s.dice = Recorded(["coast", "ok"])
+    assert [damage.draw(s), damage.draw(s)] == ["coast", "ok"]
+    assert s.dice.streams == ["dirt:bag", "dirt:bag"]
+
+
+def test_B10_B13_3_each_draw_is_told_for_the_driver_who_drew_it():
+    s = start(seats=("a", "b"))
+    events: list = []
+    s.dice = Recorded(["minus_one", "brake", "coast"])
+    damage.shortcut_token(s, "b", 4, events)
+    damage.shortcut_token(s, "b", 4, events)
+    damage.damage_token(s, "a", events)
+    s.bag = dict.fromkeys(DAMAGE_TOKENS, 0)
+    damage.shortcut_token(s, "a", 4, events)
+    damage.damage_token(s, "b", events)
+    assert [(e.kind, e.driver, e.params) for e in events] == [
+        ("dirt_minus_one", "b", {"tile": 4}), ("dirt_shortcut", "b", {"token": "brake"}),
+        ("dirt_damage", "a", {"token": "coast"}), ("dirt_bag_empty", "a", {}), ("dirt_bag_empty", "b", {})]

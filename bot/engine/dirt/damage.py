@@ -20,7 +20,7 @@ def draw(state: DirtState) -> str | None:
     """One token from the bag, or None when it is empty (B13.8.8). The draw runs over the kinds in
     `DAMAGE_TOKENS`' fixed order, never the bag dict's own: a state read back from a snapshot
     (whose keys are sorted) draws the very token the state that was saved would have."""
-    weights = {kind: state.bag.get(kind, 0) for kind in DAMAGE_TOKENS if state.bag.get(kind, 0) > 0}
+    weights = {kind: state.bag[kind] for kind in DAMAGE_TOKENS if state.bag[kind] > 0}
     if not weights:
         return None
     kind = state.dice.pick("dirt:bag", weights)

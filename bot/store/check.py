@@ -181,8 +181,8 @@ def _verify(job: _Job, replay: Replay, log_problem: LogProblem | None) -> list[M
         return [*found, Mismatch(job.rally_id, f"replay failed: {type(exc).__name__}: {exc}")]
     difference = compare_snapshots(job.snapshot, replayed)
     if difference and job.actions:
-        difference = (f"diverged by action {job.version} at the latest (every action replays, the state differs "
-                      f"at the end; {STANDS}): {difference}")
+        difference = (f"{difference}; diverged by action {job.version} at the latest (every action replays, the "
+                      f"state differs at the end; {STANDS})")
     return [*found, Mismatch(job.rally_id, difference)] if difference else found
 
 

@@ -76,7 +76,7 @@ async def test_db_check_names_each_diverged_rally_and_the_first_action_known_to_
     assert set(found) == {refused, late}
     assert found[refused].startswith("diverged from action 9: replay failed: action 9 (")
     last = (await store.rallies.get(late)).version
-    assert found[late].startswith(f"diverged by action {last} at the latest")
+    assert found[late].startswith("$.") and f"; diverged by action {last} at the latest" in found[late]
     assert "the stored snapshot stands" in found[refused] and "the stored snapshot stands" in found[late]
     assert {i: (await store.rallies.get(i)).snapshot for i in snapshots} == snapshots  # nothing rewritten
 

@@ -118,7 +118,8 @@ def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, 
 
 async def rally_page(store: Store, rally: Rally, league_id: int | None) -> RallyPage:
     drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
-    actions = [a.as_dict() for a in await store.actions.list(rally.id)]
+    # the log as far as the snapshot read with the rally (a move written since is the next version's)
+    actions = [a.as_dict() for a in await store.actions.list(rally.id) if a.seq <= rally.version]
     channel = [] if league_id is not None else await channel_rallies(store, rally)
     game = games.get(rally.game)
     view, story, drift = await asyncio.to_thread(_story, rally, drivers, actions)

@@ -55,7 +55,8 @@ def replay_turns(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
 
 async def load_turns(store: Store, rally: Rally) -> list[ReplayTurn]:
     drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
-    actions = [a.as_dict() for a in await store.actions.list(rally.id)]
+    # the log as far as the snapshot read with the rally (a move written since is the next version's)
+    actions = [a.as_dict() for a in await store.actions.list(rally.id) if a.seq <= rally.version]
     return await asyncio.to_thread(replay_turns, rally, drivers, actions)
 
 

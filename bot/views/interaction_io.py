@@ -35,6 +35,7 @@ from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
 from bot.views.hand_menu import hand_view
 from bot.views.host import Host
+from bot.views.outgoing import answer_privately
 
 log = logging.getLogger(__name__)
 
@@ -94,17 +95,6 @@ def as_rally_error(exc: BaseException) -> BaseException:
     return exc
 
 
-async def answer_privately(interaction: discord.Interaction, text: str) -> None:
-    """Only the user sees it: the first response, or the edit of the private "thinking…" answer
-    of a deferred slash command, or a private followup after a deferred click."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
-    elif interaction.type is discord.InteractionType.component:
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.edit_original_response(content=text)
-
-
 async def send_error(interaction: discord.Interaction, exc: BaseException) -> None:
     """THE one place an error raised before a commit becomes an answer, in the reader's language."""
     await answer_privately(interaction, shown(interaction, error_reply(as_rally_error(exc)).lines))
@@ -145,14 +135,11 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
     if reply.ephemeral:  # the hand button: the clicker's own hand, for them alone
         picks = private_view(host, interaction, reply)
         with suppress(discord.HTTPException):
-            if picks is None:
-                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True)
-            else:
-                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True, view=picks)
+            await answer_privately(interaction, shown(interaction, reply.lines), view=picks)
         return
     if reply.paused:
         with suppress(discord.HTTPException):
-            await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
+            await answer_privately(interaction, t("rally.paused_note", reader_language(interaction)))
     host.sender.wake()
 
 
@@ -169,23 +156,24 @@ async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) ->
     removal of the "thinking…" answer, since the channel post is the answer."""
     try:
         if reply.ephemeral or not reply.outbox:
-            text = shown(interaction, reply.lines) or "\u200b"
+            text = shown(interaction, reply.lines)
             picks = private_view(host, interaction, reply) if reply.ephemeral else None
             if picks is not None:
-                await interaction.edit_original_response(content=text, view=picks)
+                await answer_privately(interaction, text, view=picks)
             elif reply.files:
-                await interaction.edit_original_response(content=text, attachments=[
+                await answer_privately(interaction, text, files=[
                     discord.File(io.BytesIO(data), filename=name) for name, data in reply.files])
             else:
-                await interaction.edit_original_response(content=text)
+                await answer_privately(interaction, text)
             return
         host.sender.wake()
         if reply.paused:
-            await interaction.edit_original_response(content=t("rally.paused_note", reader_language(interaction)))
+            await answer_privately(interaction, t("rally.paused_note", reader_language(interaction)))
         else:
             await interaction.delete_original_response()
     except Exception as exc:  # an HTTP error, a time-out, a lost connection: the change is saved anyway
         log.info("could not answer interaction %s: %s", interaction.id, exc)
         if reply.outbox:  # saved: say so if Discord lets us say anything at all
             with suppress(Exception):
-                await interaction.followup.send(t("error.after_commit", reader_language(interaction)), ephemeral=True)
+                await answer_privately(interaction, t("error.after_commit", reader_language(interaction)),
+                                       followup=True)

@@ -67,7 +67,8 @@ from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
 from bot.store.leagues import cards_tx
 from bot.views.options_cache import OptionsCache
-from bot.views.publish import MAX_CONTENT, content_of, file_of, mentions_for
+from bot.views.outgoing import MAX_FILE_ASSUMED, post_parts
+from bot.views.publish import content_of, file_of, mentions_for
 from bot.views.turn_buttons import TurnButton, turn_view
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ UNKNOWN_USER = 10013
 MAX_INTERNAL_ATTEMPTS = 5  # a row that keeps failing inside the bot is given up, so its lane moves on
 CANNOT_DM = 50007
 TOO_LARGE = 40005
-MAX_ATTACHMENT = 8 * 1024 * 1024  # the attachment size every Discord server accepts
+MAX_ATTACHMENT = MAX_FILE_ASSUMED  # the attachment size every Discord server accepts
 CARDS_NAME = re.compile(r"round-\d+-cards\.json")
 #: Waits before the 2nd, 3rd and 4th try of a picture's edit that Discord could not take (429, 5xx, network).
 BOARD_RETRIES_S = (1.0, 4.0, 15.0)
@@ -304,28 +305,30 @@ class OutboxSender:
         return await message.edit(attachments=[picture, *kept])
 
     async def send(self, out: Outgoing) -> Any:
-        """The row's message without its picture: text, ping, buttons, its attached file."""
+        """The row's message without its picture: text, ping, buttons, its attached file; a text
+        longer than one message goes as several, in order (bot/views/outgoing.py), the buttons and
+        the file with the last part, whose message is returned (the one recorded, and the one its
+        picture is added to)."""
         content = content_of(out)
         files: list[discord.File] = []
         attached, note = await self.attachment(out)
         if attached is not None:
             files.append(attached)
-        if note:  # the note is kept whole; the text before it is cut if both are too long
-            head = content if len(content) + len(note) < MAX_CONTENT else content[: MAX_CONTENT - len(note) - 2] + "…"
-            content = f"{head}\n{note}"
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(out.ping),
-                                  "nonce": f"rb{out.row.id}"}
+        if note:
+            content = f"{content}\n{note}"
+        last: dict[str, Any] = {}
         if files:
-            kwargs["files"] = files
+            last["files"] = files
         if out.is_dm:
             assert out.row.user_id is not None
             channel: Any = await self.client.create_dm(discord.Object(id=out.row.user_id))
         else:
             channel = self.client.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
-                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
-                                           button=self.buttons, game=games.get(out.turn.game))
-        return await channel.send(**kwargs)
+                last["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
+                                         button=self.buttons, game=games.get(out.turn.game))
+        return await post_parts(channel, content, key=f"rb{out.row.id}", ping=out.ping,
+                                allowed=mentions_for(out.ping), last=last)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:
         """The file the row asks to attach (`attach` in its body), read now; or, when it is too

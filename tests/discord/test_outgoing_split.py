@@ -1,0 +1,120 @@
+"""The splitter every message goes through (bot/views/outgoing.py): nothing lost, nothing over
+Discord's limit, cuts between lines, and component texts clamped."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.views.outgoing import (
+    EMPTY,
+    MAX_BUTTON_LABEL,
+    MAX_CONTENT,
+    MAX_CUSTOM_ID,
+    MAX_EMBEDS,
+    MAX_EMBEDS_TOTAL,
+    MAX_NONCE,
+    MAX_OPTION_TEXT,
+    MAX_PLACEHOLDER,
+    custom_id_fits,
+    embed_batches,
+    label,
+    mentions_of,
+    nonce,
+    option_text,
+    placeholder,
+    split_text,
+)
+
+
+def rebuilt(text: str, parts: list[str]) -> None:
+    """Walk `text` through `parts`: each part is the text's next characters, only whitespace
+    between two parts (the line break or the space of the cut, blank lines or blanks dropped at a
+    break) and after the last. Fails on anything lost, changed or moved."""
+    at = 0
+    for i, part in enumerate(parts):
+        while at < len(text) and text[at].isspace() and not text.startswith(part, at):
+            at += 1
+        assert text.startswith(part, at), (i, part[:40], text[at:at + 40])
+        at += len(part)
+    assert text[at:].strip() == "", f"lost at the end: {text[at:at + 40]!r}"
+
+
+lines = st.text(alphabet=st.sampled_from("ab é★ \n"), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(lines, max_size=30).map("\n".join), limit=st.integers(min_value=1, max_value=80))
+def test_split_keeps_every_character_in_order_and_every_part_fits(text, limit):
+    parts = split_text(text, limit)
+    assert parts and all(0 < len(p) <= limit for p in parts) and all(p.strip() for p in parts)
+    if not text.strip():
+        assert parts == [EMPTY]
+    else:
+        rebuilt(text, parts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(alphabet="abcdé★", min_size=1, max_size=30), min_size=1, max_size=40),
+       limit=st.integers(min_value=30, max_value=200))
+def test_lines_that_fit_are_never_cut_and_joined_parts_are_the_text(words, limit):
+    text = "\n".join(words)  # every line fits a message, no blank line
+    parts = split_text(text, limit)
+    assert "\n".join(parts) == text
+    assert all(set(p.split("\n")) <= set(words) for p in parts)  # whole lines only
+    for before, after in zip(parts, parts[1:]):  # as full as they can be: the next line did not fit
+        assert len(before) + 1 + len(after.split("\n")[0]) > limit
+
+
+def test_a_long_line_is_cut_at_a_word_and_a_longer_word_where_it_must():
+    assert split_text("aaa bbb ccc", 7) == ["aaa bbb", "ccc"]
+    assert split_text("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]
+    assert split_text("one\n\n\ntwo", 4) == ["one", "two"]  # the blank lines at a break
+    assert split_text("one\n\ntwo", 20) == ["one\n\ntwo"]  # kept inside a message
+    assert split_text("") == [EMPTY] and split_text("\n \n") == [EMPTY]
+
+
+@pytest.mark.parametrize("lang_line", ["Manche 12 : Forêt d'Ardenne, Col de Turini, Épreuve spéciale ★★★☆☆",
+                                       "Runde 12: Schwarzwald-Prüfung, Großglockner · Wertungsprüfung",
+                                       "Round 12: Pinewood Sprint, Black Moor, Fjord Run (power stage)"])
+def test_a_long_listing_splits_into_messages_under_the_limit_in_every_language(lang_line):
+    text = "\n".join(f"{i}. {lang_line}" for i in range(200))
+    parts = split_text(text)
+    assert len(parts) > 1 and all(len(p) <= MAX_CONTENT for p in parts)
+    assert "\n".join(parts) == text
+
+
+def test_component_texts_are_clamped_to_discords_limits():
+    long = "mot " * 100
+    assert len(label(long)) <= MAX_BUTTON_LABEL and label(long).endswith("…") and label("Stop") == "Stop"
+    assert len(option_text(long)) <= MAX_OPTION_TEXT and len(placeholder(long)) <= MAX_PLACEHOLDER
+    assert custom_id_fits("rally:1:2:4 skid") and not custom_id_fits("x" * (MAX_CUSTOM_ID + 1))
+    assert not custom_id_fits("")
+
+
+def test_nonces_are_unique_per_part_and_within_25_characters():
+    key = f"rb{2**63 - 1}"  # the largest row id
+    seen = [nonce(key, i) for i in range(100)]
+    assert seen[0] == key and len(set(seen)) == 100 and all(len(n) <= MAX_NONCE for n in seen)
+    with pytest.raises(ValueError):
+        nonce(key, 1000)
+
+
+def test_only_the_part_holding_the_mention_may_ping():
+    allowed = discord.AllowedMentions(users=[discord.Object(id=7)])
+    assert mentions_of("your turn <@7>", (7,), allowed) is allowed
+    none = mentions_of("the standings", (7,), allowed)
+    assert none.users is False and none.everyone is False and none.roles is False
+
+
+def test_embeds_go_in_batches_within_count_and_total():
+    big = [discord.Embed(title=f"group {i}", description="d" * 1500) for i in range(12)]
+    batches = embed_batches(big)
+    assert [e for b in batches for e in b] == big
+    assert all(len(b) <= MAX_EMBEDS and sum(len(e.title or "") + len(e.description or "") for e in b)
+               <= MAX_EMBEDS_TOTAL for b in batches)
+    assert len(batches) == 4  # 3 of 1,507 characters fit 6,000, a 4th does not
+    with pytest.raises(ValueError):
+        embed_batches([discord.Embed(description="d" * 5000)])

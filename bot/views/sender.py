@@ -8,7 +8,15 @@ work) and otherwise looks again every `IDLE_S` seconds for rows whose retry time
 Text first. For each row it sends the message at once (its text, ping, buttons and any attached
 file that is not its picture) with a nonce made from the row id (discord.py sends it with
 `enforce_nonce`, so a send repeated after a crash between Discord's answer and our bookkeeping
-is not posted twice), then reports the outcome to `Delivery`, which decides what it changes
+is not posted twice). A text longer than one Discord message goes as several, in order, split
+between lines (bot/views/outgoing.py): each part has its own nonce (`rb<id>`, `rb<id>.1`, …), so
+a row sent again reposts none of them (within the few minutes Discord remembers a nonce); the
+buttons and the attached file go with the last part, the ping notifies from the part holding it,
+and the last part is the row's message (recorded, given its picture, its buttons taken off
+later). A part's nonce is its position: a row whose text gains a first line between two tries
+(the "late" note) after some of its parts went out may show a few lines twice, and loses none
+(with a line more at the top, every cut falls at the same line or an earlier one). Then it
+reports the outcome to `Delivery`, which decides what it changes
 (deadline from delivery, retry, pause, abandon; see bot/services/delivery.py). So the lane moves
 on and the turn's clock starts from the text; the old turn message loses its buttons then. A row
 with an image (`Post.image`: a board, results, a stage preview, a table) starts drawing it when

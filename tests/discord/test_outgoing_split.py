@@ -3,6 +3,8 @@ Discord's limit, cuts between lines, and component texts clamped."""
 
 from __future__ import annotations
 
+import io
+
 import discord
 import pytest
 from hypothesis import given, settings
@@ -18,6 +20,7 @@ from bot.views.outgoing import (
     MAX_NONCE,
     MAX_OPTION_TEXT,
     MAX_PLACEHOLDER,
+    answer_privately,
     custom_id_fits,
     embed_batches,
     label,
@@ -45,7 +48,7 @@ def rebuilt(text: str, parts: list[str]) -> None:
 lines = st.text(alphabet=st.sampled_from("ab é★ \n"), max_size=60)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(text=st.lists(lines, max_size=30).map("\n".join), limit=st.integers(min_value=1, max_value=80))
 def test_split_keeps_every_character_in_order_and_every_part_fits(text, limit):
     parts = split_text(text, limit)
@@ -118,3 +121,55 @@ def test_embeds_go_in_batches_within_count_and_total():
     assert len(batches) == 4  # 3 of 1,507 characters fit 6,000, a 4th does not
     with pytest.raises(ValueError):
         embed_batches([discord.Embed(description="d" * 5000)])
+
+
+class FakeInteraction:
+    """What `answer_privately` uses of an interaction, recording each call."""
+
+    def __init__(self, *, done: bool, component: bool = False) -> None:
+        self.calls: list[tuple[str, str | None, dict]] = []
+        self.type = discord.InteractionType.component if component else discord.InteractionType.application_command
+        self.response = self
+        self.followup = self
+        self._done = done
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def send_message(self, content=None, **kwargs) -> None:
+        self._done = True
+        self.calls.append(("response", content, kwargs))
+
+    async def edit_original_response(self, *, content=None, **kwargs) -> None:
+        self.calls.append(("edit", content, kwargs))
+
+    async def send(self, content=None, **kwargs) -> None:
+        self.calls.append(("followup", content, kwargs))
+
+
+LONG = "\n".join(f"Manche {i} — " + "é" * 150 for i in range(40))
+
+
+@pytest.mark.parametrize("done, component, first", [(True, False, "edit"), (False, False, "response"),
+                                                    (True, True, "followup")])
+async def test_a_long_private_answer_goes_in_order_with_its_menu_and_files_on_the_last(done, component, first):
+    interaction = FakeInteraction(done=done, component=component)
+    view, files = discord.ui.View(), [discord.File(io.BytesIO(b"x"), filename="a.csv")]
+    await answer_privately(interaction, LONG, view=view, files=files)  # type: ignore[arg-type]
+    kinds = [kind for kind, _, _ in interaction.calls]
+    assert kinds[0] == first and set(kinds[1:]) == {"followup"} and len(kinds) > 1
+    assert "\n".join(content or "" for _, content, _ in interaction.calls) == LONG
+    assert all(kwargs.get("ephemeral") for kind, _, kwargs in interaction.calls if kind != "edit")
+    *before, (_, _, last) = interaction.calls
+    assert last["view"] is view and last["files"] == files
+    assert not any("view" in kwargs or "files" in kwargs or "attachments" in kwargs for _, _, kwargs in before)
+
+
+async def test_a_short_private_answer_is_one_edit_carrying_its_files_as_attachments():
+    interaction = FakeInteraction(done=True)
+    files = [discord.File(io.BytesIO(b"x"), filename="a.csv")]
+    await answer_privately(interaction, "Export", files=files)  # type: ignore[arg-type]
+    assert interaction.calls == [("edit", "Export", {"attachments": files})]
+    interaction = FakeInteraction(done=True)
+    await answer_privately(interaction, "", followup=True)  # type: ignore[arg-type]
+    assert interaction.calls == [("followup", EMPTY, {"ephemeral": True})]

@@ -23,7 +23,7 @@ from bot.services.league_time import MAX_WEEKLY_ROUNDS
 from bot.services.leagues import MAX_LEAGUE_NAME, MAX_REASON
 from bot.store.leagues import leagues_of_guild_tx, members_tx, rounds_of_league_tx
 from bot.views.outgoing import MAX_CONTENT
-from tests.discord.fakes import GUILD, Harness, buttons_of, channel_posts, private_answers
+from tests.discord.fakes import GUILD, Harness, buttons_of, channel_posts, http_error, private_answers
 from tests.discord.fault_helpers import BOB, command, lobby
 from tests.discord.limits_check import over_limits
 
@@ -152,3 +152,37 @@ async def test_a_private_answer_longer_than_a_message_edits_the_thinking_answer_
         assert followups and all(c.method == "POST" and c.ephemeral for c in followups)
         assert round_numbers("\n".join(private_answers(calls)), "fr") == list(range(1, 27))
         assert over_limits(calls) == []
+
+
+async def test_a_post_whose_second_part_fails_is_sent_again_whole_with_the_same_nonces(tmp_path):
+    """Discord fails the second part (a 500): the row is tried again later, every part with the
+    nonce it had, so the part Discord took is not posted twice (enforce_nonce)."""
+    async with Harness(tmp_path / "retry.sqlite3") as h:
+        fr = {"locale": "fr", "guild_locale": "fr", "manage": True}
+        await h.command(MOD, "league", "create", name="Club", timezone="Europe/Paris", language="fr", payload=fr)
+        seen = []
+
+        async def second_fails() -> None:
+            seen.append(1)
+            if len(seen) == 2:
+                h.http.fail(http_error(500))
+
+        h.http.before("/channels/20/messages", second_fails, times=100)
+        calls = await h.command(MOD, "league", "round add", stage=longest_stages(), day="mon", hour=20, rounds=26,
+                                payload=fr)
+        first = [c for c in calls if c.method == "POST" and c.via == "http"]
+        assert [c.body["nonce"] for c in first] == ["rb2", "rb2.1"] and first[1].error is not None
+        h.clock.advance(seconds=10)
+        again = [c for c in await flush_all(h) if c.method == "POST" and c.via == "http"]
+        nonces = [c.body["nonce"] for c in again]
+        assert nonces == ["rb2", *(f"rb2.{i}" for i in range(1, len(nonces)))] and len(nonces) > 2
+        assert all(c.error is None for c in again)
+        assert round_numbers("\n".join(c.content for c in again), "fr") == list(range(1, 27))
+        (row,) = [r for r in await h.bot.store.outbox.all() if r.id == 2]
+        assert row.outcome == "sent" and over_limits(h.sent) == []
+
+
+async def flush_all(h: Harness) -> list:
+    before = len(h.sent)
+    await h.bot.sender.flush()
+    return h.sent[before:]

@@ -5,7 +5,8 @@ effect is not posted from here: the service committed it together with the posts
 channel (the outbox), and the outbox sender delivers them, with retries, whatever happens to
 this interaction. So the user's private "thinking…" answer becomes:
 - a refusal or a private reply (`/rally status`, `/odds`): that text, with its files if any
-  (`/league export`, `/league calendar`);
+  (`/league export`, `/league calendar`), in as many messages as it takes (the first edits the
+  "thinking…", the others follow privately: `bot.views.outgoing.answer_privately`);
 - a public command that was saved: removed (the channel post is the answer), or a short note
   when the rally's channel cannot be posted in right now;
 - an error *after* the commit (Discord failing to edit or delete): never "nothing was changed";

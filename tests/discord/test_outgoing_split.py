@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine.core.game import Button
+from bot.views import hand_menu, turn_buttons
 from bot.views.outgoing import (
     EMPTY,
     MAX_BUTTON_LABEL,
@@ -173,3 +175,24 @@ async def test_a_short_private_answer_is_one_edit_carrying_its_files_as_attachme
     interaction = FakeInteraction(done=True)
     await answer_privately(interaction, "", followup=True)  # type: ignore[arg-type]
     assert interaction.calls == [("followup", EMPTY, {"ephemeral": True})]
+
+
+class WordyGame:
+    """A game whose buttons' words are longer than Discord takes (the clamps are the views')."""
+
+    def button(self, action: str) -> Button:
+        return Button("très long libellé " * 10, "primary")
+
+
+def test_turn_buttons_and_hand_menu_fit_discords_component_limits(monkeypatch):
+    game = WordyGame()
+    too_long = "a" * (MAX_CUSTOM_ID - len("rally:9223372036854775807:99999:") + 1)
+    view = turn_buttons.turn_view(2**63 - 1, 99999, ["go", too_long], "fr", button=turn_buttons.TurnButton,
+                                  game=game)  # type: ignore[arg-type]
+    (dynamic,) = view.children
+    item = dynamic.item  # type: ignore[attr-defined]
+    assert isinstance(item, discord.ui.Button) and item.custom_id == "rally:9223372036854775807:99999:go"
+    assert item.label is not None and len(item.label) <= MAX_BUTTON_LABEL and item.label.startswith("très long")
+    monkeypatch.setattr(hand_menu.games, "get", lambda game_id: game)
+    options = hand_menu.menu_options([f"play g{i}" for i in range(40)], "fr", None)
+    assert len(options) == 25 and all(len(o.label) <= MAX_OPTION_TEXT for o in options)

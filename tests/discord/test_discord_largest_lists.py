@@ -61,12 +61,13 @@ async def test_the_largest_league_lists_split_within_discords_limits_and_lose_no
     async with Harness(tmp_path / f"largest-{lang}.sqlite3") as h:
         name = ("Championnat d'hiver des Ardennes éèàçù ÉÀÇ" * 2)[:MAX_LEAGUE_NAME]
         await h.command(MOD, "league", "create", name=name, timezone="Europe/Paris", language=lang, payload=organiser)
-        for i in range(DRIVERS):
-            driver = (5000 + i, (f"Pilote n°{i:03d} " + "é" * MAX_DISPLAY_NAME)[:MAX_DISPLAY_NAME])
+        for i in range(DRIVERS):  # the first one's name longer than Discord gives: shown cut to 64
+            driver = (5000 + i, (f"Pilote n°{i:03d} " + "é" * 300)[:300 if i == 0 else MAX_DISPLAY_NAME])
             assert private_answers(await h.command(driver, "league", "join", payload=here)) == []
         (league,) = await h.bot.store.db.read(lambda tx: leagues_of_guild_tx(tx, GUILD))
         members = await h.bot.store.db.read(lambda tx: members_tx(tx, league.id))
         assert len(members) == DRIVERS and league.name == name
+        assert {len(shown) for _, shown in members} == {MAX_DISPLAY_NAME}
 
         announced: list[str] = []
         for day in ("mon", "thu"):  # 26 weekly rounds, twice: 52

@@ -16,7 +16,10 @@ and shapes what is sent to fit them:
   sit under the whole text they act on, as a file sits under the text that introduces it; the
   last part is also the message a channel post records (its turn buttons are taken off later)
   and the one its picture is added to by an edit;
-- components are clamped here too (`label`, `custom_id_fits`, `option_text`, `placeholder`).
+- components are clamped here too (`label`, `custom_id_fits`, `option_text`, `placeholder`), and
+  an attachment's alt text (`alt_text`);
+- the edits of a delivered message: its attachments (a picture added, `edit_attachments`), its
+  buttons taken off (`take_buttons_off`).
 """
 
 from __future__ import annotations
@@ -132,6 +135,11 @@ def placeholder(text: str) -> str:
     return label(text, MAX_PLACEHOLDER)
 
 
+def alt_text(text: str) -> str:
+    """An attachment's description (its alt text) within Discord's 1,024 characters."""
+    return label(text, MAX_ATTACHMENT_DESCRIPTION)
+
+
 def custom_id_fits(custom_id: str) -> bool:
     """Whether a component's custom_id is one Discord takes (1 to 100 characters): a custom_id
     carries what a click means, so one that does not fit is left out, never cut."""
@@ -201,3 +209,17 @@ async def post_parts(channel: Any, text: str, *, key: str, ping: Sequence[int], 
             kwargs.update(last)
         message = await channel.send(**kwargs)
     return message
+
+
+async def edit_attachments(message: Any, files: Sequence[discord.File], kept: Sequence[Any]) -> Any:
+    """A delivered message's attachments become `files` (uploaded now) then `kept` (its own,
+    listed by id: Discord drops those an edit does not list); its text and buttons untouched.
+    More than Discord's 10 is a caller's error."""
+    if len(files) + len(kept) > MAX_FILES:
+        raise ValueError(f"{len(files) + len(kept)} attachments: Discord takes {MAX_FILES}")
+    return await message.edit(attachments=[*files, *kept])
+
+
+async def take_buttons_off(message: Any) -> Any:
+    """A delivered message without its buttons (an old turn's); its text and files untouched."""
+    return await message.edit(view=None)

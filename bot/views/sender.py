@@ -75,7 +75,7 @@ from bot.services.delivery import Delivery, Failure, Outgoing
 from bot.services.images import Renderer, draw_async
 from bot.store.leagues import cards_tx
 from bot.views.options_cache import OptionsCache
-from bot.views.outgoing import MAX_FILE_ASSUMED, post_parts
+from bot.views.outgoing import MAX_FILE_ASSUMED, edit_attachments, post_parts, take_buttons_off
 from bot.views.publish import content_of, file_of, mentions_for
 from bot.views.turn_buttons import TurnButton, turn_view
 
@@ -310,7 +310,7 @@ class OutboxSender:
         picture = file_of(out, image)
         assert picture is not None
         kept = [a for a in getattr(message, "attachments", ()) if a.filename != picture.filename]
-        return await message.edit(attachments=[picture, *kept])
+        return await edit_attachments(message, [picture], kept)
 
     async def send(self, out: Outgoing) -> Any:
         """The row's message without its picture: text, ping, buttons, its attached file; a text
@@ -362,6 +362,6 @@ class OutboxSender:
 async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) -> None:
     """Take the buttons off an old turn message; a deleted message or missing right is no error."""
     try:
-        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+        await take_buttons_off(bot.get_partial_messageable(channel_id).get_partial_message(message_id))
     except discord.HTTPException as exc:
         log.info("could not remove the buttons of message %s: %s", message_id, exc)

@@ -156,12 +156,11 @@ def nonce(key: str, part: int) -> str:
     return value
 
 
-def mentions_of(part: str, ping: Sequence[int], allowed: discord.AllowedMentions) -> discord.AllowedMentions:
-    """`allowed` for the part that holds the ping's mention, none for every other part: a
-    mention notifies only in a message that allows it, so the ping notifies once."""
-    if any(f"<@{user}>" in part for user in ping):
-        return allowed
-    return discord.AllowedMentions.none()
+def ping_part(parts: Sequence[str], ping: Sequence[int]) -> int | None:
+    """The part whose mentions may notify: the last one naming a pinged user (the ping is the
+    post's last line); none may in the others, so a user named earlier too is notified once."""
+    holding = [i for i, part in enumerate(parts) if any(f"<@{user}>" in part for user in ping)]
+    return holding[-1] if holding else None
 
 
 async def answer_privately(interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None,
@@ -198,13 +197,14 @@ async def answer_privately(interaction: discord.Interaction, text: str, *, view:
 async def post_parts(channel: Any, text: str, *, key: str, ping: Sequence[int], allowed: discord.AllowedMentions,
                      last: dict[str, Any]) -> Any:
     """`text` posted in `channel` as one message or several, in order, each with its own nonce
-    (`nonce(key, i)`, sent with `enforce_nonce`); the ping notifies from the part that holds it;
+    (`nonce(key, i)`, sent with `enforce_nonce`); the ping notifies from one part (`ping_part`);
     `last` (the view, the files) goes with the last part, whose message is returned."""
     parts = split_text(text)
+    pinging = ping_part(parts, ping)
     message = None
     for i, part in enumerate(parts):
-        kwargs: dict[str, Any] = {"content": part, "allowed_mentions": mentions_of(part, ping, allowed),
-                                  "nonce": nonce(key, i)}
+        kwargs: dict[str, Any] = {"content": part, "nonce": nonce(key, i),
+                                  "allowed_mentions": allowed if i == pinging else discord.AllowedMentions.none()}
         if i == len(parts) - 1:
             kwargs.update(last)
         message = await channel.send(**kwargs)

@@ -26,9 +26,9 @@ from bot.views.outgoing import (
     custom_id_fits,
     embed_batches,
     label,
-    mentions_of,
     nonce,
     option_text,
+    ping_part,
     placeholder,
     split_text,
 )
@@ -107,11 +107,10 @@ def test_nonces_are_unique_per_part_and_within_25_characters():
         nonce(key, 1000)
 
 
-def test_only_the_part_holding_the_mention_may_ping():
-    allowed = discord.AllowedMentions(users=[discord.Object(id=7)])
-    assert mentions_of("your turn <@7>", (7,), allowed) is allowed
-    none = mentions_of("the standings", (7,), allowed)
-    assert none.users is False and none.everyone is False and none.roles is False
+def test_only_the_last_part_naming_the_pinged_driver_may_notify():
+    assert ping_part(["the standings", "your turn <@7>"], (7,)) == 1
+    assert ping_part(["penalty by <@7>", "more", "your turn <@7>"], (7,)) == 2  # notified once
+    assert ping_part(["results", "by <@8>"], (7,)) is None and ping_part(["a <@7>"], ()) is None
 
 
 def test_embeds_go_in_batches_within_count_and_total():

@@ -11,8 +11,8 @@ file that is not its picture) with a nonce made from the row id (discord.py send
 is not posted twice). A text longer than one Discord message goes as several, in order, split
 between lines (bot/views/outgoing.py): each part has its own nonce (`rb<id>`, `rb<id>.1`, …), so
 a row sent again reposts none of them (within the few minutes Discord remembers a nonce); the
-buttons and the attached file go with the last part, the ping notifies from the part holding it,
-and the last part is the row's message (recorded, given its picture, its buttons taken off
+buttons and the attached file go with the last part, the ping notifies from one part (the last
+naming the pinged driver), and the last part is the row's message (recorded, given its picture, its buttons taken off
 later). A part's nonce is its position: a row whose text gains a first line between two tries
 (the "late" note) after some of its parts went out may show a few lines twice, and loses none
 (with a line more at the top, every cut falls at the same line or an earlier one). Then it

@@ -5,10 +5,10 @@
 Discord publishes its HTTP API as one OpenAPI 3.1 file (github.com/discord/discord-api-spec,
 `specs/openapi.json`, over a megabyte). The tests (tests/discord/referee.py) need only the
 operations the bot calls and the request schemas those reference, transitively (and the list of
-Discord's locales): this script keeps exactly that. Responses are dropped (the referee judges what the bot sends, not what Discord
-answers), so a response-only schema is not kept either. Run it on a newer openapi.json to follow
-Discord's changes; copy that release's LICENSE beside the subset and update the commit in the
-README there.
+Discord's locales): this script keeps exactly that. Responses are dropped (the referee judges what
+the bot sends, not what Discord answers), so a response-only schema is not kept either. Run it on
+a newer openapi.json to follow Discord's changes; copy that release's LICENSE beside the subset
+and update the commit in the README there.
 """
 
 from __future__ import annotations

@@ -21,8 +21,11 @@ What had to be adapted in the spec, and why:
 - `SnowflakeType` is a decimal string in the spec; discord.py sends some ids as JSON integers
   (a new upload's attachment id is its index, `{"id": 0}`; `recipient_id`), which Discord
   accepts: a non-negative integer below 2**64 is accepted too;
-- unions marked `x-discord-union: oneOf` are written `anyOf`: kept, but a failing request is
-  reported against the branch its `type` selects, not as "not valid under any";
+- unions (`oneOf`, and `anyOf` marked `x-discord-union: oneOf`) of objects whose `type` values
+  differ (components, callbacks, command options) are checked as discriminated unions: the
+  branch the value's `type` names, alone (`if`/`then`). Same verdicts, but a failure names the
+  branch's error instead of "not valid under any of the given schemas", and it is 20 times
+  faster (every component tried against every kind of component was ~15 ms a message);
 - OpenAPI 3.1 has no `nullable`: the spec writes `["string", "null"]` or `oneOf` with
   `{"type": "null"}`, plain JSON Schema 2020-12; `format` (int32, uri, snowflake...) is not
   asserted, as JSON Schema leaves it.
@@ -41,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match, relevance
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -111,7 +114,47 @@ def _spec() -> dict[str, Any]:
     snowflake = spec["components"]["schemas"]["SnowflakeType"]
     spec["components"]["schemas"]["SnowflakeType"] = {
         "anyOf": [snowflake, {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]}
+    schemas = spec["components"]["schemas"]
+    spec["components"]["schemas"] = {name: _discriminated(schema, schemas) for name, schema in schemas.items()}
+    spec["paths"] = _discriminated(spec["paths"], schemas)
     return spec
+
+
+def _kinds(branch: dict, schemas: dict) -> list[Any] | None:
+    """The `type` values a union's branch (`{"$ref": ...}` to an object schema) takes, if it says."""
+    ref = branch.get("$ref", "")
+    if not ref.startswith(_SCHEMAS):
+        return None
+    kind = schemas[ref[len(_SCHEMAS):]].get("properties", {}).get("type", {})
+    return kind.get("enum") or ([kind["const"]] if "const" in kind else None)
+
+
+def _discriminated(node: Any, schemas: dict) -> Any:
+    """`node` with each union of objects told apart by their `type` (components, interaction
+    callbacks, command options) checked as such: the branch the value's `type` names, and only
+    it, instead of every branch (`oneOf` tries them all: slow, and its failure names none).
+    Same verdicts when the branches' `type` values are disjoint; other unions are kept."""
+    if isinstance(node, list):
+        return [_discriminated(v, schemas) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _discriminated(v, schemas) for k, v in node.items()}
+    for key in ("oneOf", "anyOf"):
+        branches = node.get(key)
+        if not isinstance(branches, list):
+            continue
+        nullable = {"type": "null"} in branches
+        typed = [b for b in branches if b != {"type": "null"}]
+        kinds = [_kinds(b, schemas) for b in typed]
+        flat = [k for ks in kinds if ks for k in ks]
+        if not typed or None in kinds or len(flat) != len(set(flat)):
+            continue
+        rest = {k: v for k, v in node.items() if k not in (key, "x-discord-union")}
+        chosen = {"required": ["type"], "properties": {"type": {"enum": flat}},
+                  "allOf": [{"if": {"properties": {"type": {"enum": ks}}}, "then": b} for b, ks in zip(typed, kinds)]}
+        union = {"if": {"type": "object"}, "then": chosen, "else": {"type": "null" if nullable else "object"}}
+        return {**rest, "allOf": [*rest.get("allOf", []), union]}
+    return node
 
 
 @cache
@@ -119,9 +162,15 @@ def _registry() -> Registry:
     return Registry().with_resource("urn:discord-openapi", Resource.from_contents(_spec(), DRAFT202012))
 
 
+_validators: dict[int, jsonschema.Draft202012Validator] = {}
+
+
 def _validator(schema: dict) -> jsonschema.Draft202012Validator:
-    wrapped = {"$id": "urn:discord-request", **schema}
-    return jsonschema.Draft202012Validator(_rebase(wrapped), registry=_registry())
+    """A validator for `schema` (a part of the cached spec: its id is stable), built once."""
+    if id(schema) not in _validators:
+        wrapped = {"$id": "urn:discord-request", **schema}
+        _validators[id(schema)] = jsonschema.Draft202012Validator(_rebase(wrapped), registry=_registry())
+    return _validators[id(schema)]
 
 
 def _rebase(node: Any) -> Any:
@@ -210,25 +259,13 @@ def _schema_problems(op: Operation, body: Any, files: Sequence[tuple[str, bytes 
         return [] if body in (None, {}, b"", "") else [f"sends a body to an operation that takes none: {body!r:.80}"]
     if body is None:
         return [] if files else ["sends no body where the operation needs one"]
-    errors = sorted(_validator(_narrowed(op.schema, body)).iter_errors(body), key=relevance)
-    return [_describe(_explained(errors[0]))] if errors else []
+    errors = list(_validator(op.schema).iter_errors(body))
+    return [_describe(_explained(min(errors, key=_outermost)))] if errors else []
 
 
-def _narrowed(schema: dict, body: Any) -> dict:
-    """The branch of a top-level `anyOf`/`oneOf` union whose `type` enum holds the body's
-    `type` (interaction callbacks, threads): its errors are the ones that explain a refusal."""
-    union = schema.get("anyOf") or schema.get("oneOf")
-    if not union or not isinstance(body, dict) or "type" not in body:
-        return schema
-    for branch in union:
-        ref = branch.get("$ref", "")
-        target = _schema_of(ref[len(_SCHEMAS):]) if ref.startswith(_SCHEMAS) else branch
-        kind = target.get("properties", {}).get("type", {})
-        options = kind.get("enum") or [o.get("enum", [None]) for o in kind.get("oneOf", [])]
-        flat = [v for o in options for v in (o if isinstance(o, list) else [o])]
-        if body["type"] in flat:
-            return branch
-    return schema
+def _outermost(error: ValidationError) -> tuple[int, bool]:
+    """The failure nearest the body's top, a union's last: where the request first goes wrong."""
+    return len(error.path), error.validator in ("oneOf", "anyOf")
 
 
 def _explained(error: ValidationError) -> ValidationError:
@@ -246,12 +283,16 @@ def _explained(error: ValidationError) -> ValidationError:
             return ValidationError(f"{error.instance!r} is not one of {allowed}", path=error.absolute_path)
         if len(fitting) != 1:
             return best_match(error.context) or error
-        error = sorted(fitting[0], key=relevance)[0]
+        error = min(fitting[0], key=_outermost)
     return error
 
 
 def _describe(error: ValidationError) -> str:
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "body"
+    size = {"maxLength": "characters", "minLength": "characters", "maxItems": "items", "minItems": "items",
+            "maxProperties": "entries"}.get(str(error.validator))
+    if size and isinstance(error.instance, (str, list, dict)):
+        return f"schema: {path.lstrip('.')}: {len(error.instance)} {size}, {error.validator} {error.validator_value}"
     return f"schema: {path.lstrip('.')}: {error.message[:300]}"
 
 
@@ -533,7 +574,7 @@ def _options_problems(where: str, options: list[dict], depth: int) -> list[str]:
         kind = option.get("type")
         here = f"{where} {option.get('name')}"
         problems += _named_problems(here, option)
-        if kind == GROUP and depth > 0 or kind == SUBCOMMAND and depth > 1:
+        if (kind == GROUP and depth > 0) or (kind == SUBCOMMAND and depth > 1):
             problems.append(f"{here}: a {'group' if kind == GROUP else 'subcommand'} nested {depth + 1} deep")
         if kind == GROUP and any(o.get("type") != SUBCOMMAND for o in option.get("options") or []):
             problems.append(f"{here}: a subcommand group holds something else than subcommands")
@@ -589,7 +630,8 @@ def command_characters(command: dict) -> int:
     total = 0
     for item in _walk(command):
         total += longest(item, "name") + longest(item, "description")
-        total += sum(longest(choice, "name") + len(str(choice.get("value", ""))) for choice in item.get("choices") or [])
+        for choice in item.get("choices") or []:
+            total += longest(choice, "name") + len(str(choice.get("value", "")))
     return total
 
 

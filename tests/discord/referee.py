@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -270,7 +270,8 @@ def _outermost(error: ValidationError) -> tuple[int, bool]:
 
 def _explained(error: ValidationError) -> ValidationError:
     """The error that says why, for a union (`oneOf`/`anyOf`) the body failed: the failure in
-    the one branch whose `type` (or JSON type) the value has, deepest first."""
+    the one branch whose `type` (or JSON type) the value has, else in the branch it matched
+    furthest, nearest the top first."""
     while error.validator in ("oneOf", "anyOf") and error.context:
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
@@ -281,9 +282,10 @@ def _explained(error: ValidationError) -> ValidationError:
         if all(e.validator == "const" for e in error.context):
             allowed = ", ".join(repr(e.validator_value) for e in error.context)
             return ValidationError(f"{error.instance!r} is not one of {allowed}", path=error.absolute_path)
-        if len(fitting) != 1:
-            return best_match(error.context) or error
-        error = min(fitting[0], key=_outermost)
+        # several (or no) branches fit the value's type: the one it went furthest into explains it
+        chosen = max(fitting or list(branches.values()),
+                     key=lambda errs: (min(len(e.path) for e in errs), -len(errs)))
+        error = min(chosen, key=_outermost)
     return error
 
 

@@ -22,7 +22,8 @@ def _discord_referee():
     request, but the bot may swallow that: the test fails here, at teardown, with what was wrong."""
     referee.LEDGER.violations.clear()
     yield
-    found, referee.LEDGER.violations[:] = list(referee.LEDGER.violations), []
+    found = list(referee.LEDGER.violations)
+    referee.LEDGER.violations.clear()
     if found:
         pytest.fail("Discord would refuse requests this test made:\n" + "\n".join(found), pytrace=False)
 

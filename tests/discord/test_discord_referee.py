@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord.http import handle_message_parameters
 
-from tests.discord import referee
+from tests.discord import command_rules, referee
 from tests.discord.fakes import CHANNEL, Harness
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -176,7 +176,7 @@ VIOLATIONS = [
     ("an attachment naming a missing upload", "PATCH", EDIT, {"attachments": [{"id": 1}]}, [("a.png", b"x")],
      "names upload 1"),
     ("a file over 10 MiB", "POST", MESSAGES, message(), [("huge.webp", 10 * 1024 * 1024 + 1)], "over 10485760"),
-    ("11 files", "POST", MESSAGES, message(), [(f"{i}.png", 1) for i in range(11)], "11 files"),
+    ("11 files", "POST", MESSAGES, message(), [(f"{i}.png", 1) for i in range(11)], "files: 11, at most 10"),
     ("allowed_mentions parsing and listing users", "POST", MESSAGES,
      message(allowed_mentions={"parse": ["users"], "users": ["1"]}), [], "mutually exclusive"),
     ("allowed_mentions unknown kind", "POST", MESSAGES, message(allowed_mentions={"parse": ["user"]}), [],
@@ -265,12 +265,12 @@ def test_the_nesting_rules_hold_beside_the_schema():
 
 
 def test_the_name_rule_takes_every_script_discord_lists():
-    assert referee.valid_command_name("rallye-ü_1'")
-    assert referee.valid_command_name("रैली")  # Devanagari: its vowel signs are marks, allowed by script
-    assert referee.valid_command_name("แรลลี่")  # Thai, tone marks included
-    assert not referee.valid_command_name("rally!")
-    assert not referee.valid_command_name(text(33))
-    assert not referee.valid_command_name("")
+    assert command_rules.valid_command_name("rallye-ü_1'")
+    assert command_rules.valid_command_name("रैली")  # Devanagari: its vowel signs are marks, allowed by script
+    assert command_rules.valid_command_name("แรลลี่")  # Thai, tone marks included
+    assert not command_rules.valid_command_name("rally!")
+    assert not command_rules.valid_command_name(text(33))
+    assert not command_rules.valid_command_name("")
 
 
 @pytest.fixture

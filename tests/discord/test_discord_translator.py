@@ -20,7 +20,7 @@ from bot.cogs.tree_info import summary, sync_payload
 from bot.i18n import catalogue
 from bot.views import translator as translator_module
 from bot.views.translator import CatalogueTranslator
-from tests.discord import referee
+from tests.discord import command_rules
 from tests.discord.fakes import Harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,7 +110,7 @@ async def test_every_command_group_and_option_has_a_french_and_german_name_disco
             name = names.get(locale)
             if name is None:
                 problems.append(f"{full}: no {locale} name")
-            elif not referee.valid_command_name(name):  # Discord's pattern, lowercase
+            elif not command_rules.valid_command_name(name):  # Discord's pattern, lowercase
                 problems.append(f"{full}: {locale} name {name!r} is not a valid Discord name")
     assert not problems, "\n".join(problems)
 

@@ -361,7 +361,9 @@ class OutboxSender:
         data = body.encode("utf-8")
         if len(data) > MAX_ATTACHMENT:
             return None, t("discord.cards_too_large", name=name, size=f"{len(data) / 1024 / 1024:.1f}")
-        return discord.File(io.BytesIO(data), filename=name), None
+        number = name.removeprefix("round-").split("-")[0]  # the round's number, as CARDS_NAME matched it
+        return discord.File(io.BytesIO(data), filename=name,
+                            description=t("alt.cards_file", out.lang, number=number)), None
 
 
 async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) -> None:

@@ -118,7 +118,8 @@ class Lobby:
         async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
                                     stage=name, ruleset=rules, seed=seed, max_drivers=seats,
-                                    modules=settings, turn_deadline_s=int(hours * 3600), game=played.id)
+                                    modules=settings, turn_deadline_s=int(hours * 3600), game=played.id,
+                                    secret=self.work.deal_keys())
             return rally, await self.work.write(tx, rally, change)
 
         rally, committed = await self.work.store.db.write(body)
@@ -307,9 +308,10 @@ class Lobby:
 
 
 def setup_options(rally: Rally) -> dict:
-    """What a rally gives its game's `setup`: the stage, the ruleset and the modules (the same
-    for the start and the replay of the log, `bot.services.replay.setup_options`)."""
-    return {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
+    """What a rally gives its game's `setup`: the stage, the ruleset, the modules and the key of
+    its hidden deal (the same for the start and the replay of the log,
+    `bot.services.replay.setup_options`)."""
+    return {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules, "secret": rally.secret}
 
 
 def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float,

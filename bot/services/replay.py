@@ -76,8 +76,10 @@ def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
 
 
 def setup_options(rally_row: dict) -> dict:
-    """What a rally row gives its game's `setup`: the stage, the ruleset and the modules."""
-    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules")}
+    """What a rally row gives its game's `setup`: the stage, the ruleset, the modules and the key
+    of its hidden deal (None before deals had their own key)."""
+    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules"),
+            "secret": rally_row.get("secret")}
 
 
 def log_problem(text: str, game_id: str | None = None) -> str | None:

@@ -81,7 +81,10 @@ def is_table(rally: Rally) -> bool:
 
 
 def table_seed(round_seed: str, table: int) -> int:
-    """A table's rally seed, from the round's secret seed (the rally never stores the round's)."""
+    """A table's rally seed, from the round's secret seed (the rally never stores the round's): it
+    lays the course and draws the line-up, both public once the table starts; the hidden deal
+    comes from the table's own deal key (`RallyWork.deal_keys`), so the round's seed, published at
+    the close, reveals no card (RULES C10.8)."""
     return int.from_bytes(hashlib.sha256(f"{round_seed}:table:{table}".encode()).digest()[:8], "big") & MAX_SEED
 
 
@@ -148,11 +151,13 @@ class TableGames:
         if lang != "en":
             modules["language"] = lang
         seed = table_seed(rnd.seed, number)
+        secret = self.work.deal_keys()  # the deal: never from the round's seed, which the close publishes
         ids = [(str(uid), name) for uid, name in seats]
-        state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules})
+        state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules,
+                                               "secret": secret})
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
-                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S)
+                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S, secret=secret)
         for uid, name in seats:
             await join_tx(tx, rally_id=rally.id, user_id=uid, display_name=name)
             await start_run_tx(tx, round_id=rnd.id, user_id=uid, display_name=name, guild_id=league.guild_id,

@@ -8,6 +8,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class RoadEvent:
-    kind: str                  # played, reshuffled, drew, checkpoint, stage_scored, stage_bypassed, final, over ...
+    kind: str                  # dealt (its data: the deal's commitment), played, reshuffled, drew, checkpoint, stage_scored, stage_bypassed, final, over ...
     seat: str | None = None
     data: tuple[int, ...] = ()

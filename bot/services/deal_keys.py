@@ -1,0 +1,32 @@
+"""Where a rally's hidden deal key comes from (RULES C10.8; bot/engine/core/secret_dice.py).
+
+On Discord every new rally gets 256 bits from the operating system's secure randomness
+(`new_deal_key`), kept in its row and never shown. Reproducible sessions (the console's `--seed`)
+and tests number their keys instead (`numbered_deal_keys`): the n-th rally of the session gets
+SHA-256 of `prefix/n`, different for every rally and the same in every run of the session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+
+from bot.engine.core.secret_dice import KEY_BYTES
+
+
+def new_deal_key() -> str:
+    """A fresh deal key: 64 hex digits from `secrets`."""
+    return secrets.token_hex(KEY_BYTES)
+
+
+def numbered_deal_keys(prefix: str, before: int = 0) -> Callable[[], str]:
+    """Deal keys numbered from `before` + 1 under `prefix` (never used by the bot on Discord)."""
+    count = before
+
+    def key() -> str:
+        nonlocal count
+        count += 1
+        return hashlib.sha256(f"{prefix}/{count}".encode()).hexdigest()
+
+    return key

@@ -14,9 +14,9 @@ from datetime import datetime
 from bot.services.archive import Archive
 from bot.services.careers import CareerService
 from bot.services.channel_web import ChannelWeb
+from bot.services.deal_keys import numbered_deal_keys
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
-from bot.services.deal_keys import numbered_deal_keys
 from bot.services.league_rounds import discord_time, new_seed
 from bot.services.league_services import Championships
 from bot.services.lobby import Lobby

@@ -29,7 +29,8 @@ TURN_KINDS = frozenset({"played", "moved", "finished", "checkpoint", "drew", "re
 #: the events whose points are told together on one line
 POINT_KINDS = {"vp": "roadrally.n.points", "final_vp": "roadrally.n.final_points"}
 #: the events told on a line of their own
-SINGLE_KINDS = frozenset({"dealt", "round", "stage_window", "stage_bypassed", "stage_scored", "stage_tile", "retired", "over"})
+SINGLE_KINDS = frozenset({"dealt", "round", "stage_window", "stage_bypassed", "stage_scored", "stage_tile",
+                          "retired", "over"})
 
 
 def space_text(road: Road | None, index: int) -> str:

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core.dice import SeededDice
-from bot.engine.core.secret_dice import SecretDice, commitment
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import (
     POINTS,
@@ -42,6 +41,7 @@ from bot.engine.core.game import (
     ranked,
 )
 from bot.engine.core.log import Lifecycle
+from bot.engine.core.secret_dice import SecretDice, commitment
 from bot.engine.core.tally import Counters, add
 from bot.engine.core.text import msg
 from bot.engine.roadrally import ai as rr_ai

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from typing import Any
 
 from bot import games
 from bot.engine.core.log import Start, Status, lifecycle_text
@@ -24,6 +25,7 @@ from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
 from bot.services.stage_library import size_text
 from bot.services.turns import reply_of, turn_post
+from bot.services.windows import asked_together, clear_step, close, kept_answers, still_open, with_answers
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep, game_of
 from bot.store import Rally
 from bot.store.connection import Tx
@@ -228,11 +230,30 @@ class Lobby:
         new, events = game.apply(state, None, retire)  # the rally retires the car, whoever asked
         change = Change(logged=[Logged(game.encode(retire), actor.user_id, new,
                                        "finished" if game.finished(new) else None)], steps=[step])
+        if asked_together(game, state):  # an open window: the seats left may all have answered
+            new, closed = await self._settle_window(rally, game, state, new, change)
+            events = list(events) + closed
         lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
         told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
-        after = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game, rally.ruleset)
+        after = turn_post(rally.id, rally.version + len(change.logged), new, told, lead, change, rally.game,
+                          rally.ruleset)
         committed = await self.work.commit(rally, change)
         return reply_of(after, committed)
+
+    async def _settle_window(self, rally: Rally, game: Any, before: Any, after: Any,
+                             change: Change) -> tuple[Any, list[Any]]:
+        """A retirement in an open window (`before`, the state `after` it): when every seat still
+        asked has answered, the kept answers close the window in the same change
+        (`bot/services/windows.py`); a window no longer open forgets them. The state and events."""
+        kept = await kept_answers(self.work.store, rally.id)
+        events: list[Any] = []
+        if kept and asked_together(game, after) and not still_open(game, after, with_answers(game, after, kept)):
+            closing = close(game, after, kept)
+            change.logged += closing.logged
+            after, events = closing.state, closing.events
+        if not still_open(game, before, after):
+            change.steps.append(clear_step(rally.id))
+        return after, events
 
     async def start(self, place: Place, actor: Actor) -> Reply:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""

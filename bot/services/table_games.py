@@ -42,6 +42,7 @@ from bot.i18n import render
 from bot.services.league_rounds import league_language, league_post_tx, round_title
 from bot.services.table_groups import group_tables
 from bot.services.turns import turn_post
+from bot.services.windows import asked_together, clear_step, close
 from bot.services.work import Change, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
 from bot.store.clock import from_text
@@ -59,6 +60,7 @@ from bot.store.leagues import (
     start_run_tx,
 )
 from bot.store.rallies import create_tx, find_tx
+from bot.store.window_answers import answers_tx
 
 #: (guild id, channel id, thread name, the table's drivers' ids) → the new thread's id
 ThreadMaker = Callable[[int, int, str, tuple[int, ...]], Awaitable[int]]
@@ -255,7 +257,13 @@ async def finish_tables_tx(tx: Tx, work: RallyWork, runs: list[Run]) -> None:
         if rally is None or not is_table(rally) or rally.status != "running":
             continue
         game = game_of(rally)
-        change, finished = played_out(game, work.state_of(rally))
+        state = work.state_of(rally)
+        kept = await answers_tx(tx, rally.id)
+        closing = close(game, state, kept) if kept and asked_together(game, state) else None
+        change, finished = played_out(game, closing.state if closing is not None else state)
+        if closing is not None:  # the answers kept in its open window count (RULES C10.8)
+            change.logged[:0] = closing.logged
+            change.steps.append(clear_step(rally.id))
         if finished:
             change.posts.append(Post([msg("league.table_played_out"),
                                       *game.classification(game.view(change.final_state, None))],

@@ -3,8 +3,8 @@ is asked at once and waited for together, so the channel never learns who holds 
 - the window's prompt pings every person alike; an answer posts nothing while others think;
 - the reminder names nobody and pings everyone asked; the deadline closes the window for all
   (the unanswered pass, C10.2), names nobody and counts no missed turn;
-- an AI seat answers the window as itself (logged with its own id), posting nothing while
-  people are still to answer.
+- an AI seat answers the window as itself (logged with its own id when the window closes),
+  posting nothing while people are still to answer.
 """
 
 from __future__ import annotations
@@ -130,7 +130,12 @@ async def test_an_ai_seat_answers_the_window_as_itself_and_posts_nothing_while_p
     clock.advance(seconds=30)
     await deadlines.run_due()
     assert await deliver(service) == []  # the AI answered; nobody is told
-    after = service.work.state_of(await rally_now(store))
+    after = await service.turns.answered_state(await rally_now(store))
     assert ai_seat not in RR.to_act(after) and after.state.phase == "stage"
-    actions = [a.as_dict() for a in await store.actions.list(rally.id)]
-    assert len(actions) == before + 1 and actions[-1]["actor"] == int(ai_seat)
+    assert len(await store.actions.list(rally.id)) == before  # kept beside the rally while the window is open
+    for actor in people:  # the people answer: the window closes, every answer logged by its own seat
+        seat = str(actor.user_id)
+        await service.act(HERE, actor, RR.label(RR.choose(RR.view(after, seat), seat)), option="action")
+    actions = [a.as_dict() for a in await store.actions.list(rally.id)][before:]
+    assert [a["actor"] for a in actions] == sorted([int(ai_seat), *(a.user_id for a in people)])
+    assert all('"type":"stage"' in a["action"] for a in actions)

@@ -65,7 +65,8 @@ async def road_league(service, entrants=ENTRANTS):
 
 async def table_state(service, thread: int):
     rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
-    return None if rally is None or rally.status != "running" else service.work.state_of(rally)
+    # in an open window, the answers kept so far given (the rally does not change until it closes)
+    return None if rally is None or rally.status != "running" else await service.turns.answered_state(rally)
 
 
 async def play(service, thread: int, secrets: set | None = None, steps: int = 5000) -> int:

@@ -12,7 +12,7 @@ import hashlib
 import secrets
 from collections.abc import Callable
 
-from bot.engine.core.secret_dice import KEY_BYTES
+from bot.engine.core.secret_dice import KEY_BYTES, commitment
 
 
 def new_deal_key() -> str:
@@ -30,3 +30,24 @@ def numbered_deal_keys(prefix: str, before: int = 0) -> Callable[[], str]:
         return hashlib.sha256(f"{prefix}/{count}".encode()).hexdigest()
 
     return key
+
+
+def deal_columns(key: str) -> dict[str, str]:
+    """A new rally's deal columns: the key and its commitment (`create_tx(**deal_columns(key))`)."""
+    return {"secret": key, "deal_sha256": commitment(key)}
+
+
+def deal_problem(rally_row: dict) -> str | None:
+    """Why a stored rally's deal key does not match the commitment published at its start (None:
+    it does, or the rally has none): what `db check` reports before replaying it."""
+    key, sha = rally_row.get("secret"), rally_row.get("deal_sha256")
+    if key is None and sha is None:
+        return None
+    if key is None or sha is None:
+        return "the deal key or its commitment is missing"
+    try:
+        if commitment(str(key)) == sha:
+            return None
+    except ValueError:
+        return "the deal key is not 64 hex digits"
+    return "the deal key does not match the commitment published at the start"

@@ -16,6 +16,7 @@ from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.text import Listed, counted, msg
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
 from bot.services.archive import Archive
+from bot.services.deal_keys import deal_columns
 from bot.services.errors import ServiceError
 from bot.services.ghost_board import ghost_of, with_ghost
 from bot.services.images import board_spec, preview_spec, warm
@@ -121,7 +122,7 @@ class Lobby:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
                                     stage=name, ruleset=rules, seed=seed, max_drivers=seats,
                                     modules=settings, turn_deadline_s=int(hours * 3600), game=played.id,
-                                    secret=self.work.deal_keys())
+                                    **deal_columns(self.work.deal_keys()))
             return rally, await self.work.write(tx, rally, change)
 
         rally, committed = await self.work.store.db.write(body)

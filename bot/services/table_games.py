@@ -39,6 +39,7 @@ from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.scores import format_score
 from bot.engine.core.text import Listed, msg
 from bot.i18n import render
+from bot.services.deal_keys import deal_columns
 from bot.services.league_rounds import league_language, league_post_tx, round_title
 from bot.services.table_groups import group_tables
 from bot.services.turns import turn_post
@@ -159,7 +160,8 @@ class TableGames:
                                                "secret": secret})
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
-                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S, secret=secret)
+                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S,
+                                **deal_columns(secret))
         for uid, name in seats:
             await join_tx(tx, rally_id=rally.id, user_id=uid, display_name=name)
             await start_run_tx(tx, round_id=rnd.id, user_id=uid, display_name=name, guild_id=league.guild_id,

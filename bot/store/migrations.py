@@ -275,10 +275,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
     # Hidden information (RULES C10.8): a rally's hidden deal comes from a secret key of its own
-    # (NULL for the rallies before, whose deal comes from their seed), and the answers of a window
+    # (NULL for the rallies before, whose deal comes from their seed) whose SHA-256 commitment is
+    # published at the start and kept beside it (`db check` compares them), and the answers of a window
     # several seats answer at once wait beside the rally until it closes (bot/store/window_answers.py).
     Migration(17, "a secret deal key per rally, window answers kept apart until the window closes", (
         "ALTER TABLE rallies ADD COLUMN secret TEXT",
+        "ALTER TABLE rallies ADD COLUMN deal_sha256 TEXT",
         *SCHEMA_WINDOW_ANSWERS,
     )),
 )

@@ -182,7 +182,8 @@ def window_views(count: int) -> list:
     """Views of AI seats asked a stage window whose card they hold, from AI-played games."""
     found = []
     for k in range(40):
-        table, _ = RR.setup(k, seats(3 + k % 3), {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[k % 39]})
+        options = {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[k % len(KEYS)]}
+        table, _ = RR.setup(k, seats(3 + k % 3), options)
         for _ in range(3000):
             if RR.finished(table) or len(found) >= count:
                 break

@@ -15,15 +15,17 @@ import pytest
 
 from bot import games
 from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.secret_dice import commitment
 from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
 from bot.services.league_points import DEFAULT_POINTS, RoundScore
 from bot.services.replay import replay_snapshot
 from bot.services.round_close import standings_table
+from bot.services.table_games import table_seed
 from bot.services.table_groups import group_tables, table_sizes
 from bot.store.clock import from_text
-from bot.store.leagues import league_tx, results_of_round_tx, rounds_of_league_tx
+from bot.store.leagues import league_tx, results_of_round_tx, round_tx, rounds_of_league_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER, new_thread, until
 from tests.roadrally.test_rr_guard import leaks_in, private_texts
@@ -389,3 +391,28 @@ async def test_a_table_round_refused_until_its_close_gives_up_and_closes_with_no
     (now,) = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     assert now.status == "closed"
     assert await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id)) == []
+
+
+async def test_the_round_s_published_seed_reveals_no_card_of_any_table(service, deadlines, clock, posts, threads):
+    """RULES C10.8: the round's seed is published at the close and draws the tables, each table's
+    course and line-up; the cards come from each table's own secret key, so the seed alone deals
+    another game than the one played, and the key (kept, never shown) deals the one played."""
+    rnd = await road_league(service)
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    rnd = await service.store.db.read(lambda tx: round_tx(tx, rnd.id))
+    for number, (thread, _, _) in enumerate(threads, 1):
+        rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
+        played = service.work.state_of(rally)
+        assert rally.seed == table_seed(rnd.seed, number)  # the public part follows from the seed …
+        seats = [(str(d.user_id), d.display_name) for d in sorted(await service.store.drivers.list(rally.id),
+                                                                   key=lambda d: d.seat)]
+        options = {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
+        guessed, _ = RR.setup(rally.seed, seats, options)  # … what anyone can compute after the close
+        assert guessed.state.road.name == played.state.road.name
+        hands = [[sorted(s.hand), sorted(s.stage_cards)] for s in played.state.seats]
+        assert [[sorted(s.hand), sorted(s.stage_cards)] for s in guessed.state.seats] != hands
+        dealt, _ = RR.setup(rally.seed, seats, {**options, "secret": rally.secret})  # the key deals it
+        assert [[sorted(s.hand), sorted(s.stage_cards)] for s in dealt.state.seats] == hands
+        assert dealt.state.order == played.state.order
+        assert rally.secret not in posts.text(CHANNEL) + posts.text(thread)
+        assert commitment(rally.secret) == rally.deal_sha256 and rally.deal_sha256 in posts.text(thread)

@@ -37,17 +37,13 @@ def deal_columns(key: str) -> dict[str, str]:
     return {"secret": key, "deal_sha256": commitment(key)}
 
 
-def deal_problem(rally_row: dict) -> str | None:
-    """Why a stored rally's deal key does not match the commitment published at its start (None:
-    it does, or the rally has none): what `db check` reports before replaying it."""
+def check_deal(rally_row: dict) -> None:
+    """`db check`, before replaying a stored rally: its deal key must hash to the commitment
+    published at its start (a rally with neither, made before the keys, passes); ValueError."""
     key, sha = rally_row.get("secret"), rally_row.get("deal_sha256")
     if key is None and sha is None:
-        return None
+        return
     if key is None or sha is None:
-        return "the deal key or its commitment is missing"
-    try:
-        if commitment(str(key)) == sha:
-            return None
-    except ValueError:
-        return "the deal key is not 64 hex digits"
-    return "the deal key does not match the commitment published at the start"
+        raise ValueError("the deal key or its commitment is missing")
+    if commitment(str(key)) != sha:  # a malformed key raises ValueError itself
+        raise ValueError("the deal key does not match the commitment published at the start")

@@ -18,7 +18,7 @@ from typing import Any
 from bot import games
 from bot.engine.core.game import log_problem as game_log_problem
 from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
-from bot.services.deal_keys import deal_problem
+from bot.services.deal_keys import check_deal
 from bot.services.work import State
 from bot.store import Store
 
@@ -91,9 +91,7 @@ def log_problem(text: str, game_id: str | None = None) -> str | None:
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
     """The snapshot the log replays to (`db check`); a deal key that does not match the
     commitment published at the start fails the check before any replay."""
-    problem = deal_problem(rally_row)
-    if problem is not None:
-        raise ValueError(problem)
+    check_deal(rally_row)
     state = replay_state(rally_row, actions)
     return games.get(rally_row.get("game")).to_json(state) if state is not None else None
 

@@ -10,6 +10,7 @@ public inputs and the cards revealed so far.
   its hand and deck, the unrevealed stage cards dealt anew among the seats); played with A's
   actions, B gives byte-identical public outputs at every step, to the end: board data, status,
   prompt, the story of every action, results.
+- `db check` holds a rally's stored key to the commitment its start published.
 - The AI plays a stage card it holds only sometimes, from its own view alone, so a bypassed stage
   does not tell the table that no AI holds the card.
 """
@@ -28,8 +29,11 @@ from bot.engine.roadrally.library import course_of
 from bot.engine.roadrally.protocol import Table
 from bot.engine.roadrally.view import view
 from bot.i18n import render
+from bot.services import Actor, Place, RallyService
+from bot.services.replay import log_problem, replay_snapshot
 
 RR = games.get("roadrally")
+HERE = Place(guild_id=10, channel_id=20)
 KEYS = [f"{n:064x}" for n in range(1, 40)]
 
 
@@ -216,3 +220,24 @@ def test_the_ai_keeps_some_of_the_stage_cards_it_holds_and_decides_from_its_own_
                 rng.shuffle(cards)
                 s.hand, s.deck = cards[:len(s.hand)], cards[len(s.hand):]
         assert ai.choose(view(others, seat)) == ai.choose(view(t.state, seat))
+
+
+# -- the commitment under `db check` -----------------------------------------------------------------
+
+
+async def test_db_check_holds_each_rally_s_key_to_the_commitment_published_at_its_start(store):
+    service = RallyService(store)  # keys from `secrets`, as on Discord
+    host = Actor(1001, "Ann")
+    await service.create(HERE, host, None, drivers=3, game="roadrally", preset="rr-standard")
+    await service.join(HERE, host)
+    await service.add_ai(HERE, host, 2)
+    started = await service.start(HERE, host)
+    rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+    assert rally.secret is not None and commitment(rally.secret) == rally.deal_sha256
+    assert rally.deal_sha256 in "\n".join(render(line, "en") for line in started.lines)  # told at the start
+    assert (await store.check(replay_snapshot, log_problem, changed_only=False)).ok
+    other = f"{int(rally.secret, 16) ^ 1:064x}"  # the host swaps the key after the start
+    await store.db.write(lambda tx: tx.execute("UPDATE rallies SET secret = ? WHERE id = ?", (other, rally.id)))
+    report = await store.check(replay_snapshot, log_problem, changed_only=False)
+    assert [m.rally_id for m in report.mismatches] == [rally.id]
+    assert "does not match the commitment published at the start" in str(report.mismatches[0])

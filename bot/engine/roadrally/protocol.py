@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.engine.core.dice import SeededDice
+from bot.engine.core.dice import DiceSource, SeededDice
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import (
     POINTS,
@@ -171,6 +171,8 @@ class RoadRally:
             stage = "sprint"
         road = load_course(course_of(stage, seed))
         key = options.get("secret")
+        dealt: DiceSource
+        public: DiceSource | None
         if key:  # the deal from the secret key, the course and the line-up from the public seed
             dealt, public = deal_dice(str(key)), SeededDice(seed)
         else:  # a game started before deals had their own secret: everything from the seed

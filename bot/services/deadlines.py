@@ -15,7 +15,8 @@ missed turn (`drivers.missed_turns`, reset when the driver plays); at the `misse
 (default 3) the driver retires (the game's `retire_action`). A window several seats answer at once
 (`asked_together`: Road Rally's stage window, RULES C10.8) is waited for as one turn: its reminder
 pings everyone asked and names nobody, its deadline is one `timeout_action` for all (the silent
-pass) and counts no missed turn, and its AI seats answer as themselves without a post. A paused
+pass) and counts no missed turn, and its AI seats answer as themselves without a post; every answer
+waits beside the rally until the window closes (`bot/services/windows.py`). A paused
 rally (the bot cannot post in its channel) runs no deadline: its jobs are cancelled at the pause
 and a new clock starts when posting works again.
 

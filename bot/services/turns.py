@@ -5,7 +5,10 @@ seat's own hand (`hand`: what only it may see and pick, in a game with hidden in
 A turn command is bound to the rally version the command found when it arrived (a button carries
 the version it was drawn for): if anything was committed between its arrival and its turn under
 the rally's lock, it is refused ("already played") and changes nothing, so a double submit never
-plays twice.
+plays twice. An answer in a window several seats answer at once (RULES C10.8) is tied to the
+window instead: the window's answers are kept beside the rally until it closes, so the version
+does not move while it is open and no seat's answer is refused because another's came first
+(`bot/services/windows.py`).
 """
 
 from __future__ import annotations

@@ -20,12 +20,12 @@ from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
 from bot.services.league_points import DEFAULT_POINTS, RoundScore
-from bot.services.replay import replay_snapshot
+from bot.services.replay import read_log, replay_snapshot
 from bot.services.round_close import standings_table
-from bot.services.table_games import table_seed
+from bot.services.table_games import finish_tables_tx, table_seed
 from bot.services.table_groups import group_tables, table_sizes
 from bot.store.clock import from_text
-from bot.store.leagues import league_tx, results_of_round_tx, round_tx, rounds_of_league_tx
+from bot.store.leagues import league_tx, results_of_round_tx, round_tx, rounds_of_league_tx, runs_of_rally_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER, new_thread, until
 from tests.roadrally.test_rr_guard import leaks_in, private_texts
@@ -416,3 +416,35 @@ async def test_the_round_s_published_seed_reveals_no_card_of_any_table(service, 
         assert dealt.state.order == played.state.order
         assert rally.secret not in posts.text(CHANNEL) + posts.text(thread)
         assert commitment(rally.secret) == rally.deal_sha256 and rally.deal_sha256 in posts.text(thread)
+
+
+async def test_a_table_played_out_in_an_open_window_counts_the_answers_kept_in_it(
+        service, deadlines, clock, posts, threads):
+    """An answer kept in an open window (RULES C10.8) is not lost when the round's close plays
+    the table out: the holder who played the card scores it."""
+    rnd = await road_league(service)
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    thread = threads[0][0]
+    place = Place(LEAGUE_CHANNEL.guild_id, thread)
+    holder = None
+    for _ in range(3000):
+        table = await table_state(service, thread)
+        state = table.state
+        if state.phase == "stage":
+            holder = next((s.id for s in state.seats if not s.retired and state.pending[0] in s.stage_cards), None)
+            if holder is not None:
+                break
+        seat = min(RR.to_act(table))
+        await service.act(place, BY_ID[int(seat)], RR.label(RR.choose(RR.view(table, seat), seat)))
+    assert holder is not None
+    stage = state.pending[0]
+    await service.act(place, BY_ID[int(holder)], f"stage {stage} play")  # kept: the rally does not move
+    rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
+    assert stage not in {s for s, _ in service.work.state_of(rally).state.revealed}
+    runs = await service.store.db.read(lambda tx: runs_of_rally_tx(tx, rally.id))
+    await service.store.db.write(lambda tx: finish_tables_tx(tx, service.work, runs))  # the round's close
+    (done,) = await service.store.rallies.finished_in_channel(LEAGUE_CHANNEL.guild_id, thread, 1)
+    final = service.work.state_of(done).state
+    assert (stage, final.index(holder)) in final.revealed
+    row, log = await read_log(service.store, done.id)
+    assert replay_snapshot(row, log) == done.snapshot  # the log, kept answers included, replays to it

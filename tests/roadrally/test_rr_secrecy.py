@@ -241,3 +241,28 @@ async def test_db_check_holds_each_rally_s_key_to_the_commitment_published_at_it
     report = await store.check(replay_snapshot, log_problem, changed_only=False)
     assert [m.rally_id for m in report.mismatches] == [rally.id]
     assert "does not match the commitment published at the start" in str(report.mismatches[0])
+
+
+async def test_two_rallies_with_the_same_public_inputs_post_the_same_bytes_but_for_the_commitment(store):
+    """Through the services: the same seed, seats and commands, two keys: every post owed to the
+    channels (lines, pings, prompts, the board picture's data) is the same, the rally's id and the
+    commitment aside."""
+    service = RallyService(store, seed_source=lambda: 4242)
+    keys = iter(KEYS[10:12])
+    service.work.deal_keys = lambda: next(keys)
+    host = Actor(1001, "Ann")
+    places = (Place(10, 20), Place(10, 21))
+    for place in places:
+        await service.create(place, host, None, drivers=4, game="roadrally", preset="rr-standard")
+        await service.join(place, host)
+        await service.add_ai(place, host, 3)
+        await service.start(place, host)
+    shown = []
+    for place in places:
+        rally = await store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
+        rows = [r for r in await store.outbox.all() if r.channel_id == place.channel_id]
+        text = json.dumps([r.body for r in rows], sort_keys=True, ensure_ascii=False)
+        assert len(rows) >= 2 and '"image": {' in text  # the lobby's posts and the start, its board
+        text = text.replace(rally.deal_sha256, "<commitment>")
+        shown.append(text.replace(f'"rally_id": {rally.id}', '"rally_id": 0'))
+    assert shown[0] == shown[1]

@@ -235,7 +235,9 @@ class Lobby:
             new, closed = await self._settle_window(rally, game, state, new, change)
             events = list(events) + closed
         lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
-        told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
+        # the lead says it (a game's events name their seat `driver` (classic) or `seat` (Road Rally))
+        told = [e for e in events if not (e.kind == "retired" and str(target_id) in
+                                          (getattr(e, "driver", None), getattr(e, "seat", None)))]
         after = turn_post(rally.id, rally.version + len(change.logged), new, told, lead, change, rally.game,
                           rally.ruleset)
         committed = await self.work.commit(rally, change)

@@ -22,6 +22,7 @@ from bot.services import Actor, RallyService
 from bot.services.deadlines import DeadlineService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.store.web import rally_version_tx
+from bot.store.window_answers import answers_tx
 from tests.scheduler.conftest import ALICE, BOB, CAROL, HERE, HOURS, deliver
 
 RR = games.get("roadrally")
@@ -203,3 +204,24 @@ async def test_answers_given_at_the_same_moment_are_all_taken(store, service, de
     assert closed.state.phase != "stage" or closed.state.pending[:1] != table.state.pending[:1]
     logged = [a.actor for a in await store.actions.list(rally.id)][-len(people):]
     assert logged == sorted(a.user_id for a in people)  # three answers, none refused
+
+
+async def test_a_retirement_that_leaves_only_seats_that_answered_closes_the_window(store, service, deadlines, clock):
+    people = (ALICE, BOB, CAROL)
+    await open_rally(service, people)
+    await to_a_window(service, deadlines, store, clock, people)
+    rally = await rally_now(store)
+    table = service.work.state_of(rally)
+    window = table.state.pending[0]
+    for actor in (ALICE, BOB):
+        seat = str(actor.user_id)
+        await service.act(HERE, actor, RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+    assert (await rally_now(store)).version == rally.version
+    await service.kick(HERE, ALICE, CAROL.user_id, "Carol")  # Carol never answered: her car retires
+    after = service.work.state_of(await rally_now(store))
+    assert after.state.phase != "stage" or after.state.pending[:1] != [window]  # closed in the same change
+    logged = [a.as_dict() for a in await store.actions.list(rally.id)][rally.version:]
+    assert [a["actor"] for a in logged] == [ALICE.user_id, ALICE.user_id, BOB.user_id]  # the kick, then the answers
+    assert '"type":"retire"' in logged[0]["action"]
+    assert await store.db.read(lambda tx: answers_tx(tx, rally.id)) == []
+    assert (await store.check(replay_snapshot, log_problem)).ok

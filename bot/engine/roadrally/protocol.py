@@ -226,7 +226,9 @@ class RoadRally:
     def apply(self, table: Table, seat: str | None, action: Action) -> tuple[Table, list[RoadEvent]]:
         """Play `action` for `seat`; `seat` None is the rally: a deadline (`Timeout`), a retirement,
         or the AI's move for the one seat to act (a window has no one seat: each answers as itself)."""
-        if seat is None and not isinstance(action, (Timeout, Retire)):
+        if isinstance(action, Retire):  # the rally retires the car: a host's kick is logged with the host
+            seat = None                  # (a seat's own typed `retire` names only itself)
+        elif seat is None and not isinstance(action, Timeout):
             acting = play.to_act(table.state)
             if len(acting) != 1:
                 raise NotAllowed(msg("roadrally.not_a_player"))

@@ -1,9 +1,13 @@
 """Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
 the same way when the result is applied and when `db ratings --rebuild` replays it.
 
-- a **live rally** (`rally`, its id): the finished rally's classification (`Game.outcome` of its
-  stored snapshot). Runs and league tables are rallies too, but they are rated through their
-  round, never here.
+- a **live rally** (`rally`, its id): the finished rally's classification (`Game.standing` of its
+  stored snapshot: the outcome's ranks). A rally abandoned once running is rated as it stood at
+  that moment (the same `Game.standing`), the driver who abandoned it (its host) last of all: a
+  host who abandons every rally they are losing keeps their losses. A driver the host kicked out
+  of a running rally is not rated in it at all (no DNF: the host cannot rank a rival last by
+  kicking them); a driver retired by missed deadlines, or who left, is rated (out, last). Runs
+  and league tables are rallies too, but they are rated through their round, never here.
 - a **league round** (`round`, its id): its stored results (`round_results` positions, after any
   penalty or disqualification). A table game's round is one match per table (each table's own
   positions); a round on the week's official stage rates nothing itself (below).
@@ -36,6 +40,7 @@ from bot.store.ratings import rally_seats_tx, week_runs_tx
 RALLY, ROUND, WEEK = "rally", "round", "week"
 
 _OUT = (1, 0)  # every driver out ranks after every finisher, tied
+_LAST = (2,)  # the driver who abandoned a running rally: after everyone, out or not
 
 
 @dataclass(frozen=True)
@@ -51,11 +56,13 @@ class Placed:
 Match = list[Placed]
 
 
-def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]]) -> Match:
+def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]], last: int | None = None) -> Match:
     """The cars of one match by their result key (better first; None: out, last and tied), their
-    ranks shared on equal keys; AI seats stay in as fixed-strength opponents (`Placed.ai`). No
-    person, or fewer than two cars: no match ([])."""
-    cars = [(uid, name, (0, *key) if key is not None else _OUT) for uid, name, key in entries]
+    ranks shared on equal keys; the driver `last` (who abandoned the rally) after all of them; AI
+    seats stay in as fixed-strength opponents (`Placed.ai`). No person, or fewer than two cars: no
+    match ([])."""
+    cars = [(uid, name, _LAST if uid == last else (0, *key) if key is not None else _OUT)
+            for uid, name, key in entries]
     if len(cars) < 2 or all(is_ai(uid) for uid, _, _ in cars):
         return []
     cars.sort(key=lambda p: (p[2], p[0]))
@@ -69,23 +76,27 @@ def is_round_rally(modules: object) -> bool:
 
 
 async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
-    """A finished live rally's classification among its people (see the module's docstring)."""
-    status, snapshot, names = await rally_seats_tx(tx, rally_id)
-    if status != "finished" or snapshot is None:
+    """A live rally's classification among its people, finished or abandoned once running (see
+    the module's docstring); a driver the host kicked out is left out of it."""
+    seats = await rally_seats_tx(tx, rally_id)
+    if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:
         return []
     game = games.get(game_id)
-    outcome = game.outcome(game.from_json(snapshot))
-    if outcome is None:
+    state = game.from_json(seats.snapshot)
+    if seats.status == "finished" and game.outcome(state) is None:
         return []
+    standing = game.standing(state)
+    quitter = seats.last_actor if seats.status == "abandoned" else None
     entries = []
-    for seat in outcome.seats:
+    for seat, key in standing:
         try:
-            uid = int(seat.seat)
+            uid = int(seat)
         except ValueError:
             continue
-        rank = seat.rank if seat.status == "finished" else None
-        entries.append((uid, names.get(uid, str(uid)), None if rank is None else (rank,)))
-    match = placed(entries)
+        if uid in seats.kicked:
+            continue
+        entries.append((uid, seats.names.get(uid, str(uid)), key))
+    match = placed(entries, quitter)
     return [match] if match else []
 
 

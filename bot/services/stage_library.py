@@ -10,15 +10,19 @@ the reader's language are left off for a last "… and N more" line.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from bot import games
+from bot.engine.core.errors import RallyError
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.i18n import render
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name, preview_spec
 from bot.services.reply import Reply
+
+log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
 #: a length class as words (`StageFacts.length_class`)
@@ -73,11 +77,18 @@ def fit(lines: Sequence[str], lang: str, limit: int = MESSAGE_LIMIT) -> list[str
 
 
 def stage_list(game: str | None, lang: str) -> Reply:
-    """`/stage list [game]`: every shipped stage of the game (default: the default game), privately."""
+    """`/stage list [game]`: every shipped stage of the game (default: the default game), privately.
+    A stage file that cannot be read (not UTF-8, unreadable, invalid) is listed by its name as
+    unreadable, its fault logged for the host; the other stages are listed as usual."""
     played = games.get(game)
     library = played.stages
     lines = [msg("stages.list_head", game=msg(played.name))]
-    lines += [list_line(library.facts(name)) for name in library.names()]
+    for name in library.names():
+        try:
+            lines.append(list_line(library.facts(name)))
+        except RallyError as exc:
+            log.warning("stage %s of %s cannot be listed: %s", name, played.id, exc)
+            lines.append(msg("stages.list_unreadable", name=name))
     return Reply(fit(lines, lang), ephemeral=True)
 
 

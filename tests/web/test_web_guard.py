@@ -1,0 +1,148 @@
+"""The site's request budgets (bot/web/guard.py), by their rule and on a clock the test moves:
+each reader's address has its own token bucket (`burst` requests at once, then `rate` a second);
+a reader over it gets 429 with a `Retry-After` of the seconds until their next token; behind a
+reverse proxy a reader is the address the proxy adds to `X-Forwarded-For`, trusted only on a
+request that comes from the proxy itself.
+
+Requests go through the guard itself (`guard(...)` with a page that answers 200), from the peer
+addresses the test chooses."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import make_mocked_request
+
+from bot.web.guard import Budget, client_of, guard
+from bot.web.options import WebOptions
+
+
+class Ticks:
+    """A monotonic clock the test moves (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def request(peer: str | None, forwarded_for: str | None = None, path: str = "/") -> web.Request:
+    """A GET from `peer` (None: a peer aiohttp cannot name), with `X-Forwarded-For` if given."""
+    transport = mock.Mock()
+    transport.get_extra_info.side_effect = lambda key, default=None: (
+        (peer, 40000) if key == "peername" and peer is not None else default)
+    headers = {"X-Forwarded-For": forwarded_for} if forwarded_for is not None else {}
+    return make_mocked_request("GET", path, headers=headers, transport=transport)
+
+
+def error_page(request: web.Request, status: int) -> web.Response:
+    return web.Response(status=status, text=str(status))
+
+
+async def page(request: web.Request) -> web.Response:
+    return web.Response(text="page")
+
+
+class Site:
+    """The guard in front of a page that answers 200, on the test's clock."""
+
+    def __init__(self, **options) -> None:
+        self.ticks = Ticks()
+        self.middleware = guard(WebOptions(ticks=self.ticks, **options), error_page)
+
+    async def get(self, peer: str | None, forwarded_for: str | None = None) -> web.StreamResponse:
+        return await self.middleware(request(peer, forwarded_for), page)
+
+    async def statuses(self, peer: str | None, times: int, forwarded_for: str | None = None) -> list[int]:
+        return [(await self.get(peer, forwarded_for)).status for _ in range(times)]
+
+
+# -- the budget ------------------------------------------------------------------------------------
+
+def test_a_bucket_gives_its_burst_then_one_token_per_interval_never_more_than_the_burst():
+    ticks = Ticks()
+    budget = Budget(rate=2.0, burst=3, clock=ticks)
+    assert [budget.take("a") for _ in range(3)] == [0, 0, 0]
+    assert budget.take("a") == pytest.approx(0.5)  # empty: the next token in 1 / rate seconds
+    ticks.now += 0.25
+    assert budget.take("a") == pytest.approx(0.25)  # half a token back: a quarter second to go
+    ticks.now += 0.25
+    assert budget.take("a") == 0  # a whole token: taken
+    assert budget.take("a") == pytest.approx(0.5)
+    ticks.now += 3600  # an hour idle refills the bucket to its burst, not beyond
+    assert [budget.take("a") for _ in range(4)][3] > 0
+    assert budget.take("b") == 0  # another reader: a bucket of their own, full
+
+
+def test_the_oldest_readers_are_forgotten_past_the_remembered_count(monkeypatch):
+    monkeypatch.setattr("bot.web.guard.CLIENTS", 2)
+    budget = Budget(rate=0.001, burst=1, clock=Ticks())
+    assert budget.take("a") == 0 and budget.take("a") > 0
+    budget.take("b")
+    budget.take("c")  # a third reader: the oldest ("a") is forgotten …
+    assert budget.take("a") == 0  # … and starts again with a full bucket
+    assert budget.take("c") > 0  # a recent one is still remembered
+
+
+# -- through the guard -----------------------------------------------------------------------------
+
+async def test_the_default_budget_answers_429_with_retry_after_once_spent():
+    """With the site's defaults (60 at once, then 10 a second), request 61 in the same instant is
+    refused with `Retry-After: 1` (the next token is a tenth of a second away: at least 1 is said),
+    and a tenth of a second later one more goes through."""
+    site = Site()
+    defaults = WebOptions()
+    assert await site.statuses("203.0.113.5", defaults.burst) == [200] * defaults.burst
+    refused = await site.get("203.0.113.5")
+    assert refused.status == 429 and refused.headers["Retry-After"] == "1"
+    site.ticks.now += 1 / defaults.rate
+    assert (await site.get("203.0.113.5")).status == 200
+    assert (await site.get("203.0.113.5")).status == 429
+
+
+async def test_retry_after_says_the_seconds_until_the_next_token():
+    site = Site(rate=0.1, burst=1)  # a token every 10 s
+    assert await site.statuses("203.0.113.5", 2) == [200, 429]
+    site.ticks.now += 4
+    refused = await site.get("203.0.113.5")
+    assert refused.status == 429 and refused.headers["Retry-After"] == "6"
+    site.ticks.now += 6
+    assert (await site.get("203.0.113.5")).status == 200
+
+
+async def test_each_reader_has_a_budget_of_their_own():
+    site = Site(rate=0.01, burst=2)
+    assert await site.statuses("203.0.113.5", 3) == [200, 200, 429]
+    assert await site.statuses("198.51.100.7", 3) == [200, 200, 429]  # not spent by the first reader
+    assert await site.statuses("2001:db8::1", 2) == [200, 200]
+
+
+async def test_a_reader_without_a_known_address_does_not_spend_the_others_budget():
+    site = Site(rate=0.01, burst=1)
+    assert await site.statuses(None, 2) == [200, 429]  # the unnamed peers share one budget …
+    assert await site.statuses("203.0.113.5", 1) == [200]  # … which is not a named reader's
+
+
+# -- behind a reverse proxy ------------------------------------------------------------------------
+
+def test_the_forwarded_address_is_trusted_only_from_the_proxy_itself():
+    chain = "198.51.100.1, 203.0.113.9"  # a reader's own claim, then the address the proxy saw
+    assert client_of(request("127.0.0.1", chain), True) == "203.0.113.9"  # from the proxy: the proxy's word
+    assert client_of(request("::1", chain), True) == "203.0.113.9"
+    assert client_of(request("192.0.2.44", chain), True) == "192.0.2.44"  # straight to the site: its peer
+    assert client_of(request("127.0.0.1", chain), False) == "127.0.0.1"  # no proxy configured
+    assert client_of(request("127.0.0.1", " , "), True) == "127.0.0.1"  # an empty header: the peer
+    assert client_of(request("10.0.0.2", chain), True, ("10.0.0.2",)) == "203.0.113.9"  # a proxy elsewhere
+    assert client_of(request("127.0.0.1", chain), True, ("10.0.0.2",)) == "127.0.0.1"
+
+
+async def test_a_reader_reaching_the_site_directly_cannot_pick_a_new_budget_with_the_header():
+    site = Site(rate=0.01, burst=2, forwarded=True)
+    claims = [f"192.0.2.{n}" for n in range(5)]
+    assert [(await site.get("203.0.113.66", claim)).status for claim in claims] == [200, 200, 429, 429, 429]
+    # through the proxy, each forwarded reader has their own budget
+    assert await site.statuses("127.0.0.1", 3, "198.51.100.1") == [200, 200, 429]
+    assert await site.statuses("127.0.0.1", 2, "198.51.100.2") == [200, 200]

@@ -10,7 +10,8 @@ mutmut 3 (`pip install mutmut`, not a project dependency) reads its settings fro
 scratch copy of the checkout (bot, tests, data, pyproject.toml) in `out/mutation/<module>/`, adds a
 `[tool.mutmut]` section that mutates only that module and runs only its test files, and runs mutmut
 there with at most two workers. Every run starts afresh: mutmut would keep the verdict of a mutant
-whose function is unchanged even after new tests were written. See tools/mutation.md for the scores and the surviving (equivalent) mutants.
+whose function is unchanged even after new tests were written. See tools/mutation.md for the
+scores and the surviving (equivalent) mutants.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
         "tests/engine/test_a11_loss_of_control.py", "tests/engine/test_dice_rules.py")),
     "splits": ("bot/engine/rallyman/splits.py", ("tests/engine/test_a21_split_times_module.py",)),
     "versioning": ("bot/store/versioning.py", ("tests/store/test_append_action.py",)),
+    "guard": ("bot/web/guard.py", ("tests/web/test_web_guard.py", "tests/web/test_web_refusals.py")),
+}
+#: module name → more `[tool.mutmut]` settings: the web tests run aiohttp servers, which hang in a
+#: worker forked straight from mutmut's process; a fork server runs them (and the guard does not
+#: read the database: its tests run on SQLite alone)
+SETTINGS: dict[str, tuple[str, ...]] = {
+    "guard": ('process_isolation = "forkserver"', 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", '
+              '"not postgresql"]'),
 }
 
 
@@ -51,7 +60,7 @@ def prepare(name: str) -> Path:
         f'only_mutate = ["{target}"]',
         'also_copy = ["data"]',
         "pytest_add_cli_args_test_selection = [" + ", ".join(f'"{t}"' for t in tests) + "]",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider"]', "",
+        *SETTINGS.get(name, ('pytest_add_cli_args = ["-p", "no:cacheprovider"]',)), "",
     ])
     (work / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text("utf-8") + section, "utf-8")
     return work

@@ -242,6 +242,19 @@ async def week_runs_tx(tx: Tx, game: str, week: str) -> list[WeekRun]:
     return [WeekRun(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else int(r[3])) for r in rows]
 
 
+async def first_actors_tx(tx: Tx, rally_id: int, actions: Iterable[str]) -> dict[str, int]:
+    """Of these logged action texts, who (a person, not the bot) first wrote each in the rally's log."""
+    wanted = sorted(set(actions))
+    if not wanted:
+        return {}
+    rows = await tx.fetch_all(f"SELECT action, actor FROM actions WHERE rally_id = ? AND actor IS NOT NULL AND action "
+                              f"IN ({', '.join('?' for _ in wanted)}) ORDER BY seq", (rally_id, *wanted))
+    found: dict[str, int] = {}
+    for action, actor in rows:
+        found.setdefault(str(action), int(actor))
+    return found
+
+
 async def rally_seats_tx(tx: Tx, rally_id: int) -> RallySeats | None:
     """What a live rally's rating reads of it (`RallySeats`); None if it is gone."""
     row = await tx.fetch_one("SELECT status, snapshot FROM rallies WHERE id = ?", (rally_id,))

@@ -1,7 +1,8 @@
 """Ratings a host cannot farm (issue 27 §2), on both backends: a rally abandoned once running is
 rated as it stood, the host who abandoned it last, so abandoning every rally one is losing is
 never better than playing them out; a driver the host kicks out of a running rally is not rated
-in it (no DNF to hand a rival), while a driver retired by missed deadlines is; `db ratings
+in it (no DNF to hand a rival) and the host who kicked ranks last, so kicking the rival one is
+losing to is no better either; a driver retired by missed deadlines is rated; `db ratings
 --rebuild` reads abandoned and kicked rallies the same way.
 
 Driven through the real services with the toy game (Dice Dash, tests/toy_game)."""
@@ -9,6 +10,8 @@ Driven through the real services with the toy game (Dice Dash, tests/toy_game)."
 from __future__ import annotations
 
 from datetime import timedelta
+
+import pytest
 
 from bot.services import Actor, Place
 from bot.services.rating_sources import placed
@@ -24,23 +27,29 @@ CHERRY = Place(guild_id=LEAGUE_CHANNEL.guild_id, channel_id=42)
 RALLIES = 30
 
 
-async def dash_rally(service, toy, place: Place, host: Actor, rival: Actor, abandon_when_losing: bool  # noqa: F811
+async def dash_rally(service, toy, place: Place, host: Actor, rival: Actor, when_losing: str | None  # noqa: F811
                      ) -> bool:
-    """A two-driver Dice Dash in `place`, both driven by the toy's AI; with `abandon_when_losing`
-    the host abandons it as soon as the rival has more points. Whether it was abandoned."""
+    """A two-driver Dice Dash in `place`, both driven by the toy's AI; as soon as the rival has
+    more points the host `abandon`s the rally, or `kick`s the rival and drives on alone (None:
+    plays it out). Whether the host did."""
     await service.create(place, host, "dash-3", drivers="2", game=TOY)
     await service.join(place, host)
     await service.join(place, rival)
     await service.start(place, host)
     by_seat = {str(host.user_id): host, str(rival.user_id): rival}
+    escaped = False
     for _ in range(400):
         rally = await service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
         if rally is None:
-            return False
+            return escaped
         state = service.work.state_of(rally)
-        if abandon_when_losing and state.points[str(rival.user_id)] > state.points[str(host.user_id)]:
-            await service.abandon(place, host)
-            return True
+        if not escaped and when_losing and state.points[str(rival.user_id)] > state.points[str(host.user_id)]:
+            escaped = True
+            if when_losing == "abandon":
+                await service.abandon(place, host)
+                return True
+            await service.kick(place, host, rival.user_id, rival.name)
+            continue
         (seat,) = toy.to_act(state)
         await service.act(place, by_seat[seat], toy.choose(toy.view(state, seat), seat).kind)
     raise AssertionError("the dash did not end")
@@ -51,32 +60,41 @@ async def rating_of(store, user_id: int) -> int:
     return display_rating(rating.mu, rating.sigma)
 
 
-async def test_abandoning_every_rally_one_is_losing_is_never_better_than_playing_it_out(toy_service, store,  # noqa: F811
-                                                                                        toy):  # noqa: F811
+@pytest.mark.parametrize("escape", ["abandon", "kick"])
+async def test_escaping_every_rally_one_is_losing_is_never_better_than_playing_it_out(toy_service, store,  # noqa: F811
+                                                                                     toy, escape):  # noqa: F811
     """The same 30 rallies (the same dice, the same choices) twice: Alice plays each to its end
-    against Bob; Carol abandons each as soon as Dave leads. Carol's abandons are rated as losses
-    (she ranks last), so her rating is no higher than Alice's; a rebuild gives the same values."""
+    against Bob; Carol abandons each (or kicks Dave out of it) as soon as Dave leads. Carol's
+    escapes are rated as losses (she ranks last), so her rating is no higher than Alice's; a
+    rebuild gives the same values."""
     abandoned = 0
     for n in range(RALLIES):
         toy_service.lobby.seed_source = lambda n=n: 1000 + n  # both rallies of the pair: one seed
-        assert not await dash_rally(toy_service, toy, HONEST, ALICE, BOB, abandon_when_losing=False)
-        abandoned += await dash_rally(toy_service, toy, CHERRY, CAROL, DAVE, abandon_when_losing=True)
+        assert not await dash_rally(toy_service, toy, HONEST, ALICE, BOB, None)
+        abandoned += await dash_rally(toy_service, toy, CHERRY, CAROL, DAVE, escape)
     assert 0 < abandoned < RALLIES  # the test covers both: rallies played out and rallies abandoned
     assert len(await store.db.read(lambda tx: events_tx(tx, TOY))) == 2 * RALLIES  # every rally is rated
     honest, cherry = await rating_of(store, ALICE.user_id), await rating_of(store, CAROL.user_id)
     assert cherry <= honest, (cherry, honest)
-    assert await rating_of(store, DAVE.user_id) >= await rating_of(store, BOB.user_id)
+    if escape == "abandon":  # the rival's wins count as wins
+        assert await rating_of(store, DAVE.user_id) >= await rating_of(store, BOB.user_id)
+    else:  # a kicked rival is not rated in that rally: neither a win nor a DNF
+        dave = [r for r in await store.db.read(all_ratings_tx) if r.user_id == DAVE.user_id]
+        assert [r.events for r in dave] == [RALLIES - abandoned]
     abandoners = {h.rank for h in await store.db.read(all_history_tx) if h.user_id == CAROL.user_id}
-    assert 2 in abandoners  # an abandon ranks its host last
+    assert 2 in abandoners  # an escape ranks its host last
     played = (await store.db.read(all_ratings_tx), await store.db.read(all_history_tx))
     await store.db.write(rebuild_tx)
     assert (await store.db.read(all_ratings_tx), await store.db.read(all_history_tx)) == played
 
 
 def test_the_driver_who_abandoned_ranks_after_everyone_the_others_by_their_standing():
-    match = placed([(11, "Ann", (1,)), (12, "Ben", (2,)), (13, "Cy", None), (-1, "🤖 Ada", (3,))], last=11)
+    match = placed([(11, "Ann", (1,)), (12, "Ben", (2,)), (13, "Cy", None), (-1, "🤖 Ada", (3,))], last={11})
     assert [(p.user_id, p.rank) for p in match] == [(12, 1), (-1, 2), (13, 3), (11, 4)]
-    assert placed([(11, "Ann", (1,)), (12, "Ben", (1,))], last=None)[1].rank == 1  # no quitter: as placed
+    assert placed([(11, "Ann", (1,)), (12, "Ben", (1,))])[1].rank == 1  # no quitter: as placed
+    kicked = placed([(11, "Ann", (2,)), (12, "Ben", None)], last={11}, fixed={12})  # Ann kicked Ben out
+    assert [(p.user_id, p.rank, p.ai) for p in kicked] == [(12, 1, True), (11, 2, False)]
+    assert placed([(11, "Ann", (1,)), (12, "Ben", None)], fixed={11, 12}) == []  # nobody left to rate
 
 
 async def test_a_host_who_abandons_while_leading_still_ranks_last(toy_service, store, toy):  # noqa: F811
@@ -139,9 +157,9 @@ async def start_dash(service, place, **options) -> dict[str, Actor]:
     return {str(d.user_id): d for d in (ALICE, BOB)}
 
 
-async def test_a_driver_kicked_mid_rally_gets_no_dnf_and_rates_nobody(toy_service, store, toy):  # noqa: F811
+async def test_a_driver_kicked_mid_rally_gets_no_dnf_and_the_kicker_ranks_last(toy_service, store, toy):  # noqa: F811
     """Alice kicks Bob out in the second round and drives on alone to the end: no rating for Bob
-    (no DNF handed to him), and none for Alice (a match of one)."""
+    (no DNF handed to him); Alice ranks last, behind Bob as a fixed-strength opponent."""
     place = Place(LEAGUE_CHANNEL.guild_id, 45)
     by_seat = await start_dash(toy_service, place)
     kicked = []
@@ -157,7 +175,9 @@ async def test_a_driver_kicked_mid_rally_gets_no_dnf_and_rates_nobody(toy_servic
     assert kicked
     (rally,) = await store.rallies.finished_in_channel(place.guild_id, place.channel_id, 1)
     assert str(BOB.user_id) in toy_service.work.state_of(rally).out  # the game retired his car
-    assert await store.db.read(all_history_tx) == [] and await store.db.read(all_ratings_tx) == []
+    assert {h.user_id: h.rank for h in await store.db.read(all_history_tx)} == {ALICE.user_id: 2}
+    (alice,) = await store.db.read(all_ratings_tx)
+    assert alice.user_id == ALICE.user_id and alice.mu < 25  # a loss
 
 
 async def test_a_driver_retired_by_missed_deadlines_is_rated_last(toy_service, store, toy, clock, deadlines,  # noqa: F811

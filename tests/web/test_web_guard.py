@@ -2,20 +2,23 @@
 each reader's address has its own token bucket (`burst` requests at once, then `rate` a second);
 a reader over it gets 429 with a `Retry-After` of the seconds until their next token; behind a
 reverse proxy a reader is the address the proxy adds to `X-Forwarded-For`, trusted only on a
-request that comes from the proxy itself.
+request that comes from the proxy itself; a request aiohttp's parser refuses before the site is
+one line on the server's log, without a traceback.
 
 Requests go through the guard itself (`guard(...)` with a page that answers 200), from the peer
 addresses the test chooses."""
 
 from __future__ import annotations
 
+import logging
 from unittest import mock
 
 import pytest
 from aiohttp import web
+from aiohttp.http_exceptions import BadHttpMessage, HttpProcessingError, LineTooLong
 from aiohttp.test_utils import make_mocked_request
 
-from bot.web.guard import Budget, client_of, guard
+from bot.web.guard import Budget, RefusedRequests, client_of, guard, quiet_refusals
 from bot.web.options import WebOptions
 
 
@@ -146,3 +149,56 @@ async def test_a_reader_reaching_the_site_directly_cannot_pick_a_new_budget_with
     # through the proxy, each forwarded reader has their own budget
     assert await site.statuses("127.0.0.1", 3, "198.51.100.1") == [200, 200, 429]
     assert await site.statuses("127.0.0.1", 2, "198.51.100.2") == [200, 200]
+
+
+def test_without_the_header_a_request_from_the_proxy_counts_on_the_proxy():
+    assert client_of(request("127.0.0.1"), True) == "127.0.0.1"
+
+
+async def test_requests_from_the_proxy_without_the_header_share_the_proxys_budget():
+    site = Site(rate=0.01, burst=1, forwarded=True)
+    assert await site.statuses("127.0.0.1", 2) == [200, 429]
+    assert await site.statuses("127.0.0.1", 1, "198.51.100.3") == [200]  # a forwarded reader: their own
+
+
+# -- what aiohttp refuses before the site: one log line ----------------------------------------------
+
+def record_of(exc: BaseException | None) -> logging.LogRecord:
+    info = (type(exc), exc, None) if exc is not None else None
+    return logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", (), info)
+
+
+@pytest.mark.parametrize(("exc", "line"), [
+    (BadHttpMessage("bad"), "refused a malformed request (400 BadHttpMessage)"),
+    (LineTooLong("line", 8190, 9000), "refused a malformed request (400 LineTooLong)"),
+    (HttpProcessingError(), "refused a malformed request (0 HttpProcessingError)"),  # no code: the client's
+])
+def test_a_request_the_parser_refuses_is_one_info_line_without_a_traceback(exc, line):
+    record = record_of(exc)
+    assert RefusedRequests().filter(record)
+    assert record.getMessage() == line and record.exc_info is None and record.exc_text is None
+    assert (record.levelno, record.levelname) == (logging.INFO, "INFO")
+
+
+@pytest.mark.parametrize("exc", [None, ValueError("a bug"), HttpProcessingError(code=500, message="server")])
+def test_anything_else_on_the_servers_log_passes_as_it_is(exc):
+    record = record_of(exc)
+    before = (record.getMessage(), record.exc_info, record.levelno, record.levelname)
+    assert RefusedRequests().filter(record)
+    assert (record.getMessage(), record.exc_info, record.levelno, record.levelname) == before
+
+
+def test_the_filter_is_put_on_aiohttps_server_log_once():
+    server_log = logging.getLogger("aiohttp.server")
+    kept = list(server_log.filters)
+    try:
+        for existing in kept:
+            server_log.removeFilter(existing)
+        quiet_refusals()
+        quiet_refusals()
+        assert [type(f) for f in server_log.filters] == [RefusedRequests]
+    finally:
+        for added in list(server_log.filters):
+            server_log.removeFilter(added)
+        for existing in kept:
+            server_log.addFilter(existing)

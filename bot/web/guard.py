@@ -82,35 +82,41 @@ def client_of(request: web.Request, forwarded: bool, proxies: Collection[str] = 
 
 
 def guard(options: WebOptions, error_page: Callable[[web.Request, int], web.Response]) -> Middleware:
-    """The middleware: method, size and budget checks, then the page; errors as short pages."""
+    """The middleware: `answer` with one request budget for the whole site."""
     budget = Budget(options.rate, options.burst, options.ticks)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.method not in METHODS:
-            response = error_page(request, 405)
-            response.headers["Allow"] = ", ".join(METHODS)
-            return response
-        if (request.content_length or 0) > options.max_body:  # a body is never read: a large one is refused
-            return error_page(request, 413)
-        if len(request.query_string) > options.max_query or len(request.raw_path) > options.max_query * 2:
-            return error_page(request, 414)
-        wait = budget.take(client_of(request, options.forwarded, options.proxies))
-        if wait > 0:
-            response = error_page(request, 429)
-            response.headers["Retry-After"] = str(max(1, round(wait)))
-            return response
-        try:
-            return await handler(request)
-        except web.HTTPException as exc:
-            if exc.status < 400:
-                raise
-            response = error_page(request, exc.status)
-            if "Retry-After" in exc.headers:
-                response.headers["Retry-After"] = exc.headers["Retry-After"]
-            return response
+        return await answer(request, handler, options, budget, error_page)
 
     return middleware
+
+
+async def answer(request: web.Request, handler: Handler, options: WebOptions, budget: Budget,
+                 error_page: Callable[[web.Request, int], web.Response]) -> web.StreamResponse:
+    """Method, size and budget checks, then the page; an error the page raises as a short page."""
+    if request.method not in METHODS:
+        response = error_page(request, 405)
+        response.headers["Allow"] = ", ".join(METHODS)
+        return response
+    if (request.content_length or 0) > options.max_body:  # a body is never read: a large one is refused
+        return error_page(request, 413)
+    if len(request.query_string) > options.max_query or len(request.raw_path) > options.max_query * 2:
+        return error_page(request, 414)
+    wait = budget.take(client_of(request, options.forwarded, options.proxies))
+    if wait > 0:
+        response = error_page(request, 429)
+        response.headers["Retry-After"] = str(max(1, round(wait)))
+        return response
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        response = error_page(request, exc.status)
+        if "Retry-After" in exc.headers:
+            response.headers["Retry-After"] = exc.headers["Retry-After"]
+        return response
 
 
 class RefusedRequests(logging.Filter):

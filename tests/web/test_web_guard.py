@@ -32,13 +32,16 @@ class Ticks:
         return self.now
 
 
-def request(peer: str | None, forwarded_for: str | None = None, path: str = "/") -> web.Request:
-    """A GET from `peer` (None: a peer aiohttp cannot name), with `X-Forwarded-For` if given."""
+def request(peer: str | None, forwarded_for: str | None = None, path: str = "/", method: str = "GET",
+            headers: dict[str, str] | None = None) -> web.Request:
+    """A request from `peer` (None: a peer aiohttp cannot name), with `X-Forwarded-For` if given."""
     transport = mock.Mock()
     transport.get_extra_info.side_effect = lambda key, default=None: (
         (peer, 40000) if key == "peername" and peer is not None else default)
-    headers = {"X-Forwarded-For": forwarded_for} if forwarded_for is not None else {}
-    return make_mocked_request("GET", path, headers=headers, transport=transport)
+    sent = dict(headers or {})
+    if forwarded_for is not None:
+        sent["X-Forwarded-For"] = forwarded_for
+    return make_mocked_request(method, path, headers=sent, transport=transport)
 
 
 def error_page(request: web.Request, status: int) -> web.Response:
@@ -151,6 +154,20 @@ async def test_a_reader_reaching_the_site_directly_cannot_pick_a_new_budget_with
     assert await site.statuses("127.0.0.1", 2, "198.51.100.2") == [200, 200]
 
 
+async def test_without_a_proxy_the_header_is_never_believed():
+    site = Site(rate=0.01, burst=2)  # `forwarded` off: even a request from this host is its own reader
+    claims = [f"192.0.2.{n}" for n in range(4)]
+    assert [(await site.get("127.0.0.1", claim)).status for claim in claims] == [200, 200, 429, 429]
+
+
+async def test_a_proxy_on_another_address_is_believed_and_only_it():
+    site = Site(rate=0.01, burst=1, forwarded=True, proxies=("10.0.0.2",))
+    assert await site.statuses("10.0.0.2", 1, "198.51.100.1") == [200]
+    assert await site.statuses("10.0.0.2", 1, "198.51.100.2") == [200]  # another reader behind it
+    claims = [f"192.0.2.{n}" for n in range(3)]
+    assert [(await site.get("127.0.0.1", claim)).status for claim in claims] == [200, 429, 429]
+
+
 def test_without_the_header_a_request_from_the_proxy_counts_on_the_proxy():
     assert client_of(request("127.0.0.1"), True) == "127.0.0.1"
 
@@ -202,3 +219,55 @@ def test_the_filter_is_put_on_aiohttps_server_log_once():
             server_log.removeFilter(added)
         for existing in kept:
             server_log.addFilter(existing)
+
+
+# -- the request checks ----------------------------------------------------------------------------
+
+async def checked(options: WebOptions | None = None, page=page, **asked) -> web.StreamResponse:
+    """One request through the guard (a fresh budget) to `page`."""
+    middleware = guard(options or WebOptions(ticks=Ticks()), error_page)
+    return await middleware(request("203.0.113.5", **asked), page)
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+async def test_only_get_and_head_reach_a_page(method):
+    refused = await checked(method=method)
+    assert refused.status == 405 and refused.headers["Allow"] == "GET, HEAD"
+    assert (await checked(method="HEAD")).status == 200
+
+
+async def test_a_body_over_the_limit_is_refused_one_at_the_limit_is_not():
+    limit = WebOptions().max_body
+    assert (await checked(headers={"Content-Length": str(limit)})).status == 200
+    assert (await checked(headers={"Content-Length": str(limit + 1)})).status == 413
+
+
+async def test_a_query_or_an_address_over_its_limit_is_refused_one_at_the_limit_is_not():
+    limit = WebOptions().max_query
+    assert (await checked(path="/?q=" + "a" * (limit - 2))).status == 200  # `q=` and its value: the limit
+    assert (await checked(path="/?q=" + "a" * (limit - 1))).status == 414
+    assert (await checked(path="/" + "a" * (2 * limit - 1))).status == 200  # the path: twice the query's
+    assert (await checked(path="/" + "a" * (2 * limit))).status == 414
+
+
+async def test_an_error_a_page_raises_is_a_short_page_of_its_status_with_its_retry_after():
+    async def missing(request: web.Request) -> web.Response:
+        raise web.HTTPNotFound()
+
+    async def busy(request: web.Request) -> web.Response:
+        raise web.HTTPServiceUnavailable(headers={"Retry-After": "5"})
+
+    async def moved(request: web.Request) -> web.Response:
+        raise web.HTTPFound("/elsewhere")
+
+    async def unreadable(request: web.Request) -> web.Response:
+        raise web.HTTPBadRequest()
+
+    bad = await checked(page=unreadable)
+    assert (bad.status, bad.text) == (400, "400")
+    gone = await checked(page=missing)
+    assert (gone.status, gone.text, "Retry-After" in gone.headers) == (404, "404", False)
+    later = await checked(page=busy)
+    assert (later.status, later.text, later.headers["Retry-After"]) == (503, "503", "5")
+    with pytest.raises(web.HTTPFound):  # not an error: aiohttp answers it as it is
+        await checked(page=moved)

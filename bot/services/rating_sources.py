@@ -82,7 +82,8 @@ def is_round_rally(modules: object) -> bool:
 
 async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
     """A live rally's classification among its people, finished or abandoned once running (see
-    the module's docstring); a driver the host kicked out is left out of it."""
+    the module's docstring): by `Game.standing`; who abandoned it or kicked someone out of it
+    last; a driver kicked out a fixed-strength opponent, never rated."""
     seats = await rally_seats_tx(tx, rally_id)
     if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:
         return []

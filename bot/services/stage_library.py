@@ -10,7 +10,10 @@ the reader's language are left off for a last "… and N more" line.
 
 from __future__ import annotations
 
+import logging
+
 from bot import games
+from bot.engine.core.errors import RallyError
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
 from bot.services.alt_text import described
@@ -22,6 +25,8 @@ from bot.services.stage_words import LENGTH_UNIT as LENGTH_UNIT
 from bot.services.stage_words import MAX_STARS as MAX_STARS
 from bot.services.stage_words import length_text, stars
 from bot.services.stage_words import size_text as size_text
+
+log = logging.getLogger(__name__)
 
 
 def list_line(facts: StageFacts) -> str:
@@ -35,11 +40,18 @@ def list_line(facts: StageFacts) -> str:
 
 def stage_list(game: str | None, lang: str) -> Reply:
     """`/stage list [game]`: every shipped stage of the game (default: the default game), privately
-    (in as many messages as it takes)."""
+    (in as many messages as it takes). A stage file that cannot be read (not UTF-8, unreadable,
+    invalid) is listed by its name as unreadable, its fault logged for the host; the other stages
+    are listed as usual."""
     played = games.get(game)
     library = played.stages
     lines = [msg("stages.list_head", game=msg(played.name))]
-    lines += [list_line(library.facts(name)) for name in library.names()]
+    for name in library.names():
+        try:
+            lines.append(list_line(library.facts(name)))
+        except RallyError as exc:
+            log.warning("stage %s of %s cannot be listed: %s", name, played.id, exc)
+            lines.append(msg("stages.list_unreadable", name=name))
     return Reply(lines, ephemeral=True)
 
 

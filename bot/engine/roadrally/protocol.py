@@ -34,10 +34,12 @@ from bot.engine.core.game import (
     SeatRange,
     SeatResult,
     StageLibrary,
+    Standing,
     Told,
     Verb,
     VerbOption,
     check_schema,
+    outcome_standing,
     ranked,
 )
 from bot.engine.core.log import Lifecycle
@@ -272,6 +274,17 @@ class RoadRally:
                            (ahead.get(s.id, len(state.seats)),), "retired" if s.retired else None)
                 for s in state.seats]
         return Outcome(self.result, ranked(self.result, rows))
+
+    def standing(self, table: Table) -> Standing:
+        """Finished: the outcome's ranks. Running: by the VP a seat would score now (C8), then
+        the car further ahead; a retired seat out."""
+        outcome = self.outcome(table)
+        if outcome is not None:
+            return outcome_standing(outcome)
+        state = table.state
+        vp = play.final_vp(state)
+        ahead = {state.seats[i].id: place for place, i in enumerate(state.race_order())}
+        return [(s.id, None if s.retired else (-vp[s.id], ahead.get(s.id, len(state.seats)))) for s in state.seats]
 
     # -- what is shown ---------------------------------------------------------------------------
 

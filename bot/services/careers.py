@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import logging
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import games
-from bot.engine.core.game import Game, Outcome
+from bot.engine.core.game import Game, GhostMark, Outcome
 from bot.engine.core.log import Start
+from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
 from bot.engine.core.text import msg, to_json
@@ -44,17 +45,20 @@ from bot.services.work import Change, Post, RallyWork, language_of_rally, post_t
 from bot.store import Rally
 from bot.store.careers import (
     CareerResult,
-    best_before_tx,
     clear_results_tx,
+    closed_rounds_tx,
     earn_tx,
     earned_tx,
     ended_rallies_tx,
+    place_result_tx,
     put_results_tx,
     rally_log_tx,
     results_tx,
+    week_rallies_tx,
 )
 from bot.store.clock import to_text
 from bot.store.connection import Tx
+from bot.store.leagues import results_of_round_tx, round_tx, runs_of_round_tx
 from bot.store.ratings import history_tx, shown_rating_tx
 from bot.store.rows import Action, Driver
 
@@ -93,14 +97,16 @@ def is_run(rally: Rally) -> bool:
 
 
 def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
-                 ) -> tuple[Counters, Outcome | None, list[str]]:
+                 ) -> tuple[Counters, Outcome | None, list[str], dict[str, list[int]]]:
     """(counters per seat summed over the log, the outcome at its end, the start order: every seat
-    the game was set up with, first to drive first), replayed."""
+    the game was set up with, first to drive first, and each seat's time on each special it
+    crossed the line of, in order), replayed."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
     counters: Counters = {}
     state: Any = None
     order: list[str] = []
+    ends: dict[str, dict[int, int]] = {}  # seat → special number → its time so far over the rally there
     seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
                    if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
     for state, events in iter_steps(row, actions, with_setup=True):
@@ -108,20 +114,43 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
             order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
         if events:
             merge(counters, game.tally(events))
+        if state is not None:
+            special_ends(game.ghost_marks(game.view(state, None)) or {}, ends)
     outcome = game.outcome(state) if state is not None else None
-    return counters, outcome, order
+    return counters, outcome, order, {seat: special_times(done) for seat, done in ends.items()}
+
+
+def special_ends(marks: Mapping[str, GhostMark], ends: dict[str, dict[int, int]]) -> None:
+    """Note, for each seat standing exactly at the end of a special (its finish line, or the start
+    of the next: a whole `distance`), its time so far: the last state seen there holds the time
+    the game's classification gives that special (the board's, as the ghost marks say)."""
+    for seat, mark in marks.items():
+        if mark.distance is not None and mark.distance >= 1 and float(mark.distance).is_integer():
+            ends.setdefault(seat, {})[int(mark.distance)] = mark.time
+
+
+def special_times(ends: Mapping[int, int]) -> list[int]:
+    """Each special's own time from the times so far at the ends of specials 1, 2, … (stopping at
+    the first one the seat did not finish)."""
+    times, before, number = [], 0, 1
+    while number in ends:
+        times.append(ends[number] - before)
+        before, number = ends[number], number + 1
+    return times
 
 
 def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> list[CareerResult]:
-    """One row per human driver of an ended rally (none for a rally that never started)."""
+    """One row per human driver of an ended rally (none for a rally that never started). A run is
+    alone in its rally: its row waits for its round's close to be placed (`place_round_tx`)."""
     game = games.get(rally.game)
     if not actions:
         return []
-    counters, outcome, order = replay_tally(rally, drivers, actions)
+    counters, outcome, order, times = replay_tally(rally, drivers, actions)
     results = {r.seat: r for r in outcome.seats} if outcome is not None else {}
     winner = next((r.score for r in outcome.seats if r.rank == 1 and r.score is not None), None) if outcome else None
     specials = specials_of(rally)
     seats = len(order)  # who drove: a driver who left the lobby before the start is no seat
+    run = is_run(rally)
     ended_at = str(actions[-1]["created_at"])
     rows = []
     for seat in order:
@@ -129,20 +158,86 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
             continue
         user_id = int(seat)
         result = results.get(seat)
-        finished = result is not None and result.status == "finished" and result.score is not None
-        score = result.score if finished and result is not None else None
+        classified = result is not None and result.status == "finished" and result.score is not None
+        score = result.score if classified and result is not None else None
         gap = abs(score - winner) if score is not None and winner is not None and seats > 1 else None
+        crossed = times.get(seat) or ([score] if score is not None and len(specials) == 1 else [])
         rows.append(CareerResult(
             rally_id=rally.id, user_id=user_id, game=game.id, guild_id=rally.guild_id,
             stage=specials[0] if len(specials) == 1 else None, seats=seats,
-            status="finished" if finished else "dnf", place=result.rank if finished and result else None,
+            status="finished" if classified else "dnf",
+            place=result.rank if classified and result and not run else None,
             score=score, unit=game.result.unit, gap=gap,
             started_last=seats > 1 and bool(order) and order[-1] == seat,
-            counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at))
+            counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at,
+            specials=tuple(zip(specials, crossed))))
     return rows
 
 
+# -- a round's or a week's places --------------------------------------------------------------------
+
+async def place_round_tx(tx: Tx, round_id: int) -> int:
+    """Recompute the careers a round touched: each run driven in it placed as the round now
+    classifies it (status, place among the whole field, score after penalties, gap to the winner).
+
+    Call it inside any transaction that writes a closed round's results: its close (done here,
+    `round_close.close_round`), a judgement (a penalty, a disqualification, and their withdrawal),
+    and the world week's close. A league round reads its stored results (`round_results`); a
+    world week ranks every official run of its game and week, on any server. An official run of
+    the week is placed in its world week only (a league round on the week's stage places nothing:
+    one performance counts once, as for ratings). A run of a round not closed (yet, or cancelled)
+    keeps its unplaced row. Idempotent: the rebuild calls it for every closed round. Returns how
+    many rows it placed."""
+    rnd = await round_tx(tx, round_id)
+    if rnd is None or rnd.status != "closed":
+        return 0
+    kind = games.get(rnd.game).result
+    if rnd.league_id is None:
+        if rnd.week is None:
+            return 0
+        field = await week_rallies_tx(tx, rnd.game, rnd.week)
+        timed = sorted(((uid, score) for _, uid, status, score in field if status == "finished" and score is not None),
+                       key=lambda f: kind.key(f[1]))
+        ranks = dict(zip((uid for uid, _ in timed), shared_ranks([kind.key(score) for _, score in timed])))
+        best = timed[0][1] if timed else None
+        count = 0
+        for rally, uid, status, score in field:
+            done = status == "finished" and score is not None
+            gap = abs(score - best) if done and score is not None and best is not None and len(field) > 1 else None
+            count += await place_result_tx(tx, rally, uid, len(field), "finished" if done else "dnf",
+                                           ranks.get(uid) if done else None, score if done else None, gap)
+        return count
+    if rnd.week is not None:
+        return 0
+    results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
+    runs = [r for r in await runs_of_round_tx(tx, round_id) if r.rally_id is not None]
+    tables = not games.get(rnd.game).solo_runs  # a table game: each table (its rally) is its own field
+    count = 0
+    for run in runs:
+        assert run.rally_id is not None
+        mates = [r for r in runs if r.rally_id == run.rally_id] if tables else runs
+        field = [results[r.user_id] for r in mates if r.user_id in results] if tables else list(results.values())
+        mine = results.get(run.user_id)
+        if mine is None:
+            continue
+        scores = [r.score for r in field if r.status == "classified" and r.score is not None]
+        best = min(scores, key=kind.key, default=None)
+        placed = mine.status == "classified" and mine.score is not None
+        gap = abs(mine.score - best) if placed and mine.score is not None and best is not None and len(field) > 1 \
+            else None
+        status = "finished" if placed else ("dsq" if mine.status == "dsq" else "dnf")
+        count += await place_result_tx(tx, run.rally_id, run.user_id, max(len(field), 1), status,
+                                       mine.position if placed else None, mine.score if placed else None, gap)
+    return count
+
+
 # -- totals ---------------------------------------------------------------------------------------------
+
+def finished(row: CareerResult) -> bool:
+    """A finish: a classified result over the finish line (a game that also ranks cars that did
+    not cross it says which did: its `crossed` counter)."""
+    return row.status == "finished" and row.counters.get("crossed", 1) > 0
+
 
 def won(row: CareerResult) -> bool:
     """A win: first of a rally of several cars (a run is alone in its rally: its round ranks it)."""
@@ -155,10 +250,26 @@ def podium(row: CareerResult) -> bool:
 
 
 def totals_of(rows: Sequence[CareerResult]) -> Totals:
-    return Totals(rallies=len(rows), finishes=sum(r.status == "finished" for r in rows),
+    return Totals(rallies=len(rows), finishes=sum(finished(r) for r in rows),
                   stages=sum(r.counters.get("stages", 0) for r in rows), wins=sum(won(r) for r in rows),
                   podiums=sum(podium(r) for r in rows), games=len({r.game for r in rows}),
                   won_games=frozenset(r.game for r in rows if won(r)))
+
+
+def better(unit: str, score: int, than: int | None) -> bool:
+    """Whether `score` beats `than` (None: nothing to beat), the way of the unit (seconds: fewer)."""
+    return than is None or (score < than if unit == "s" else score > than)
+
+
+def bests_of(rows: Sequence[CareerResult]) -> dict[str, int]:
+    """The best time (or score) on each stage over `rows`: every special crossed, of any rally
+    (one of several specials too, and one of a rally not finished), its own time on that special."""
+    bests: dict[str, int] = {}
+    for r in rows:
+        for stage, time in r.specials:
+            if better(r.unit, time, bests.get(stage)):
+                bests[stage] = time
+    return bests
 
 
 def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
@@ -172,15 +283,12 @@ def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
     turns = summed.get("turns", 0)
     per_100 = round(100 * summed["losses"] / turns, 1) if "losses" in summed and turns else None
     gaps = [r.gap for r in rows if r.gap is not None]
-    bests: dict[str, int] = {}
-    for r in rows:
-        if r.stage is not None and r.score is not None and r.status == "finished":
-            old = bests.get(r.stage)
-            if old is None or (r.score < old if r.unit == "s" else r.score > old):
-                bests[r.stage] = r.score
+    bests = bests_of(rows)
     return {"rallies": len(rows), "stages": summed.get("stages", 0), "wins": sum(won(r) for r in rows),
             "podiums": sum(podium(r) for r in rows), "dnfs": sum(r.status == "dnf" for r in rows),
+            "dsqs": sum(r.status == "dsq" for r in rows), "finishes": sum(finished(r) for r in rows),
             "turns": turns, "losses_per_100": per_100, "favourite_gear": favourite_gear(summed),
+            "has_losses": "losses" in summed, "has_gears": "top" in summed,  # what the game counts at all
             "bests": bests, "average_gap": round(statistics.fmean(gaps), 1) if gaps else None}
 
 
@@ -233,17 +341,16 @@ class CareerService:
 
     async def _met_tx(self, tx: Tx, row: CareerResult) -> list[Achievement]:
         everything = await results_tx(tx, row.user_id)
-        before = (await best_before_tx(tx, row.user_id, row.game, row.stage, row.unit, row.rally_id)
-                  if row.stage is not None and row.score is not None else None)
-        beat = before is not None and row.score is not None and (
-            row.score < before if row.unit == "s" else row.score > before)
-        facts = RallyFacts(game=row.game, finished=row.status == "finished", won=won(row),
+        before = bests_of([r for r in everything if r.game == row.game and r.rally_id != row.rally_id])
+        beat = any(stage in before and better(row.unit, time, before[stage]) for stage, time in row.specials)
+        facts = RallyFacts(game=row.game, finished=finished(row), won=won(row),
                            started_last=row.started_last, counters=row.counters, beat_best=beat)
         return newly_met(self.achievements, totals_of(everything), facts)
 
     async def rebuild(self) -> int:
-        """Write every career row again from the ended rallies' logs (achievements are kept: they
-        are history); returns the number of rows. `python -m bot db careers --rebuild`."""
+        """Write every career row again from the ended rallies' logs, then place the runs of every
+        closed round (achievements are kept: they are history); returns the number of rows.
+        `python -m bot db careers --rebuild`."""
         async def body(tx: Tx) -> int:
             await clear_results_tx(tx)
             count = 0
@@ -254,6 +361,8 @@ class CareerService:
                 rows = self._rows(found)
                 await put_results_tx(tx, rows)
                 count += len(rows)
+            for round_id in await closed_rounds_tx(tx):  # the runs placed as their rounds classified them
+                await place_round_tx(tx, round_id)
             return count
 
         return await self.store.db.write(body)
@@ -309,9 +418,9 @@ def _title(game: Game[Any, Any], stage: str | None) -> str:
         return stage
 
 
-def _score(game: Game[Any, Any], score: int | None) -> str:
+def _score(game: Game[Any, Any], score: int | None, status: str = "dnf") -> str:
     if score is None:
-        return msg("career.dnf")
+        return msg("career.dsq" if status == "dsq" else "career.dnf")
     text = format_score(game.result, score)
     return text if game.result.unit == "s" else msg("career.points", points=text)
 
@@ -319,34 +428,43 @@ def _score(game: Game[Any, Any], score: int | None) -> str:
 def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
               achievements: Sequence[Achievement], rating: int | None, trend: Sequence[float]) -> dict[str, Any]:
     """What the career card shows, as JSON with its texts as message keys (drawn in the reader's
-    language): name, game, rating and its trend, stats, personal bests, the last results, the
-    achievements earned and how many remain."""
+    language, numbers written its way): name, game, rating and its trend, the statistics the game
+    has (no gears nor losses of control for a game without them), personal bests, the last
+    results, the achievements earned and how many remain."""
     s = stats_of(rows)
     dash = "–"
     gap = s["average_gap"]
     if gap is None:
-        gap_text: str = dash
+        gap_text: object = dash
     else:
-        gap_text = f"+{gap:g} s" if game.result.unit == "s" else msg("career.points", points=f"{gap:g}")
-    stats = [
+        gap_text = msg("career.gap_seconds", value=float(gap)) if game.result.unit == "s" else \
+            msg("career.points", points=msg("career.decimal", value=float(gap)))
+    stats: list[tuple[object, object]] = [
         (msg("career.stat_rallies"), str(s["rallies"])),
         (msg("career.stat_stages"), str(s["stages"])),
         (msg("career.stat_wins"), str(s["wins"])),
         (msg("career.stat_podiums"), str(s["podiums"])),
         (msg("career.stat_dnfs"), str(s["dnfs"])),
-        (msg("career.stat_losses"), dash if s["losses_per_100"] is None else f"{s['losses_per_100']:g}"),
-        (msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])),
-        (msg("career.stat_gap"), gap_text),
     ]
+    if s["dsqs"]:
+        stats.append((msg("career.stat_dsqs"), str(s["dsqs"])))
+    if s["has_losses"]:
+        per_100 = s["losses_per_100"]
+        losses: object = dash if per_100 is None else msg("career.decimal", value=float(per_100))
+        stats.append((msg("career.stat_losses"), losses))
+    if s["has_gears"]:
+        stats.append((msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])))
+    stats.append((msg("career.stat_gap"), gap_text))
     better = (lambda kv: kv[1]) if game.result.unit == "s" else (lambda kv: -kv[1])
     bests = sorted(s["bests"].items(), key=lambda kv: (better(kv), kv[0]))[:BESTS]
     recent = []
     for r in list(rows)[-RECENT:][::-1]:
-        if r.status == "finished" and r.place is not None:
-            where: object = msg("career.place", place=r.place, seats=r.seats)
+        if r.status == "finished":
+            where: object = msg("career.not_placed") if r.place is None else \
+                msg("career.place", place=r.place, seats=r.seats)
         else:
-            where = msg("career.dnf")
-        recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score))])
+            where = msg("career.dsq" if r.status == "dsq" else "career.dnf")
+        recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score, r.status))])
     order = {a.id: i for i, a in enumerate(achievements)}  # earned first first; at once: the data's order
     shown = [e.achievement for e in sorted(earned, key=lambda e: (e.earned_at, order.get(e.achievement, 0)))
              if e.achievement in order]

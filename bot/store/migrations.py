@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.store.career_schema import SCHEMA_CAREERS
+from bot.store.career_schema import SCHEMA_CAREERS, careers_of_rounds
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -273,6 +273,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
+    # Careers count league rounds and world weeks with their places (a steward's DSQ among them)
+    # and every special's time of a rally of several (bot/store/career_schema.py).
+    Migration(17, "careers: disqualifications, each special's time", careers_of_rounds),
 )
 
 

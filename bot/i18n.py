@@ -86,8 +86,9 @@ def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
 
 def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
-    if key not in messages and f"{key}.one" in messages and type(params.get("n")) is int:
-        key = f"{key}.{plural_category(int(params['n']), lang)}"  # a counted message: the reader's plural
+    count = params.get("n")
+    if key not in messages and f"{key}.one" in messages and isinstance(count, int):
+        key = f"{key}.{plural_category(count, lang)}"  # a counted message: the reader's plural
     if key not in messages:
         raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
     if any(type(value) is float for value in params.values()):  # numbers the reader's way: 12,5

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import statistics
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from bot import games
@@ -38,6 +39,7 @@ from bot.services.alt_text import described
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name
 from bot.services.inputs import display_name
+from bot.services.league_rounds import league_post_tx
 from bot.services.ratings import display_rating
 from bot.services.replay import iter_steps
 from bot.services.reply import Actor, Place, Reply
@@ -58,7 +60,7 @@ from bot.store.careers import (
 )
 from bot.store.clock import to_text
 from bot.store.connection import Tx
-from bot.store.leagues import results_of_round_tx, round_tx, runs_of_round_tx
+from bot.store.leagues import league_tx, results_of_round_tx, round_tx, runs_of_round_tx
 from bot.store.ratings import history_tx, shown_rating_tx
 from bot.store.rows import Action, Driver
 
@@ -176,7 +178,7 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
 
 # -- a round's or a week's places --------------------------------------------------------------------
 
-async def place_round_tx(tx: Tx, round_id: int) -> int:
+async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> int:
     """Recompute the careers a round touched: each run driven in it placed as the round now
     classifies it (status, place among the whole field, score after penalties, gap to the winner).
 
@@ -186,52 +188,73 @@ async def place_round_tx(tx: Tx, round_id: int) -> int:
     world week ranks every official run of its game and week, on any server. An official run of
     the week is placed in its world week only (a league round on the week's stage places nothing:
     one performance counts once, as for ratings). A run of a round not closed (yet, or cancelled)
-    keeps its unplaced row. Idempotent: the rebuild calls it for every closed round. Returns how
-    many rows it placed."""
+    keeps its unplaced row. With `now`, the achievements the new places earn (a win, a podium) are
+    recorded then and announced: a league round's in its channel, a week's in each run's thread;
+    without it (the rebuild) achievements are left as they are. Idempotent. Returns how many rows
+    it placed."""
     rnd = await round_tx(tx, round_id)
-    if rnd is None or rnd.status != "closed":
+    if rnd is None or rnd.status != "closed" or (rnd.league_id is not None and rnd.week is not None):
         return 0
     kind = games.get(rnd.game).result
+    placed: list[tuple[int, int, str]] = []  # (rally, driver, name) of each row placed
     if rnd.league_id is None:
         if rnd.week is None:
             return 0
         field = await week_rallies_tx(tx, rnd.game, rnd.week)
-        timed = sorted(((uid, score) for _, uid, status, score in field if status == "finished" and score is not None),
-                       key=lambda f: kind.key(f[1]))
+        timed = sorted(((uid, score) for _, uid, status, score, _ in field
+                        if status == "finished" and score is not None), key=lambda f: kind.key(f[1]))
         ranks = dict(zip((uid for uid, _ in timed), shared_ranks([kind.key(score) for _, score in timed])))
         best = timed[0][1] if timed else None
-        count = 0
-        for rally, uid, status, score in field:
+        for rally, uid, status, score, name in field:
             done = status == "finished" and score is not None
             gap = abs(score - best) if done and score is not None and best is not None and len(field) > 1 else None
-            count += await place_result_tx(tx, rally, uid, len(field), "finished" if done else "dnf",
-                                           ranks.get(uid) if done else None, score if done else None, gap)
-        return count
-    if rnd.week is not None:
-        return 0
-    results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
-    runs = [r for r in await runs_of_round_tx(tx, round_id) if r.rally_id is not None]
-    tables = not games.get(rnd.game).solo_runs  # a table game: each table (its rally) is its own field
-    count = 0
-    for run in runs:
-        assert run.rally_id is not None
-        mates = [r for r in runs if r.rally_id == run.rally_id] if tables else runs
-        field = [results[r.user_id] for r in mates if r.user_id in results] if tables else list(results.values())
-        mine = results.get(run.user_id)
-        if mine is None:
-            continue
-        scores = [r.score for r in field if r.status == "classified" and r.score is not None]
-        best = min(scores, key=kind.key, default=None)
-        placed = mine.status == "classified" and mine.score is not None
-        gap = abs(mine.score - best) if placed and mine.score is not None and best is not None and len(field) > 1 \
-            else None
-        status = "finished" if placed else ("dsq" if mine.status == "dsq" else "dnf")
-        count += await place_result_tx(tx, run.rally_id, run.user_id, max(len(field), 1), status,
-                                       mine.position if placed else None, mine.score if placed else None, gap)
-    return count
+            if await place_result_tx(tx, rally, uid, len(field), "finished" if done else "dnf",
+                                     ranks.get(uid) if done else None, score if done else None, gap):
+                placed.append((rally, uid, name))
+    else:
+        results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
+        runs = [r for r in await runs_of_round_tx(tx, round_id) if r.rally_id is not None]
+        tables = not games.get(rnd.game).solo_runs  # a table game: each table (its rally) is its own field
+        for run in runs:
+            assert run.rally_id is not None
+            mine = results.get(run.user_id)
+            if mine is None:
+                continue
+            mates = [r for r in runs if r.rally_id == run.rally_id]
+            entrants = [results[r.user_id] for r in mates if r.user_id in results] if tables \
+                else list(results.values())
+            scores = [r.score for r in entrants if r.status == "classified" and r.score is not None]
+            best = min(scores, key=kind.key, default=None)
+            ranked = mine.status == "classified" and mine.score is not None
+            gap = abs(mine.score - best) if ranked and mine.score is not None and best is not None \
+                and len(entrants) > 1 else None
+            status = "finished" if ranked else ("dsq" if mine.status == "dsq" else "dnf")
+            if await place_result_tx(tx, run.rally_id, run.user_id, max(len(entrants), 1), status,
+                                     mine.position if ranked else None, mine.score if ranked else None, gap):
+                placed.append((run.rally_id, run.user_id, run.display_name))
+    if now is not None and placed:
+        await _announce_placed_tx(tx, rnd.league_id, placed, now)
+    return len(placed)
 
 
-# -- totals ---------------------------------------------------------------------------------------------
+async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tuple[int, int, str]],
+                              now: datetime) -> None:
+    """The achievements the placed rows earn, recorded and announced (see `place_round_tx`)."""
+    names = {uid: name for _, uid, name in placed}
+    rows = [r for rally, uid, _ in placed for r in await results_tx(tx, uid) if r.rally_id == rally]
+    league = await league_tx(tx, league_id) if league_id is not None else None
+    if league is not None:
+        lines = await earned_lines_tx(tx, rows, names, shipped(), now)
+        if lines:
+            await league_post_tx(tx, league, Post(lines), now)
+        return
+    for row in rows:  # a world week: in each run's own thread, where its finish was told
+        lines = await earned_lines_tx(tx, [row], names, shipped(), now)
+        found = await rally_log_tx(tx, row.rally_id) if lines else None
+        if found is not None:
+            rally = found[0]
+            await post_tx(tx, Post(lines), rally.guild_id, rally.channel_id, now, rally.id, language_of_rally(rally))
+
 
 def finished(row: CareerResult) -> bool:
     """A finish: a classified result over the finish line (a game that also ranks cars that did
@@ -292,6 +315,31 @@ def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
             "bests": bests, "average_gap": round(statistics.fmean(gaps), 1) if gaps else None}
 
 
+async def met_tx(tx: Tx, row: CareerResult, achievements: Sequence[Achievement]) -> list[Achievement]:
+    """The achievements whose condition holds for the driver of `row` after it (their career
+    totals, every game and server, and that rally's facts)."""
+    everything = await results_tx(tx, row.user_id)
+    before = bests_of([r for r in everything if r.game == row.game and r.rally_id != row.rally_id])
+    beat = any(stage in before and better(row.unit, time, before[stage]) for stage, time in row.specials)
+    facts = RallyFacts(game=row.game, finished=finished(row), won=won(row),
+                       started_last=row.started_last, counters=row.counters, beat_best=beat)
+    return newly_met(achievements, totals_of(everything), facts)
+
+
+async def earned_lines_tx(tx: Tx, rows: Sequence[CareerResult], names: Mapping[int, str],
+                          achievements: Sequence[Achievement], now: datetime) -> list[str]:
+    """Record what the drivers of `rows` earned (each achievement once: the store's key), where
+    (the row's server and rally) and when; the announcement's lines of those earned now."""
+    lines = []
+    for row in rows:
+        for achievement in await met_tx(tx, row, achievements):
+            if await earn_tx(tx, row.user_id, achievement.id, row.game, row.guild_id, row.rally_id, to_text(now)):
+                name_key, about_key = keys_of(achievement.id)
+                lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
+                                 about=msg(about_key)))
+    return lines
+
+
 # -- the service ----------------------------------------------------------------------------------------
 
 class CareerService:
@@ -318,17 +366,11 @@ class CareerService:
             return
         await put_results_tx(tx, rows)
         names = {d.user_id: d.display_name for d in drivers}
-        lang = language_of_rally(current)
         now = self.work.clock()
-        lines = []
-        for row in rows:
-            for achievement in await self._met_tx(tx, row):
-                if await earn_tx(tx, row.user_id, achievement.id, row.game, current.guild_id, current.id, to_text(now)):
-                    name_key, about_key = keys_of(achievement.id)
-                    lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
-                                     about=msg(about_key)))
+        lines = await earned_lines_tx(tx, rows, names, self.achievements, now)
         if lines:  # one post after the results: every driver's new achievements, each once
-            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id, lang)
+            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id,
+                          language_of_rally(current))
 
     @staticmethod
     def _rows(found: tuple[Rally, list[Driver], list[Action]]) -> list[CareerResult]:
@@ -338,14 +380,6 @@ class CareerService:
         except Exception:  # a career never keeps a rally from ending: `db check` reports a bad log
             log.exception("career stats of rally %s could not be replayed", rally.id)
             return []
-
-    async def _met_tx(self, tx: Tx, row: CareerResult) -> list[Achievement]:
-        everything = await results_tx(tx, row.user_id)
-        before = bests_of([r for r in everything if r.game == row.game and r.rally_id != row.rally_id])
-        beat = any(stage in before and better(row.unit, time, before[stage]) for stage, time in row.specials)
-        facts = RallyFacts(game=row.game, finished=finished(row), won=won(row),
-                           started_last=row.started_last, counters=row.counters, beat_best=beat)
-        return newly_met(self.achievements, totals_of(everything), facts)
 
     async def rebuild(self) -> int:
         """Write every career row again from the ended rallies' logs, then place the runs of every
@@ -425,6 +459,12 @@ def _score(game: Game[Any, Any], score: int | None, status: str = "dnf") -> str:
     return text if game.result.unit == "s" else msg("career.points", points=text)
 
 
+def _decimal(value: float) -> int | float:
+    """A figure of the card with one decimal at most: a whole number as an integer ("50"), else a
+    float the reader's language writes its way ("16,7": `bot.i18n`)."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
 def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
               achievements: Sequence[Achievement], rating: int | None, trend: Sequence[float]) -> dict[str, Any]:
     """What the career card shows, as JSON with its texts as message keys (drawn in the reader's
@@ -437,8 +477,8 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
     if gap is None:
         gap_text: object = dash
     else:
-        gap_text = msg("career.gap_seconds", value=float(gap)) if game.result.unit == "s" else \
-            msg("career.points", points=msg("career.decimal", value=float(gap)))
+        gap_text = msg("career.gap_seconds", value=_decimal(gap)) if game.result.unit == "s" else \
+            msg("career.points", points=msg("career.decimal", value=_decimal(gap)))
     stats: list[tuple[object, object]] = [
         (msg("career.stat_rallies"), str(s["rallies"])),
         (msg("career.stat_stages"), str(s["stages"])),
@@ -450,7 +490,7 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
         stats.append((msg("career.stat_dsqs"), str(s["dsqs"])))
     if s["has_losses"]:
         per_100 = s["losses_per_100"]
-        losses: object = dash if per_100 is None else msg("career.decimal", value=float(per_100))
+        losses: object = dash if per_100 is None else msg("career.decimal", value=_decimal(per_100))
         stats.append((msg("career.stat_losses"), losses))
     if s["has_gears"]:
         stats.append((msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])))

@@ -127,12 +127,13 @@ async def place_result_tx(tx: Tx, rally_id: int, user_id: int, seats: int, statu
         "AND user_id = ?", (seats, status, place, score, gap, rally_id, user_id)) == 1
 
 
-async def week_rallies_tx(tx: Tx, game: str, week: str) -> list[tuple[int, int, str, int | None]]:
-    """(rally, driver, status, score) of every ended official run of `game`'s world week, driven on
-    any server: the field a week's career places are counted in."""
-    rows = await tx.fetch_all("SELECT rally_id, user_id, status, score FROM runs WHERE game = ? AND week = ? "
-                              "AND status IN ('finished', 'dnf') AND rally_id IS NOT NULL ORDER BY id", (game, week))
-    return [(int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3])) for r in rows]
+async def week_rallies_tx(tx: Tx, game: str, week: str) -> list[tuple[int, int, str, int | None, str]]:
+    """(rally, driver, status, score, name) of every ended official run of `game`'s world week,
+    driven on any server: the field a week's career places are counted in."""
+    rows = await tx.fetch_all("SELECT rally_id, user_id, status, score, display_name FROM runs WHERE game = ? "
+                              "AND week = ? AND status IN ('finished', 'dnf') AND rally_id IS NOT NULL ORDER BY id",
+                              (game, week))
+    return [(int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3]), str(r[4])) for r in rows]
 
 
 async def closed_rounds_tx(tx: Tx) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.services.careers import place_round_tx, podium, stats_of, won
-from bot.store.careers import results_tx
+from bot.store.careers import earned_tx, results_tx
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_round_tx, rounds_of_league_tx
 from bot.web.league_page import league_page_tx
@@ -130,3 +130,14 @@ async def test_a_world_week_counts_with_its_place_among_every_servers_runs(servi
     assert not podium(rows[ranked[1]])  # second of two is last (a podium is ahead of a car)
     assert await store.db.write(lambda tx: place_round_tx(tx, rnd.id)) == 2  # placing again: the same rows
     assert {uid: await row_of(store, uid) for uid in runs} == rows
+
+
+async def test_the_rounds_winner_earns_the_win_and_podium_achievements_at_the_close(service, store, clock, deadlines,
+                                                                                     posts):
+    rnd = await closed_round(service, clock, deadlines, posts)
+    results = await store.db.read(lambda tx: results_of_round_tx(tx, rnd.id))
+    winner = next(r for r in results if r.position == 1)
+    earned = {e.achievement for e in await store.db.read(lambda tx: earned_tx(tx, winner.user_id))}
+    assert {"first_win", "first_podium"} <= earned
+    text = posts.text(LEAGUE_CHANNEL.channel_id)
+    assert f"{winner.display_name} earns an achievement: **First win**" in text

@@ -5,6 +5,7 @@ and announced once, `/driver`'s card and its refusals, what another server may s
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -435,8 +436,11 @@ def test_the_card_writes_numbers_plurals_and_names_the_readers_way():
                        (("pinewood-sprint", 310),))
     card = card_data("alice", games.get("rallyman"), [row], [], (), None, [])
     values = {render(from_json(label), "fr"): render(from_json(value), "fr") for label, value in card["stats"]}
-    assert values[t("career.stat_losses", "fr")] == "16,7" and values[t("career.stat_gap", "fr")] == "+15,0 s"
-    assert {render(from_json(v), "en") for _, v in card["stats"]} >= {"16.7", "+15.0 s"}
+    assert values[t("career.stat_losses", "fr")] == "16,7" and values[t("career.stat_gap", "fr")] == "+15 s"
+    assert {render(from_json(v), "en") for _, v in card["stats"]} >= {"16.7", "+15 s"}
+    half = card_data("alice", games.get("rallyman"), [row, replace(row, rally_id=2, gap=16)], [], (), None, [])
+    (gap,) = [value for label, value in half["stats"] if render(from_json(label), "de") == t("career.stat_gap", "de")]
+    assert render(from_json(gap), "de") == "+15,5 s"
     assert render(msg("career.reply", name="alice", game="Rallyman", rallies=1, wins=0), "fr") \
         .startswith("Fiche de carrière d'alice à Rallyman")
     assert render(msg("career.reply", name="Bob", game="Rallyman", rallies=1, wins=0), "fr") \

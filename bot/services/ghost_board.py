@@ -121,14 +121,15 @@ def drawn_at(points: Sequence[Point], time: int, distance: float, gap: float) ->
     """Where the ghost is drawn at the driver's `time` (who stands at `distance`, `gap` seconds
     from it there): of the two marks of the ghost's turn under way at that time, the one nearer
     where it was then (interpolated) among those on the side of the driver the gap tells: ahead
-    (or level) when the ghost passed there sooner (gap > 0), behind when it had not yet (gap < 0).
-    Past its last mark: the last."""
+    (level only when neither is) when the ghost passed there sooner (gap > 0), behind when it had
+    not yet (gap < 0). Past its last mark: the last."""
     for i in range(1, len(points)):
         before, after = points[i - 1], points[i]
         if before[1] <= time < after[1]:
             at = before[0] + (after[0] - before[0]) * (time - before[1]) / (after[1] - before[1])
-            if gap > 0:
-                sides = [p for p in (before, after) if p[0] >= distance] or [after]
+            if gap > 0:  # it has moved on since it stood here: ahead where it can be, else level
+                sides = [p for p in (before, after) if p[0] > distance] or \
+                    [p for p in (before, after) if p[0] >= distance] or [after]
             elif gap < 0:
                 sides = [p for p in (before, after) if p[0] < distance] or [before]
             else:

@@ -6,8 +6,15 @@ rally (or abandons a run: a DNF), its log is replayed once (`replay.iter_steps`)
 `career_results` row per human driver. Why at the end rather than per action: an action's commit
 is the hot path (every die), and counting there would add a write to each one and events the
 `Change` does not carry; one replay per rally costs a few milliseconds of engine time once, and
-gives the same numbers as the log by construction. The rows are derived data: `rebuild` writes
-them again from every ended rally's log (identical rows: a test).
+gives the same numbers as the log by construction. Each special's own time comes from the game's
+ghost marks (the time so far where the car stands at a special's end), so a rally of several
+specials gives a personal best on each.
+
+**Runs are placed by their round.** A run is alone in its rally: its row is written unplaced at
+its end, then `place_round_tx` places it among the round's (or world week's) whole field, with
+its score after penalties and its gap to the winner, in the transaction that closes the round,
+and again in any that judges it after. The rows are derived data: `rebuild` writes them again
+from every ended rally's log, then places every closed round's runs (identical rows: a test).
 
 **Achievements** (bot/services/achievements.py) are evaluated right after, from the driver's
 career totals (every game, every server) and that rally's facts; each is earned once (the store's

@@ -10,7 +10,8 @@ mutmut 3 (`pip install mutmut`, not a project dependency) reads its settings fro
 scratch copy of the checkout (bot, tests, data, pyproject.toml) in `out/mutation/<module>/`, adds a
 `[tool.mutmut]` section that mutates only that module and runs only its test files, and runs mutmut
 there with at most two workers. Every run starts afresh: mutmut would keep the verdict of a mutant
-whose function is unchanged even after new tests were written. See tools/mutation.md for the scores and the surviving (equivalent) mutants.
+whose function is unchanged even after new tests were written. See tools/mutation.md for the
+scores and the surviving (equivalent) mutants.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
         "tests/engine/test_a11_loss_of_control.py", "tests/engine/test_dice_rules.py")),
     "splits": ("bot/engine/rallyman/splits.py", ("tests/engine/test_a21_split_times_module.py",)),
     "versioning": ("bot/store/versioning.py", ("tests/store/test_append_action.py",)),
+    "damage_bag": ("bot/engine/dirt/damage.py", (
+        "tests/dirt/test_dirt_damage_bag.py", "tests/dirt/test_dirt_bag_reload.py",
+        "tests/dirt/test_dirt_rally_damage.py")),
 }
 
 

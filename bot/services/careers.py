@@ -1,7 +1,7 @@
 """Careers (issue 27 §3–4): each driver's stats per game across servers, achievements, `/driver`.
 
 **When stats are written.** A `RallyWork.end_hook`: in the very transaction that finishes a
-rally (or abandons a run: a DNF), its log is replayed once (`replay.iter_steps`) and the game's
+rally (or abandons a run: a DNF), its log is replayed once (`replay.replay_checked`) and the game's
 `tally` of every action's events summed per seat, with the result from the game's `outcome`; one
 `career_results` row per human driver. Why at the end rather than per action: an action's commit
 is the hot path (every die), and counting there would add a write to each one and events the
@@ -48,7 +48,7 @@ from bot.services.images import Renderer, draw_async, image_name
 from bot.services.inputs import display_name
 from bot.services.league_rounds import league_post_tx
 from bot.services.ratings import display_rating
-from bot.services.replay import iter_steps
+from bot.services.replay import replay_checked
 from bot.services.reply import Actor, Place, Reply
 from bot.services.work import Change, Post, RallyWork, language_of_rally, post_tx
 from bot.store import Rally
@@ -109,7 +109,12 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
                  ) -> tuple[Counters, Outcome | None, list[str], dict[str, list[int]]]:
     """(counters per seat summed over the log, the outcome at its end, the start order: every seat
     the game was set up with, first to drive first, and each seat's time on each special it
-    crossed the line of, in order), replayed."""
+    crossed the line of, in order), replayed.
+
+    A rally whose log no longer gives its stored snapshot (`replay.Drift`) still has its drivers'
+    results: the outcome is the stored state's, what they saw; the counters and the specials'
+    times are the replay's up to the entry it refused (a warning names the rally, `db check`
+    lists it)."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
     counters: Counters = {}
@@ -118,13 +123,18 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
     ends: dict[str, dict[int, int]] = {}  # seat → special number → its time so far over the rally there
     seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
                    if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
-    for state, events in iter_steps(row, actions, with_setup=True):
+    replayed = replay_checked(row, actions, rally.snapshot, with_setup=True)
+    for state, events in replayed:
         if state is not None and not order:
             order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
         if events:
             merge(counters, game.tally(events))
         if state is not None:
             special_ends(game.ghost_marks(game.view(state, None)) or {}, ends)
+    if replayed.drift is not None and rally.snapshot is not None:
+        log.warning("rally %s diverged from its log at action %s: its career results are its stored state's (%s)",
+                    rally.id, replayed.drift.seq, replayed.drift.detail)
+        state = game.from_json(rally.snapshot)
     outcome = game.outcome(state) if state is not None else None
     return counters, outcome, order, {seat: special_times(done) for seat, done in ends.items()}
 

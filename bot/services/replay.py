@@ -5,6 +5,13 @@ log holds the canonical entries of `bot.engine.rallyman.action_codec`, never the
 replays the same whatever language the commands were typed in. `log_problem` is the check of one
 logged text that `db check` runs beside the replay.
 
+A rally whose log no longer gives its stored snapshot (played under a rule bug since fixed: the
+DIRT damage bag drawn in a reloaded state's key order, RULES B13.8) has drifted: the stored
+snapshot is what its drivers saw and stands (the rally goes on from it), and `replay_checked`
+says from which entry on the replay is known to differ (`Drift`). What reads a log for a past
+rally (careers, the web pages) reads it through `replay_checked`: the replay up to the drift, the
+standings from the snapshot, never an error page.
+
 Animated replays (issue 27 §6) start here too: `read_log` reads a rally's log as the replay needs
 it, `turn_views` gives the spectators' view after each turn (one frame each, see there) and
 `turn_boards` the board data of those views (what `bot.services.images` draws as a "replay").
@@ -13,16 +20,72 @@ it, `turn_views` gives the spectators' view after each turn (one frame each, see
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from bot import games
 from bot.engine.core.game import log_problem as game_log_problem
 from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
+from bot.services.deal_keys import check_deal
 from bot.services.work import State
 from bot.store import Store
+from bot.store.check import compare_snapshots
 
-__all__ = ["ai_log", "log_problem", "read_log", "replay_snapshot", "replay_state", "replay_states", "turn_boards",
-           "turn_views"]
+__all__ = ["Drift", "ReplayRefused", "Replayed", "ai_log", "log_problem", "read_log", "replay_checked",
+           "replay_snapshot", "replay_state", "replay_states", "turn_boards", "turn_views"]
+
+
+class ReplayRefused(ValueError):
+    """A logged entry the game refuses (or fails on) in the state the replay rebuilt: from that
+    entry on at the latest, the log no longer gives the rally as it was played."""
+
+    def __init__(self, seq: int, text: str, cause: Exception) -> None:
+        super().__init__(f"action {seq} ({text!r}): {type(cause).__name__}: {cause}")
+        self.seq = seq
+
+
+@dataclass(frozen=True)
+class Drift:
+    """Where a rally's replay parts from its stored snapshot: `seq`, the first logged entry known
+    to replay differently (the one the replay refuses; else the last one, when every entry plays
+    but the state differs at the end: the log keeps no earlier snapshot to tell when), and what."""
+
+    seq: int
+    detail: str
+
+
+class Replayed:
+    """A rally's log replayed and checked against its stored `snapshot` (None: nothing to compare,
+    a rally still in its lobby). Iterating gives (state, events) after each entry the replay
+    plays, as `iter_steps` does but stopping before an entry it refuses, one state at a time (a
+    long rally's states are never all held); once iterated, `drift` says where the replay parts
+    from the snapshot (None: it does not)."""
+
+    def __init__(self, rally_row: dict, actions: list[dict], snapshot: str | None, with_setup: bool = False) -> None:
+        self.rally_row, self.actions, self.snapshot, self.with_setup = rally_row, actions, snapshot, with_setup
+        self.drift: Drift | None = None
+
+    def __iter__(self) -> Iterator[tuple[State | None, list[Any]]]:
+        self.drift = None
+        last: State | None = None
+        try:
+            for last, events in iter_steps(self.rally_row, self.actions, self.with_setup):
+                yield last, events
+        except ReplayRefused as refused:
+            self.drift = Drift(refused.seq, f"the replay refuses it: {refused}")
+            return
+        if self.snapshot is None or last is None:
+            return
+        difference = compare_snapshots(self.snapshot, games.get(self.rally_row.get("game")).to_json(last))
+        if difference is not None:
+            seq = int(self.actions[-1].get("seq") or len(self.actions))
+            self.drift = Drift(seq, f"every entry replays but the state differs at the end: {difference}")
+
+
+def replay_checked(rally_row: dict, actions: list[dict], snapshot: str | None, with_setup: bool = False) -> Replayed:
+    """The rally's log replayed against its stored snapshot (see `Replayed`: iterate it, then read
+    its `drift`)."""
+    return Replayed(rally_row, actions, snapshot, with_setup)
 
 
 def replay_state(rally_row: dict, actions: list[dict]) -> State | None:
@@ -71,13 +134,18 @@ def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
             raise ValueError(f"action {entry.get('seq')} ({text!r}) comes before the rally started")
         else:  # the game tells a driver's move from the rally's own (a timeout, a retirement)
             actor = entry.get("actor")
-            state, events = game.apply(state, str(actor) if actor is not None else None, logged)
+            try:
+                state, events = game.apply(state, str(actor) if actor is not None else None, logged)
+            except Exception as exc:  # the log no longer plays: say which entry (`replay_checked`)
+                raise ReplayRefused(int(entry.get("seq") or 0), text, exc) from exc
         yield state, events
 
 
 def setup_options(rally_row: dict) -> dict:
-    """What a rally row gives its game's `setup`: the stage, the ruleset and the modules."""
-    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules")}
+    """What a rally row gives its game's `setup`: the stage, the ruleset, the modules and the key
+    of its hidden deal (None before deals had their own key)."""
+    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules"),
+            "secret": rally_row.get("secret")}
 
 
 def log_problem(text: str, game_id: str | None = None) -> str | None:
@@ -86,6 +154,9 @@ def log_problem(text: str, game_id: str | None = None) -> str | None:
 
 
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
+    """The snapshot the log replays to (`db check`); a deal key that does not match the
+    commitment published at the start fails the check before any replay."""
+    check_deal(rally_row)
     state = replay_state(rally_row, actions)
     return games.get(rally_row.get("game")).to_json(state) if state is not None else None
 
@@ -120,7 +191,7 @@ def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
     views: list[Any] = []
     mark: tuple | None = None
     last: State | None = None
-    for state, _ in iter_steps(rally_row, actions):
+    for state, _ in replay_checked(rally_row, actions, None):  # a log that no longer plays: up to there
         if state is None or state is last:
             continue
         view = game.view(state, None)

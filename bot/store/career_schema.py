@@ -74,8 +74,8 @@ _OLD_COLUMNS = ("rally_id, user_id, game, guild_id, stage, seats, status, place,
 
 
 async def careers_of_rounds(tx: Tx) -> None:
-    """The step after `SCHEMA_CAREERS`: `dsq` among the statuses, and the `specials` column (see
-    the module's docstring). SQLite cannot change a CHECK: the table is rebuilt with its rows;
+    """Step 18 (`SCHEMA_CAREERS` is step 16): `dsq` among the statuses, and the `specials` column
+    (see the module's docstring). SQLite cannot change a CHECK: the table is rebuilt with its rows;
     PostgreSQL changes the constraint and adds the column in place (the same columns, in the same
     order). The rows already written get their specials at the next `db careers --rebuild`."""
     if tx.dialect == POSTGRESQL:

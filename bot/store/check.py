@@ -9,6 +9,11 @@ dicts, by seat), and `actions` the log as dicts in order. The check also verifie
 (`check_marks`: their version and snapshot hash), so the next check can replay only the rallies
 that changed since (`changed_only`; `python -m bot db check` does, `--all` replays everything).
 
+A rally whose replay parts from its snapshot has diverged (played under a rules bug since fixed):
+the report names it and the first action known to replay differently (the one the replay refuses,
+when the replay says which, `seq` on its exception; else the last, the log keeping no earlier
+snapshot). The stored snapshot stays as it is: it is what the drivers saw.
+
 Each logged text must also be in the log's canonical form (one JSON text per entry, the rally's
 game's codec, e.g. `bot.engine.rallyman.action_codec`): that check belongs to the game and is
 passed in as `log_problem(text, game) -> reason | None` (the rally row's game); every entry it
@@ -35,6 +40,8 @@ Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
 LogProblem = Callable[[str, str | None], str | None]
 
 _SHOWN = 80  # characters of a differing value shown in a report
+#: what a diverged rally's report says of it: its drivers played the stored state, which stands
+STANDS = "the stored snapshot stands: the rally goes on from it"
 BATCH = 64  # rallies read and replayed together (one task of a worker process)
 
 
@@ -167,8 +174,15 @@ def _verify(job: _Job, replay: Replay, log_problem: LogProblem | None) -> list[M
     try:
         replayed = replay(job.rally_row, job.actions)
     except Exception as exc:
+        seq = getattr(exc, "seq", None)  # the entry the replay refused, when the replay names it
+        if isinstance(seq, int):
+            return [*found, Mismatch(job.rally_id, f"diverged from action {seq}: replay failed: {exc} "
+                                                   f"({STANDS})")]
         return [*found, Mismatch(job.rally_id, f"replay failed: {type(exc).__name__}: {exc}")]
     difference = compare_snapshots(job.snapshot, replayed)
+    if difference and job.actions:
+        difference = (f"{difference}; diverged by action {job.version} at the latest (every action replays, the "
+                      f"state differs at the end; {STANDS})")
     return [*found, Mismatch(job.rally_id, difference)] if difference else found
 
 

@@ -6,7 +6,10 @@ read: a game with hidden hands (Road Rally USA) shows here what its channel show
 
 A rally is public when its league chose so, or its channel was published (`/rally web public`):
 bot/store/web.py `rally_public_tx`; `league_id` is then None and the page lists the channel's
-rallies instead of linking a league. The story is replayed in a thread (a long rally is a few
+rallies instead of linking a league. A rally whose log no longer gives its stored snapshot
+(`replay.Drift`: played under a rule bug since fixed) shows its story up to the entry the replay
+refuses, says so (`drift`), and its standings from the stored state, what its drivers saw.
+The story is replayed in a thread (a long rally is a few
 milliseconds of CPU), once per rally version; `replayed_steps` is the one replay the rally page
 and its step-through replay (bot/web/replay_page.py) read.
 """
@@ -20,7 +23,7 @@ from typing import Any
 
 from bot import games
 from bot.services.images import board_spec
-from bot.services.replay import iter_steps
+from bot.services.replay import Replayed, replay_checked
 from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.rallies import find_tx
@@ -40,6 +43,7 @@ class RallyPage:
     cut: int  # earlier actions not shown
     has_board: bool
     channel: list[ChannelRally] = field(default_factory=list)  # a published channel's latest rallies
+    drift: int | None = None  # the action from which the log no longer replays as played (None: it does)
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,15 @@ async def public_rally(store: Store, rally_id: int) -> Published | None:
     return await store.db.read(read)
 
 
-def replayed_steps(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
-                   ) -> Iterator[tuple[Any, Any, list[Any]]]:
+def replayed_steps(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]],
+                   replayed: Replayed | None = None) -> Iterator[tuple[Any, Any, list[Any]]]:
     """(state, its spectators' view, the lines that action told: maybe none) after each logged
-    action from the start on, replayed from the log as the channel read it."""
+    action from the start on, replayed from the log as the channel read it, up to the entry the
+    replay refuses when the log no longer gives the stored snapshot (`replayed`, when given, is
+    that replay: its `drift` is read once the steps are)."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
-    for state, events in iter_steps(row, actions):
+    for state, events in replayed or replay_checked(row, actions, rally.snapshot):
         if state is None:
             continue
         view = game.view(state, None)
@@ -92,29 +98,38 @@ def replayed_steps(rally: Rally, drivers: list[dict[str, Any]], actions: list[di
         yield state, view, lines
 
 
-def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> tuple[Any, list[list[Any]]]:
-    """(the spectators' view at the end, each action's told lines), replayed from the log."""
+def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
+           ) -> tuple[Any, list[list[Any]], int | None]:
+    """(the spectators' view at the end, each action's told lines, the drift), replayed from the
+    log; the view at the end is the stored state's when the replay parts from it."""
+    game = games.get(rally.game)
+    replayed = replay_checked({**rally.as_dict(), "drivers": drivers}, actions, rally.snapshot)
     view = None
     story: list[list[Any]] = []
-    for _, view, lines in replayed_steps(rally, drivers, actions):  # noqa: B007 - the last view is the answer
+    for _, view, lines in replayed_steps(rally, drivers, actions, replayed):  # noqa: B007 - the last view
         if lines:
             story.append(lines)
-    return view, story
+    if replayed.drift is None:
+        return view, story, None
+    if rally.snapshot is not None:  # what the drivers saw stands
+        view = game.view(game.from_json(rally.snapshot), None)
+    return view, story, replayed.drift.seq
 
 
 async def rally_page(store: Store, rally: Rally, league_id: int | None) -> RallyPage:
     drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
-    actions = [a.as_dict() for a in await store.actions.list(rally.id)]
+    # the log as far as the snapshot read with the rally (a move written since is the next version's)
+    actions = [a.as_dict() for a in await store.actions.list(rally.id) if a.seq <= rally.version]
     channel = [] if league_id is not None else await channel_rallies(store, rally)
     game = games.get(rally.game)
-    view, story = await asyncio.to_thread(_story, rally, drivers, actions)
+    view, story, drift = await asyncio.to_thread(_story, rally, drivers, actions)
     if view is None:  # still in the lobby: nothing played yet
         return RallyPage(rally, league_id, None, [], [], [], 0, False, channel)
     finished = rally.status == "finished"
     shown = story[-LOG_TURNS:]
     return RallyPage(rally, league_id, game.rally_title(view), [] if finished else game.status(view),
                      game.classification(view) if finished else [], shown, len(story) - len(shown),
-                     game.board(view) is not None, channel)
+                     game.board(view) is not None, channel, drift)
 
 
 async def channel_rallies(store: Store, rally: Rally) -> list[ChannelRally]:

@@ -9,7 +9,8 @@ drawn by the render workers at `/rally/N/replay/K/board.png`.
 
 Only an ended rally (finished or abandoned) has a replay: it never changes any more, so its
 pages and pictures are built once and then answered by ETag. A rally still in play has none
-(404): its live page already shows every turn so far.
+(404): its live page already shows every turn so far. A rally whose log no longer gives its stored
+snapshot (`replay.Drift`) has the turns its replay plays, up to the entry it refuses.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def replay_turns(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
 
 async def load_turns(store: Store, rally: Rally) -> list[ReplayTurn]:
     drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
-    actions = [a.as_dict() for a in await store.actions.list(rally.id)]
+    # the log as far as the snapshot read with the rally (a move written since is the next version's)
+    actions = [a.as_dict() for a in await store.actions.list(rally.id) if a.seq <= rally.version]
     return await asyncio.to_thread(replay_turns, rally, drivers, actions)
 
 

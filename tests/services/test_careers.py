@@ -67,7 +67,7 @@ async def play_to_end(service: RallyService, place: Place, clock: Clock, max_act
         if rally.status != "running":
             return rally_id
         game = games.get(rally.game)
-        state = service.work.state_of(rally)
+        state = await service.turns.answered_state(rally)  # a window: with the answers kept so far
         seat = sorted(game.to_act(state))[0]  # a window every seat answers: one after the other
         if int(seat) < 0:  # its clock starts once its prompt is delivered
             for out in await service.delivery.claim():

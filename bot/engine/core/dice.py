@@ -57,7 +57,11 @@ class DiceSource(Protocol):
         """Roll `die`; True when the face shows ⚠."""
 
     def pick(self, kind: str, weights: dict[Name, int]) -> Name:
-        """Draw one of `weights` (loss-of-control event, ...) in proportion to its weight."""
+        """Draw one of `weights` (loss-of-control event, ...) in proportion to its weight.
+
+        The draw walks `weights` in its iteration order, so a caller passes them in a fixed order
+        (a ruleset's, a tuple of kinds): never a dict of the game state as read back from a
+        snapshot, whose keys are sorted (a reloaded rally would draw another outcome, RULES B13.8)."""
 
     def shuffle(self, items: list[str]) -> list[str]:
         """A shuffled copy of `items` (shortcut deck at the start of a special)."""

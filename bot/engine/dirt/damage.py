@@ -12,12 +12,15 @@ from __future__ import annotations
 from bot.engine.core.events import Event
 from bot.engine.dirt.dice_rules import dice_left
 from bot.engine.dirt.events import ev
+from bot.engine.dirt.ruleset import DAMAGE_TOKENS
 from bot.engine.dirt.state import DirtState
 
 
 def draw(state: DirtState) -> str | None:
-    """One token from the bag, or None when it is empty (B13.8.8)."""
-    weights = {kind: n for kind, n in state.bag.items() if n > 0}
+    """One token from the bag, or None when it is empty (B13.8.8). The draw runs over the kinds in
+    `DAMAGE_TOKENS`' fixed order, never the bag dict's own: a state read back from a snapshot
+    (whose keys are sorted) draws the very token the state that was saved would have."""
+    weights = {kind: state.bag[kind] for kind in DAMAGE_TOKENS if state.bag[kind] > 0}
     if not weights:
         return None
     kind = state.dice.pick("dirt:bag", weights)

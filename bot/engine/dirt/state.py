@@ -31,6 +31,15 @@ def no_tokens() -> dict[str, int]:
     return dict.fromkeys(DAMAGE_TOKENS, 0)
 
 
+def token_counts(d: dict[str, Any], what: str) -> dict[str, int]:
+    """Counts by token kind read back from JSON, in `DAMAGE_TOKENS`' order whatever order the text
+    had (a snapshot's keys are sorted): what iterates over them, the bag's draw first of all, then
+    goes the same way in a reloaded state as in the state that was saved (B13.8.8)."""
+    if set(d) != set(DAMAGE_TOKENS):
+        raise ValueError(f"{what}: must count exactly the token kinds {', '.join(DAMAGE_TOKENS)}, not {sorted(d)}")
+    return {kind: int(d[kind]) for kind in DAMAGE_TOKENS}
+
+
 @dataclass
 class Car:
     """One driver's car: where it is, its gear and dashboard, and its times."""
@@ -67,7 +76,8 @@ class Car:
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Car:
-        return Car(d["space"], d["gear"], d["pose"], d["status"], d["reason"], dict(d["tokens"]), d["spare"],
+        return Car(d["space"], d["gear"], d["pose"], d["status"], d["reason"], token_counts(d["tokens"], "tokens"),
+                   d["spare"],
                    d["sisu"], d["seconds_tokens"], list(d["cards"]), list(d["stage_times"]), d["lane"])
 
 
@@ -145,13 +155,14 @@ class DirtState:
         return DirtState(
             seats=[(str(a), str(b)) for a, b in d["seats"]], stages=list(d["stages"]),
             assistance=list(d["assistance"]), modules=dict(d["modules"]), ruleset=d["ruleset"],
-            dice=dice_from_dict(d["dice"]), cars={s: Car.from_dict(c) for s, c in d["cars"].items()},
+            dice=dice_from_dict(d["dice"]), cars={str(s): Car.from_dict(d["cars"][str(s)]) for s, _ in d["seats"]},
             stage_index=d["stage_index"], start_order=list(d["start_order"]), round=d["round"],
             order=list(d["order"]), previous_order=list(d["previous_order"]), turn=d["turn"],
             turn_dice=[(str(a), bool(b), int(c)) for a, b, c in d["turn_dice"]], turn_path=list(d["turn_path"]),
             last_dice=[(str(a), bool(b), int(c)) for a, b, c in d["last_dice"]], last_path=list(d["last_path"]),
-            hazards=d["hazards"], fresh=dict(d["fresh"]), sisu_active=d["sisu_active"],
-            minus={int(t): list(v) for t, v in d["minus"].items()}, bag=dict(d["bag"]),
+            hazards=d["hazards"], fresh=token_counts(d["fresh"], "fresh"), sisu_active=d["sisu_active"],
+            minus={int(t): list(v) for t, v in sorted(d["minus"].items(), key=lambda tv: int(tv[0]))},
+            bag=token_counts(d["bag"], "bag"),
             someone_finished=d["someone_finished"], over=d["over"])
 
     # what the protocol, the board and the AI read

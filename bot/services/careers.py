@@ -63,6 +63,7 @@ from bot.store.careers import (
     put_results_tx,
     rally_log_tx,
     results_tx,
+    top_three_tx,
     week_rallies_tx,
 )
 from bot.store.clock import to_text
@@ -256,9 +257,13 @@ async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> 
 
 async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tuple[int, int, str]],
                               now: datetime) -> None:
-    """The achievements the placed rows earn, recorded and announced (see `place_round_tx`)."""
+    """The achievements the placed rows earn, recorded and announced (see `place_round_tx`). A
+    place adds only wins and podiums to a career (the rest was counted at the run's end): the
+    podium's rows alone are read again, so a week of thousands of runs costs a few reads."""
     names = {uid: name for _, uid, name in placed}
-    rows = [r for rally, uid, _ in placed for r in await results_tx(tx, uid) if r.rally_id == rally]
+    ours = {(rally, uid) for rally, uid, _ in placed}
+    rows = [r for r in await top_three_tx(tx, sorted({rally for rally, _ in ours}))
+            if (r.rally_id, r.user_id) in ours and podium(r)]
     league = await league_tx(tx, league_id) if league_id is not None else None
     if league is not None:
         lines = await earned_lines_tx(tx, rows, names, shipped(), now)

@@ -127,6 +127,19 @@ async def place_result_tx(tx: Tx, rally_id: int, user_id: int, seats: int, statu
         "AND user_id = ?", (seats, status, place, score, gap, rally_id, user_id)) == 1
 
 
+async def top_three_tx(tx: Tx, rally_ids: list[int]) -> list[CareerResult]:
+    """The rows of those rallies placed third or better (what a round's close may newly earn:
+    a win, a podium), by batches of ids."""
+    found: list[CareerResult] = []
+    for start in range(0, len(rally_ids), 500):
+        batch = rally_ids[start:start + 500]
+        marks = ", ".join("?" for _ in batch)
+        rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM career_results WHERE rally_id IN ({marks}) "
+                                  "AND status = 'finished' AND place <= 3 ORDER BY rally_id, user_id", tuple(batch))
+        found += [CareerResult.from_row(r) for r in rows]
+    return found
+
+
 async def week_rallies_tx(tx: Tx, game: str, week: str) -> list[tuple[int, int, str, int | None, str]]:
     """(rally, driver, status, score, name) of every ended official run of `game`'s world week,
     driven on any server: the field a week's career places are counted in."""

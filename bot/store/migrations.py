@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.store.career_schema import SCHEMA_CAREERS
+from bot.store.career_schema import SCHEMA_CAREERS, careers_of_rounds
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -283,6 +283,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE rallies ADD COLUMN deal_sha256 TEXT",
         *SCHEMA_WINDOW_ANSWERS,
     )),
+    # Careers count league rounds and world weeks with their places (a steward's DSQ among them)
+    # and every special's time of a rally of several (bot/store/career_schema.py).
+    Migration(18, "careers: disqualifications, each special's time", careers_of_rounds),
 )
 
 

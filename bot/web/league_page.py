@@ -1,4 +1,4 @@
-"""A public league's page: the season standings (points, dropped rounds, DNFs, penalties) as
+"""A public league's page: the season standings (points, dropped rounds, DNFs, DSQs, penalties) as
 `/league standings` computes them (`round_close.league_standings` over the stored results), the
 chart of the standings over the rounds (bot/web/league_chart.py), and its rounds, past and to
 come, with their times in the league's time zone."""
@@ -27,8 +27,9 @@ TIME_FORMAT = "%Y-%m-%d %H:%M"
 @dataclass(frozen=True)
 class StandingRow:
     standing: Standing
-    dnfs: int
+    dnfs: int  # rounds not finished (a disqualification is not one: `dsqs`)
     penalty_s: int
+    dsqs: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,14 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     results = await results_of_league_tx(tx, league.id)
     table = league_standings(league, scores_of(results))  # a table game's ties: by VP (issue 25)
     dnfs: dict[int, int] = {}
+    dsqs: dict[int, int] = {}
     penalties: dict[int, int] = {}
     for r in results:
-        dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status != "classified")
+        dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status == "dnf")
+        dsqs[r.user_id] = dsqs.get(r.user_id, 0) + (r.status == "dsq")
         penalties[r.user_id] = penalties.get(r.user_id, 0) + r.penalty_s
-    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0)) for s in table]
+    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0), dsqs.get(s.user_id, 0))
+            for s in table]
     stored = await rounds_of_league_tx(tx, league.id)
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
                        local_time(r.closes_at, league.timezone))

@@ -288,10 +288,14 @@ class GhostMark:
     the game's board draws a car at (JSON: classic's space id on its stage, DIRT's hex space; a
     finished car's place is the game's finish mark), `time` the seat's time so far in seconds as
     the board shows it (over the whole rally: the finished specials' times plus the current
-    one's). Only what a spectator sees: never a die, a hand or a seed."""
+    one's). `distance` is how far along the rally the car is: the specials done, plus the share
+    of the current one driven (its start line 0, its finish line 1), so that two runs are compared
+    at the same place on the road (None: the car is out, or the game does not say). Only what a
+    spectator sees: never a die, a hand or a seed."""
 
     place: int | None
     time: int
+    distance: float | None = None
 
 
 class StateVersionError(RallyError):

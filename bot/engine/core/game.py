@@ -199,13 +199,17 @@ class Prompt:
     asked at once (`to_act` of more than one: a window every seat answers, RULES C10.8), they are
     asked the same words and waited for together, so nobody learns from the channel who holds
     what: the services ping them all, run out their clock together with one `timeout_action`, name
-    none of them, and count no missed turn (keeping silent is an answer)."""
+    none of them, and count no missed turn (keeping silent is an answer).
+
+    `certain_loss`: the buttons whose move loses control whatever the dice show (worked out by
+    the rules code that plays it); their buttons say so (the lines name them too)."""
 
     lines: tuple[str, ...]
     to_act: frozenset[SeatId] = frozenset()
     buttons: tuple[str, ...] = ()
     new_turn: bool = True
     private: bool = False
+    certain_loss: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

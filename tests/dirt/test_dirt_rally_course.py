@@ -27,12 +27,13 @@ def test_B13_8_7_brake_dice_count_toward_the_group_and_its_seconds():
     assert s.cars["a"].seconds_tokens == 2
 
 
-def test_B13_1_a_time_attack_stops_at_the_die_that_reaches_the_hazard_limit():
+def test_B13_1_A18_4_a_time_attack_stops_at_the_die_that_reaches_the_hazard_limit_and_pays_every_die():
     s = start("t-straight", faces=[True, True, True], draws=["ok"])
     s, events = rally.apply(s, "a", rally.parse("attack 1 2 3 4", s, "a"))
     car = s.cars["a"]
     assert car.space == space(s.stage, 1, 0, 2)  # the third die's space
-    assert car.seconds_tokens == 3 and car.gear == 0 and car.cards == [70]
+    # four dice rolled at once: four second tokens, even on the crash at the third (A18.4)
+    assert car.seconds_tokens == 4 and car.gear == 0 and car.cards == [70]
     assert "dirt_lost_control" in kinds(events)
 
 

@@ -211,8 +211,6 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     dice = step.dice()
     shown = _roll_dice(state, rules, dice, target)
     state.hazards += shown
-    if attack:
-        car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
     _move(state, seat, target, reach)
     car.gear = gear
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
@@ -343,8 +341,9 @@ def lose_control(state: DirtState, seat: str, cause: str, events: list[Event]) -
 
 def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]) -> None:
     """B13.1, B13.8.7 (A18): ≥ 2 dice planned at the start of a turn, checked whole as if no ⚠
-    showed (and not past the finish line), then rolled die by die, stopping where the turn ends;
-    one second token per die rolled."""
+    showed (and not past the finish line), then resolved die by die, stopping where the turn ends;
+    one second token per die of the group, all rolled at once (A18.4: even when the move stops
+    at a loss of control before the last die; B13.8.7: brake dice count)."""
     rules = state.rules
     if state.turn_dice:
         raise NotAllowed(msg("dirt.attack_mid_turn"))
@@ -360,6 +359,7 @@ def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]
                 raise NotAllowed(msg("dirt.attack_past_finish", n=i + 1))
             break
     events.append(ev("dirt_attack", seat, dice=count))
+    state.cars[seat].seconds_tokens += rules.attack_seconds_per_die * count
     for step, to in action.steps:
         if not roll_step(state, seat, Roll(step, to), events, attack=True):
             return

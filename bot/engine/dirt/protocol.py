@@ -289,7 +289,8 @@ class Dirt:
         allowed = Listed([f"`{label}`" for label in steps], "either") if steps else msg("dirt.word_nothing")
         key = "dirt.go_on" if state.turn_dice else "dirt.your_turn"
         lines = [msg(key, name=name, allowed=allowed)]
-        doomed = tuple(self.label(a) for a in certain_losses(state, acting, (a for a in actions if isinstance(a, Roll))))
+        rolls = [a for a in actions if isinstance(a, Roll)]
+        doomed = tuple(self.label(a) for a in certain_losses(state, acting, rolls))
         if doomed:
             lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
         return Prompt(tuple(lines), frozenset({acting}), labels, new_turn, certain_loss=frozenset(doomed))

@@ -91,7 +91,7 @@ class SeatRange:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat's result; `rank` 1 is best and ties share a rank."""
+    """One seat's result; `rank` 1 is best and ties share a rank (unless the game breaks them: `ranked`)."""
 
     seat: SeatId
     status: SeatStatus
@@ -430,10 +430,12 @@ def log_problem(game: Game[Any, Any], text: str) -> str | None:
     return None
 
 
-def ranked(kind: ResultKind, rows: Sequence[SeatResult]) -> tuple[SeatResult, ...]:
+def ranked(kind: ResultKind, rows: Sequence[SeatResult], *, ties_broken: bool = False) -> tuple[SeatResult, ...]:
     """Seat results (their `rank` ignored) ranked by one sort key for every table: finished before
     DNF before retired, then the score the better way, then the tie-break; rows with the same
-    status and score share a rank (1, 1, 3) and the tie-break orders them (RULES A17 OPEN-5)."""
+    status and score share a rank (1, 1, 3) and the tie-break orders them (RULES A17 OPEN-5).
+    `ties_broken`: the game's rules break a tie by the tie-break (Road Rally USA's car further
+    ahead, C8), so every finished row has a rank of its own (1, 2, 3)."""
     order = {"finished": 0, "dnf": 1, "retired": 2}
 
     def key(row: SeatResult) -> tuple:
@@ -446,7 +448,7 @@ def ranked(kind: ResultKind, rows: Sequence[SeatResult]) -> tuple[SeatResult, ..
         if row.status != "finished":
             out.append(replace(row, rank=None))
             continue
-        if row.score != previous:
+        if row.score != previous or ties_broken:
             rank = i + 1
             previous = row.score
         out.append(replace(row, rank=rank))

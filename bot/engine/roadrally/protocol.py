@@ -248,7 +248,8 @@ class RoadRally:
         return (rr.round, turn, rr.window or 0, choosing, len(rr.revealed))
 
     def outcome(self, table: Table) -> Outcome | None:
-        """Final VP, higher is better; equal VP ranked by the car further ahead (C8); retired last."""
+        """Final VP, higher is better; equal VP: the car further ahead wins (C8: a rank of its own,
+        never shared); retired last."""
         state = table.state
         if state.phase != "over":
             return None
@@ -257,7 +258,7 @@ class RoadRally:
         rows = [SeatResult(s.id, "retired" if s.retired else "finished", None if s.retired else vp[s.id], None,
                            (ahead.get(s.id, len(state.seats)),), "retired" if s.retired else None)
                 for s in state.seats]
-        return Outcome(self.result, ranked(self.result, rows))
+        return Outcome(self.result, ranked(self.result, rows, ties_broken=True))
 
     # -- what is shown ---------------------------------------------------------------------------
 

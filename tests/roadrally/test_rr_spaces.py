@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.errors import NotAllowed
+from bot.engine.roadrally import ai
 from bot.engine.roadrally.actions import Order, Play
 from bot.engine.roadrally.play import apply, legal_actions, to_act
+from bot.engine.roadrally.presets import PRESETS, preset
+from bot.engine.roadrally.view import view
 from tests.roadrally.helpers import G1, G2, R3, R4, Y2, Y3, arrange, game, snap
 
 #              0123456789...
@@ -171,3 +174,17 @@ def test_the_shortcuts_end_space_applies_its_effect_and_is_where_the_car_stopped
     st.stage_tiles[8] = 5
     new, _ = apply(st, "a", Play((G2[0], G2[1]), shortcut=True))
     assert new.reached == {1, 5}
+
+
+def test_C10_5_the_ai_takes_a_store_turn_when_it_draws_more():
+    """C5, C10.5: from a General Store the AI plays the turn that draws more: reds draw 0 in a
+    normal turn, 1 in a store turn."""
+    st = arrange(_st(STORE), pos={0: 2}, hands={0: [R3[0], R4[0]]})
+    action = ai.choose(view(st, "a"))
+    assert isinstance(action, Play) and action.store and set(action.cards) == {R3[0], R4[0]}
+    new, _ = apply(st, "a", action)
+    assert len(new.seats[0].hand) == 1  # drew the store's one card
+
+
+def test_C10_5_the_store_default_is_a_preset_field_with_the_rulebook_value():
+    assert all(preset(name).store_default == "more_draws" for name in PRESETS)

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from bot import games
 from bot.console import PLACE, Console
-from bot.console.dice_script import load_dice_script
+from bot.console.dice_script import NAMED_DRAWS, load_dice_script
 from bot.console.errors import ConsoleError
+from bot.engine.dirt.ruleset import DAMAGE_TOKENS
+from bot.engine.rallyman.ruleset import LocEvent
 from bot.services import RallyService
 
 DIRT = games.get("dirt")
@@ -22,6 +25,10 @@ def _script(tmp_path: Path, text: str) -> dict:
     path = tmp_path / "dice.txt"
     path.write_text(text, encoding="utf-8")
     return load_dice_script(path)
+
+
+def test_the_dice_file_knows_every_named_draw_of_the_games():
+    assert set(NAMED_DRAWS) == set(get_args(LocEvent)) | set(DAMAGE_TOKENS)
 
 
 def test_B13_4_the_dice_file_names_damage_tokens_and_refuses_an_unknown_word(tmp_path):

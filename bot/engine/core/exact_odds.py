@@ -21,7 +21,8 @@ from typing import Any, Protocol, TypeVar
 
 from bot.engine.core.dice import Name
 
-#: the most plays one answer may take (a time attack of many dice stays far below it)
+#: the most plays one answer may take (a time attack of many dice stays far below it); more is a
+#: bug in the caller (a loop that keeps drawing): a RuntimeError
 MAX_PLAYS = 20_000
 
 
@@ -30,12 +31,8 @@ class Fork(Exception):
     (in the order the source lists them: for a die, ⚠ first)."""
 
     def __init__(self, outcomes: Sequence[tuple[object, Fraction]]) -> None:
-        super().__init__("a draw to enumerate")
+        super().__init__()
         self.outcomes = tuple(outcomes)
-
-
-class TooManyPlays(RuntimeError):
-    """The tree of draws is larger than `MAX_PLAYS`: a bug in the caller (a loop that keeps drawing)."""
 
 
 class ForcedDice:
@@ -109,7 +106,7 @@ def _leaves(state: State, play: Callable[[State], Any]) -> Iterator[tuple[State,
         path, weight = stack.pop()
         plays += 1
         if plays > MAX_PLAYS:
-            raise TooManyPlays(f"more than {MAX_PLAYS} plays to enumerate")
+            raise RuntimeError(f"exact odds: more than {MAX_PLAYS} plays to enumerate")
         twin = state.clone()
         twin.dice = ForcedDice(path)
         try:

@@ -114,6 +114,21 @@ def _picks(state: RRState, seat: str | None) -> tuple[str, ...]:
     return tuple(word_label(a) for a in plain + rest)
 
 
+#: the course names a preset gives by itself (`default_stage`): a sprint plays its own course instead
+DEFAULT_COURSES = ("standard", "base")
+
+
+def _sprint_course(stage: str, sprint: bool) -> str:
+    """The course a game named `stage` plays: a sprint (C9: 5 standard tiles, start and finish)
+    played on a preset's own course (`standard`, `base`) plays the sprint course; a sprint on a
+    course of another kind, named by the host, is refused (NotAllowed)."""
+    if not sprint or is_sprint(stage):
+        return stage
+    if stage in DEFAULT_COURSES:
+        return "sprint"
+    raise NotAllowed(msg("roadrally.sprint_course", course=stage[:40]))
+
+
 class RoadRally:
     """Road Rally USA (RULES Part C) as a `Game`."""
 
@@ -148,7 +163,9 @@ class RoadRally:
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
         self._preset(options)
-        self.stages.facts(str(options.get("stage") or "standard"))
+        stage = str(options.get("stage") or "standard")
+        self.stages.facts(stage)
+        _sprint_course(stage, bool((options.get("modules") or {}).get("sprint")))
 
     @staticmethod
     def _preset(options: Mapping[str, Any]) -> str:
@@ -164,9 +181,7 @@ class RoadRally:
         modules = options.get("modules") or {}
         stage = str(options.get("stage") or "standard")
         sprint = bool(modules.get("sprint")) or is_sprint(stage)
-        if sprint and stage == "standard":
-            stage = "sprint"
-        road = load_course(course_of(stage, seed))
+        road = load_course(course_of(_sprint_course(stage, sprint), seed))
         state, events = play.new_game(road, [s for s, _ in seats], self._preset(options), seed=seed,
                                       dice=SeededDice(seed), sprint=sprint)
         return Table(state, tuple((s, n) for s, n in seats)), events
@@ -352,7 +367,7 @@ class RoadRally:
         """`python -m bot simulate --game roadrally --players 5 --preset rr-standard --seed 7`."""
         preset = ruleset or "rr-standard"
         sprint = "sprint" in [m.strip() for m in modules.split(",") if m.strip()]
-        course = course_of(stages[0], seed) if stages else None
+        course = course_of(_sprint_course(stages[0], sprint), seed) if stages else None
         return simulate_game(drivers, preset, seed, sprint=sprint, course=course)
 
     def ghost_marks(self, view: TableView) -> None:

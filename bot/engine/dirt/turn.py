@@ -16,7 +16,7 @@ from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
 from bot.engine.core.text import msg
 from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
-from bot.engine.dirt.course import advance, end_turn
+from bot.engine.dirt.course import advance, end_turn, stage_time
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
 from bot.engine.dirt.dice import GEAR_DICE, STREAMS
 from bot.engine.dirt.dice_rules import Step, check_step, known_step
@@ -335,7 +335,7 @@ def lose_control(state: DirtState, seat: str, cause: str, events: list[Event]) -
     if wrecked(state, seat):
         knock_out(state, seat, "damage", events)
         return
-    events.append(ev("dirt_turn_end", seat, seconds=state.rules.zero_side_seconds, gear=0, total=sum(car.cards)))
+    events.append(ev("dirt_turn_end", seat, seconds=state.rules.zero_side_seconds, gear=0, total=stage_time(car)))
     advance(state, events)
 
 
@@ -358,8 +358,9 @@ def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]
             if dry.cars[seat].status == "finished" and i < len(action.steps) - 1:
                 raise NotAllowed(msg("dirt.attack_past_finish", n=i + 1))
             break
-    events.append(ev("dirt_attack", seat, dice=count))
-    state.cars[seat].seconds_tokens += rules.attack_seconds_per_die * count
+    earned = rules.attack_seconds_per_die * count
+    state.cars[seat].seconds_tokens += earned
+    events.append(ev("dirt_attack", seat, dice=count, seconds=earned))
     for step, to in action.steps:
         if not roll_step(state, seat, Roll(step, to), events, attack=True):
             return

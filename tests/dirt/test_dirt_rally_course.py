@@ -8,8 +8,8 @@ from fractions import Fraction
 from bot.engine.dirt import course, rally
 from bot.engine.dirt.classification import rally_rows
 from bot.engine.dirt.narrate import narrate
-from bot.i18n import render
 from bot.engine.dirt.rally import Attack, Retire, Roll, Step, Stop, Timeout
+from bot.i18n import render
 from tests.dirt.rally_kit import go, kinds, put, refused, space, start
 
 

@@ -98,7 +98,8 @@ def test_B13_3_a_move_over_the_speed_limit_is_certain_in_odds_prompt_and_button(
                                                              "B13.3).")
     prompt = DIRT.prompt(view, [])
     assert {"4 left", "3 left"} <= prompt.certain_loss and "4 right" not in prompt.certain_loss
-    assert "Certain loss of control" in render(prompt.lines[-1], "en")
+    assert "Certain loss of control" in render(prompt.lines[1], "en")
+    assert render(prompt.lines[-1], "en") == "_DIRT, provisional rules (`/rules` lists them)_"  # B13
     events = DIRT.apply(s, "a", rally.parse("4", s, "a"))[1]
     assert [e.params["cause"] for e in events if e.kind == "dirt_lost_control"] == ["overspeed"]
 

@@ -293,6 +293,8 @@ class Dirt:
         doomed = tuple(self.label(a) for a in certain_losses(state, acting, rolls))
         if doomed:
             lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+        if state.rules.provisional:  # B13: every message of this ruleset says so
+            lines.append(msg("dirt.turn_provisional"))
         return Prompt(tuple(lines), frozenset({acting}), labels, new_turn, certain_loss=frozenset(doomed))
 
     def hand(self, view: object) -> None:

@@ -173,8 +173,10 @@ def test_B9_a_slide_is_chosen_on_entry_and_its_halves_block_the_normal_spaces_B1
     assert s1.cars["a"].pose == "slide"
     half = s1.cars["a"].space
     assert half in st.spaces[space(st, 3, 0, 0)].overlaps
-    s1, _ = rally.apply(s1, "a", Roll(Step("2"), "slide"))  # on to the second half
-    assert s1.cars["a"].pose == "slide" and s1.cars["a"].space != half
+    second, _ = rally.apply(s1.clone(), "a", Roll(Step("2"), "slide"))  # on to the second half
+    assert second.cars["a"].pose == "slide" and second.cars["a"].space != half
+    typed, _ = go(s1, "2")  # the only way on from the first half: no word needed (B9)
+    assert typed.cars["a"].space == second.cars["a"].space
     put(s, "b", space(st, 3, 0, 0), 1)  # b on a normal space of the slide's row
     s.order, s.turn = ["a", "b"], 0
     refused(s, "a", Roll(Step("3"), "slide"), "dirt.space_occupied")

@@ -213,8 +213,10 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     state.hazards += shown
     _move(state, seat, target, reach)
     car.gear = gear
+    stage = state.stage
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
-                     space=target, gear=gear))
+                     space=target, gear=gear, tile=stage.spaces[target].tile + 1, tiles=len(stage.tiles),
+                     pose=car.pose))
     lost: str | None = None
     if reach.tables.special[target]:  # a limit, a shortcut or a jump: what entering it does
         going, lost = _enter(state, seat, gear, target, reach, events)

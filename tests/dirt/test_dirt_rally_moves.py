@@ -228,3 +228,23 @@ def test_spare_tire_removes_one_coast_token_for_its_card_and_restarts_in_gear_1(
     assert (car.tokens["coast"], car.spare, car.cards, car.gear) == (1, False, [60], 0)
     assert "dirt_spare" in kinds(events)
     refused(s, "a", Spare(), "dirt.no_spare")  # once until an assistance
+
+
+def test_B11_B13_5_the_driver_chooses_where_a_jump_lands_when_both_landings_are_free():
+    s = start("t-corner")
+    st = s.stage
+    put(s, "a", space(st, 3, 0, 1), 3)  # the jump (gear 3) is the next space of the left lane
+    straight, events = rally.apply(s.clone(), "a", rally.parse("3", s, "a"))
+    assert "dirt_jump" in kinds(events) and straight.cars["a"].space == space(st, 4, 0, 0)  # straight on
+    diagonal, events = rally.apply(s.clone(), "a", rally.parse("3 land right", s, "a"))
+    assert "dirt_jump" in kinds(events) and diagonal.cars["a"].space == space(st, 4, 1, 0)  # the driver's choice
+    assert rally.parse("3 land right", s, "a") == Roll(Step("3"), "", "right")
+    assert rally.decode(rally.encode(Roll(Step("3"), "", "right"))) == Roll(Step("3"), "", "right")
+    assert rally.label(Roll(Step("3"), "", "right")) == "3 land right"
+    # a named landing that is taken, and a landing named for a step that does not fly: refused
+    b = start("t-corner", seats=("a", "b"))
+    put(b, "b", space(st, 4, 1, 0), 1)
+    put(b, "a", space(st, 3, 0, 1), 3)
+    b.order, b.turn = ["a", "b"], 0
+    refused(b, "a", Roll(Step("3"), "", "right"), "dirt.landing_taken")
+    refused(b, "a", Roll(Step("2"), "", "right"), "dirt.no_landing_here")

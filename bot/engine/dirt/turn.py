@@ -22,6 +22,7 @@ from bot.engine.dirt.dice import GEAR_DICE, STREAMS
 from bot.engine.dirt.dice_rules import Step, check_step, known_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
+    DIRECTION_WORDS,
     choose,
     dice_key,
     dice_left_of,
@@ -59,8 +60,9 @@ def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach, tup
         if reach is None:
             reach = Reach(state, seat)
         target = reach.target(action.to)
-        if target is not None and (reach.tables.jump[target] is None or
-                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target)):
+        if target is not None and ((reach.tables.jump[target] is None and not action.land) or
+                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target,
+                                         action.land)):
             return target, reach, key
     return _refuse_roll(state, seat, action), Reach(state, seat), key
 
@@ -84,19 +86,43 @@ def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
         check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
     gear = step_gear(state.cars[seat], action.step)
-    if not lands(Reach(state, seat), gear, target):
+    reach = Reach(state, seat)
+    if not lands(reach, gear, target, action.land):
+        if action.land and not _flies(reach, gear, target):
+            raise NotAllowed(msg("dirt.no_landing_here", land=msg(DIRECTION_WORDS[action.land])))
+        if action.land:
+            raise NotAllowed(msg("dirt.landing_taken", land=msg(DIRECTION_WORDS[action.land])))
         raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
 
 
-def lands(reach: Reach, gear: int, target: int) -> bool:
-    """False when a step in `gear` onto `target` would fly off a jump with no free landing
-    (B13.8.6: a die that would fly needs one); True for every other step."""
+def _flies(reach: Reach, gear: int, target: int) -> bool:
+    """A step in `gear` onto `target` flies off a jump (B11, B13.5: its gear or one above)."""
     jump = reach.tables.jump[target]
-    if jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over:
+    return jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over
+
+
+def landing_of(reach: Reach, jump: int, lane: int, land: str) -> int | None:
+    """Where a car flying off `jump` lands: the space `land` names (B11: straight on or
+    diagonally, the driver's choice) when free; no word: straight on in `lane` when free, else
+    the free diagonal (`Reach.landing`). None when that landing is taken."""
+    if not land:
+        return reach.landing(jump, lane)
+    spaces = reach.state.stage.spaces
+    for spot in spaces[jump].forward:
+        if spaces[spot].kind is SpaceKind.NORMAL and spaces[spot].word == land and reach.free(spot):
+            return spot
+    return None
+
+
+def lands(reach: Reach, gear: int, target: int, land: str = "") -> bool:
+    """False when a step in `gear` onto `target` would fly off a jump with no free landing (or
+    not the one `land` names), or names a landing without flying (B13.8.6: a die that would fly
+    needs one); True for every other step."""
+    if _flies(reach, gear, target):
         lanes = reach.state.stage.spaces[target].lanes
-        return reach.landing(target, lanes[0] if len(lanes) == 1 else reach.lane) is not None
-    return True
+        return landing_of(reach, target, lanes[0] if len(lanes) == 1 else reach.lane, land) is not None
+    return not land
 
 
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
@@ -219,7 +245,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
                      pose=car.pose))
     lost: str | None = None
     if reach.tables.special[target]:  # a limit, a shortcut or a jump: what entering it does
-        going, lost = _enter(state, seat, gear, target, reach, events)
+        going, lost = _enter(state, seat, gear, target, reach, events, action.land)
         if not going:
             return False
     if lost is None and state.hazards >= hazard_limit(state):
@@ -251,7 +277,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
 
 
 def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
-           events: list[Event]) -> tuple[bool, str | None]:
+           events: list[Event], land: str = "") -> tuple[bool, str | None]:
     """What entering `target` in `gear` does beyond moving there: over its limit a knock-out or a
     loss of control (B8, B13.3), a shortcut's token (B10, B13.8.5), a jump's flight and landing
     (B13.5). (False, _) when the car is out, else (True, the cause of a loss of control or None)."""
@@ -274,7 +300,7 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
         if gear - space.jump >= state.rules.jump_knockout_over:
             knock_out(state, seat, "jump", events)
             return False, None
-        spot = reach.landing(target, car.lane)
+        spot = landing_of(reach, target, car.lane, land)
         assert spot is not None, "checked by check_roll"
         _move(state, seat, spot, reach)
         events.append(ev("dirt_jump", seat, gear=gear, space=spot))

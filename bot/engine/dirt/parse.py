@@ -169,7 +169,7 @@ def decode(text: str) -> Action | Lifecycle:
     if kind == "roll":
         step, to = _step_of({k: d[k] for k in ("die", "brakes", "to")}, "roll")
         if "land" in d and d["land"] not in LANDINGS:
-            raise CodecError(f"roll.land: {' or '.join(LANDINGS)}, not {d['land']!r}")
+            raise CodecError(f"land: {' or '.join(LANDINGS)}, not {d['land']!r}")
         return Roll(step, to, d.get("land", ""))
     if kind == "attack":
         if not isinstance(d["steps"], list):

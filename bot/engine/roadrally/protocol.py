@@ -181,7 +181,9 @@ class RoadRally:
         modules = options.get("modules") or {}
         stage = str(options.get("stage") or "standard")
         sprint = bool(modules.get("sprint")) or is_sprint(stage)
-        road = load_course(course_of(_sprint_course(stage, sprint), seed))
+        # a sprint on a preset's own course plays the sprint course (C9); a course the host named
+        # was checked by `validate_setup`, and a stored rally replays on the course it was given
+        road = load_course(course_of("sprint" if sprint and stage in DEFAULT_COURSES else stage, seed))
         state, events = play.new_game(road, [s for s, _ in seats], self._preset(options), seed=seed,
                                       dice=SeededDice(seed), sprint=sprint)
         return Table(state, tuple((s, n) for s, n in seats)), events

@@ -52,6 +52,7 @@ from bot.engine.dirt.ruleset import DEFAULT_RULESET, GEARS, load_ruleset, rulese
 from bot.engine.dirt.simulate import simulate as simulate_course
 from bot.engine.dirt.state import SCHEMA, DirtState
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines
+from bot.engine.dirt.turn import landing_choices
 
 DICE = VerbOption("dice", "discord.opt.dice", autocomplete=True)
 #: DIRT's commands: the same names and options as classic's (one slash command per name), read by
@@ -293,6 +294,9 @@ class Dirt:
         doomed = tuple(self.label(a) for a in certain_losses(state, acting, rolls))
         if doomed:
             lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+        flying = [self.label(a) for a in landing_choices(state, acting)]
+        if flying:  # B11: the driver chooses where a jump lands
+            lines.append(msg("dirt.landing_choice", moves=Listed([f"`{label}`" for label in flying], "comma")))
         if state.rules.provisional:  # B13: every message of this ruleset says so
             lines.append(msg("dirt.turn_provisional"))
         return Prompt(tuple(lines), frozenset({acting}), labels, new_turn, certain_loss=frozenset(doomed))

@@ -150,6 +150,22 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
     return out
 
 
+def landing_choices(state: DirtState, seat: str) -> list[Roll]:
+    """The steps allowed now that fly off a jump with both landings free: the driver may name
+    where they land (`Roll.land`, B11, B13.5)."""
+    reach = Reach(state, seat)
+    car = state.cars[seat]
+    out = []
+    for roll, target in roll_targets(state, seat):
+        gear = step_gear(car, roll.step)
+        if _flies(reach, gear, target):
+            lanes = state.stage.spaces[target].lanes
+            lane = lanes[0] if len(lanes) == 1 else reach.lane
+            if all(landing_of(reach, target, lane, land) is not None for land in ("left", "right")):
+                out.append(roll)
+    return out
+
+
 def can_roll(state: DirtState, seat: str) -> bool:
     """Whether any step is allowed now (`legal_rolls` not empty), stopping at the first found."""
     return _can_roll(state, seat, None, None)

@@ -27,7 +27,7 @@ from bot.store import Store
 #: the keys of an outbox row's own envelope (bot.services.work.Post.body), of a message's JSON
 #: (bot.engine.core.text.to_json), of a turn prompt and of an image spec: what every post may hold
 ENVELOPE = frozenset({"lines", "ping", "turn", "deadline", "image", "close_turn", "attach", "rally_id", "version",
-                      "driver_id", "options", "kind", "game", "view", "name", "stage", "round_id"})
+                      "driver_id", "options", "certain_loss", "kind", "game", "view", "name", "stage", "round_id"})
 MESSAGE = frozenset({"key", "params", "list", "how"})
 
 

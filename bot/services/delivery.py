@@ -97,7 +97,7 @@ def _prompt(body: dict[str, Any]) -> TurnPrompt | None:
     if not turn:
         return None
     return TurnPrompt(int(turn["rally_id"]), int(turn["version"]), int(turn["driver_id"]), tuple(turn["options"]),
-                      str(turn.get("game", DEFAULT_GAME)))
+                      str(turn.get("game", DEFAULT_GAME)), tuple(str(o) for o in turn.get("certain_loss", ())))
 
 
 class Delivery:

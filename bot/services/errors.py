@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.engine.core.dice import ScriptedDiceExhausted
 from bot.engine.core.errors import RallyError
 from bot.engine.core.text import msg
 from bot.services.reply import Reply
@@ -27,5 +28,7 @@ def error_reply(exc: BaseException) -> Reply:
     `bot/views/interaction_io.py`), so "nothing was changed" would be untrue."""
     if isinstance(exc, RallyError):
         return Reply([str(exc)], ephemeral=True)
+    if isinstance(exc, ScriptedDiceExhausted):  # the console's `--dice` file (never on Discord): the script's fault
+        return Reply([msg("console.dice_script_out")], ephemeral=True)
     log.error("unexpected error in a command", exc_info=exc)
     return Reply([msg("error.unexpected")], ephemeral=True)

@@ -43,6 +43,7 @@ class TurnPrompt:
     driver_id: int
     options: tuple[str, ...]  # legal next actions as the driver would type them ("4", "W", "stop")
     game: str = DEFAULT_GAME  # whose buttons these are (an outbox row names it only when not the default)
+    certain_loss: tuple[str, ...] = ()  # the options whose move loses control for certain (`Prompt.certain_loss`)
 
 
 @dataclass

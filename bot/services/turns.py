@@ -221,7 +221,8 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     else:
         lines += prompt.lines
         post = Post(lines, ping=(driver_id,) if prompt.new_turn and driver_id else (),
-                    turn=TurnPrompt(rally_id, version, driver_id, prompt.buttons, played.id),
+                    turn=TurnPrompt(rally_id, version, driver_id, prompt.buttons, played.id,
+                                    tuple(b for b in prompt.buttons if b in prompt.certain_loss)),
                     deadline="new" if prompt.new_turn else "keep", image=board)
     change.posts.append(post)
     return post

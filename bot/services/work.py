@@ -99,7 +99,8 @@ class Post:
         if self.turn is not None:
             turn = {"rally_id": self.turn.rally_id, "version": self.turn.version,
                     "driver_id": self.turn.driver_id, "options": list(self.turn.options),
-                    **({"game": self.turn.game} if self.turn.game != games.DEFAULT_GAME else {})}
+                    **({"game": self.turn.game} if self.turn.game != games.DEFAULT_GAME else {}),
+                    **({"certain_loss": list(self.turn.certain_loss)} if self.turn.certain_loss else {})}
         return {"lines": [to_json(line) for line in self.lines], "ping": list(self.ping), "turn": turn,
                 "deadline": self.deadline,
                 "image": self.image, "close_turn": self.close_turn, **({"attach": self.attach} if self.attach else {})}

@@ -339,7 +339,8 @@ class OutboxSender:
             channel = self.client.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
                 last["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
-                                         button=self.buttons, game=games.get(out.turn.game))
+                                         button=self.buttons, game=games.get(out.turn.game),
+                                         certain_loss=out.turn.certain_loss)
         return await post_parts(channel, content, key=f"rb{out.row.id}", ping=out.ping,
                                 allowed=mentions_for(out.ping), last=last)
 

@@ -40,22 +40,27 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
     return f"rally:{rally_id}:{version}:{action}"
 
 
-def offered(action: str, game: Game[Any, Any]) -> Button:
+def offered(action: str, game: Game[Any, Any], doomed: bool = False) -> Button:
     """How the game offers `action` (an action it does not offer as a button: its label as it is);
-    the `HAND` button of a private prompt is every game's own ("My hand")."""
+    the `HAND` button of a private prompt is every game's own ("My hand"). `doomed`: the move
+    loses control whatever the dice show (`Prompt.certain_loss`): its button says so, in red."""
     if action == HAND:
         return Button(msg("turn.hand_button"), "primary")
-    return game.button(action) or Button(action, "primary")
+    button = game.button(action) or Button(action, "primary")
+    if doomed:
+        return Button(msg("turn.certain_loss_button", action=button.text), "danger")
+    return button
 
 
-def button_label(action: str, lang: str = DEFAULT_LANG, game: Game[Any, Any] | None = None) -> str:
+def button_label(action: str, lang: str = DEFAULT_LANG, game: Game[Any, Any] | None = None,
+                 doomed: bool = False) -> str:
     """The game's words for `action` in the rally's language (classic: `W` → `white`, `4 skid` →
     `4 · skid`, `stop` → `Stop` …); the action itself stays the canonical one."""
-    return render(offered(action, game or games.get(None)).text, lang)
+    return render(offered(action, game or games.get(None), doomed).text, lang)
 
 
-def button_style(action: str, game: Game[Any, Any] | None = None) -> discord.ButtonStyle:
-    return STYLES[offered(action, game or games.get(None)).style]
+def button_style(action: str, game: Game[Any, Any] | None = None, doomed: bool = False) -> discord.ButtonStyle:
+    return STYLES[offered(action, game or games.get(None), doomed).style]
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
@@ -63,9 +68,9 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     does is the bot's: it posts and registers its own subclass, `clicked_by(...)`'s."""
 
     def __init__(self, rally_id: int, version: int, action: str, lang: str = DEFAULT_LANG,
-                 game: Game[Any, Any] | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label(button_label(action, lang, game)),
-                                           style=button_style(action, game),
+                 game: Game[Any, Any] | None = None, doomed: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label(button_label(action, lang, game, doomed)),
+                                           style=button_style(action, game, doomed),
                                            custom_id=custom_id(rally_id, version, action)))
         self.rally_id = rally_id
         self.version = version
@@ -89,12 +94,13 @@ def clicked_by(on_click: Click) -> type[TurnButton]:
 
 
 def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
-              lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any] | None = None
-              ) -> discord.ui.View:
+              lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any] | None = None,
+              certain_loss: tuple[str, ...] = ()) -> discord.ui.View:
     """A persistent view (timeout None) with one button per legal action the game offers as one
     (`Game.button`; classic types its time-attack groups instead), at most 25, each within
-    Discord's limits (label, custom_id: bot/views/outgoing.py); `game`: the
-    rally's (None: the default game, the only one whose turns are posted yet). `button` is the
+    Discord's limits (label, custom_id: bot/views/outgoing.py); `game`: the rally's (None: the
+    default game, the only one whose turns are posted yet); `certain_loss`: the actions whose
+    buttons say the move loses control for certain. `button` is the
     bot's registered class (`clicked_by`): discord.py registers the class of a posted dynamic
     item for its template, so posting any other would take the bot's clicks away from it."""
     view = discord.ui.View(timeout=None)
@@ -102,5 +108,5 @@ def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
     shown = [a for a in options if (a == HAND or game.button(a) is not None) and re.fullmatch(r"[\w !]+", a)
              and custom_id_fits(custom_id(rally_id, version, a))]
     for action in shown[:MAX_BUTTONS]:
-        view.add_item(button(rally_id, version, action, lang, game))
+        view.add_item(button(rally_id, version, action, lang, game, action in certain_loss))
     return view

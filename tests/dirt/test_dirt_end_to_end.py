@@ -170,7 +170,9 @@ async def test_deadlines_let_the_ai_drive_a_turn_not_begun_and_end_a_begun_one_a
     text = out.getvalue()
     assert "Time is up for ann: the AI drives this turn for them." in text
     # the AI drove that one turn only: the same driver's next turn (round 2, B5) is theirs again
-    assert text.rstrip().splitlines()[-2].startswith("[channel] ann, your turn: you may roll")
+    *_, turn, tag, _ = text.rstrip().splitlines()
+    assert turn.startswith("[channel] ann, your turn: you may roll")
+    assert tag == "[channel] _DIRT, provisional rules (`/rules` lists them)_"  # B13: on every turn message
     mark = len(text)
     await run_console(iter(["ann: /roll 5", "mod: /clock +25h"]), service, out, admins=["mod"])
     later = out.getvalue()[mark:]

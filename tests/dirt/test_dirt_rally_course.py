@@ -6,7 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.engine.dirt import course, rally
+from bot.engine.dirt.classification import rally_rows
+from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.rally import Attack, Retire, Roll, Step, Stop, Timeout
+from bot.i18n import render
 from tests.dirt.rally_kit import go, kinds, put, refused, space, start
 
 
@@ -19,6 +22,14 @@ def test_B13_1_a_time_attack_rolls_the_group_and_earns_a_second_per_die():
     assert course.stage_time(car) == 37  # B13.2: cards − second tokens held
 
 
+def test_B13_1_B13_2_the_story_of_a_time_attack_says_the_tokens_earned_and_the_total_less_them():
+    s = start("t-straight")
+    s, events = go(s, "attack 1 2 3")
+    told = [render(line, "en") for line in narrate(events, {"a": "Ann"})]
+    assert "Ann goes for a time attack with 3 dice and earns 3 second tokens (B13.1)." in told
+    assert any(line.startswith("Ann ends the turn in gear 3: +40 s (37 s on this stage") for line in told), told
+
+
 def test_B13_8_7_brake_dice_count_toward_the_group_and_its_seconds():
     s = start("t-straight")
     put(s, "a", space(s.stage, 1, 0, 0), 4)
@@ -27,12 +38,13 @@ def test_B13_8_7_brake_dice_count_toward_the_group_and_its_seconds():
     assert s.cars["a"].seconds_tokens == 2
 
 
-def test_B13_1_a_time_attack_stops_at_the_die_that_reaches_the_hazard_limit():
+def test_B13_1_A18_4_a_time_attack_stops_at_the_die_that_reaches_the_hazard_limit_and_pays_every_die():
     s = start("t-straight", faces=[True, True, True], draws=["ok"])
     s, events = rally.apply(s, "a", rally.parse("attack 1 2 3 4", s, "a"))
     car = s.cars["a"]
     assert car.space == space(s.stage, 1, 0, 2)  # the third die's space
-    assert car.seconds_tokens == 3 and car.gear == 0 and car.cards == [70]
+    # four dice rolled at once: four second tokens, even on the crash at the third (A18.4)
+    assert car.seconds_tokens == 4 and car.gear == 0 and car.cards == [70]
     assert "dirt_lost_control" in kinds(events)
 
 
@@ -81,7 +93,7 @@ def test_a_deadline_ends_the_turn_as_it_stands():
     assert "dirt_turn_end" in kinds(events)
 
 
-def test_B2_B13_8_10_later_stages_start_fastest_first_and_results_sum_the_stages():
+def test_B2_B13_8_10_A17_later_stages_start_fastest_first_and_results_sum_the_stages():
     s = start("t-straight", seats=("a", "b", "c"), stages=["t-straight"])
     for seat in "abc":
         s.cars[seat].status = "finished"
@@ -102,9 +114,11 @@ def test_B2_B13_8_10_later_stages_start_fastest_first_and_results_sum_the_stages
     s.cars["a"].cards, s.cars["b"].cards, s.cars["c"].cards = [60], [50], [50]
     course.end_stage(s, events)
     assert s.over and kinds(events)[-1] == "dirt_rally_end"
-    # c 70 + 50; a 70 + 60 and b 80 + 50 tie: the last start order (a before b) keeps them
-    assert rally.results(s) == [("c", "finished", 120, None), ("a", "finished", 130, None),
-                                ("b", "finished", 130, None)]
+    # c 70 + 50; a 70 + 60 and b 80 + 50 tie: shown by the better last stage time (A17 OPEN-5:
+    # b's 50 before a's 60, although a started before b), sharing second place
+    assert rally.results(s) == [("c", "finished", 120, None), ("b", "finished", 130, None),
+                                ("a", "finished", 130, None)]
+    assert [(r.seat, r.rank) for r in rally_rows(s)] == [("c", 1), ("b", 2), ("a", 2)]
     refused(s, "a", Stop(), "dirt.rally_over")
 
 

@@ -4,7 +4,9 @@ dice a step may use, directions, occupancy, corners and slides; each refusal lea
 from __future__ import annotations
 
 from bot.engine.dirt import course, rally
+from bot.engine.dirt.protocol import DIRT
 from bot.engine.dirt.rally import Roll, Spare, Step, Stop
+from bot.i18n import render
 from tests.dirt.rally_kit import go, kinds, put, refused, space, start
 
 
@@ -173,8 +175,10 @@ def test_B9_a_slide_is_chosen_on_entry_and_its_halves_block_the_normal_spaces_B1
     assert s1.cars["a"].pose == "slide"
     half = s1.cars["a"].space
     assert half in st.spaces[space(st, 3, 0, 0)].overlaps
-    s1, _ = rally.apply(s1, "a", Roll(Step("2"), "slide"))  # on to the second half
-    assert s1.cars["a"].pose == "slide" and s1.cars["a"].space != half
+    second, _ = rally.apply(s1.clone(), "a", Roll(Step("2"), "slide"))  # on to the second half
+    assert second.cars["a"].pose == "slide" and second.cars["a"].space != half
+    typed, _ = go(s1, "2")  # the only way on from the first half: no word needed (B9)
+    assert typed.cars["a"].space == second.cars["a"].space
     put(s, "b", space(st, 3, 0, 0), 1)  # b on a normal space of the slide's row
     s.order, s.turn = ["a", "b"], 0
     refused(s, "a", Roll(Step("3"), "slide"), "dirt.space_occupied")
@@ -226,3 +230,26 @@ def test_spare_tire_removes_one_coast_token_for_its_card_and_restarts_in_gear_1(
     assert (car.tokens["coast"], car.spare, car.cards, car.gear) == (1, False, [60], 0)
     assert "dirt_spare" in kinds(events)
     refused(s, "a", Spare(), "dirt.no_spare")  # once until an assistance
+
+
+def test_B11_B13_5_the_driver_chooses_where_a_jump_lands_when_both_landings_are_free():
+    s = start("t-corner")
+    st = s.stage
+    put(s, "a", space(st, 3, 0, 1), 3)  # the jump (gear 3) is the next space of the left lane
+    straight, events = rally.apply(s.clone(), "a", rally.parse("3", s, "a"))
+    assert "dirt_jump" in kinds(events) and straight.cars["a"].space == space(st, 4, 0, 0)  # straight on
+    diagonal, events = rally.apply(s.clone(), "a", rally.parse("3 land right", s, "a"))
+    assert "dirt_jump" in kinds(events) and diagonal.cars["a"].space == space(st, 4, 1, 0)  # the driver's choice
+    assert rally.parse("3 land right", s, "a") == Roll(Step("3"), "", "right")
+    assert rally.decode(rally.encode(Roll(Step("3"), "", "right"))) == Roll(Step("3"), "", "right")
+    assert rally.label(Roll(Step("3"), "", "right")) == "3 land right"
+    told = [render(line, "en") for line in DIRT.prompt(DIRT.view(s, "a"), []).lines]
+    assert any(line.startswith("These steps fly off a jump and you choose where they land: `4 left`, `4 right`, "
+                               "`3 left`") and "`land right`" in line for line in told), told
+    # a named landing that is taken, and a landing named for a step that does not fly: refused
+    b = start("t-corner", seats=("a", "b"))
+    put(b, "b", space(st, 4, 1, 0), 1)
+    put(b, "a", space(st, 3, 0, 1), 3)
+    b.order, b.turn = ["a", "b"], 0
+    refused(b, "a", Roll(Step("3"), "", "right"), "dirt.landing_taken")
+    refused(b, "a", Roll(Step("2"), "", "right"), "dirt.no_landing_here")

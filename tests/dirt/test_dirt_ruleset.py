@@ -50,6 +50,20 @@ def test_B13_4_damage_bag_and_knock_out_threshold():
     assert (rules.overspeed_knockout_over, rules.jump_knockout_over) == (3, 2)  # B13.3, B13.5
 
 
+def test_B13_6_B13_8_every_default_b13_names_is_a_field_of_the_ruleset_file():
+    """B13: every default is data in the ruleset file; an unknown value is refused by the model."""
+    data = raw()
+    named = {"order_tie_break": "previous_round", "order_fixed_at": "round_start",
+             "entering_drivers_play": "after_track", "no_move_card": "current_gear",
+             "shortcut_over_limit_draws": "shortcut_then_damage", "finish_loss_of_control": "finish_stands",
+             "later_start_order": "fastest_total_first", "minus_one_lasts": "stage",
+             "tokens_return_to_bag": "stage_start"}
+    assert {k: data[k] for k in named} == named
+    for field in named:
+        with pytest.raises(DataError):
+            parse_ruleset(json.dumps({**data, field: "something else"}), SOURCE)
+
+
 def test_B13_8_4_flags_are_data():
     rules = load_ruleset()
     assert rules.minus_one_affects == "all_but_drawer"

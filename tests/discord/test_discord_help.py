@@ -9,8 +9,8 @@ import pytest
 from bot.client import RallyBot
 from bot.cogs.help import help_message
 from bot.cogs.tree_info import summary, tree_payload
-from bot.i18n import languages
-from bot.services.help_text import help_groups
+from bot.i18n import languages, render
+from bot.services.help_text import help_groups, help_lines
 from tests.discord.fakes import Harness
 
 ALICE = (1001, "Alice")
@@ -56,3 +56,10 @@ async def test_help_through_the_command_tree_is_private_and_grouped(tmp_path):
         embeds = call.body["data"]["embeds"]
         assert [e["title"] for e in embeds][:2] == ["Set up a rally", "Your turn"]
         assert "`/rally create` — " in embeds[0]["description"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_help_intro_speaks_of_every_game_and_how_each_is_played(lang):
+    intro = render(help_lines()[0], lang)
+    for words in ("Rallyman", "DIRT", "Road Rally USA", "game:dirt", "game:roadrally", "/hand", "/play", "/odds"):
+        assert words in intro, (lang, words)

@@ -158,3 +158,37 @@ def test_A15_3_a_finish_crash_taking_the_last_black_die_knocks_out_before_the_ne
         assert wrecked.name not in names
         classified = [row for row in state.course.results[1] if row.time is not None]
         assert [row.id for row in classified] == [c.id for c in state.cars if c is not wrecked]
+
+
+
+def test_A2_AMB_22_a_rally_nobody_can_go_on_with_ends_after_the_special_driven_and_shows_its_table():
+    """SS1 without assistance after it: the first driver finishes having lost its 5th black die
+    on the line (A15.3), the other retires. Nobody can start SS2 (A12.5, AMB-22), so the rally
+    ends after SS1: no SS2 is announced with an empty start order nor closed; SS1's table, whose
+    time counts, is the results shown, then the rally classification with the driver out."""
+    from bot.engine.rallyman.actions import Retire
+    from bot.engine.rallyman.ai import choose_action
+    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.i18n import render
+
+    state = new_game("pinewood-sprint", ai_seats(2), seed=4, course=course_of(COURSE, [False, True, True]))
+    told = []
+    while not any(c.status == "finished" for c in state.cars):
+        state, events = apply(state, choose_action(state))
+        told += events
+    finisher = next(c for c in state.cars if c.status == "finished")
+    finisher.lost_black = 5  # what A15.3 leaves after a crash on the line with 4 lost
+    other = next(c for c in state.cars if c is not finisher)
+    state, events = apply(state, Retire(other.id))
+    told += events
+    kinds_told = [e.kind for e in told]
+    assert state.finished and state.course.stopped and state.course.index == 0
+    assert "special_start" not in kinds_told and kinds_told.count("special_over") == 1
+    assert kinds_told.index("special_over") < kinds_told.index("damage_ko") < kinds_told.index("course_stopped")
+    (row,) = [r for r in rally_classification(state.course) if r.driver == finisher.id]
+    assert (row.total, row.reason, row.times) == (None, "damage_ko", (finisher.time,))
+    text = [render(line, "en") for line in RALLYMAN.classification(RALLYMAN.view(state, None))]
+    assert text[0].startswith("**SS1") and any("Rally classification" in line for line in text), text
+    assert any(finisher.name in line for line in text[1:2]), text
+    outcome = RALLYMAN.outcome(state)
+    assert outcome is not None and all(r.status == "dnf" for r in outcome.seats)

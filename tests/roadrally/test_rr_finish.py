@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bot.engine.roadrally.actions import Choose, Play, Retire, StageAnswer
 from bot.engine.roadrally.play import apply, final_vp, legal_actions, ranking, to_act
+from bot.engine.roadrally.protocol import ROADRALLY as RR
+from bot.engine.roadrally.protocol import Table
 from tests.roadrally.helpers import G1, R3, R4, Y2, Y3, arrange, game
 
 ROAD = "SS" + "." * 8 + "F"  # final space 10
@@ -46,6 +48,20 @@ def test_final_vp_counts_tiles_and_a_tie_goes_to_the_car_further_ahead():
     c.vp = 9
     assert final_vp(st) == {"a": 7, "b": 9, "c": 9}
     assert ranking(st) == ["b", "c", "a"]  # b (space 5) is ahead of c (space 1)
+
+
+def test_C8_tied_vp_do_not_share_a_rank_the_car_further_ahead_wins():
+    """C8: equal final VP are ranked by position on the road, so the game's outcome (league
+    points, achievements) gives each tied player a rank of its own, never a shared one."""
+    st = _end()
+    a, b, c = st.seats
+    a.vp, a.stage_tiles, a.checkpoints = 3, [4], 1
+    b.vp, b.stage_tiles = 5, [1, 2]
+    c.vp = 9
+    st.phase = "over"
+    outcome = RR.outcome(Table(st, (("a", "A"), ("b", "B"), ("c", "C"))))
+    assert outcome is not None
+    assert [(r.seat, r.rank) for r in outcome.seats] == [("b", 1), ("c", 2), ("a", 3)]
 
 
 def test_a_retired_seat_leaves_the_race_and_ranks_last():

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.errors import NotAllowed
+from bot.engine.roadrally import ai, words
 from bot.engine.roadrally.actions import Order, Play
 from bot.engine.roadrally.play import apply, legal_actions, to_act
+from bot.engine.roadrally.presets import PRESETS, preset
+from bot.engine.roadrally.view import view
 from tests.roadrally.helpers import G1, G2, R3, R4, Y2, Y3, arrange, game, snap
 
 #              0123456789...
@@ -171,3 +174,37 @@ def test_the_shortcuts_end_space_applies_its_effect_and_is_where_the_car_stopped
     st.stage_tiles[8] = 5
     new, _ = apply(st, "a", Play((G2[0], G2[1]), shortcut=True))
     assert new.reached == {1, 5}
+
+
+def test_C10_5_the_ai_takes_a_store_turn_when_it_draws_more():
+    """C5, C10.5: from a General Store the AI plays the turn that draws more: reds draw 0 in a
+    normal turn, 1 in a store turn."""
+    st = arrange(_st(STORE), pos={0: 2}, hands={0: [R3[0], R4[0]]})
+    action = ai.choose(view(st, "a"))
+    assert isinstance(action, Play) and action.store and set(action.cards) == {R3[0], R4[0]}
+    new, _ = apply(st, "a", action)
+    assert len(new.seats[0].hand) == 1  # drew the store's one card
+
+
+def test_C10_5_the_store_default_is_a_preset_field_with_the_rulebook_value():
+    assert all(preset(name).store_default == "more_draws" for name in PRESETS)
+
+
+def test_C10_5_a_play_from_the_store_that_says_nothing_is_the_turn_that_draws_more():
+    """C5, C10.5: reds typed without `store` on a General Store are a store turn (draw 1, not 0);
+    `normal` says the normal turn; greens typed so stay a normal turn (draw 2, not 1)."""
+    st = arrange(_st(STORE), pos={0: 2}, hands={0: [R3[0], R4[0], G1[0]]})
+    v = view(st, "a")
+    assert words.parse("play r3 r4", v) == Play((R3[0], R4[0]), store=True)
+    assert words.parse("play r3 r4 normal", v) == Play((R3[0], R4[0]), normal=True)
+    assert words.parse("play g1", v) == Play((G1[0],))
+    new, _ = apply(st, "a", words.parse("play r3 r4", v))
+    assert len(new.seats[0].hand) == 2  # the green left and the store's one card
+    before = snap(st)
+    with pytest.raises(NotAllowed) as err:
+        apply(st, "a", Play((R3[0],), store=True, normal=True))
+    assert err.value.message.key == "roadrally.store_or_normal" and snap(st) == before
+    away = _st(STORE)  # not on the Store: `normal` means nothing there
+    with pytest.raises(NotAllowed) as err:
+        apply(away, "a", Play((G1[0],), normal=True))
+    assert err.value.message.key == "roadrally.no_store_here"

@@ -14,6 +14,7 @@ from bot.engine.roadrally import simulate as sim
 from bot.engine.roadrally.actions import Play
 from bot.engine.roadrally.cards import deck_of
 from bot.engine.roadrally.play import apply, to_act
+from bot.engine.roadrally.presets import preset
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.state import RRState, SeatState
 from bot.engine.roadrally.view import Private, PublicSeat, RRView, view
@@ -72,7 +73,8 @@ def test_a_clone_changed_leaves_the_original_unchanged():
 
 
 def _plain_play(v: RRView) -> Play:
-    """ai.py's play rule read plainly (its code before issue 25's speed work)."""
+    """ai.py's play rule read plainly (its code before issue 25's speed work), with the General
+    Store's turn that draws more (C10.5)."""
     me = v.me
     assert me is not None
     by_colour: dict[str, list[tuple[int, str, int]]] = {}
@@ -85,7 +87,10 @@ def _plain_play(v: RRView) -> Play:
     pos = next(s.pos for s in v.seats if s.id == v.seat)
     space = v.road.spaces[min(pos + sum(c[2] for c in chosen), v.road.final)]
     shortcut = space.kind is SpaceKind.SHORTCUT and space.shortcut_to is not None
-    return Play(tuple(c[0] for c in chosen), shortcut=shortcut)
+    rules = preset(v.preset)
+    store = (v.road.spaces[pos].kind is SpaceKind.STORE and len(chosen) <= rules.store_max
+             and rules.store_draw > rules.draws[chosen[0][1]])
+    return Play(tuple(c[0] for c in chosen), store=store, shortcut=shortcut)
 
 
 def test_the_ai_plays_what_its_rule_says():

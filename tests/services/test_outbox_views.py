@@ -29,7 +29,7 @@ from bot.store import Store
 #: a replay's `about` is what its description tells (bot.services.alt_text.replay_about: the
 #: rally's title, its last round, its winners, from the spectators' view; its texts checked below)
 ENVELOPE = frozenset({"lines", "ping", "turn", "deadline", "image", "close_turn", "attach", "rally_id", "version",
-                      "driver_id", "options", "kind", "game", "view", "name", "stage", "round_id",
+                      "driver_id", "options", "certain_loss", "kind", "game", "view", "name", "stage", "round_id",
                       "about", "title", "rounds", "winners"})
 MESSAGE = frozenset({"key", "params", "list", "how"})
 

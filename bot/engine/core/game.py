@@ -94,7 +94,7 @@ class SeatRange:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat's result; `rank` 1 is best and ties share a rank."""
+    """One seat's result; `rank` 1 is best and ties share a rank (unless the game breaks them: `ranked`)."""
 
     seat: SeatId
     status: SeatStatus
@@ -211,13 +211,17 @@ class Prompt:
     asked at once (`to_act` of more than one: a window every seat answers, RULES C10.8), they are
     asked the same words and waited for together, so nobody learns from the channel who holds
     what: the services ping them all, run out their clock together with one `timeout_action`, name
-    none of them, and count no missed turn (keeping silent is an answer)."""
+    none of them, and count no missed turn (keeping silent is an answer).
+
+    `certain_loss`: the buttons whose move loses control whatever the dice show (worked out by
+    the rules code that plays it); their buttons say so (the lines name them too)."""
 
     lines: tuple[str, ...]
     to_act: frozenset[SeatId] = frozenset()
     buttons: tuple[str, ...] = ()
     new_turn: bool = True
     private: bool = False
+    certain_loss: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -444,10 +448,12 @@ def log_problem(game: Game[Any, Any], text: str) -> str | None:
     return None
 
 
-def ranked(kind: ResultKind, rows: Sequence[SeatResult]) -> tuple[SeatResult, ...]:
+def ranked(kind: ResultKind, rows: Sequence[SeatResult], *, ties_broken: bool = False) -> tuple[SeatResult, ...]:
     """Seat results (their `rank` ignored) ranked by one sort key for every table: finished before
     DNF before retired, then the score the better way, then the tie-break; rows with the same
-    status and score share a rank (1, 1, 3) and the tie-break orders them (RULES A17 OPEN-5)."""
+    status and score share a rank (1, 1, 3) and the tie-break orders them (RULES A17 OPEN-5).
+    `ties_broken`: the game's rules break a tie by the tie-break (Road Rally USA's car further
+    ahead, C8), so every finished row has a rank of its own (1, 2, 3)."""
     order = {"finished": 0, "dnf": 1, "retired": 2}
 
     def key(row: SeatResult) -> tuple:
@@ -460,7 +466,7 @@ def ranked(kind: ResultKind, rows: Sequence[SeatResult]) -> tuple[SeatResult, ..
         if row.status != "finished":
             out.append(replace(row, rank=None))
             continue
-        if row.score != previous:
+        if row.score != previous or ties_broken:
             rank = i + 1
             previous = row.score
         out.append(replace(row, rank=rank))

@@ -3,7 +3,8 @@ use the spare tire; a retirement or a deadline (RULES B13.1, B13.6).
 
 A `Roll` names its step (a gear die with its brake dice, a coast or a leader die, `Step`) and where
 it goes (`to`: "" keeps the lane, "left"/"right" the target's lane, "slide" a slide half, "cut" a
-shortcut space).
+shortcut space); a step that flies off a jump may name where it lands (`land`: "left"/"right",
+B11, B13.5; "" lands straight on when free, else on the free diagonal).
 """
 
 from __future__ import annotations
@@ -13,13 +14,18 @@ from dataclasses import dataclass
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.stages.model import DIRECTIONS
 
-__all__ = ["DIRECTIONS", "Action", "Attack", "Retire", "Roll", "Spare", "Step", "Stop", "Timeout"]
+__all__ = ["DIRECTIONS", "LANDINGS", "Action", "Attack", "Retire", "Roll", "Spare", "Step", "Stop", "Timeout"]
+
+
+#: the words a jump's landing may be named by (the landing space's lane, B11)
+LANDINGS = ("left", "right")
 
 
 @dataclass(frozen=True)
 class Roll:
     step: Step
     to: str = ""
+    land: str = ""
 
 
 @dataclass(frozen=True)

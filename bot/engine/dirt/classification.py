@@ -1,6 +1,7 @@
 """A DIRT rally's classification as rows for the cards and the text (RULES B3, B13.2, B13.8.10):
-the engine's `results` (classified drivers by rally time, ties in the last start order, then the
-others) with each row's stage times, its gap to the best and its rank (equal totals share one)."""
+the engine's `results` (classified drivers by rally time, ties by the better last stage time then
+in the last start order, then the others) with each row's stage times, its gap to the best and its
+rank (equal totals share one)."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ def end_turn(state: DirtState, seat: str, events: list[Event], *, card: bool = T
         car.cards.append(seconds)
         if not state.turn_dice:
             events.append(ev("dirt_stuck", seat, seconds=seconds, gear=car.gear))  # B13.8.2
-        events.append(ev("dirt_turn_end", seat, seconds=seconds, gear=car.gear, total=sum(car.cards)))
+        events.append(ev("dirt_turn_end", seat, seconds=seconds, gear=car.gear, total=stage_time(car)))
     advance(state, events)
 
 
@@ -177,7 +177,8 @@ def start_stage(state: DirtState, events: list[Event]) -> None:
 
 def results(state: DirtState) -> list[tuple[str, str, int | None, str | None]]:
     """(seat, status, rally seconds or None, out reason or None), classified drivers first by time,
-    ties in the last start order, then the others (B13.2, B13.8.10, A17)."""
+    equal times shown by the better last stage time, then in the last start order (A17 OPEN-5:
+    they still share a rank), then the others (B13.2, B13.8.10, A17)."""
     start = {s: i for i, s in enumerate(state.start_order)}
     rows: list[tuple[str, str, int | None, str | None]] = []
     for seat, _ in state.seats:
@@ -187,5 +188,7 @@ def results(state: DirtState) -> list[tuple[str, str, int | None, str | None]]:
         total = sum(t for t in times if t is not None) if done else None
         rows.append((seat, car.status, total, car.reason))
     order = {s: i for i, (s, _) in enumerate(state.seats)}
-    rows.sort(key=lambda r: (r[2] is None, r[2] or 0, start.get(r[0], len(start) + order[r[0]])))
+    last = {s: (state.cars[s].stage_times[-1] or 0) if state.cars[s].stage_times else 0 for s in order}
+    rows.sort(key=lambda r: (r[2] is None, r[2] or 0, last[r[0]] if r[2] is not None else 0,
+                             start.get(r[0], len(start) + order[r[0]])))
     return rows

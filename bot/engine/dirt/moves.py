@@ -79,7 +79,8 @@ def free(state: DirtState, seat: str, target: int) -> bool:
 
 
 def _named(state: DirtState, seat: str, to: str) -> list[int]:
-    """The forward targets `to` names from the car's space (at most the first one counts)."""
+    """The forward targets `to` names from the car's space (at most the first one counts); no word
+    names the car's lane, else the only free normal space, else the only space ahead."""
     car = state.cars[seat]
     stage = state.stage
     spaces = stage.spaces
@@ -97,6 +98,8 @@ def _named(state: DirtState, seat: str, to: str) -> list[int]:
                 named = normal
             elif keep:
                 named = keep[:1]
+            elif not named and len(targets) == 1:  # one way on (a slide's first half, B9): no word needed
+                named = list(targets)
     return named
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.core.events import Event
-from bot.engine.core.text import msg
+from bot.engine.core.text import Listed, msg
 from bot.engine.dirt.events import EVENT_KEYS
 from bot.engine.dirt.stages.catalogue import load_stage
 
@@ -19,6 +19,16 @@ CAUSE_WORDS = {"hazards": "dirt.cause_hazards", "overspeed": "dirt.cause_overspe
 REASON_WORDS = {"knocked_out": "dirt.reason_knocked_out", "overspeed": "dirt.reason_overspeed",
                 "jump": "dirt.reason_jump", "damage": "dirt.reason_damage", "retired": "dirt.reason_retired"}
 DIE_WORDS = {"coast": "dirt.word_coast_die", "leader": "dirt.word_leader_die"}
+#: how a car stands on the space it reached, when not plainly (B8 outside line, B9 slide)
+POSE_WORDS = {"drift": "dirt.pose_drift", "slide": "dirt.pose_slide"}
+
+
+def _where(params: dict[str, Any]) -> str:
+    """The space a step reached, as a reader finds it on the board: its tile along the stage,
+    and the outside line or the slide it is on."""
+    where = msg("dirt.where", tile=params["tile"], tiles=params["tiles"])
+    pose = POSE_WORDS.get(params["pose"])
+    return msg("dirt.where_pose", where=where, pose=msg(pose)) if pose else where
 
 
 def _die(params: dict[str, Any]) -> str:
@@ -43,6 +53,7 @@ def _params(event: Event) -> dict[str, Any]:
         p["reason"] = msg(REASON_WORDS[p["reason"]])
     if event.kind == "dirt_roll":
         p["die"] = _die(event.params)
+        p["where"] = _where(event.params)
     for key in ("order", "times", "results"):
         p.pop(key, None)
     if event.driver is not None:
@@ -50,11 +61,33 @@ def _params(event: Event) -> dict[str, Any]:
     return p
 
 
+def _rolls(rolls: Sequence[Event], name: str) -> str:
+    """Several dice of one driver in a row (the AI's turn, a time attack): one line, each die
+    with its ⚠, then where the car got to and the ⚠ of the turn."""
+    dice = [msg("dirt.die_hazard", die=_die(e.params)) if e.params["hazards"] else _die(e.params) for e in rolls]
+    last = rolls[-1].params
+    return msg("dirt.event_rolls", name=name, dice=Listed(dice, "dot"), gear=last["gear"], where=_where(last),
+               shown=last["shown"])
+
+
 def narrate(events: Sequence[Event], names: dict[str, str] | None = None) -> list[str]:
-    """One message per event; `names` (seat → name) names the drivers (the seat id otherwise)."""
+    """One message per event, but one for a run of dice of the same driver (`_rolls`); `names`
+    (seat → name) names the drivers (the seat id otherwise)."""
     out = []
-    for event in events:
+    i = 0
+    while i < len(events):
+        event = events[i]
+        name = (names or {}).get(event.driver or "", event.driver or "")
+        run = 1
+        while (event.kind == "dirt_roll" and i + run < len(events) and events[i + run].kind == "dirt_roll"
+               and events[i + run].driver == event.driver):
+            run += 1
+        if run > 1:
+            out.append(_rolls(events[i:i + run], name))
+            i += run
+            continue
         params = _params(event)
-        params["name"] = (names or {}).get(event.driver or "", event.driver or "")
+        params["name"] = name
         out.append(msg(EVENT_KEYS[event.kind], **params))
+        i += 1
     return out

@@ -18,7 +18,7 @@ from typing import Any
 from bot.engine.core.errors import CannotParse
 from bot.engine.core.log import LOG_VERSION, CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
 from bot.engine.core.text import msg
-from bot.engine.dirt.actions import DIRECTIONS, Action, Attack, Retire, Roll, Spare, Stop, Timeout
+from bot.engine.dirt.actions import DIRECTIONS, LANDINGS, Action, Attack, Retire, Roll, Spare, Stop, Timeout
 from bot.engine.dirt.dice import COAST, GEAR_DICE, LEADER
 from bot.engine.dirt.dice_rules import Step
 from bot.engine.dirt.state import DirtState
@@ -31,6 +31,8 @@ DIRECTION_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right", 
                    "gauche": "left", "droite": "right", "glisse": "slide", "raccourci": "cut",
                    "links": "left", "rechts": "right", "rutschen": "slide", "abkürzung": "cut", "abkurzung": "cut"}
 STOP_WORDS = ("stop", "arrêt", "arret", "stopp")
+#: `… land right`: where a jump lands (B11), EN / FR / DE
+LAND_WORDS = ("land", "landing", "atterrir", "atterrissage", "landen", "landung")
 _GEAR_BRAKES = re.compile(r"([1-6])(b*)")
 
 
@@ -79,11 +81,18 @@ def parse(text: str, state: DirtState | None = None, seat: str | None = None) ->
         return Spare()
     if words[0] in ("attack", "ta"):
         return Attack(tuple(_steps(words[1:], text)))
+    land = ""
+    at = next((i for i, w in enumerate(words) if w in LAND_WORDS), None)
+    if at is not None:  # `4 left land right`: the landing of a jump (B11)
+        rest = words[at + 1:]
+        if len(rest) != 1 or DIRECTION_WORDS.get(rest[0]) not in LANDINGS:
+            raise CannotParse(msg("dirt.bad_landing", text=text.strip()[:40]))
+        land, words = DIRECTION_WORDS[rest[0]], words[:at]
     steps = _steps(words, text)
     if len(steps) != 1:
         raise CannotParse(msg("dirt.one_step", text=text.strip()[:40]))
     step, to = steps[0]
-    return Roll(step, to)
+    return Roll(step, to, land)
 
 
 def _step_label(step: Step, to: str) -> str:
@@ -93,7 +102,7 @@ def _step_label(step: Step, to: str) -> str:
 def label(action: Action) -> str:
     """The canonical text after the verb: `4 left`, `2+brake`, `coast`, `stop`, `attack 4 5 right`."""
     if isinstance(action, Roll):
-        return _step_label(action.step, action.to)
+        return _step_label(action.step, action.to) + (f" land {action.land}" if action.land else "")
     if isinstance(action, Attack):
         return " ".join(["attack", *(_step_label(s, to) for s, to in action.steps)])
     if isinstance(action, Stop):
@@ -114,7 +123,8 @@ def encode(action: Action | Lifecycle) -> str:
     if isinstance(action, (Start, Status)):
         fields = lifecycle_fields(action)
     elif isinstance(action, Roll):
-        fields = {"type": "roll", **_step_fields(action.step, action.to)}
+        fields = {"type": "roll", **_step_fields(action.step, action.to),
+                  **({"land": action.land} if action.land else {})}  # only when named: older logs have none
     elif isinstance(action, Attack):
         fields = {"type": "attack", "steps": [_step_fields(s, to) for s, to in action.steps]}
     elif isinstance(action, Retire):
@@ -152,13 +162,15 @@ def decode(text: str) -> Action | Lifecycle:
     kind = d.get("type")
     if kind not in _KEYS:
         raise CodecError(f"type: unknown entry type {kind!r}")
-    if set(d) != {"v", "type"} | _KEYS[kind]:
+    if set(d) - {"land" if kind == "roll" else ""} != {"v", "type"} | _KEYS[kind]:
         raise CodecError(f"{kind}: fields must be exactly {', '.join(sorted(_KEYS[kind]))}")
     if to_text(d) != text:
         raise CodecError("entry: not in canonical form (compact JSON, keys sorted)")
     if kind == "roll":
         step, to = _step_of({k: d[k] for k in ("die", "brakes", "to")}, "roll")
-        return Roll(step, to)
+        if "land" in d and d["land"] not in LANDINGS:
+            raise CodecError(f"land: {' or '.join(LANDINGS)}, not {d['land']!r}")
+        return Roll(step, to, d.get("land", ""))
     if kind == "attack":
         if not isinstance(d["steps"], list):
             raise CodecError("attack.steps: a list of steps")

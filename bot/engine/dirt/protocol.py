@@ -45,6 +45,7 @@ from bot.engine.dirt.actions import Action, Attack, Retire, Roll, Stop, Timeout
 from bot.engine.dirt.classification import rally_rows
 from bot.engine.dirt.ghosts import ghost_marks
 from bot.engine.dirt.library import DIRT_STAGES
+from bot.engine.dirt.move_odds import certain_losses, loss_chance
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
@@ -53,6 +54,7 @@ from bot.engine.dirt.ruleset import DEFAULT_RULESET, GEARS, load_ruleset, rulese
 from bot.engine.dirt.simulate import simulate as simulate_course
 from bot.engine.dirt.state import SCHEMA, DirtState
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines
+from bot.engine.dirt.turn import landing_choices
 
 DICE = VerbOption("dice", "discord.opt.dice", autocomplete=True)
 #: DIRT's commands: the same names and options as classic's (one slash command per name), read by
@@ -299,11 +301,22 @@ class Dirt:
             return Prompt((), frozenset(), (), False)
         name = dict(state.seats)[acting]
         new_turn = not events or any(e.kind in ("dirt_turn", "dirt_stage_end") for e in events)
-        labels = tuple(self.label(a) for a in engine.legal_actions(state, acting))
+        actions = engine.legal_actions(state, acting)
+        labels = tuple(self.label(a) for a in actions)
         steps = [label for label in labels if label not in ("stop", "spare")]
         allowed = Listed([f"`{label}`" for label in steps], "either") if steps else msg("dirt.word_nothing")
         key = "dirt.go_on" if state.turn_dice else "dirt.your_turn"
-        return Prompt((msg(key, name=name, allowed=allowed),), frozenset({acting}), labels, new_turn)
+        lines = [msg(key, name=name, allowed=allowed)]
+        rolls = [a for a in actions if isinstance(a, Roll)]
+        doomed = tuple(self.label(a) for a in certain_losses(state, acting, rolls))
+        if doomed:
+            lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+        flying = [self.label(a) for a in landing_choices(state, acting)]
+        if flying:  # B11: the driver chooses where a jump lands
+            lines.append(msg("dirt.landing_choice", moves=Listed([f"`{label}`" for label in flying], "comma")))
+        if state.rules.provisional:  # B13: every message of this ruleset says so
+            lines.append(msg("dirt.turn_provisional"))
+        return Prompt(tuple(lines), frozenset({acting}), labels, new_turn, certain_loss=frozenset(doomed))
 
     def hand(self, view: object) -> None:
         """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""
@@ -382,20 +395,27 @@ class Dirt:
         return dirt_ai.choose(view.state, seat) if risk is None else dirt_ai.choose(view.state, seat, risk)
 
     def odds(self, view: DirtView, seat: str, text: str) -> list[str]:
-        """The exact chance of losing control for the next step or a planned group (B13.1)."""
+        """The exact chance that the next step or a planned group loses control, worked out by
+        playing it with every draw of the dice and the bag (`move_odds`: the ⚠ limit, speed
+        limits, jumps, damage; B13.1, B13.3–B13.5); a move not allowed now is refused as `/roll`
+        refuses it."""
         state = view.state
         if state.to_act() != seat:
             raise NotAllowed(msg("game.not_your_action"))
-        action = engine.parse(text, state, seat)
-        if isinstance(action, Roll):
-            steps = [action.step]
-        elif isinstance(action, Attack):
-            steps = [step for step, _ in action.steps]
+        action = self.parse(text, state, seat)
+        roll = action.roll if isinstance(action, RollStop) else action
+        if isinstance(roll, Roll):
+            steps = [roll.step]
+        elif isinstance(roll, Attack):
+            steps = [step for step, _ in roll.steps]
         else:
             raise NotAllowed(msg("dirt.odds_need_dice"))
-        result = engine.turn_odds(state, seat, steps)
-        percent = msg("number.percent", value=round(float(result.total) * 100, 1))
-        return [msg("dirt.odds", plan=" ".join(engine.label(Roll(s)) for s in steps), percent=percent)]
+        chance = loss_chance(state, seat, roll)
+        plan = " ".join(engine.label(Roll(s)) for s in steps)
+        if chance == 1:
+            return [msg("dirt.odds_certain", plan=plan)]
+        percent = msg("number.percent", value=round(float(chance) * 100, 1))
+        return [msg("dirt.odds", plan=plan, percent=percent)]
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]:

@@ -52,7 +52,8 @@ class Reach:
     def _ahead(self) -> int | None:
         """The free target no word names (`moves._named` with "", then `free`), or None: the car's
         lane when free, else the only free normal target; else the car's lane (taken: None), else
-        the one-lane point ahead when free. Each space's freedom is asked once."""
+        the one-lane point ahead, or the only space ahead, when free. Each space's freedom is asked
+        once."""
         tables, here = self.tables, self.here
         keep = tables.keep[here][self.lane]
         if keep and self.free(keep[0]):
@@ -63,6 +64,9 @@ class Reach:
         if keep:
             return None  # the car's lane, found taken above
         named = tables.first[here].get("")
+        if named is None:  # one way on (a slide's first half, B9): no word needed (`moves._named`)
+            forward = self.state.stage.spaces[here].forward
+            named = forward[0] if len(forward) == 1 else None
         return named if named is not None and self.free(named) else None
 
     def targets(self) -> list[tuple[str, int]]:

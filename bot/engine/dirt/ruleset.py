@@ -110,6 +110,20 @@ class DirtRuleset(BaseModel):
     coast_token_reduces: Literal["column_in_use"]
     #: B13.4, B13.8.8: drawn tokens stay out of the bag until the next stage start
     tokens_return_to_bag: Literal["stage_start"]
+    #: the other defaults B13 names, as flags with the one value the engine plays (the real
+    #: rulebook's pages may bring another, then the engine learns it): B13.6 (OPEN-D3) a tie in
+    #: the order of play keeps the previous round's relative order; B13.8.1 the order is fixed at
+    #: a round's start and the drivers entering the stage play after the cars on the track;
+    #: B13.8.2 a car that cannot move takes the card of its gear; B13.8.5 entering a shortcut over
+    #: its limit draws the shortcut token first; B13.8.9 a loss of control on the finish line:
+    #: the finish stands; B13.8.10 later stages start fastest rally time first
+    order_tie_break: Literal["previous_round"]
+    order_fixed_at: Literal["round_start"]
+    entering_drivers_play: Literal["after_track"]
+    no_move_card: Literal["current_gear"]
+    shortcut_over_limit_draws: Literal["shortcut_then_damage"]
+    finish_loss_of_control: Literal["finish_stands"]
+    later_start_order: Literal["fastest_total_first"]
 
     @field_validator("hazard_faces")
     @classmethod

@@ -16,12 +16,13 @@ from bot.engine.core.errors import NotAllowed
 from bot.engine.core.events import Event
 from bot.engine.core.text import msg
 from bot.engine.dirt.actions import DIRECTIONS, Attack, Roll
-from bot.engine.dirt.course import advance, end_turn
+from bot.engine.dirt.course import advance, end_turn, stage_time
 from bot.engine.dirt.damage import damage_token, shortcut_token, wrecked
 from bot.engine.dirt.dice import GEAR_DICE, STREAMS
 from bot.engine.dirt.dice_rules import Step, check_step, known_step
 from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import (
+    DIRECTION_WORDS,
     choose,
     dice_key,
     dice_left_of,
@@ -59,8 +60,9 @@ def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach, tup
         if reach is None:
             reach = Reach(state, seat)
         target = reach.target(action.to)
-        if target is not None and (reach.tables.jump[target] is None or
-                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target)):
+        if target is not None and ((reach.tables.jump[target] is None and not action.land) or
+                                   lands(reach, GEARS.get(action.step.die, state.cars[seat].gear), target,
+                                         action.land)):
             return target, reach, key
     return _refuse_roll(state, seat, action), Reach(state, seat), key
 
@@ -84,19 +86,43 @@ def _refuse_roll(state: DirtState, seat: str, action: Roll) -> int:
         check_step(dice_turn(state, seat), dice_left_of(state, seat), action.step)  # says why not
     target = choose(state, seat, action.to)
     gear = step_gear(state.cars[seat], action.step)
-    if not lands(Reach(state, seat), gear, target):
+    reach = Reach(state, seat)
+    if not lands(reach, gear, target, action.land):
+        if action.land and not _flies(reach, gear, target):
+            raise NotAllowed(msg("dirt.no_landing_here", land=msg(DIRECTION_WORDS[action.land])))
+        if action.land:
+            raise NotAllowed(msg("dirt.landing_taken", land=msg(DIRECTION_WORDS[action.land])))
         raise NotAllowed(msg("dirt.jump_blocked", gear=gear))
     return target
 
 
-def lands(reach: Reach, gear: int, target: int) -> bool:
-    """False when a step in `gear` onto `target` would fly off a jump with no free landing
-    (B13.8.6: a die that would fly needs one); True for every other step."""
+def _flies(reach: Reach, gear: int, target: int) -> bool:
+    """A step in `gear` onto `target` flies off a jump (B11, B13.5: its gear or one above)."""
     jump = reach.tables.jump[target]
-    if jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over:
+    return jump is not None and 0 <= gear - jump < reach.state.rules.jump_knockout_over
+
+
+def landing_of(reach: Reach, jump: int, lane: int, land: str) -> int | None:
+    """Where a car flying off `jump` lands: the space `land` names (B11: straight on or
+    diagonally, the driver's choice) when free; no word: straight on in `lane` when free, else
+    the free diagonal (`Reach.landing`). None when that landing is taken."""
+    if not land:
+        return reach.landing(jump, lane)
+    spaces = reach.state.stage.spaces
+    for spot in spaces[jump].forward:
+        if spaces[spot].kind is SpaceKind.NORMAL and spaces[spot].word == land and reach.free(spot):
+            return spot
+    return None
+
+
+def lands(reach: Reach, gear: int, target: int, land: str = "") -> bool:
+    """False when a step in `gear` onto `target` would fly off a jump with no free landing (or
+    not the one `land` names), or names a landing without flying (B13.8.6: a die that would fly
+    needs one); True for every other step."""
+    if _flies(reach, gear, target):
         lanes = reach.state.stage.spaces[target].lanes
-        return reach.landing(target, lanes[0] if len(lanes) == 1 else reach.lane) is not None
-    return True
+        return landing_of(reach, target, lanes[0] if len(lanes) == 1 else reach.lane, land) is not None
+    return not land
 
 
 def legal_rolls(state: DirtState, seat: str) -> list[Roll]:
@@ -121,6 +147,22 @@ def roll_targets(state: DirtState, seat: str) -> list[tuple[Roll, int]]:
         for word, target in targets:
             if jumps[target] is None or lands(reach, moved, target):  # only a jump has a landing
                 out.append((rolls[word], target))
+    return out
+
+
+def landing_choices(state: DirtState, seat: str) -> list[Roll]:
+    """The steps allowed now that fly off a jump with both landings free: the driver may name
+    where they land (`Roll.land`, B11, B13.5)."""
+    reach = Reach(state, seat)
+    car = state.cars[seat]
+    out = []
+    for roll, target in roll_targets(state, seat):
+        gear = step_gear(car, roll.step)
+        if _flies(reach, gear, target):
+            lanes = state.stage.spaces[target].lanes
+            lane = lanes[0] if len(lanes) == 1 else reach.lane
+            if all(landing_of(reach, target, lane, land) is not None for land in ("left", "right")):
+                out.append(roll)
     return out
 
 
@@ -211,15 +253,15 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
     dice = step.dice()
     shown = _roll_dice(state, rules, dice, target)
     state.hazards += shown
-    if attack:
-        car.seconds_tokens += rules.attack_seconds_per_die * len(dice)  # B13.8.7
     _move(state, seat, target, reach)
     car.gear = gear
+    stage = state.stage
     events.append(ev("dirt_roll", seat, die=step.die, brakes=step.brakes, hazards=shown, shown=state.hazards,
-                     space=target, gear=gear))
+                     space=target, gear=gear, tile=stage.spaces[target].tile + 1, tiles=len(stage.tiles),
+                     pose=car.pose))
     lost: str | None = None
     if reach.tables.special[target]:  # a limit, a shortcut or a jump: what entering it does
-        going, lost = _enter(state, seat, gear, target, reach, events)
+        going, lost = _enter(state, seat, gear, target, reach, events, action.land)
         if not going:
             return False
     if lost is None and state.hazards >= hazard_limit(state):
@@ -251,7 +293,7 @@ def roll_step(state: DirtState, seat: str, action: Roll, events: list[Event], *,
 
 
 def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
-           events: list[Event]) -> tuple[bool, str | None]:
+           events: list[Event], land: str = "") -> tuple[bool, str | None]:
     """What entering `target` in `gear` does beyond moving there: over its limit a knock-out or a
     loss of control (B8, B13.3), a shortcut's token (B10, B13.8.5), a jump's flight and landing
     (B13.5). (False, _) when the car is out, else (True, the cause of a loss of control or None)."""
@@ -274,7 +316,7 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
         if gear - space.jump >= state.rules.jump_knockout_over:
             knock_out(state, seat, "jump", events)
             return False, None
-        spot = reach.landing(target, car.lane)
+        spot = landing_of(reach, target, car.lane, land)
         assert spot is not None, "checked by check_roll"
         _move(state, seat, spot, reach)
         events.append(ev("dirt_jump", seat, gear=gear, space=spot))
@@ -337,14 +379,15 @@ def lose_control(state: DirtState, seat: str, cause: str, events: list[Event]) -
     if wrecked(state, seat):
         knock_out(state, seat, "damage", events)
         return
-    events.append(ev("dirt_turn_end", seat, seconds=state.rules.zero_side_seconds, gear=0, total=sum(car.cards)))
+    events.append(ev("dirt_turn_end", seat, seconds=state.rules.zero_side_seconds, gear=0, total=stage_time(car)))
     advance(state, events)
 
 
 def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]) -> None:
     """B13.1, B13.8.7 (A18): ≥ 2 dice planned at the start of a turn, checked whole as if no ⚠
-    showed (and not past the finish line), then rolled die by die, stopping where the turn ends;
-    one second token per die rolled."""
+    showed (and not past the finish line), then resolved die by die, stopping where the turn ends;
+    one second token per die of the group, all rolled at once (A18.4: even when the move stops
+    at a loss of control before the last die; B13.8.7: brake dice count)."""
     rules = state.rules
     if state.turn_dice:
         raise NotAllowed(msg("dirt.attack_mid_turn"))
@@ -359,7 +402,9 @@ def time_attack(state: DirtState, seat: str, action: Attack, events: list[Event]
             if dry.cars[seat].status == "finished" and i < len(action.steps) - 1:
                 raise NotAllowed(msg("dirt.attack_past_finish", n=i + 1))
             break
-    events.append(ev("dirt_attack", seat, dice=count))
+    earned = rules.attack_seconds_per_die * count
+    state.cars[seat].seconds_tokens += earned
+    events.append(ev("dirt_attack", seat, dice=count, seconds=earned))
     for step, to in action.steps:
         if not roll_step(state, seat, Roll(step, to), events, attack=True):
             return

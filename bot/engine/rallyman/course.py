@@ -37,6 +37,11 @@ class Course:
     assistance: list[bool]  # assistance after special i (A2.4, A16)
     index: int = 0  # the special being driven (0 = SS1)
     results: list[list[SpecialRow]] = field(default_factory=list)  # finished specials, in order
+    #: the rally stopped after the special `index`: nobody could start the next one (A2); the
+    #: drivers knocked out before it (A12.5, AMB-22), by reason: out of the rally, their
+    #: finished specials kept in the stage tables
+    stopped: bool = False
+    dnf: dict[str, str] = field(default_factory=dict)
 
     @property
     def number(self) -> int:
@@ -49,16 +54,19 @@ class Course:
 
     def clone(self) -> Course:
         # Finished results never change: the outer list is copied, its rows shared.
-        return Course(list(self.specials), list(self.assistance), self.index, list(self.results))
+        return Course(list(self.specials), list(self.assistance), self.index, list(self.results), self.stopped,
+                      dict(self.dnf))
 
     def to_dict(self) -> dict[str, Any]:
+        stopped = {"stopped": True, "dnf": dict(self.dnf)} if self.stopped else {}  # older snapshots: as they were
         return {"specials": list(self.specials), "assistance": list(self.assistance), "index": self.index,
-                "results": [[row.to_list() for row in rows] for rows in self.results]}
+                "results": [[row.to_list() for row in rows] for rows in self.results], **stopped}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Course:
         return cls(list(d["specials"]), [bool(a) for a in d["assistance"]], int(d["index"]),
-                   [[SpecialRow(*row) for row in rows] for rows in d.get("results", [])])
+                   [[SpecialRow(*row) for row in rows] for rows in d.get("results", [])],
+                   bool(d.get("stopped", False)), {str(k): str(v) for k, v in d.get("dnf", {}).items()})
 
 
 def course_of(specials: list[str], assistance: list[bool] | None = None) -> Course | None:

@@ -48,7 +48,7 @@ def results_data(state: GameState) -> dict[str, Any]:
         if row["reason"]:
             row["reason"] = to_json(out_reason_word(row["reason"]))
     data["columns"] = [to_json(msg("render.special", n=i + 1)) for i in range(len(view.columns))]
-    if done < len(course.specials):
+    if done < len(course.specials) and not course.stopped:  # a rally that stopped early: its classification
         data["title"] = to_json(msg("render.special_results", special=msg("render.special", n=done),
                                     stage=load_stage(course.specials[done - 1]).title,
                                     results=msg("render.results")))

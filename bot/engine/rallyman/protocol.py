@@ -349,7 +349,8 @@ class Rallyman:
             return Prompt((), frozenset(), (), False)
         car = state.cars[state.turn.car]
         new_turn = not events or any(e.kind in ("turn", "retired") for e in events)
-        labels = tuple(self.label(a) for a in self.legal_actions(state, None))
+        actions = self.legal_actions(state, None)
+        labels = tuple(self.label(a) for a in actions)
         allowed = describe_allowed(dice_allowed(state, car, state.turn))
         if state.turn.attack is not None:  # a time attack rolled: only its order may follow (A18.3)
             orders = [o for o in labels if o.startswith("order ")]
@@ -358,7 +359,12 @@ class Rallyman:
             line = msg("turn.your_turn", name=car.name, allowed=allowed)
         else:
             line = msg("turn.go_on", name=car.name, allowed=allowed)
-        return Prompt((line,), frozenset({car.id}), labels, new_turn)
+        lines = [line]
+        doomed = tuple(self.label(a) for a in actions
+                       if isinstance(a, Roll) and plan_odds(state, a).loss_of_control >= 1.0)
+        if doomed:  # over the corner's limit, a bump at N+2 …: whatever the dice show (A8.6, A10, A11.1)
+            lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+        return Prompt(tuple(lines), frozenset({car.id}), labels, new_turn, certain_loss=frozenset(doomed))
 
     def hand(self, view: object) -> None:
         """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""

@@ -41,7 +41,10 @@ def rally_classification(course: Course) -> list[RallyRow]:
             names.setdefault(row.id, row.name)
             if row.time is None and reasons.get(row.id) is None:
                 reasons[row.id] = row.reason or "retired"
-    totals = {d: (None if any(t is None for t in times) else sum(t for t in times if t is not None))
+    for driver, reason in course.dnf.items():  # knocked out before a special nobody started (AMB-22)
+        reasons[driver] = reasons.get(driver) or reason
+    totals = {d: (None if d in course.dnf or any(t is None for t in times)
+                  else sum(t for t in times if t is not None))
               for d, times in by_driver.items()}
     classified = sorted((d for d in by_driver if totals[d] is not None),
                         key=lambda d: (totals[d], by_driver[d][-1] or 0, seat.get(d, 99)))

@@ -20,6 +20,9 @@ GEARS = ("1", "2", "3", "4", "5")
 DIE_IDS = GEARS + ("W",)
 
 
+#: the loss-of-control events of the event die (A11.2)
+LocEvent = Literal["spin", "off_left", "off_right"]
+
 class DiceSpec(BaseModel):
     """Die faces (RULES A1, OPEN-1): how many of the `faces` of each die show ⚠."""
 
@@ -74,7 +77,7 @@ class Ruleset(BaseModel):
     dice: DiceSpec
     gear_card_seconds: dict[str, int]
     loc_card_seconds: dict[str, int]
-    loc_events: dict[Literal["spin", "off_left", "off_right"], int]
+    loc_events: dict[LocEvent, int]
     spare_tire_seconds: int = Field(ge=0)
     no_move_neutral_seconds: int = Field(ge=0)
     shortcut_deck: dict[Literal["good", "dirty", "flat"], int]

@@ -112,6 +112,10 @@ def advance_course(state: GameState, events: list[Event]) -> GameState:
     previous = [c.id for c in sorted(state.cars, key=lambda c: c.seat)]
     starters, absent = start_order(course, previous)
     cars = {c.id: c for c in state.cars}
+    limit = state.rules.knocked_out_at_black_lost
+    wrecks = [] if assisted else [d for d in starters if cars[d].lost_black >= limit]
+    if len(wrecks) == len(starters):  # nobody left to start the next special: the rally ends here (A2)
+        return _stop(state, course, wrecks, events)
     # A20.2: with the weather module, tires are chosen again after an assistance (pre-set for the
     # new weather); otherwise they carry over
     choosing = assisted and state.rules.modules.weather
@@ -141,9 +145,24 @@ def advance_course(state: GameState, events: list[Event]) -> GameState:
                                                 "order": names, "assistance": "yes" if assisted else "no"}))
     events.extend(weather_events(new))  # A20.1: known before the first car starts
     next_turn(new, events)
-    if new.turn is None and not new.entry:  # nobody could start it
+    if new.turn is None and not new.entry:  # nobody could start it (a case `_stop` did not foresee)
         return advance_course(new, events)
     return new
+
+
+def _stop(state: GameState, course: Course, wrecks: list[str], events: list[Event]) -> GameState:
+    """Nobody can start the next special (every driver out, or the last ones knocked out by
+    damage no assistance repairs, A12.5, AMB-22): the rally ends after the special just driven,
+    whose table stands; no later special is set up or announced."""
+    course.index -= 1  # the special driven last (`advance_course` had counted the next one)
+    cars = {c.id: c for c in state.cars}
+    for driver in wrecks:
+        events.append(Event("damage_ko", driver, {"lost": cars[driver].lost_black}))
+    course.stopped = True
+    course.dnf = {driver: "damage_ko" for driver in wrecks}
+    events.append(Event("course_stopped", None, {"number": course.number + 1, "last": course.number}))
+    state.course = course
+    return state
 
 
 def carry_over(old: Car, new: Car, assisted: bool, keep_tires: bool = True) -> None:

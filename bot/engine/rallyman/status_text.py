@@ -88,7 +88,7 @@ def course_lines(course: Course) -> list[str]:
                        gap=_gap((row.time or 0) - (best or 0))))
     lines += [msg("rally.class_out", name=r.name, reason=out_reason_word(r.reason)) for r in rows
               if r.time is None]
-    final = number >= len(course.specials)
+    final = number >= len(course.specials) or course.stopped
     lines.append(msg("rally.final_classification", count=number) if final
                  else msg("rally.reclassification", number=number))
     for ranked in rally_classification(course):

@@ -11,13 +11,16 @@ from typing import Literal
 class Play:
     """C4: play these cards. `store`: a General Store turn (C5, C10.5); `shortcut`: take the
     shortcut starting where the move ends (C5); `draw_first`: on a Gas space, draw before the
-    shuffle (standard, RR-FR: AMB-R1). The move is known when the cards are chosen, so these
+    shuffle (standard, RR-FR: AMB-R1); `normal`: on a General Store, a normal turn said so
+    (C10.5: a play typed without `store` or `normal` there is the turn that draws more, so the
+    normal turn that draws less is named). The move is known when the cards are chosen, so these
     choices are made with it and nothing is learnt in between."""
 
     cards: tuple[int, ...]
     store: bool = False
     shortcut: bool = False
     draw_first: bool = False
+    normal: bool = False
 
 
 @dataclass(frozen=True, slots=True)

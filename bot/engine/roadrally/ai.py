@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, StageAnswer
+from bot.engine.roadrally.presets import preset, store_by_default
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.view import RRView
 
 SHORTCUT = SpaceKind.SHORTCUT  # read once (an Enum member read through its class is slow in 3.11)
+STORE = SpaceKind.STORE
 
 
 def choose(v: RRView) -> Action:
@@ -71,4 +73,8 @@ def _play(v: RRView) -> Play:
     spaces = v.road.spaces
     space = spaces[min(pos + chosen[0], len(spaces) - 1)]
     shortcut = space.kind is SHORTCUT and space.shortcut_to is not None
-    return Play(tuple(chosen[2:]), shortcut=shortcut)
+    cards = tuple(chosen[2:])
+    # C5, C10.5: from a General Store, the turn that draws more (a store turn after reds, say)
+    store = spaces[pos].kind is STORE and store_by_default(preset(v.preset), {c[1] for c in me.hand if c[0] in cards},
+                                                          len(cards))
+    return Play(cards, store, shortcut)

@@ -20,7 +20,7 @@ COLOUR_CODES = {"g": "green", "y": "yellow", "r": "red"}
 def label(action: Action) -> str:
     if isinstance(action, Play):
         flags = [w for w, on in (("store", action.store), ("shortcut", action.shortcut),
-                                 ("drawfirst", action.draw_first)) if on]
+                                 ("drawfirst", action.draw_first), ("normal", action.normal)) if on]
         return " ".join(["play", *(str(c) for c in action.cards), *flags])
     if isinstance(action, Reshuffle):
         return f"reshuffle {'yes' if action.yes else 'no'}"
@@ -61,9 +61,9 @@ def parse(text: str, state: RRState, seat: str) -> Action:
         raise CannotParse(msg("roadrally.cannot_parse", text=""))
     head, rest = words[0], words[1:]
     if head == "play":
-        flags = {w for w in rest if w in ("store", "shortcut", "drawfirst")}
+        flags = {w for w in rest if w in ("store", "shortcut", "drawfirst", "normal")}
         return Play(_cards([w for w in rest if w not in flags], state, seat),
-                    "store" in flags, "shortcut" in flags, "drawfirst" in flags)
+                    "store" in flags, "shortcut" in flags, "drawfirst" in flags, "normal" in flags)
     if head == "reshuffle" and rest in (["yes"], ["no"], []):
         return Reshuffle(rest != ["no"])
     if head == "order":
@@ -82,7 +82,8 @@ def encode(action: Action | Lifecycle) -> str:
         fields: dict[str, Any] = lifecycle_fields(action)
     elif isinstance(action, Play):
         fields = {"type": "play", "cards": list(action.cards), "store": action.store,
-                  "shortcut": action.shortcut, "draw_first": action.draw_first}
+                  "shortcut": action.shortcut, "draw_first": action.draw_first,
+                  **({"normal": True} if action.normal else {})}  # only when said: older logs have none
     elif isinstance(action, Reshuffle):
         fields = {"type": "reshuffle", "yes": action.yes}
     elif isinstance(action, Order):
@@ -101,6 +102,8 @@ def encode(action: Action | Lifecycle) -> str:
 _FIELDS = {"play": {"cards", "store", "shortcut", "draw_first"}, "reshuffle": {"yes"}, "order": {"cards"},
            "stage": {"stage", "play"}, "choose": {"take"}, "retire": {"seat"}, "timeout": set(),
            "start": {"seats"}, "status": {"status"}}
+#: fields an entry may leave out (added after logs were written without them)
+_OPTIONAL = {"play": {"normal"}}
 
 
 def _typed(d: dict[str, Any], name: str, kind: type) -> Any:
@@ -128,12 +131,12 @@ def decode(text: str) -> Action | Lifecycle:
     kind = d.get("type")
     if kind not in _FIELDS:
         raise CodecError(f"type: unknown {kind!r}")
-    if set(d) != _FIELDS[kind] | {"v", "type"}:
+    if not _FIELDS[kind] | {"v", "type"} <= set(d) <= _FIELDS[kind] | _OPTIONAL.get(kind, set()) | {"v", "type"}:
         raise CodecError(f"{kind}: fields must be {', '.join(sorted(_FIELDS[kind]))}")
     action: Action | Lifecycle
     if kind == "play":
         action = Play(tuple(_typed(d, "cards", list)), _typed(d, "store", bool), _typed(d, "shortcut", bool),
-                      _typed(d, "draw_first", bool))
+                      _typed(d, "draw_first", bool), _typed(d, "normal", bool) if "normal" in d else False)
     elif kind == "reshuffle":
         action = Reshuffle(_typed(d, "yes", bool))
     elif kind == "order":

@@ -12,7 +12,7 @@ from bot.engine.core.text import msg
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, Retire, StageAnswer, Timeout
 from bot.engine.roadrally.cards import deck_of, refuse, value
 from bot.engine.roadrally.events import RoadEvent
-from bot.engine.roadrally.presets import DECK_A, DECK_B, preset
+from bot.engine.roadrally.presets import DECK_A, DECK_B, preset, store_by_default
 from bot.engine.roadrally.road import Road, SpaceKind
 from bot.engine.roadrally.stages import answer, choose, end_round, final_stage, next_stage, resolve
 from bot.engine.roadrally.state import RRState, SeatState
@@ -249,22 +249,26 @@ def _plays(state: RRState, i: int) -> list[Play]:
     by_kind: dict[tuple[str, int], list[int]] = {}
     for c in sorted(seat.hand):
         by_kind.setdefault(deck[c], []).append(c)
-    candidates: list[tuple[tuple[int, ...], bool]] = []
+    candidates: list[tuple[tuple[int, ...], bool, bool]] = []
+    at_a_store = road.spaces[seat.pos].kind is SpaceKind.STORE
+    rules = state.preset
     for col in ("green", "yellow", "red"):
         kinds = [ids for kind, ids in by_kind.items() if kind[0] == col]
-        candidates += [(cards, False) for cards in _multisets(kinds, 1, len(seat.hand))]
-    if road.spaces[seat.pos].kind is SpaceKind.STORE:
-        candidates += [(cards, True) for cards in _multisets(list(by_kind.values()), 1, state.preset.store_max)]
+        # a normal turn on a Store is named when the turn typed without a word would be the store's (C10.5)
+        candidates += [(cards, False, at_a_store and store_by_default(rules, {col}, len(cards)))
+                       for cards in _multisets(kinds, 1, len(seat.hand))]
+    if at_a_store:
+        candidates += [(cards, True, False) for cards in _multisets(list(by_kind.values()), 1, rules.store_max)]
     out: list[Play] = []
     choose_gas = state.preset.gas_draw == "choose"
-    for cards, at_store in candidates:
+    for cards, at_store, normal in candidates:
         end = min(seat.pos + sum(deck[c][1] for c in cards), road.final)
         target = road.spaces[end].shortcut_to if road.spaces[end].kind is SpaceKind.SHORTCUT else None
         for cut in ([False, True] if target is not None else [False]):
             last = target if cut and target is not None else end
             gas = choose_gas and road.spaces[last].kind is SpaceKind.GAS
             for first in ([False, True] if gas else [False]):
-                out.append(Play(tuple(sorted(cards)), at_store, cut, first))
+                out.append(Play(tuple(sorted(cards)), at_store, cut, first, normal))
     return out
 
 

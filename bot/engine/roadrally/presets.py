@@ -58,6 +58,10 @@ class Preset(BaseModel):
     checkpoint_draw: int = Field(default=2, ge=0)    # C5, C10.1
     store_draw: int = Field(default=1, ge=0)         # C5
     store_max: int = Field(default=5, ge=1)          # C5: up to 5 cards of any colours
+    #: C10.5: the turn a player takes from a General Store when not choosing: the one that draws
+    #: more (`more_draws`: a store turn when it draws more than the colour's normal draw), or
+    #: always a normal turn (`normal`); the AI drivers take it
+    store_default: Literal["more_draws", "normal"] = "more_draws"
     mechanic_look: int = Field(default=5, ge=1)      # C5
     choice_cards: int = Field(default=2, ge=1)       # C6.3: "or 2 cards"
     tile_vp: int = Field(default=2, ge=0)            # C6.3, C8: a stage tile is worth 2
@@ -111,6 +115,18 @@ def load_preset_text(text: str, source: str) -> Preset:
     if preset.name != expected:
         raise DataError(source, "name", f"must be the file's name '{expected}'")
     return preset
+
+
+def store_by_default(rules: Preset, colours: set[str], count: int) -> bool:
+    """C5, C10.5: whether a play of `count` cards of `colours` from a General Store that does not
+    say which turn it is, is a store turn: cards of several colours only can be (up to the
+    store's limit); one colour is the turn that draws more (`store_default`); more cards than
+    the store allows are a normal turn."""
+    if count > rules.store_max:
+        return False
+    if len(colours) > 1:
+        return True
+    return rules.store_default == "more_draws" and rules.store_draw > rules.draws[next(iter(colours))]
 
 
 @cache

@@ -117,6 +117,21 @@ def _picks(state: RRState, seat: str | None) -> tuple[str, ...]:
     return tuple(word_label(a) for a in plain + rest)
 
 
+#: the course names a preset gives by itself (`default_stage`): a sprint plays its own course instead
+DEFAULT_COURSES = ("standard", "base")
+
+
+def _sprint_course(stage: str, sprint: bool) -> str:
+    """The course a game named `stage` plays: a sprint (C9: 5 standard tiles, start and finish)
+    played on a preset's own course (`standard`, `base`) plays the sprint course; a sprint on a
+    course of another kind, named by the host, is refused (NotAllowed)."""
+    if not sprint or is_sprint(stage):
+        return stage
+    if stage in DEFAULT_COURSES:
+        return "sprint"
+    raise NotAllowed(msg("roadrally.sprint_course", course=stage[:40]))
+
+
 class RoadRally:
     """Road Rally USA (RULES Part C) as a `Game`."""
 
@@ -151,7 +166,9 @@ class RoadRally:
 
     def validate_setup(self, options: Mapping[str, Any]) -> None:
         self._preset(options)
-        self.stages.facts(str(options.get("stage") or "standard"))
+        stage = str(options.get("stage") or "standard")
+        self.stages.facts(stage)
+        _sprint_course(stage, bool((options.get("modules") or {}).get("sprint")))
 
     @staticmethod
     def _preset(options: Mapping[str, Any]) -> str:
@@ -169,9 +186,9 @@ class RoadRally:
         modules = options.get("modules") or {}
         stage = str(options.get("stage") or "standard")
         sprint = bool(modules.get("sprint")) or is_sprint(stage)
-        if sprint and stage == "standard":
-            stage = "sprint"
-        road = load_course(course_of(stage, seed))
+        # a sprint on a preset's own course plays the sprint course (C9); a course the host named
+        # was checked by `validate_setup`, and a stored rally replays on the course it was given
+        road = load_course(course_of("sprint" if sprint and stage in DEFAULT_COURSES else stage, seed))
         key = options.get("secret")
         dealt: DiceSource
         public: DiceSource | None
@@ -264,7 +281,8 @@ class RoadRally:
         return (rr.round, turn, rr.window or 0, choosing, len(rr.revealed))
 
     def outcome(self, table: Table) -> Outcome | None:
-        """Final VP, higher is better; equal VP ranked by the car further ahead (C8); retired last."""
+        """Final VP, higher is better; equal VP: the car further ahead wins (C8: a rank of its own,
+        never shared); retired last."""
         state = table.state
         if state.phase != "over":
             return None
@@ -273,7 +291,7 @@ class RoadRally:
         rows = [SeatResult(s.id, "retired" if s.retired else "finished", None if s.retired else vp[s.id], None,
                            (ahead.get(s.id, len(state.seats)),), "retired" if s.retired else None)
                 for s in state.seats]
-        return Outcome(self.result, ranked(self.result, rows))
+        return Outcome(self.result, ranked(self.result, rows, ties_broken=True))
 
     def standing(self, table: Table) -> Standing:
         """Finished: the outcome's ranks. Running: by the VP a seat would score now (C8), then
@@ -382,7 +400,7 @@ class RoadRally:
         """`python -m bot simulate --game roadrally --players 5 --preset rr-standard --seed 7`."""
         preset = ruleset or "rr-standard"
         sprint = "sprint" in [m.strip() for m in modules.split(",") if m.strip()]
-        course = course_of(stages[0], seed) if stages else None
+        course = course_of(_sprint_course(stages[0], sprint), seed) if stages else None
         return simulate_game(drivers, preset, seed, sprint=sprint, course=course)
 
     def ghost_marks(self, view: TableView) -> None:

@@ -54,9 +54,12 @@ def check_play(state: RRState, action: Play) -> None:
     road = state.road
     here = road.spaces[seat.pos].kind
     deck = deck_of(state)
-    if action.store:
+    if action.store and action.normal:
+        raise refuse("roadrally.store_or_normal")
+    if action.store or action.normal:
         if here is not STORE:
             raise refuse("roadrally.no_store_here")
+    if action.store:
         if len(cards) > state.preset.store_max:
             raise refuse("roadrally.too_many_cards", max=state.preset.store_max)
     elif len({deck[c][0] for c in cards}) > 1:

@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from bot.engine.core.errors import CannotParse, NotAllowed
 from bot.engine.core.text import Listed, msg
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, Retire, StageAnswer, Timeout
-from bot.engine.roadrally.presets import COLOURS, preset
+from bot.engine.roadrally.presets import COLOURS, preset, store_by_default
+from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.view import Card, RRView
 
 CARD_MARK = {"green": "🟩", "yellow": "🟨", "red": "🟥"}
@@ -58,6 +59,7 @@ FLAGS = {
     "store": "store", "magasin": "store", "laden": "store",
     "shortcut": "shortcut", "raccourci": "shortcut", "abkurzung": "shortcut", "abkuerzung": "shortcut",
     "draw": "draw", "drawfirst": "draw", "piocher": "draw", "pioche": "draw", "ziehen": "draw",
+    "normal": "normal", "normale": "normal",
 }
 #: `stage 7 <word>`: reveal (True) or pass (False)
 STAGE_ANSWERS = {**{w: True for w, verb in VERBS.items() if verb in ("reveal", "play")},
@@ -91,7 +93,7 @@ def label(action: Action) -> str:
     """The canonical English words of `action` (what `parse` reads back)."""
     if isinstance(action, Play):
         flags = [w for w, on in (("store", action.store), ("shortcut", action.shortcut),
-                                 ("draw", action.draw_first)) if on]
+                                 ("draw", action.draw_first), ("normal", action.normal)) if on]
         return " ".join(["play", *(card_code(c) for c in sorted(action.cards, key=_kind_order)), *flags])
     if isinstance(action, Reshuffle):
         return "reshuffle" if action.yes else "skip"
@@ -107,7 +109,8 @@ def label(action: Action) -> str:
 
 
 #: how a pick's words read in a menu (a closed table: every key exists in EN, FR and DE)
-PICK_KEYS = {"play": "roadrally.pick.play", "store": "roadrally.pick.store", "shortcut": "roadrally.pick.shortcut",
+PICK_KEYS = {"play": "roadrally.pick.play", "store": "roadrally.pick.store", "normal": "roadrally.pick.normal",
+             "shortcut": "roadrally.pick.shortcut",
              "draw": "roadrally.pick.draw", "reshuffle": "roadrally.pick.reshuffle", "skip": "roadrally.pick.skip",
              "order": "roadrally.pick.order", "reveal": "roadrally.pick.reveal", "pass": "roadrally.pick.pass",
              "points": "roadrally.pick.points", "cards": "roadrally.pick.cards", "retire": "roadrally.pick.retire",
@@ -123,7 +126,7 @@ def pick_text(text: str) -> str:
         return text
     head, rest = words[0], words[1:]
     cards = [w for w in rest if _GLUED.match(w) and w[0] in "gyr"]
-    flags = [msg(PICK_KEYS[w]) for w in rest if w in ("store", "shortcut", "draw")]
+    flags = [msg(PICK_KEYS[w]) for w in rest if w in ("store", "shortcut", "draw", "normal")]
     numbers = [w for w in rest if w.isdigit()]
     if head not in PICK_KEYS:
         return text
@@ -186,6 +189,18 @@ def _stage(rest: list[str], view: RRView, text: str) -> int:
     return view.window
 
 
+def _at_store_by_default(view: RRView, chosen: Iterable[int]) -> bool:
+    """C10.5: a play typed without `store` or `normal` from a General Store is the turn that
+    draws more (`presets.store_by_default`); the action logged says which it is."""
+    me = view.me
+    assert me is not None
+    pos = next(s.pos for s in view.seats if s.id == view.seat)
+    if view.road.spaces[pos].kind is not SpaceKind.STORE:
+        return False
+    ids = set(chosen)
+    return store_by_default(preset(view.preset), {col for c, col, _ in me.hand if c in ids}, len(ids))
+
+
 def parse(text: str, view: RRView) -> Action:
     """The action `text` means for the seat of `view` (see the module's docstring)."""
     me = view.me
@@ -201,7 +216,8 @@ def parse(text: str, view: RRView) -> Action:
         if not rest or not [w for w in rest if w not in FLAGS]:
             raise _unknown(text)
         chosen = _ids(_card_words([w for w in rest if w not in FLAGS], text), me.hand, "roadrally.card_not_in_hand")
-        return Play(tuple(sorted(chosen)), "store" in flags, "shortcut" in flags, "draw" in flags)
+        store = "store" in flags or ("normal" not in flags and _at_store_by_default(view, chosen))
+        return Play(tuple(sorted(chosen)), store, "shortcut" in flags, "draw" in flags, "normal" in flags)
     if head == "order":
         if not me.mechanic_top:
             raise NotAllowed(msg("roadrally.no_mechanic_now"))

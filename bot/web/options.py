@@ -26,7 +26,9 @@ class WebOptions:
     of `X-Forwarded-For` (the one the proxy added), not the proxy's. `rows`: rows of a ranking.
     `live_*`: the rally pages' live streams (bot/web/live.py). `version_ttl`: how long a page's
     data version may be reused without asking the store again (0: only concurrent requests share
-    one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py)."""
+    one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py).
+    `public_url`: the site's public address (`RALLYBOT_PUBLIC_URL`): a link's preview (Open Graph)
+    names its picture by an absolute address there (None: the site's own paths)."""
 
     rate: float = 10.0
     burst: int = 60
@@ -46,6 +48,7 @@ class WebOptions:
     live_keepalive: float = 15.0  # seconds of silence before a comment line (a gone reader is noticed)
     version_ttl: float = 0.0  # seconds a page's data version is reused (bot/web/versions.py; ≤ live_poll)
     clock: Callable[[], datetime] = field(default=utc_now)
+    public_url: str | None = None
 
 
 def child_caches(options: WebOptions) -> WebOptions:

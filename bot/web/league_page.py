@@ -10,9 +10,9 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine.core.text import msg
+from bot.services.images import table_spec
 from bot.services.league_points import Standing
 from bot.services.league_rounds import specials_text
-from bot.services.images import table_spec
 from bot.services.league_time import stored_zone
 from bot.services.provisional import any_provisional
 from bot.services.round_close import league_standings, scores_of, standings_rule, standings_table

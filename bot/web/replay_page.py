@@ -66,7 +66,7 @@ def replay_turns(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
     mark: tuple[Any, ...] | None = None
     ended = False
     state: Any = None
-    for state, view, told in replayed_steps(rally, drivers, actions):  # noqa: B007 - the last state
+    for state, view, told in replayed_steps(rally, drivers, actions):
         lines.extend(told)
         now = (game.to_act(state), game.progress(view))
         over = game.finished(state)

@@ -25,7 +25,7 @@ from bot.store.web import public_league_tx
 from bot.web.league_chart import TOP, Chart, league_chart
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
-ROUND_COLUMNS = 12  # the latest closed rounds that get a column of points in the standings (where there is room)
+ROUND_COLUMNS = 8  # the latest closed rounds that get a column of points in the standings (where there is room)
 
 
 @dataclass(frozen=True)

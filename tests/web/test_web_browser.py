@@ -29,7 +29,7 @@ from bot.services.images import PillowRenderer
 from bot.store.clock import from_text
 from bot.web import create_app
 from bot.web.app import SITE
-from bot.web.league_page import league_page
+from bot.web.league_page import ROUND_COLUMNS, league_page
 from tests.league.conftest import Posts
 from tests.league.league_helpers import until
 from tests.web.live_helpers import running_public_rally
@@ -372,4 +372,22 @@ async def test_the_phone_pages_look_right_in_french(service, deadlines, clock, s
         for image in await me.page.locator("img").element_handles():
             await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
         await screenshot(me.page, shots, name)
+    await me.page.set_viewport_size({"width": 1280, "height": 900})  # a desktop: the per-round columns too
+    await me.open(str(site.make_url(f"/league/{league_id}?lang=de")))
+    assert await me.page.locator("main table th.room").first.is_visible()
+    await screenshot(me.page, shots, "desktop-league-de")
+    # a long season: as many round columns as the page shows (copies of the one closed round's), wide numbers
+    widths = await me.page.evaluate("""n => {
+      const table = document.querySelector('main table');
+      for (const row of table.rows) {
+        const cell = row.querySelector('.room');
+        for (let i = 1; i < n; i++) {
+          const copy = cell.cloneNode(true);
+          copy.textContent = '125';
+          row.appendChild(copy);
+        }
+      }
+      return [table.getBoundingClientRect().width, table.parentElement.clientWidth];
+    }""", ROUND_COLUMNS)
+    assert widths[0] <= widths[1] + 1, widths
     assert not me.errors and not me.dialogs, (me.errors, me.dialogs)

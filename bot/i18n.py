@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from babel import Locale
+from babel.numbers import format_decimal
 from pydantic import RootModel, ValidationError
 
 from bot.engine.core.errors import DataError
@@ -84,20 +86,60 @@ def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
 
 def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
+    count = params.get("n")
+    if key not in messages and f"{key}.one" in messages and isinstance(count, int):
+        key = f"{key}.{plural_category(count, lang)}"  # a counted message: the reader's plural
     if key not in messages:
         raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
     if any(type(value) is float for value in params.values()):  # numbers the reader's way: 12,5
         params = {k: _number(v, lang) if type(v) is float else v for k, v in params.items()}
     try:
-        text = messages[key].format(**params)
+        template = messages[key]
+        elides = lang in ELISION and any(f"{word} {{" in template for word in ELISION[lang])
+        text = _elided(template, params, lang) if elides else template.format(**params)
     except KeyError as exc:
         raise KeyError(f"message '{key}' needs parameter {exc}") from None
     return cite(text, lang) if "RULES " in text else text
 
 
 def _number(value: float, lang: str) -> str:
-    """A decimal number with one decimal, written with the language's decimal mark."""
-    return f"{value:.1f}".replace(".", catalogue(lang).get("number.decimal", "."))
+    """A decimal number with one decimal, as the language writes it (Babel, CLDR: "12.5", "12,5")."""
+    return format_decimal(value, format="#,##0.0", locale=lang)
+
+
+def plural_category(n: int, lang: str = DEFAULT_LANG) -> str:
+    """`one` or `other`: the plural form the catalogue has for a count `n` in `lang`, by the
+    language's CLDR rule (Babel): French says "0 course" and "1 course", English "0 events"; a
+    category the catalogue does not write (French "many" for millions) reads as `other`. A
+    message `key.one` / `key.other` is chosen by it when a text is asked for as `key` with an
+    integer `n`."""
+    return "one" if Locale.parse(lang).plural_form(abs(n)) == "one" else "other"
+
+
+#: languages whose short words drop their vowel before a word that starts with one ("de Alice" →
+#: "d'Alice"), and the words that do, each with its elided form
+ELISION: dict[str, dict[str, str]] = {"fr": {"de": "d'", "que": "qu'", "De": "D'"}}
+_VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+
+
+def _elided(template: str, params: Mapping[str, object], lang: str) -> str:
+    """`template` filled with `params`, a short word before a value that starts with a vowel
+    elided the language's way (French: "de {name}" with Alice reads "d'Alice"). Only before a
+    value: the catalogue's own words are written right already."""
+    words = ELISION[lang]
+    out: list[str] = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        value = ""
+        if field is not None:
+            value = string.Formatter().format_field(
+                string.Formatter().convert_field(string.Formatter().get_field(field, (), params)[0], conversion),
+                spec or "")
+        if field is not None and literal and value[:1] in _VOWELS:
+            last = literal[:-1].rpartition(" ")[2] if literal.endswith(" ") else ""
+            if last in words:  # "… de " → "… d'"
+                literal = literal[:-1 - len(last)] + words[last]
+        out.append(literal + value)
+    return "".join(out)
 
 
 class _Articles(RootModel[dict[str, dict[str, str | None]]]):

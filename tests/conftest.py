@@ -5,12 +5,33 @@ from __future__ import annotations
 import pytest
 from pg_server import PgServer
 
+from tests.discord import referee
+
 
 @pytest.fixture(autouse=True)
 def _isolated_db(tmp_path, monkeypatch):
     """Point RALLYBOT_DB at a temp file so no test can write the developer's database."""
     monkeypatch.setenv("RALLYBOT_DB", str(tmp_path / "rallybot-test.sqlite3"))
     monkeypatch.setenv("RALLYBOT_CACHE", str(tmp_path / "render-cache"))  # nor the checkout's image cache
+
+
+@pytest.fixture(autouse=True)
+def _discord_referee():
+    """Every request a test makes through the fake Discord (tests/discord/fakes.py) is judged by
+    Discord's API spec and documented limits (tests/discord/referee.py). The fake raises at the
+    request, but the bot may swallow that: the test fails here, at teardown, with what was wrong."""
+    referee.LEDGER.violations.clear()
+    yield
+    found = list(referee.LEDGER.violations)
+    referee.LEDGER.violations.clear()
+    if found:
+        pytest.fail("Discord would refuse requests this test made:\n" + "\n".join(found), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The referee's figures for the run: requests judged, by operation."""
+    if referee.LEDGER.requests:
+        terminalreporter.write_line(referee.summary())
 
 
 @pytest.fixture(scope="session")

@@ -36,6 +36,14 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "damage_bag": ("bot/engine/dirt/damage.py", (
         "tests/dirt/test_dirt_damage_bag.py", "tests/dirt/test_dirt_bag_reload.py",
         "tests/dirt/test_dirt_rally_damage.py")),
+    "guard": ("bot/web/guard.py", ("tests/web/test_web_guard.py", "tests/web/test_web_refusals.py")),
+}
+#: module name → more `[tool.mutmut]` settings: the web tests run aiohttp servers, which hang in a
+#: worker forked straight from mutmut's process; a fork server runs them (and the guard does not
+#: read the database: its tests run on SQLite alone)
+SETTINGS: dict[str, tuple[str, ...]] = {
+    "guard": ('process_isolation = "forkserver"', 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", '
+              '"not postgresql"]'),
 }
 
 
@@ -55,7 +63,7 @@ def prepare(name: str) -> Path:
         f'only_mutate = ["{target}"]',
         'also_copy = ["data"]',
         "pytest_add_cli_args_test_selection = [" + ", ".join(f'"{t}"' for t in tests) + "]",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider"]', "",
+        *SETTINGS.get(name, ('pytest_add_cli_args = ["-p", "no:cacheprovider"]',)), "",
     ])
     (work / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text("utf-8") + section, "utf-8")
     return work

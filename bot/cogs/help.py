@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.i18n import catalogue, language_of, render, t
 from bot.services.help_text import help_sections
+from bot.views.outgoing import answer_privately
 from bot.views.translator import name_key
 
 
@@ -33,7 +34,7 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=t("discord.cmd.help"))
     async def help(self, interaction: discord.Interaction) -> None:
         content, embeds = help_message(language_of(interaction.locale))
-        await interaction.response.send_message(content, embeds=embeds, ephemeral=True)
+        await answer_privately(interaction, content, embeds=embeds)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import games
 from bot.cogs.autocomplete import game_choices, ruleset_choices, stage_choices
+from bot.cogs.option_types import RallyNumber
 from bot.cogs.permissions import is_thread, require_channel_permissions
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
@@ -97,7 +98,7 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     @app_commands.command(name="results", description=t("discord.cmd.rally_results"))
     @app_commands.describe(rally=t("discord.opt.rally"))
     async def results(self, interaction: discord.Interaction,
-                      rally: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+                      rally: RallyNumber | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.results(place, actor, rally)
 

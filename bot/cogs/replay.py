@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.option_types import RallyNumber
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
@@ -24,7 +25,7 @@ class ReplayCog(commands.Cog):
     @app_commands.command(name="replay", description=t("discord.cmd.replay"))
     @app_commands.describe(rally=t("discord.opt.replay_rally"))
     @app_commands.guild_only()
-    async def replay(self, interaction: discord.Interaction, rally: app_commands.Range[int, 1, 2**53]) -> None:
+    async def replay(self, interaction: discord.Interaction, rally: RallyNumber) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.bot.rallies.replay(place, actor, rally)
 

@@ -10,8 +10,9 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import game_choices, ruleset_choices
 from bot.i18n import render, t
-from bot.services.rules import message_parts, rules_reply
+from bot.services.rules import rules_reply
 from bot.views.interaction_io import reader_language, send_error
+from bot.views.outgoing import answer_privately
 
 
 class RulesCog(commands.Cog):
@@ -29,10 +30,7 @@ class RulesCog(commands.Cog):
         except Exception as exc:  # an unknown game or ruleset: answered privately, by name
             await send_error(interaction, exc)
             return
-        first, *more = message_parts([render(line, lang) for line in reply.lines])
-        await interaction.response.send_message(first, ephemeral=True)
-        for part in more:
-            await interaction.followup.send(part, ephemeral=True)
+        await answer_privately(interaction, "\n".join(render(line, lang) for line in reply.lines))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -34,7 +34,7 @@ from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
-from bot.views.publish import MAX_CONTENT
+from bot.views.outgoing import MAX_CONTENT
 from bot.views.threads import delete_thread, open_private_thread
 
 if TYPE_CHECKING:

@@ -84,7 +84,7 @@ class Autopilot:
             rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             if rally is None or rally.status != "running":
                 break
-            state = self.service.work.state_of(rally)
+            state = await self.service.turns.answered_state(rally)  # in a window: with its own answer
             game, seat = games.get(rally.game), str(actor.user_id)
             if seat not in game.to_act(state):
                 break
@@ -100,7 +100,8 @@ class Autopilot:
             await self.show(name, reply)
             played += 1
             after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
-            now = self.service.work.state_of(after) if after is not None and after.status == "running" else None
+            now = await self.service.turns.answered_state(after) if after is not None and after.status == "running" \
+                else None
             if now is None or not game.to_act(now) or turn_of(game, now) != turn_before:
                 left = self.autopiloted.get(key)
                 if left is not None:  # `turns:N`: one turn fewer to drive

@@ -18,9 +18,11 @@ Writes are atomic (a temporary file in the same folder, then `os.replace`): seve
 processes may write the same layer at once, each writes the same bytes, and a reader sees a whole
 file or none. A file that cannot be read is drawn again and rewritten. Writes happen in a
 background thread of the process (`flush()` waits for them), so a board does not wait for its
-layer to reach the disk. No layer is ever deleted: a layer is ~0.1–0.3 MB, so even hundreds of
-weekly stages stay small; delete the folder to reclaim it (it is rebuilt on demand). Replays
-(bot.services.images, `replays/`, ~0.7 MB each) are bounded with `prune`.
+layer to reach the disk. The layers are bounded: after each write the least recently used go
+until `static/` holds at most `LAYERS_DISK_MB` (a layer read from disk counts as used: `load`
+touches its file), so no stream of new stages fills the disk; a layer deleted is drawn again
+when asked. Replays (bot.services.images, `replays/`, ~0.7 MB each) are bounded the same way
+(`prune`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ OFF = "off"
 CODE = ("rallyman/static_layer.py", "rallyman/layer_painter.py", "drawing.py", "palette.py", "rallyman/geometry.py",
         "label_placer.py", "rallyman/terrain_marks.py", "fonts.py", "frame.py", "rallyman/layout.py", "words.py",
         "disk_cache.py")
+
+#: the static layers kept on disk, in MB (~0.1–0.3 MB a layer: every shipped stage in every
+#: language and both layouts, and a few hundred generated ones, fit)
+LAYERS_DISK_MB = 200
+MB = 1024 * 1024
 
 _UNSET = object()
 _override: object = _UNSET
@@ -148,12 +155,21 @@ def load(name: str) -> Image.Image | None:
             img.load()
             if img.mode != "P":
                 raise ValueError(f"mode {img.mode}")
-            return img
+        _touch(path)
+        return img
     except FileNotFoundError:
         return None
     except Exception as exc:  # a damaged file: draw the layer again (and rewrite it)
         log.warning("static layer %s unreadable (%s): drawing it again", path, exc)
         return None
+
+
+def _touch(path: Path) -> None:
+    """Mark a layer used now (`prune` deletes the least recently used first)."""
+    try:
+        os.utime(path)
+    except OSError:  # pruned meanwhile, or a read-only folder: it stays as it is
+        pass
 
 
 def exists(name: str) -> bool:
@@ -200,6 +216,7 @@ def _write(path: Path, img: Image.Image, labels: str | None = None) -> None:
             img.save(out, format="PNG", compress_level=1, pnginfo=info)
         os.replace(tmp, path)
         tmp = None
+        prune(path.parent, LAYERS_DISK_MB * MB, "*.png")
     except Exception as exc:
         log.warning("could not keep the static layer %s on disk: %s", path, exc)
     finally:

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from bot.i18n import DEFAULT_LANG, catalogue, render
+from bot.i18n import DEFAULT_LANG, catalogue, plural_category, render
 
 PREFIX = "render."
-#: languages whose singular also covers zero ("0 virage", "1 virage", "2 virages")
-_ZERO_IS_SINGULAR = frozenset({"fr"})
 
 
 @lru_cache(maxsize=16)
@@ -44,10 +42,9 @@ def die_face(face: str, lang: str = DEFAULT_LANG) -> str:
 
 
 def plural_form(n: int, lang: str = DEFAULT_LANG) -> str:
-    """`one` or `other`: the catalogue's plural form of a count in `lang`."""
-    if n == 1 or (lang in _ZERO_IS_SINGULAR and n == 0):
-        return "one"
-    return "other"
+    """`one` or `other`: the catalogue's plural form of a count in `lang` (its CLDR rule: French
+    "0 virage", "1 virage", "2 virages")."""
+    return plural_category(n, lang)
 
 
 def counted(key: str, n: int, lang: str = DEFAULT_LANG) -> str:

@@ -6,8 +6,15 @@ rally (or abandons a run: a DNF), its log is replayed once (`replay.replay_check
 `career_results` row per human driver. Why at the end rather than per action: an action's commit
 is the hot path (every die), and counting there would add a write to each one and events the
 `Change` does not carry; one replay per rally costs a few milliseconds of engine time once, and
-gives the same numbers as the log by construction. The rows are derived data: `rebuild` writes
-them again from every ended rally's log (identical rows: a test).
+gives the same numbers as the log by construction. Each special's own time comes from the game's
+ghost marks (the time so far where the car stands at a special's end), so a rally of several
+specials gives a personal best on each.
+
+**Runs are placed by their round.** A run is alone in its rally: its row is written unplaced at
+its end, then `place_round_tx` places it among the round's (or world week's) whole field, with
+its score after penalties and its gap to the winner, in the transaction that closes the round,
+and again in any that judges it after. The rows are derived data: `rebuild` writes them again
+from every ended rally's log, then places every closed round's runs (identical rows: a test).
 
 **Achievements** (bot/services/achievements.py) are evaluated right after, from the driver's
 career totals (every game, every server) and that rally's facts; each is earned once (the store's
@@ -23,12 +30,14 @@ from __future__ import annotations
 
 import logging
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from bot import games
-from bot.engine.core.game import Game, Outcome
+from bot.engine.core.game import Game, GhostMark, Outcome
 from bot.engine.core.log import Start
+from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
 from bot.engine.core.text import msg, to_json
@@ -37,6 +46,7 @@ from bot.services.alt_text import described
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name
 from bot.services.inputs import display_name
+from bot.services.league_rounds import league_post_tx
 from bot.services.ratings import display_rating
 from bot.services.replay import replay_checked
 from bot.services.reply import Actor, Place, Reply
@@ -44,17 +54,21 @@ from bot.services.work import Change, Post, RallyWork, language_of_rally, post_t
 from bot.store import Rally
 from bot.store.careers import (
     CareerResult,
-    best_before_tx,
     clear_results_tx,
+    closed_rounds_tx,
     earn_tx,
     earned_tx,
     ended_rallies_tx,
+    place_result_tx,
     put_results_tx,
     rally_log_tx,
     results_tx,
+    top_three_tx,
+    week_rallies_tx,
 )
 from bot.store.clock import to_text
 from bot.store.connection import Tx
+from bot.store.leagues import league_tx, results_of_round_tx, round_tx, runs_of_round_tx
 from bot.store.ratings import history_tx, shown_rating_tx
 from bot.store.rows import Action, Driver
 
@@ -93,18 +107,21 @@ def is_run(rally: Rally) -> bool:
 
 
 def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]
-                 ) -> tuple[Counters, Outcome | None, list[str]]:
+                 ) -> tuple[Counters, Outcome | None, list[str], dict[str, list[int]]]:
     """(counters per seat summed over the log, the outcome at its end, the start order: every seat
-    the game was set up with, first to drive first), replayed.
+    the game was set up with, first to drive first, and each seat's time on each special it
+    crossed the line of, in order), replayed.
 
     A rally whose log no longer gives its stored snapshot (`replay.Drift`) still has its drivers'
-    results: the outcome is the stored state's, what they saw; the counters are the replay's up to
-    the entry it refused (a warning names the rally, `db check` lists it)."""
+    results: the outcome is the stored state's, what they saw; the counters and the specials'
+    times are the replay's up to the entry it refused (a warning names the rally, `db check`
+    lists it)."""
     game = games.get(rally.game)
     row = {**rally.as_dict(), "drivers": drivers}
     counters: Counters = {}
     state: Any = None
     order: list[str] = []
+    ends: dict[str, dict[int, int]] = {}  # seat → special number → its time so far over the rally there
     seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
                    if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
     replayed = replay_checked(row, actions, rally.snapshot, with_setup=True)
@@ -113,24 +130,47 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
             order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
         if events:
             merge(counters, game.tally(events))
+        if state is not None:
+            special_ends(game.ghost_marks(game.view(state, None)) or {}, ends)
     if replayed.drift is not None and rally.snapshot is not None:
         log.warning("rally %s diverged from its log at action %s: its career results are its stored state's (%s)",
                     rally.id, replayed.drift.seq, replayed.drift.detail)
         state = game.from_json(rally.snapshot)
     outcome = game.outcome(state) if state is not None else None
-    return counters, outcome, order
+    return counters, outcome, order, {seat: special_times(done) for seat, done in ends.items()}
+
+
+def special_ends(marks: Mapping[str, GhostMark], ends: dict[str, dict[int, int]]) -> None:
+    """Note, for each seat standing exactly at the end of a special (its finish line, or the start
+    of the next: a whole `distance`), its time so far: the last state seen there holds the time
+    the game's classification gives that special (the board's, as the ghost marks say)."""
+    for seat, mark in marks.items():
+        if mark.distance is not None and mark.distance >= 1 and float(mark.distance).is_integer():
+            ends.setdefault(seat, {})[int(mark.distance)] = mark.time
+
+
+def special_times(ends: Mapping[int, int]) -> list[int]:
+    """Each special's own time from the times so far at the ends of specials 1, 2, … (stopping at
+    the first one the seat did not finish)."""
+    times, before, number = [], 0, 1
+    while number in ends:
+        times.append(ends[number] - before)
+        before, number = ends[number], number + 1
+    return times
 
 
 def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, Any]]) -> list[CareerResult]:
-    """One row per human driver of an ended rally (none for a rally that never started)."""
+    """One row per human driver of an ended rally (none for a rally that never started). A run is
+    alone in its rally: its row waits for its round's close to be placed (`place_round_tx`)."""
     game = games.get(rally.game)
     if not actions:
         return []
-    counters, outcome, order = replay_tally(rally, drivers, actions)
+    counters, outcome, order, times = replay_tally(rally, drivers, actions)
     results = {r.seat: r for r in outcome.seats} if outcome is not None else {}
     winner = next((r.score for r in outcome.seats if r.rank == 1 and r.score is not None), None) if outcome else None
     specials = specials_of(rally)
     seats = len(order)  # who drove: a driver who left the lobby before the start is no seat
+    run = is_run(rally)
     ended_at = str(actions[-1]["created_at"])
     rows = []
     for seat in order:
@@ -138,20 +178,111 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
             continue
         user_id = int(seat)
         result = results.get(seat)
-        finished = result is not None and result.status == "finished" and result.score is not None
-        score = result.score if finished and result is not None else None
+        classified = result is not None and result.status == "finished" and result.score is not None
+        score = result.score if classified and result is not None else None
         gap = abs(score - winner) if score is not None and winner is not None and seats > 1 else None
+        crossed = times.get(seat) or ([score] if score is not None and len(specials) == 1 else [])
         rows.append(CareerResult(
             rally_id=rally.id, user_id=user_id, game=game.id, guild_id=rally.guild_id,
             stage=specials[0] if len(specials) == 1 else None, seats=seats,
-            status="finished" if finished else "dnf", place=result.rank if finished and result else None,
+            status="finished" if classified else "dnf",
+            place=result.rank if classified and result and not run else None,
             score=score, unit=game.result.unit, gap=gap,
             started_last=seats > 1 and bool(order) and order[-1] == seat,
-            counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at))
+            counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at,
+            specials=tuple(zip(specials, crossed))))
     return rows
 
 
-# -- totals ---------------------------------------------------------------------------------------------
+# -- a round's or a week's places --------------------------------------------------------------------
+
+async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> int:
+    """Recompute the careers a round touched: each run driven in it placed as the round now
+    classifies it (status, place among the whole field, score after penalties, gap to the winner).
+
+    Call it inside any transaction that writes a closed round's results: its close (done here,
+    `round_close.close_round`), a judgement (a penalty, a disqualification, and their withdrawal),
+    and the world week's close. A league round reads its stored results (`round_results`); a
+    world week ranks every official run of its game and week, on any server. An official run of
+    the week is placed in its world week only (a league round on the week's stage places nothing:
+    one performance counts once, as for ratings). A run of a round not closed (yet, or cancelled)
+    keeps its unplaced row. With `now`, the achievements the new places earn (a win, a podium) are
+    recorded then and announced: a league round's in its channel, a week's in each run's thread;
+    without it (the rebuild) achievements are left as they are. Idempotent. Returns how many rows
+    it placed."""
+    rnd = await round_tx(tx, round_id)
+    if rnd is None or rnd.status != "closed" or (rnd.league_id is not None and rnd.week is not None):
+        return 0
+    kind = games.get(rnd.game).result
+    placed: list[tuple[int, int, str]] = []  # (rally, driver, name) of each row placed
+    if rnd.league_id is None:
+        if rnd.week is None:
+            return 0
+        field = await week_rallies_tx(tx, rnd.game, rnd.week)
+        timed = sorted(((uid, score) for _, uid, status, score, _ in field
+                        if status == "finished" and score is not None), key=lambda f: kind.key(f[1]))
+        ranks = dict(zip((uid for uid, _ in timed), shared_ranks([kind.key(score) for _, score in timed])))
+        best = timed[0][1] if timed else None
+        for rally, uid, status, score, name in field:
+            done = status == "finished" and score is not None
+            gap = abs(score - best) if done and score is not None and best is not None and len(field) > 1 else None
+            if await place_result_tx(tx, rally, uid, len(field), "finished" if done else "dnf",
+                                     ranks.get(uid) if done else None, score if done else None, gap):
+                placed.append((rally, uid, name))
+    else:
+        results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
+        runs = [r for r in await runs_of_round_tx(tx, round_id) if r.rally_id is not None]
+        tables = not games.get(rnd.game).solo_runs  # a table game: each table (its rally) is its own field
+        for run in runs:
+            assert run.rally_id is not None
+            mine = results.get(run.user_id)
+            if mine is None:
+                continue
+            mates = [r for r in runs if r.rally_id == run.rally_id]
+            entrants = [results[r.user_id] for r in mates if r.user_id in results] if tables \
+                else list(results.values())
+            scores = [r.score for r in entrants if r.status == "classified" and r.score is not None]
+            best = min(scores, key=kind.key, default=None)
+            ranked = mine.status == "classified" and mine.score is not None
+            gap = abs(mine.score - best) if ranked and mine.score is not None and best is not None \
+                and len(entrants) > 1 else None
+            status = "finished" if ranked else ("dsq" if mine.status == "dsq" else "dnf")
+            if await place_result_tx(tx, run.rally_id, run.user_id, max(len(entrants), 1), status,
+                                     mine.position if ranked else None, mine.score if ranked else None, gap):
+                placed.append((run.rally_id, run.user_id, run.display_name))
+    if now is not None and placed:
+        await _announce_placed_tx(tx, rnd.league_id, placed, now)
+    return len(placed)
+
+
+async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tuple[int, int, str]],
+                              now: datetime) -> None:
+    """The achievements the placed rows earn, recorded and announced (see `place_round_tx`). A
+    place adds only wins and podiums to a career (the rest was counted at the run's end): the
+    podium's rows alone are read again, so a week of thousands of runs costs a few reads."""
+    names = {uid: name for _, uid, name in placed}
+    ours = {(rally, uid) for rally, uid, _ in placed}
+    rows = [r for r in await top_three_tx(tx, sorted({rally for rally, _ in ours}))
+            if (r.rally_id, r.user_id) in ours and podium(r)]
+    league = await league_tx(tx, league_id) if league_id is not None else None
+    if league is not None:
+        lines = await earned_lines_tx(tx, rows, names, shipped(), now)
+        if lines:
+            await league_post_tx(tx, league, Post(lines), now)
+        return
+    for row in rows:  # a world week: in each run's own thread, where its finish was told
+        lines = await earned_lines_tx(tx, [row], names, shipped(), now)
+        found = await rally_log_tx(tx, row.rally_id) if lines else None
+        if found is not None:
+            rally = found[0]
+            await post_tx(tx, Post(lines), rally.guild_id, rally.channel_id, now, rally.id, language_of_rally(rally))
+
+
+def finished(row: CareerResult) -> bool:
+    """A finish: a classified result over the finish line (a game that also ranks cars that did
+    not cross it says which did: its `crossed` counter)."""
+    return row.status == "finished" and row.counters.get("crossed", 1) > 0
+
 
 def won(row: CareerResult) -> bool:
     """A win: first of a rally of several cars (a run is alone in its rally: its round ranks it)."""
@@ -164,10 +295,26 @@ def podium(row: CareerResult) -> bool:
 
 
 def totals_of(rows: Sequence[CareerResult]) -> Totals:
-    return Totals(rallies=len(rows), finishes=sum(r.status == "finished" for r in rows),
+    return Totals(rallies=len(rows), finishes=sum(finished(r) for r in rows),
                   stages=sum(r.counters.get("stages", 0) for r in rows), wins=sum(won(r) for r in rows),
                   podiums=sum(podium(r) for r in rows), games=len({r.game for r in rows}),
                   won_games=frozenset(r.game for r in rows if won(r)))
+
+
+def better(unit: str, score: int, than: int | None) -> bool:
+    """Whether `score` beats `than` (None: nothing to beat), the way of the unit (seconds: fewer)."""
+    return than is None or (score < than if unit == "s" else score > than)
+
+
+def bests_of(rows: Sequence[CareerResult]) -> dict[str, int]:
+    """The best time (or score) on each stage over `rows`: every special crossed, of any rally
+    (one of several specials too, and one of a rally not finished), its own time on that special."""
+    bests: dict[str, int] = {}
+    for r in rows:
+        for stage, time in r.specials:
+            if better(r.unit, time, bests.get(stage)):
+                bests[stage] = time
+    return bests
 
 
 def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
@@ -181,16 +328,38 @@ def stats_of(rows: Sequence[CareerResult]) -> dict[str, Any]:
     turns = summed.get("turns", 0)
     per_100 = round(100 * summed["losses"] / turns, 1) if "losses" in summed and turns else None
     gaps = [r.gap for r in rows if r.gap is not None]
-    bests: dict[str, int] = {}
-    for r in rows:
-        if r.stage is not None and r.score is not None and r.status == "finished":
-            old = bests.get(r.stage)
-            if old is None or (r.score < old if r.unit == "s" else r.score > old):
-                bests[r.stage] = r.score
+    bests = bests_of(rows)
     return {"rallies": len(rows), "stages": summed.get("stages", 0), "wins": sum(won(r) for r in rows),
             "podiums": sum(podium(r) for r in rows), "dnfs": sum(r.status == "dnf" for r in rows),
+            "dsqs": sum(r.status == "dsq" for r in rows), "finishes": sum(finished(r) for r in rows),
             "turns": turns, "losses_per_100": per_100, "favourite_gear": favourite_gear(summed),
+            "has_losses": "losses" in summed, "has_gears": "top" in summed,  # what the game counts at all
             "bests": bests, "average_gap": round(statistics.fmean(gaps), 1) if gaps else None}
+
+
+async def met_tx(tx: Tx, row: CareerResult, achievements: Sequence[Achievement]) -> list[Achievement]:
+    """The achievements whose condition holds for the driver of `row` after it (their career
+    totals, every game and server, and that rally's facts)."""
+    everything = await results_tx(tx, row.user_id)
+    before = bests_of([r for r in everything if r.game == row.game and r.rally_id != row.rally_id])
+    beat = any(stage in before and better(row.unit, time, before[stage]) for stage, time in row.specials)
+    facts = RallyFacts(game=row.game, finished=finished(row), won=won(row),
+                       started_last=row.started_last, counters=row.counters, beat_best=beat)
+    return newly_met(achievements, totals_of(everything), facts)
+
+
+async def earned_lines_tx(tx: Tx, rows: Sequence[CareerResult], names: Mapping[int, str],
+                          achievements: Sequence[Achievement], now: datetime) -> list[str]:
+    """Record what the drivers of `rows` earned (each achievement once: the store's key), where
+    (the row's server and rally) and when; the announcement's lines of those earned now."""
+    lines = []
+    for row in rows:
+        for achievement in await met_tx(tx, row, achievements):
+            if await earn_tx(tx, row.user_id, achievement.id, row.game, row.guild_id, row.rally_id, to_text(now)):
+                name_key, about_key = keys_of(achievement.id)
+                lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
+                                 about=msg(about_key)))
+    return lines
 
 
 # -- the service ----------------------------------------------------------------------------------------
@@ -219,17 +388,11 @@ class CareerService:
             return
         await put_results_tx(tx, rows)
         names = {d.user_id: d.display_name for d in drivers}
-        lang = language_of_rally(current)
         now = self.work.clock()
-        lines = []
-        for row in rows:
-            for achievement in await self._met_tx(tx, row):
-                if await earn_tx(tx, row.user_id, achievement.id, row.game, current.guild_id, current.id, to_text(now)):
-                    name_key, about_key = keys_of(achievement.id)
-                    lines.append(msg("career.earned", name=names.get(row.user_id, "?"), achievement=msg(name_key),
-                                     about=msg(about_key)))
+        lines = await earned_lines_tx(tx, rows, names, self.achievements, now)
         if lines:  # one post after the results: every driver's new achievements, each once
-            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id, lang)
+            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id,
+                          language_of_rally(current))
 
     @staticmethod
     def _rows(found: tuple[Rally, list[Driver], list[Action]]) -> list[CareerResult]:
@@ -240,19 +403,10 @@ class CareerService:
             log.exception("career stats of rally %s could not be replayed", rally.id)
             return []
 
-    async def _met_tx(self, tx: Tx, row: CareerResult) -> list[Achievement]:
-        everything = await results_tx(tx, row.user_id)
-        before = (await best_before_tx(tx, row.user_id, row.game, row.stage, row.unit, row.rally_id)
-                  if row.stage is not None and row.score is not None else None)
-        beat = before is not None and row.score is not None and (
-            row.score < before if row.unit == "s" else row.score > before)
-        facts = RallyFacts(game=row.game, finished=row.status == "finished", won=won(row),
-                           started_last=row.started_last, counters=row.counters, beat_best=beat)
-        return newly_met(self.achievements, totals_of(everything), facts)
-
     async def rebuild(self) -> int:
-        """Write every career row again from the ended rallies' logs (achievements are kept: they
-        are history); returns the number of rows. `python -m bot db careers --rebuild`."""
+        """Write every career row again from the ended rallies' logs, then place the runs of every
+        closed round (achievements are kept: they are history); returns the number of rows.
+        `python -m bot db careers --rebuild`."""
         async def body(tx: Tx) -> int:
             await clear_results_tx(tx)
             count = 0
@@ -263,6 +417,8 @@ class CareerService:
                 rows = self._rows(found)
                 await put_results_tx(tx, rows)
                 count += len(rows)
+            for round_id in await closed_rounds_tx(tx):  # the runs placed as their rounds classified them
+                await place_round_tx(tx, round_id)
             return count
 
         return await self.store.db.write(body)
@@ -318,44 +474,59 @@ def _title(game: Game[Any, Any], stage: str | None) -> str:
         return stage
 
 
-def _score(game: Game[Any, Any], score: int | None) -> str:
+def _score(game: Game[Any, Any], score: int | None, status: str = "dnf") -> str:
     if score is None:
-        return msg("career.dnf")
+        return msg("career.dsq" if status == "dsq" else "career.dnf")
     text = format_score(game.result, score)
     return text if game.result.unit == "s" else msg("career.points", points=text)
+
+
+def _decimal(value: float) -> int | float:
+    """A figure of the card with one decimal at most: a whole number as an integer ("50"), else a
+    float the reader's language writes its way ("16,7": `bot.i18n`)."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
               achievements: Sequence[Achievement], rating: int | None, trend: Sequence[float]) -> dict[str, Any]:
     """What the career card shows, as JSON with its texts as message keys (drawn in the reader's
-    language): name, game, rating and its trend, stats, personal bests, the last results, the
-    achievements earned and how many remain."""
+    language, numbers written its way): name, game, rating and its trend, the statistics the game
+    has (no gears nor losses of control for a game without them), personal bests, the last
+    results, the achievements earned and how many remain."""
     s = stats_of(rows)
     dash = "–"
     gap = s["average_gap"]
     if gap is None:
-        gap_text: str = dash
+        gap_text: object = dash
     else:
-        gap_text = f"+{gap:g} s" if game.result.unit == "s" else msg("career.points", points=f"{gap:g}")
-    stats = [
+        gap_text = msg("career.gap_seconds", value=_decimal(gap)) if game.result.unit == "s" else \
+            msg("career.points", points=msg("career.decimal", value=_decimal(gap)))
+    stats: list[tuple[object, object]] = [
         (msg("career.stat_rallies"), str(s["rallies"])),
         (msg("career.stat_stages"), str(s["stages"])),
         (msg("career.stat_wins"), str(s["wins"])),
         (msg("career.stat_podiums"), str(s["podiums"])),
         (msg("career.stat_dnfs"), str(s["dnfs"])),
-        (msg("career.stat_losses"), dash if s["losses_per_100"] is None else f"{s['losses_per_100']:g}"),
-        (msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])),
-        (msg("career.stat_gap"), gap_text),
     ]
+    if s["dsqs"]:
+        stats.append((msg("career.stat_dsqs"), str(s["dsqs"])))
+    if s["has_losses"]:
+        per_100 = s["losses_per_100"]
+        losses: object = dash if per_100 is None else msg("career.decimal", value=_decimal(per_100))
+        stats.append((msg("career.stat_losses"), losses))
+    if s["has_gears"]:
+        stats.append((msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])))
+    stats.append((msg("career.stat_gap"), gap_text))
     better = (lambda kv: kv[1]) if game.result.unit == "s" else (lambda kv: -kv[1])
     bests = sorted(s["bests"].items(), key=lambda kv: (better(kv), kv[0]))[:BESTS]
     recent = []
     for r in list(rows)[-RECENT:][::-1]:
-        if r.status == "finished" and r.place is not None:
-            where: object = msg("career.place", place=r.place, seats=r.seats)
+        if r.status == "finished":
+            where: object = msg("career.not_placed") if r.place is None else \
+                msg("career.place", place=r.place, seats=r.seats)
         else:
-            where = msg("career.dnf")
-        recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score))])
+            where = msg("career.dsq" if r.status == "dsq" else "career.dnf")
+        recent.append([to_json(_title(game, r.stage)), to_json(where), to_json(_score(game, r.score, r.status))])
     order = {a.id: i for i, a in enumerate(achievements)}  # earned first first; at once: the data's order
     shown = [e.achievement for e in sorted(earned, key=lambda e: (e.earned_at, order.get(e.achievement, 0)))
              if e.achievement in order]

@@ -15,7 +15,8 @@ missed turn (`drivers.missed_turns`, reset when the driver plays); at the `misse
 (default 3) the driver retires (the game's `retire_action`). A window several seats answer at once
 (`asked_together`: Road Rally's stage window, RULES C10.8) is waited for as one turn: its reminder
 pings everyone asked and names nobody, its deadline is one `timeout_action` for all (the silent
-pass) and counts no missed turn, and its AI seats answer as themselves without a post. A paused
+pass) and counts no missed turn, and its AI seats answer as themselves without a post; every answer
+waits beside the rally until the window closes (`bot/services/windows.py`). A paused
 rally (the bot cannot post in its channel) runs no deadline: its jobs are cancelled at the pause
 and a new clock starts when posting works again.
 
@@ -42,6 +43,7 @@ from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai, risk_of
 from bot.services.ghost_board import ghost_of
 from bot.services.turns import turn_post
+from bot.services.windows import Kept, asked_together, clear_step, close, kept_answers, still_open, with_answers
 from bot.services.work import (
     DEADLINE_KINDS,
     KIND_AI,
@@ -58,6 +60,7 @@ from bot.store import Job, Rally
 from bot.store.clock import from_text, utc_now
 from bot.store.connection import Tx
 from bot.store.jobs import complete_tx, pending_for_rally_tx, schedule_tx
+from bot.store.window_answers import put_tx
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +199,7 @@ class DeadlineService:
             if job.kind == KIND_REMIND:
                 change = await self._remind(rally, lead, now)
             elif job.kind == KIND_AI:
-                change = self._ai_drives(rally)
+                change = await self._ai_drives(rally)
             else:
                 change = await self._expire(rally, lead)
             if change is None:
@@ -230,9 +233,10 @@ class DeadlineService:
         if seat is None:
             return None
         if asked_together(game, state):  # a window: its time ran out for all, none named (C10.8)
-            change = Change()
-            state, events = self._log(game, change, state, game.timeout_action(state, seat))
-            turn_post(rally.id, rally.version + len(change.logged), state, events,
+            kept = await kept_answers(self.store, rally.id)
+            closing = close(game, state, kept, game.timeout_action(state, seat))
+            change = Change(logged=closing.logged, steps=[clear_step(rally.id)])
+            turn_post(rally.id, rally.version + len(change.logged), closing.state, closing.events,
                       lead + [msg("deadline.window_closed")], change, rally.game, rally.ruleset)
             return change
         view = game.view(state, None)
@@ -257,14 +261,14 @@ class DeadlineService:
                   rally.ruleset, ghost_of(rally))
         return change
 
-    def _ai_drives(self, rally: Rally) -> Change | None:
+    async def _ai_drives(self, rally: Rally) -> Change | None:
         """An AI seat's turn: the AI drives it whole, in its style, at once (no missed turn). In a
         window several seats answer, each AI seat asked answers once, as itself (its own view);
         while people are still to answer, nothing is posted (who answered is nobody's business)."""
         game = game_of(rally)
         state = self.work.state_of(rally)
         if asked_together(game, state):
-            return self._ai_answers(rally, game, state)
+            return self._ai_answers(rally, game, state, await kept_answers(self.store, rally.id))
         seat = seat_to_act(game, state)
         if seat is None or not is_ai(seat):
             return None
@@ -274,27 +278,28 @@ class DeadlineService:
                   rally.ruleset)
         return change
 
-    def _ai_answers(self, rally: Rally, game: Game[Any, Any], state: State) -> Change | None:
-        """Every AI seat still to answer a window answers, logged as itself (the seat is the
-        actor: a window has no single seat the rally could act for)."""
-        change = Change()
-        events: list[Event] = []
-        begun = game.progress(game.view(state, None))
-        for seat in sorted(s for s in game.to_act(state) if is_ai(s)):
-            if seat not in game.to_act(state):
-                continue  # the window closed on an earlier answer
-            action = game.choose(game.view(state, seat), seat, risk_of(rally.modules, seat))
-            new, step = game.apply(state, seat, action)
-            change.logged.append(Logged(game.encode(action), int(seat), new,
-                                        "finished" if game.finished(new) else None))
-            state = new
-            events += step
-        if not change.logged:
+    def _ai_answers(self, rally: Rally, game: Game[Any, Any], state: State, kept: Kept) -> Change | None:
+        """Every AI seat still to answer a window answers as itself (its own view), like a person
+        (`bot/services/windows.py`): kept apart while people are still to answer (nothing is
+        posted, the rally does not change), or logged with every kept answer when that completes
+        the window."""
+        current = with_answers(game, state, kept)
+        answers: list[tuple[int, str]] = []
+        for seat in sorted(s for s in game.to_act(current) if is_ai(s)):
+            action = game.choose(game.view(current, seat), seat, risk_of(rally.modules, seat))
+            new, _ = game.apply(current, seat, action)
+            answers.append((int(seat), game.encode(action)))
+            if not still_open(game, current, new):
+                closing = close(game, state, [*kept, *answers])
+                change = Change(logged=closing.logged, steps=[clear_step(rally.id)])
+                turn_post(rally.id, rally.version + len(change.logged), closing.state, closing.events, [], change,
+                          rally.game, rally.ruleset)
+                return change
+            current = new
+        if not answers:
             return None
-        if game.progress(game.view(state, None)) != begun or not asked_together(game, state):
-            turn_post(rally.id, rally.version + len(change.logged), state, events, [], change, rally.game,
-                      rally.ruleset)
-        return change
+        return Change(steps=[partial(put_tx, rally_id=rally.id, user_id=user_id, action=text)
+                             for user_id, text in answers])
 
     @staticmethod
     def _log(game: Game[Any, Any], change: Change, state: State, action: Any) -> tuple[State, list[Event]]:
@@ -322,15 +327,6 @@ class DeadlineService:
             if seat_to_act(game, state) != seat or game.progress(game.view(state, None)) != begun:
                 break
         return state, events
-
-
-def asked_together(game: Game[Any, Any], state: State) -> frozenset[str]:
-    """The seats a window asks all at once (`Prompt.to_act` of more than one, from the
-    spectators' view: the whole window, answered or not); empty when one seat is to act."""
-    if not game.to_act(state):
-        return frozenset()
-    asked = game.prompt(game.view(state, None), []).to_act
-    return asked if len(asked) > 1 else frozenset()
 
 
 def seat_to_act(game: Game[Any, Any], state: State) -> str | None:

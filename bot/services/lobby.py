@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from typing import Any
 
 from bot import games
 from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.text import Listed, counted, msg
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
 from bot.services.archive import Archive
+from bot.services.deal_keys import deal_columns
 from bot.services.errors import ServiceError
 from bot.services.ghost_board import ghost_of, with_ghost
 from bot.services.images import board_spec, preview_spec, warm
@@ -24,6 +26,7 @@ from bot.services.inputs import language as inputs_language
 from bot.services.reply import Actor, Place, Reply
 from bot.services.stage_library import size_text
 from bot.services.turns import reply_of, turn_post
+from bot.services.windows import asked_together, clear_step, close, kept_answers, still_open, with_answers
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, TxStep, game_of
 from bot.store import Rally
 from bot.store.connection import Tx
@@ -118,7 +121,8 @@ class Lobby:
         async def body(tx: Tx) -> tuple[Rally, Committed]:
             rally = await create_tx(tx, guild_id=place.guild_id, channel_id=place.channel_id, host_id=actor.user_id,
                                     stage=name, ruleset=rules, seed=seed, max_drivers=seats,
-                                    modules=settings, turn_deadline_s=int(hours * 3600), game=played.id)
+                                    modules=settings, turn_deadline_s=int(hours * 3600), game=played.id,
+                                    **deal_columns(self.work.deal_keys()))
             return rally, await self.work.write(tx, rally, change)
 
         rally, committed = await self.work.store.db.write(body)
@@ -227,11 +231,32 @@ class Lobby:
         new, events = game.apply(state, None, retire)  # the rally retires the car, whoever asked
         change = Change(logged=[Logged(game.encode(retire), actor.user_id, new,
                                        "finished" if game.finished(new) else None)], steps=[step])
+        if asked_together(game, state):  # an open window: the seats left may all have answered
+            new, closed = await self._settle_window(rally, game, state, new, change)
+            events = list(events) + closed
         lead = [msg("rally.left_running" if how == "left" else "rally.kicked_running", name=driver)]
-        told = [e for e in events if not (e.kind == "retired" and e.driver == str(target_id))]  # the lead says it
-        after = turn_post(rally.id, rally.version + 1, new, told, lead, change, rally.game, rally.ruleset)
+        # the lead says it (a game's events name their seat `driver` (classic) or `seat` (Road Rally))
+        told = [e for e in events if not (e.kind == "retired" and str(target_id) in
+                                          (getattr(e, "driver", None), getattr(e, "seat", None)))]
+        after = turn_post(rally.id, rally.version + len(change.logged), new, told, lead, change, rally.game,
+                          rally.ruleset)
         committed = await self.work.commit(rally, change)
         return reply_of(after, committed)
+
+    async def _settle_window(self, rally: Rally, game: Any, before: Any, after: Any,
+                             change: Change) -> tuple[Any, list[Any]]:
+        """A retirement in an open window (`before`, the state `after` it): when every seat still
+        asked has answered, the kept answers close the window in the same change
+        (`bot/services/windows.py`); a window no longer open forgets them. The state and events."""
+        kept = await kept_answers(self.work.store, rally.id)
+        events: list[Any] = []
+        if kept and asked_together(game, after) and not still_open(game, after, with_answers(game, after, kept)):
+            closing = close(game, after, kept)
+            change.logged += closing.logged
+            after, events = closing.state, closing.events
+        if not still_open(game, before, after):
+            change.steps.append(clear_step(rally.id))
+        return after, events
 
     async def start(self, place: Place, actor: Actor) -> Reply:
         """Seat the drivers in join order (A3: host's choice, here the order they joined) and go."""
@@ -307,9 +332,10 @@ class Lobby:
 
 
 def setup_options(rally: Rally) -> dict:
-    """What a rally gives its game's `setup`: the stage, the ruleset and the modules (the same
-    for the start and the replay of the log, `bot.services.replay.setup_options`)."""
-    return {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
+    """What a rally gives its game's `setup`: the stage, the ruleset, the modules and the key of
+    its hidden deal (the same for the start and the replay of the log,
+    `bot.services.replay.setup_options`)."""
+    return {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules, "secret": rally.secret}
 
 
 def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float,

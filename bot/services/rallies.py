@@ -14,6 +14,7 @@ from datetime import datetime
 from bot.services.archive import Archive
 from bot.services.careers import CareerService
 from bot.services.channel_web import ChannelWeb
+from bot.services.deal_keys import numbered_deal_keys
 from bot.services.delivery import Delivery
 from bot.services.errors import ServiceError
 from bot.services.league_rounds import discord_time, new_seed
@@ -43,6 +44,8 @@ class RallyService:
                  when: Callable[[datetime], str] = discord_time, round_seeds: Callable[[], str] = new_seed) -> None:
         self.store = store
         self.work = RallyWork(store, clock)
+        if seed_source is not None:  # a reproducible session (console `--seed`, tests): numbered deal keys
+            self.work.deal_keys = numbered_deal_keys("rallybot/reproducible-deal")
         self.archive = Archive(self.work)
         self.lobby = Lobby(self.work, seed_source or system_seed, dice_script, self.archive)
         self.turns = Turns(self.work)

@@ -1,9 +1,16 @@
 """Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
 the same way when the result is applied and when `db ratings --rebuild` replays it.
 
-- a **live rally** (`rally`, its id): the finished rally's classification (`Game.outcome` of its
-  stored snapshot). Runs and league tables are rallies too, but they are rated through their
-  round, never here.
+- a **live rally** (`rally`, its id): the finished rally's classification (`Game.standing` of its
+  stored snapshot: the outcome's ranks). A rally abandoned once running is rated as it stood at
+  that moment (the same `Game.standing`), the driver who abandoned it (its host) last of all: a
+  host who abandons every rally they are losing keeps their losses. A driver kicked out of a
+  running rally is not rated in it (no DNF: a host cannot rank a rival last by kicking them); they
+  stay in its match as an opponent of fixed strength (`Placed.ai`), and whoever kicked them (the
+  actor of the logged retirement of their car) ranks last, as one who abandons: kicking the rival
+  one is losing to is no way out of a loss either. A driver retired by missed deadlines (the
+  bot's retirement), or who left, is rated (out, last). Runs and league tables are rallies too,
+  but they are rated through their round, never here.
 - a **league round** (`round`, its id): its stored results (`round_results` positions, after any
   penalty or disqualification). A table game's round is one match per table (each table's own
   positions); a round on the week's official stage rates nothing itself (below).
@@ -23,7 +30,7 @@ rounds it was driven in or answers; other league runs are rated in their round.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot import games
@@ -31,11 +38,12 @@ from bot.engine.core.ranking import shared_ranks
 from bot.services.ai_drivers import is_ai
 from bot.store.connection import Tx
 from bot.store.leagues import Round, counted_runs_tx, results_of_round_tx, round_tx
-from bot.store.ratings import rally_seats_tx, week_runs_tx
+from bot.store.ratings import first_actors_tx, rally_seats_tx, week_runs_tx
 
 RALLY, ROUND, WEEK = "rally", "round", "week"
 
 _OUT = (1, 0)  # every driver out ranks after every finisher, tied
+_LAST = (2,)  # the driver who abandoned a running rally: after everyone, out or not
 
 
 @dataclass(frozen=True)
@@ -51,16 +59,20 @@ class Placed:
 Match = list[Placed]
 
 
-def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]]) -> Match:
+def placed(entries: Sequence[tuple[int, str, tuple[int, ...] | None]], last: Collection[int] = (),
+           fixed: Collection[int] = ()) -> Match:
     """The cars of one match by their result key (better first; None: out, last and tied), their
-    ranks shared on equal keys; AI seats stay in as fixed-strength opponents (`Placed.ai`). No
-    person, or fewer than two cars: no match ([])."""
-    cars = [(uid, name, (0, *key) if key is not None else _OUT) for uid, name, key in entries]
-    if len(cars) < 2 or all(is_ai(uid) for uid, _, _ in cars):
+    ranks shared on equal keys; the drivers `last` (who abandoned the rally, or kicked someone out
+    of it) after all of them; AI seats and the people of `fixed` (kicked out) stay in as
+    fixed-strength opponents, never rated (`Placed.ai`). No rated person, or fewer than two cars:
+    no match ([])."""
+    cars = [(uid, name, _LAST if uid in last else (0, *key) if key is not None else _OUT)
+            for uid, name, key in entries]
+    if len(cars) < 2 or all(is_ai(uid) or uid in fixed for uid, _, _ in cars):
         return []
     cars.sort(key=lambda p: (p[2], p[0]))
     ranks = shared_ranks([p[2] for p in cars])
-    return [Placed(uid, name, rank, is_ai(uid)) for (uid, name, _), rank in zip(cars, ranks)]
+    return [Placed(uid, name, rank, is_ai(uid) or uid in fixed) for (uid, name, _), rank in zip(cars, ranks)]
 
 
 def is_round_rally(modules: object) -> bool:
@@ -69,23 +81,28 @@ def is_round_rally(modules: object) -> bool:
 
 
 async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
-    """A finished live rally's classification among its people (see the module's docstring)."""
-    status, snapshot, names = await rally_seats_tx(tx, rally_id)
-    if status != "finished" or snapshot is None:
+    """A live rally's classification among its people, finished or abandoned once running (see
+    the module's docstring): by `Game.standing`; who abandoned it or kicked someone out of it
+    last; a driver kicked out a fixed-strength opponent, never rated."""
+    seats = await rally_seats_tx(tx, rally_id)
+    if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:
         return []
     game = games.get(game_id)
-    outcome = game.outcome(game.from_json(snapshot))
-    if outcome is None:
+    state = game.from_json(seats.snapshot)
+    if seats.status == "finished" and game.outcome(state) is None:
         return []
+    standing = game.standing(state)
+    last = {seats.last_actor} if seats.status == "abandoned" and seats.last_actor is not None else set()
+    kicks = {game.encode(game.retire_action(str(uid))) for uid in seats.kicked}
+    last |= set((await first_actors_tx(tx, rally_id, kicks)).values())  # who retired a kicked car: the kicker
     entries = []
-    for seat in outcome.seats:
+    for seat, key in standing:
         try:
-            uid = int(seat.seat)
+            uid = int(seat)
         except ValueError:
             continue
-        rank = seat.rank if seat.status == "finished" else None
-        entries.append((uid, names.get(uid, str(uid)), None if rank is None else (rank,)))
-    match = placed(entries)
+        entries.append((uid, seats.names.get(uid, str(uid)), key))
+    match = placed(entries, last, seats.kicked)
     return [match] if match else []
 
 

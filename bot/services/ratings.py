@@ -10,10 +10,11 @@ from, recomputable from the stored results in the stored order.
 - **Displayed rating**: `display_rating`: the ordinal mu − 3σ (a rating the driver has at least,
   with 99.7 % confidence), ×40, plus 1000, rounded: a new driver shows 1000, a proven fast one
   around 2000.
-- **When**: a finished live rally (`RallyWork.end_hooks`), a league round's close and a world
-  week's close (`bot/services/round_close.py` calls `rate_closed_round_tx` in its transaction);
-  what counts and who ranks where: `bot/services/rating_sources.py`. Each result is applied
-  once (`rating_events` is unique by source) and in order (the game's rating lock).
+- **When**: a live rally that ends finished or abandoned once running (`RallyWork.end_hooks`), a
+  league round's close and a world week's close (`bot/services/round_close.py` calls
+  `rate_closed_round_tx` in its transaction); what counts and who ranks where:
+  `bot/services/rating_sources.py`. Each result is applied once (`rating_events` is unique by
+  source) and in order (the game's rating lock).
 - **Judging** a closed round (a penalty, a disqualification) changes its stored results: the
   game's ratings are replayed from that round's event on (`rerate_round_tx`, the same function as
   the rebuild), so they are what they would have been had the round closed with those results.
@@ -150,7 +151,8 @@ async def rerate_round_tx(tx: Tx, rnd: Round) -> int:
 
 
 class RatingHooks:
-    """Rates a finished live rally inside the transaction that ends it (`RallyWork.end_hooks`)."""
+    """Rates a live rally inside the transaction that ends it, finished or abandoned (`RallyWork.end_hooks`;
+    an abandoned rally that had not started rates nobody: `rating_sources.rally_matches_tx`)."""
 
     def __init__(self, work: RallyWork, clock: Callable[[], datetime]) -> None:
         self.work = work
@@ -158,6 +160,6 @@ class RatingHooks:
         work.end_hooks.append(self.on_rally_end)
 
     async def on_rally_end(self, tx: Tx, rally: Rally, change: Change, status: str) -> None:
-        if status != "finished" or is_round_rally(rally.modules):
+        if status not in ("finished", "abandoned") or is_round_rally(rally.modules):
             return
         await apply_source_tx(tx, rally.game, RALLY, rally.id, self.clock())

@@ -124,5 +124,6 @@ def ratings_post(game_id: str, scope: str, top: list[Rating], count: int, asker:
                      subtitle=Listed([msg(f"ratings.subtitle.{plural(count)}", n=count)], "dot"),
                      columns=columns, rows=rows, note=msg("ratings.note"))
     lines = [head] + [msg("ratings.line", rank=rank, name=r.display_name, rating=display_rating(r.mu, r.sigma),
-                          events=r.events, trend=trend(r.change)) for r, rank in zip(top[:5], ranks)]
+                          events=msg("ratings.events", n=r.events), trend=trend(r.change))
+                      for r, rank in zip(top[:5], ranks)]
     return Post(lines, image=table_spec(view, "ratings.png"))

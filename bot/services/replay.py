@@ -26,6 +26,7 @@ from typing import Any
 from bot import games
 from bot.engine.core.game import log_problem as game_log_problem
 from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
+from bot.services.deal_keys import check_deal
 from bot.services.work import State
 from bot.store import Store
 from bot.store.check import compare_snapshots
@@ -141,8 +142,10 @@ def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
 
 
 def setup_options(rally_row: dict) -> dict:
-    """What a rally row gives its game's `setup`: the stage, the ruleset and the modules."""
-    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules")}
+    """What a rally row gives its game's `setup`: the stage, the ruleset, the modules and the key
+    of its hidden deal (None before deals had their own key)."""
+    return {"stage": rally_row["stage"], "ruleset": rally_row["ruleset"], "modules": rally_row.get("modules"),
+            "secret": rally_row.get("secret")}
 
 
 def log_problem(text: str, game_id: str | None = None) -> str | None:
@@ -151,6 +154,9 @@ def log_problem(text: str, game_id: str | None = None) -> str | None:
 
 
 def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
+    """The snapshot the log replays to (`db check`); a deal key that does not match the
+    commitment published at the start fails the check before any replay."""
+    check_deal(rally_row)
     state = replay_state(rally_row, actions)
     return games.get(rally_row.get("game")).to_json(state) if state is not None else None
 

@@ -32,6 +32,7 @@ from bot.engine.core.scores import format_score, format_time
 from bot.engine.core.text import Listed, msg
 from bot.render.table import MAX_COLUMNS, Column, TableRow, TableView, plain
 from bot.services.cards import binding_tx, cards_file
+from bot.services.careers import place_round_tx
 from bot.services.errors import ServiceError
 from bot.services.images import table_spec
 from bot.services.league_points import (
@@ -348,6 +349,7 @@ async def close_round(work: RallyWork, round_id: int, now: datetime, late: list[
                     await work.write(tx, rally, end)
             ids = await _results_posts_tx(tx, work, current, late, now)
             await rate_closed_round_tx(tx, current, now)  # careers: in the same transaction
+            await place_round_tx(tx, current.id, now)  # its runs in their drivers' careers, placed
             await finish(tx)
             return ids
 
@@ -464,6 +466,7 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
             classified, judged_, runs_now = await _classify_tx(tx, current, league)
             await write_results_tx(tx, result_rows(current, league, classified))
             await rerate_round_tx(tx, current)  # the ratings follow the judged results
+            await place_round_tx(tx, current.id, now)  # and the careers
             names = {r.user_id: r.display_name for r in runs_now}
             updated = Post([msg("league.results_updated", title=title)] +
                            results_lines(title, classified, judged_, current, names, [],

@@ -2,8 +2,8 @@
 
 The lines are the game's (`Game.rules(ruleset)`: message keys, shown in the reader's language);
 this module picks the game (none: classic) and the ruleset (none: the game's default, its first),
-refusing an unknown one by name, and cuts the text into messages that fit Discord's 2,000
-characters, at line ends (a longer line is cut on its own). No database: answered at once.
+refusing an unknown one by name. No database: answered at once (in as many messages as the text
+takes: bot/views/outgoing.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
 from bot.services.provisional import provisional_lines
 from bot.services.reply import Reply
-
-MAX_MESSAGE = 2000  # Discord's limit for a message's text
 
 
 def rules_reply(game: object = None, ruleset: object = None) -> Reply:
@@ -32,22 +30,3 @@ def rules_reply(game: object = None, ruleset: object = None) -> Reply:
     if played.provisional(wanted) and not any(str(line) == msg("game.provisional_rules") for line in lines):
         lines += provisional_lines(played.id, wanted)  # said even if the game's own lines do not
     return Reply(lines, ephemeral=True)
-
-
-def message_parts(lines: list[str], limit: int = MAX_MESSAGE) -> list[str]:
-    """`lines` (already in the reader's words) joined into messages of at most `limit` characters,
-    cut between lines; a line longer than a message is cut into pieces of its own."""
-    parts: list[str] = []
-    current = ""
-    for line in lines:
-        pieces = [line[i:i + limit] for i in range(0, len(line), limit)] or [""]
-        for piece in pieces:
-            joined = f"{current}\n{piece}" if current else piece
-            if len(joined) <= limit:
-                current = joined
-            else:
-                parts.append(current)
-                current = piece
-    if current or not parts:
-        parts.append(current)
-    return parts

@@ -10,12 +10,12 @@ the reader's language are left off for a last "… and N more" line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
 
 from bot import games
+from bot.engine.core.errors import RallyError
 from bot.engine.core.game import StageFacts
 from bot.engine.core.text import msg
-from bot.i18n import render
 from bot.services.alt_text import described
 from bot.services.errors import ServiceError
 from bot.services.images import Renderer, draw_async, image_name, preview_spec
@@ -26,7 +26,7 @@ from bot.services.stage_words import MAX_STARS as MAX_STARS
 from bot.services.stage_words import length_text, stars
 from bot.services.stage_words import size_text as size_text
 
-MESSAGE_LIMIT = 2000
+log = logging.getLogger(__name__)
 
 
 def list_line(facts: StageFacts) -> str:
@@ -38,29 +38,21 @@ def list_line(facts: StageFacts) -> str:
                stars=stars(facts.difficulty))
 
 
-def fit(lines: Sequence[str], lang: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """As many of `lines` as fit one message in `lang`, then `… and N more` for the others."""
-    size = [len(render(line, lang)) + 1 for line in lines]
-    if sum(size) <= limit:
-        return list(lines)
-    kept: list[str] = []
-    used = 0
-    for i, (line, n) in enumerate(zip(lines, size)):
-        more = len(render(msg("stages.more", count=len(lines) - i), lang)) + 1
-        if used + n + more > limit:
-            return [*kept, msg("stages.more", count=len(lines) - i)]
-        kept.append(line)
-        used += n
-    return kept  # pragma: no cover - the sum fitted
-
-
 def stage_list(game: str | None, lang: str) -> Reply:
-    """`/stage list [game]`: every shipped stage of the game (default: the default game), privately."""
+    """`/stage list [game]`: every shipped stage of the game (default: the default game), privately
+    (in as many messages as it takes). A stage file that cannot be read (not UTF-8, unreadable,
+    invalid) is listed by its name as unreadable, its fault logged for the host; the other stages
+    are listed as usual."""
     played = games.get(game)
     library = played.stages
     lines = [msg("stages.list_head", game=msg(played.name))]
-    lines += [list_line(library.facts(name)) for name in library.names()]
-    return Reply(fit(lines, lang), ephemeral=True)
+    for name in library.names():
+        try:
+            lines.append(list_line(library.facts(name)))
+        except RallyError as exc:
+            log.warning("stage %s of %s cannot be listed: %s", name, played.id, exc)
+            lines.append(msg("stages.list_unreadable", name=name))
+    return Reply(lines, ephemeral=True)
 
 
 def facts_of(game: str | None, name: str) -> tuple[str, StageFacts]:
@@ -87,5 +79,5 @@ async def stage_show(game: str | None, name: str, lang: str, renderer: Renderer 
     if renderer is not None:
         spec = preview_spec(facts.name, game_id)
         files = ((image_name(spec), await draw_async(renderer, spec, lang)),)
-        return Reply(fit(lines, lang), ephemeral=True, files=files, alt=described(files, spec, lang))
-    return Reply(fit(lines, lang), ephemeral=True, files=files)
+        return Reply(lines, ephemeral=True, files=files, alt=described(files, spec, lang))
+    return Reply(lines, ephemeral=True, files=files)

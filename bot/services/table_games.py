@@ -39,9 +39,11 @@ from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.scores import format_score
 from bot.engine.core.text import Listed, msg
 from bot.i18n import render
+from bot.services.deal_keys import deal_columns
 from bot.services.league_rounds import league_language, league_post_tx, round_title
 from bot.services.table_groups import group_tables
 from bot.services.turns import turn_post
+from bot.services.windows import asked_together, clear_step, close
 from bot.services.work import Change, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
 from bot.store.clock import from_text
@@ -59,6 +61,7 @@ from bot.store.leagues import (
     start_run_tx,
 )
 from bot.store.rallies import create_tx, find_tx
+from bot.store.window_answers import answers_tx
 
 #: (guild id, channel id, thread name, the table's drivers' ids) → the new thread's id
 ThreadMaker = Callable[[int, int, str, tuple[int, ...]], Awaitable[int]]
@@ -81,7 +84,10 @@ def is_table(rally: Rally) -> bool:
 
 
 def table_seed(round_seed: str, table: int) -> int:
-    """A table's rally seed, from the round's secret seed (the rally never stores the round's)."""
+    """A table's rally seed, from the round's secret seed (the rally never stores the round's): it
+    lays the course and draws the line-up, both public once the table starts; the hidden deal
+    comes from the table's own deal key (`RallyWork.deal_keys`), so the round's seed, published at
+    the close, reveals no card (RULES C10.8)."""
     return int.from_bytes(hashlib.sha256(f"{round_seed}:table:{table}".encode()).digest()[:8], "big") & MAX_SEED
 
 
@@ -148,11 +154,14 @@ class TableGames:
         if lang != "en":
             modules["language"] = lang
         seed = table_seed(rnd.seed, number)
+        secret = self.work.deal_keys()  # the deal: never from the round's seed, which the close publishes
         ids = [(str(uid), name) for uid, name in seats]
-        state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules})
+        state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules,
+                                               "secret": secret})
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
-                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S)
+                                modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S,
+                                **deal_columns(secret))
         for uid, name in seats:
             await join_tx(tx, rally_id=rally.id, user_id=uid, display_name=name)
             await start_run_tx(tx, round_id=rnd.id, user_id=uid, display_name=name, guild_id=league.guild_id,
@@ -250,7 +259,13 @@ async def finish_tables_tx(tx: Tx, work: RallyWork, runs: list[Run]) -> None:
         if rally is None or not is_table(rally) or rally.status != "running":
             continue
         game = game_of(rally)
-        change, finished = played_out(game, work.state_of(rally))
+        state = work.state_of(rally)
+        kept = await answers_tx(tx, rally.id)
+        closing = close(game, state, kept) if kept and asked_together(game, state) else None
+        change, finished = played_out(game, closing.state if closing is not None else state)
+        if closing is not None:  # the answers kept in its open window count (RULES C10.8)
+            change.logged[:0] = closing.logged
+            change.steps.append(clear_step(rally.id))
         if finished:
             change.posts.append(Post([msg("league.table_played_out"),
                                       *game.classification(game.view(change.final_state, None))],

@@ -5,12 +5,16 @@ seat's own hand (`hand`: what only it may see and pick, in a game with hidden in
 A turn command is bound to the rally version the command found when it arrived (a button carries
 the version it was drawn for): if anything was committed between its arrival and its turn under
 the rally's lock, it is refused ("already played") and changes nothing, so a double submit never
-plays twice.
+plays twice. An answer in a window several seats answer at once (RULES C10.8) is tied to the
+window instead: the window's answers are kept beside the rally until it closes, so the version
+does not move while it is open and no seat's answer is refused because another's came first
+(`bot/services/windows.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from bot import games
@@ -23,8 +27,10 @@ from bot.services.images import board_spec, results_spec
 from bot.services.inputs import MAX_COMMAND_TEXT, text_option
 from bot.services.provisional import provisional_lines
 from bot.services.reply import HAND, Actor, Place, Reply, TurnPrompt
+from bot.services.windows import asked_together, clear_step, close, kept_answers, still_open, with_answers
 from bot.services.work import Change, Committed, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
+from bot.store.window_answers import put_tx
 
 
 def require_running(rally: Rally) -> None:
@@ -62,6 +68,8 @@ class Turns:
             game = game_of(rally)
             state = self.work.state_of(rally)
             seat = str(actor.user_id)
+            if asked_together(game, state):  # tied to the window, not to the version (RULES C10.8)
+                return await self._answer(rally, actor, state, text)
             action = game.parse(text, state, seat)
             new, events = game.apply(state, seat, action)
             change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
@@ -70,6 +78,28 @@ class Turns:
                              ghost_of(rally))
             committed = await self.work.commit(rally, change)
             return reply_of(post, committed)
+
+    async def _answer(self, rally: Rally, actor: Actor, state: State, text: str) -> Reply:
+        """Under the lock, in an open window: the seat's answer, checked against the state with
+        every kept answer given (a refusal writes nothing); kept apart while the window stays open
+        (nothing public changes), or, when it completes the window, logged with the others as
+        the change that closes it (`bot/services/windows.py`)."""
+        game = game_of(rally)
+        seat = str(actor.user_id)
+        kept = await kept_answers(self.work.store, rally.id)
+        current = with_answers(game, state, kept)
+        action = game.parse(text, current, seat)
+        new, _ = game.apply(current, seat, action)
+        entry = game.encode(action)
+        if still_open(game, current, new):
+            keep = partial(put_tx, rally_id=rally.id, user_id=actor.user_id, action=entry)
+            await self.work.commit(rally, Change(steps=[keep]))
+            return Reply([msg("turn.answer_saved")], ephemeral=True)
+        closing = close(game, state, [*kept, (actor.user_id, entry)])
+        change = Change(logged=closing.logged, steps=[clear_step(rally.id)])
+        post = turn_post(rally.id, rally.version + len(closing.logged), closing.state, closing.events, [], change,
+                         rally.game, rally.ruleset, ghost_of(rally))
+        return reply_of(post, await self.work.commit(rally, change))
 
     async def verb(self, place: Place, actor: Actor, name: str, options: Mapping[str, object],
                    expected_version: int | None = None) -> Reply:
@@ -104,7 +134,7 @@ class Turns:
         require_running(rally)
         game = game_of(rally)
         seat = str(actor.user_id)
-        view = game.view(self.work.state_of(rally), seat)
+        view = game.view(await self.answered_state(rally), seat)
         if game.seat_name(view, seat) is None:
             raise ServiceError("hand.no_seat")
         hand = game.hand(view)
@@ -122,7 +152,16 @@ class Turns:
         if rally is None or rally.status != "running":
             return []
         game = game_of(rally)
-        return [game.label(a) for a in game.legal_actions(self.work.state_of(rally), str(actor.user_id))]
+        return [game.label(a) for a in game.legal_actions(await self.answered_state(rally), str(actor.user_id))]
+
+    async def answered_state(self, rally: Rally) -> State:
+        """The rally's state with the answers kept in its open window given (what a seat's own
+        hand and picks are read from: its answer shown, nothing more to pick)."""
+        state = self.work.state_of(rally)
+        game = game_of(rally)
+        if not asked_together(game, state):
+            return state
+        return with_answers(game, state, await kept_answers(self.work.store, rally.id))
 
 
 def checked_option(option: VerbOption, value: object) -> object:

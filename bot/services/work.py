@@ -31,6 +31,7 @@ from typing import Any
 from bot import games
 from bot.engine.core.game import Game
 from bot.engine.core.text import to_json
+from bot.services.deal_keys import new_deal_key
 from bot.services.errors import ServiceError
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store
@@ -157,6 +158,9 @@ class RallyWork:
         #: Called inside every change's transaction after its posts: the extra posts they owe
         #: (DMs of turn prompts, `bot.services.notify.turn_dms_tx`); returns their outbox ids.
         self.post_hooks: list[PostHook] = []
+        #: The key of each new rally's hidden deal (bot/services/deal_keys.py): secure randomness
+        #: on Discord, numbered keys in reproducible sessions and tests.
+        self.deal_keys: Callable[[], str] = new_deal_key
         #: The spectators' web page's address (`RALLYBOT_PUBLIC_URL`, bot/web/): posts of a public
         #: league's results and standings link to it; None: no links.
         self.public_url: str | None = None

@@ -18,7 +18,7 @@ from bot.store.connection import Tx
 from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
 
 RESULT_COLUMNS = ("rally_id, user_id, game, guild_id, stage, seats, status, place, score, unit, gap, "
-                  "started_last, counters, ended_at")
+                  "started_last, counters, ended_at, specials")
 
 #: the rows of `career_results c` a server (the one `?`) may see: see the module docstring
 VISIBLE = (
@@ -39,27 +39,30 @@ class CareerResult:
     user_id: int
     game: str
     guild_id: int
-    stage: str | None  # a personal best counts on it (a rally of one special), else None
-    seats: int
-    status: str  # finished | dnf
-    place: int | None
-    score: int | None
+    stage: str | None  # the rally's one special, else None (a rally of several)
+    seats: int  # the cars it was placed among: the rally's, a league round's field, a world week's
+    status: str  # finished | dnf | dsq (a steward's disqualification)
+    place: int | None  # None: not finished, or a run whose round has not closed yet
+    score: int | None  # the result after any penalty (a run: as its round classified it)
     unit: str
     gap: int | None  # to the winner, in `unit` (None: not finished, or raced alone)
     started_last: bool
     counters: dict[str, int]
     ended_at: str
+    specials: tuple[tuple[str, int], ...] = ()  # (stage, time) of each special crossed, in order
 
     def values(self) -> tuple[Any, ...]:
         return (self.rally_id, self.user_id, self.game, self.guild_id, self.stage, self.seats, self.status,
                 self.place, self.score, self.unit, self.gap, int(self.started_last),
-                json.dumps(self.counters, sort_keys=True, separators=(",", ":")), self.ended_at)
+                json.dumps(self.counters, sort_keys=True, separators=(",", ":")), self.ended_at,
+                json.dumps([list(s) for s in self.specials], separators=(",", ":")))
 
     @classmethod
     def from_row(cls, row: Any) -> CareerResult:
         v = dict(zip(RESULT_COLUMNS.split(", "), tuple(row)))
         v["counters"] = json.loads(v["counters"])
         v["started_last"] = bool(v["started_last"])
+        v["specials"] = tuple((str(stage), int(time)) for stage, time in json.loads(v["specials"] or "[]"))
         return cls(**v)
 
 
@@ -88,11 +91,12 @@ async def put_results_tx(tx: Tx, rows: list[CareerResult]) -> None:
     """Write (or write again: a rebuild) the results of one rally."""
     for result in rows:
         await tx.execute(
-            f"INSERT INTO career_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO career_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (rally_id, user_id) DO UPDATE SET game = excluded.game, guild_id = excluded.guild_id, "
             "stage = excluded.stage, seats = excluded.seats, status = excluded.status, place = excluded.place, "
             "score = excluded.score, unit = excluded.unit, gap = excluded.gap, "
-            "started_last = excluded.started_last, counters = excluded.counters, ended_at = excluded.ended_at",
+            "started_last = excluded.started_last, counters = excluded.counters, ended_at = excluded.ended_at, "
+            "specials = excluded.specials",
             result.values())
 
 
@@ -114,13 +118,41 @@ async def results_tx(tx: Tx, user_id: int, game: str | None = None, viewer_guild
     return [CareerResult.from_row(r) for r in rows]
 
 
-async def best_before_tx(tx: Tx, user_id: int, game: str, stage: str, unit: str, rally_id: int) -> int | None:
-    """The driver's best finished score on `stage` before rally `rally_id` (a personal best to beat)."""
-    best = "MIN" if unit == "s" else "MAX"
-    row = await tx.fetch_one(
-        f"SELECT {best}(score) FROM career_results WHERE user_id = ? AND game = ? AND stage = ? "
-        "AND status = 'finished' AND rally_id <> ?", (user_id, game, stage, rally_id))
-    return int(row[0]) if row is not None and row[0] is not None else None
+async def place_result_tx(tx: Tx, rally_id: int, user_id: int, seats: int, status: str, place: int | None,
+                          score: int | None, gap: int | None) -> bool:
+    """A run's row placed as its round (or world week) classified it: among how many, where, its
+    score after penalties and its gap to the winner. False: no such row (a run never started)."""
+    return await tx.execute(
+        "UPDATE career_results SET seats = ?, status = ?, place = ?, score = ?, gap = ? WHERE rally_id = ? "
+        "AND user_id = ?", (seats, status, place, score, gap, rally_id, user_id)) == 1
+
+
+async def top_three_tx(tx: Tx, rally_ids: list[int]) -> list[CareerResult]:
+    """The rows of those rallies placed third or better (what a round's close may newly earn:
+    a win, a podium), by batches of ids."""
+    found: list[CareerResult] = []
+    for start in range(0, len(rally_ids), 500):
+        batch = rally_ids[start:start + 500]
+        marks = ", ".join("?" for _ in batch)
+        rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM career_results WHERE rally_id IN ({marks}) "
+                                  "AND status = 'finished' AND place <= 3 ORDER BY rally_id, user_id", tuple(batch))
+        found += [CareerResult.from_row(r) for r in rows]
+    return found
+
+
+async def week_rallies_tx(tx: Tx, game: str, week: str) -> list[tuple[int, int, str, int | None, str]]:
+    """(rally, driver, status, score, name) of every ended official run of `game`'s world week,
+    driven on any server: the field a week's career places are counted in."""
+    rows = await tx.fetch_all("SELECT rally_id, user_id, status, score, display_name FROM runs WHERE game = ? "
+                              "AND week = ? AND status IN ('finished', 'dnf') AND rally_id IS NOT NULL ORDER BY id",
+                              (game, week))
+    return [(int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3]), str(r[4])) for r in rows]
+
+
+async def closed_rounds_tx(tx: Tx) -> list[int]:
+    """Every closed round, league or world, oldest first (a rebuild places their runs again)."""
+    rows = await tx.fetch_all("SELECT id FROM rounds WHERE status = 'closed' ORDER BY id")
+    return [int(r[0]) for r in rows]
 
 
 async def earn_tx(tx: Tx, user_id: int, achievement: str, game: str, guild_id: int, rally_id: int | None,

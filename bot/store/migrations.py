@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.store.career_schema import SCHEMA_CAREERS
+from bot.store.career_schema import SCHEMA_CAREERS, careers_of_rounds
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -28,6 +28,7 @@ from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 from bot.store.rating_schema import SCHEMA_RATINGS
+from bot.store.window_answers import SCHEMA_WINDOW_ANSWERS
 from bot.store.world_by_game import STATEMENTS as WORLD_BY_GAME
 
 StepFunction = Callable[[Tx], Awaitable[None]]
@@ -273,6 +274,18 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
+    # Hidden information (RULES C10.8): a rally's hidden deal comes from a secret key of its own
+    # (NULL for the rallies before, whose deal comes from their seed) whose SHA-256 commitment is
+    # published at the start and kept beside it (`db check` compares them), and the answers of a window
+    # several seats answer at once wait beside the rally until it closes (bot/store/window_answers.py).
+    Migration(17, "a secret deal key per rally, window answers kept apart until the window closes", (
+        "ALTER TABLE rallies ADD COLUMN secret TEXT",
+        "ALTER TABLE rallies ADD COLUMN deal_sha256 TEXT",
+        *SCHEMA_WINDOW_ANSWERS,
+    )),
+    # Careers count league rounds and world weeks with their places (a steward's DSQ among them)
+    # and every special's time of a rally of several (bot/store/career_schema.py).
+    Migration(18, "careers: disqualifications, each special's time", careers_of_rounds),
 )
 
 

@@ -7,6 +7,7 @@ creating at the same moment cannot both win; the loser gets `ChannelBusy` and no
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import partial
 
@@ -17,6 +18,7 @@ from bot.store.rows import ACTIVE_STATUSES, RALLY_COLUMNS, RALLY_STATUSES, Rally
 from bot.store.versioning import advance
 
 MAX_SEED = 2**63 - 1
+SECRET_TEXT = re.compile(r"[0-9a-f]{64}")  # a deal key (bot/engine/core/secret_dice.py)
 
 
 def status_entry(status: str) -> str:
@@ -47,20 +49,25 @@ async def create_tx(
     turn_deadline_s: int | None = None,
     snapshot_json: str | None = None,
     game: str = "rallyman",
+    secret: str | None = None,
+    deal_sha256: str | None = None,
 ) -> Rally:
     """Inside `tx`: a new rally of `game` in the lobby at version 0; `ChannelBusy` if the channel has an
-    active one."""
+    active one. `secret`: the key of its hidden deal (kept, never shown), `deal_sha256` its commitment."""
     _validate_new(max_drivers, seed, turn_deadline_s)
+    for name, text in (("secret", secret), ("deal_sha256", deal_sha256)):
+        if text is not None and SECRET_TEXT.fullmatch(text) is None:
+            raise ValueError(f"{name} must be 64 lowercase hex digits")
     modules_json = json.dumps({} if modules is None else modules, sort_keys=True)
     now = now_text()
     values = (guild_id, channel_id, host_id, stage, ruleset, modules_json, seed, max_drivers,
-              turn_deadline_s, snapshot_json, now, now, game)
+              turn_deadline_s, snapshot_json, now, now, game, secret, deal_sha256)
     try:
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO rallies (guild_id, channel_id, host_id, stage, ruleset, modules, seed, "
-                "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at, game) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?) "
+                "max_drivers, turn_deadline_s, status, version, snapshot, created_at, updated_at, game, secret, "
+                "deal_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {RALLY_COLUMNS}",
                 values,
             )
@@ -118,6 +125,8 @@ class Rallies:
         turn_deadline_s: int | None = None,
         snapshot_json: str | None = None,
         game: str = "rallyman",
+        secret: str | None = None,
+        deal_sha256: str | None = None,
     ) -> Rally:
         """A new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one.
 
@@ -126,7 +135,7 @@ class Rallies:
         return await self._db.write(partial(
             create_tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, stage=stage, ruleset=ruleset,
             seed=seed, max_drivers=max_drivers, modules=modules, turn_deadline_s=turn_deadline_s,
-            snapshot_json=snapshot_json, game=game))
+            snapshot_json=snapshot_json, game=game, secret=secret, deal_sha256=deal_sha256))
 
     async def find(self, rally_id: int) -> Rally | None:
         row = await self._db.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))

@@ -82,6 +82,19 @@ class WeekRun:
     score: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class RallySeats:
+    """A live rally as its rating reads it: status, latest snapshot, each driver's name, the
+    drivers the host kicked out, and who wrote its last log entry (for an abandoned rally, who
+    abandoned it; None: the bot)."""
+
+    status: str
+    snapshot: str | None
+    names: dict[int, str]
+    kicked: frozenset[int]
+    last_actor: int | None
+
+
 async def lock_game_tx(tx: Tx, game: str) -> None:
     """Until the transaction ends, be the only writer of `game`'s ratings (PostgreSQL)."""
     await tx.lock("ratings", zlib.crc32(game.encode()))
@@ -229,11 +242,27 @@ async def week_runs_tx(tx: Tx, game: str, week: str) -> list[WeekRun]:
     return [WeekRun(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else int(r[3])) for r in rows]
 
 
-async def rally_seats_tx(tx: Tx, rally_id: int) -> tuple[str | None, str | None, dict[int, str]]:
-    """(status, snapshot, user id → name of each of its drivers) of a rally; (None, None, {}) if gone."""
+async def first_actors_tx(tx: Tx, rally_id: int, actions: Iterable[str]) -> dict[str, int]:
+    """Of these logged action texts, who (a person, not the bot) first wrote each in the rally's log."""
+    wanted = sorted(set(actions))
+    if not wanted:
+        return {}
+    rows = await tx.fetch_all(f"SELECT action, actor FROM actions WHERE rally_id = ? AND actor IS NOT NULL AND action "
+                              f"IN ({', '.join('?' for _ in wanted)}) ORDER BY seq", (rally_id, *wanted))
+    found: dict[str, int] = {}
+    for action, actor in rows:
+        found.setdefault(str(action), int(actor))
+    return found
+
+
+async def rally_seats_tx(tx: Tx, rally_id: int) -> RallySeats | None:
+    """What a live rally's rating reads of it (`RallySeats`); None if it is gone."""
     row = await tx.fetch_one("SELECT status, snapshot FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
-        return None, None, {}
-    names = {int(r[0]): str(r[1]) for r in await tx.fetch_all(
-        "SELECT user_id, display_name FROM drivers WHERE rally_id = ?", (rally_id,))}
-    return str(row[0]), None if row[1] is None else str(row[1]), names
+        return None
+    drivers = await tx.fetch_all("SELECT user_id, display_name, status FROM drivers WHERE rally_id = ?", (rally_id,))
+    last = await tx.fetch_one("SELECT actor FROM actions WHERE rally_id = ? ORDER BY seq DESC LIMIT 1", (rally_id,))
+    return RallySeats(str(row[0]), None if row[1] is None else str(row[1]),
+                      {int(r[0]): str(r[1]) for r in drivers},
+                      frozenset(int(r[0]) for r in drivers if r[2] == "kicked"),
+                      None if last is None or last[0] is None else int(last[0]))

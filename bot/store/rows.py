@@ -19,7 +19,8 @@ DRIVER_STATUSES = ("active", "left", "kicked")
 
 RALLY_COLUMNS = (
     "id, guild_id, channel_id, host_id, stage, ruleset, modules, seed, max_drivers, "
-    "turn_deadline_s, status, version, snapshot, created_at, updated_at, paused_at, game"
+    "turn_deadline_s, status, version, snapshot, created_at, updated_at, paused_at, game, secret, "
+    "deal_sha256"
 )
 DRIVER_COLUMNS = "rally_id, user_id, display_name, seat, joined_at, missed_turns, status"
 ACTION_COLUMNS = "rally_id, seq, actor, action, created_at"
@@ -59,6 +60,10 @@ class Rally(_Record):
     updated_at: str
     paused_at: str | None = None  # the bot cannot post in the channel: no AI turns, no deadlines
     game: str = "rallyman"  # the game it is played in (`bot.games`; every rally before issue 23: classic)
+    #: the key of its hidden deal (64 hex digits, `bot.engine.core.secret_dice`), never shown;
+    #: None for a rally made before deals had their own key (its deal comes from `seed`)
+    secret: str | None = None
+    deal_sha256: str | None = None  # the commitment to `secret` published at the start
 
     @classmethod
     def from_row(cls, row: Any) -> Rally:

@@ -185,3 +185,35 @@ async def world_version_tx(tx: Tx, week: str) -> tuple[object, ...]:
         (week, week, week))
     return tuple(row) if row is not None else ()
 
+
+
+def _quoted_like(name: str) -> str:
+    """A LIKE pattern (escape `\\`) for `name` as a JSON string inside a text column."""
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f'%"{escaped}"%'
+
+
+async def stage_published_tx(tx: Tx, game: str, name: str) -> bool:
+    """Whether a published rally (of a published channel, or of a public league's channel) or a
+    public league's round drives `game`'s stage `name` (the stage pages show only those, and
+    shipped stages and the world weeks' official ones: bot/web/stage_page.py). A rally's course
+    and a round's specials are JSON lists: the name is matched as a quoted JSON string."""
+    quoted = _quoted_like(name)
+    row = await tx.fetch_one(
+        "SELECT 1 FROM rallies r WHERE r.game = ? AND (r.stage = ? OR r.modules LIKE ? ESCAPE '\\') AND ("
+        "EXISTS (SELECT 1 FROM web_channels w WHERE w.guild_id = r.guild_id AND w.channel_id = r.channel_id) OR "
+        "EXISTS (SELECT 1 FROM leagues l WHERE l.web_public = 1 AND l.guild_id = r.guild_id "
+        "AND l.channel_id = r.channel_id)) LIMIT 1", (game, name, quoted))
+    if row is not None:
+        return True
+    row = await tx.fetch_one(
+        "SELECT 1 FROM rounds o JOIN leagues l ON l.id = o.league_id WHERE l.web_public = 1 AND o.game = ? "
+        "AND o.specials LIKE ? ESCAPE '\\' LIMIT 1", (game, quoted))
+    return row is not None
+
+
+async def world_weeks_tx(tx: Tx, game: str) -> list[str]:
+    """The ISO weeks `game` had a world round in (its world scratch: one official stage each)."""
+    rows = await tx.fetch_all("SELECT week FROM rounds WHERE league_id IS NULL AND game = ? AND week IS NOT NULL "
+                              "ORDER BY week", (game,))
+    return [str(r[0]) for r in rows]

@@ -19,11 +19,10 @@ import discord
 
 from bot import games
 from bot.i18n import DEFAULT_LANG, t
+from bot.views.outgoing import MAX_OPTION_TEXT, MAX_SELECT_OPTIONS, option_text, placeholder
 from bot.views.turn_buttons import button_label
 
 TEMPLATE = r"pick:(?P<rally>\d+):(?P<version>\d+)"
-MAX_OPTIONS = 25  # Discord's limit for one select menu
-MAX_TEXT = 100    # Discord's limit for an option's label and value
 
 #: What a pick does: (interaction, rally id, version, action) → answered.
 Pick = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -36,8 +35,8 @@ def custom_id(rally_id: int, version: int) -> str:
 def menu_options(picks: tuple[str, ...] | list[str], lang: str, game_id: str | None) -> list[discord.SelectOption]:
     """One option per pick the menu can carry (a label longer than Discord takes is left to `/act`)."""
     game = games.get(game_id)
-    shown = [p for p in picks if 0 < len(p) <= MAX_TEXT][:MAX_OPTIONS]
-    return [discord.SelectOption(label=button_label(p, lang, game)[:MAX_TEXT], value=p) for p in shown]
+    shown = [p for p in picks if 0 < len(p) <= MAX_OPTION_TEXT][:MAX_SELECT_OPTIONS]
+    return [discord.SelectOption(label=option_text(button_label(p, lang, game)), value=p) for p in shown]
 
 
 class PickMenu(discord.ui.DynamicItem[discord.ui.Select], template=TEMPLATE):
@@ -46,7 +45,8 @@ class PickMenu(discord.ui.DynamicItem[discord.ui.Select], template=TEMPLATE):
     def __init__(self, rally_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  lang: str = DEFAULT_LANG) -> None:
         super().__init__(discord.ui.Select(custom_id=custom_id(rally_id, version), options=options or [],
-                                           placeholder=t("turn.pick_placeholder", lang), min_values=1, max_values=1))
+                                           placeholder=placeholder(t("turn.pick_placeholder", lang)),
+                                           min_values=1, max_values=1))
         self.rally_id = rally_id
         self.version = version
 

@@ -5,7 +5,8 @@ effect is not posted from here: the service committed it together with the posts
 channel (the outbox), and the outbox sender delivers them, with retries, whatever happens to
 this interaction. So the user's private "thinking…" answer becomes:
 - a refusal or a private reply (`/rally status`, `/odds`): that text, with its files if any
-  (`/league export`, `/league calendar`);
+  (`/league export`, `/league calendar`), in as many messages as it takes (the first edits the
+  "thinking…", the others follow privately: `bot.views.outgoing.answer_privately`);
 - a public command that was saved: removed (the channel post is the answer), or a short note
   when the rally's channel cannot be posted in right now;
 - an error *after* the commit (Discord failing to edit or delete): never "nothing was changed";
@@ -43,6 +44,7 @@ from bot.services.reply import Actor, Place, Reply
 from bot.views.discord_errors import FAILURES, describe
 from bot.views.hand_menu import hand_view
 from bot.views.host import Host
+from bot.views.outgoing import answer_privately
 
 log = logging.getLogger(__name__)
 
@@ -102,17 +104,6 @@ def as_rally_error(exc: BaseException) -> BaseException:
     return exc
 
 
-async def answer_privately(interaction: discord.Interaction, text: str) -> None:
-    """Only the user sees it: the first response, or the edit of the private "thinking…" answer
-    of a deferred slash command, or a private followup after a deferred click."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
-    elif interaction.type is discord.InteractionType.component:
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.edit_original_response(content=text)
-
-
 async def send_error(interaction: discord.Interaction, exc: BaseException) -> None:
     """THE one place an error raised before a commit becomes an answer, in the reader's language."""
     try:
@@ -158,16 +149,13 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
     if reply.ephemeral:  # the hand button: the clicker's own hand, for them alone
         picks = private_view(host, interaction, reply)
         try:
-            if picks is None:
-                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True)
-            else:
-                await interaction.followup.send(shown(interaction, reply.lines) or "\u200b", ephemeral=True, view=picks)
+            await answer_privately(interaction, shown(interaction, reply.lines), view=picks)
         except FAILURES as exc:
             log.warning("could not answer the click of interaction %s: %s", interaction.id, describe(exc))
         return
     if reply.paused:
         try:
-            await interaction.followup.send(t("rally.paused_note", reader_language(interaction)), ephemeral=True)
+            await answer_privately(interaction, t("rally.paused_note", reader_language(interaction)))
         except FAILURES as exc:
             log.warning("could not answer the click of interaction %s: %s", interaction.id, describe(exc))
     host.sender.wake()
@@ -197,28 +185,28 @@ async def _answer(host: Host, interaction: discord.Interaction, reply: Reply) ->
     removal of the "thinking…" answer, since the channel post is the answer."""
     try:
         if reply.ephemeral or not reply.outbox:
-            text = shown(interaction, reply.lines) or "\u200b"
+            text = shown(interaction, reply.lines)
             picks = private_view(host, interaction, reply) if reply.ephemeral else None
             if picks is not None:
-                await interaction.edit_original_response(content=text, view=picks)
+                await answer_privately(interaction, text, view=picks)
             elif reply.files:
-                await interaction.edit_original_response(content=text, attachments=[
+                await answer_privately(interaction, text, files=[
                     discord.File(io.BytesIO(data), filename=name, description=reply.alt.get(name))
                     for name, data in reply.files])
             else:
-                await interaction.edit_original_response(content=text)
+                await answer_privately(interaction, text)
             return
         host.sender.wake()
         if reply.paused:
-            await interaction.edit_original_response(content=t("rally.paused_note", reader_language(interaction)))
+            await answer_privately(interaction, t("rally.paused_note", reader_language(interaction)))
         else:
             await interaction.delete_original_response()
     except Exception as exc:  # an HTTP error, a time-out, a lost connection: the change is saved anyway
         log.warning("could not answer interaction %s: %s", interaction.id, describe(exc))
         # saved: say so if Discord lets us say anything at all; a private reply: once more, as a followup
-        again = t("error.after_commit", reader_language(interaction)) if reply.outbox else \
-            shown(interaction, reply.lines) or "\u200b"
+        again = t("error.after_commit", reader_language(interaction)) if reply.outbox \
+            else shown(interaction, reply.lines)
         try:
-            await interaction.followup.send(again, ephemeral=True)
+            await answer_privately(interaction, again, followup=True)
         except Exception as failure:
             log.warning("could not answer interaction %s: %s", interaction.id, describe(failure))

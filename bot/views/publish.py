@@ -18,8 +18,6 @@ from bot.services.alt_text import describe
 from bot.services.delivery import Outgoing
 from bot.services.images import image_name
 
-MAX_CONTENT = 2000  # Discord's limit for a message's text
-
 
 def show_time(moment: datetime) -> str:
     """A time as Discord timestamps: local date and time for each reader, and 'in 5 hours'."""
@@ -36,7 +34,7 @@ def mentions_for(ping: tuple[int, ...]) -> discord.AllowedMentions:
 
 def content_of(out: Outgoing) -> str:
     """The message text in the post's language (`out.lang`): a late note, the lines, the turn's end,
-    the ping; cut to Discord's limit."""
+    the ping; whole, however long (the sender splits it into messages: bot/views/outgoing.py)."""
     lang = out.lang
     lines = [t("outbox.late", lang, when=show_time(out.late_since))] if out.late_since is not None else []
     lines += [localize_commands(render(line, lang), lang) for line in out.lines]
@@ -44,10 +42,7 @@ def content_of(out: Outgoing) -> str:
         lines.append(t("discord.turn_ends", lang, when=show_time(out.due)))
     if out.ping:
         lines.append(" ".join(f"<@{u}>" for u in out.ping))
-    text = "\n".join(lines) or "\u200b"
-    if len(text) > MAX_CONTENT:
-        text = text[: MAX_CONTENT - 1] + "…"
-    return text
+    return "\n".join(lines)
 
 
 def file_of(out: Outgoing, image: bytes | None) -> discord.File | None:

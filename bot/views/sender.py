@@ -8,7 +8,15 @@ work) and otherwise looks again every `IDLE_S` seconds for rows whose retry time
 Text first. For each row it sends the message at once (its text, ping, buttons and any attached
 file that is not its picture) with a nonce made from the row id (discord.py sends it with
 `enforce_nonce`, so a send repeated after a crash between Discord's answer and our bookkeeping
-is not posted twice), then reports the outcome to `Delivery`, which decides what it changes
+is not posted twice). A text longer than one Discord message goes as several, in order, split
+between lines (bot/views/outgoing.py): each part has its own nonce (`rb<id>`, `rb<id>.1`, …), so
+a row sent again reposts none of them (within the few minutes Discord remembers a nonce); the
+buttons and the attached file go with the last part, the ping notifies from one part (the last
+naming the pinged driver), and the last part is the row's message (recorded, given its picture, its buttons taken off
+later). A part's nonce is its position: a row whose text gains a first line between two tries
+(the "late" note) after some of its parts went out may show a few lines twice, and loses none
+(with a line more at the top, every cut falls at the same line or an earlier one). Then it
+reports the outcome to `Delivery`, which decides what it changes
 (deadline from delivery, retry, pause, abandon; see bot/services/delivery.py). So the lane moves
 on and the turn's clock starts from the text; the old turn message loses its buttons then. A row
 with an image (`Post.image`: a board, results, a stage preview, a table) starts drawing it when
@@ -68,7 +76,8 @@ from bot.services.images import Renderer, draw_async
 from bot.store.leagues import cards_tx
 from bot.views.discord_errors import describe
 from bot.views.options_cache import OptionsCache
-from bot.views.publish import MAX_CONTENT, content_of, file_of, mentions_for
+from bot.views.outgoing import MAX_FILE_ASSUMED, edit_attachments, post_parts, take_buttons_off
+from bot.views.publish import content_of, file_of, mentions_for
 from bot.views.turn_buttons import TurnButton, turn_view
 
 log = logging.getLogger(__name__)
@@ -81,7 +90,7 @@ UNKNOWN_USER = 10013
 MAX_INTERNAL_ATTEMPTS = 5  # a row that keeps failing inside the bot is given up, so its lane moves on
 CANNOT_DM = 50007
 TOO_LARGE = 40005
-MAX_ATTACHMENT = 8 * 1024 * 1024  # the attachment size every Discord server accepts
+MAX_ATTACHMENT = MAX_FILE_ASSUMED  # the attachment size every Discord server accepts
 CARDS_NAME = re.compile(r"round-\d+-cards\.json")
 #: Waits before the 2nd, 3rd and 4th try of a picture's edit that Discord could not take (429, 5xx, network).
 BOARD_RETRIES_S = (1.0, 4.0, 15.0)
@@ -306,31 +315,33 @@ class OutboxSender:
         picture = file_of(out, image)
         assert picture is not None
         kept = [a for a in getattr(message, "attachments", ()) if a.filename != picture.filename]
-        return await message.edit(attachments=[picture, *kept])
+        return await edit_attachments(message, [picture], kept)
 
     async def send(self, out: Outgoing) -> Any:
-        """The row's message without its picture: text, ping, buttons, its attached file."""
+        """The row's message without its picture: text, ping, buttons, its attached file; a text
+        longer than one message goes as several, in order (bot/views/outgoing.py), the buttons and
+        the file with the last part, whose message is returned (the one recorded, and the one its
+        picture is added to)."""
         content = content_of(out)
         files: list[discord.File] = []
         attached, note = await self.attachment(out)
         if attached is not None:
             files.append(attached)
-        if note:  # the note is kept whole; the text before it is cut if both are too long
-            head = content if len(content) + len(note) < MAX_CONTENT else content[: MAX_CONTENT - len(note) - 2] + "…"
-            content = f"{head}\n{note}"
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(out.ping),
-                                  "nonce": f"rb{out.row.id}"}
+        if note:
+            content = f"{content}\n{note}"
+        last: dict[str, Any] = {}
         if files:
-            kwargs["files"] = files
+            last["files"] = files
         if out.is_dm:
             assert out.row.user_id is not None
             channel: Any = await self.client.create_dm(discord.Object(id=out.row.user_id))
         else:
             channel = self.client.get_partial_messageable(out.row.channel_id, guild_id=out.row.guild_id)
             if out.turn is not None and out.turn.options:
-                kwargs["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
-                                           button=self.buttons, game=games.get(out.turn.game))
-        return await channel.send(**kwargs)
+                last["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
+                                         button=self.buttons, game=games.get(out.turn.game))
+        return await post_parts(channel, content, key=f"rb{out.row.id}", ping=out.ping,
+                                allowed=mentions_for(out.ping), last=last)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:
         """The file the row asks to attach (`attach` in its body), read now; or, when it is too
@@ -350,12 +361,14 @@ class OutboxSender:
         data = body.encode("utf-8")
         if len(data) > MAX_ATTACHMENT:
             return None, t("discord.cards_too_large", name=name, size=f"{len(data) / 1024 / 1024:.1f}")
-        return discord.File(io.BytesIO(data), filename=name), None
+        number = name.removeprefix("round-").split("-")[0]  # the round's number, as CARDS_NAME matched it
+        return discord.File(io.BytesIO(data), filename=name,
+                            description=t("alt.cards_file", out.lang, number=number)), None
 
 
 async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) -> None:
     """Take the buttons off an old turn message; a deleted message or missing right is no error."""
     try:
-        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+        await take_buttons_off(bot.get_partial_messageable(channel_id).get_partial_message(message_id))
     except discord.HTTPException as exc:
         log.info("could not remove the buttons of message %s: %s", message_id, describe(exc))

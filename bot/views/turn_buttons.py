@@ -24,9 +24,9 @@ from bot.engine.core.game import Button, Game
 from bot.engine.core.text import msg
 from bot.i18n import DEFAULT_LANG, render
 from bot.services.reply import HAND
+from bot.views.outgoing import MAX_BUTTONS, custom_id_fits, label
 
 TEMPLATE = r"rally:(?P<rally>\d+):(?P<version>\d+):(?P<action>[\w !]+)"
-MAX_BUTTONS = 25  # 5 rows of 5: Discord's limit for one message
 
 #: What a click does: (interaction, rally id, version, action) → answered.
 Click = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -64,7 +64,8 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
 
     def __init__(self, rally_id: int, version: int, action: str, lang: str = DEFAULT_LANG,
                  game: Game[Any, Any] | None = None) -> None:
-        super().__init__(discord.ui.Button(label=button_label(action, lang, game), style=button_style(action, game),
+        super().__init__(discord.ui.Button(label=label(button_label(action, lang, game)),
+                                           style=button_style(action, game),
                                            custom_id=custom_id(rally_id, version, action)))
         self.rally_id = rally_id
         self.version = version
@@ -91,13 +92,15 @@ def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
               lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any] | None = None
               ) -> discord.ui.View:
     """A persistent view (timeout None) with one button per legal action the game offers as one
-    (`Game.button`; classic types its time-attack groups instead), at most 25; `game`: the
+    (`Game.button`; classic types its time-attack groups instead), at most 25, each within
+    Discord's limits (label, custom_id: bot/views/outgoing.py); `game`: the
     rally's (None: the default game, the only one whose turns are posted yet). `button` is the
     bot's registered class (`clicked_by`): discord.py registers the class of a posted dynamic
     item for its template, so posting any other would take the bot's clicks away from it."""
     view = discord.ui.View(timeout=None)
     game = game or games.get(None)
-    shown = [a for a in options if (a == HAND or game.button(a) is not None) and re.fullmatch(r"[\w !]+", a)]
+    shown = [a for a in options if (a == HAND or game.button(a) is not None) and re.fullmatch(r"[\w !]+", a)
+             and custom_id_fits(custom_id(rally_id, version, a))]
     for action in shown[:MAX_BUTTONS]:
         view.add_item(button(rally_id, version, action, lang, game))
     return view

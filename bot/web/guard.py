@@ -3,6 +3,8 @@
 - GET and HEAD only (anything else: 405 with `Allow`), a body over the limit: 413 (a body is
   never read), a query string over the limit: 414,
   a client over its request budget (a token bucket per address, `Budget`): 429 with `Retry-After`;
+  behind a reverse proxy the address is the one the proxy passes in `X-Forwarded-For`, trusted
+  only on a request from the proxy's own address (`client_of`);
 - every answer, errors and aiohttp's own included, carries the strict headers of `HEADERS`:
   a Content-Security-Policy allowing only the site's own script files (no inline script, no
   eval), nosniff, no framing, no referrer to others;
@@ -17,13 +19,13 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 
-from bot.web.options import WebOptions
+from bot.web.options import PROXIES, WebOptions
 
 log = logging.getLogger(__name__)
 
@@ -66,45 +68,55 @@ class Budget:
         return wait
 
 
-def client_of(request: web.Request, forwarded: bool) -> str:
-    """The address a request's budget is counted on (see `WebOptions.forwarded`)."""
-    if forwarded:
+def client_of(request: web.Request, forwarded: bool, proxies: Collection[str] = PROXIES) -> str:
+    """The address a request's budget is counted on: its own peer's, or, behind a reverse proxy
+    (`WebOptions.forwarded`) and only for a request that came from the proxy itself (its peer is
+    one of `proxies`), the address the proxy added last to `X-Forwarded-For`. A reader who
+    reaches the site directly cannot pick their budget by sending that header."""
+    remote = request.remote or "?"
+    if forwarded and remote in proxies:
         hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "")[:500].split(",") if h.strip()]
         if hops:
             return hops[-1]
-    return request.remote or "?"
+    return remote
 
 
 def guard(options: WebOptions, error_page: Callable[[web.Request, int], web.Response]) -> Middleware:
-    """The middleware: method, size and budget checks, then the page; errors as short pages."""
-    budget = Budget(options.rate, options.burst)
+    """The middleware: `answer` with one request budget for the whole site."""
+    budget = Budget(options.rate, options.burst, options.ticks)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.method not in METHODS:
-            response = error_page(request, 405)
-            response.headers["Allow"] = ", ".join(METHODS)
-            return response
-        if (request.content_length or 0) > options.max_body:  # a body is never read: a large one is refused
-            return error_page(request, 413)
-        if len(request.query_string) > options.max_query or len(request.raw_path) > options.max_query * 2:
-            return error_page(request, 414)
-        wait = budget.take(client_of(request, options.forwarded))
-        if wait > 0:
-            response = error_page(request, 429)
-            response.headers["Retry-After"] = str(max(1, round(wait)))
-            return response
-        try:
-            return await handler(request)
-        except web.HTTPException as exc:
-            if exc.status < 400:
-                raise
-            response = error_page(request, exc.status)
-            if "Retry-After" in exc.headers:
-                response.headers["Retry-After"] = exc.headers["Retry-After"]
-            return response
+        return await answer(request, handler, options, budget, error_page)
 
     return middleware
+
+
+async def answer(request: web.Request, handler: Handler, options: WebOptions, budget: Budget,
+                 error_page: Callable[[web.Request, int], web.Response]) -> web.StreamResponse:
+    """Method, size and budget checks, then the page; an error the page raises as a short page."""
+    if request.method not in METHODS:
+        response = error_page(request, 405)
+        response.headers["Allow"] = ", ".join(METHODS)
+        return response
+    if (request.content_length or 0) > options.max_body:  # a body is never read: a large one is refused
+        return error_page(request, 413)
+    if len(request.query_string) > options.max_query or len(request.raw_path) > options.max_query * 2:
+        return error_page(request, 414)
+    wait = budget.take(client_of(request, options.forwarded, options.proxies))
+    if wait > 0:
+        response = error_page(request, 429)
+        response.headers["Retry-After"] = str(max(1, round(wait)))
+        return response
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        response = error_page(request, exc.status)
+        if "Retry-After" in exc.headers:
+            response.headers["Retry-After"] = exc.headers["Retry-After"]
+        return response
 
 
 class RefusedRequests(logging.Filter):

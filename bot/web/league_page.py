@@ -1,4 +1,4 @@
-"""A public league's page: the season standings (points, dropped rounds, DNFs, penalties) as
+"""A public league's page: the season standings (points, dropped rounds, DNFs, DSQs, penalties) as
 `/league standings` computes them (`round_close.league_standings` over the stored results), the
 chart of the standings over the rounds (bot/web/league_chart.py), and its rounds, past and to
 come, with their times in the league's time zone."""
@@ -31,8 +31,9 @@ ROUND_COLUMNS = 8  # the latest closed rounds that get a column of points in the
 @dataclass(frozen=True)
 class StandingRow:
     standing: Standing
-    dnfs: int
+    dnfs: int  # rounds not finished (a disqualification is not one: `dsqs`)
     penalty_s: int
+    dsqs: int = 0
     per_round: list[str] = field(default_factory=list)  # points in each of `LeaguePage.columns` ("" = no run)
 
 
@@ -75,15 +76,17 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     results = await results_of_league_tx(tx, league.id)
     table = league_standings(league, scores_of(results))  # a table game's ties: by VP (issue 25)
     dnfs: dict[int, int] = {}
+    dsqs: dict[int, int] = {}
     penalties: dict[int, int] = {}
     points: dict[tuple[int, int], int] = {}
     for r in results:
-        dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status != "classified")
+        dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status == "dnf")
+        dsqs[r.user_id] = dsqs.get(r.user_id, 0) + (r.status == "dsq")
         penalties[r.user_id] = penalties.get(r.user_id, 0) + r.penalty_s
         points[r.user_id, r.round_id] = r.points + r.bonus
     stored = await rounds_of_league_tx(tx, league.id)
     shown = [r for r in stored if r.status == "closed"][-ROUND_COLUMNS:]
-    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0),
+    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0), dsqs.get(s.user_id, 0),
                         [str(points[s.user_id, r.id]) if (s.user_id, r.id) in points else "" for r in shown])
             for s in table]
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),

@@ -178,7 +178,7 @@ async def stream(request: web.Request, hub: Hub, rally: Rally) -> web.StreamResp
     if request.method == "HEAD":
         await response.prepare(request)
         return response
-    async with hub.listen(client_of(request, options.forwarded), rally) as feed:
+    async with hub.listen(client_of(request, options.forwarded, options.proxies), rally) as feed:
         await response.prepare(request)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + options.live_seconds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -13,9 +14,9 @@ CHILD_VERSION_TTL = 0.5
 #: the web page's own process keeps this many MB of pages, pictures and replayed rallies (issue 28:
 #: the bot's memory plan counts its process with these caches full, `bot.sizing.WEB_MB`)
 CHILD_PAGES_MB, CHILD_IMAGES_MB, CHILD_REPLAYS_MB = 8, 8, 4
-
-
-
+#: where a reverse proxy's own requests come from: this host (the README's set-up: the proxy
+#: passes to 127.0.0.1); `WebOptions.proxies` names others
+PROXIES = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,9 @@ class WebOptions:
     """`rate` requests a second per client, up to `burst` at once (then 429); a query string over
     `max_query` characters is refused (414); a body over `max_body` bytes is never read (GET
     only: `client_max_size`). `forwarded`: behind a reverse proxy, the client is the last address
-    of `X-Forwarded-For` (the one the proxy added), not the proxy's. `rows`: rows of a ranking.
+    of `X-Forwarded-For` (the one the proxy added), not the proxy's, on a request whose peer is
+    one of `proxies` (the proxy's own addresses; default this host's loopback); any other
+    request's header is ignored. `rows`: rows of a ranking.
     `live_*`: the rally pages' live streams (bot/web/live.py). `version_ttl`: how long a page's
     data version may be reused without asking the store again (0: only concurrent requests share
     one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py).
@@ -35,6 +38,7 @@ class WebOptions:
     max_query: int = 512
     max_body: int = 1024
     forwarded: bool = False
+    proxies: tuple[str, ...] = PROXIES
     rows: int = 50
     pages: int = 512  # pages kept in the page cache
     images: int = 64  # pictures kept in the image cache
@@ -48,6 +52,7 @@ class WebOptions:
     live_keepalive: float = 15.0  # seconds of silence before a comment line (a gone reader is noticed)
     version_ttl: float = 0.0  # seconds a page's data version is reused (bot/web/versions.py; ≤ live_poll)
     clock: Callable[[], datetime] = field(default=utc_now)
+    ticks: Callable[[], float] = field(default=time.monotonic)  # the request budgets' clock (seconds)
     public_url: str | None = None
 
 

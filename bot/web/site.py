@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from typing import Any
@@ -42,7 +43,7 @@ from bot.web.options import WebOptions
 from bot.web.rally_page import Published, board_of, public_rally, rally_page
 from bot.web.replay_page import ENDED, ReplayTurn, load_turns, load_winner, read_turn, replay_page
 from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
-from bot.web.stage_page import stage_of
+from bot.web.stage_page import shown, stage_of
 from bot.web.static import static_files
 from bot.web.templates import page
 from bot.web.versions import SharedReads
@@ -55,6 +56,9 @@ JSON = "application/json; charset=utf-8"
 #: what each error page says
 ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413: "web.error_413",
           414: "web.error_414", 429: "web.error_429", 500: "web.error_500", 503: "web.error_503"}
+#: a path a link may repeat: `/`, or segments of the routes' characters each starting with one
+#: (never `//`, a backslash, `%` or a scheme: a link built from it cannot leave the site)
+SITE_PATH = re.compile(r"/(?:[a-z0-9][a-z0-9._:-]*(?:/[a-z0-9][a-z0-9._:-]*)*)?")
 KEPT_PARAMS = ("game", "week", "turn", "play")  # the filters (and a replay's turn) a language link keeps
 RETRY_PICTURE = 5  # seconds a reader whose picture the bot could not draw now is asked to wait
 RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
@@ -93,8 +97,12 @@ class Site:
 
     @staticmethod
     def language_links(request: web.Request) -> list[tuple[str, str]]:
+        """The page in each language: its own path with `?lang=` when the path is one of the site's
+        shapes (`SITE_PATH`), else (an error page of any address a reader typed: `//evil.example`,
+        `/\\evil.example`) the query alone, a link that stays on the page's own address."""
         kept = {k: request.query[k] for k in KEPT_PARAMS if k in request.query}
-        return [(code, request.path + "?" + urlencode({**kept, "lang": code})) for code in spoken()]
+        path = request.path if SITE_PATH.fullmatch(request.path) else ""
+        return [(code, path + "?" + urlencode({**kept, "lang": code})) for code in spoken()]
 
     async def cached(self, request: web.Request, key: tuple[Any, ...], version: object, kind: str,
                      build: Callable[[], Awaitable[bytes]]) -> web.Response:
@@ -342,7 +350,7 @@ class Site:
         found = await self.public_rally(int(request.match_info["id"]))
         if found is None:
             raise web.HTTPNotFound()
-        if not self.live.admits(client_of(request, self.options.forwarded)):
+        if not self.live.admits(client_of(request, self.options.forwarded, self.options.proxies)):
             response = self.error_page(request, 429)
             response.headers["Retry-After"] = str(RETRY_LIVE)
             return response
@@ -361,9 +369,17 @@ class Site:
 
         return await self.cached(request, ("board", rally.id, lang), (rally.version,), PNG, build)
 
+    async def _shown_stage(self, request: web.Request) -> tuple[str, str]:
+        """The address's game and stage when the site shows it (bot/web/stage_page.py), else 404
+        before the library generates anything."""
+        game_id, name = request.match_info["game"], request.match_info["name"]
+        if not await shown(self.store, game_id, name, self.options.clock()):
+            raise web.HTTPNotFound()
+        return game_id, name
+
     async def stage(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        game_id, name = request.match_info["game"], request.match_info["name"]
+        game_id, name = await self._shown_stage(request)
         found = await asyncio.to_thread(stage_of, game_id, name)
         if found is None:
             raise web.HTTPNotFound()
@@ -377,7 +393,7 @@ class Site:
 
     async def preview(self, request: web.Request) -> web.Response:
         lang = self.language(request)
-        game_id, name = request.match_info["game"], request.match_info["name"]
+        game_id, name = await self._shown_stage(request)
         found = await asyncio.to_thread(stage_of, game_id, name)
         if found is None or found[0].renderer is None:
             raise web.HTTPNotFound()

@@ -13,7 +13,9 @@ paths, each faked at its narrowest point:
   it was sent as Discord would (an edit changes only what it lists, keeps the message's id, and
   keeps or uploads the attachments its `attachments` list names), and it also answers what
   private run threads need (fetching a channel, creating a thread in it, adding a member,
-  deleting a thread);
+  deleting a thread) and a command sync;
+- every request is judged by Discord's API spec and documented limits (tests/discord/referee.py):
+  one Discord would refuse raises at the request and fails the test at its teardown;
 - attachments a command receives are read from Discord's CDN (`bot.http.get_from_cdn`): the
   harness serves them from `Harness.cdn` (url → bytes).
 """
@@ -36,6 +38,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.client import RallyBot
 from bot.config import Settings
+from tests.discord import referee
 
 APP_ID = 4242
 GUILD = 10
@@ -172,6 +175,16 @@ def _uploaded(call: Sent, kept: list[dict]) -> list[dict]:
     return out
 
 
+def _refereed(call: Sent, route: Any, files: list[discord.File] | None) -> None:
+    """Discord's API spec and documented limits judge the request (tests/discord/referee.py):
+    one it would refuse fails as Discord would (recorded with `error` set) and fails the test."""
+    try:
+        referee.check(route.method, route.url, call.body, [(f.filename, _file_bytes(f)) for f in files or []])
+    except referee.RefereeViolation as violation:
+        call.error = violation
+        raise
+
+
 class RecordingAdapter(AsyncWebhookAdapter):
     """Interaction callbacks and webhook followups, recorded; answers like Discord would."""
 
@@ -184,6 +197,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         call = Sent(route.method, route.url, _body(payload, multipart), [f.filename for f in files or []],
                     data={f.filename: _file_bytes(f) for f in files or []})
         self.sent.append(call)
+        _refereed(call, route, files)
         if route.url.endswith("/callback"):
             call.reply = {"interaction": {"id": str(next(_ids)), "type": (call.body or {}).get("type", 0),
                                           "response_message_loading": (call.body or {}).get("type") == 5}}
@@ -262,6 +276,7 @@ class RecordingHTTP:
         call = Sent(route.method, route.url, _body(kwargs.get("json"), form), [f.filename for f in files or []],
                     via="http", data={f.filename: _file_bytes(f) for f in files or []})
         self.sent.append(call)
+        _refereed(call, route, files)
         for failure in self.failures:
             exc, times, path = failure
             if times > 0 and path in route.url:

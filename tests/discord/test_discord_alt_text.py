@@ -11,11 +11,12 @@ import pytest
 from bot import games
 from bot.engine.core.text import msg
 from bot.engine.rallyman.ai import choose_action
-from bot.i18n import catalogue, render
+from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.alt_text import MAX_CHARS
 from tests.discord.fakes import CHANNEL, GUILD, PNG, FakeRenderer, Harness, channel_posts
 from tests.league.test_ratings import live_dash
+from tests.services.test_alt_text import marker
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
 
 ALICE = (1001, "Alice")
@@ -54,10 +55,9 @@ def the(calls, name: str) -> str:
 
 
 def reads(text: str, key: str, lang: str) -> bool:
-    """`text` opens with the words of message `key` in `lang`, and in no other language's."""
-    def head(language: str) -> str:
-        return catalogue(language)[key].split("{")[0].strip()
-    return text.startswith(head(lang)) and not any(text.startswith(head(o)) for o in LANGS if o != lang)
+    """`text` opens with the words of message `key` in `lang`, and in no other language's (its
+    words before the first placeholder, less a short word elided before a vowel: `marker`)."""
+    return text.startswith(marker(key, lang)) and not any(text.startswith(marker(key, o)) for o in LANGS if o != lang)
 
 
 def other(lang: str) -> str:

@@ -169,6 +169,7 @@ async def test_a_round_is_run_in_private_threads_and_closes_with_results_cards_a
     # the cards (listed by id, not uploaded again)
     (text,) = [c for c in closing if c.method == "POST" and c.via == "http" and c.reply == results.reply]
     assert text.files == ["round-1-cards.json"]
+    assert text.body["attachments"][0]["description"] == "Result cards of round 1: the file /verify checks."
     (edit,) = attachment_edits(closing, results)
     assert edit.files == ["results.png"] and edit.body["attachments"][0]["filename"] == "results.png"
     assert str(edit.body["attachments"][1]["id"]) == text.reply["attachments"][0]["id"]

@@ -13,7 +13,8 @@ from bot import games
 from bot.console import Console
 from bot.engine.core.text import msg
 from bot.services import RallyService
-from bot.services.rules import MAX_MESSAGE, message_parts, rules_reply
+from bot.services.rules import rules_reply
+from bot.views.outgoing import MAX_CONTENT
 from tests.discord.fakes import Harness, private_answers
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
 from tests.toy_game.game import DiceDash
@@ -70,16 +71,9 @@ async def test_a_long_summary_comes_in_several_messages_each_within_discord_s_li
             answers = private_answers(await h.command(ALICE, "rules", game="verbose"))
     finally:
         games.unregister("verbose")
-    assert len(answers) >= 2 and all(len(a) <= MAX_MESSAGE for a in answers)
+    assert len(answers) >= 2 and all(len(a) <= MAX_CONTENT for a in answers)
     text = "\n".join(answers)
     assert all(f"ruleset `provisional-{i}`" in text for i in range(40))  # nothing lost in the cut
-
-
-def test_message_parts_cut_between_lines_and_a_long_line_on_its_own():
-    assert message_parts(["a" * 10, "b" * 10], limit=25) == ["a" * 10 + "\n" + "b" * 10]
-    assert message_parts(["a" * 10, "b" * 20], limit=25) == ["a" * 10, "b" * 20]
-    assert message_parts(["c" * 60], limit=25) == ["c" * 25, "c" * 25, "c" * 10]
-    assert message_parts([]) == [""]
 
 
 @pytest.mark.parametrize("typed, expected", [

@@ -8,9 +8,8 @@ import pytest
 
 from bot import games
 from bot.engine.core.game import StageFacts
-from bot.engine.core.text import msg
 from bot.i18n import render
-from bot.services.stage_library import MESSAGE_LIMIT, fit, stage_list, stars
+from bot.services.stage_library import stage_list, stars
 from tests.discord.fakes import PNG, Harness, channel_posts, command_payload, option, private_answers
 from tests.toy_game.game import DiceDash
 
@@ -105,15 +104,3 @@ async def test_stage_name_and_game_autocomplete_through_the_tree(h):
     (call,) = await h.dispatch(command_payload(ALICE, "stage", "list", [option("game", "rally", focused=True)],
                                                autocomplete=True))
     assert [c["value"] for c in call.body["data"]["choices"]] == ["rallyman", "roadrally"]
-
-
-@pytest.mark.parametrize("lang", ["en", "fr", "de"])
-def test_a_list_too_long_for_one_message_ends_with_and_n_more(lang):
-    lines = [msg("stages.list_line", name=f"stage-{i:03d}", title="A Long Stage Title " * 2, length="x" * 30,
-                 stars=stars(3)) for i in range(60)]
-    kept = fit(lines, lang)
-    shown = "\n".join(render(line, lang) for line in kept)
-    assert len(shown) <= MESSAGE_LIMIT < len("\n".join(render(line, lang) for line in lines))
-    assert kept[:-1] == lines[:len(kept) - 1]
-    assert kept[-1] == msg("stages.more", count=len(lines) - len(kept) + 1)
-    assert fit(lines[:3], lang) == lines[:3]

@@ -199,7 +199,14 @@ async def test_the_next_ping_and_other_channels_go_out_while_a_board_is_drawn(tm
         other = tries(h, OTHER_CHANNEL)[-1]
         assert pinged(a) == [str(second_driver)] and pinged(b) == [str(third_driver)]
         assert a.files == b.files == other.files == [] and "The rally starts" in other.content
-        rows = {int(r.message_id): r.id for r in await turn_rows(h) if r.message_id is not None}
+        async def recorded() -> dict[int, int]:  # a text's message id is written once Discord answered it
+            return {int(r.message_id): r.id for r in await turn_rows(h) if r.message_id is not None}
+
+        async def all_recorded() -> bool:
+            return {int(p.reply["id"]) for p in (a, b, other)} <= set(await recorded())
+
+        await until(all_recorded, "the three texts recorded as sent")
+        rows = await recorded()
         row_a, row_b, row_other = (rows[int(p.reply["id"])] for p in (a, b, other))
         assert sorted(gate.started) == sorted([row_a, row_b, row_other])
         assert attachment_edits(h.sent[before:]) == []  # no picture yet

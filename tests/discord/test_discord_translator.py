@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -21,11 +20,11 @@ from bot.cogs.tree_info import summary, sync_payload
 from bot.i18n import catalogue
 from bot.views import translator as translator_module
 from bot.views.translator import CatalogueTranslator
+from tests.discord import command_rules
 from tests.discord.fakes import Harness
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = {"fr": "fr", "de": "de"}  # Discord locale → catalogue language
-NAME_LIMIT = 32
 DESCRIPTION_LIMIT = 100
 
 
@@ -50,14 +49,6 @@ def items(payload: list[dict]):
             yield from visit(full, node.get("options", []))
 
     yield from visit("", payload)
-
-
-def discord_accepts_name(name: str) -> bool:
-    """Discord's rule for a localised command or option name, `^[-_\\p{L}\\p{N}\\p{sc=Deva}
-    \\p{sc=Thai}]{1,32}$` (letters and digits of any script, `-`, `_`), in lowercase."""
-    return (1 <= len(name) <= NAME_LIMIT and name == name.lower()
-            and all(ch in "-_" or unicodedata.category(ch) in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No")
-                    for ch in name))
 
 
 def localized(payload: list[dict], full_name: str) -> dict:
@@ -119,7 +110,7 @@ async def test_every_command_group_and_option_has_a_french_and_german_name_disco
             name = names.get(locale)
             if name is None:
                 problems.append(f"{full}: no {locale} name")
-            elif not discord_accepts_name(name):
+            elif not command_rules.valid_command_name(name):  # Discord's pattern, lowercase
                 problems.append(f"{full}: {locale} name {name!r} is not a valid Discord name")
     assert not problems, "\n".join(problems)
 

@@ -6,7 +6,8 @@ shown as `word.<reason>`, which did not exist). The guard reads all of `bot/`:
 
 - every literal key (a string in a known namespace, `"rally.class_out"`, also the keys of closed
   mappings such as `OUT_REASON_WORDS`), the renderer's short words (`word("gear")` is
-  `render.gear`) and the bases of counted words (`counted("word.dice", n)`: `.one`, `.other`);
+  `render.gear`) and the bases of counted words (`counted("word.dice", n)`, and a counted message
+  `msg("ratings.events", n=3)` whose form the reader's language chooses: `.one`, `.other`);
 - every key built from a value (an f-string or a `+` that makes a key): each such place must be
   listed in `BUILT` below with the values it can be given, taken from the code's declared
   constants, so a new place, or a value added to a constant, is checked as soon as it is written.
@@ -183,7 +184,8 @@ def scan(root: Path = ROOT) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
                     text = "render." + text
                 if FULL_KEY.fullmatch(text) and text.split(".")[0] in NAMESPACES \
                         and text not in NOT_KEYS.get(relative, set()):
-                    found |= {f"{text}.{p}" for p in PLURAL} if call == "counted" else {text}
+                    counted = call == "counted" or (text not in KEYS["en"] and f"{text}.one" in KEYS["en"])
+                    found |= {f"{text}.{p}" for p in PLURAL} if counted else {text}  # a counted message: its forms
             elif isinstance(node, ast.JoinedStr):
                 head = node.values[0] if node.values else None
                 if (isinstance(head, ast.Constant) and KEY_HEAD.match(head.value)

@@ -15,11 +15,13 @@ from datetime import timedelta
 import pytest
 
 from bot import games
+from bot.engine.rallyman.ghosts import share_of
+from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import FINISH
 from bot.engine.rallyman.view import BoardView
 from bot.services import Actor, Place, RallyService
 from bot.services.errors import ServiceError
-from bot.services.ghost_board import MINUS, ghost_after, ghost_at, signed
+from bot.services.ghost_board import MINUS, ghost_after, ghost_at, signed, time_at
 from bot.services.replay import replay_states
 from bot.services.runs import turn_boards
 from bot.store.clock import from_text
@@ -117,19 +119,23 @@ async def test_the_best_ghost_is_at_the_space_the_stored_run_held_at_each_turn(s
         progress = game.progress(game.view(state, None))
         mark = (ghost_after if game.finished(state) else ghost_at)(ghost["track"], progress)
         assert mark is not None and (mark.place, mark.time) == (car.position, car.time)
-    assert (boards[-1].cars[0].position, ghost["track"][-1][1:]) == (FINISH, [FINISH, best.score])
-    # the run's own boards draw the ghost where the stored run stood at the same turn
+    assert (boards[-1].cars[0].position, ghost["track"][-1][1:]) == (FINISH, [FINISH, best.score, 1.0])
+    # the run's own boards: the gap where the driver stands on the road, the ghost drawn on its side
     await drive(service, ALICE, thread)
     drawn = 0
+    stage = load_stage(STAGE)
+    points = [(float(d), int(t), place) for _, place, t, d in ghost["track"]]
     for lines, image in await boards_of_thread(service, thread):
         if image is None or image.get("kind") != "board":
             continue
         view = image["view"]
-        mark = ghost_at(ghost["track"], [0, view["round"]])
-        assert mark is not None and view["ghost"]["place"] == mark.place
+        car = view["cars"][0]
+        mine, time = share_of(stage, car["space"]), car["chrono_s"] - car["seconds_held"]
+        gap = time - time_at(points, mine)
+        assert f"{signed(round(gap))} s on your best" in "\n".join(lines)
         assert view["ghost"]["label"] == {"key": "ghost.label.best", "params": {}}
-        gap = view["cars"][0]["chrono_s"] - mark.time
-        assert f"{signed(gap)} s on your best" in "\n".join(lines)
+        ghost_at_ = share_of(stage, view["ghost"]["place"])
+        assert (gap <= 0 or ghost_at_ >= mine) and (gap >= 0 or ghost_at_ < mine)  # the picture agrees with the post
         drawn += 1
     assert drawn > 3
 
@@ -221,8 +227,8 @@ async def test_a_boards_ghost_holds_its_public_place_and_label_only_and_the_trac
     _, rally = await run_rally(service, 2, ALICE)
     ghost = rally.modules["ghost"]
     assert set(ghost) == {"kind", "run_id", "name", "score", "track"}
-    assert all(len(entry) == 3 and all(isinstance(p, int) for p in entry[0]) and isinstance(entry[2], int)
-               for entry in ghost["track"])
+    assert all(len(entry) == 4 and all(isinstance(p, int) for p in entry[0]) and isinstance(entry[2], int)
+               and (entry[3] is None or isinstance(entry[3], float)) for entry in ghost["track"])
     stored = json.dumps(ghost)
     for secret in ("streams", "key", "common", "seed", "dice"):
         assert secret not in stored

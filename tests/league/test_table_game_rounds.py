@@ -15,15 +15,17 @@ import pytest
 
 from bot import games
 from bot.engine.core.ranking import shared_ranks
+from bot.engine.core.secret_dice import commitment
 from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
 from bot.services.league_points import DEFAULT_POINTS, RoundScore
-from bot.services.replay import replay_snapshot
+from bot.services.replay import read_log, replay_snapshot
 from bot.services.round_close import standings_table
+from bot.services.table_games import finish_tables_tx, table_seed
 from bot.services.table_groups import group_tables, table_sizes
 from bot.store.clock import from_text
-from bot.store.leagues import league_tx, results_of_round_tx, rounds_of_league_tx
+from bot.store.leagues import league_tx, results_of_round_tx, round_tx, rounds_of_league_tx, runs_of_rally_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER, new_thread, until
 from tests.roadrally.test_rr_guard import leaks_in, private_texts
@@ -65,7 +67,8 @@ async def road_league(service, entrants=ENTRANTS):
 
 async def table_state(service, thread: int):
     rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
-    return None if rally is None or rally.status != "running" else service.work.state_of(rally)
+    # in an open window, the answers kept so far given (the rally does not change until it closes)
+    return None if rally is None or rally.status != "running" else await service.turns.answered_state(rally)
 
 
 async def play(service, thread: int, secrets: set | None = None, steps: int = 5000) -> int:
@@ -388,3 +391,60 @@ async def test_a_table_round_refused_until_its_close_gives_up_and_closes_with_no
     (now,) = await service.store.db.read(lambda tx: rounds_of_league_tx(tx, 1))
     assert now.status == "closed"
     assert await service.store.db.read(lambda tx: results_of_round_tx(tx, rnd.id)) == []
+
+
+async def test_the_round_s_published_seed_reveals_no_card_of_any_table(service, deadlines, clock, posts, threads):
+    """RULES C10.8: the round's seed is published at the close and draws the tables, each table's
+    course and line-up; the cards come from each table's own secret key, so the seed alone deals
+    another game than the one played, and the key (kept, never shown) deals the one played."""
+    rnd = await road_league(service)
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    rnd = await service.store.db.read(lambda tx: round_tx(tx, rnd.id))
+    for number, (thread, _, _) in enumerate(threads, 1):
+        rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
+        played = service.work.state_of(rally)
+        assert rally.seed == table_seed(rnd.seed, number)  # the public part follows from the seed …
+        seats = [(str(d.user_id), d.display_name) for d in sorted(await service.store.drivers.list(rally.id),
+                                                                   key=lambda d: d.seat)]
+        options = {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
+        guessed, _ = RR.setup(rally.seed, seats, options)  # … what anyone can compute after the close
+        assert guessed.state.road.name == played.state.road.name
+        hands = [[sorted(s.hand), sorted(s.stage_cards)] for s in played.state.seats]
+        assert [[sorted(s.hand), sorted(s.stage_cards)] for s in guessed.state.seats] != hands
+        dealt, _ = RR.setup(rally.seed, seats, {**options, "secret": rally.secret})  # the key deals it
+        assert [[sorted(s.hand), sorted(s.stage_cards)] for s in dealt.state.seats] == hands
+        assert dealt.state.order == played.state.order
+        assert rally.secret not in posts.text(CHANNEL) + posts.text(thread)
+        assert commitment(rally.secret) == rally.deal_sha256 and rally.deal_sha256 in posts.text(thread)
+
+
+async def test_a_table_played_out_in_an_open_window_counts_the_answers_kept_in_it(
+        service, deadlines, clock, posts, threads):
+    """An answer kept in an open window (RULES C10.8) is not lost when the round's close plays
+    the table out: the holder who played the card scores it."""
+    rnd = await road_league(service)
+    await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
+    thread = threads[0][0]
+    place = Place(LEAGUE_CHANNEL.guild_id, thread)
+    holder = None
+    for _ in range(3000):
+        table = await table_state(service, thread)
+        state = table.state
+        if state.phase == "stage":
+            holder = next((s.id for s in state.seats if not s.retired and state.pending[0] in s.stage_cards), None)
+            if holder is not None:
+                break
+        seat = min(RR.to_act(table))
+        await service.act(place, BY_ID[int(seat)], RR.label(RR.choose(RR.view(table, seat), seat)))
+    assert holder is not None
+    stage = state.pending[0]
+    await service.act(place, BY_ID[int(holder)], f"stage {stage} play")  # kept: the rally does not move
+    rally = await service.store.rallies.get_active_in_channel(LEAGUE_CHANNEL.guild_id, thread)
+    assert stage not in {s for s, _ in service.work.state_of(rally).state.revealed}
+    runs = await service.store.db.read(lambda tx: runs_of_rally_tx(tx, rally.id))
+    await service.store.db.write(lambda tx: finish_tables_tx(tx, service.work, runs))  # the round's close
+    (done,) = await service.store.rallies.finished_in_channel(LEAGUE_CHANNEL.guild_id, thread, 1)
+    final = service.work.state_of(done).state
+    assert (stage, final.index(holder)) in final.revealed
+    row, log = await read_log(service.store, done.id)
+    assert replay_snapshot(row, log) == done.snapshot  # the log, kept answers included, replays to it

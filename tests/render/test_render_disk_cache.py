@@ -190,3 +190,30 @@ def test_a_layer_read_from_disk_brings_its_labels_and_places_none_again(disk, mo
     _layer(stage)
     assert stats.disk_hits == 1
     assert layers.label_boxes(stage, layout, frozenset(), DEFAULT_OPTIONS) == placed
+
+
+def test_the_layers_on_disk_are_bounded_the_least_recently_used_deleted_first(disk, monkeypatch):
+    """Each write prunes `static/` to `LAYERS_DISK_MB`: a stream of new layers never fills the
+    disk; a layer read meanwhile counts as used and stays, the oldest unused goes."""
+    import os
+
+    layer = Image.new("P", (400, 400))
+    layer.putdata([(x * 7 + x // 400) % 256 for x in range(400 * 400)])
+    disk_cache.store("first.png", layer)
+    disk_cache.flush()
+    size = (disk / "static" / "first.png").stat().st_size
+    monkeypatch.setattr(disk_cache, "LAYERS_DISK_MB", 3.5 * size / disk_cache.MB)  # room for three
+    os.utime(disk / "static" / "first.png", (1, 1))  # written long ago …
+    for n, name in enumerate(("second.png", "third.png")):
+        disk_cache.store(name, layer)
+        disk_cache.flush()
+        os.utime(disk / "static" / name, (2 + n, 2 + n))
+    assert disk_cache.load("first.png") is not None  # … but read now: the most recently used
+    for n in range(4, 10):
+        disk_cache.store(f"new-{n}.png", layer)
+        disk_cache.flush()
+        os.utime(disk / "static" / f"new-{n}.png", (n, n))
+        assert len(_files(disk)) <= 3
+    assert _files(disk) == ["first.png", "new-8.png", "new-9.png"]  # the one read stayed, the oldest went
+    total = sum(p.stat().st_size for p in (disk / "static").iterdir())
+    assert total <= disk_cache.LAYERS_DISK_MB * disk_cache.MB

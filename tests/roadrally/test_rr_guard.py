@@ -92,8 +92,10 @@ class Guard:
         self.lines_scanned = 0
 
     async def table(self) -> Table | None:
+        """The game as the seats know it: in an open window, with the answers kept so far given
+        (the rally itself does not change until the window closes)."""
         rally = await self.store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
-        return None if rally is None else self.service.work.state_of(rally)
+        return None if rally is None else await self.service.turns.answered_state(rally)
 
     async def play(self) -> None:
         host = self.names[0]

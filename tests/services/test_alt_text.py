@@ -12,7 +12,7 @@ import pytest
 
 from bot import games
 from bot.engine.core.text import Listed, msg, to_json
-from bot.i18n import catalogue, render
+from bot.i18n import ELISION, catalogue, render
 from bot.render.table import TableView
 from bot.services import alt_text
 from bot.services.alt_text import MAX_CHARS, cut_words, describe, fit, replay_about
@@ -26,8 +26,11 @@ SPECIALS = 26
 
 
 def marker(key: str, lang: str) -> str:
-    """A message's words before its first placeholder: how its language shows in a description."""
-    return catalogue(lang)[key].split("{")[0].strip()
+    """A message's words before its first placeholder: how its language shows in a description
+    (less a last short word the language elides before a vowel: "de {name}" reads "d'Alice")."""
+    words = catalogue(lang)[key].split("{")[0].strip()
+    head, _, last = words.rpartition(" ")
+    return head if head and last in ELISION.get(lang, {}) else words
 
 
 def in_language(text: str, key: str, lang: str) -> bool:

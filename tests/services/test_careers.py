@@ -5,12 +5,14 @@ and announced once, `/driver`'s card and its refusals, what another server may s
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from bot import games
 from bot.engine.core.game import UnknownGame
+from bot.engine.core.text import from_json, msg
 from bot.services import Actor, Place, RallyService
 from bot.services.careers import career_rating, stats_of
 from bot.services.deadlines import DeadlineService
@@ -65,7 +67,7 @@ async def play_to_end(service: RallyService, place: Place, clock: Clock, max_act
         if rally.status != "running":
             return rally_id
         game = games.get(rally.game)
-        state = service.work.state_of(rally)
+        state = await service.turns.answered_state(rally)  # a window: with the answers kept so far
         seat = sorted(game.to_act(state))[0]  # a window every seat answers: one after the other
         if int(seat) < 0:  # its clock starts once its prompt is delivered
             for out in await service.delivery.claim():
@@ -363,3 +365,88 @@ async def test_an_abandoned_run_is_its_drivers_dnf(service, store, clock):
     assert (row.status, row.place, row.score, row.seats) == ("dnf", None, None, 1)
     assert row.counters["turns"] >= 1
     assert stats_of([row])["dnfs"] == 1
+
+
+# -- every special, every game's own statistics, the reader's words -------------------------------------
+
+async def test_a_rally_of_several_specials_gives_a_personal_best_on_each(service, store, clock):
+    """The README's solo example (a course of two specials with AI opponents): before, `/driver`
+    showed "None yet" under the personal bests."""
+    await service.create(HERE, ALICE, "pinewood-sprint, black-moor", drivers=3)
+    await service.join(HERE, ALICE)
+    await service.add_ai(HERE, ALICE, 2, "bold")
+    await service.start(HERE, ALICE)
+    rally_id = await play_to_end(service, HERE, clock)
+    (row,) = await rows_of(store, ALICE.user_id)
+    rally = await store.rallies.get(rally_id)
+    state = games.get("rallyman").from_json(rally.snapshot)
+    from bot.engine.rallyman.rally_classification import rally_classification
+
+    (mine,) = [r for r in rally_classification(state.course) if r.driver == str(ALICE.user_id)]
+    crossed = [(stage, t) for stage, t in zip(("pinewood-sprint", "black-moor"), mine.times) if t is not None]
+    assert row.stage is None and row.specials == tuple(crossed) and crossed  # the game's own times, each special
+    assert stats_of([row])["bests"] == dict(crossed)
+    from bot.services.careers import card_data
+
+    card = card_data("Alice", games.get("rallyman"), [row], [], (), None, [])
+    assert len(card["bests"]) == len(crossed)
+
+
+def test_a_podium_is_a_top_three_place_ahead_of_a_car_ai_seats_counting_as_cars():
+    """Decided: Alice third of three (two AI cars) is last, not on the podium — the rule the
+    podium achievement states ("ahead of at least one car"); third of four is."""
+    from bot.services.careers import podium
+    from bot.store.careers import CareerResult
+
+    def third_of(seats):
+        return CareerResult(1, ALICE.user_id, "rallyman", 10, "pinewood-sprint", seats, "finished", 3, 300, "s", 20,
+                            False, {}, "2026-11-23T08:00:00Z")
+
+    assert not podium(third_of(3)) and podium(third_of(4))
+
+
+async def test_a_road_rally_card_shows_only_its_statistics_and_finisher_only_for_a_finish(service, store, clock):
+    from bot.i18n import render
+    from bot.services.careers import card_data, finished
+
+    await live_rally(service, HERE, None, BOB, ALICE, CAROL, game="roadrally")
+    rally = await store.rallies.get(await play_to_end(service, HERE, clock))
+    state = games.get("roadrally").from_json(rally.snapshot).state
+    for seat in state.seats:
+        (row,) = await rows_of(store, int(seat.id), "roadrally")
+        assert finished(row) == (seat.mark is not None and not seat.retired)  # its classification's "finished"
+        assert row.counters["crossed"] == int(seat.mark is not None)
+        earned = {e.achievement for e in await earned_of(store, int(seat.id))}
+        assert ("first_finish" in earned) == finished(row)
+    (row,) = await rows_of(store, ALICE.user_id, "roadrally")
+    card = card_data("Alice", games.get("roadrally"), [row], [], (), None, [])
+    labels = [render(from_json(label), "en") for label, _ in card["stats"]]
+    assert "Favourite gear" not in labels and "Losses of control per 100 turns" not in labels
+    classic = card_data("Alice", games.get("rallyman"), [], [], (), None, [])
+    assert classic["stats"] and all(render(from_json(label), "en") != "Favourite gear" for label, _ in classic["stats"])
+
+
+def test_the_card_writes_numbers_plurals_and_names_the_readers_way():
+    from bot.i18n import render, t
+    from bot.services.careers import card_data
+    from bot.store.careers import CareerResult
+
+    row = CareerResult(1, ALICE.user_id, "rallyman", 10, "pinewood-sprint", 2, "finished", 2, 310, "s", 15, False,
+                       {"turns": 6, "losses": 1, "top": 0, "gear.3": 6, "stages": 1}, "2026-11-23T08:00:00Z",
+                       (("pinewood-sprint", 310),))
+    card = card_data("alice", games.get("rallyman"), [row], [], (), None, [])
+    values = {render(from_json(label), "fr"): render(from_json(value), "fr") for label, value in card["stats"]}
+    assert values[t("career.stat_losses", "fr")] == "16,7" and values[t("career.stat_gap", "fr")] == "+15 s"
+    assert {render(from_json(v), "en") for _, v in card["stats"]} >= {"16.7", "+15 s"}
+    half = card_data("alice", games.get("rallyman"), [row, replace(row, rally_id=2, gap=16)], [], (), None, [])
+    (gap,) = [value for label, value in half["stats"] if render(from_json(label), "de") == t("career.stat_gap", "de")]
+    assert render(from_json(gap), "de") == "+15,5 s"
+    assert render(msg("career.reply", name="alice", game="Rallyman", rallies=1, wins=0), "fr") \
+        .startswith("Fiche de carrière d'alice à Rallyman")
+    assert render(msg("career.reply", name="Bob", game="Rallyman", rallies=1, wins=0), "fr") \
+        .startswith("Fiche de carrière de Bob")
+    one = msg("ratings.line", rank=1, name="Ann", rating=1010, events=msg("ratings.events", n=1), trend="")
+    two = msg("ratings.line", rank=1, name="Ann", rating=1010, events=msg("ratings.events", n=2), trend="")
+    assert "(1 event)" in str(one) and "(2 events)" in str(two)
+    zero = msg("ratings.events", n=0)
+    assert (str(zero), render(zero, "fr"), render(zero, "de")) == ("0 events", "0 épreuve", "0 Events")

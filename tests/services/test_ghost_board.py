@@ -9,11 +9,24 @@ from types import SimpleNamespace
 import pytest
 
 from bot import games
+from bot.engine.rallyman.ghosts import share_of
 from bot.i18n import catalogue
 from bot.services.errors import ServiceError
-from bot.services.ghost_board import GAPS, LABELS, RACING, ghost_after, ghost_at, ghost_of, with_ghost
+from bot.services.ghost_board import (
+    GAPS,
+    LABELS,
+    RACING,
+    ghost_after,
+    ghost_at,
+    ghost_of,
+    ghost_track,
+    signed,
+    time_at,
+    with_ghost,
+)
 from bot.services.ghosts import ghost_choice
 from bot.services.images import board_spec
+from bot.services.replay import ai_log, replay_states
 
 TRACK = [[[0, 1], -1, 0], [[0, 2], 4, 10], [[0, 3], 9, 20], [[0, 3, 0], -2, 26]]
 
@@ -69,3 +82,40 @@ def test_a_rally_without_modules_races_no_ghost():
     assert ghost_of(row) is None and ghost_of(SimpleNamespace(modules=None)) is None
     with pytest.raises(ServiceError):
         ghost_choice("ghost")
+
+
+def test_the_ghosts_time_at_a_place_is_interpolated_within_its_turn():
+    points = [(0.0, 0, -1), (0.2, 10, 4), (0.5, 16, 9), (1.0, 30, -2)]
+    assert time_at(points, 0.2) == 10          # a mark there: its time
+    assert time_at(points, 0.35) == 13         # half-way through the turn from 0.2 to 0.5: half its 6 s
+    assert time_at(points, 1.0) == 30 and time_at([(0.0, 0, -1), (0.4, 8, 7)], 0.6) is None  # never got there
+
+
+def test_the_drawn_ghost_and_the_posted_gap_agree_where_the_same_turn_did_not():
+    """Two AI runs on pinewood-sprint (seeds 0 and 4): compared at the same turn, as before, the
+    ghost was drawn ahead while the post said "−N s" (or behind with "+N s") on several boards.
+    Now the gap is the driver's time minus the ghost's at the driver's place on the road, and the
+    ghost is drawn on the side that gap tells, on every board."""
+    game = games.get("rallyman")
+
+    def states(seed):
+        row, actions = ai_log("rallyman", ["pinewood-sprint"], drivers=1, seed=seed)
+        return replay_states(row, actions)
+
+    track = ghost_track(game, states(0), "9000")
+    ghost = {"kind": "best", "name": "Ann", "track": track}
+    points = [(float(d), int(t), place) for _, place, t, d in track]
+    then = now = 0
+    for state in states(4):
+        view = game.view(state, None)
+        (mine,) = game.ghost_marks(view).values()
+        mark = (ghost_after if game.finished(state) else ghost_at)([e[:3] for e in track], game.progress(view))
+        if mark is not None and mark.place is not None:  # the same turn, as before
+            old_gap, ahead = mine.time - mark.time, share_of(state.stage, mark.place) - mine.distance
+            then += (old_gap < 0 < ahead) or (ahead < 0 < old_gap)
+        board, lines = with_ghost(game, state, board_spec(state, game.id), ghost)
+        gap = mine.time - time_at(points, mine.distance)
+        assert [line.params["gap"] for line in lines] == [signed(round(gap))]
+        drawn = share_of(state.stage, board["view"]["ghost"]["place"]) - mine.distance
+        now += (gap < 0 and drawn >= 0) or (gap > 0 and drawn < 0)
+    assert then > 0 and now == 0

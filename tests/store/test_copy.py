@@ -19,6 +19,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.copy import TABLES, TargetNotEmpty, copy_rows, count_rows
+from bot.store.window_answers import put_tx
 from tests.discord.fakes import FakeClock
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, start_run
 from tests.services.conftest import HERE, running_rally
@@ -73,6 +74,11 @@ async def build_realistic(target: Path | str) -> None:
         for _ in range(3):  # deliver some, leave the rest owed
             for out in await service.delivery.claim():
                 await service.delivery.sent(out, next(message_ids))
+
+        # an answer kept in an open window (a Road Rally stage window's, bot/store/window_answers.py)
+        running = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+        kept = '{"play":false,"stage":3,"type":"stage","v":1}'
+        await store.db.write(lambda tx: put_tx(tx, running.id, ZOE.user_id, kept))
 
         doomed = await new_rally(store, channel_id=4242, guild_id=HERE.guild_id)
         await store.db.write(lambda tx: tx.execute("DELETE FROM rallies WHERE id = ?", (doomed.id,)))

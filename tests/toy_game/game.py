@@ -29,9 +29,11 @@ from bot.engine.core.game import (
     SeatResult,
     StageFacts,
     StageLibrary,
+    Standing,
     Told,
     Verb,
     check_schema,
+    outcome_standing,
     ranked,
 )
 from bot.engine.core.log import CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
@@ -239,6 +241,13 @@ class DiceDash:
                            state.points[s], None, (i,), "retired" if s in state.out else None)
                 for i, (s, _) in enumerate(state.seats)]
         return Outcome(POINTS, ranked(POINTS, rows))
+
+    def standing(self, state: Dash) -> Standing:
+        """Finished: the outcome's ranks; running: by the points banked so far; retired: out."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome_standing(outcome)
+        return [(s, None if s in state.out else (-state.points.get(s, 0),)) for s, _ in state.seats]
 
     def view(self, state: Dash, seat: str | None) -> View:
         return View(state, seat)

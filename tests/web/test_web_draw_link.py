@@ -227,9 +227,9 @@ async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):
     try:
         address = (await child.start()).rstrip("/")
         async with aiohttp.ClientSession() as session:
-            async with session.get(f"{address}/stage/dirt/gen-7/preview.png?lang=fr") as response:
-                assert response.status == 200 and await response.read() == LENT + b'["gen-7", "fr"]'
-        assert draw.asked == [(preview_spec("gen-7", "dirt"), "fr")] and child.lender is not None
+            async with session.get(f"{address}/stage/dirt/dusty-pines/preview.png?lang=fr") as response:
+                assert response.status == 200 and await response.read() == LENT + b'["dusty-pines", "fr"]'
+        assert draw.asked == [(preview_spec("dusty-pines", "dirt"), "fr")] and child.lender is not None
         assert child.lender.drawn == 1
         first, lender = child.pid, child.lender
         assert first is not None
@@ -240,8 +240,8 @@ async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):
             await asyncio.sleep(0.1)
         assert child.restarts == 1 and child.lender is not lender
         async with aiohttp.ClientSession() as session:
-            async with session.get(f"{address}/stage/rallyman/gen-3/preview.png?lang=de") as response:
-                assert response.status == 200 and await response.read() == LENT + b'["gen-3", "de"]'
+            async with session.get(f"{address}/stage/rallyman/pinewood-sprint/preview.png?lang=de") as response:
+                assert response.status == 200 and await response.read() == LENT + b'["pinewood-sprint", "de"]'
         assert child.lender is not None and child.lender.drawn == 1
     finally:
         await child.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from aiohttp.test_utils import TestClient, TestServer
+from yarl import URL
 
 from bot.web import WebOptions, create_app
 from tests.discord.fakes import FakeRenderer
@@ -103,3 +104,22 @@ async def test_a_request_over_aiohttps_own_limits_is_refused_without_a_traceback
     assert (await client.get("/", headers={"X-Big": "b" * 9000})).status == 400
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
     assert any("refused a malformed request" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_error_pages_links_never_leave_the_site(client):
+    """The language links of a 404 at an address a reader typed (`//evil.example/x`, a backslash,
+    encoded slashes) stay on the site: no link is protocol-relative, absolute or backslashed."""
+    import re
+
+    for path in ("//evil.example/x", "/\\evil.example", "/%2F%2Fevil.example", "/%5Cevil.example",
+                 "///evil.example", "/nothing//evil.example", "/x/%2F/evil.example"):
+        root = str(client.make_url("/")).rstrip("/")
+        response = await client.session.get(URL(root + path, encoded=True))
+        assert response.status == 404, path
+        links = re.findall(r'(?:href|src|action)="([^"]*)"', await response.text())
+        assert links, path
+        for link in links:
+            assert "evil.example" not in link, (path, link)
+            assert not link.startswith("//") and "\\" not in link and "://" not in link, (path, link)
+    page = await (await client.get("/nothing?lang=fr")).text()  # a site-shaped path keeps its path
+    assert 'href="/nothing?lang=de"' in page

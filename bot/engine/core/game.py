@@ -14,6 +14,9 @@ of the bot holds them as opaque values and asks the game for everything else:
   a label is offered as a button, or not at all);
 - **results**: `outcome` — scores in the game's `result` kind (seconds, lower is better; or
   victory points, higher is better), ranked by the game because only it knows its tie-breaks;
+  `standing` — where each seat stands at any moment (a rally abandoned while running is rated as
+  it stood, `bot/services/rating_sources.py`): a key per seat, smaller is better, None for a seat
+  out; once finished it orders the seats as `outcome` does (`outcome_standing`);
 - **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
   information never leaves the game except through a seat's own view), and from a view only:
   `prompt`, `tell(events)` and `narrate(events)`, `title`, `status`, `classification`,
@@ -107,6 +110,15 @@ class Outcome:
 
     kind: ResultKind
     seats: tuple[SeatResult, ...]
+
+
+#: each seat with where it stands: a key, smaller is better, equal keys tied; None: out of the game
+Standing = list[tuple[SeatId, tuple[int, ...] | None]]
+
+
+def outcome_standing(outcome: Outcome) -> Standing:
+    """A finished game's standing: its ranked seats by rank, every seat not finished out."""
+    return [(s.seat, (s.rank,) if s.status == "finished" and s.rank is not None else None) for s in outcome.seats]
 
 
 OptionKind = Literal["text", "bool"]
@@ -276,10 +288,14 @@ class GhostMark:
     the game's board draws a car at (JSON: classic's space id on its stage, DIRT's hex space; a
     finished car's place is the game's finish mark), `time` the seat's time so far in seconds as
     the board shows it (over the whole rally: the finished specials' times plus the current
-    one's). Only what a spectator sees: never a die, a hand or a seed."""
+    one's). `distance` is how far along the rally the car is: the specials done, plus the share
+    of the current one driven (its start line 0, its finish line 1), so that two runs are compared
+    at the same place on the road (None: the car is out, or the game does not say). Only what a
+    spectator sees: never a die, a hand or a seed."""
 
     place: int | None
     time: int
+    distance: float | None = None
 
 
 class StateVersionError(RallyError):
@@ -357,6 +373,8 @@ class Game(Protocol[S, A]):
     def progress(self, view: Any) -> tuple[int, ...]: ...  # where play stands; a new value: a new turn
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def standing(self, state: S) -> Standing: ...  # where each seat stands now (see the module docstring)
 
     def view(self, state: S, seat: SeatId | None) -> Any: ...
 

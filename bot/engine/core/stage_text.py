@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from bot.engine.core.errors import StageError
 
 #: a header field line, `title: Pinewood Sprint` (the name in lower case)
 HEADER = re.compile(r"^([a-z][a-z ]*[a-z]):\s*(.*)$")
@@ -29,3 +32,18 @@ class StartNote(Note):
 @dataclass(frozen=True)
 class FinishNote(Note):
     pass
+
+
+def read_stage_file(path: Path, source: str | None = None) -> str:
+    """The text of a stage or zone file, UTF-8. A file that cannot be read, or is not UTF-8 text,
+    is refused naming it (`source`, default the path) and where its first bad byte is: one broken
+    file is reported, never a traceback, and the rest of a library still lists."""
+    shown = source if source is not None else str(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StageError(shown, None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise StageError(shown, line, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x})",
+                         "save the file as UTF-8") from None

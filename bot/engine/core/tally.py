@@ -10,6 +10,9 @@ game does not count them" differ):
 - `losses`: losses of control (a toy game: a bust);
 - `stages`: specials (stages) the seat crossed the finish line of;
 - `top`: turns ended in the game's top gear (classic: 5th, DIRT: 6th);
+- `crossed`: the seat crossed the rally's finish line, given by a game whose classification also
+  ranks a car that did not (Road Rally USA: by victory points; 0 for a seat that played and did
+  not): a career's "finish" is a classified result that crossed it;
 - `gear.<n>`: turns ended in gear n (n from 0 to MAX_GEAR).
 
 Pure, like every engine module.
@@ -21,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: the counters every game may give, besides `gear.<n>`
-FIXED_KEYS = ("turns", "losses", "stages", "top")
+FIXED_KEYS = ("turns", "losses", "stages", "top", "crossed")
 #: the highest gear a counter may name (DIRT has 6)
 MAX_GEAR = 9
 GEAR_PREFIX = "gear."

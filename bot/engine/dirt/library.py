@@ -14,6 +14,7 @@ import hashlib
 from bot.engine.core.difficulty import TIGHT_GEAR, length_class
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import StageFacts
+from bot.engine.core.stage_text import read_stage_file
 from bot.engine.core.text import msg
 from bot.engine.dirt.official import official_stage
 from bot.engine.dirt.stages import catalogue
@@ -59,7 +60,7 @@ def stage_text(name: str) -> str:
     if generated is not None:
         return generate(*generated)
     catalogue.load_stage(name)  # refuses an unknown name, never reads a path from it
-    return (catalogue.stages_dir() / f"{name}.stage").read_text(encoding="utf-8")
+    return read_stage_file(catalogue.stages_dir() / f"{name}.stage")
 
 
 def jumps(stage: DirtStage) -> int:

@@ -28,10 +28,12 @@ from bot.engine.core.game import (
     SeatRange,
     SeatResult,
     StageLibrary,
+    Standing,
     Told,
     Verb,
     VerbOption,
     check_schema,
+    outcome_standing,
     ranked,
 )
 from bot.engine.core.log import CodecError, Lifecycle, to_text
@@ -269,6 +271,21 @@ class Dirt:
         rows = [SeatResult(r.seat, "finished" if r.total is not None else "dnf", r.total, None,
                            (r.place,), r.reason if r.total is None else None) for r in rally_rows(state)]
         return Outcome(self.result, ranked(self.result, rows))
+
+    def standing(self, state: DirtState) -> Standing:
+        """Finished: the outcome's ranks. Running: every car still in by the stages it has
+        finished (more first), then by its time over them; out or retired: out."""
+        if engine.finished(state):
+            outcome = self.outcome(state)
+            assert outcome is not None
+            return outcome_standing(outcome)
+        rows: Standing = []
+        for seat, _ in state.seats:
+            car = state.cars[seat]
+            times = [t for t in car.stage_times if t is not None]
+            out = car.status in ("out", "retired") or len(times) < len(car.stage_times)
+            rows.append((seat, None if out else (-len(times), sum(times))))
+        return rows
 
     # -- what is shown ---------------------------------------------------------------------------
 

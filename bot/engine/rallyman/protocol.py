@@ -33,10 +33,12 @@ from bot.engine.core.game import (
     SeatResult,
     StageFacts,
     StageLibrary,
+    Standing,
     Told,
     Verb,
     VerbOption,
     check_schema,
+    outcome_standing,
     ranked,
 )
 from bot.engine.core.official import official_stage
@@ -48,6 +50,7 @@ from bot.engine.rallyman.action_codec import Entry, from_text, log_text
 from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.buttons import button as action_button
+from bot.engine.rallyman.classify import classification as special_classification
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
 from bot.engine.rallyman.ghosts import ghost_marks
@@ -63,7 +66,7 @@ from bot.engine.rallyman.simulate import simulate as simulate_course
 from bot.engine.rallyman.specials import Seat
 from bot.engine.rallyman.stages.catalogue import is_stage_name, load_stage, stage_digest
 from bot.engine.rallyman.stages.loader import stage_names
-from bot.engine.rallyman.state import FINISHED, GameState
+from bot.engine.rallyman.state import FINISHED, OUT, GameState
 from bot.engine.rallyman.status_text import course_lines, results_lines, status_lines
 from bot.engine.rallyman.view import BoardView
 from bot.engine.rallyman.words import dice_words
@@ -311,6 +314,22 @@ class Rallyman:
                 rows.append(SeatResult(c.id, "finished" if done else "dnf", c.time if done else None, None,
                                        (c.time if done else 0, c.seat), None if done else c.out_reason or "retired"))
         return Outcome(self.result, ranked(self.result, rows))
+
+    def standing(self, state: GameState) -> Standing:
+        """Finished: the outcome's ranks. Running: every driver still in by the total of the
+        specials driven so far, then by their place on the special being driven (finished by
+        time, then racing by distance, `classify.classification`); knocked out or retired: out."""
+        if state.finished:
+            outcome = self.outcome(state)
+            assert outcome is not None
+            return outcome_standing(outcome)
+        driven = state.course is not None and bool(state.course.results)
+        earlier = {r.driver: r.total for r in rally_classification(state.course)} if state.course and driven else {}
+        rows: Standing = []
+        for place, row in enumerate(special_classification(state)):
+            out = row["status"] == OUT or (driven and earlier.get(row["driver"]) is None)
+            rows.append((str(row["driver"]), None if out else (earlier.get(row["driver"]) or 0, place)))
+        return rows
 
     def progress(self, view: RallymanView) -> tuple[int, int]:
         """(special, round): the board changes turn when either moves on."""

@@ -3,6 +3,8 @@ sees the state, so it cannot use another seat's hand or stage cards."""
 
 from __future__ import annotations
 
+import hashlib
+
 from bot.engine.roadrally.actions import Action, Choose, Order, Play, Reshuffle, StageAnswer
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.view import RRView
@@ -16,7 +18,7 @@ def choose(v: RRView) -> Action:
     assert me is not None and v.seat is not None
     if v.phase == "stage":
         assert v.window is not None
-        return StageAnswer(v.window, v.window in me.stage_cards)  # a card scored is doubled points
+        return StageAnswer(v.window, v.window in me.stage_cards and _scores(v))
     if v.phase == "choose":
         return Choose("cards" if len(me.hand) <= 2 else "vp")
     if v.phase == "reshuffle":
@@ -24,6 +26,27 @@ def choose(v: RRView) -> Action:
     if v.phase == "mechanic":  # the highest cards first: the next plays go further
         return Order(tuple(c for c, _, _ in sorted(me.mechanic_top, key=lambda c: (-c[2], c[0]))))
     return _play(v)
+
+
+#: the chance (in 1/256) that the AI plays a stage card it holds, by its race place among the
+#: active seats from the leader: a card scored doubles the seat's points for that place (C6.3) and
+#: uses one of its few scorings (C6.4), so a good player keeps it more often when behind. Never 0
+#: nor 256: a stage bypassed must not tell the table that no AI holds its card (RULES C10.8).
+PLAY_CHANCE = (224, 176, 128, 96, 64)
+
+
+def _scores(v: RRView) -> bool:
+    """Whether to play the held card of the open window: a draw from the seat's own view only
+    (its id, its hand, its stage cards, the stage and the round), never from anything hidden of
+    the others, at the chance of its race place (`PLAY_CHANCE`)."""
+    me = v.me
+    assert me is not None and v.window is not None
+    own = next(s for s in v.seats if s.id == v.seat)
+    place = (own.place or len(PLAY_CHANCE)) - 1
+    chance = PLAY_CHANCE[min(place, len(PLAY_CHANCE) - 1)]
+    seen = f"{v.seat}|{v.round}|{v.window}|{sorted(me.stage_cards)}|{[c for c, _, _ in me.hand]}"
+    draw = hashlib.sha256(seen.encode()).digest()[0]
+    return draw < chance
 
 
 def _play(v: RRView) -> Play:

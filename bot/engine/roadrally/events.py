@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class RoadEvent:
-    kind: str                  # played, reshuffled, drew, checkpoint, stage_scored, stage_bypassed, final, over ...
+    #: dealt (data: the deal's commitment as one number), played, reshuffled, drew, checkpoint,
+    #: stage_scored, stage_bypassed, final, over ...
+    kind: str
     seat: str | None = None
     data: tuple[int, ...] = ()

@@ -29,7 +29,8 @@ TURN_KINDS = frozenset({"played", "moved", "finished", "checkpoint", "drew", "re
 #: the events whose points are told together on one line
 POINT_KINDS = {"vp": "roadrally.n.points", "final_vp": "roadrally.n.final_points"}
 #: the events told on a line of their own
-SINGLE_KINDS = frozenset({"round", "stage_window", "stage_bypassed", "stage_scored", "stage_tile", "retired", "over"})
+SINGLE_KINDS = frozenset({"dealt", "round", "stage_window", "stage_bypassed", "stage_scored", "stage_tile",
+                          "retired", "over"})
 
 
 def space_text(road: Road | None, index: int) -> str:
@@ -114,6 +115,8 @@ def _single(event: RoadEvent, names: Mapping[str, str]) -> str:
     kind = event.kind
     if kind == "round":
         return msg("roadrally.n.round", n=event.data[0])
+    if kind == "dealt":  # the deal's commitment, a 256-bit number shown as the SHA-256 it is
+        return msg("roadrally.n.dealt", sha=f"{event.data[0]:064x}")
     if kind == "stage_window":
         return msg("roadrally.n.stage_window", stage=event.data[0])
     if kind == "stage_bypassed":  # C10.8: names no seat

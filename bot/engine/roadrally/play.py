@@ -26,9 +26,15 @@ def _shuffled(dice: DiceSource, items: Sequence[int]) -> list[int]:
 
 
 def new_game(road: Road, seats: Sequence[str], preset_name: str = "rr-standard", *, seed: int = 0,
-             dice: DiceSource | None = None, sprint: bool = False) -> tuple[RRState, list[RoadEvent]]:
+             dice: DiceSource | None = None, sprint: bool = False,
+             public: DiceSource | None = None) -> tuple[RRState, list[RoadEvent]]:
     """Set up a game on `road` (C2, C7, C9, OPEN-R3): decks shuffled, hands of 5, secret stage
-    cards, stage tiles on the Diner sites in road order, the random line-up on the start space."""
+    cards, stage tiles on the Diner sites in road order, the random line-up on the start space.
+
+    `dice` deals the hidden cards and stays in the state for every later shuffle; `public` draws
+    what everybody sees at once (the line-up), so the deal and the public draws are independent
+    streams. Without `public` (games set up before the deal had its own secret) the line-up is
+    drawn from `dice` after the deal, as it always was, so those games replay unchanged."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats):
         raise RallyError(msg("roadrally.seats", min=MIN_SEATS, max=MAX_SEATS))
     p = preset(preset_name)
@@ -65,7 +71,7 @@ def new_game(road: Road, seats: Sequence[str], preset_name: str = "rr-standard",
     for s in players:
         s.stage_cards.sort()
     start = next((sp.index for sp in road.spaces if sp.kind is SpaceKind.START), 0)
-    lineup = _shuffled(dice, range(n))  # OPEN-R3: the random line-up is round 1's order
+    lineup = _shuffled(public or dice, range(n))  # OPEN-R3: the random line-up is round 1's order
     for stamp, i in enumerate(lineup, 1):
         players[i].pos = start
         players[i].arrived = stamp

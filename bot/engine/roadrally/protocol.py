@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.engine.core.dice import SeededDice
+from bot.engine.core.dice import DiceSource, SeededDice
 from bot.engine.core.errors import NotAllowed
 from bot.engine.core.game import (
     POINTS,
@@ -34,13 +34,16 @@ from bot.engine.core.game import (
     SeatRange,
     SeatResult,
     StageLibrary,
+    Standing,
     Told,
     Verb,
     VerbOption,
     check_schema,
+    outcome_standing,
     ranked,
 )
 from bot.engine.core.log import Lifecycle
+from bot.engine.core.secret_dice import SecretDice, commitment
 from bot.engine.core.tally import Counters, add
 from bot.engine.core.text import msg
 from bot.engine.roadrally import ai as rr_ai
@@ -160,15 +163,26 @@ class RoadRally:
     def setup(self, seed: int, seats: Sequence[tuple[str, str]], options: Mapping[str, Any]
               ) -> tuple[Table, list[RoadEvent]]:
         """A new game: the course named by `stage` (`standard`/`sprint` laid from `seed`), the
-        preset, the sprint when the stage or the `sprint` module says so (C9)."""
+        preset, the sprint when the stage or the `sprint` module says so (C9). `secret` (the
+        rally's deal key, 64 hex digits, drawn by the service) deals every hidden card; the seed,
+        which the course's name shows, draws only what is public (RULES C10.8)."""
         modules = options.get("modules") or {}
         stage = str(options.get("stage") or "standard")
         sprint = bool(modules.get("sprint")) or is_sprint(stage)
         if sprint and stage == "standard":
             stage = "sprint"
         road = load_course(course_of(stage, seed))
+        key = options.get("secret")
+        dealt: DiceSource
+        public: DiceSource | None
+        if key:  # the deal from the secret key, the course and the line-up from the public seed
+            dealt, public = deal_dice(str(key)), SeededDice(seed)
+        else:  # a game started before deals had their own secret: everything from the seed
+            dealt, public = SeededDice(seed), None
         state, events = play.new_game(road, [s for s, _ in seats], self._preset(options), seed=seed,
-                                      dice=SeededDice(seed), sprint=sprint)
+                                      dice=dealt, sprint=sprint, public=public)
+        if key:  # published with the start: the host cannot change the deal afterwards
+            events.insert(0, RoadEvent("dealt", None, (int(commitment(str(key)), 16),)))
         return Table(state, tuple((s, n) for s, n in seats)), events
 
     def to_json(self, table: Table) -> str:
@@ -214,7 +228,9 @@ class RoadRally:
     def apply(self, table: Table, seat: str | None, action: Action) -> tuple[Table, list[RoadEvent]]:
         """Play `action` for `seat`; `seat` None is the rally: a deadline (`Timeout`), a retirement,
         or the AI's move for the one seat to act (a window has no one seat: each answers as itself)."""
-        if seat is None and not isinstance(action, (Timeout, Retire)):
+        if isinstance(action, Retire):  # the rally retires the car: a host's kick is logged with the host
+            seat = None                  # (a seat's own typed `retire` names only itself)
+        elif seat is None and not isinstance(action, Timeout):
             acting = play.to_act(table.state)
             if len(acting) != 1:
                 raise NotAllowed(msg("roadrally.not_a_player"))
@@ -258,6 +274,17 @@ class RoadRally:
                            (ahead.get(s.id, len(state.seats)),), "retired" if s.retired else None)
                 for s in state.seats]
         return Outcome(self.result, ranked(self.result, rows))
+
+    def standing(self, table: Table) -> Standing:
+        """Finished: the outcome's ranks. Running: by the VP a seat would score now (C8), then
+        the car further ahead; a retired seat out."""
+        outcome = self.outcome(table)
+        if outcome is not None:
+            return outcome_standing(outcome)
+        state = table.state
+        vp = play.final_vp(state)
+        ahead = {state.seats[i].id: place for place, i in enumerate(state.race_order())}
+        return [(s.id, None if s.retired else (-vp[s.id], ahead.get(s.id, len(state.seats)))) for s in state.seats]
 
     # -- what is shown ---------------------------------------------------------------------------
 
@@ -315,13 +342,17 @@ class RoadRally:
 
     def tally(self, events: Sequence[RoadEvent]) -> Counters:
         """Career counters (bot.engine.core.tally): a turn is a hand of cards played, a stage one
-        the seat scored (C10); no gears and no losses of control in this game: omitted."""
+        the seat scored (C10), `crossed` the finish line reached (C8: the classification by VP
+        ranks the cars that did not too); no gears and no losses of control in this game: omitted."""
         out: Counters = {}
         for e in events:
             if e.kind == "played":
                 add(out, e.seat, "turns")
+                add(out, e.seat, "crossed", 0)
             elif e.kind == "stage_scored":
                 add(out, e.seat, "stages")
+            elif e.kind == "finished":
+                add(out, e.seat, "crossed")
         return out
 
     # -- pictures (from the spectators' view: `me` is never read) ---------------------------------
@@ -357,6 +388,14 @@ class RoadRally:
     def ghost_marks(self, view: TableView) -> None:
         """No ghosts: Road Rally has no solo runs (its rounds are table games)."""
         return None
+
+
+def deal_dice(key: str) -> SecretDice:
+    """The source of a game's hidden deal from its key; a malformed key is refused."""
+    try:
+        return SecretDice(key)
+    except ValueError:
+        raise NotAllowed(msg("roadrally.bad_deal_key")) from None
 
 
 ROADRALLY = RoadRally()

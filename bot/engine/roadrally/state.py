@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.engine.core.dice import DiceSource, dice_from_dict
+from bot.engine.core.secret_dice import SecretDice
 from bot.engine.roadrally.course import load_course
 from bot.engine.roadrally.presets import Preset, preset
 from bot.engine.roadrally.road import Road
@@ -53,6 +54,13 @@ class SeatState:
                          _ints(d["stage_cards"]), int(d["pos"]), int(d["arrived"]),
                          None if d["mark"] is None else int(d["mark"]), int(d["scored_cards"]), int(d["vp"]),
                          _ints(d["stage_tiles"]), int(d["checkpoints"]), bool(d["retired"]))
+
+
+def _dice(d: dict[str, Any]) -> DiceSource:
+    """The saved dice: the secret deal's source (`SecretDice`), or one of the core's."""
+    if d.get("type") == "secret":
+        return SecretDice(str(d["key"]), int(d["counter"]))
+    return dice_from_dict(d)
 
 
 def _ints(items: list[Any]) -> list[int]:
@@ -130,7 +138,7 @@ class RRState:
         phase = next((p for p in PHASES if p == d["phase"]), None)
         if phase is None:
             raise ValueError(f"Road Rally USA state: phase {d['phase']!r} unknown")
-        return RRState(preset(str(d["preset"])), bool(d["sprint"]), road, dice_from_dict(d["dice"]),
+        return RRState(preset(str(d["preset"])), bool(d["sprint"]), road, _dice(d["dice"]),
                        [SeatState.from_dict(s) for s in d["seats"]], _ints(d["order"]), int(d["turn"]),
                        int(d["round"]), phase, int(d["stamp"]),
                        {int(space): int(n) for space, n in d["stage_tiles"]}, set(_ints(d["checkpoint_tiles"])),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.engine.core.stage_text import read_stage_file
 from bot.engine.dirt.stages.build import build_stage
 from bot.engine.dirt.stages.format import parse_text
 from bot.engine.dirt.stages.model import DirtStage
@@ -18,4 +19,4 @@ def parse_stage(text: str, source: str, name: str | None = None) -> DirtStage:
 
 def load_file(path: Path) -> DirtStage:
     """A stage file an organiser wrote (e.g. for `stage validate`)."""
-    return parse_stage(path.read_text(encoding="utf-8"), path.name, path.stem)
+    return parse_stage(read_stage_file(path, path.name), path.name, path.stem)

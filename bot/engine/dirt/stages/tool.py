@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import read_stage_file
 from bot.engine.dirt.library import DIRT_STAGES, jumps, shortcuts, slides
 from bot.engine.dirt.stages import catalogue
 from bot.engine.dirt.stages.generator import LENGTHS, generate
@@ -94,10 +95,7 @@ def expand(paths: list[Path]) -> list[Path]:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StageError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    return read_stage_file(path)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

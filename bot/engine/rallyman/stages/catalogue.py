@@ -12,6 +12,7 @@ import hashlib
 import re
 from functools import lru_cache
 
+from bot.engine.core.stage_text import read_stage_file
 from bot.engine.rallyman.stages.generator import generate, generator_zones
 from bot.engine.rallyman.stages.loader import load_stage as load_shipped_stage
 from bot.engine.rallyman.stages.loader import parse_stage, shipped_zones, stage_names
@@ -53,7 +54,7 @@ def stage_text(name: str) -> str:
     generated = generated_name(name)
     if generated is None:
         load_shipped_stage(name)  # refuses an unknown name (never a path)
-        return (data_dir() / "stages" / f"{name}.stage").read_text(encoding="utf-8")
+        return read_stage_file(data_dir() / "stages" / f"{name}.stage")
     seed, length = generated
     return generate(seed, length, generator_zones(shipped_zones()))
 

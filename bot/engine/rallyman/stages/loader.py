@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.engine.core.errors import StageError
+from bot.engine.core.stage_text import read_stage_file
 from bot.engine.rallyman.stages.build import build_stage
 from bot.engine.rallyman.stages.format import (
     FinishNote,
@@ -158,7 +159,7 @@ def load_zones(folder: Path | None = None) -> dict[str, ZoneFile]:
     folder = folder or data_dir() / "zones"
     zones: dict[str, ZoneFile] = {}
     for path in sorted(folder.glob("*.zone")):
-        zf = parse_zone(path.read_text(encoding="utf-8"), _rel(path))
+        zf = parse_zone(read_stage_file(path, _rel(path)), _rel(path))
         if zf.zone.letter in zones:
             raise StageError(_rel(path), "zone", f"zone {zf.zone.letter} is defined twice",
                              f"also in {zones[zf.zone.letter].source}")
@@ -171,10 +172,7 @@ def stage_paths(folder: Path | None = None) -> list[Path]:
 
 
 def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Stage:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StageError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    text = read_stage_file(path)
     return parse_stage(text, _rel(path), zones if zones is not None else load_zones())
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.engine.core.errors import StageError
-from bot.engine.core.stage_text import FinishNote, StartNote
+from bot.engine.core.stage_text import FinishNote, StartNote, read_stage_file
 from bot.engine.rallyman.stages.build import build_stage
 from bot.engine.rallyman.stages.format import PointNote, SplitNote, ZoneNote
 from bot.engine.rallyman.stages.loader import (
@@ -130,11 +130,7 @@ def _expand(paths: list[Path]) -> list[Path]:
 
 
 def _read_zone(path: Path) -> ZoneFile:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StageError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
-    return parse_zone(text, str(path))
+    return parse_zone(read_stage_file(path), str(path))
 
 
 def _shipped_zones(exclude: set[str]) -> tuple[dict[str, ZoneFile], list[str]]:

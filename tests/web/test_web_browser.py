@@ -372,6 +372,9 @@ async def test_the_phone_pages_look_right_in_french(service, deadlines, clock, s
         for image in await me.page.locator("img").element_handles():
             await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
         await screenshot(me.page, shots, name)
+        if name == "phone-league-fr":  # the per-round columns wait for a wider screen
+            assert await me.page.locator("main table td.room").count() > 0
+            assert not await me.page.locator("main table td.room").first.is_visible()
     await me.page.set_viewport_size({"width": 1280, "height": 900})  # a desktop: the per-round columns too
     await me.open(str(site.make_url(f"/league/{league_id}?lang=de")))
     assert await me.page.locator("main table th.room").first.is_visible()

@@ -9,13 +9,18 @@ nothing in it needs to survive). Each test that wants a database gets a fresh em
 the server down at once and removes the folder (also at interpreter exit, and on Linux the server gets
 SIGQUIT if the test process dies without running its exit handlers).
 
-The server binaries come from the system's packages (``apt-get install postgresql``; CI installs them
-in ``.ci/run``). They are looked up in ``$RALLYBOT_PG_BIN`` (a bin folder), then ``pg_config --bindir``,
-then the newest ``/usr/lib/postgresql/*/bin``, then PATH. When none is found the tests that need the
-server fail with a message saying what to install: they are never skipped.
+The server binaries come from the system's packages when it has them (``apt-get install postgresql``;
+CI installs them in ``.ci/run``), else from the ``pgserver`` wheel of the ``test`` extra, which ships
+``initdb``, ``postgres`` and ``pg_ctl`` for Linux and macOS (so ``pip install -e '.[test]'`` on a
+machine with Python alone is enough). They are looked up in ``$RALLYBOT_PG_BIN`` (a bin folder), then
+``pg_config --bindir``, then the newest ``/usr/lib/postgresql/*/bin``, then PATH, then the wheel's
+``pgserver/pginstall/bin``: the system's programs win when present. When none is found the tests that
+need the server fail with a message saying what to install: they are never skipped.
 
 initdb and postgres refuse to run as root; as root they run as the ``postgres`` system user (else
-``nobody``), which owns the temporary folder.
+``nobody``), which owns the temporary folder. When that user cannot reach the programs' folder (a
+wheel installed under /root, mode 700), their installation (bin, lib, share) is copied into the
+temporary folder first.
 """
 
 from __future__ import annotations
@@ -54,10 +59,12 @@ SERVER_SETTINGS = {
 }
 
 INSTALL_HINT = (
-    "Install the PostgreSQL server from the system's packages "
-    "(Debian/Ubuntu: `sudo apt-get install postgresql`), "
+    "Install the test extra, whose `pgserver` wheel ships them (`python3 -m pip install -e '.[test]'`), "
+    "or the PostgreSQL server from the system's packages (Debian/Ubuntu: `sudo apt-get install postgresql`), "
     "or set RALLYBOT_PG_BIN to the folder that holds initdb and postgres."
 )
+SYSTEM_ROOT = Path("/usr/lib/postgresql")  # Debian's and Ubuntu's <version>/bin folders
+INSTALL_PARTS = ("bin", "lib", "share")  # what a relocatable installation needs beside its programs
 
 _DB_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
@@ -101,10 +108,10 @@ def find_bin_dir() -> Path:
     else:
         looked.append("`pg_config --bindir` (no pg_config on PATH)")
 
-    candidates = sorted((p for p in Path("/usr/lib/postgresql").glob("*/bin") if _has_server(p)), key=_version_key)
+    candidates = sorted((p for p in SYSTEM_ROOT.glob("*/bin") if _has_server(p)), key=_version_key)
     if candidates:
         return candidates[-1]
-    looked.append("/usr/lib/postgresql/*/bin (none)")
+    looked.append(f"{SYSTEM_ROOT}/*/bin (none)")
 
     initdb = shutil.which("initdb")
     if initdb:
@@ -115,12 +122,54 @@ def find_bin_dir() -> Path:
     else:
         looked.append("PATH (no initdb)")
 
+    wheel = wheel_bin_dir()
+    if wheel is not None:
+        return wheel
+    looked.append("the pgserver wheel (not installed)")
+
     raise PgServerError(
         "The PostgreSQL server programs initdb and postgres were not found; looked in: "
         + "; ".join(looked)
         + ". "
         + INSTALL_HINT
     )
+
+
+def wheel_bin_dir() -> Path | None:
+    """The bin folder of the ``pgserver`` wheel's PostgreSQL (``pgserver/pginstall/bin``), when the
+    wheel is installed and ships the server; the package itself is never imported (only its files
+    are used)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pgserver")
+    except (ImportError, ValueError):
+        return None
+    for root in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(root) / "pginstall" / "bin"
+        if _has_server(folder):
+            return folder
+    return None
+
+
+def _reachable_by(path: Path, uid: int, gid: int) -> bool:
+    """Whether the user (uid, gid) may enter every folder down to `path` and read it."""
+    import stat
+
+    for folder in (path, *path.parents):
+        try:
+            mode = folder.stat()
+        except OSError:
+            return False
+        if mode.st_uid == uid:
+            needed = stat.S_IXUSR | (stat.S_IRUSR if folder == path else 0)
+        elif mode.st_gid == gid:
+            needed = stat.S_IXGRP | (stat.S_IRGRP if folder == path else 0)
+        else:
+            needed = stat.S_IXOTH | (stat.S_IROTH if folder == path else 0)
+        if mode.st_mode & needed != needed:
+            return False
+    return True
 
 
 def _free_port() -> int:
@@ -221,6 +270,8 @@ class PgServer:
         try:
             if self._run_as is not None:
                 os.chown(self.folder, *self._run_as)
+                if not _reachable_by(bin_dir, *self._run_as):
+                    self.bin_dir = self._copy_installation(bin_dir)
             self._initdb()
             self._start_postgres()
         except BaseException:
@@ -228,6 +279,24 @@ class PgServer:
             raise
         self.start_seconds = time.monotonic() - began
         return self
+
+    def _copy_installation(self, bin_dir: Path) -> Path:
+        """A copy of the installation around `bin_dir` inside the temporary folder, for a server user
+        who cannot reach the original; its new bin folder. PostgreSQL finds its files relative to its
+        programs (bin, lib, share) and a wheel's programs their libraries in the `*.libs` folders two
+        levels up (their RPATH: `$ORIGIN/../../../pgserver.libs`), so the copy keeps that layout."""
+        assert self.folder is not None
+        root = bin_dir.parent  # .../pgserver/pginstall
+        top = self.folder / "programs"
+        copy = top / root.parent.name / root.name
+        for part in INSTALL_PARTS:
+            if (root / part).is_dir():
+                shutil.copytree(root / part, copy / part, symlinks=True)
+        for libs in root.parent.parent.glob("*.libs"):
+            shutil.copytree(libs, top / libs.name, symlinks=True)
+        for folder, dirs, _files in os.walk(top):  # the server's user reads the copy (files keep their modes)
+            os.chmod(folder, 0o755)
+        return copy / "bin"
 
     def _child_args(self) -> dict[str, Any]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import AsyncIterator, Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
@@ -118,6 +119,36 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
                 break
             await console.run_line(line)
         return console
-    for line in lines or ():
+    async for line in _off_the_loop(lines or ()):
         await console.run_line(line)
     return console
+
+
+async def _off_the_loop(lines: Iterable[str]) -> AsyncIterator[str]:
+    """The lines of `lines`, read in a thread of their own: reading a pipe (or any file) waits for
+    its writer, and the loop must go on meanwhile (jobs, the web page of `--web`). A daemon thread,
+    not the loop's executor: a reader still waiting on an open pipe never holds the process up at
+    exit. A list is read as it is."""
+    if isinstance(lines, (list, tuple)):
+        for line in lines:
+            yield line
+        return
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+
+    def put(item: str | None) -> None:
+        asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
+
+    def read() -> None:
+        try:
+            for line in lines:
+                put(line)
+        except RuntimeError:  # the loop closed while this thread waited: nothing is left to feed
+            return
+        finally:
+            if not loop.is_closed():
+                asyncio.run_coroutine_threadsafe(queue.put(None), loop)
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    while (line := await queue.get()) is not None:
+        yield line

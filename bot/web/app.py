@@ -28,6 +28,8 @@ def create_app(store: Store, options: WebOptions | None = None, renderer: Render
     app.on_response_prepare.append(strict_headers)
     app.router.add_get("/", site.home)
     app.router.add_get(f"/league/{ID}", site.league)
+    app.router.add_get(f"/league/{ID}/standings.png", site.standings_picture)
+    app.router.add_get(f"/league/{ID}/{{file:calendar\\.ics|standings\\.csv}}", site.league_file)
     app.router.add_get(f"/round/{ID}", site.round)
     app.router.add_get(f"/round/{ID}/cards.json", site.cards)
     app.router.add_get(f"/round/{ID}/card/{{driver:[0-9]{{1,18}}}}.json", site.card)

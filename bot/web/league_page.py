@@ -5,14 +5,17 @@ come, with their times in the league's time zone."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.engine.core.text import msg
+from bot.services.images import table_spec
 from bot.services.league_points import Standing
 from bot.services.league_rounds import specials_text
 from bot.services.league_time import stored_zone
-from bot.services.round_close import league_standings, scores_of, standings_rule
+from bot.services.provisional import any_provisional
+from bot.services.round_close import league_standings, scores_of, standings_rule, standings_table
 from bot.services.table_games import is_table_game
 from bot.store import Store
 from bot.store.clock import from_text
@@ -22,6 +25,7 @@ from bot.store.web import public_league_tx
 from bot.web.league_chart import TOP, Chart, league_chart
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
+ROUND_COLUMNS = 8  # the latest closed rounds that get a column of points in the standings (where there is room)
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,7 @@ class StandingRow:
     dnfs: int  # rounds not finished (a disqualification is not one: `dsqs`)
     penalty_s: int
     dsqs: int = 0
+    per_round: list[str] = field(default_factory=list)  # points in each of `LeaguePage.columns` ("" = no run)
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class LeaguePage:
     vp: bool = False  # a table game: the total VP, the first tie-break, has its column
     chart: Chart | None = None  # the standings over the closed rounds (None: none closed yet)
     chart_top: int = TOP  # how many drivers the chart draws at most
+    columns: list[int] = field(default_factory=list)  # numbers of the closed rounds with a column (the latest)
 
 
 def local_time(text: str, zone: str) -> str:
@@ -72,21 +78,48 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     dnfs: dict[int, int] = {}
     dsqs: dict[int, int] = {}
     penalties: dict[int, int] = {}
+    points: dict[tuple[int, int], int] = {}
     for r in results:
         dnfs[r.user_id] = dnfs.get(r.user_id, 0) + (r.status == "dnf")
         dsqs[r.user_id] = dsqs.get(r.user_id, 0) + (r.status == "dsq")
         penalties[r.user_id] = penalties.get(r.user_id, 0) + r.penalty_s
-    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0), dsqs.get(s.user_id, 0))
-            for s in table]
+        points[r.user_id, r.round_id] = r.points + r.bonus
     stored = await rounds_of_league_tx(tx, league.id)
+    shown = [r for r in stored if r.status == "closed"][-ROUND_COLUMNS:]
+    rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0), dsqs.get(s.user_id, 0),
+                        [str(points[s.user_id, r.id]) if (s.user_id, r.id) in points else "" for r in shown])
+            for s in table]
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
                        local_time(r.closes_at, league.timezone))
               for r in stored]
     tables = is_table_game(league.game)
     chart = league_chart(league, results, stored, {s.user_id: s.name for s in table})
     return LeaguePage(league, rows, rounds, league.timezone, standings_rule(league),
-                      msg("league.rule_ties_vp" if tables else "league.rule_ties"), tables, chart)
+                      msg("league.rule_ties_vp" if tables else "league.rule_ties"), tables, chart,
+                      columns=[r.number for r in shown])
 
 
 async def league_page(store: Store, league_id: int) -> LeaguePage | None:
     return await store.db.read(lambda tx: league_page_tx(tx, league_id))
+
+
+async def standings_picture_tx(tx: Tx, league_id: int) -> dict[str, Any] | None:
+    """The spec of the standings picture the league's channel is posted (`round_close.standings_table`:
+    a column per closed round), for a public league with a closed round; else None."""
+    league = await public_league_tx(tx, league_id)
+    if league is None:
+        return None
+    scores = scores_of(await results_of_league_tx(tx, league.id))
+    rounds = await rounds_of_league_tx(tx, league.id)
+    if not scores:
+        return None
+    provisional = any_provisional((r.game, r.ruleset) for r in rounds if r.status == "closed")
+    return table_spec(standings_table(league, scores, {r.id: r.number for r in rounds}, provisional))
+
+
+async def league_files_tx(tx: Tx, league_id: int) -> tuple[League, list[Round], list[Any]] | None:
+    """(the public league, its rounds, its results), what its calendar and CSV files are made of."""
+    league = await public_league_tx(tx, league_id)
+    if league is None:
+        return None
+    return league, await rounds_of_league_tx(tx, league.id), await results_of_league_tx(tx, league.id)

@@ -29,7 +29,9 @@ class WebOptions:
     request's header is ignored. `rows`: rows of a ranking.
     `live_*`: the rally pages' live streams (bot/web/live.py). `version_ttl`: how long a page's
     data version may be reused without asking the store again (0: only concurrent requests share
-    one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py)."""
+    one query; the web page's own process uses `CHILD_VERSION_TTL`; see bot/web/versions.py).
+    `public_url`: the site's public address (`RALLYBOT_PUBLIC_URL`): a link's preview (Open Graph)
+    names its picture by an absolute address there (None: the site's own paths)."""
 
     rate: float = 10.0
     burst: int = 60
@@ -51,6 +53,7 @@ class WebOptions:
     version_ttl: float = 0.0  # seconds a page's data version is reused (bot/web/versions.py; ≤ live_poll)
     clock: Callable[[], datetime] = field(default=utc_now)
     ticks: Callable[[], float] = field(default=time.monotonic)  # the request budgets' clock (seconds)
+    public_url: str | None = None
 
 
 def child_caches(options: WebOptions) -> WebOptions:

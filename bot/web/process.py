@@ -120,7 +120,8 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
                 return START_FAILED
         else:
             apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
-        options = child_caches(WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL))
+        options = child_caches(WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL,
+                                          public_url=public_address()))
         if budget is not None:
             options = replace(options, rate=budget[0], burst=budget[1])
         server = WebServer(create_app(store, options, renderer=ThreadRenderer(), drawer=drawer))
@@ -138,6 +139,17 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
         if drawer is not None:
             await drawer.close()
         await store.close()
+
+
+def public_address() -> str | None:
+    """The site's public address, `RALLYBOT_PUBLIC_URL` of the environment the bot hands its page's
+    process (None when unset or not an http(s) address: previews then name the site's own paths)."""
+    from bot.config import ConfigError, public_url_from
+
+    try:
+        return public_url_from(os.environ)
+    except ConfigError:
+        return None
 
 
 async def _until_stopped(until_stdin_closes: bool) -> None:

@@ -16,6 +16,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,6 +27,7 @@ from bot.engine.core.errors import RallyError
 from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
 from bot.services.images import Renderer, draw_async, preview_spec
+from bot.services.league_export import calendar_ics, file_stem, standings_csv
 from bot.services.web_links import league_path, rally_path, round_path
 from bot.store import Rally, Store
 from bot.store.connection import Tx
@@ -35,11 +37,11 @@ from bot.web.draw_link import DrawUnavailable, LinkedDrawer
 from bot.web.guard import client_of
 from bot.web.home import home, solo_games
 from bot.web.language import pick_language, spoken
-from bot.web.league_page import league_page, local_now
+from bot.web.league_page import league_files_tx, league_page, local_now, standings_picture_tx
 from bot.web.live import Hub, rally_key, stream, token
 from bot.web.options import WebOptions
 from bot.web.rally_page import Published, board_of, public_rally, rally_page
-from bot.web.replay_page import ENDED, ReplayTurn, load_turns, read_turn, replay_page
+from bot.web.replay_page import ENDED, ReplayTurn, load_turns, load_winner, read_turn, replay_page
 from bot.web.round_page import cards_file_of, one_card, public_round_tx, round_page
 from bot.web.stage_page import shown, stage_of
 from bot.web.static import static_files
@@ -57,7 +59,7 @@ ERRORS = {400: "web.error_400", 404: "web.error_404", 405: "web.error_405", 413:
 #: a path a link may repeat: `/`, or segments of the routes' characters each starting with one
 #: (never `//`, a backslash, `%` or a scheme: a link built from it cannot leave the site)
 SITE_PATH = re.compile(r"/(?:[a-z0-9][a-z0-9._:-]*(?:/[a-z0-9][a-z0-9._:-]*)*)?")
-KEPT_PARAMS = ("game", "week", "turn")  # the filters (and a replay's turn) a language link keeps
+KEPT_PARAMS = ("game", "week", "turn", "play")  # the filters (and a replay's turn) a language link keeps
 RETRY_PICTURE = 5  # seconds a reader whose picture the bot could not draw now is asked to wait
 RETRY_LIVE = 30  # seconds a reader over the live streams' limits is asked to wait
 STAGE_VERSION = "stage-1"  # a stage's page changes only with the site (its files ship with it)
@@ -134,7 +136,14 @@ class Site:
             raise web.HTTPServiceUnavailable(headers={"Retry-After": str(RETRY_PICTURE)}) from None
 
     def html(self, request: web.Request, lang: str, template: str, **context: Any) -> bytes:
-        return page(template, lang, languages=self.language_links(request), paths=PATHS, **context).encode()
+        return page(template, lang, languages=self.language_links(request), paths=PATHS, absolute=self.absolute,
+                    game_name=game_name, stage_name=stage_name, **context).encode()
+
+    def absolute(self, path: str) -> str:
+        """A path of the site as a link's preview names it: absolute when the site knows its public
+        address (`WebOptions.public_url`), else the path itself."""
+        base = self.options.public_url
+        return base.rstrip("/") + path if base else path
 
     def error_page(self, request: web.Request, status: int) -> web.Response:
         """A short page saying what went wrong, in the reader's language (never raises)."""
@@ -172,7 +181,7 @@ class Site:
         async def build() -> bytes:
             data = await home(self.store, week, shown, self.options.rows)
             return self.html(request, lang, "home.html", home=data, game_filter=game_id,
-                             games=solo_games(None), game_name=lambda game: games.get(game).name)
+                             games=solo_games(None), weeks=nearby_weeks(week))
 
         return await self.cached(request, ("home", game_id, week, lang), version, HTML, build)
 
@@ -223,7 +232,7 @@ class Site:
         if found is None:
             raise web.HTTPNotFound()
         rnd, body = found
-        return self._download(request, body, f"round-{rnd.id}-cards.json")
+        return self._download(request, body.encode(), f"round-{rnd.id}-cards.json")
 
     async def card(self, request: web.Request) -> web.Response:
         round_id, driver = int(request.match_info["id"]), int(request.match_info["driver"])
@@ -231,16 +240,46 @@ class Site:
         card = await asyncio.to_thread(one_card, found[1], driver) if found is not None else None
         if card is None:
             raise web.HTTPNotFound()
-        return self._download(request, card, f"round-{round_id}-card-{driver}.json")
+        return self._download(request, card.encode(), f"round-{round_id}-card-{driver}.json")
 
     @staticmethod
-    def _download(request: web.Request, body: str, name: str) -> web.Response:
-        data = body.encode()
+    def _download(request: web.Request, data: bytes, name: str, kind: str = "application/json") -> web.Response:
         etag = etag_of("file", name, hashlib.sha256(data).hexdigest())
         headers = {"ETag": etag, "Cache-Control": "no-cache", "Content-Disposition": f'attachment; filename="{name}"'}
         if matches(request.headers.get("If-None-Match"), etag):
             return web.Response(status=304, headers=headers)
-        return web.Response(body=data, content_type="application/json", charset="utf-8", headers=headers)
+        return web.Response(body=data, content_type=kind, charset="utf-8", headers=headers)
+
+    async def league_file(self, request: web.Request) -> web.Response:
+        """`/league/N/calendar.ics` (its rounds, as `/league calendar` gives them) and
+        `/league/N/standings.csv` (as `/league export` gives them): for a public league only."""
+        league_id = int(request.match_info["id"])
+        found = await self.store.db.read(lambda tx: league_files_tx(tx, league_id))
+        if found is None:
+            raise web.HTTPNotFound()
+        league, rounds, results = found
+        if request.match_info["file"] == "calendar.ics":
+            body = await asyncio.to_thread(calendar_ics, league, rounds, self.options.clock())
+            return self._download(request, body, f"{file_stem(league)}.ics", "text/calendar")
+        body = await asyncio.to_thread(standings_csv, league, rounds, results)
+        return self._download(request, body, f"{file_stem(league)}-standings.csv", "text/csv")
+
+    async def standings_picture(self, request: web.Request) -> web.Response:
+        """`/league/N/standings.png`: the standings picture the league's channel is posted (a link's preview)."""
+        lang = self.language(request)
+        league_id = int(request.match_info["id"])
+        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
+            lambda tx: league_version_tx(tx, league_id)))
+        if not version or version[0] != 1:
+            raise web.HTTPNotFound()
+
+        async def build() -> bytes:
+            spec = await self.store.db.read(lambda tx: standings_picture_tx(tx, league_id))
+            if spec is None:
+                raise web.HTTPNotFound()
+            return await self.picture(spec, lang)
+
+        return await self.cached(request, ("standings", league_id, lang), version, PNG, build)
 
     async def rally(self, request: web.Request) -> web.Response:
         lang = self.language(request)
@@ -273,21 +312,24 @@ class Site:
         return turns
 
     async def replay(self, request: web.Request) -> web.Response:
-        """`/rally/N/replay?turn=K`: an unreadable K is 400, a turn the rally has not is 404."""
+        """`/rally/N/replay?turn=K` (`&play=1`: playing): an unreadable K is 400, a turn the rally
+        has not is 404."""
         lang = self.language(request)
         found = await self._ended(request)
         turn = read_turn(request.query.get("turn"))
         if turn is None:
             raise web.HTTPBadRequest()
+        playing = request.query.get("play") == "1"
         rally = found.rally
 
         async def build() -> bytes:
-            data = replay_page(rally, found.league_id, await self._turns(rally), turn)
+            data = replay_page(rally, found.league_id, await self._turns(rally), turn, await load_winner(rally),
+                               playing)
             if data is None:
                 raise web.HTTPNotFound()
             return self.html(request, lang, "replay.html", page=data)
 
-        return await self.cached(request, ("replay", rally.id, turn, lang), found.version, HTML, build)
+        return await self.cached(request, ("replay", rally.id, turn, playing, lang), found.version, HTML, build)
 
     async def replay_board(self, request: web.Request) -> web.Response:
         lang = self.language(request)
@@ -376,6 +418,35 @@ class Site:
         return web.Response(body=body, headers={**headers, "Content-Type": kind})
 
 
+def game_name(game_id: str) -> str:
+    """A game's name (its message key) from its id."""
+    return games.get(game_id).name
+
+
+def stage_name(game_id: str, stage: str) -> str:
+    """A stage's title from its game's library (the id itself when the library does not know it)."""
+    try:
+        return games.get(game_id).stages.facts(stage).title
+    except (RallyError, ValueError, KeyError):
+        return stage
+
+
+def nearby_weeks(week: str) -> tuple[str | None, str | None]:
+    """The ISO weeks before and after `week` (None past the weeks `parse_week` reads)."""
+    year, number = parse_week(week)
+    monday = date.fromisocalendar(year, number, 1)
+    found: list[str | None] = []
+    for step in (-7, 7):
+        other = week_of(monday + timedelta(days=step))
+        try:
+            parse_week(other)
+        except ValueError:
+            found.append(None)
+        else:
+            found.append(other)
+    return found[0], found[1]
+
+
 class Paths:
     """The addresses the templates link to (`paths.league(3)`), the same functions the posts use."""
 
@@ -384,8 +455,9 @@ class Paths:
     rally = staticmethod(rally_path)
 
     @staticmethod
-    def replay(rally_id: int, turn: int | None = None) -> str:
-        return rally_path(rally_id) + "/replay" + (f"?turn={turn}" if turn is not None else "")
+    def replay(rally_id: int, turn: int | None = None, play: bool = False) -> str:
+        query = {k: v for k, v in (("turn", turn), ("play", 1 if play else None)) if v is not None}
+        return rally_path(rally_id) + "/replay" + ("?" + urlencode(query) if query else "")
 
     @staticmethod
     def replay_board(rally_id: int, turn: int) -> str:

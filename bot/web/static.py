@@ -11,6 +11,7 @@ FOLDER = Path(__file__).resolve().parent / "static"
 #: name in the address → (file in bot/web/static/, content type)
 FILES = {"site.css": ("site.css", "text/css; charset=utf-8"),
          "live.js": ("live.js", "text/javascript; charset=utf-8"),
+         "replay.js": ("replay.js", "text/javascript; charset=utf-8"),
          "icon.svg": ("icon.svg", "image/svg+xml")}
 
 

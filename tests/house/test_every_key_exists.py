@@ -56,6 +56,7 @@ NOT_KEYS = {
     "services/scratch.py": {"scratch.png"},
     "services/ratings_list.py": {"ratings.png"},
     "web/site.py": {"error.html", "league.html", "rally.html", "replay.html"},  # the web page's template files
+    "web/static.py": {"replay.js"},  # the replay page's script file
     # class defaults: each raise names its own key
     "store/errors.py": {"store.error", "store.not_found", "store.wrong_status"},
 }

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
-from pg_server import PgServer, PgServerError, find_bin_dir
+from pg_server import PgServer, PgServerError, find_bin_dir, wheel_bin_dir
 
 
 async def test_server_answers_with_a_recent_postgresql(pg_url):
@@ -72,3 +72,50 @@ def test_stop_ends_the_server_and_removes_its_folder():
     assert proc.poll() is not None
     assert not folder.exists()
     server.stop()  # twice is fine
+
+
+def _without_system_server(monkeypatch, tmp_path):
+    """No PostgreSQL of the system's: no RALLYBOT_PG_BIN, no pg_config nor initdb on PATH, an empty
+    /usr/lib/postgresql."""
+    import pg_server
+
+    monkeypatch.delenv("RALLYBOT_PG_BIN", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-path"))
+    monkeypatch.setattr(pg_server, "SYSTEM_ROOT", tmp_path / "lib-postgresql")
+
+
+def test_without_the_systems_server_the_wheels_programs_are_used(monkeypatch, tmp_path):
+    wheel = wheel_bin_dir()
+    assert wheel is not None, "the test extra's pgserver wheel is not installed: python3 -m pip install -e '.[test]'"
+    assert all((wheel / name).is_file() for name in ("initdb", "postgres", "pg_ctl"))
+    _without_system_server(monkeypatch, tmp_path)
+    assert find_bin_dir() == wheel
+
+
+def test_the_systems_server_wins_over_the_wheels(monkeypatch, tmp_path):
+    import pg_server
+
+    _without_system_server(monkeypatch, tmp_path)
+    system = pg_server.SYSTEM_ROOT / "16" / "bin"
+    system.mkdir(parents=True)
+    for name in ("initdb", "postgres"):
+        (system / name).write_text("#!/bin/sh\n")
+        (system / name).chmod(0o755)
+    assert find_bin_dir() == system != wheel_bin_dir()
+
+
+async def test_a_server_starts_from_the_wheels_programs():
+    wheel = wheel_bin_dir()
+    assert wheel is not None, "the test extra's pgserver wheel is not installed: python3 -m pip install -e '.[test]'"
+    server = PgServer(wheel).start()
+    try:
+        conn = await asyncpg.connect(await server.create_database())
+        try:
+            version = await conn.fetchval("SELECT version()")
+            assert await conn.fetchval("SELECT 40 + 2") == 42
+        finally:
+            await conn.close()
+    finally:
+        server.stop()
+    assert version.startswith("PostgreSQL 16"), version
+    assert server.folder is None

@@ -29,7 +29,7 @@ from bot.services.images import PillowRenderer
 from bot.store.clock import from_text
 from bot.web import create_app
 from bot.web.app import SITE
-from bot.web.league_page import league_page
+from bot.web.league_page import ROUND_COLUMNS, league_page
 from tests.league.conftest import Posts
 from tests.league.league_helpers import until
 from tests.web.live_helpers import running_public_rally
@@ -303,4 +303,94 @@ async def test_a_published_channel_s_rallies_on_the_home_page_and_their_breadcru
     await me.open(str(site.make_url("/?lang=de")))
     assert await me.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
     await screenshot(me.page, shots, "home-channels-de")
+    assert not me.errors and not me.dialogs, (me.errors, me.dialogs)
+
+
+WIDTHS = (412, 1280)  # a phone, a desktop
+LANGUAGES = ("en", "fr", "de")
+OVERFLOW = """() => {
+  const wide = [...document.querySelectorAll('table')].filter(
+    t => t.getBoundingClientRect().width > t.parentElement.clientWidth + 1).length;
+  return [document.documentElement.scrollWidth, window.innerWidth, wide];
+}"""
+
+
+async def test_every_page_type_fits_a_phone_and_a_desktop_in_every_language(service, deadlines, clock, store, site,
+                                                                            browser, shots):
+    """Each page type (home and world scratch, league, round closed and open, rally finished and
+    live, replay, stage, error page), in EN/FR/DE, at 412 and 1280 px: no sideways scrolling and no
+    table wider than its container. One browser, one page per width, reused for every address."""
+    league_id, (closed, open_) = await season(service, deadlines, clock)
+    await until(clock, deadlines, service, Posts(), from_text(open_.closes_at) + timedelta(minutes=1))
+    _, live = await running_public_rally(store)
+    week = closed.week if getattr(closed, "week", None) else None
+    pages = {"home": "/", "scratch": "/?game=rallyman" + (f"&week={week}" if week else ""),
+             "league": f"/league/{league_id}", "round": f"/round/{closed.id}", "round-2": f"/round/{open_.id}",
+             "rally-finished": "/rally/1", "rally-live": f"/rally/{live.id}", "replay": "/rally/1/replay?turn=2",
+             "replay-end": "/rally/1/replay?turn=999", "stage": "/stage/rallyman/pinewood-sprint",
+             "error": "/league/999"}
+    misfits: list[tuple[str, str, int, list[int]]] = []
+    for width in WIDTHS:
+        me = await reader(browser)
+        await me.page.set_viewport_size({"width": width, "height": 900})
+        for name, path in pages.items():
+            for lang in LANGUAGES:
+                url = str(site.make_url(path)) + ("&" if "?" in path else "?") + f"lang={lang}"
+                response = await me.page.goto(url)
+                assert response is not None
+                if name == "error" or name == "replay-end":
+                    assert response.status == 404, (name, response.status)
+                else:
+                    assert response.status == 200, (name, lang, response.status)
+                measured = await me.page.evaluate(OVERFLOW)
+                if measured[0] > measured[1] or measured[2]:
+                    misfits.append((name, lang, width, measured))
+        asked = (pages["error"], pages["replay-end"])  # the error pages asked for
+        me.errors = [e for e in me.errors if "404" not in e or not any(a in e for a in asked)]
+        assert not me.errors and not me.dialogs, (me.errors, me.dialogs)
+    assert not misfits, misfits  # (page, language, width, [scrollWidth, innerWidth, tables too wide])
+
+
+async def test_the_phone_pages_look_right_in_french(service, deadlines, clock, store, site, browser, shots):
+    """Screenshots at 412 px of a live rally, a league, a round and a replay in French (the
+    test's tmp_path, and `$RALLYBOT_ARTIFACTS`): each cell of the round's results is inside the
+    screen, under its column's name."""
+    league_id, (closed, _) = await season(service, deadlines, clock)
+    _, live = await running_public_rally(store)
+    me = await reader(browser, locale="fr-FR")
+    await me.open(str(site.make_url(f"/round/{closed.id}?lang=fr")))
+    points = me.page.locator("main table.stack tbody tr >> nth=0").locator("td >> nth=-1")
+    box = await points.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    label = await points.evaluate("td => getComputedStyle(td, '::before').content")
+    assert label == '"Points"'  # the column's name beside the value on a phone
+    await screenshot(me.page, shots, "phone-round-fr")
+    for name, path in (("phone-league-fr", f"/league/{league_id}"), ("phone-rally-live-fr", f"/rally/{live.id}"),
+                       ("phone-replay-fr", "/rally/1/replay?turn=2"), ("phone-rally-finished-fr", "/rally/1"),
+                       ("phone-home-fr", "/")):
+        await me.open(str(site.make_url(path + ("&" if "?" in path else "?") + "lang=fr")))
+        for image in await me.page.locator("img").element_handles():
+            await me.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image)
+        await screenshot(me.page, shots, name)
+        if name == "phone-league-fr":  # the per-round columns wait for a wider screen
+            assert await me.page.locator("main table td.room").count() > 0
+            assert not await me.page.locator("main table td.room").first.is_visible()
+    await me.page.set_viewport_size({"width": 1280, "height": 900})  # a desktop: the per-round columns too
+    await me.open(str(site.make_url(f"/league/{league_id}?lang=de")))
+    assert await me.page.locator("main table th.room").first.is_visible()
+    await screenshot(me.page, shots, "desktop-league-de")
+    # a long season: as many round columns as the page shows (copies of the one closed round's), wide numbers
+    widths = await me.page.evaluate("""n => {
+      const table = document.querySelector('main table');
+      for (const row of table.rows) {
+        const cell = row.querySelector('.room');
+        for (let i = 1; i < n; i++) {
+          const copy = cell.cloneNode(true);
+          copy.textContent = '125';
+          row.appendChild(copy);
+        }
+      }
+      return [table.getBoundingClientRect().width, table.parentElement.clientWidth];
+    }""", ROUND_COLUMNS)
+    assert widths[0] <= widths[1] + 1, widths
     assert not me.errors and not me.dialogs, (me.errors, me.dialogs)

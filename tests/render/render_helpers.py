@@ -7,9 +7,12 @@ import io
 
 from PIL import Image
 
+from bot import games
 from bot.engine.rallyman.stages.loader import parse_stage, parse_zone
 from bot.engine.rallyman.stages.model import SpaceKind, Stage
 from bot.engine.rallyman.view import BoardView, CarView
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.painter import png
 
 ZONE = """zone: Z
 name: Snapshot Hill
@@ -67,3 +70,47 @@ def colour_count(img: Image.Image, centre: tuple[int, int], radius: int, colour:
     data = patch.tobytes()
     return sum(1 for p in zip(data[0::3], data[1::3], data[2::3])
                if all(abs(a - b) <= tol for a, b in zip(p, colour)))
+
+
+# -- each game's pictures as PNG bytes, through its painter (bot.render.painter) ----------------------
+
+def _painted(game: str, kind: str, data: object, options: RenderOptions | None) -> bytes:
+    options = options or DEFAULT_OPTIONS
+    painter = games.painter(game)
+    return png(getattr(painter, kind)(data, options), options)
+
+
+def classic_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:
+    return _painted("rallyman", "board", (stage, view), options)
+
+
+def classic_results(view: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("rallyman", "results", view, options)
+
+
+def classic_preview(stage: Stage, options: RenderOptions | None = None) -> bytes:
+    return _painted("rallyman", "preview", stage, options)
+
+
+def dirt_board(stage: object, view: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("dirt", "board", (stage, view), options)
+
+
+def dirt_results(view: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("dirt", "results", view, options)
+
+
+def dirt_preview(stage: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("dirt", "preview", stage, options)
+
+
+def rr_board(road: object, view: object, names: object = None, options: RenderOptions | None = None) -> bytes:
+    return _painted("roadrally", "board", (road, view, names or {}), options)
+
+
+def rr_results(card: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("roadrally", "results", card, options)
+
+
+def rr_preview(road: object, options: RenderOptions | None = None) -> bytes:
+    return _painted("roadrally", "preview", road, options)

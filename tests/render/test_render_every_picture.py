@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import games
 from bot.engine.dirt.stages.catalogue import load_stage as dirt_stage
 from bot.engine.dirt.stages.catalogue import stage_names as dirt_names
 from bot.engine.dirt.view import ResultRow as DirtRow
@@ -25,6 +26,7 @@ from bot.engine.roadrally.pictures import picture_args, results_data
 from bot.engine.roadrally.view import view
 from bot.render.dirt.sample import sample_view as dirt_sample
 from bot.render.options import RenderOptions
+from bot.render.painter import png
 from bot.render.rallyman.sample import sample_view
 from bot.render.roadrally.sample import NAMES
 from bot.render.roadrally.sample import ai_game as play
@@ -48,13 +50,12 @@ ai_game = functools.cache(play)  # a game played once for its board and its thre
 
 
 def _draw(game: str, kind: str, args: tuple[object, ...], options: RenderOptions) -> bytes:
-    """The PNG of one picture of `game`, through the game's pictures as the render workers draw them."""
-    from bot.spec_drawing import pictures_of
-
-    pictures = pictures_of(game)
-    method = {"board": pictures.render_board, "preview": pictures.render_stage_preview,
-              "results": pictures.render_results}[kind]
-    return method(*args, options)
+    """The PNG of one picture of `game`, through its painter as the render workers draw it."""
+    painter = games.painter(game)
+    if kind == "board":
+        return png(painter.board(args, options), options)
+    (data,) = args
+    return png(painter.preview(data, options) if kind == "preview" else painter.results(data, options), options)
 
 
 def pictures() -> Iterator[tuple[str, Callable[[], bytes]]]:

@@ -402,11 +402,6 @@ class Game(Protocol[S, A]):
     def ghost_marks(self, view: Any) -> Mapping[SeatId, GhostMark] | None: ...  # None: no ghosts (no solo runs)
 
 
-def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored form of a snapshot: which game, which JSON shape, and the state."""
-    return {"game": game, "schema": schema, "state": dict(state)}
-
-
 def check_schema(game: Game[Any, Any], found: object) -> None:
     """Refuse a snapshot whose schema the game does not read, naming both versions."""
     if found != game.state_schema:

@@ -1,5 +1,6 @@
 """The picture seam: what every game's pictures do (`Painter`), and what is shared by them all:
-the board frame (`board_canvas`: header, map band, panel, in that order) and the encoding
+the board frame (`board_canvas`: header, map band, panel, in that order; `paste_window`: the
+part of a static layer a camera window shows) and the encoding
 (`png`). bot.spec_drawing draws any game's picture through its painter, which the registry
 (bot.games `painter`) hands out, imported on first use (Pillow).
 
@@ -19,6 +20,7 @@ from typing import Protocol, TypeVar
 from PIL import Image
 
 from bot.render.encode import to_png
+from bot.render.frame import window_box
 from bot.render.header import draw_header
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 
@@ -88,6 +90,20 @@ def board_canvas(options: RenderOptions, header: Header, header_h: int, panel_to
     draw_header(canvas, header.title, header.round, header.status, header_h, options, header.special)
     paint_panel(canvas, panel_top)
     return canvas
+
+
+def paste_window(canvas: Image.Image, map_top: int, window: tuple[int, int], layer: tuple[int, int],
+                 origin: tuple[int, int], ground: tuple[int, int, int],
+                 crop: Callable[[tuple[int, int, int, int]], Image.Image]) -> None:
+    """Every game's map window: the part of its static layer (`layer` big) that a camera window
+    (`window` big, its top-left corner at `origin` in the layer) shows, pasted in the map band from
+    `map_top` down; `crop(box)` gives that part of the layer (a palette image, converted by the paste),
+    and the band is painted `ground` first where the layer leaves it bare."""
+    ox, oy = origin
+    (x0, y0, x1, y1), bare = window_box(origin, window, layer)
+    if bare or window[0] != canvas.width:  # the layer leaves some of the band bare
+        canvas.paste(ground, (0, map_top, canvas.width, map_top + window[1]))
+    canvas.paste(crop((x0, y0, x1, y1)), (x0 - ox, map_top + y0 - oy))
 
 
 def png(image: Image.Image, options: RenderOptions = DEFAULT_OPTIONS) -> bytes:

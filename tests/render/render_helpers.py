@@ -4,6 +4,7 @@ builders, and a colour search in a patch of an image."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from PIL import Image
 
@@ -80,37 +81,21 @@ def _painted(game: str, kind: str, data: object, options: RenderOptions | None) 
     return png(getattr(painter, kind)(data, options), options)
 
 
-def classic_board(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> bytes:
-    return _painted("rallyman", "board", (stage, view), options)
+def _board(game: str) -> Callable[..., bytes]:
+    """`board(stage, view, options=None)`: a classic or DIRT board's PNG."""
+    return lambda stage, view, options=None: _painted(game, "board", (stage, view), options)
 
 
-def classic_results(view: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("rallyman", "results", view, options)
+def _single(game: str, kind: str) -> Callable[..., bytes]:
+    """`draw(data, options=None)`: the PNG of a results card or a preview."""
+    return lambda data, options=None: _painted(game, kind, data, options)
 
 
-def classic_preview(stage: Stage, options: RenderOptions | None = None) -> bytes:
-    return _painted("rallyman", "preview", stage, options)
-
-
-def dirt_board(stage: object, view: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("dirt", "board", (stage, view), options)
-
-
-def dirt_results(view: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("dirt", "results", view, options)
-
-
-def dirt_preview(stage: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("dirt", "preview", stage, options)
+classic_board, dirt_board = _board("rallyman"), _board("dirt")
+classic_results, dirt_results, rr_results = (_single(game, "results") for game in ("rallyman", "dirt", "roadrally"))
+classic_preview, dirt_preview, rr_preview = (_single(game, "preview") for game in ("rallyman", "dirt", "roadrally"))
 
 
 def rr_board(road: object, view: object, names: object = None, options: RenderOptions | None = None) -> bytes:
     return _painted("roadrally", "board", (road, view, names or {}), options)
 
-
-def rr_results(card: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("roadrally", "results", card, options)
-
-
-def rr_preview(road: object, options: RenderOptions | None = None) -> bytes:
-    return _painted("roadrally", "preview", road, options)

@@ -20,10 +20,10 @@ from bot.render.dirt.overlay import draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
 from bot.render.dirt.shapes import Pt, space_centre, stage_shapes
 from bot.render.dirt.static_layer import static_window
-from bot.render.frame import Frame, window_box
+from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.painter import Header, board_canvas
+from bot.render.painter import Header, board_canvas, paste_window
 from bot.render.textbox import TextBox
 
 
@@ -71,7 +71,8 @@ def board_image(stage: DirtStage, view: BoardView, options: RenderOptions | None
     origin = window_origin(stage, layout, view)
 
     def paint_map(canvas: Image.Image) -> None:
-        _paste_window(canvas, stage, layout, options, origin)
+        paste_window(canvas, layout.map_top, layout.map_size, layout.static_size, origin, C.GROUND,
+                     lambda box: static_window(stage, layout, options, box))
         frame = map_frame(layout, origin)
         draw_overlay(canvas, stage, view, frame, options)
         draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout))
@@ -91,17 +92,6 @@ def board_texts(stage: DirtStage, view: BoardView, options: RenderOptions | None
     return (header_texts(header_title(stage), view.round, view.status, options.width, layout.header_h, options,
                          (view.stage_no, view.stages))
             + table_texts(view, layout.body_bottom, options))
-
-
-def _paste_window(canvas: Image.Image, stage: DirtStage, layout: DirtLayout, options: RenderOptions,
-                  origin: tuple[int, int]) -> None:
-    ox, oy = origin
-    ww, wh = layout.map_size
-    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
-    if bare or ww != canvas.width:  # the layer leaves some of the band bare
-        canvas.paste(C.GROUND, (0, layout.map_top, canvas.width, layout.map_top + wh))
-    part = static_window(stage, layout, options, (x0, y0, x1, y1))
-    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 
 
 def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout: DirtLayout,

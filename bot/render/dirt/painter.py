@@ -20,6 +20,7 @@ from bot.render.dirt.layout import board_layout
 from bot.render.dirt.preview import preview_image
 from bot.render.dirt.results import results_image
 from bot.render.options import RenderOptions
+from bot.render.painter import Painter
 
 
 class DirtPainter:
@@ -28,11 +29,8 @@ class DirtPainter:
     def board(self, board: tuple[DirtStage, BoardView], options: RenderOptions) -> Image.Image:
         return board_image(*board, options)
 
-    def results(self, results: ResultsView, options: RenderOptions) -> Image.Image:
-        return results_image(results, options)
-
-    def preview(self, stage: DirtStage, options: RenderOptions) -> Image.Image:
-        return preview_image(stage, options)
+    results = staticmethod(results_image)  # the classification card
+    preview = staticmethod(preview_image)  # the whole stage and its legend
 
     def layer(self, stage: str) -> str:
         return stage
@@ -55,4 +53,5 @@ class DirtPainter:
         return str(data["stage"])
 
 
-PAINTER = DirtPainter()
+#: the one painter of the game, checked against the shared seam
+PAINTER: Painter[tuple[DirtStage, BoardView], ResultsView, DirtStage, str] = DirtPainter()

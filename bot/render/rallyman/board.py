@@ -12,10 +12,10 @@ from PIL import Image
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
-from bot.render.frame import Frame, window_box
+from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
-from bot.render.painter import Header, board_canvas
+from bot.render.painter import Header, board_canvas, paste_window
 from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
 from bot.render.rallyman.layout import MapLayout, board_layout, crop_origin
 from bot.render.rallyman.overlay import DirtTag, dirt_tags, draw_overlay
@@ -51,7 +51,8 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     origin = window_origin(stage, layout, view, placed)
 
     def paint_map(canvas: Image.Image) -> None:
-        _paste_window(canvas, stage, layout, snow, options, origin)
+        paste_window(canvas, layout.map_top, layout.map_size, layout.static_size, origin, P.PAPER,
+                     lambda box: static_window(stage, layout, snow, options, box))
         draw_window_labels(canvas, stage, layout, snow, options, origin)
         draw_overlay(canvas, stage, view, map_frame(layout, origin), placed, options, map_window(layout))
         if layout.mode == "camera":
@@ -94,18 +95,6 @@ def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = No
     layout = board_layout(stage, options)
     origin = window_origin(stage, layout, view, place_cars(stage, view))
     return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
-
-
-def _paste_window(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
-                  origin: tuple[int, int]) -> None:
-    """The visible part of the static layer (a palette image, converted by the paste)."""
-    ox, oy = origin
-    ww, wh = layout.map_size
-    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
-    if bare or ww != canvas.width:  # the layer leaves some of the band bare
-        canvas.paste(P.PAPER, (0, layout.map_top, canvas.width, layout.map_top + wh))
-    part = static_window(stage, layout, snow, options, (x0, y0, x1, y1))
-    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 
 
 def _window_in_overview(layout: MapLayout, origin: tuple[int, int]) -> tuple[float, float, float, float]:

@@ -15,6 +15,7 @@ from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.stages.weather import with_weather
 from bot.engine.rallyman.view import BoardView, ResultsView
 from bot.render.options import RenderOptions
+from bot.render.painter import Painter
 from bot.render.rallyman import static_layer
 from bot.render.rallyman.board import board_image
 from bot.render.rallyman.layout import board_layout
@@ -46,11 +47,8 @@ class ClassicPainter:
     def board(self, board: tuple[Stage, BoardView], options: RenderOptions) -> Image.Image:
         return board_image(*board, options)
 
-    def results(self, results: ResultsView, options: RenderOptions) -> Image.Image:
-        return results_image(results, options)
-
-    def preview(self, stage: Stage, options: RenderOptions) -> Image.Image:
-        return preview_image(stage, options)
+    results = staticmethod(results_image)  # the classification card
+    preview = staticmethod(preview_image)  # the whole stage and its legend
 
     def layer(self, stage: str) -> SnowLayer:
         return SnowLayer(stage)
@@ -81,4 +79,5 @@ class ClassicPainter:
         return SnowLayer(str(data["stage"]), tuple(sorted(str(zone) for zone in zones)))
 
 
-PAINTER = ClassicPainter()
+#: the one painter of the game, checked against the shared seam
+PAINTER: Painter[tuple[Stage, BoardView], ResultsView, Stage, SnowLayer] = ClassicPainter()

@@ -16,6 +16,7 @@ from bot.engine.roadrally.picture_data import ResultsData
 from bot.engine.roadrally.road import Road
 from bot.engine.roadrally.view import RRView
 from bot.render.options import RenderOptions
+from bot.render.painter import Painter
 from bot.render.roadrally.board import board_image, preview_image
 from bot.render.roadrally.results import results_image
 
@@ -27,11 +28,8 @@ class RoadRallyPainter:
         road, view, names = board
         return board_image(road, view, options, names)
 
-    def results(self, results: ResultsData, options: RenderOptions) -> Image.Image:
-        return results_image(results, options)
-
-    def preview(self, stage: Road, options: RenderOptions) -> Image.Image:
-        return preview_image(stage, options)
+    results = staticmethod(results_image)  # the classification card
+    preview = staticmethod(preview_image)  # the whole stage and its legend
 
     def layer(self, stage: str) -> str:
         return stage
@@ -51,4 +49,5 @@ class RoadRallyPainter:
         return None
 
 
-PAINTER = RoadRallyPainter()
+#: the one painter of the game, checked against the shared seam
+PAINTER: Painter[tuple[Road, RRView, Mapping[str, str]], ResultsData, Road, str] = RoadRallyPainter()

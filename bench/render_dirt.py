@@ -38,6 +38,7 @@ from bot.engine.dirt.view import BoardView
 from bot.render.dirt.board import board_image
 from bot.render.dirt.sample import sample_view
 from bot.render.options import DEFAULT_OPTIONS
+from bot.render.painter import png
 
 RUNS = 30
 COLD_RUNS = 3
@@ -63,21 +64,21 @@ def _in_process(runs: int) -> dict[str, Any]:
 def _worker_start(folder: str, window_first: bool) -> None:
     """A render worker's set-up: its cache folder and, as the bot's workers, window-first layers."""
     from bot.render import disk_cache
-    from bot.render.dirt import renderer
+    from bot.render.dirt.painter import PAINTER
     disk_cache.set_cache_dir(folder)
     if window_first:
-        renderer.worker_init()
+        PAINTER.worker_init()
 
 
 def _draw(stage_name: str, view: BoardView) -> bytes:
-    from bot.render.dirt import renderer
-    return renderer.render_board(load_stage(stage_name), view, DEFAULT_OPTIONS)
+    from bot.render.dirt.painter import PAINTER
+    return png(PAINTER.board((load_stage(stage_name), view), DEFAULT_OPTIONS))
 
 
 def _warm(stage_name: str) -> str:
     from bot.render import disk_cache
-    from bot.render.dirt import renderer
-    name = renderer.warm(stage_name, None, DEFAULT_OPTIONS)
+    from bot.render.dirt.painter import PAINTER
+    name = PAINTER.warm(stage_name, DEFAULT_OPTIONS)
     disk_cache.flush()
     return name
 

@@ -21,8 +21,9 @@ from bot.engine.roadrally.view import view
 from bot.i18n import DEFAULT_LANG
 from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS
+from bot.render.painter import png
 from bot.render.roadrally.board import board_image
-from bot.render.roadrally.renderer import render_board, render_results
+from bot.render.roadrally.painter import PAINTER
 from bot.render.roadrally.sample import NAMES, ai_game
 from bot.services.images import localized
 
@@ -60,9 +61,10 @@ def run(runs: int = RUNS) -> dict[str, Any]:
     record: dict[str, Any] = {"bench": "render", "game": "roadrally"}
     record.update(figures(runs))
     board = board_data(view(ai_game("std-7", actions=60), None), NAMES)
-    record["data_ms"] = _median_ms(lambda: render_board(*picture_args("board", board), DEFAULT_OPTIONS), runs)
+    record["data_ms"] = _median_ms(lambda: png(PAINTER.board(picture_args("board", board), DEFAULT_OPTIONS)), runs)
     card = localized(results_data(view(ai_game("std-7", actions=3000), None), NAMES), DEFAULT_LANG)
-    record["results_ms"] = _median_ms(lambda: render_results(*picture_args("results", card), DEFAULT_OPTIONS), runs)
+    (results,) = picture_args("results", card)
+    record["results_ms"] = _median_ms(lambda: png(PAINTER.results(results, DEFAULT_OPTIONS)), runs)
     record.update({"course": "std-7", "runs": runs})
     return record
 

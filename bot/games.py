@@ -8,7 +8,8 @@ and `unregister` it afterwards.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from bot import i18n
 from bot.engine.core.game import Game, UnknownGame, Verb
@@ -16,6 +17,9 @@ from bot.engine.core.text import msg
 from bot.engine.dirt.protocol import DIRT
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.roadrally.protocol import ROADRALLY
+
+if TYPE_CHECKING:  # a painter is imported on first use only (Pillow)
+    from bot.render.painter import Painter
 
 #: the game a rally, league or command without one is played in (every one before issue 23)
 DEFAULT_GAME = "rallyman"
@@ -27,6 +31,38 @@ _GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT, ROADR
 #: picked by `python -m bot stage … --game GAME` (bot/cli/stage.py), classic's and DIRT's
 TOOLS = {"render": "bot.render.rallyman.tool",
          "stage:rallyman": "bot.engine.rallyman.stages.tool", "stage:dirt": "bot.engine.dirt.stages.tool"}
+
+
+def _classic_painter() -> Painter[Any, Any, Any, Any]:
+    from bot.render.rallyman.painter import PAINTER
+
+    return PAINTER
+
+
+def _dirt_painter() -> Painter[Any, Any, Any, Any]:
+    from bot.render.dirt.painter import PAINTER
+
+    return PAINTER
+
+
+def _roadrally_painter() -> Painter[Any, Any, Any, Any]:
+    from bot.render.roadrally.painter import PAINTER
+
+    return PAINTER
+
+
+#: each game's painter (bot.render.painter), imported on first use: a process that never draws
+#: never loads Pillow, and a render worker loads the painters only
+_PAINTERS: dict[str, Callable[[], Painter[Any, Any, Any, Any]]] = {
+    RALLYMAN.id: _classic_painter, DIRT.id: _dirt_painter, ROADRALLY.id: _roadrally_painter}
+
+
+def painter(game_id: str) -> Painter[Any, Any, Any, Any]:
+    """The painter of `game_id`'s pictures; a game that draws none is refused."""
+    found = _PAINTERS.get(get(game_id).id)
+    if found is None:
+        raise ValueError(f"the game {game_id!r} draws no pictures")
+    return found()
 
 
 def get(game_id: str | None) -> Game[Any, Any]:

@@ -15,9 +15,8 @@ names; use them from there.
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot import games, sizing
@@ -25,8 +24,11 @@ from bot.engine.core.text import from_json
 from bot.i18n import DEFAULT_LANG, render
 
 if TYPE_CHECKING:  # bot.render (Pillow) is imported on first use only
+    from PIL import Image
+
     from bot.render.career import CareerCard
     from bot.render.options import RenderOptions
+    from bot.render.painter import Painter
     from bot.render.table import TableView
 
 MB = 1024 * 1024
@@ -50,26 +52,25 @@ class Renderer(Protocol):
     def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes: ...
 
 
-def pictures_of(game: str) -> Any:
-    """The module that draws `game`'s pictures (`Game.renderer`, imported on first use: Pillow)."""
-    module = games.get(game).renderer
-    if module is None:
-        raise ValueError(f"the game {game!r} draws no pictures")
-    return importlib.import_module(module)
+def pictures_of(game: str) -> Painter[Any, Any, Any, Any]:
+    """The painter of `game`'s pictures (bot.games `painter`, imported on first use: Pillow)."""
+    return games.painter(game)
 
 
 class PillowRenderer:
-    """Adapter from `Renderer` to the pure functions of bot.render and of each game's pictures
-    module (imported on first use)."""
+    """Adapter from `Renderer` to the painters (bot.render.painter): each game's picture drawn by
+    its painter, encoded by the one shared `png`; the league tables and career cards by bot.render."""
 
     def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_board(*args, _options(lang))
+        return _png(pictures_of(game).board(args, _options(lang)), lang)
 
     def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_stage_preview(*args, _options(lang))
+        (stage,) = args
+        return _png(pictures_of(game).preview(stage, _options(lang)), lang)
 
     def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
-        return pictures_of(game).render_results(*args, _options(lang))
+        (results,) = args
+        return _png(pictures_of(game).results(results, _options(lang)), lang)
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes:
         from bot.render import render_table
@@ -87,9 +88,15 @@ class PillowRenderer:
         from bot.render.animation import WIDTH, encode
         from bot.render.options import RenderOptions
 
-        pictures = pictures_of(game)
+        painter = pictures_of(game)
         options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
-        return encode(len(frames), lambda i: pictures.board_frame(*frames[i], options))
+        return encode(len(frames), lambda i: painter.board(tuple(frames[i]), options))
+
+
+def _png(image: Image.Image, lang: str) -> bytes:
+    from bot.render.painter import png
+
+    return png(image, _options(lang))
 
 
 def _options(lang: str) -> RenderOptions:
@@ -253,18 +260,22 @@ def _ping() -> int:
     return os.getpid()
 
 
-def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple | None]:
+def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[Hashable, str, str] | None]:
     """In a worker: the picture, and the layer to warm when this board drew only its window (the
-    game's pictures module tells: `begin_draw`, `layer_to_warm`)."""
+    game's painter tells: `begin_draw`, `layer_to_warm`), with its language and game."""
     spec = current(spec)
     game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
-    pictures = pictures_of(game.id) if game is not None and game.renderer is not None else None
-    before = pictures.begin_draw() if pictures is not None else None
+    if game is None or game.renderer is None:
+        return draw(PillowRenderer(), spec, lang), None
+    painter = pictures_of(game.id)
+    before = painter.begin_draw()
     png = draw(PillowRenderer(), spec, lang)
-    layer = pictures.layer_to_warm(before, spec["kind"], spec.get("view") or {}, lang) if pictures is not None else None
-    return png, (*layer, game.id) if layer is not None and game is not None else None
+    layer = painter.layer_to_warm(before, spec["kind"], spec.get("view") or {})
+    return png, (layer, lang, game.id) if layer is not None else None
 
 
-def _warm_in_worker(stage_name: str, snow: tuple[str, ...] | None, lang: str, game: str) -> str:
-    """In a worker: the static layer of a stage's board, kept in memory and on disk."""
-    return pictures_of(game).warm(stage_name, snow, _options(lang))
+def _warm_in_worker(layer: Hashable, lang: str, game: str) -> str:
+    """In a worker: a static layer (a stage's name, or the layer a board named) kept in memory and on
+    disk."""
+    painter = pictures_of(game)
+    return painter.warm(painter.layer(layer) if isinstance(layer, str) else layer, _options(lang))

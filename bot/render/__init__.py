@@ -1,8 +1,8 @@
 """Images for spectators, pure Pillow: a view and options in, PNG bytes out. Shared here: the league
 tables (`render_table(table_view)`: round results, season standings, world ranking), and what
 every game's pictures draw with (drawing, fonts, palette, header, encoding, caches). Each game's
-own pictures are in `bot/render/<game>/` (classic: `bot.render.rallyman.renderer`), the module its
-`Game.renderer` names.
+own pictures are in `bot/render/<game>/`, drawn through its painter (`bot.render.painter`: the typed
+seam, the shared board frame and encoding; the registry, bot.games `painter`, hands each game's).
 
 Every word an image prints is in `RenderOptions.lang` (the catalogue's `data/i18n/<lang>/render.json`,
 see bot.render.words); a league table's texts may be messages (`Msg`), shown in that language too.

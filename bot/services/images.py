@@ -66,6 +66,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -397,16 +398,15 @@ def _register_exit() -> None:
         _exit_registered = True
 
 
-def warm(stage_name: str, snow: tuple[str, ...] | list[str] | None = None, lang: str = DEFAULT_LANG,
-         game: str | None = None) -> None:
-    """Draw the static layer of `stage_name`'s board in `game` (its fixed weather, or the zones
-    `snow` on their snow side) in a render worker, in the background: never blocks, never raises
-    (a failure is logged). Before the pool has started the request waits for it. A game that
-    draws no pictures has nothing to warm."""
+def warm(layer: Hashable, lang: str = DEFAULT_LANG, game: str | None = None) -> None:
+    """Draw a static layer of `game`'s boards (a stage's name: its fixed weather; or the layer a
+    worker's board named, its painter's own: classic's `SnowLayer`, a stage under a weather) in a
+    render worker, in the background: never blocks, never raises (a failure is logged). Before the
+    pool has started the request waits for it. A game that draws no pictures has nothing to warm."""
     played = games.get(game)
     if played.renderer is None or _in_thread:  # in the bot's thread a layer is drawn by its first board
         return
-    key = (stage_name, tuple(sorted(snow)) if snow is not None else None, lang, played.id)
+    key = (layer, lang, played.id)
     with _warm_lock:
         if key in _warmed:
             return

@@ -179,13 +179,6 @@ async def earned_tx(tx: Tx, user_id: int, viewer_guild: int | None = None) -> li
     return [Earned(str(r[0]), str(r[1]), int(r[2]), None if r[3] is None else int(r[3]), str(r[4])) for r in rows]
 
 
-async def display_name_tx(tx: Tx, user_id: int) -> str | None:
-    """The name the driver last raced under (their latest rally's seat)."""
-    row = await tx.fetch_one("SELECT display_name FROM drivers WHERE user_id = ? ORDER BY rally_id DESC LIMIT 1",
-                             (user_id,))
-    return str(row[0]) if row is not None else None
-
-
 async def ended_rallies_tx(tx: Tx) -> list[int]:
     """The rallies a career may count (finished, or abandoned: a run's DNF), oldest first (a rebuild)."""
     rows = await tx.fetch_all("SELECT id FROM rallies WHERE status IN ('finished', 'abandoned') ORDER BY id")

@@ -114,14 +114,6 @@ async def published_rallies_tx(tx: Tx, running: bool, limit: int) -> list[Channe
     return [ChannelRally(int(r[0]), str(r[1]), str(r[2] or ""), str(r[3])) for r in rows]
 
 
-async def run_of_round_rallies_tx(tx: Tx, round_id: int) -> dict[int, int]:
-    """Run id → rally id of the runs counting in the round that have a rally (the round page links them)."""
-    rows = await tx.fetch_all(
-        "SELECT id, rally_id FROM runs WHERE rally_id IS NOT NULL AND (round_id = ? OR id IN "
-        "(SELECT run_id FROM run_answers WHERE round_id = ?))", (round_id, round_id))
-    return {int(r[0]): int(r[1]) for r in rows}
-
-
 # -- data versions --------------------------------------------------------------------------------
 
 async def league_version_tx(tx: Tx, league_id: int) -> tuple[object, ...]:

@@ -4,12 +4,16 @@ builders, and a colour search in a patch of an image."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from PIL import Image
 
+from bot import games
 from bot.engine.rallyman.stages.loader import parse_stage, parse_zone
 from bot.engine.rallyman.stages.model import SpaceKind, Stage
 from bot.engine.rallyman.view import BoardView, CarView
+from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.painter import png
 
 ZONE = """zone: Z
 name: Snapshot Hill
@@ -67,3 +71,31 @@ def colour_count(img: Image.Image, centre: tuple[int, int], radius: int, colour:
     data = patch.tobytes()
     return sum(1 for p in zip(data[0::3], data[1::3], data[2::3])
                if all(abs(a - b) <= tol for a, b in zip(p, colour)))
+
+
+# -- each game's pictures as PNG bytes, through its painter (bot.render.painter) ----------------------
+
+def _painted(game: str, kind: str, data: object, options: RenderOptions | None) -> bytes:
+    options = options or DEFAULT_OPTIONS
+    painter = games.painter(game)
+    return png(getattr(painter, kind)(data, options), options)
+
+
+def _board(game: str) -> Callable[..., bytes]:
+    """`board(stage, view, options=None)`: a classic or DIRT board's PNG."""
+    return lambda stage, view, options=None: _painted(game, "board", (stage, view), options)
+
+
+def _single(game: str, kind: str) -> Callable[..., bytes]:
+    """`draw(data, options=None)`: the PNG of a results card or a preview."""
+    return lambda data, options=None: _painted(game, kind, data, options)
+
+
+classic_board, dirt_board = _board("rallyman"), _board("dirt")
+classic_results, dirt_results, rr_results = (_single(game, "results") for game in ("rallyman", "dirt", "roadrally"))
+classic_preview, dirt_preview, rr_preview = (_single(game, "preview") for game in ("rallyman", "dirt", "roadrally"))
+
+
+def rr_board(road: object, view: object, names: object = None, options: RenderOptions | None = None) -> bytes:
+    return _painted("roadrally", "board", (road, view, names or {}), options)
+

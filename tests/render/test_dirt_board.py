@@ -9,18 +9,20 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageStat
 from pydantic import ValidationError
+from render_helpers import dirt_board, dirt_preview, dirt_results
 
 from bot.engine.dirt.stages.catalogue import load_stage, stage_names
 from bot.engine.dirt.view import BoardView, CarView, DieView, ResultRow, ResultsView
 from bot.i18n import catalogue
 from bot.render import disk_cache
 from bot.render.dirt import colours as C
-from bot.render.dirt import renderer, static_layer
+from bot.render.dirt import static_layer
 from bot.render.dirt.board import board_image, board_texts, map_frame, map_window, space_pixel, window_origin
 from bot.render.dirt.labels import map_labels
 from bot.render.dirt.layout import board_layout
 from bot.render.dirt.marks import lowered
 from bot.render.dirt.overlay import DIE_WORDS
+from bot.render.dirt.painter import PAINTER as painter
 from bot.render.dirt.panel import TOKEN_WORDS, panel_height
 from bot.render.dirt.preview import LEGEND_WORDS, legend_texts
 from bot.render.dirt.results import ordered
@@ -64,7 +66,7 @@ def results_view() -> ResultsView:
 def test_a_board_decodes_at_the_phone_width_with_its_map_and_table(name):
     stage = load_stage(name)
     view = sample_view(stage)
-    img = png(renderer.render_board(stage, view, RenderOptions()))
+    img = png(dirt_board(stage, view, RenderOptions()))
     layout = board_layout(stage, RenderOptions())
     assert img.size == (1080, layout.body_bottom + panel_height(view, RenderOptions()))
 
@@ -80,7 +82,7 @@ def test_the_whole_stage_is_drawn_when_asked_to_fit():
     stage = load_stage(SHORT)
     options = RenderOptions(mode="fit")
     assert board_layout(stage, options).mode == "fit"
-    assert png(renderer.render_board(stage, sample_view(stage), options)).width == 1080
+    assert png(dirt_board(stage, sample_view(stage), options)).width == 1080
 
 
 def test_the_picture_changes_where_a_car_moves():
@@ -252,14 +254,14 @@ def test_a_worker_draws_a_new_layer_window_first_and_names_it_to_warm(empty_disk
     options = RenderOptions(lang="fr")
     static_layer.cache_clear()
     try:
-        renderer.worker_init()
-        before = renderer.begin_draw()
+        painter.worker_init()
+        before = painter.begin_draw()
         window_first = board_image(stage, sample_view(stage), options)
         assert static_layer.stats.windows == before + 1 and static_layer.stats.drawn == 0
-        layer = renderer.layer_to_warm(before, "board", {"stage": LONG}, "fr")
-        assert layer == (LONG, None, "fr")
-        assert renderer.layer_to_warm(renderer.begin_draw(), "board", {"stage": LONG}, "fr") is None
-        name = renderer.warm(LONG, None, options)
+        layer = painter.layer_to_warm(before, "board", {"stage": LONG})
+        assert layer == LONG
+        assert painter.layer_to_warm(painter.begin_draw(), "board", {"stage": LONG}) is None
+        name = painter.warm(painter.layer(LONG), options)
         disk_cache.flush()
         assert disk_cache.exists(name)
         whole = board_image(stage, sample_view(stage), options)
@@ -276,13 +278,13 @@ def test_a_worker_draws_a_new_layer_window_first_and_names_it_to_warm(empty_disk
 
 @pytest.mark.parametrize("name", stage_names())
 def test_every_shipped_stage_has_a_preview(name):
-    img = png(renderer.render_stage_preview(load_stage(name), RenderOptions()))
+    img = png(dirt_preview(load_stage(name), RenderOptions()))
     assert img.width == 1080 and img.height > 600
     assert near(img.getpixel((5, img.height - 5)), C.PROVISIONAL_BG)  # the band at the bottom
 
 
 def test_a_generated_stage_has_a_preview():
-    img = png(renderer.render_stage_preview(load_stage("gen-7-14"), RenderOptions(lang="de")))
+    img = png(dirt_preview(load_stage("gen-7-14"), RenderOptions(lang="de")))
     assert img.width == 1080
 
 
@@ -298,7 +300,7 @@ def test_the_results_card_lists_the_ranked_first_then_the_others():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_results_card_decodes_and_carries_the_provisional_band(lang):
-    img = png(renderer.render_results(results_view(), RenderOptions(lang=lang)))
+    img = png(dirt_results(results_view(), RenderOptions(lang=lang)))
     assert img.width == 1080
     assert near(img.getpixel((5, img.height - 5)), C.PROVISIONAL_BG)
 

@@ -9,6 +9,8 @@ import json
 from typing import Any
 
 import pytest
+from render_helpers import classic_board as render_board
+from render_helpers import classic_results as render_results
 
 from bot.engine.core.text import Listed
 from bot.engine.rallyman.actions import Retire
@@ -24,7 +26,6 @@ from bot.engine.rallyman.state import GameState
 from bot.engine.rallyman.view import ResultsView
 from bot.i18n import render, t
 from bot.render.options import RenderOptions
-from bot.render.rallyman.renderer import render_board, render_results
 from bot.services.images import PillowRenderer, board_spec, current, draw, results_spec
 
 LANGS = ("en", "fr", "de")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from render_helpers import board, car
+from render_helpers import classic_board as render_board
 
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman.board import snow_of
 from bot.render.rallyman.layout import board_layout
-from bot.render.rallyman.renderer import render_board
 from bot.render.rallyman.static_layer import static_layer, stats
 
 

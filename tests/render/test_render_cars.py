@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from PIL import ImageChops, ImageStat
 from render_helpers import board, car, colour_count, decode, first
+from render_helpers import classic_board as render_board
 
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.palette import car_colour
-from bot.render.rallyman.board import board_image
+from bot.render.rallyman.board import board_image, space_pixel
 from bot.render.rallyman.layout import board_layout
-from bot.render.rallyman.renderer import render_board, space_pixel
 
 R = 22  # search radius round a space centre, pixels
 

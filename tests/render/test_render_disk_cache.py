@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from PIL import Image
+from render_helpers import classic_board as render_board
 
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.render import disk_cache
@@ -15,7 +16,6 @@ from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman import static_layer as layers
 from bot.render.rallyman.board import snow_of
 from bot.render.rallyman.layout import board_layout
-from bot.render.rallyman.renderer import render_board
 from bot.render.rallyman.sample import sample_view
 from bot.render.rallyman.static_layer import cache_bytes, stats
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from render_helpers import classic_board as render_board
+from render_helpers import classic_preview as render_stage_preview
 from render_helpers import decode
 
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.render.options import DEFAULT_OPTIONS
 from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.panel import panel_height
-from bot.render.rallyman.renderer import render_board, render_stage_preview
 from bot.render.rallyman.sample import sample_view
 
 NAMES = stage_names()

@@ -21,8 +21,7 @@ from bot.render.dirt.board import space_pixel as dirt_pixel
 from bot.render.ghost import FILL
 from bot.render.options import RenderOptions
 from bot.render.palette import car_colour
-from bot.render.rallyman.board import board_image
-from bot.render.rallyman.renderer import space_pixel
+from bot.render.rallyman.board import board_image, space_pixel
 from bot.services.ghost_board import LABELS
 
 LANGS = ("en", "fr", "de")

@@ -26,6 +26,8 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageStat
 from render_helpers import board, car, decode, first
+from render_helpers import classic_board as render_board
+from render_helpers import classic_results as render_results
 
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import SpaceKind
@@ -34,7 +36,6 @@ from bot.render import render_table
 from bot.render.encode import to_png
 from bot.render.options import RenderOptions
 from bot.render.rallyman.board import board_image, board_texts
-from bot.render.rallyman.renderer import render_board, render_results
 from bot.render.rallyman.results import results_image
 from bot.render.rallyman.sample import sample_view
 from bot.render.table import TableView, table_image

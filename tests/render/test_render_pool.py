@@ -14,6 +14,7 @@ from render_helpers import decode
 from bot.engine.rallyman.game import Seat, new_game
 from bot.render import disk_cache
 from bot.render.rallyman import static_layer as layers
+from bot.render.rallyman.painter import SnowLayer
 from bot.services import images
 from bot.services.images import PillowRenderer, board_spec, draw, draw_async, preview_spec, warm
 
@@ -77,7 +78,7 @@ async def test_warm_draws_the_layer_in_the_background_and_waits_for_the_pool(fol
     assert not images._pending
     assert await asyncio.to_thread(_wait_for, lambda: len(_layers(folder)) == 1)
     warm("pinewood-sprint")  # asked again: not sent again
-    warm("pinewood-sprint", snow=["A"], lang="fr")
+    warm(SnowLayer("pinewood-sprint", ("A",)), lang="fr")  # a classic layer under a weather
     assert await asyncio.to_thread(_wait_for, lambda: len(_layers(folder)) == 2)
 
 

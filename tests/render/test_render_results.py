@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from render_helpers import classic_results as render_results
 from render_helpers import decode
 
 from bot.engine.rallyman.view import ResultRow, ResultsView
-from bot.render.rallyman.renderer import render_results
 from bot.render.rallyman.results import HEAD_ROW_H, HEADER_H, ROW_H, classification
 
 ROWS = (

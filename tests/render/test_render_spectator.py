@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageDraw
+from render_helpers import classic_board as render_board
 
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.board import board_view
@@ -26,7 +27,6 @@ from bot.render.rallyman.dice import die_badge
 from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.overlay import spin_mark_at
 from bot.render.rallyman.placement import place_cars
-from bot.render.rallyman.renderer import render_board
 from bot.render.rallyman.results import WINNER_MARK, results_texts
 from bot.render.words import die_face, word
 from bot.services.images import results_of

@@ -28,7 +28,7 @@ def board(row: dict, data: dict, lang: str = "en") -> Image.Image:
     """One board drawn on its own, as a replay's frame is (the whole stage, `WIDTH` px)."""
     game = games.get(row["game"])
     args = game.picture("board", localized(data, lang))
-    return pictures_of(game.id).board_frame(*args, RenderOptions(width=WIDTH, mode="fit", lang=lang))
+    return pictures_of(game.id).board(tuple(args), RenderOptions(width=WIDTH, mode="fit", lang=lang))
 
 
 def frame(image: Image.Image, index: int) -> Image.Image:

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from render_helpers import rr_board as render_board
+from render_helpers import rr_preview as render_stage_preview
 
 from bot.engine.roadrally.course import load_course
 from bot.engine.roadrally.view import view
 from bot.render.options import RenderOptions
 from bot.render.roadrally.board import board_image
 from bot.render.roadrally.course import LEGEND
-from bot.render.roadrally.renderer import render_board, render_stage_preview
 from bot.render.roadrally.sample import NAMES, ai_game
 
 I18N = Path(__file__).resolve().parents[2] / "data" / "i18n"
@@ -33,7 +34,7 @@ def decode(png: bytes) -> Image.Image:
 def test_a_board_decodes_at_the_asked_width_and_its_drawn_height(width):
     st = ai_game("base", actions=30)
     options = RenderOptions(width=width)
-    img = decode(render_board(st.road, view(st, None), options, NAMES))
+    img = decode(render_board(st.road, view(st, None), NAMES, options))
     assert img.format == "PNG"
     assert img.size == board_image(st.road, view(st, None), options, NAMES).size
     assert img.width == width and img.height > width  # the course, the panel and the legend below it
@@ -82,8 +83,8 @@ def test_the_spectators_board_shows_nothing_secret(actions):
     assert any(a.hand != b.hand or a.stage_cards != b.stage_cards for a, b in zip(st.seats, secret.seats))
     for lang in LANGS:
         options = RenderOptions(lang=lang)
-        assert render_board(st.road, view(st, None), options, NAMES) == \
-            render_board(secret.road, view(secret, None), options, NAMES)
+        assert render_board(st.road, view(st, None), NAMES, options) == \
+            render_board(secret.road, view(secret, None), NAMES, options)
 
 
 def test_a_five_seat_ai_game_on_a_standard_course_draws_at_every_moment():
@@ -93,7 +94,7 @@ def test_a_five_seat_ai_game_on_a_standard_course_draws_at_every_moment():
     for step in range(0, 2000, 45):
         st = ai_game("std-7", actions=step)
         options = RenderOptions(lang=LANGS[drawn % 3])
-        assert decode(render_board(st.road, view(st, None), options, NAMES)).width == 1080
+        assert decode(render_board(st.road, view(st, None), NAMES, options)).width == 1080
         drawn += 1
         phases.add(st.phase)
         if st.phase == "over":

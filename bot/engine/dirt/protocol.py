@@ -114,7 +114,7 @@ class Dirt:
     modules: tuple[str, ...] = MODULES
     out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # DIRT's texts are in the shared catalogue (data/i18n, `dirt.` keys)
-    renderer: str | None = "bot.render.dirt.renderer"
+    renderer: str | None = "bot.render.dirt.painter"
 
     def rulesets(self) -> list[str]:
         """"provisional" first: the default (the B13 house rules, RULES Part B)."""

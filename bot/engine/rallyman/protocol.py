@@ -193,7 +193,7 @@ class Rallyman:
     modules: tuple[str, ...] = RULES_PLUS
     out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # classic's texts are the shared catalogue's (data/i18n)
-    renderer: str | None = "bot.render.rallyman.renderer"
+    renderer: str | None = "bot.render.rallyman.painter"
 
     def rulesets(self) -> list[str]:
         return ruleset_names()  # "classic" first: the default

@@ -146,7 +146,7 @@ class RoadRally:
     modules: tuple[str, ...] = MODULES
     out_reasons: tuple[str, ...] = OUT_REASONS
     texts: Path | None = None  # Road Rally's texts are in the shared catalogue (`roadrally.` keys)
-    renderer: str | None = "bot.render.roadrally.renderer"
+    renderer: str | None = "bot.render.roadrally.painter"
 
     def rulesets(self) -> list[str]:
         """The presets, `rr-standard` first (the default: RR-EN's standard rules)."""

@@ -20,9 +20,10 @@ from bot.render.dirt.overlay import draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
 from bot.render.dirt.shapes import Pt, space_centre, stage_shapes
 from bot.render.dirt.static_layer import static_window
-from bot.render.frame import Frame, window_box
-from bot.render.header import draw_header, header_texts
+from bot.render.frame import Frame
+from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.painter import Header, board_canvas, paste_window
 from bot.render.textbox import TextBox
 
 
@@ -68,19 +69,20 @@ def board_image(stage: DirtStage, view: BoardView, options: RenderOptions | None
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
     origin = window_origin(stage, layout, view)
-    height = layout.body_bottom + panel_height(view, options)
-    # not cleared: every pixel is painted below (header, map band, overview strip, table)
-    canvas = Image.new("RGB", (options.width, height), None)
-    _paste_window(canvas, stage, layout, options, origin)
-    frame = map_frame(layout, origin)
-    draw_overlay(canvas, stage, view, frame, options)
-    draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout))
-    if layout.mode == "camera":
-        draw_overview(canvas, stage, view, layout, origin, options)
-    draw_header(canvas, header_title(stage), view.round, view.status, layout.header_h, options,
-                (view.stage_no, view.stages))
-    draw_table(canvas, view, layout.body_bottom, options)
-    return canvas
+
+    def paint_map(canvas: Image.Image) -> None:
+        paste_window(canvas, layout.map_top, layout.map_size, layout.static_size, origin, C.GROUND,
+                     lambda box: static_window(stage, layout, options, box))
+        frame = map_frame(layout, origin)
+        draw_overlay(canvas, stage, view, frame, options)
+        draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout))
+        if layout.mode == "camera":
+            draw_overview(canvas, stage, view, layout, origin, options)
+
+    # not cleared: every pixel is painted (header, map band, overview strip, table)
+    return board_canvas(options, Header(header_title(stage), view.round, view.status, (view.stage_no, view.stages)),
+                        layout.header_h, layout.body_bottom, layout.body_bottom + panel_height(view, options),
+                        paint_map, lambda canvas, top: draw_table(canvas, view, top, options))
 
 
 def board_texts(stage: DirtStage, view: BoardView, options: RenderOptions | None = None) -> list[TextBox]:
@@ -90,17 +92,6 @@ def board_texts(stage: DirtStage, view: BoardView, options: RenderOptions | None
     return (header_texts(header_title(stage), view.round, view.status, options.width, layout.header_h, options,
                          (view.stage_no, view.stages))
             + table_texts(view, layout.body_bottom, options))
-
-
-def _paste_window(canvas: Image.Image, stage: DirtStage, layout: DirtLayout, options: RenderOptions,
-                  origin: tuple[int, int]) -> None:
-    ox, oy = origin
-    ww, wh = layout.map_size
-    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
-    if bare or ww != canvas.width:  # the layer leaves some of the band bare
-        canvas.paste(C.GROUND, (0, layout.map_top, canvas.width, layout.map_top + wh))
-    part = static_window(stage, layout, options, (x0, y0, x1, y1))
-    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 
 
 def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout: DirtLayout,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.engine.dirt.stages.geometry import SQRT3, Placed, centre, lane_point, shortcut_point
+from bot.engine.dirt.stages.geometry import Placed, centre, lane_point, shortcut_point
 from bot.engine.dirt.stages.model import DirtSpace, DirtStage, DirtTile, SpaceKind
 
 Pt = tuple[float, float]
@@ -193,7 +193,3 @@ def track_heading(stage: DirtStage, space: int) -> float:
     if s.kind is SpaceKind.SLIDE:
         return lane_point(placed(stage.tiles[s.tile]), (s.rear + s.front) / 2 - s.tile, 0.0)[2]
     return s.heading
-
-
-def hex_width() -> float:
-    return SQRT3

@@ -8,7 +8,7 @@ layer serves every language. Drawn at `options.supersample`× and reduced (antia
 palette image in memory (`CACHE_BYTES`) and on disk (`bot.render.disk_cache`), so the first board of
 a stage in a new worker reads it instead of drawing it. In a render worker (`WINDOW_FIRST`) a layer
 nobody drew yet is drawn for the camera window alone, and the bot warms the whole layer after
-(`bot.render.dirt.renderer.layer_to_warm`).
+(`bot.render.dirt.painter`, `layer_to_warm`).
 """
 
 from __future__ import annotations

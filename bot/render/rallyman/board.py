@@ -12,9 +12,10 @@ from PIL import Image
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
-from bot.render.frame import Frame, window_box
-from bot.render.header import draw_header, header_texts
+from bot.render.frame import Frame
+from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
+from bot.render.painter import Header, board_canvas, paste_window
 from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
 from bot.render.rallyman.layout import MapLayout, board_layout, crop_origin
 from bot.render.rallyman.overlay import DirtTag, dirt_tags, draw_overlay
@@ -48,20 +49,20 @@ def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = N
     snow = snow_of(stage, view)
     placed = place_cars(stage, view)
     origin = window_origin(stage, layout, view, placed)
-    width = options.width
-    height = layout.body_bottom + panel_height(view, options)
-    # not cleared: every pixel is painted below (header and table bands, the overview strip, and
-    # the map band, PAPER first where the layer does not cover the window)
-    canvas = Image.new("RGB", (width, height), None)
-    _paste_window(canvas, stage, layout, snow, options, origin)
-    draw_window_labels(canvas, stage, layout, snow, options, origin)
-    frame = map_frame(layout, origin)
-    draw_overlay(canvas, stage, view, frame, placed, options, map_window(layout))
-    if layout.mode == "camera":
-        draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
-    draw_header(canvas, view.title, view.round, view.status, layout.header_h, options, (view.special, view.specials))
-    draw_table(canvas, stage, view, layout.body_bottom, options)
-    return canvas
+
+    def paint_map(canvas: Image.Image) -> None:
+        paste_window(canvas, layout.map_top, layout.map_size, layout.static_size, origin, P.PAPER,
+                     lambda box: static_window(stage, layout, snow, options, box))
+        draw_window_labels(canvas, stage, layout, snow, options, origin)
+        draw_overlay(canvas, stage, view, map_frame(layout, origin), placed, options, map_window(layout))
+        if layout.mode == "camera":
+            draw_overview(canvas, stage, layout, snow, placed, _window_in_overview(layout, origin), options)
+
+    # not cleared: every pixel is painted (header and table bands, the overview strip, and the map
+    # band, PAPER first where the layer does not cover the window)
+    return board_canvas(options, Header(view.title, view.round, view.status, (view.special, view.specials)),
+                        layout.header_h, layout.body_bottom, layout.body_bottom + panel_height(view, options),
+                        paint_map, lambda canvas, top: draw_table(canvas, stage, view, top, options))
 
 
 def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[TextBox]:
@@ -94,18 +95,6 @@ def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = No
     layout = board_layout(stage, options)
     origin = window_origin(stage, layout, view, place_cars(stage, view))
     return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
-
-
-def _paste_window(canvas: Image.Image, stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions,
-                  origin: tuple[int, int]) -> None:
-    """The visible part of the static layer (a palette image, converted by the paste)."""
-    ox, oy = origin
-    ww, wh = layout.map_size
-    (x0, y0, x1, y1), bare = window_box(origin, layout.map_size, layout.static_size)
-    if bare or ww != canvas.width:  # the layer leaves some of the band bare
-        canvas.paste(P.PAPER, (0, layout.map_top, canvas.width, layout.map_top + wh))
-    part = static_window(stage, layout, snow, options, (x0, y0, x1, y1))
-    canvas.paste(part, (x0 - ox, layout.map_top + y0 - oy))
 
 
 def _window_in_overview(layout: MapLayout, origin: tuple[int, int]) -> tuple[float, float, float, float]:

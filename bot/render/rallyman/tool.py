@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.engine.core.errors import StageError
     from bot.engine.rallyman.stages.catalogue import load_stage
     from bot.render import RenderOptions
-    from bot.render.rallyman.renderer import render_board, render_stage_preview
+    from bot.render.painter import png
+    from bot.render.rallyman.painter import PAINTER
 
     try:
         stage = load_stage(args.stage)
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"--width: {exc}", file=sys.stderr)
         return 2
     if args.turns is None:
-        data = render_stage_preview(stage, options)
+        data = png(PAINTER.preview(stage, options), options)
         what = "preview"
     else:
         if args.turns < 0:
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             print(NO_ENGINE, file=sys.stderr)
             return 2
         view = board_after_turns(stage, seed=args.seed, turns=args.turns)
-        data = render_board(stage, view, options)
+        data = png(PAINTER.board((stage, view), options), options)
         what = f"board after {args.turns} turns (seed {args.seed})"
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)

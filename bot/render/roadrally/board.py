@@ -18,6 +18,7 @@ from bot.render import palette as P
 from bot.render.fonts import MIN_FONT_PX
 from bot.render.header import draw_header
 from bot.render.options import RenderOptions
+from bot.render.painter import Header, board_canvas
 from bot.render.roadrally.cars import draw_cars, initials
 from bot.render.roadrally.course import GROUND, draw_course
 from bot.render.roadrally.layout import course_layout
@@ -57,19 +58,21 @@ def board_image(road: Road, view: RRView, options: RenderOptions,
     labels = {s.id: initials(shown[s.id]) for s in view.seats}
     header = options.px(HEADER)
     lay = course_layout(road, options, top=header)
-    map_bottom = lay.height
-    panel_top = map_bottom
-    legend_top = panel_top + panel_height(view, options)
-    img = Image.new("RGB", (options.width, legend_top + legend_height(options)), GROUND)
-    draw_course(img, road, lay, options, view.stage_tiles, view.checkpoint_tiles, len(view.seats))
-    cars = [(s.id, s.pos, s.place or 99, s.mark) for s in view.seats if not s.retired]
-    size = max(options.px(MIN_FONT_PX) - 2, round(lay.ppu * 0.42))
-    draw_cars(img, road, lay, cars, colours, labels, view.current, size, len(view.seats))
-    draw_panel(img, panel_top, view, shown, colours, labels, options)
-    draw_legend(img, legend_top, options)
-    draw_header(img, word("rr_title", options.lang, course=road.name), view.round,
-                status(view, shown, options.lang), header, options)
-    return img
+    legend_top = lay.height + panel_height(view, options)
+
+    def paint_map(img: Image.Image) -> None:
+        draw_course(img, road, lay, options, view.stage_tiles, view.checkpoint_tiles, len(view.seats))
+        cars = [(s.id, s.pos, s.place or 99, s.mark) for s in view.seats if not s.retired]
+        size = max(options.px(MIN_FONT_PX) - 2, round(lay.ppu * 0.42))
+        draw_cars(img, road, lay, cars, colours, labels, view.current, size, len(view.seats))
+
+    def paint_panel(img: Image.Image, top: int) -> None:
+        draw_panel(img, top, view, shown, colours, labels, options)
+        draw_legend(img, legend_top, options)
+
+    return board_canvas(options, Header(word("rr_title", options.lang, course=road.name), view.round,
+                                        status(view, shown, options.lang)),
+                        header, lay.height, legend_top + legend_height(options), paint_map, paint_panel, GROUND)
 
 
 def preview_image(road: Road, options: RenderOptions) -> Image.Image:

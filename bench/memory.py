@@ -5,6 +5,10 @@ worker pool (`images.start_pool`, sized as the bot sizes it: `RALLYBOT_RENDER_WO
 `RALLYBOT_MEMORY_MB`, see `bot.services.render_plan`) with a temporary disk cache folder, and the
 spectators' web page. Built through the services, in this order:
 
+- with `servers` (`--servers N`, default 0): the bot's gateway cache holding N servers first, as
+  `bench gateway` builds it (the real `RallyBot`'s discord.py state: READY, then a GUILD_CREATE of
+  a typical server's shape each), counted in the bot's RSS (`servers_mb`: what it added);
+
 - careers and leagues: a public league with a closed round of LEAGUE_RUNS finished runs, rated at its
   close (the ratings, `bench league`'s `_close`: one genuine run driven by the AI, copied);
 - RALLIES rallies spread over the three games and STAGES stages: stage j (j = i mod STAGES) is
@@ -254,7 +258,22 @@ async def _web(store: Any, renderer: Any, urls_of: Any, clients: int, seconds: f
             "web_rss_mb": web_mb, "web": "child process"}
 
 
-async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int) -> dict[str, Any]:
+async def _servers(servers: int, folder: Path) -> tuple[Any, float]:
+    """The bot's gateway cache holding `servers` servers (`bench gateway`'s shard, READY and a
+    GUILD_CREATE each) in this process, and the MB it added; (None, 0) for none."""
+    if not servers:
+        return None, 0.0
+    from bench.gateway import bind, connect, shard_bot
+
+    before = rss_mb()
+    bot = shard_bot(folder / "gateway.sqlite3")  # never opened: the rallies' store is the bench's own
+    await bind(bot)
+    await connect(bot, servers)
+    return bot, round(rss_mb() - before, 1)
+
+
+async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int,
+                   servers: int = 0) -> dict[str, Any]:
     import importlib
 
     from bench.league import START, Clock
@@ -277,6 +296,7 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
     baseline = rss_mb()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, Sampler([]) as sampler:
+        gateway, servers_mb = await _servers(servers, Path(tmp))
         store = await Store.open(Path(tmp) / "memory.sqlite3")
         try:
             clock = Clock(START)
@@ -309,7 +329,9 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             hwm = round(rss_mb(field="VmHWM") + sum(rss_mb(p, "VmHWM") for p in images.worker_pids()), 1)
         finally:
             await store.close()
-    return {"bench": "memory", "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
+            if gateway is not None:
+                await gateway.close()
+    return {"bench": "memory", "servers": servers, "servers_mb": servers_mb, "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
             "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
             "total_hwm_mb": hwm, "peak_parts_mb": sampler.peak_parts, "total_pss_mb": sampler.peak_pss,
             "helpers_rss_mb": helpers,
@@ -332,13 +354,13 @@ def render_figures() -> dict[str, Any]:
 
 
 def run(rallies: int = RALLIES, stages: int = STAGES, clients: int = CLIENTS, seconds: float = SECONDS,
-        render: bool = True, league_runs: int = LEAGUE_RUNS) -> dict:
+        render: bool = True, league_runs: int = LEAGUE_RUNS, servers: int = 0) -> dict:
     # the workers' disk cache: empty, and never the bot's own
     with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):
         from bot.services import images
 
         try:
-            record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs))
+            record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs, servers))
         finally:
             images.shutdown_pool()
             images.configure(None)

@@ -252,7 +252,7 @@ def shard_bot(db: Path, **options: Any) -> Any:
     from bot.config import Settings
     from bot.store.shards import Shards
 
-    bot = RallyBot(Settings(db=db, shards=Shards(SHARD_COUNT, (0,))), renderer=NullRenderer(),  # type: ignore[arg-type]
+    bot = RallyBot(Settings(db=db, shards=Shards(SHARD_COUNT, (0,))), renderer=NullRenderer(),
                    start_loops=False, sync=False, **options)
     sent: list[str] = []
 
@@ -311,7 +311,7 @@ async def _measure(servers: int, minute_events: int, folder: Path) -> dict[str, 
         kinds = list(MIX)
         plan = rng.choices(kinds, weights=[MIX[kind] for kind in kinds], k=minute_events)
         payloads = [(kind, event(kind, rng.randrange(servers), rng)) for kind in plan]
-        cost: Counter[str] = Counter()
+        cost: dict[str, float] = dict.fromkeys(kinds, 0.0)
         handlers = {kind: getattr(state, f"parse_{kind.lower()}") for kind in kinds}
         # interaction responses would go through the webhook adapter: none is made (unknown custom_id)
         cpu0 = time.process_time()

@@ -273,6 +273,19 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
+    # The bot processes sharing the database (bot/store/shards.py `ShardRegistry`): a start whose
+    # shards clash with a live process's is refused; a record without heartbeat goes stale.
+    Migration(17, "bot processes and their Discord shards", (
+        """CREATE TABLE shard_processes (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            shard_count  INTEGER NOT NULL CHECK (shard_count >= 0),
+            shard_ids    TEXT    NOT NULL,
+            host         TEXT    NOT NULL,
+            pid          INTEGER NOT NULL,
+            started_at   TEXT    NOT NULL,
+            heartbeat_at TEXT    NOT NULL
+        )""",
+    )),
 )
 
 

@@ -47,6 +47,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rating_history", ("event_id", "user_id")),
     ("career_results", ("rally_id", "user_id")),
     ("career_achievements", ("user_id", "achievement")),
+    ("shard_processes", ("id",)),  # the bot processes' records: stale on the target 2 minutes on (shards.STALE_S)
 )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.store.clock import to_text
 from bot.store.connection import POSTGRESQL, Database, Tx
@@ -195,6 +196,50 @@ class ShardRegistry:
         """Every record, live or stale, oldest first."""
         rows = await self._db.fetch_all(f"SELECT {_COLUMNS} FROM shard_processes ORDER BY id")
         return [_record(row) for row in rows]
+
+
+@dataclass(frozen=True)
+class ShardLoad:
+    """What one shard's process owes (`shard` None: every shard, no sharding): the posts owed
+    (`owed_posts`, the oldest created at `oldest_post`) and the jobs due and not done
+    (`due_jobs`, the longest overdue due at `oldest_due`; stored UTC text, None when none), and
+    the jobs not due yet (`later_jobs`)."""
+
+    shard: int | None
+    owed_posts: int = 0
+    oldest_post: str | None = None
+    due_jobs: int = 0
+    oldest_due: str | None = None
+    later_jobs: int = 0
+
+
+def _shard_of(column: str, count: int) -> str:
+    """The SQL shard of a row by its guild id column (world rows: shard 0's); validated integers only."""
+    if count == 0:
+        return "0"
+    return f"(CASE WHEN {column} IS NULL THEN 0 ELSE ({column} >> 22) % {int(count)} END)"
+
+
+async def shard_loads(db: Database, count: int, now: datetime) -> list[ShardLoad]:
+    """Per shard of `count` (0: one line for all), the posts owed and the jobs due or pending at
+    `now`: a shard whose process is down or too slow shows a growing queue and lag."""
+    if not 0 <= count <= _MAX_SHARDS:
+        raise ValueError(f"the shard count must be from 0 to {_MAX_SHARDS}, got {count}")
+    stamp = to_text(now)
+    posts = await db.fetch_all(f"SELECT {_shard_of('guild_id', count)} AS shard, COUNT(*), MIN(created_at) "
+                               "FROM outbox WHERE done_at IS NULL GROUP BY 1")
+    due = await db.fetch_all(f"SELECT {_shard_of('guild_id', count)} AS shard, COUNT(*), MIN(due_at) "
+                             "FROM jobs WHERE done_at IS NULL AND due_at <= ? GROUP BY 1", (stamp,))
+    later = await db.fetch_all(f"SELECT {_shard_of('guild_id', count)} AS shard, COUNT(*) "
+                               "FROM jobs WHERE done_at IS NULL AND due_at > ? GROUP BY 1", (stamp,))
+    loads: dict[int, dict[str, Any]] = {shard: {"shard": shard if count else None} for shard in range(max(count, 1))}
+    for row in posts:
+        loads[int(row[0])].update(owed_posts=int(row[1]), oldest_post=row[2])
+    for row in due:
+        loads[int(row[0])].update(due_jobs=int(row[1]), oldest_due=row[2])
+    for row in later:
+        loads[int(row[0])].update(later_jobs=int(row[1]))
+    return [ShardLoad(**load) for _, load in sorted(loads.items())]
 
 
 async def _exclusive(tx: Tx) -> None:

@@ -331,7 +331,8 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             await store.close()
             if gateway is not None:
                 await gateway.close()
-    return {"bench": "memory", "servers": servers, "servers_mb": servers_mb, "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
+    return {"bench": "memory", "servers": servers, "servers_mb": servers_mb,
+            "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
             "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
             "total_hwm_mb": hwm, "peak_parts_mb": sampler.peak_parts, "total_pss_mb": sampler.peak_pss,
             "helpers_rss_mb": helpers,

@@ -150,6 +150,7 @@ class RallyBot(commands.AutoShardedBot):
         self.web: WebChild | None = None
         self.shard_record: int | None = None  # this process's record among the database's bot processes
         self._heartbeat: asyncio.Task[None] | None = None
+        self.stopping: asyncio.Task[None] | None = None  # the close a lost shard record started
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
     @property
@@ -222,7 +223,7 @@ class RallyBot(commands.AutoShardedBot):
                 log.error("this process's shard record was removed as stale (no heartbeat for too long): another "
                           "process may serve its shards now; the bot stops so that nothing is sent twice")
                 self.shard_record = None
-                asyncio.create_task(self.close(), name="stop-stale-process")
+                self.stopping = asyncio.create_task(self.close(), name="stop-stale-process")
                 return
 
     async def start_web(self, port: int, host: str) -> str | None:

@@ -33,8 +33,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from bot import sizing
 from bot.paths import ROOT, default_db

@@ -152,3 +152,22 @@ async def test_the_bot_records_its_shards_while_it_runs_and_removes_them_at_clos
         await bot.close()
     async with Store.open(db_target) as store:
         assert await store.shard_processes.processes() == []
+
+
+async def test_a_bot_whose_record_was_removed_as_stale_stops(db_target, monkeypatch):
+    monkeypatch.setattr("bot.client.HEARTBEAT_S", 0.01)
+    bot = make_bot(db_target, Shards(4, (0,)))
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        assert bot.shard_record is not None
+        await bot.store.shard_processes.release(bot.shard_record)  # another start found it stale
+        for _ in range(200):
+            if bot.stopping is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert bot.stopping is not None
+        await bot.stopping
+        assert bot.is_closed() and bot.shard_record is None
+    finally:
+        await bot.close()

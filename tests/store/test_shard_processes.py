@@ -171,3 +171,24 @@ async def test_a_bot_whose_record_was_removed_as_stale_stops(db_target, monkeypa
         assert bot.is_closed() and bot.shard_record is None
     finally:
         await bot.close()
+
+
+def test_python_m_bot_run_says_the_conflict_in_one_line_and_exits_2(tmp_path, monkeypatch, capsys):
+    from bot.cli import run as run_cli
+    from bot.store.shards import ShardProcess
+
+    other = ShardProcess(1, Shards(4, (0, 1)), "elsewhere", 4242, "2026-05-01T12:00:00.000000Z",
+                         "2026-05-01T12:00:00.000000Z")
+
+    async def refused(settings):
+        raise ShardConflict(settings.shards, other, Shards(4, (1,)).clash(other.shards))
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("RALLYBOT_DB", str(tmp_path / "bot.sqlite3"))
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "1")
+    monkeypatch.setattr(run_cli, "serve", refused)
+    assert run_cli.main(None) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Configuration error: this process (SHARD_COUNT=4, SHARD_IDS=1) cannot start: "
+                          "process 4242 on elsewhere") and "Traceback" not in err

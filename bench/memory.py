@@ -36,8 +36,10 @@ Printed (one JSON line), resident set sizes (VmRSS) in MB:
   workers' fork server and multiprocessing's resource tracker too, whose RSS at the end, mostly
   pages the workers share with the fork server, is helpers_rss_mb): the memory the whole really
   takes, shared pages counted once;
-- render: the plan used, as the bot makes it on this host with its web page on
-  (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`; workers, cache MB each, budget MB, web);
+- render: the plan used, as the bot makes it on this host with its web page on and its servers
+  counted (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`, `--servers` else `RALLYBOT_SERVERS`;
+  workers, cache MB each, budget MB, web, servers); least_budget_mb: the smallest
+  `RALLYBOT_MEMORY_MB` that plan starts with (`bot.sizing.minimum_mb`);
 - render_total_over_encode, render_cold_ms: `bench render`'s warm total/encode and cold first
   board, measured in the same run right after (a separate process, so its own memory is not
   counted; `render=False` skips it);
@@ -289,7 +291,9 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
 
     renderer = default_renderer()
     # the plan the bot makes on this host with its web page on (its process is in the budget)
-    plan = sizing.host_plan(**render_from(os.environ), web=clients > 0)
+    # and the servers it holds (`--servers`, else RALLYBOT_SERVERS) counted in the bot's share
+    settings = render_from(os.environ)
+    plan = sizing.host_plan(**{**settings, "servers": servers or settings["servers"]}, web=clients > 0)
     images.configure(plan)
     if plan.workers and await asyncio.to_thread(images.start_pool) is None:
         raise RuntimeError("the render workers could not start")
@@ -337,7 +341,8 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             "total_hwm_mb": hwm, "peak_parts_mb": sampler.peak_parts, "total_pss_mb": sampler.peak_pss,
             "helpers_rss_mb": helpers,
             "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb,
-                       "web": plan.web},
+                       "web": plan.web, "servers": plan.servers},
+            "least_budget_mb": sizing.minimum_mb(plan.workers, plan.web, plan.servers),
             "rallies": rallies, "stages": stages, "boards": boards, "games": dict(by_game),
             "league_runs": league["rated"], "clients": clients, **web,
             "seconds": round(time.perf_counter() - t0, 1)}

@@ -175,6 +175,8 @@ class RallyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.open_services()
+        if self.start_loops:  # refused (ShardConflict) before anything starts, a post or a job claimed
+            await self.claim_shards()
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             plan = self.settings.render_plan()  # sized to the host (bot/sizing.py), said once
             configure(plan)
@@ -185,7 +187,6 @@ class RallyBot(commands.AutoShardedBot):
             await self.start_web(self.settings.web_port, self.settings.web_host)
         self.add_dynamic_items(self.turn_button, self.pick_menu)
         if self.start_loops:
-            await self.claim_shards()  # refused (ShardConflict) before any post or job is claimed
             self.scheduler.start()
             self.sender.start()
         await self.tree.set_translator(CatalogueTranslator())

@@ -5,6 +5,10 @@ worker pool (`images.start_pool`, sized as the bot sizes it: `RALLYBOT_RENDER_WO
 `RALLYBOT_MEMORY_MB`, see `bot.services.render_plan`) with a temporary disk cache folder, and the
 spectators' web page. Built through the services, in this order:
 
+- with `servers` (`--servers N`, default 0): the bot's gateway cache holding N servers first, as
+  `bench gateway` builds it (the real `RallyBot`'s discord.py state: READY, then a GUILD_CREATE of
+  a typical server's shape each), counted in the bot's RSS (`servers_mb`: what it added);
+
 - careers and leagues: a public league with a closed round of LEAGUE_RUNS finished runs, rated at its
   close (the ratings, `bench league`'s `_close`: one genuine run driven by the AI, copied);
 - RALLIES rallies spread over the three games and STAGES stages: stage j (j = i mod STAGES) is
@@ -32,8 +36,10 @@ Printed (one JSON line), resident set sizes (VmRSS) in MB:
   workers' fork server and multiprocessing's resource tracker too, whose RSS at the end, mostly
   pages the workers share with the fork server, is helpers_rss_mb): the memory the whole really
   takes, shared pages counted once;
-- render: the plan used, as the bot makes it on this host with its web page on
-  (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`; workers, cache MB each, budget MB, web);
+- render: the plan used, as the bot makes it on this host with its web page on and its servers
+  counted (`RALLYBOT_RENDER_WORKERS`, `RALLYBOT_MEMORY_MB`, `--servers` else `RALLYBOT_SERVERS`;
+  workers, cache MB each, budget MB, web, servers); least_budget_mb: the smallest
+  `RALLYBOT_MEMORY_MB` that plan starts with (`bot.sizing.minimum_mb`);
 - render_total_over_encode, render_cold_ms: `bench render`'s warm total/encode and cold first
   board, measured in the same run right after (a separate process, so its own memory is not
   counted; `render=False` skips it);
@@ -254,7 +260,22 @@ async def _web(store: Any, renderer: Any, urls_of: Any, clients: int, seconds: f
             "web_rss_mb": web_mb, "web": "child process"}
 
 
-async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int) -> dict[str, Any]:
+async def _servers(servers: int, folder: Path) -> tuple[Any, float]:
+    """The bot's gateway cache holding `servers` servers (`bench gateway`'s shard, READY and a
+    GUILD_CREATE each) in this process, and the MB it added; (None, 0) for none."""
+    if not servers:
+        return None, 0.0
+    from bench.gateway import bind, connect, shard_bot
+
+    before = rss_mb()
+    bot = shard_bot(folder / "gateway.sqlite3")  # never opened: the rallies' store is the bench's own
+    await bind(bot)
+    await connect(bot, servers)
+    return bot, round(rss_mb() - before, 1)
+
+
+async def _measure(rallies: int, stages: int, clients: int, seconds: float, league_runs: int,
+                   servers: int = 0) -> dict[str, Any]:
     import importlib
 
     from bench.league import START, Clock
@@ -270,13 +291,16 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
 
     renderer = default_renderer()
     # the plan the bot makes on this host with its web page on (its process is in the budget)
-    plan = sizing.host_plan(**render_from(os.environ), web=clients > 0)
+    # and the servers it holds (`--servers`, else RALLYBOT_SERVERS) counted in the bot's share
+    settings = render_from(os.environ)
+    plan = sizing.host_plan(**{**settings, "servers": servers or settings["servers"]}, web=clients > 0)
     images.configure(plan)
     if plan.workers and await asyncio.to_thread(images.start_pool) is None:
         raise RuntimeError("the render workers could not start")
     baseline = rss_mb()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, Sampler([]) as sampler:
+        gateway, servers_mb = await _servers(servers, Path(tmp))
         store = await Store.open(Path(tmp) / "memory.sqlite3")
         try:
             clock = Clock(START)
@@ -309,12 +333,16 @@ async def _measure(rallies: int, stages: int, clients: int, seconds: float, leag
             hwm = round(rss_mb(field="VmHWM") + sum(rss_mb(p, "VmHWM") for p in images.worker_pids()), 1)
         finally:
             await store.close()
-    return {"bench": "memory", "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
+            if gateway is not None:
+                await gateway.close()
+    return {"bench": "memory", "servers": servers, "servers_mb": servers_mb,
+            "total_rss_mb": sampler.peak, "total_end_mb": end, "rss_mb": rss_mb(),
             "baseline_mb": baseline, "peak_mb": rss_mb(field="VmHWM"), "workers_rss_mb": workers,
             "total_hwm_mb": hwm, "peak_parts_mb": sampler.peak_parts, "total_pss_mb": sampler.peak_pss,
             "helpers_rss_mb": helpers,
             "render": {"workers": plan.workers, "cache_mb": plan.cache_mb, "budget_mb": plan.budget_mb,
-                       "web": plan.web},
+                       "web": plan.web, "servers": plan.servers},
+            "least_budget_mb": sizing.minimum_mb(plan.workers, plan.web, plan.servers),
             "rallies": rallies, "stages": stages, "boards": boards, "games": dict(by_game),
             "league_runs": league["rated"], "clients": clients, **web,
             "seconds": round(time.perf_counter() - t0, 1)}
@@ -332,13 +360,13 @@ def render_figures() -> dict[str, Any]:
 
 
 def run(rallies: int = RALLIES, stages: int = STAGES, clients: int = CLIENTS, seconds: float = SECONDS,
-        render: bool = True, league_runs: int = LEAGUE_RUNS) -> dict:
+        render: bool = True, league_runs: int = LEAGUE_RUNS, servers: int = 0) -> dict:
     # the workers' disk cache: empty, and never the bot's own
     with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):
         from bot.services import images
 
         try:
-            record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs))
+            record = asyncio.run(_measure(rallies, stages, clients, seconds, league_runs, servers))
         finally:
             images.shutdown_pool()
             images.configure(None)

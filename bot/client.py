@@ -18,6 +18,12 @@
    429 or a 5xx is logged at ERROR and the bot goes on with the commands Discord already has; the
    hash is recorded only after a success, so the next start tries again.
 
+Before the loops start (`claim_shards`, only when they do), the process records its shards in the
+database (bot/store/shards.py `ShardRegistry`): a start whose SHARD_IDS overlap a live process's,
+or whose SHARD_COUNT differs, is refused (`ShardConflict`, naming the other process) before a post
+or a job is claimed; a heartbeat keeps the record live, and a process whose record another start
+found stale and removed stops (its shards may be served by another). `close()` removes it.
+
 The render worker processes (`bot/services/images.py`) start in a thread in the background once
 the services are open (a board asked for meanwhile starts them itself); `close()` stops the loops,
 the web page, closes the gateway and the database, then the workers.
@@ -47,6 +53,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -73,6 +81,7 @@ from bot.services.images import (
 )
 from bot.store import Store
 from bot.store.clock import utc_now
+from bot.store.shards import HEARTBEAT_S
 from bot.views.discord_errors import FAILURES, SyncFailed, describe, refused_fields
 from bot.views.hand_menu import picked_by
 from bot.views.interaction_io import run_click, send_error
@@ -139,6 +148,9 @@ class RallyBot(commands.AutoShardedBot):
         self._pool_start: asyncio.Task[object] | None = None
         self.sync_at_start: asyncio.Task[bool] | None = None  # the start-up sync, in the background
         self.web: WebChild | None = None
+        self.shard_record: int | None = None  # this process's record among the database's bot processes
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.stopping: asyncio.Task[None] | None = None  # the close a lost shard record started
 
     # The services exist from `open_services` on (setup_hook); before that, using them is a bug.
     @property
@@ -163,6 +175,8 @@ class RallyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.open_services()
+        if self.start_loops:  # refused (ShardConflict) before anything starts, a post or a job claimed
+            await self.claim_shards()
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             plan = self.settings.render_plan()  # sized to the host (bot/sizing.py), said once
             configure(plan)
@@ -190,6 +204,28 @@ class RallyBot(commands.AutoShardedBot):
                                     buttons=self.turn_button)
         self._rallies.work.on_commit = self._sender.wake
         self._rallies.work.public_url = self.settings.public_url
+
+    async def claim_shards(self) -> None:
+        """Record this process's shards in the database (refused with `ShardConflict` when they
+        clash with a live process's) and keep the record live every HEARTBEAT_S."""
+        registry = self.store.shard_processes
+        self.shard_record = await registry.claim(self.settings.shards, socket.gethostname(), os.getpid(), self.clock())
+        self._heartbeat = asyncio.create_task(self._beat(self.shard_record), name="shard-heartbeat")
+
+    async def _beat(self, record: int) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            try:
+                alive = await self.store.shard_processes.heartbeat(record, self.clock())
+            except Exception:  # a database hiccup: the next beat tries again, well before the record is stale
+                log.exception("could not refresh this process's shard record")
+                continue
+            if not alive:
+                log.error("this process's shard record was removed as stale (no heartbeat for too long): another "
+                          "process may serve its shards now; the bot stops so that nothing is sent twice")
+                self.shard_record = None
+                self.stopping = asyncio.create_task(self.close(), name="stop-stale-process")
+                return
 
     async def start_web(self, port: int, host: str) -> str | None:
         """Serve the spectators' web page on `host:port` from its own process (bot/web/child.py);
@@ -256,6 +292,8 @@ class RallyBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the loops, close the gateway, checkpoint and close the database."""
         self.scheduler.stop()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         if self.sync_at_start is not None and not self.sync_at_start.done():
             self.sync_at_start.cancel()
             await asyncio.gather(self.sync_at_start, return_exceptions=True)
@@ -267,6 +305,12 @@ class RallyBot(commands.AutoShardedBot):
             await super().close()
         finally:
             if self._store is not None:
+                if self.shard_record is not None:
+                    try:
+                        await self._store.shard_processes.release(self.shard_record)
+                    except Exception:  # the record goes stale instead: it blocks no start for long
+                        log.exception("could not remove this process's shard record")
+                    self.shard_record = None
                 await self._store.close()
             if self._pool_start is not None:  # started (or starting): wait for it, then stop the workers
                 await asyncio.gather(self._pool_start, return_exceptions=True)

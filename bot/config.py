@@ -20,6 +20,8 @@
                     is its old name)
     RALLYBOT_MEMORY_MB  the memory the whole bot may use, in MB (unset: 80 % of the container's
                     limit, else 300): sizes the render pool and its caches (bot/sizing.py)
+    RALLYBOT_SERVERS  the Discord servers this process serves, counted in that budget (40 MB a
+                    1,000; unset: 1,000 a shard of SHARD_IDS, else none counted)
 
 `.env` at the top of the checkout (or the file named by RALLYBOT_DOTENV) holds `KEY=value`
 lines (`#` comments, optional quotes, optional `export `); a variable already set in the
@@ -32,6 +34,7 @@ import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot import sizing
 from bot.paths import ROOT, default_db
@@ -89,10 +92,12 @@ class Settings:
     public_url: str | None = None
     render_workers: int | None = None  # None: from the host (bot/sizing.py)
     memory_mb: int | None = None  # None: from the host
+    servers: int = 0  # the Discord servers the memory plan counts (from_env: RALLYBOT_SERVERS, else the shards')
 
     def render_plan(self) -> sizing.RenderPlan:
         """The render workers and cache budgets these settings give on this host."""
-        return sizing.host_plan(self.render_workers, self.memory_mb, web=self.web_port is not None)
+        return sizing.host_plan(self.render_workers, self.memory_mb, web=self.web_port is not None,
+                                servers=self.servers)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -120,15 +125,35 @@ class Settings:
 WORKERS_ENV = "RALLYBOT_RENDER_WORKERS"
 WORKERS_OLD_ENV = "RALLYBOT_RENDER_PROCESSES"  # its name before issue 28, still read
 MEMORY_ENV = "RALLYBOT_MEMORY_MB"
+SERVERS_ENV = "RALLYBOT_SERVERS"
+MAX_SERVERS = 10_000_000
 
 
-def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
+def servers_default(shards: Shards) -> int:
+    """The servers counted when RALLYBOT_SERVERS is unset: 1,000 a shard this process serves
+    (about what Discord's recommended shard count gives), none without sharding."""
+    return sizing.SERVERS_PER_SHARD * len(set(shards.ids)) if shards.count else 0
+
+
+def servers_from(env: Mapping[str, str]) -> int:
+    """RALLYBOT_SERVERS: a whole number of servers; unset: `servers_default` of the shards."""
+    text = (env.get(SERVERS_ENV) or "").strip()
+    if not text:
+        return servers_default(shards_from(env))
+    if not text.isdigit() or int(text) > MAX_SERVERS:
+        raise ConfigError(f"{SERVERS_ENV} must be the number of Discord servers this process serves "
+                          f"(0 to {MAX_SERVERS:,}), not {text[:20]!r}.")
+    return int(text)
+
+
+def render_from(env: Mapping[str, str]) -> dict[str, Any]:
     """RALLYBOT_RENDER_WORKERS (or its old name) and RALLYBOT_MEMORY_MB, checked against each
     other and the web page (RALLYBOT_WEB_PORT: its process is in the budget): a budget below what
     the workers asked for (or the least plan) need is refused with the smallest value that works
-    (`bot.sizing.minimum_mb`)."""
+    (`bot.sizing.minimum_mb`), the servers of RALLYBOT_SERVERS (`servers_from`) counted."""
     web = web_port_from(env) is not None
-    page = " and the web page" if web else ""
+    servers = servers_from(env)
+    page = (" and the web page" if web else "") + (f" with {servers:,} Discord servers" if servers else "")
     name = WORKERS_ENV if (env.get(WORKERS_ENV) or "").strip() else WORKERS_OLD_ENV
     text = (env.get(name) or "").strip()
     workers = None
@@ -140,7 +165,7 @@ def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
     text = (env.get(MEMORY_ENV) or "").strip()
     memory = None
     if text:
-        least = sizing.minimum_mb(0 if workers is None else workers, web)
+        least = sizing.minimum_mb(0 if workers is None else workers, web, servers)
         if not text.isdigit() or len(text) > 7:
             raise ConfigError(f"{MEMORY_ENV} must be a whole number of megabytes (at least {least}), "
                               f"not {text[:20]!r}.")
@@ -149,10 +174,10 @@ def render_from(env: Mapping[str, str]) -> dict[str, int | None]:
             if workers:
                 raise ConfigError(f"{MEMORY_ENV}={memory} is too small for {workers} render worker"
                                   f"{'s' if workers > 1 else ''}{page}: the smallest value that works is {least} "
-                                  f"(or {WORKERS_ENV}=0, which works from {sizing.minimum_mb(0, web)}).")
+                                  f"(or {WORKERS_ENV}=0, which works from {sizing.minimum_mb(0, web, servers)}).")
             raise ConfigError(f"{MEMORY_ENV}={memory} is too small to draw a board{page}: the smallest value "
                               f"that works is {least} (with {WORKERS_ENV}=0).")
-    return {"render_workers": workers, "memory_mb": memory}
+    return {"render_workers": workers, "memory_mb": memory, "servers": servers}
 
 
 def web_port_from(env: Mapping[str, str]) -> int | None:

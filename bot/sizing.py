@@ -5,8 +5,10 @@ it killed mid-rally. `plan()` turns the host into a `RenderPlan`:
 
 - the memory budget: `RALLYBOT_MEMORY_MB` when set, else 80 % of the cgroup's `memory.max` (a
   container's limit; the rest is headroom for bursts), else `DEFAULT_MEMORY_MB`;
-- what the budget holds besides the pictures: the bot process (`BOT_MB`) and, when the web page is
-  on (`RALLYBOT_WEB_PORT`), its process (`WEB_MB`: it draws nothing, the workers draw for it);
+- what the budget holds besides the pictures: the bot process (`BOT_MB`), the Discord servers it
+  keeps in memory (`SERVER_KB` each: `servers_mb`; `RALLYBOT_SERVERS`, else 1,000 a shard of its
+  `SHARD_IDS`, else none counted) and, when the web page is on (`RALLYBOT_WEB_PORT`), its process
+  (`WEB_MB`: it draws nothing, the workers draw for it);
 - the render workers: `RALLYBOT_RENDER_WORKERS` when set (`RALLYBOT_RENDER_PROCESSES`, its old
   name, too), else as many as the CPUs this process may use (`os.sched_getaffinity`) and the
   budget hold, each with at least `WANTED_CACHE_MB` of caches; 0 workers: the pictures are drawn
@@ -38,6 +40,11 @@ WEB_MB = 90
 #: drawing takes up to 40 more while it lasts (a Road Rally board, a DIRT preview: the frame, the
 #: palette's octree; measured per picture in a worker's process)
 WORKER_MB = 115
+#: a Discord server in the bot's gateway cache (discord.py keeps its channels, their permission
+#: overwrites, roles and threads: the `guilds` intent): `bench gateway` measures 36-38 MB a 1,000
+#: servers of 30 channels and 25 roles (VmRSS; tracemalloc: 36 KB a server)
+SERVER_KB = 40
+SERVERS_PER_SHARD = 1000  # Discord's recommended shard count puts about this many servers on a shard
 THREAD_MB = 65  # drawing in the bot process (0 workers): the render modules, fonts, a picture's drawing
 MIN_CACHE_MB = 8  # the least a drawing process's caches may have: a board's layer (≤ 2 MB) and strips
 WANTED_CACHE_MB = 24  # a worker is started only when the budget leaves it at least this much of caches
@@ -58,27 +65,35 @@ class RenderPlan:
     budget_mb: int
     source: str = "default"
     web: bool = False  # the web page's process is counted in the budget
+    servers: int = 0  # the Discord servers counted in the bot process
 
     def line(self) -> str:
         """The start-up log's line."""
         who = f"{self.workers} worker{'s' if self.workers != 1 else ''}" if self.workers else "in the bot's thread"
         each = " each" if self.workers > 1 else ""
         web = ", web page counted" if self.web else ""
+        servers = f", {self.servers:,} servers counted" if self.servers else ""
         return (f"render: {who}, caches {self.cache_mb} MB{each}, memory budget {self.budget_mb} MB "
-                f"({self.source}{web})")
+                f"({self.source}{web}{servers})")
 
 
-def others_mb(web: bool = False) -> int:
-    """What the budget holds besides the pictures: the bot process, and the web page's when on."""
-    return BOT_MB + (WEB_MB if web else 0)
+def servers_mb(servers: int) -> int:
+    """What `servers` Discord servers take in the bot process's gateway cache, in MB (rounded up)."""
+    return -(-servers * SERVER_KB // 1000)
 
 
-def minimum_mb(workers: int, web: bool = False) -> int:
+def others_mb(web: bool = False, servers: int = 0) -> int:
+    """What the budget holds besides the pictures: the bot process with its `servers`, and the web
+    page's when on."""
+    return BOT_MB + servers_mb(servers) + (WEB_MB if web else 0)
+
+
+def minimum_mb(workers: int, web: bool = False, servers: int = 0) -> int:
     """The smallest memory budget `workers` render workers (0: the bot's thread) work in, with
-    the web page's process when `web`."""
+    the web page's process when `web`, the bot holding `servers` Discord servers."""
     if workers == 0:
-        return others_mb(web) + THREAD_MB + MIN_CACHE_MB
-    return others_mb(web) + workers * (WORKER_MB + MIN_CACHE_MB)
+        return others_mb(web, servers) + THREAD_MB + MIN_CACHE_MB
+    return others_mb(web, servers) + workers * (WORKER_MB + MIN_CACHE_MB)
 
 
 def cpus() -> int:
@@ -99,10 +114,11 @@ def cgroup_memory_mb(path: Path = CGROUP_FILE) -> int | None:
 
 
 def plan(workers: int | None = None, memory_mb: int | None = None, *, cores: int | None = None,
-         cgroup_mb: int | None = None, web: bool = False) -> RenderPlan:
+         cgroup_mb: int | None = None, web: bool = False, servers: int = 0) -> RenderPlan:
     """The render plan for these settings (None: unset) on a host of `cores` CPUs (default: this
     one's) whose cgroup allows `cgroup_mb` (None: no limit), with the web page's process when
-    `web`. Settings too small for what they ask are refused by `bot.config` before
+    `web`, the bot process holding `servers` Discord servers. Settings too small for what they
+    ask are refused by `bot.config` before
     (`minimum_mb`); a cgroup too small gets the least plan."""
     cores = cpus() if cores is None else cores
     if memory_mb is not None:
@@ -111,17 +127,18 @@ def plan(workers: int | None = None, memory_mb: int | None = None, *, cores: int
         budget, source = int(cgroup_mb * CGROUP_SHARE), "cgroup memory.max"
     else:
         budget, source = DEFAULT_MEMORY_MB, "default"
-    left = budget - others_mb(web)
+    left = budget - others_mb(web, servers)
     if workers is None:
         workers = max(0, min(cores, MAX_WORKERS, left // (WORKER_MB + WANTED_CACHE_MB)))
     if workers == 0:
         cache = left - THREAD_MB
     else:
         cache = (left - workers * WORKER_MB) // workers
-    return RenderPlan(workers, max(MIN_CACHE_MB, min(MAX_CACHE_MB, cache)), budget, source, web)
+    return RenderPlan(workers, max(MIN_CACHE_MB, min(MAX_CACHE_MB, cache)), budget, source, web, servers)
 
 
-def host_plan(render_workers: int | None = None, memory_mb: int | None = None, web: bool = False) -> RenderPlan:
+def host_plan(render_workers: int | None = None, memory_mb: int | None = None, web: bool = False,
+              servers: int = 0) -> RenderPlan:
     """`plan` for this host (its CPUs, its cgroup's memory limit) and these settings (the names
-    of `bot.config.Settings`' fields; `web`: the web page is on)."""
-    return plan(render_workers, memory_mb, cgroup_mb=cgroup_memory_mb(), web=web)
+    of `bot.config.Settings`' fields; `web`: the web page is on; `servers`: counted in the bot)."""
+    return plan(render_workers, memory_mb, cgroup_mb=cgroup_memory_mb(), web=web, servers=servers)

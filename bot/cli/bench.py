@@ -15,6 +15,9 @@ USA's board and results card (`bench/render_roadrally.py`).
 `--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
 `bench replay` (issue 27 §6) draws the animated replay of a 3-special rally of 4 AI cars in one
 render worker (`bench/replay.py`).
+`bench gateway` feeds the real bot a shard's READY and GUILD_CREATEs and a busy minute of the
+`guilds` intent's events (`bench/gateway.py`); `--servers N` (default 2,500) sizes the shard.
+`bench memory --servers N` holds N servers in the bot's gateway cache as well (default 0).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from bot.cli import Subparsers
 from bot.paths import ROOT
 from bot.store.connection import POSTGRESQL, SQLITE, is_postgres_url
 
-NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web", "replay")
+NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web", "replay", "gateway")
+SERVER_NAMES = ("gateway", "memory")  # the benches that take --servers
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
@@ -55,6 +59,8 @@ def register(subparsers: Subparsers) -> None:
                    help="engine, render: the game measured (default rallyman)")
     p.add_argument("--clients", type=int, help="web: concurrent readers of the pages (default 200)")
     p.add_argument("--seconds", type=float, help="web: seconds of each storm and of the command load (default 20)")
+    p.add_argument("--servers", type=int,
+                   help="gateway: servers of the shard (default 2500); memory: servers in the bot's cache (default 0)")
     p.set_defaults(func=run)
 
 
@@ -85,6 +91,13 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
     if processes not in (None, 1) and backend != POSTGRESQL:
         return (f"--processes {processes}: SQLite serves one process (one bot process per database file); "
                 "several processes share a database with --backend postgresql")
+    servers = getattr(args, "servers", None)
+    if servers is not None:
+        if args.name not in SERVER_NAMES:
+            return "--servers: only for 'bench gateway' and 'bench memory'"
+        if servers < 0 or (servers == 0 and args.name == "gateway"):
+            return "--servers must be at least 1 for 'bench gateway', 0 or more for 'bench memory'"
+        return {"servers": servers}
     web = {name: value for name in ("clients", "seconds") if (value := getattr(args, name, None)) is not None}
     if web and args.name != "web":
         return f"--{' --'.join(web)}: only for 'bench web'"

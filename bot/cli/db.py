@@ -15,6 +15,10 @@
 - `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move
   to a host without a disk, or back), then runs `check` on the target and compares the row
   counts of every table;
+- `stats` prints the bot processes running on the database (their shards, their last heartbeat)
+  and, per shard, the posts owed (and how old the oldest is) and the jobs due and not done (and
+  the lag of the most overdue one): a shard whose process is down or falls behind shows a growing
+  queue; `--shard-count N` (default: the running processes', else SHARD_COUNT, else one line);
 - `ratings` prints how many games and drivers have ratings; `--rebuild` first recomputes every
   rating from the stored results (finished rallies, closed rounds and world weeks), replayed in
   the order they were applied (`bot/services/ratings.py`), in one transaction.
@@ -30,6 +34,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from bot.cli import Subparsers
@@ -42,7 +47,7 @@ NO_REPLAY = "db check needs the rules engine (bot.services.replay), not availabl
 
 def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
-    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, ratings, careers")
+    parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, stats, ratings, careers")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db", default=None, metavar="DB",
@@ -73,6 +78,13 @@ def register(subparsers: Subparsers) -> None:
     careers.add_argument("--rebuild", action="store_true", required=True,
                          help="replay every ended rally and write its career rows again (achievements are kept)")
     careers.set_defaults(func=_plainly(cmd_careers))
+
+    stats = actions.add_parser(
+        "stats", parents=[common], help="the bot processes and, per shard, the posts owed and the jobs' lag"
+    )
+    stats.add_argument("--shard-count", type=int, default=None, metavar="N",
+                       help="group by N shards (default: the running processes' SHARD_COUNT, else SHARD_COUNT)")
+    stats.set_defaults(func=_plainly(cmd_stats))
 
     ratings = actions.add_parser(
         "ratings", parents=[common], help="print how many games and drivers have ratings (--rebuild: recompute "
@@ -293,4 +305,64 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     if replayed is not None:
         print(f"{_shown(path)}: ratings rebuilt from {replayed} results")
     print(f"{_shown(path)}: ratings of {games} games, {drivers} drivers")
+    return 0
+
+
+def _age(stamp: str | None, now: datetime) -> str:
+    """How long ago a stored UTC time was, in whole seconds ("-" for none)."""
+    from bot.store.clock import from_text
+
+    return "-" if stamp is None else f"{max(0, round((now - from_text(stamp)).total_seconds()))} s"
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from bot.config import ConfigError, shards_from
+    from bot.store import Store, StoreError
+    from bot.store.clock import from_text, utc_now
+    from bot.store.shards import STALE_S, shard_loads
+
+    path = _db_path(args)
+    if not _existing(path):
+        return 1
+    count = args.shard_count
+    if count is not None and count < 0:
+        print("--shard-count must be 0 (no sharding) or more", file=sys.stderr)
+        return 2
+    now = utc_now()
+    lines: list[str] = []
+
+    async def run() -> None:
+        nonlocal count
+        async with Store.open(path, migrate=False) as store:
+            lines.append(f"{_shown(path)}: schema version {await store.schema_version()}")
+            processes = await store.shard_processes.processes()
+            live = [p for p in processes if (now - from_text(p.heartbeat_at)).total_seconds() <= STALE_S]
+            lines.append(f"bot processes: {len(live)} running, {len(processes) - len(live)} stale "
+                         f"(no heartbeat for {STALE_S} s)")
+            for p in processes:
+                state = "running" if p in live else "stale"
+                lines.append(f"  {state}: process {p.pid} on {p.host} ({p.shards.text()}), started {p.started_at}, "
+                             f"last heartbeat {_age(p.heartbeat_at, now)} ago")
+            if count is None:
+                counts = {p.shards.count for p in live}
+                if len(counts) == 1:
+                    count = counts.pop()
+                else:
+                    try:
+                        count = shards_from(os.environ).count
+                    except ConfigError:
+                        count = 0
+            lines.append(f"{'shard':<6} {'owed posts':>10} {'oldest owed':>12} {'due jobs':>9} {'job lag':>9} "
+                         f"{'later jobs':>11}")
+            for load in await shard_loads(store.db, count, now):
+                shard = "all" if load.shard is None else str(load.shard)
+                lines.append(f"{shard:<6} {load.owed_posts:>10} {_age(load.oldest_post, now):>12} "
+                             f"{load.due_jobs:>9} {_age(load.oldest_due, now):>9} {load.later_jobs:>11}")
+
+    try:
+        asyncio.run(run())
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print("\n".join(lines))
     return 0

@@ -3,6 +3,8 @@
 Without DISCORD_TOKEN it explains how to get one and how to try the offline console, and exits
 with code 2 (no traceback). The token never reaches the log or the terminal (bot/cli/logs.py):
 a login failure's reason and a failure that stops the bot are said with it hidden (code 1).
+Shards that clash with a live process's on the same database (bot/store/shards.py) stop the
+start with the other process named (code 2), before any post or job is claimed.
 SIGTERM and SIGINT (Ctrl-C, a host stopping the dyno) close the bot cleanly: scheduler stopped,
 gateway closed, database checkpointed and closed.
 """
@@ -52,8 +54,13 @@ def main(args) -> int:
     from bot.cli.logs import configure
 
     configure(settings.log_level, settings.token)
+    from bot.store.shards import ShardConflict
+
     try:
         return asyncio.run(serve(settings))
+    except ShardConflict as exc:  # another process serves these shards: said plainly, exit 2
+        print(t("discord.config_error", reason=str(exc)), file=sys.stderr)
+        return NO_TOKEN
     except Exception:  # logged through the redacting handler, not printed by Python with the token
         logging.getLogger("bot.cli.run").exception("the bot stopped")
         return 1

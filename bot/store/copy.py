@@ -48,6 +48,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("career_results", ("rally_id", "user_id")),
     ("career_achievements", ("user_id", "achievement")),
     ("window_answers", ("rally_id", "user_id")),
+    ("shard_processes", ("id",)),  # the bot processes' records: stale on the target 2 minutes on (shards.STALE_S)
 )
 
 

@@ -286,6 +286,19 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers count league rounds and world weeks with their places (a steward's DSQ among them)
     # and every special's time of a rally of several (bot/store/career_schema.py).
     Migration(18, "careers: disqualifications, each special's time", careers_of_rounds),
+    # The bot processes sharing the database (bot/store/shards.py `ShardRegistry`): a start whose
+    # shards clash with a live process's is refused; a record without heartbeat goes stale.
+    Migration(19, "bot processes and their Discord shards", (
+        """CREATE TABLE shard_processes (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            shard_count  INTEGER NOT NULL CHECK (shard_count >= 0),
+            shard_ids    TEXT    NOT NULL,
+            host         TEXT    NOT NULL,
+            pid          INTEGER NOT NULL,
+            started_at   TEXT    NOT NULL,
+            heartbeat_at TEXT    NOT NULL
+        )""",
+    )),
 )
 
 

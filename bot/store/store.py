@@ -27,6 +27,7 @@ from bot.store.messages import Messages
 from bot.store.migrations import MIGRATIONS, Migration, latest_version, migrate
 from bot.store.outbox import Outbox
 from bot.store.rallies import Rallies
+from bot.store.shards import ShardRegistry
 
 
 class Store:
@@ -41,6 +42,7 @@ class Store:
         self.guilds = GuildSettings(db)
         self.jobs = Jobs(db)
         self.outbox = Outbox(db)
+        self.shard_processes = ShardRegistry(db)
 
     @staticmethod
     def open(

@@ -151,3 +151,46 @@ async def test_the_readme_settings_for_a_512_mb_host_start_the_bot_with_their_po
     said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("render:")]
     assert said == [expected.line()]  # once
     assert f"memory budget {expected.budget_mb} MB" in said[0] and f"caches {expected.cache_mb} MB" in said[0]
+
+
+# -- the Discord servers the bot holds (bench gateway: SERVER_KB a server) ---------------------------------
+
+def test_the_servers_held_are_counted_in_the_plan():
+    assert sizing.servers_mb(0) == 0 and sizing.servers_mb(1) == 1  # rounded up
+    assert sizing.servers_mb(2500) == 2500 * sizing.SERVER_KB // 1000 == 100
+    assert minimum_mb(0, servers=2500) == minimum_mb(0) + 100
+    assert minimum_mb(2, web=True, servers=1000) == minimum_mb(2, web=True) + 40
+    # 2,500 servers leave 100 MB less for the pictures: no worker fits in 300 MB, caches shrink
+    assert plan(cores=2) == RenderPlan(1, 64, 300, "default")
+    held = plan(cores=2, servers=2500)
+    assert held == RenderPlan(0, 25, 300, "default", servers=2500)
+    assert held.line().endswith("(default, 2,500 servers counted)")
+    assert plan(memory_mb=minimum_mb(1, servers=2500), workers=1, cores=2, servers=2500).cache_mb == sizing.MIN_CACHE_MB
+
+
+def test_the_servers_come_from_the_setting_else_from_the_shards():
+    assert Settings.from_env({}).servers == 0  # one process, no sharding: a small bot, none counted
+    assert Settings.from_env({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}).servers == 2 * sizing.SERVERS_PER_SHARD
+    assert Settings.from_env({"SHARD_COUNT": "4", "RALLYBOT_SERVERS": "300"}).servers == 300
+    settings = Settings.from_env({"RALLYBOT_SERVERS": "2500", "RALLYBOT_MEMORY_MB": "400"})
+    assert settings.render_plan().servers == 2500 and settings.render_plan().budget_mb == 400
+
+
+@pytest.mark.parametrize(("env", "said"), [
+    ({"RALLYBOT_SERVERS": "many"}, "RALLYBOT_SERVERS must be the number of Discord servers this process serves"),
+    ({"RALLYBOT_SERVERS": "-5"}, "RALLYBOT_SERVERS must be the number"),
+    ({"RALLYBOT_SERVERS": "2500", "RALLYBOT_MEMORY_MB": str(minimum_mb(0))},
+     f"RALLYBOT_MEMORY_MB={minimum_mb(0)} is too small to draw a board with 2,500 Discord servers: "
+     f"the smallest value that works is {minimum_mb(0, servers=2500)}"),
+    ({"SHARD_COUNT": "8", "SHARD_IDS": "0-3", "RALLYBOT_MEMORY_MB": "300", "RALLYBOT_RENDER_WORKERS": "1"},
+     f"too small for 1 render worker with 4,000 Discord servers: the smallest value that works is "
+     f"{minimum_mb(1, servers=4000)}"),
+])
+def test_a_budget_too_small_for_the_servers_is_refused_naming_them(env, said):
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env)
+    assert said in str(refused.value)
+    least = re.search(r"the smallest value that works is (\d+)", str(refused.value))
+    if least is not None:  # the value named works
+        assert Settings.from_env({**env, "RALLYBOT_MEMORY_MB": least.group(1)}).render_plan().budget_mb == int(
+            least.group(1))

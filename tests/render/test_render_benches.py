@@ -29,3 +29,13 @@ def test_the_memory_bench_holds_rallies_and_draws_a_board_for_each():
     assert record["total_rss_mb"] >= record["rss_mb"] + sum(record["workers_rss_mb"]) - 1  # a peak, bot + workers
     assert record["league_runs"] == 2 and record["pages"] > 0 and record["web_refused"] == []
     assert images._pool is None  # the bench stops its workers
+
+
+def test_the_memory_bench_holds_servers_and_counts_them_in_its_plan():
+    images.shutdown_pool()
+    images._pending.clear()
+    record = memory.run(rallies=3, stages=3, clients=0, seconds=0.5, render=False, league_runs=2, servers=25)
+    assert record["servers"] == 25 and record["render"]["servers"] == 25 and record["boards"] == 3
+    assert record["servers_mb"] >= 0  # 25 servers: ~1 MB, under RSS's page noise
+    assert record["least_budget_mb"] == sizing.minimum_mb(record["render"]["workers"], False, 25)
+    assert images._pool is None

@@ -20,6 +20,7 @@ from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.copy import TABLES, TargetNotEmpty, copy_rows, count_rows
 from bot.store.window_answers import put_tx
+from bot.store.shards import Shards
 from tests.discord.fakes import FakeClock
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, start_run
 from tests.services.conftest import HERE, running_rally
@@ -83,6 +84,7 @@ async def build_realistic(target: Path | str) -> None:
         doomed = await new_rally(store, channel_id=4242, guild_id=HERE.guild_id)
         await store.db.write(lambda tx: tx.execute("DELETE FROM rallies WHERE id = ?", (doomed.id,)))
         assert (await store.check(replay_snapshot, log_problem)).ok  # its marks are copied too
+        await store.shard_processes.claim(Shards(2, (0, 1)), "host-a", 4242, datetime(2026, 5, 1, tzinfo=UTC))
 
 
 def file_rows(path: Path) -> dict[str, object]:

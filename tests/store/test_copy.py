@@ -19,8 +19,8 @@ from bot.services.deadlines import DeadlineService
 from bot.services.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.copy import TABLES, TargetNotEmpty, copy_rows, count_rows
-from bot.store.window_answers import put_tx
 from bot.store.shards import Shards
+from bot.store.window_answers import put_tx
 from tests.discord.fakes import FakeClock
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, start_run
 from tests.services.conftest import HERE, running_rally

@@ -163,7 +163,12 @@ async def test_a_round_is_run_in_private_threads_and_closes_with_results_cards_a
 
     h.clock.advance(days=2, minutes=1)
     closing = await tick(h)
-    results, standings = channel_posts(closing)
+    results, standings, *earned = channel_posts(closing)
+    # the close also announces the achievements the round's places earn (one post: bot/services/achievements.py)
+    winner = results.content.split("\n1. ", 1)[1].split(" — ", 1)[0]
+    lines = [line for p in earned for line in p.content.splitlines()]
+    assert lines and all(line.startswith("🏆 ") for line in lines)
+    assert f"🏆 {winner} earns an achievement: **First win**. Win a rally with several cars." in lines
     (rnd,) = await rounds(h)
     # text first: the results go with their cards, the picture joins them by an edit that keeps
     # the cards (listed by id, not uploaded again)

@@ -141,7 +141,7 @@ def _plain_view(state: RRState, seat: str | None) -> RRView:
 def test_the_view_is_its_plain_reading_field_by_field():
     phases = set()
     for k, st in enumerate(_states()):
-        if k % 3:
+        if k % 3 and st.phase not in ("mechanic", "reshuffle"):  # a third of the states, and every rare phase
             continue
         phases.add(st.phase)
         for seat in [None, "nobody", *(s.id for s in st.seats)]:

@@ -168,16 +168,22 @@ def outcome(step: Step) -> None:
     assert result.kind == game.result
     assert sorted(r.seat for r in result.seats) == sorted(s for s, _ in step.config.seats), "not every seat ranked once"
     position = 0
+    shared, broken = [], []  # each finished row's rank as tied scores share it (A17) / as tie-breaks part it (C8)
     for i, row in enumerate(result.seats):
         if row.status == "finished":
             assert row.score is not None and row.rank is not None, f"{row}: finished with no score or rank"
             assert i == position, f"{row}: a finished seat ranked after one that did not finish"
             position += 1
-            better = sum(1 for r in result.seats if r.status == "finished"
-                         and game.result.key(r.score) < game.result.key(row.score))
-            assert row.rank == better + 1, f"{row}: rank {row.rank}, but {better} seats did better"
+            mine = game.result.key(row.score)
+            better = [r for r in result.seats if r.status == "finished" and game.result.key(r.score) <= mine
+                      and r is not row]
+            shared.append(row.rank == 1 + sum(1 for r in better if game.result.key(r.score) < mine))
+            broken.append(row.rank == 1 + sum(1 for r in better if (game.result.key(r.score), r.tiebreak)
+                                              < (mine, row.tiebreak)))
         else:
             assert row.rank is None, f"{row}: not finished but ranked"
+    # one rule for the whole table: tied scores share a rank, or the game's tie-break parts them
+    assert all(shared) or all(broken), f"ranks follow neither tied scores nor tie-breaks: {result.seats}"
 
 
 #: the properties checked after every action (append a game-agnostic one here)

@@ -34,13 +34,15 @@ class AnyoneMayBank(DiceDash):
 
 
 class TiesRankedApart(DiceDash):
-    """Ranks two equal scores 1 and 2."""
+    """Ranks the finished seats the wrong way round (the first listed last): neither as tied scores
+    share a rank nor as a tie-break parts them."""
 
     def outcome(self, state: Dash) -> Outcome | None:
         found = super().outcome(state)
         if found is None:
             return None
-        return replace(found, seats=tuple(replace(r, rank=i + 1 if r.rank is not None else None)
+        finished = sum(1 for r in found.seats if r.rank is not None)
+        return replace(found, seats=tuple(replace(r, rank=finished - i if r.rank is not None else None)
                                           for i, r in enumerate(found.seats)))
 
 
@@ -61,7 +63,7 @@ class SetUpAnotherWayEachTime(DiceDash):
 @pytest.mark.parametrize(("broken", "configs", "failure"), [
     (ForgetsThePot(), TWO, "the state read back"),
     (AnyoneMayBank(), TWO, "was accepted"),
-    (TiesRankedApart(), TWO, "seats did better"),
+    (TiesRankedApart(), TWO, "ranks follow neither"),
     (SetUpAnotherWayEachTime(), [Config(TWO[0].seats, {"stage": "dash-1"})], "log replayed differs"),
 ])
 def test_the_kit_refuses_a_game_broken_in_one_way(broken, configs, failure):

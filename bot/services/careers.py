@@ -275,7 +275,8 @@ async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tu
         found = await rally_log_tx(tx, row.rally_id) if lines else None
         if found is not None:
             rally = found[0]
-            await post_tx(tx, for_rally(Post(lines), rally), rally.guild_id, rally.channel_id, now, rally.id, language_of_rally(rally))
+            await post_tx(tx, for_rally(Post(lines), rally), rally.guild_id, rally.channel_id, now, rally.id,
+                          language_of_rally(rally))
 
 
 def finished(row: CareerResult) -> bool:

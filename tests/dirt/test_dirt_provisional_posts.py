@@ -11,6 +11,7 @@ from bot.services import RallyService
 from bot.services.provisional import marks_in
 from tests.dirt.test_dirt_end_to_end import drive_to_the_end
 
+
 async def test_every_post_of_a_dirt_rally_the_ai_drives_says_provisional_rules_once(store):
     service = RallyService(store, seed_source=lambda: 3)
     out = io.StringIO()

@@ -1,7 +1,7 @@
 """The DIRT AI weighs a step by the odds `/odds` tells a driver (`move_odds.loss_chance`, RULES
 B13.1, B13.3, B13.5): it never plays on with a step those odds put above its risk (a jump flown
 onto a corner too fast is certain to lose control, whatever its ⚠ odds say), and its quick ⚠-only
-sum is used only where it is that same number."""
+sum answers only where it gives the same answer."""
 
 from __future__ import annotations
 
@@ -45,10 +45,12 @@ def test_B13_1_the_ai_plays_on_only_with_a_step_the_odds_put_within_its_risk():
     assert rolled > 100 and stopped > 10
 
 
-def test_B13_3_the_quick_hazard_odds_are_the_exact_odds_wherever_the_ai_uses_them():
+def test_B13_3_the_quick_hazard_odds_answer_as_the_exact_odds_wherever_the_ai_uses_them():
     quick = 0
     for state, seat, roll, target, _ in _mid_turn_choices():
-        assert ai._risk_of(state, seat, roll, target) == float(loss_chance(state, seat, roll))
+        chance = loss_chance(state, seat, roll)
+        for risk in (0.05, ai.RISK, 0.5):
+            assert ai._too_risky(state, seat, roll, target, risk) == (chance > risk), (roll, chance, risk)
         gear = ai.GEARS.get(roll.step.die, state.cars[seat].gear)
         quick += not ai._more_than_hazards(state, seat, gear, target)
     assert quick > 100

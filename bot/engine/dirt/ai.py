@@ -82,20 +82,30 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     if state.turn_path:  # as `legal_actions`: Stop once a space was played this turn
         if not safe:
             return Stop()
-        if _risk_of(state, seat, roll, target) > risk:
+        if _too_risky(state, seat, roll, target, risk):
             return Stop()
     return roll
 
 
-def _risk_of(state: DirtState, seat: str, roll: Roll, target: int) -> float:
-    """The chance that `roll` (onto space `target`) loses control, as `/odds` tells it
-    (`move_odds.loss_chance`: the move played with every draw). Where the ⚠ limit is the only way
-    to lose control (`_more_than_hazards`), the ⚠ odds (`odds.next_die_odds`, cached) are that same
-    number, several times quicker (bench/engine_dirt.py)."""
+def _too_risky(state: DirtState, seat: str, roll: Roll, target: int, risk: float) -> bool:
+    """Whether the chance that `roll` (onto space `target`) loses control is above `risk`, that
+    chance as `/odds` tells it (`move_odds.loss_chance`: the move played with every draw). Where
+    the ⚠ limit is the only way to lose control (`_more_than_hazards`), the ⚠ odds
+    (`odds.next_die_odds`, cached) are that same number; where other ways add to it (no SISU to
+    cancel a loss), ⚠ odds already above `risk` say "too risky" too. Only the rest plays the move:
+    several times quicker (bench/engine_dirt.py)."""
     step = roll.step
-    if _more_than_hazards(state, seat, GEARS.get(step.die, state.cars[seat].gear), target):
-        return float(loss_chance(state, seat, roll))
-    return _hazard_odds(state.ruleset, state.leading, state.hazards, step.die, step.brakes)
+    hazards = _hazard_odds(state.ruleset, state.leading, state.hazards, step.die, step.brakes)
+    if not _more_than_hazards(state, seat, GEARS.get(step.die, state.cars[seat].gear), target):
+        return hazards > risk
+    if hazards > risk and not _sisu(state, seat):
+        return True
+    return loss_chance(state, seat, roll) > risk
+
+
+def _sisu(state: DirtState, seat: str) -> bool:
+    """Whether SISU cancels, or may cancel, a loss of control of `seat` now (A22)."""
+    return state.sisu_active or bool(state.modules.get("sisu") and state.cars[seat].sisu)
 
 
 def _more_than_hazards(state: DirtState, seat: str, gear: int, target: int) -> bool:
@@ -103,7 +113,7 @@ def _more_than_hazards(state: DirtState, seat: str, gear: int, target: int) -> b
     loss could be cancelled: SISU (A22); a shortcut (its token, B10), a jump taken (B13.5) or a space
     over its limit (B8, B13.3), as `turn.roll_step` and `turn._enter` decide it. Otherwise the
     step's only loss is its ⚠ reaching the limit (B13.1)."""
-    if state.sisu_active or (state.modules.get("sisu") and state.cars[seat].sisu):
+    if _sisu(state, seat):
         return True
     if not state.stage.tables.special[target]:  # `roll_step` skips `_enter`
         return False

@@ -4,9 +4,9 @@
 Prints one JSON line with classic's keys: stages_per_s on the shipped DIRT stage of median length
 (by tiles; the longest too, as stages_per_s_longest), action_us (one AI action: choose + apply,
 median per repeat), clone_us (the same-run baseline: `DirtState.clone()` of the states those
-actions met, timed at the same moments), actions_per_clone (goal ≤ 4), odds_us (a 3-step plan's
-exact chance of a loss of control, B13.1; goal ≤ 100). Medians over repeats (2 noisy cores).
-Goal: ≥ 500 stages/s.
+actions met, timed at the same moments), actions_per_clone (goal ≤ 4), odds_us (the exact chance
+that the roll the AI picks loses control, as `/odds` and the AI work it out; goal ≤ 100). Medians
+over repeats (2 noisy cores). Goal: ≥ 500 stages/s.
 
 What makes an action quick (issue 24, "Speed"; every outcome byte-identical, checked by
 tests/dirt/test_dirt_speed_paths.py, tests/dirt/test_dirt_reach.py and tests/dirt/test_dirt_probe.py
@@ -38,7 +38,8 @@ import time
 from bot.engine.core.dice import SeededDice
 from bot.engine.dirt import ai
 from bot.engine.dirt import rally as engine
-from bot.engine.dirt.dice_rules import Step
+from bot.engine.dirt.actions import Roll
+from bot.engine.dirt.move_odds import loss_chance
 from bot.engine.dirt.simulate import ai_seats
 from bot.engine.dirt.stages.catalogue import load_stage, stage_names
 
@@ -79,15 +80,18 @@ def _stages_per_s(stage: str, seeds: range) -> float:
 
 
 def _odds_us(stage: str, samples: int = 300) -> float:
+    """Median time of what `/odds` and the AI ask (`move_odds.loss_chance`: the move played on
+    clones with every draw) for the roll the AI picks, at the states of a 4-AI stage."""
     state, _ = engine.new_rally(ai_seats(4), [stage], dice=SeededDice(11))
     times = []
-    plan = [Step("3"), Step("coast"), Step("4")]
     while not engine.finished(state) and len(times) < samples:
         seat = state.to_act()
-        t0 = time.perf_counter()
-        engine.turn_odds(state, seat, plan)
-        times.append((time.perf_counter() - t0) * 1e6)
-        state, _ = engine.apply(state, seat, ai.choose(state, seat))
+        action = ai.choose(state, seat)
+        if isinstance(action, Roll):
+            t0 = time.perf_counter()
+            loss_chance(state, seat, action)
+            times.append((time.perf_counter() - t0) * 1e6)
+        state, _ = engine.apply(state, seat, action)
     return statistics.median(times)
 
 

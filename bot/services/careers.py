@@ -50,7 +50,7 @@ from bot.services.league_rounds import league_post_tx
 from bot.services.ratings import display_rating
 from bot.services.replay import replay_checked
 from bot.services.reply import Actor, Place, Reply
-from bot.services.work import Change, Post, RallyWork, language_of_rally, post_tx
+from bot.services.work import Change, Post, RallyWork, for_rally, language_of_rally, post_tx
 from bot.store import Rally
 from bot.store.careers import (
     CareerResult,
@@ -275,7 +275,8 @@ async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tu
         found = await rally_log_tx(tx, row.rally_id) if lines else None
         if found is not None:
             rally = found[0]
-            await post_tx(tx, Post(lines), rally.guild_id, rally.channel_id, now, rally.id, language_of_rally(rally))
+            await post_tx(tx, for_rally(Post(lines), rally), rally.guild_id, rally.channel_id, now, rally.id,
+                          language_of_rally(rally))
 
 
 def finished(row: CareerResult) -> bool:
@@ -391,7 +392,7 @@ class CareerService:
         now = self.work.clock()
         lines = await earned_lines_tx(tx, rows, names, self.achievements, now)
         if lines:  # one post after the results: every driver's new achievements, each once
-            await post_tx(tx, Post(lines), current.guild_id, current.channel_id, now, current.id,
+            await post_tx(tx, for_rally(Post(lines), current), current.guild_id, current.channel_id, now, current.id,
                           language_of_rally(current))
 
     @staticmethod

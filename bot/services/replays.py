@@ -26,7 +26,7 @@ from bot.services.errors import ServiceError
 from bot.services.images import replay_spec
 from bot.services.inputs import number
 from bot.services.reply import Actor, Place, Reply
-from bot.services.work import Change, Post, RallyWork, game_of, language_of_rally, post_tx
+from bot.services.work import Change, Post, RallyWork, for_rally, game_of, language_of_rally, post_tx
 from bot.store import Rally
 from bot.store.connection import Tx
 from bot.store.leagues import league_tx, round_tx, run_of_rally_tx
@@ -60,7 +60,7 @@ class Replays:
         final = change.final_state
         about = replay_about(rally.game, final) if final is not None else None
         post = Post([msg("replay.ready", rally=rally.id)], image=replay_spec(rally.id, version, rally.game, about))
-        await post_tx(tx, post, rally.guild_id, rally.channel_id, self.work.clock(), rally.id,
+        await post_tx(tx, for_rally(post, rally), rally.guild_id, rally.channel_id, self.work.clock(), rally.id,
                       language_of_rally(rally))
 
     async def replay(self, place: Place, actor: Actor, rally_id: object) -> Reply:

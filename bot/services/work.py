@@ -33,6 +33,7 @@ from bot.engine.core.game import Game
 from bot.engine.core.text import to_json
 from bot.services.deal_keys import new_deal_key
 from bot.services.errors import ServiceError
+from bot.services.provisional import with_provisional_mark
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store
 from bot.store.clock import utc_now
@@ -260,7 +261,7 @@ class RallyWork:
         if change.missed_by is not None:
             await add_missed_turn_tx(tx, rally.id, change.missed_by)
         lang = language_of_rally(rally)
-        ids = [await post_tx(tx, post, rally.guild_id, rally.channel_id, self.clock(), rally.id, lang)
+        ids = [await post_tx(tx, for_rally(post, rally), rally.guild_id, rally.channel_id, self.clock(), rally.id, lang)
                for post in change.posts]
         for post_hook in self.post_hooks:
             ids += await post_hook(tx, rally, change, self.clock())
@@ -291,6 +292,14 @@ async def post_tx(tx: Tx, post: Post, guild_id: int, channel_id: int, now: datet
     return await enqueue_tx(tx, guild_id=guild_id, channel_id=target, kind="turn" if post.turn else "post",
                             body=body, rally_id=rally_id if target == channel_id else None,
                             user_id=post.user_id, now=now)
+
+
+def for_rally(post: Post, rally: Rally) -> Post:
+    """`post`, about `rally`, as it is owed: saying "provisional rules" once when the rally's game
+    calls its ruleset provisional (RULES B13: every DIRT message). Changed in place, so the command's
+    own answer (`reply_of`, built from the same post) says it too."""
+    post.lines = with_provisional_mark(post.lines, rally.game, rally.ruleset)
+    return post
 
 
 def language_of_rally(rally: Rally) -> str:

@@ -3,10 +3,11 @@
 For states reached by playing real stages (AI moves mixed with random legal ones), every move
 offered (each legal step × direction) is weighed by `move_odds.loss_chance` and then played many
 times on clones of the state with seeded random dice and bag draws: the share of plays that lose
-control (or knock the car out) must equal the odds within 1 % over 20,000 plays, and a move the
-odds call certain (or impossible) must do so every time. The plays are slow (≈ 55 µs each), so
-20,000 are spent on the first `SAMPLED` moves whose odds are neither 0 nor 1; every other such
-move is played `FEW` times, its share within 4 standard deviations of the odds.
+control (or knock the car out) must equal the odds within 1 percentage point over 20,000 plays for
+every move whose odds are neither 0 nor 1, and a move the odds call certain (or impossible) must
+do so every time. A play costs ≈ 30 µs (a clone and the move), so the states are few (`STAGES`
+rallies, `RISKY` states where the next die may bring the ⚠ to the limit): about 20 such moves,
+under 30 s of CPU.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from bot.engine.dirt.rally import DirtState, Roll
 from bot.i18n import render
 from tests.dirt.rally_kit import put, start
 
-PLAYS = 20_000
-SAMPLED = 8  # moves with odds strictly between 0 and 1 that get the 20,000 plays
+PLAYS = 20_000  # plays of each move whose odds are neither 0 nor 1
 CHECKS = 300  # plays of a move called certain or safe
-FEW = 1_000  # plays of the other moves with uncertain odds
+STAGES = 4  # rallies the states come from (one state at a random moment of each)
+RISKY = 8  # more states, where the next die may be the ⚠ that reaches the limit
 
 
 def _states() -> list[DirtState]:
@@ -38,7 +39,7 @@ def _states() -> list[DirtState]:
     rng = random.Random(38)
     out: list[DirtState] = []
     risky = 0
-    for n, stage in enumerate(DIRT_STAGES.names()[:6]):
+    for n, stage in enumerate(DIRT_STAGES.names()[:STAGES]):
         state, _ = rally.new_rally([("a", "A"), ("b", "B"), ("c", "C")], [stage], dice=SeededDice(100 + n))
         moment = rng.randrange(10, 60)
         for step in range(400):
@@ -47,7 +48,7 @@ def _states() -> list[DirtState]:
             seat = state.to_act()
             assert seat is not None
             rolls = [a for a in rally.legal_actions(state, seat) if isinstance(a, Roll)]
-            if step == moment or (rolls and risky < 2 * SAMPLED and state.hazards >= 2 and rng.random() < 0.5):
+            if step == moment or (rolls and risky < RISKY and state.hazards >= 2 and rng.random() < 0.5):
                 out.append(state.clone())
                 risky += step != moment
             action = rng.choice(rolls) if rolls and rng.random() < 0.35 else ai.choose(state, seat)
@@ -81,17 +82,14 @@ def test_B13_1_B13_3_the_odds_of_every_offered_move_are_what_playing_it_does():
             assert (odds == 1) == (action in doomed), action
             if odds in (0, 1):
                 assert _lost_share(state, seat, action, CHECKS, i * 100 + j) == odds, (action, odds)
-            elif sampled < SAMPLED:
+            else:
                 sampled += 1
                 share = _lost_share(state, seat, action, PLAYS, i * 100 + j)
                 worst = max(worst, abs(float(share - odds)))
                 assert abs(share - odds) <= Fraction(1, 100), (action, float(odds), float(share))
-            else:
-                share = _lost_share(state, seat, action, FEW, i * 100 + j)
-                spread = 4 * (float(odds) * (1 - float(odds)) / FEW) ** 0.5
-                assert abs(float(share - odds)) <= spread, (action, float(odds), float(share))
-    assert sampled >= 4, "too few moves with uncertain odds: the states do not test the sampling"
-    assert worst <= 0.01
+    print(f"DIRT: {len(states)} states, {moves} moves offered, {sampled} with uncertain odds played {PLAYS} "
+          f"times each, largest gap {worst:.4f}")
+    assert sampled >= 10, "too few moves with uncertain odds: the states do not test the sampling"
 
 
 def test_B13_3_a_move_over_the_speed_limit_is_certain_in_odds_prompt_and_button():

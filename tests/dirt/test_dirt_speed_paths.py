@@ -12,9 +12,9 @@ from bot.engine.dirt import ai
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import DIRECTIONS, Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import allowed_steps
+from bot.engine.dirt.move_odds import loss_chance
 from bot.engine.dirt.moves import choose as target_of
-from bot.engine.dirt.moves import dice_left_of, dice_turn, hazard_limit, step_gear, steps_now, word_of
-from bot.engine.dirt.odds import next_die_odds
+from bot.engine.dirt.moves import dice_left_of, dice_turn, step_gear, steps_now, word_of
 from bot.engine.dirt.simulate import ai_seats
 from bot.engine.dirt.stages.catalogue import load_stage, stage_names
 from bot.engine.dirt.stages.model import SpaceKind
@@ -45,8 +45,7 @@ def plain_choice(state: DirtState, seat: str, risk: float = ai.RISK) -> Action:
         if best_key is None or key > best_key:
             best_key, best = key, roll
     assert best is not None and best_key is not None
-    if can_stop and (not best_key[0] or next_die_odds(state.rules, hazard_limit(state), state.hazards,
-                                                       best.step) > risk):
+    if can_stop and (not best_key[0] or loss_chance(state, seat, best) > risk):  # the odds `/odds` tells
         return Stop()
     return best
 

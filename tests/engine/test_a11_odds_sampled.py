@@ -4,9 +4,10 @@ For states reached by AI specials on real stages (random legal dice mixed in), e
 (each legal `Roll` of one die, with its trajectory) is weighed by the risk preview (`odds.odds`)
 and then played many times on clones of the state with seeded random dice: the share of plays
 that lose control or knock the car out must equal the odds within 1 % over 20,000 plays, and a
-die the odds call certain (or safe) must do so every time. 20,000 plays are spent only on the
-first `SAMPLED` dice whose odds are neither 0 nor 1 (a play costs ≈ 100 µs); every other such
-die is played `FEW` times, its share within 4 standard deviations of the odds.
+die the odds call certain (or safe) must do so every time. Every die whose odds are neither 0
+nor 1 gets the 20,000 plays, within 1 percentage point; a play costs ≈ 20 µs, so the states are
+few (one at a random moment of each of `STAGES`' specials, and `RISKY` more where the next die may
+bring the ⚠ to the limit): about twenty such dice, under 30 s of CPU.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.simulate import ai_seats
 from bot.engine.rallyman.state import GameState
 
-PLAYS = 20_000
-SAMPLED = 6
-CHECKS = 200
-FEW = 1_000
+PLAYS = 20_000  # plays of each die whose odds are neither 0 nor 1
+CHECKS = 200  # plays of a die called certain or safe
 STAGES = ("iron-sprint", "marsh-dash", "elkhorn-snow", "greystone-col", "fjord-run", "black-moor")
+RISKY = 12
 #: what ends a die in a loss of control (or a knock-out, which the odds count too)
 LOST = frozenset({"loss_of_control", "finish_crash", "overspeed_ko", "flats_ko"})
 
@@ -42,7 +42,7 @@ def _states() -> list[GameState]:
             if state.turn is None:
                 break
             rolls = [a for a in legal_actions(state) if isinstance(a, Roll)]
-            if step == moment or (rolls and risky < 2 * SAMPLED and state.turn.hazards >= 2 and rng.random() < 0.5):
+            if step == moment or (rolls and risky < RISKY and state.turn.hazards >= 2 and rng.random() < 0.5):
                 out.append(state.clone())
                 risky += step != moment
             action = rng.choice(rolls) if rolls and rng.random() < 0.3 else choose_action(state)
@@ -63,20 +63,22 @@ def _lost_share(state: GameState, action: Roll, plays: int, seed: int) -> float:
 def test_A11_1_the_odds_of_every_offered_die_are_what_playing_it_does():
     states = _states()
     assert len(states) >= 4
-    sampled = 0
+    sampled = moves = 0
+    worst = 0.0
     for i, state in enumerate(states):
         rolls = [a for a in legal_actions(state) if isinstance(a, Roll)]
         certain = RALLYMAN.prompt(RALLYMAN.view(state, None), []).certain_loss
         for j, action in enumerate(rolls):
+            moves += 1
             chance = odds(state, action).loss_of_control
             assert (chance >= 1.0) == (RALLYMAN.label(action) in certain), action
             if chance in (0.0, 1.0):
                 assert _lost_share(state, action, CHECKS, i * 100 + j) == chance, (action, chance)
-            elif sampled < SAMPLED:
+            else:
                 sampled += 1
                 share = _lost_share(state, action, PLAYS, i * 100 + j)
+                worst = max(worst, abs(share - chance))
                 assert abs(share - chance) <= 0.01, (action, chance, share)
-            else:
-                share = _lost_share(state, action, FEW, i * 100 + j)
-                assert abs(share - chance) <= 4 * (chance * (1 - chance) / FEW) ** 0.5, (action, chance, share)
-    assert sampled >= 3, "too few dice with uncertain odds: the states do not test the sampling"
+    print(f"classic: {len(states)} states, {moves} dice offered, {sampled} with uncertain odds played {PLAYS} "
+          f"times each, largest gap {worst:.4f}")
+    assert sampled >= 6, "too few dice with uncertain odds: the states do not test the sampling"

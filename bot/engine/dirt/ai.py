@@ -24,6 +24,7 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
+from bot.engine.dirt.move_odds import loss_chance
 from bot.engine.dirt.moves import dice_key, steps_of
 from bot.engine.dirt.odds import next_die_odds
 from bot.engine.dirt.probe import probe_of
@@ -32,7 +33,7 @@ from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import SpaceKind
 from bot.engine.dirt.state import DirtState
-from bot.engine.dirt.turn import GEARS, lands, rolls_of
+from bot.engine.dirt.turn import GEARS, lands, overspeed, rolls_of
 
 RISK = 0.15  # the largest chance of a loss of control the AI takes for one more step
 TOP_GEAR = 6
@@ -77,22 +78,56 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
     best = _best_known(state, seat)
     if best is None:
         return Stop()  # B7: with no step possible, stopping is allowed
-    roll, safe = best
+    roll, safe, target = best
     if state.turn_path:  # as `legal_actions`: Stop once a space was played this turn
         if not safe:
             return Stop()
-        step = roll.step
-        if _too_risky(state.ruleset, state.leading, state.hazards, step.die, step.brakes, risk):
+        if _too_risky(state, seat, roll, target, risk):
             return Stop()
     return roll
 
 
+def _too_risky(state: DirtState, seat: str, roll: Roll, target: int, risk: float) -> bool:
+    """Whether the chance that `roll` (onto space `target`) loses control is above `risk`, that
+    chance as `/odds` tells it (`move_odds.loss_chance`: the move played with every draw). Where
+    the ⚠ limit is the only way to lose control (`_more_than_hazards`), the ⚠ odds
+    (`odds.next_die_odds`, cached) are that same number; where other ways add to it (no SISU to
+    cancel a loss), ⚠ odds already above `risk` say "too risky" too. Only the rest plays the move:
+    several times quicker (bench/engine_dirt.py)."""
+    step = roll.step
+    hazards = _hazard_odds(state.ruleset, state.leading, state.hazards, step.die, step.brakes)
+    if not _more_than_hazards(state, seat, GEARS.get(step.die, state.cars[seat].gear), target):
+        return hazards > risk
+    if hazards > risk and not _sisu(state, seat):
+        return True
+    return loss_chance(state, seat, roll) > risk
+
+
+def _sisu(state: DirtState, seat: str) -> bool:
+    """Whether SISU cancels, or may cancel, a loss of control of `seat` now (A22)."""
+    return state.sisu_active or bool(state.modules.get("sisu") and state.cars[seat].sisu)
+
+
+def _more_than_hazards(state: DirtState, seat: str, gear: int, target: int) -> bool:
+    """Whether entering `target` in `gear` could lose control otherwise than by the ⚠ limit, or a
+    loss could be cancelled: SISU (A22); a shortcut (its token, B10), a jump taken (B13.5) or a space
+    over its limit (B8, B13.3), as `turn.roll_step` and `turn._enter` decide it. Otherwise the
+    step's only loss is its ⚠ reaching the limit (B13.1)."""
+    if _sisu(state, seat):
+        return True
+    if not state.stage.tables.special[target]:  # `roll_step` skips `_enter`
+        return False
+    space = state.stage.spaces[target]
+    return (space.kind is SpaceKind.SHORTCUT or (space.jump is not None and gear >= space.jump)
+            or overspeed(state, seat, gear, space) is not None)
+
+
 #: `_best` by what it depends on with no "−1" token in play (`_best_known`); bounded by `MEMO_SIZE`
-_BEST: dict[tuple, tuple[Roll, bool] | None] = {}
+_BEST: dict[tuple, tuple[Roll, bool, int] | None] = {}
 MEMO_SIZE = 20_000  # about 10 MB at most
 
 
-def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
+def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool, int] | None:
     """`_best`, remembered on what it depends on (issue 24, speed): the stage, the car's space
     and lane, the other cars on the spaces a step could reach or be blocked by (`tables.near`) and
     the dice (`dice_key`). With "−1" tokens in play (they change targets and caps) it is worked
@@ -127,8 +162,9 @@ def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool] | None:
     return best
 
 
-def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) -> tuple[Roll, bool] | None:
-    """The first of the best legal rolls, and whether it is safe; None when no roll is legal.
+def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) -> tuple[Roll, bool, int] | None:
+    """The first of the best legal rolls, whether it is safe and its target space; None when no
+    roll is legal.
 
     The rolls are met in `roll_targets`' order (steps first, then the words) and ranked: safe (in a
     gear within the cap of its target) first, then onto a normal space, then the highest gear when
@@ -142,7 +178,7 @@ def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) ->
     scored = [(word, target, caps[target], plain[target]) for word, target in targets]
     gear = state.cars[seat].gear
     best_key: tuple | None = None
-    best: tuple[Step, str] | None = None
+    best: tuple[Step, str, int] | None = None
     for step in steps:
         moved = GEARS.get(step.die, gear)  # the step's gear (`moves.step_gear`)
         brakes = -step.brakes
@@ -152,17 +188,17 @@ def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) ->
             safe = moved <= cap
             key = (safe, normal, moved if safe else -moved, cap, brakes)
             if best_key is None or key > best_key:
-                best_key, best = key, (step, word)
+                best_key, best = key, (step, word, target)
     if best is None or best_key is None:
         return None
-    step, word = best
-    return rolls_of(step.die, step.brakes)[word], best_key[0]
+    step, word, target = best
+    return rolls_of(step.die, step.brakes)[word], best_key[0], target
 
 
 @lru_cache(maxsize=1024)
-def _too_risky(ruleset: str, leading: bool, shown: int, die: str, brakes: int, risk: float) -> bool:
-    """Whether the step's exact chance of a loss of control (B13.1) is above `risk`, with `shown` ⚠
-    out against the limit of the column in use (`moves.hazard_limit`). Cached: a pure function of
-    these values; the step by its die and brake dice, which hash quicker."""
+def _hazard_odds(ruleset: str, leading: bool, shown: int, die: str, brakes: int) -> float:
+    """The step's exact chance that its ⚠ reach the limit (B13.1), with `shown` ⚠ out against the
+    limit of the column in use (`moves.hazard_limit`). Cached: a pure function of these values; the
+    step by its die and brake dice, which hash quicker."""
     rules = load_ruleset(ruleset)
-    return next_die_odds(rules, rules.column(leading).hazard_limit, shown, Step(die, brakes)) > risk
+    return float(next_die_odds(rules, rules.column(leading).hazard_limit, shown, Step(die, brakes)))

@@ -219,7 +219,7 @@ def _move(state: DirtState, seat: str, target: int, reach: Reach) -> None:
     state.turn_path.append(target)
 
 
-def _overspeed(state: DirtState, seat: str, gear: int, space: DirtSpace) -> str | None:
+def overspeed(state: DirtState, seat: str, gear: int, space: DirtSpace) -> str | None:
     """"knock_out" 3+ gears above the limit, "lost" 1 or 2 above, None within it (B8, B13.3)."""
     limit = space.limit
     if limit is None:
@@ -301,7 +301,7 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
     spaces = state.stage.spaces
     space = spaces[target]
     lost: str | None = None
-    over = _overspeed(state, seat, gear, space)
+    over = overspeed(state, seat, gear, space)
     if over == "knock_out":
         knock_out(state, seat, "overspeed", events)
         return False, None
@@ -322,7 +322,7 @@ def _enter(state: DirtState, seat: str, gear: int, target: int, reach: Reach,
         events.append(ev("dirt_jump", seat, gear=gear, space=spot))
         if gear > space.jump:
             lost = lost or "jump"  # B13.5: one gear above flies and loses control on landing
-        over = _overspeed(state, seat, gear, spaces[spot])
+        over = overspeed(state, seat, gear, spaces[spot])
         if over == "knock_out":
             knock_out(state, seat, "overspeed", events)
             return False, None

@@ -89,7 +89,7 @@ def course_lines(course: Course) -> list[str]:
     lines += [msg("rally.class_out", name=r.name, reason=out_reason_word(r.reason)) for r in rows
               if r.time is None]
     final = number >= len(course.specials) or course.stopped
-    lines.append(msg("rally.final_classification", count=number) if final
+    lines.append(msg("rally.final_classification", n=number) if final
                  else msg("rally.reclassification", number=number))
     for ranked in rally_classification(course):
         if ranked.total is None:

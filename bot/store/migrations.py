@@ -273,6 +273,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
+    # Stewarding corrections: a penalty withdrawn or changed, a disqualification lifted, each a row
+    # of the league log (who, when, why) naming the entry it corrects (`bot/services/stewarding.py`).
+    Migration(17, "league log corrections name the entry they correct", (
+        "ALTER TABLE league_log ADD COLUMN corrects INTEGER",
+        "CREATE INDEX league_log_by_league ON league_log (league_id, id)",
+    )),
 )
 
 

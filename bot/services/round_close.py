@@ -22,7 +22,7 @@ round in `counts_for`; the round's SHA-256 in the results post binds that round'
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -43,7 +43,14 @@ from bot.services.league_points import (
     classify_tables,
     standings,
 )
-from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
+from bot.services.league_rounds import (
+    league_post_tx,
+    plural,
+    renumber_tx,
+    renumbered_line,
+    round_title,
+    specials_text,
+)
 from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.ratings import rate_closed_round_tx, rerate_round_tx
 from bot.services.reply import Actor, Reply
@@ -435,11 +442,13 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                         posts=[Post([msg("run.cancelled")], close_turn=True)], end_turn_clock=True))
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
                          reason=reason, now=now)
-            return await league_post_tx(tx, league, post, now)
+            lines[1:] = renumbered_line((await renumber_tx(tx, league.id))[1])  # no gap where it was
+            return await league_post_tx(tx, league, replace(post, lines=list(lines)), now)
 
+        lines = list(post.lines)
         row = await work.store.db.write(body)
     work.wake()
-    return Reply(list(post.lines), outbox=(row,))
+    return Reply(lines, outbox=(row,))
 
 
 async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, action: str, driver_id: int,

@@ -8,15 +8,14 @@ the penalties and disqualifications of that log.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import datetime
 
 from bot.services.corrections import correct
 from bot.services.errors import ServiceError
-from bot.services.inputs import display_name, number, shown, text_option
+from bot.services.inputs import display_name, number, shown
 from bot.services.league_rounds import RoundLocks
-from bot.services.leagues import MAX_REASON, LeagueService
+from bot.services.leagues import LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import judge
 from bot.services.rounds import RoundService
@@ -26,15 +25,6 @@ from bot.store.leagues import League, Round, rounds_of_league_tx
 MAX_PENALTY_S = 3600
 #: `/steward action:` → the log's correction
 STEWARD_ACTIONS = {"withdraw": "penalty_withdraw", "change": "penalty_change", "lift-dsq": "dsq_lift"}
-
-
-_MARKDOWN = re.compile(r"([\\*_`~|\[\]])")
-
-
-def steward_reason(value: object) -> str:
-    """A steward's reason as posts show it: `text_option`'s checks (length, hidden characters,
-    mentions made harmless) and Discord's markdown characters escaped, so it reads as typed."""
-    return _MARKDOWN.sub(r"\\\1", text_option("reason", value, MAX_REASON))
 
 
 class StewardingService:

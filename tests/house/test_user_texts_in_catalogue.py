@@ -31,7 +31,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # commands as typed (the grammar and the console's command names are not prose)
     "engine/rallyman/actions.py": ("order best",),
     "engine/rallyman/attack.py": ("order best", "best_order needs"),
-    "console/commands.py": ("rally ", "league ", "run ", "scratch ", "/league settings", "stage "),
+    "console/commands.py": ("rally ", "league ", "run ", "scratch ", "/league settings", "stage ", "steward "),
+    "console/options.py": ("rally ", "league ", "run ", "scratch ", "notify ", "stage ", "steward "),
     "console/lines.py": ("league ", "scratch "),
     "services/help_text.py": ("rally ", "league ", "run ", "scratch ", "notify ", "stage ", "steward "),
     # stage files are data written by stage authors, in the file format's own words (RULES A24)

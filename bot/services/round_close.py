@@ -168,7 +168,7 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
         if c.status == "classified":
             points = str(c.points) + (f" +{c.bonus}" if c.bonus else "")
             rows.append(TableRow(cells=(str(c.position), plain(c.name), format_time(c.time_s or 0),
-                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s}s" if c.penalty_s else "",
+                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s} s" if c.penalty_s else "",
                                         points)))
         else:
             label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")

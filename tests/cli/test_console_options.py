@@ -50,3 +50,14 @@ def test_the_readme_stewarding_season_plays_every_correction_with_its_trail(tmp_
         assert line in last
     assert "round 2 moved by @mod" in out and "bob was removed from Sunday Cup" in out
     assert out.rstrip().endswith("[channel] 👋 alice left Sunday Cup. Their results in past rounds stay.")
+
+
+def test_autopilot_drives_the_run_it_was_switched_on_in_and_not_the_next_rounds(tmp_path):
+    session = ("mod: /league create name:Cup timezone:UTC\n"
+               "mod: /league round add stage:pinewood-sprint opens:now closes:+1d\n"
+               "mod: /league round add stage:pinewood-sprint opens:+2d closes:+3d\n"
+               "alice: /league join\nalice: /run start\nalice: /autopilot\nmod: /clock +2d\nalice: /run start\n")
+    out = console(tmp_path / "c.sqlite3", session, "--seed", "1", "--now", "2026-11-23T08:00Z", "--admins", "mod")
+    first, second = out.split("Your run is in #run-alice-r1")[1].split("Your run is in #run-alice-r2")
+    assert "[autopilot] alice:" in first
+    assert "[autopilot]" not in second and "alice, your turn" in second

@@ -13,6 +13,7 @@ import hashlib
 import secrets
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import games
 from bot.engine.core.text import Listed, msg
@@ -118,6 +119,16 @@ def renumbered_line(changes: list[tuple[int, int]]) -> list[str]:
         return []
     return [msg("league.renumbered", changes=Listed([msg("league.renumbered_one", old=old, new=new)
                                                     for old, new in changes], "comma"))]
+
+
+def local(moment: datetime | str, league: League) -> datetime:
+    """A stored time (UTC, or its text) in the league's time zone: what a post's times are shown
+    in where they are written out (the console); a Discord timestamp shows each reader their own."""
+    when = from_text(moment) if isinstance(moment, str) else moment
+    try:
+        return when.astimezone(ZoneInfo(league.timezone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return when
 
 
 def league_language(league: League) -> str:

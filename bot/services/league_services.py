@@ -16,7 +16,7 @@ from datetime import datetime
 from bot.services.errors import ServiceError
 from bot.services.league_export import LeagueExport
 from bot.services.league_jobs import LeagueJobs
-from bot.services.league_rounds import RoundLocks, discord_time, new_seed
+from bot.services.league_rounds import RoundLocks, discord_time, local, new_seed
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import results_post, standings_post
@@ -67,7 +67,7 @@ class Championships:
             if coming:  # say when the next one opens
                 nxt = min(coming, key=lambda r: r.opens_at)
                 raise ServiceError("run.round_opens_later", number=nxt.number,
-                                   opens=self.rounds.when(from_text(nxt.opens_at)))
+                                   opens=self.rounds.when(local(nxt.opens_at, league)))
             raise ServiceError("run.round_not_open")
         if len(open_now) > 1:
             raise ServiceError("run.which_round", numbers=", ".join(str(r.number) for r in open_now))

@@ -26,6 +26,7 @@ from bot.services.league_rounds import (
     discord_time,
     league_language,
     league_post_tx,
+    local,
     new_seed,
     renumber_tx,
     renumbered_line,
@@ -151,7 +152,7 @@ class RoundService:
 
     def _added_lines(self, league: League, added: list[Round]) -> list[str]:
         return [msg("league.round_added", league=league.name, number=r.number, stages=specials_text(r.specials, r.game),
-                    opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
+                    opens=self.when(local(r.opens_at, league)), closes=self.when(local(r.closes_at, league)),
                     power=msg("league.power_stage") if r.power_stage else "") for r in added]
 
     async def _world_round_tx(self, tx: Tx, week: str, now: datetime, game: str) -> Round:
@@ -170,8 +171,8 @@ class RoundService:
         lines = [msg("league.rounds_head", name=found.name)]
         for r in rounds:
             lines.append(msg("league.round_line", number=r.number, status=msg(f"league.status_{r.status}"),
-                           stages=specials_text(r.specials, r.game), opens=self.when(from_text(r.opens_at)),
-                           closes=self.when(from_text(r.closes_at)), hash=r.seed_hash[:16],
+                           stages=specials_text(r.specials, r.game), opens=self.when(local(r.opens_at, found)),
+                           closes=self.when(local(r.closes_at, found)), hash=r.seed_hash[:16],
                            power=msg("league.power_stage") if r.power_stage else ""))
         return Reply(lines, ephemeral=True)
 
@@ -223,8 +224,9 @@ class RoundService:
                          reason=reason, now=now)
             numbers, changes = await renumber_tx(tx, league.id)
             lines = [msg("league.round_moved", title=round_title(replace(rnd, number=numbers[rnd.id]), league.name),
-                         opens=self.when(start), closes=self.when(end), old_opens=self.when(from_text(rnd.opens_at)),
-                         old_closes=self.when(from_text(rnd.closes_at)), by=f"<@{actor.user_id}>", reason=reason),
+                         opens=self.when(local(start, league)), closes=self.when(local(end, league)),
+                         old_opens=self.when(local(rnd.opens_at, league)),
+                         old_closes=self.when(local(rnd.closes_at, league)), by=f"<@{actor.user_id}>", reason=reason),
                      *renumbered_line(changes)]
             members = tuple(user for user, _ in await members_tx(tx, league.id))
             rows.append(await league_post_tx(tx, league, Post(lines, ping=members, channel_id=league.channel_id),

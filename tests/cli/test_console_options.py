@@ -61,3 +61,13 @@ def test_autopilot_drives_the_run_it_was_switched_on_in_and_not_the_next_rounds(
     first, second = out.split("Your run is in #run-alice-r1")[1].split("Your run is in #run-alice-r2")
     assert "[autopilot] alice:" in first
     assert "[autopilot]" not in second and "alice, your turn" in second
+
+
+def test_a_leagues_times_are_written_in_its_zone_and_other_times_in_utc():
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from bot.services.deadlines import plain_time
+    moment = datetime(2026, 11, 23, 19, 0, tzinfo=UTC)
+    assert plain_time(moment) == "2026-11-23 19:00 UTC"
+    assert plain_time(moment.astimezone(ZoneInfo("Europe/Paris"))) == "2026-11-23 20:00 Europe/Paris"

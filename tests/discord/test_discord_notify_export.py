@@ -82,5 +82,5 @@ async def test_league_export_gives_an_organiser_two_csv_files_privately_and_refu
     (answer,) = [c for c in calls if c.method == "PATCH" and "/messages/@original" in c.url]
     assert answer.files == ["cup.ics"]
     opening, close = Calendar.from_ical(answer.data["cup.ics"]).walk("VEVENT")
-    assert (str(opening.get("summary")), str(close.get("summary"))) == ("=Cup — round 1 opens",
-                                                                          "=Cup — round 1 closes")
+    assert (str(opening.get("summary")), str(close.get("summary"))) == ("Opening of =Cup — round 1",
+                                                                          "Close of =Cup — round 1")

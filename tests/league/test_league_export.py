@@ -98,7 +98,8 @@ async def test_the_calendar_marks_each_round_opening_and_close_with_a_reminder_a
     assert all(str(e.get("transp")) == "TRANSPARENT" for e in events)
     assert all(e.decoded("dtstart").utcoffset() == timedelta(0) for e in events)
     assert "Europe/Paris" in str(events[0].get("description"))
-    assert [str(e.get("summary")) for e in events[:2]] == ["Opening of Sunday Cup — round 1", "Close of Sunday Cup — round 1"]
+    assert [str(e.get("summary")) for e in events[:2]] == ["Opening of Sunday Cup — round 1",
+                                                           "Close of Sunday Cup — round 1"]
     alarms = [(i, a) for i, e in enumerate(events) for a in e.walk("VALARM")]
     assert [i for i, _ in alarms] == [1, 3]  # on each close, none on an opening
     assert all(a.decoded("trigger") == -timedelta(hours=24) for _, a in alarms)

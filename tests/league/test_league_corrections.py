@@ -197,3 +197,21 @@ async def test_a_correction_on_an_open_round_is_logged_and_counts_at_the_close(s
     await until(clock, deadlines, service, posts, clock.now + timedelta(days=3))
     (res,) = await service.store.db.read(lambda tx: results_of_round_tx(tx, 1))
     assert res.penalty_s == 0
+
+
+async def test_a_correction_racing_the_close_counts_once_whichever_goes_first(service, clock, deadlines, posts):
+    import asyncio
+    champs = service.championships
+    await champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Sunday Cup", "Europe/Paris")
+    await champs.leagues.join(LEAGUE_CHANNEL, BOB)
+    await champs.rounds.round_add(LEAGUE_CHANNEL, ORGANISER, "pinewood-sprint", opens="now", closes="+2d")
+    await drive(service, BOB, await start_run(service, BOB))
+    await champs.stewarding.penalty(LEAGUE_CHANNEL, ORGANISER, BOB.user_id, "Bob", 30, "cut", 1)
+    clock.now += timedelta(days=2, minutes=1)
+    await asyncio.gather(champs.stewarding.steward(LEAGUE_CHANNEL, ORGANISER, "withdraw", BOB.user_id, "Bob", 1,
+                                                   "appeal"), deadlines.run_due())
+    (res,) = await service.store.db.read(lambda tx: results_of_round_tx(tx, 1))
+    assert res.penalty_s == 0
+    rows = await service.store.db.fetch_all("SELECT COUNT(*) FROM league_log WHERE action = 'penalty_withdraw'")
+    assert rows[0][0] == 1
+    await assert_as_rebuilt(service, 1)

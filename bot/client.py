@@ -98,7 +98,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.league", "bot.cogs.run", "bot.cogs.scratch",
               "bot.cogs.notify", "bot.cogs.rules", "bot.cogs.stage", "bot.cogs.ratings",
-              "bot.cogs.career", "bot.cogs.replay")
+              "bot.cogs.career", "bot.cogs.replay", "bot.cogs.steward")
 
 
 def gateway_intents() -> discord.Intents:

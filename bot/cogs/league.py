@@ -8,7 +8,8 @@ the service at run time: Discord ignores `default_permissions` on subcommands, a
 by role has no Discord permission to show for it. `league` is optional everywhere: the service
 takes the league named, else the one of this channel, else the server's only one.
 
-`/league round add|list|cancel` is a nested group (`rounds`, a `Group` class attribute).
+`/league round add|list|cancel` is a nested group (`rounds`, a `Group` class attribute). Corrections
+(a penalty withdrawn, a round moved, a driver removed) are `/steward` (`bot/cogs/steward.py`).
 """
 
 from __future__ import annotations
@@ -137,6 +138,15 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
             return await self.champs.leagues.join(place, actor, league)
+
+        await run_command(self.bot, interaction, call)
+
+    @app_commands.command(name="leave", description=t("discord.cmd.league_leave"))
+    @app_commands.describe(league=t("discord.opt.league"))
+    @app_commands.autocomplete(league=league_choices)
+    async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        async def call(place: Place, actor: Actor) -> Reply:
+            return await self.champs.leagues.leave(place, actor, league)
 
         await run_command(self.bot, interaction, call)
 

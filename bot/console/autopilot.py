@@ -37,12 +37,14 @@ class Autopilot:
         self.actor = actor
         self.tick = tick
         self.autopiloted: dict[str, int | None] = {}  # console user → turns left (None: until `/autopilot off`)
+        self.rally_of: dict[str, int] = {}  # console user → the one rally their autopilot drives
 
     async def command(self, name: str, actor: Actor, cmd: Command) -> None:
         """Console only: the AI (the game's `choose`) plays the caller's turns where their
         turn commands go (their run in progress, else the main channel's rally), each action printed
         and played as if typed. `/autopilot` stays on for that driver, turn after turn, until
-        `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off."""
+        `/autopilot off`; `/autopilot turns:N` drives their next N turns, then goes off. It belongs
+        to the rally it was switched on in: a driver's next run (another round's) is theirs to drive."""
         text = (cmd.options.get("turns") or (cmd.words[0] if cmd.words else "")).strip()
         if text.lower() == "off":
             self.autopiloted.pop(name.lower(), None)
@@ -55,6 +57,10 @@ class Autopilot:
             limit = int(text)
         self.autopiloted[name.lower()] = limit
         self.names.setdefault(actor.user_id, name)
+        here = await self.channels.turn_place(actor)
+        current = await self.service.store.rallies.get_active_in_channel(here.guild_id, here.channel_id)
+        if current is not None:
+            self.rally_of[name.lower()] = current.id
         if not await self.turns(name, actor):
             place = await self.channels.turn_place(actor)
             rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
@@ -83,6 +89,9 @@ class Autopilot:
                 break
             rally = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             if rally is None or rally.status != "running":
+                break
+            if self.rally_of.get(key, rally.id) != rally.id:  # another rally: not the one it was set for
+                self.autopiloted.pop(key, None)
                 break
             state = await self.service.turns.answered_state(rally)  # in a window: with its own answer
             game, seat = games.get(rally.game), str(actor.user_id)

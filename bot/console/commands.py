@@ -11,6 +11,7 @@ from bot import games
 from bot.console.channels import GUILD_NAME, Channels
 from bot.console.errors import ConsoleError
 from bot.console.lines import Command, user_id, yes
+from bot.console.options import check_options
 from bot.console.printer import Say
 from bot.engine.core.game import Verb
 from bot.i18n import t
@@ -62,20 +63,24 @@ class Commands:
         self.readers: dict[str, str] = {}  # console user → their own language (`alice@fr: …`), set by the console
 
     async def dispatch(self, actor: Actor, cmd: Command) -> Reply:
-        """The service's reply to `cmd` typed by `actor`; a line that is no command is refused."""
-        if cmd.name.startswith(("league", "run ", "scratch")) or cmd.name == "verify":
+        """The service's reply to `cmd` typed by `actor`; a line that is no command, or an option
+        the command has not (by Discord's names: `bot.console.options`), is refused."""
+        if games.verb(cmd.name) is None:  # a game's command: its service refuses an option by name
+            check_options(cmd)
+        if cmd.name.startswith(("league", "steward ", "run ", "scratch")) or cmd.name == "verify":
             return await self._championship(actor, cmd)
         s, o = self.service, cmd.options
         turn = cmd.name in TURN_COMMANDS or games.verb(cmd.name) is not None
         here = await self.channels.turn_place(actor) if turn else self.place
         if cmd.name == "rally create":
             stage = o.get("stage") or (cmd.words[0] if cmd.words else None)  # none: the game's default, if any
-            deadline = o.get("deadline", "24")
+            deadline = o.get("deadline_hours", "24")
             # Numbers go to the service as typed: it parses them strictly (no inf, nan, 1e309, junk).
             return await s.create(self.place, actor, stage, drivers=o.get("drivers", "4"),
                                   deadline_hours=deadline[:-1] if deadline.endswith("h") else deadline,
                                   ruleset=o.get("ruleset"),
                                   sisu=yes(o.get("sisu")), shakedown=yes(o.get("shakedown")),
+                                  ai_on_timeout=yes(o.get("ai_on_timeout", "yes")),
                                   assistance=o.get("assistance", "all"), order=o.get("order", "joined"),
                                   modules=o.get("modules", ""), language=o.get("language"), game=o.get("game"),
                                   preset=o.get("preset"))
@@ -128,7 +133,7 @@ class Commands:
         if cmd.name == "stage list":
             return stage_list(o.get("game") or (cmd.words[0] if cmd.words else None), self.place.lang)
         if cmd.name == "stage show":
-            name = o.get("name") or o.get("stage") or (cmd.words[0] if cmd.words else "")
+            name = o.get("name") or (cmd.words[0] if cmd.words else "")
             return await stage_show(o.get("game"), name, self.place.lang, self.renderer)
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
 
@@ -156,7 +161,7 @@ class Commands:
             return await leagues.web(self.place, actor, o.get("visibility") or (cmd.words[0] if cmd.words else ""),
                                      league)
         if cmd.name == "league round add":
-            stage = o.get("stage") or o.get("course") or (cmd.words[0] if cmd.words else "")
+            stage = o.get("stage") or (cmd.words[0] if cmd.words else "")
             return await champs.rounds.round_add(self.place, actor, stage, opens=o.get("opens"), closes=o.get("closes"),
                                                  day=o.get("day"), hour=o.get("hour"), rounds=o.get("rounds", "1"),
                                                  power_stage=yes(o.get("power_stage")),
@@ -174,6 +179,10 @@ class Commands:
                                                        o.get("reason"), o.get("round"), league)
             return await champs.stewarding.disqualify(self.place, actor, user_id(driver), driver, o.get("round"),
                                                       o.get("reason"), league)
+        if cmd.name == "league leave":
+            return await leagues.leave(self.place, actor, league)
+        if cmd.name.startswith("steward "):
+            return await self._steward(actor, cmd)
         if cmd.name == "league standings":
             return await champs.standings(self.place, actor, league)
         if cmd.name == "league results":
@@ -206,6 +215,22 @@ class Commands:
         if cmd.name == "verify":
             return self.verify(o.get("file") or " ".join(cmd.words), o.get("seed_sha256"))
         raise ConsoleError(t("console.unknown", command="/" + cmd.name))
+
+    async def _steward(self, actor: Actor, cmd: Command) -> Reply:
+        """`/steward withdraw|change|lift-dsq|move|kick`, with Discord's options."""
+        champs, o = self.service.championships, cmd.options
+        action = cmd.name.split()[1]
+        if action == "move":
+            return await champs.rounds.round_move(self.place, actor, o.get("round"), o.get("reason"),
+                                                  opens=o.get("opens"), closes=o.get("closes"), league=o.get("league"))
+        driver = (o.get("driver") or "").lstrip("@")
+        if not driver:
+            raise ConsoleError(t("console.need_option", command=f"/{cmd.name}", option="driver:NAME"))
+        if action == "kick":
+            return await champs.leagues.kick(self.place, actor, user_id(driver), driver, o.get("reason"),
+                                             o.get("league"))
+        return await champs.stewarding.steward(self.place, actor, action, user_id(driver), driver, o.get("round"),
+                                               o.get("reason"), o.get("seconds"), o.get("league"))
 
     def _run_started(self, actor: Actor, channel: int, reply: Reply) -> Reply:
         """The run's posts go to its own channel; its driver is told where it is."""

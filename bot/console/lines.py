@@ -20,7 +20,7 @@ LINE = re.compile(r"^\s*([\w.-]+)(?:@([a-z]{2}))?\s*:\s*(/\S.*)$")
 
 #: commands that need a subcommand, and the message naming them
 _SUBCOMMANDS = {"rally": "console.rally_sub", "league": "console.league_sub", "run": "console.run_sub",
-                "notify": "console.notify_sub", "stage": "console.stage_sub"}
+                "notify": "console.notify_sub", "stage": "console.stage_sub", "steward": "console.steward_sub"}
 _SCRATCH = ("ranking", "run", "me")
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -78,8 +78,12 @@ def job_ref(rally_id: int) -> str:
 
 
 def plain_time(moment: datetime) -> str:
-    """Default time text (console, tests); the bot injects Discord timestamps instead."""
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    """Default time text (console, tests); the bot injects Discord timestamps instead. A time in a
+    named zone (a league's: `league_rounds.local`) is written in it and names it, any other in UTC."""
+    zone = getattr(moment.tzinfo, "key", None)
+    if zone and zone != "UTC":
+        return moment.strftime("%Y-%m-%d %H:%M ") + zone
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 async def start_clock_tx(tx: Tx, rally: Rally, now: datetime) -> datetime | None:

@@ -38,6 +38,7 @@ from bot.services.league_rounds import (
     RoundLocks,
     discord_time,
     league_post_tx,
+    local,
     new_seed,
     round_of_ref,
     round_ref,
@@ -144,7 +145,8 @@ class LeagueJobs:
             if table_round:
                 seats = games.get(rnd.game).seats
                 opened = msg("league.round_open_tables", title=round_title(rnd, league.name),
-                             stages=specials_text(rnd.specials, rnd.game), closes=self.when(from_text(rnd.closes_at)),
+                             stages=specials_text(rnd.specials, rnd.game),
+                             closes=self.when(local(rnd.closes_at, league)),
                              hash=rnd.seed_hash, min=seats.min, max=seats.max)
                 post = Post(lead + [opened, *self.tables.table_lines(rnd, tables)],
                             channel_id=league.channel_id, image=preview_spec(rnd.specials[0], rnd.game))
@@ -153,7 +155,7 @@ class LeagueJobs:
                 return 1
             post = Post(lead + [msg("league.round_open", title=round_title(rnd, league.name),
                                   stages=specials_text(rnd.specials, rnd.game),
-                                  closes=self.when(from_text(rnd.closes_at)),
+                                  closes=self.when(local(rnd.closes_at, league)),
                                   hash=rnd.seed_hash, power=msg("league.power_stage") if rnd.power_stage else "",
                                   dice=msg(f"league.dice_{rnd.dice}"))],
                         channel_id=league.channel_id, image=preview_spec(rnd.specials[0], rnd.game))
@@ -208,12 +210,12 @@ class LeagueJobs:
             if league is None or not waiting:
                 return 0
             post = Post(lead + [msg("league.reminder", title=round_title(rnd, league.name),
-                                  closes=self.when(from_text(rnd.closes_at)),
+                                  closes=self.when(local(rnd.closes_at, league)),
                                   drivers=" ".join(f"<@{u}>" for u in waiting))],
                         ping=tuple(waiting), channel_id=league.channel_id)
             await league_post_tx(tx, league, post, now)
             await reminder_dms_tx(tx, league, waiting, [msg("notify.round_closes_dm", title=round_title(
-                rnd, league.name), closes=self.when(from_text(rnd.closes_at)))], now)
+                rnd, league.name), closes=self.when(local(rnd.closes_at, league)))], now)
             return 1
 
         return self._woke(await self.store.db.write(body))

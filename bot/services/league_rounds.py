@@ -13,6 +13,7 @@ import hashlib
 import secrets
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import games
 from bot.engine.core.text import Listed, msg
@@ -21,7 +22,7 @@ from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Database, Tx
 from bot.store.jobs import schedule_tx
-from bot.store.leagues import League, Round
+from bot.store.leagues import League, Round, rounds_of_league_tx, set_round_numbers_tx
 
 KIND_OPEN, KIND_REMIND, KIND_CLOSE = "league.open", "league.remind", "league.close"
 LEAGUE_KINDS = (KIND_OPEN, KIND_REMIND, KIND_CLOSE)
@@ -69,15 +70,65 @@ class RoundLocks:
 
 
 async def schedule_round_tx(tx: Tx, rnd: Round, guild_id: int) -> None:
-    """Inside `tx`: the round's jobs: open, a reminder 24 h and 1 h before the close (when the
-    round is open by then), and the close; they belong to the league's server (`guild_id`)."""
+    """Inside `tx`: the round's jobs: open (unless it is open already: a round moved), a reminder
+    24 h and 1 h before the close (when the round is open by then), and the close; they belong to
+    the league's server (`guild_id`)."""
     opens, closes = from_text(rnd.opens_at), from_text(rnd.closes_at)
-    await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), opens, guild_id=guild_id)
+    if rnd.status == "scheduled":
+        await schedule_tx(tx, KIND_OPEN, round_ref(rnd.id, "open"), opens, guild_id=guild_id)
     for before in REMINDERS:
         if closes - before > opens:
             await schedule_tx(tx, KIND_REMIND, round_ref(rnd.id, f"{int(before.total_seconds() // 3600)}h"),
                               closes - before, guild_id=guild_id)
     await schedule_tx(tx, KIND_CLOSE, round_ref(rnd.id, "close"), closes, guild_id=guild_id)
+
+
+def numbers_by_date(rounds: list[Round]) -> dict[int, int]:
+    """Each round's number (by id): a closed round keeps its own (its posts and result cards name
+    it); the scheduled and open rounds take the other numbers from 1 up in the order they open;
+    the cancelled ones come after all of them (no gap among the rounds that are driven)."""
+    numbers = {r.id: r.number for r in rounds if r.status == "closed"}
+    taken = set(numbers.values())
+    n = 0
+    for r in sorted((r for r in rounds if r.status in ("scheduled", "open")),
+                    key=lambda r: (r.opens_at, r.closes_at, r.id)):
+        n += 1
+        while n in taken:
+            n += 1
+        numbers[r.id] = n
+    top = max(numbers.values(), default=0)
+    for i, r in enumerate(sorted((r for r in rounds if r.status == "cancelled"), key=lambda r: r.id), 1):
+        numbers[r.id] = top + i
+    return numbers
+
+
+async def renumber_tx(tx: Tx, league_id: int) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    """Inside `tx` (after a round is added, moved or cancelled): the league's rounds numbered by
+    date (`numbers_by_date`); every round's number by id, and the (old, new) numbers that changed."""
+    rounds = await rounds_of_league_tx(tx, league_id)
+    numbers = numbers_by_date(rounds)
+    changed = {r.id: numbers[r.id] for r in rounds if numbers[r.id] != r.number}
+    if changed:
+        await set_round_numbers_tx(tx, changed)
+    return numbers, sorted((r.number, numbers[r.id]) for r in rounds if r.id in changed)
+
+
+def renumbered_line(changes: list[tuple[int, int]]) -> list[str]:
+    """The line a post adds when rounds were renumbered by date (none when nothing changed)."""
+    if not changes:
+        return []
+    return [msg("league.renumbered", changes=Listed([msg("league.renumbered_one", old=old, new=new)
+                                                    for old, new in changes], "comma"))]
+
+
+def local(moment: datetime | str, league: League) -> datetime:
+    """A stored time (UTC, or its text) in the league's time zone: what a post's times are shown
+    in where they are written out (the console); a Discord timestamp shows each reader their own."""
+    when = from_text(moment) if isinstance(moment, str) else moment
+    try:
+        return when.astimezone(ZoneInfo(league.timezone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return when
 
 
 def league_language(league: League) -> str:

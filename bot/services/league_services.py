@@ -16,7 +16,7 @@ from datetime import datetime
 from bot.services.errors import ServiceError
 from bot.services.league_export import LeagueExport
 from bot.services.league_jobs import LeagueJobs
-from bot.services.league_rounds import RoundLocks, discord_time, new_seed
+from bot.services.league_rounds import RoundLocks, discord_time, local, new_seed
 from bot.services.leagues import LeagueService
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import results_post, standings_post
@@ -27,6 +27,7 @@ from bot.services.stewarding import StewardingService
 from bot.services.table_games import TableGames
 from bot.services.verify_published import verify_upload
 from bot.services.work import RallyWork
+from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, rounds_of_league_tx, run_of_tx
 
@@ -62,6 +63,11 @@ class Championships:
         now = self.clock()
         open_now = [r for r in rounds if runnable(r, now)]
         if not open_now:
+            coming = [r for r in rounds if r.status == "scheduled" and from_text(r.opens_at) > now]
+            if coming:  # say when the next one opens
+                nxt = min(coming, key=lambda r: r.opens_at)
+                raise ServiceError("run.round_opens_later", number=nxt.number,
+                                   opens=self.rounds.when(local(nxt.opens_at, league)))
             raise ServiceError("run.round_not_open")
         if len(open_now) > 1:
             raise ServiceError("run.which_round", numbers=", ".join(str(r.number) for r in open_now))

@@ -87,14 +87,25 @@ def moment(option: str, value: object, tz: ZoneInfo, now: datetime) -> datetime:
     except ValueError:
         raise ServiceError("league.bad_time", option=option, value=typed) from None
     result = local.astimezone(UTC)
+    if result.astimezone(tz).replace(tzinfo=None) != local.replace(tzinfo=None):  # a spring-forward gap
+        raise ServiceError("league.time_in_gap", option=option, value=typed, tz=tz.key,
+                           later=result.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
     if abs(result - now) > MAX_AHEAD:
         raise ServiceError("league.time_too_far", option=option)
     return result
 
 
-def window(opens: datetime, closes: datetime, now: datetime) -> None:
-    """A round's window must close after it opens, in the future, and last at most 60 days."""
+def is_relative(value: object) -> bool:
+    """`+3d`, `+12h`: a time counted from now."""
+    return isinstance(value, str) and _RELATIVE.fullmatch(value.strip().lower()) is not None
+
+
+def window(opens: datetime, closes: datetime, now: datetime, relative_close: bool = False) -> None:
+    """A round's window must close after it opens, in the future, and last at most 60 days;
+    `relative_close`: the close was typed `+N`, which counts from now (the refusal says so)."""
     if closes <= opens:
+        if relative_close:
+            raise ServiceError("league.closes_counts_from_now")
         raise ServiceError("league.closes_before_opens")
     if closes <= now:
         raise ServiceError("league.closes_in_past")

@@ -11,6 +11,7 @@ and cancelled by `bot/services/rounds.py`; penalties and disqualifications are g
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 
@@ -33,6 +34,7 @@ from bot.store.leagues import (
     create_league_tx,
     join_league_tx,
     leagues_of_guild_tx,
+    leave_league_tx,
     log_tx,
     official_rounds_of_league_tx,
     set_organiser_role_tx,
@@ -46,6 +48,15 @@ MAX_POINTS_PLACES = 30
 
 MAX_GAME_ID = 40  # a game's id as typed (ids are short words)
 WEB_CHOICES = ("public", "private")  # `/league web`
+
+
+_MARKDOWN = re.compile(r"([\\*_`~|\[\]])")
+
+
+def steward_reason(value: object) -> str:
+    """A steward's reason as posts show it: `text_option`'s checks (length, hidden characters,
+    mentions made harmless) and Discord's markdown characters escaped, so it reads as typed."""
+    return _MARKDOWN.sub(r"\\\1", text_option("reason", value, MAX_REASON))
 
 
 class LeagueService:
@@ -201,6 +212,39 @@ class LeagueService:
         async with rounds_locked(self.locks, [r.id for r in official]):
             row = await self.store.db.write(body)
         return self._posted(post, row)
+
+    async def leave(self, place: Place, actor: Actor, league: object = None) -> Reply:
+        """`/league leave`: out of the league's members (no more rounds, reminders or standings to
+        come); the results of the rounds driven stay, in the standings too."""
+        found = await self.league_here(place, league)
+        name = display_name(actor.name)
+        post = Post([msg("league.left", name=name, league=found.name)], channel_id=found.channel_id)
+        return await self._remove(found, actor, actor.user_id, name, "leave", "", post)
+
+    async def kick(self, place: Place, actor: Actor, driver_id: int, driver_name: str, reason: object,
+                   league: object = None) -> Reply:
+        """`/steward kick`: an organiser takes a driver out of the league, with a reason; their past
+        results stay. They may join again (a server's ban is Discord's business)."""
+        found = await self.league_here(place, league)
+        self.require_organiser(found, actor)
+        why = steward_reason(reason)
+        name = display_name(driver_name)
+        post = Post([msg("league.kicked", name=name, league=found.name, by=f"<@{actor.user_id}>", reason=why)],
+                    channel_id=found.channel_id)
+        return await self._remove(found, actor, driver_id, name, "kick", why, post)
+
+    async def _remove(self, league: League, actor: Actor, user_id: int, name: str, action: str, reason: str,
+                      post: Post) -> Reply:
+        now = self.clock()
+
+        async def body(tx: Tx) -> int:
+            if not await leave_league_tx(tx, league.id, user_id):
+                raise ServiceError("league.not_member_of", name=name, league=league.name)
+            await log_tx(tx, league_id=league.id, actor_id=actor.user_id, action=action, target_id=user_id,
+                         reason=reason, now=now)
+            return await league_post_tx(tx, league, post, now)
+
+        return self._posted(post, await self.store.db.write(body))
 
     def _posted(self, post: Post, row: int) -> Reply:
         self.work.wake()

@@ -22,7 +22,7 @@ round in `counts_for`; the round's SHA-256 in the results post binds that round'
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -44,7 +44,14 @@ from bot.services.league_points import (
     classify_tables,
     standings,
 )
-from bot.services.league_rounds import league_post_tx, plural, round_title, specials_text
+from bot.services.league_rounds import (
+    league_post_tx,
+    plural,
+    renumber_tx,
+    renumbered_line,
+    round_title,
+    specials_text,
+)
 from bot.services.provisional import any_provisional, provisional_lines
 from bot.services.ratings import rate_closed_round_tx, rerate_round_tx
 from bot.services.reply import Actor, Reply
@@ -91,17 +98,26 @@ class Judged:
     log: list[LogEntry]
 
 
+#: The log's judging actions: a penalty, a disqualification, and the corrections of either (each
+#: naming the entry it corrects: `LogEntry.corrects`).
+JUDGING = ("penalty", "disqualify", "penalty_change", "penalty_withdraw", "dsq_lift")
+
+
 def judged(log: list[LogEntry]) -> Judged:
+    """A round's judging as its log says it: a penalty or a change counts unless a later entry
+    corrects it (a change replaces the entry it corrects, a withdrawal removes it); a
+    disqualification counts unless lifted."""
+    corrected = {e.corrects for e in log if e.corrects is not None and e.action in JUDGING}
     penalties: dict[int, int] = {}
     dsq: dict[int, str] = {}
     for entry in log:
-        if entry.target_id is None:
+        if entry.target_id is None or entry.id in corrected:
             continue
-        if entry.action == "penalty":
+        if entry.action in ("penalty", "penalty_change"):
             penalties[entry.target_id] = penalties.get(entry.target_id, 0) + (entry.seconds or 0)
         elif entry.action == "disqualify":
             dsq[entry.target_id] = entry.reason
-    return Judged(penalties, dsq, [e for e in log if e.action in ("penalty", "disqualify")])
+    return Judged(penalties, dsq, [e for e in log if e.action in JUDGING])
 
 
 def entries_of(runs: list[Run], tables: bool = False) -> list[Entry]:
@@ -153,7 +169,7 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
         if c.status == "classified":
             points = str(c.points) + (f" +{c.bonus}" if c.bonus else "")
             rows.append(TableRow(cells=(str(c.position), plain(c.name), format_time(c.time_s or 0),
-                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s}s" if c.penalty_s else "",
+                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s} s" if c.penalty_s else "",
                                         points)))
         else:
             label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
@@ -248,6 +264,12 @@ def scores_of(results: list[Result]) -> list[RoundScore]:
             for r in results]
 
 
+#: How each judging entry of the log reads under a round's results (the trail of its corrections).
+LOG_LINES = {"penalty": "league.log_penalty", "disqualify": "league.log_dsq",
+             "penalty_change": "league.log_penalty_change", "penalty_withdraw": "league.log_penalty_withdraw",
+             "dsq_lift": "league.log_dsq_lift"}
+
+
 def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd: Round, names: dict[int, str],
                   late: list[str], digest: str | None = None) -> list[str]:
     """The results post's text; `digest`: the round's SHA-256 its cards carry (`cards.binding_tx`)."""
@@ -267,11 +289,8 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
         lines.append(msg("league.more_rows", n=len(classified) - TEXT_ROWS))
     for entry in judged_.log:
         who = names.get(entry.target_id or 0, str(entry.target_id))
-        by = f"<@{entry.actor_id}>"
-        if entry.action == "penalty":
-            lines.append(msg("league.log_penalty", name=who, seconds=entry.seconds, reason=entry.reason, by=by))
-        else:
-            lines.append(msg("league.log_dsq", name=who, reason=entry.reason, by=by))
+        lines.append(msg(LOG_LINES[entry.action], name=who, seconds=entry.seconds, reason=entry.reason,
+                         by=f"<@{entry.actor_id}>"))
     lines.append(msg("league.seed_reveal_tables" if tables else "league.seed_reveal", seed=rnd.seed,
                      hash=rnd.seed_hash))
     if digest is not None:
@@ -425,11 +444,13 @@ async def cancel_round(svc: LeagueLike, league: League, round_id: int, actor: Ac
                         posts=[Post([msg("run.cancelled")], close_turn=True)], end_turn_clock=True))
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="cancel",
                          reason=reason, now=now)
-            return await league_post_tx(tx, league, post, now)
+            lines[1:] = renumbered_line((await renumber_tx(tx, league.id))[1])  # no gap where it was
+            return await league_post_tx(tx, league, replace(post, lines=list(lines)), now)
 
+        lines = list(post.lines)
         row = await work.store.db.write(body)
     work.wake()
-    return Reply(list(post.lines), outbox=(row,))
+    return Reply(lines, outbox=(row,))
 
 
 async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, action: str, driver_id: int,
@@ -455,35 +476,47 @@ async def judge(svc: LeagueLike, league: League, round_id: int, actor: Actor, ac
     async def body(tx: Tx) -> list[int]:
         current = await round_tx(tx, round_id)
         assert current is not None
-        if action == "disqualify" and any(e.action == "disqualify" and e.target_id == driver_id
-                                          for e in await log_of_round_tx(tx, round_id)):
+        if action == "disqualify" and driver_id in judged(await log_of_round_tx(tx, round_id)).disqualified:
             raise ServiceError("league.already_dsq", name=run.display_name)
         await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action=action,
                      target_id=driver_id, seconds=seconds, reason=reason, now=now)
         ids = [await league_post_tx(tx, league, post, now)]
         if current.status == "closed":  # recompute the stored results and post them again
-            await clear_results_tx(tx, round_id)
-            classified, judged_, runs_now = await _classify_tx(tx, current, league)
-            await write_results_tx(tx, result_rows(current, league, classified))
-            await rerate_round_tx(tx, current)  # the ratings follow the judged results
-            await place_round_tx(tx, current.id, now)  # and the careers
-            names = {r.user_id: r.display_name for r in runs_now}
-            updated = Post([msg("league.results_updated", title=title)] +
-                           results_lines(title, classified, judged_, current, names, [],
-                                         (await binding_tx(tx, current, league.name, runs_now)).digest)[1:],
-                           channel_id=league.channel_id,
-                           image=table_spec(results_table(title, specials_text(current.specials, current.game),
-                                                          classified, judged_, current.seed,
-                                                          provisional_lines(current.game, current.ruleset),
-                                                          current.game),
-                                            "results.png"))
-            ids.append(await league_post_tx(tx, league, updated, now))
-            ids.append(await league_post_tx(tx, league, await _standings_post_tx(tx, league), now))
+            ids += await rejudged_tx(tx, work, league, current, now)
         return ids
 
     ids = await work.store.db.write(body)
     work.wake()
     return Reply([line], outbox=tuple(ids))
+
+
+async def rejudged_tx(tx: Tx, work: RallyWork, league: League, rnd: Round, now: datetime) -> list[int]:
+    """Inside a judgement or a correction of a closed round (under its lock): its results computed
+    again from its runs and its log, the ratings replayed from it on, its cards file written
+    again (the same runs, so every card still verifies against the digest posted), and the
+    updated results (text, image, cards) and the standings owed to the league's channel."""
+    title = round_title(rnd, league.name)
+    await clear_results_tx(tx, rnd.id)
+    classified, judged_, runs_now = await _classify_tx(tx, rnd, league)
+    await write_results_tx(tx, result_rows(rnd, league, classified))
+    await rerate_round_tx(tx, rnd)  # the ratings follow the judged results
+    await place_round_tx(tx, rnd.id, now)  # and the careers
+    tables = is_table_game(rnd.game)  # no cards for a table round (see `_results_posts_tx`)
+    binding = None if tables else await binding_tx(tx, rnd, league.name, runs_now)
+    if binding is not None:
+        await put_cards_tx(tx, rnd.id, cards_file(rnd, league.name, runs_now, await logs_of_round_tx(tx, rnd.id),
+                                                  binding))
+    names = {r.user_id: r.display_name for r in runs_now}
+    updated = Post([msg("league.results_updated", title=title)] +
+                   results_lines(title, classified, judged_, rnd, names, [],
+                                 binding.digest if binding is not None else None)[1:],
+                   channel_id=league.channel_id,
+                   image=table_spec(results_table(title, specials_text(rnd.specials, rnd.game), classified, judged_,
+                                                  rnd.seed, provisional_lines(rnd.game, rnd.ruleset), rnd.game),
+                                    "results.png"),
+                   attach=None if tables else cards_attachment(rnd))
+    return [await league_post_tx(tx, league, updated, now),
+            await league_post_tx(tx, league, await _standings_post_tx(tx, league, work.public_url), now)]
 
 
 async def standings_post(work: RallyWork, league: League, now: datetime) -> Reply:

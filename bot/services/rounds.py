@@ -10,11 +10,12 @@ is cancelled under its lock (`RoundLocks`), so a run starting or the close never
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot import games
 from bot.engine.core.official import week_of
-from bot.engine.core.text import msg
+from bot.engine.core.text import Listed, msg
 from bot.services.errors import ServiceError
 from bot.services.images import preview_spec, warm
 from bot.services.inputs import assistance as inputs_assistance
@@ -25,20 +26,48 @@ from bot.services.league_rounds import (
     discord_time,
     league_language,
     league_post_tx,
+    local,
     new_seed,
+    renumber_tx,
+    renumbered_line,
+    round_title,
     schedule_round_tx,
     seed_hash,
     specials_text,
 )
-from bot.services.league_time import hour_of, moment, stored_zone, weekday, weekly, window
-from bot.services.leagues import MAX_REASON, LeagueService
+from bot.services.league_time import hour_of, is_relative, moment, stored_zone, weekday, weekly, window
+from bot.services.leagues import MAX_REASON, LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round
 from bot.services.work import Post, RallyWork
 from bot.services.world_round import ensure_week_tx
-from bot.store.clock import from_text
+from bot.store.clock import from_text, to_text
 from bot.store.connection import Tx
-from bot.store.leagues import League, Round, add_round_tx, link_answers_tx, log_tx, rounds_of_league_tx
+from bot.store.jobs import cancel_round_jobs_tx
+from bot.store.leagues import (
+    League,
+    Round,
+    add_round_tx,
+    link_answers_tx,
+    log_tx,
+    members_tx,
+    move_round_tx,
+    round_tx,
+    rounds_of_league_tx,
+)
+
+
+def overlap_lines(rounds: list[Round], added: list[Round]) -> list[str]:
+    """A warning for each round added whose window overlaps another scheduled or open round's
+    (allowed: a league may run two at once; said, so it is never by mistake)."""
+    lines = []
+    for new in added:
+        others = [r.number for r in rounds if r.id != new.id and r.status in ("scheduled", "open")
+                  and r.opens_at < new.closes_at and new.opens_at < r.closes_at]
+        if others:
+            lines.append(msg("league.round_overlaps", number=new.number,
+                             others=Listed([str(n) for n in sorted(others)], "comma")))
+    return lines
 
 
 class RoundService:
@@ -82,9 +111,10 @@ class RoundService:
             if opens is None or closes is None:
                 raise ServiceError("league.weekly_or_dates")
             start, end = moment("opens", opens, tz, now), moment("closes", closes, tz, now)
-            window(start, end, now)
+            window(start, end, now, relative_close=is_relative(closes))
             windows = [(start, end)]
         added: list[Round] = []
+        posted: list[str] = []
 
         async def body(tx: Tx) -> int:
             for start, end in windows:
@@ -106,21 +136,24 @@ class RoundService:
                 await log_tx(tx, league_id=found.id, round_id=rnd.id, actor_id=actor.user_id, action="round_add",
                              now=now)
                 added.append(rnd)
-            lines = [msg("league.round_added", league=found.name, number=r.number,
-                         stages=specials_text(r.specials, r.game),
-                       opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
-                       power=msg("league.power_stage") if r.power_stage else "") for r in added]
+            numbers, changes = await renumber_tx(tx, found.id)
+            added[:] = [replace(r, number=numbers[r.id]) for r in added]
+            lines = [*self._added_lines(found, added), *overlap_lines(await rounds_of_league_tx(tx, found.id), added),
+                     *renumbered_line(changes)]
             post = Post(lines, channel_id=found.channel_id,
                         image=preview_spec(added[0].specials[0], found.game) if len(added) == 1 else None)
+            posted[:] = lines
             return await league_post_tx(tx, found, post, now)
 
         row = await self.store.db.write(body)
         for special in dict.fromkeys(s for r in added for s in r.specials):  # static layers, in the background
             warm(special, lang=league_language(found), game=found.game)
-        lines = [msg("league.round_added", league=found.name, number=r.number, stages=specials_text(r.specials, r.game),
-                   opens=self.when(from_text(r.opens_at)), closes=self.when(from_text(r.closes_at)),
-                   power=msg("league.power_stage") if r.power_stage else "") for r in added]
-        return Reply(lines, outbox=(row,))
+        return Reply(posted, outbox=(row,))
+
+    def _added_lines(self, league: League, added: list[Round]) -> list[str]:
+        return [msg("league.round_added", league=league.name, number=r.number, stages=specials_text(r.specials, r.game),
+                    opens=self.when(local(r.opens_at, league)), closes=self.when(local(r.closes_at, league)),
+                    power=msg("league.power_stage") if r.power_stage else "") for r in added]
 
     async def _world_round_tx(self, tx: Tx, week: str, now: datetime, game: str) -> Round:
         """The week's world round of the league's game (created if needed): an official league
@@ -138,8 +171,8 @@ class RoundService:
         lines = [msg("league.rounds_head", name=found.name)]
         for r in rounds:
             lines.append(msg("league.round_line", number=r.number, status=msg(f"league.status_{r.status}"),
-                           stages=specials_text(r.specials, r.game), opens=self.when(from_text(r.opens_at)),
-                           closes=self.when(from_text(r.closes_at)), hash=r.seed_hash[:16],
+                           stages=specials_text(r.specials, r.game), opens=self.when(local(r.opens_at, found)),
+                           closes=self.when(local(r.closes_at, found)), hash=r.seed_hash[:16],
                            power=msg("league.power_stage") if r.power_stage else ""))
         return Reply(lines, ephemeral=True)
 
@@ -150,6 +183,60 @@ class RoundService:
             if r.number == wanted:
                 return r
         raise ServiceError("league.no_such_round", number=wanted, name=league.name)
+
+    async def round_move(self, place: Place, actor: Actor, round_number: object, reason: object,
+                         opens: object = None, closes: object = None, league: object = None) -> Reply:
+        """Move a scheduled round (its open and close) or an open one (its close): its jobs follow,
+        the rounds are numbered by date again, the league's drivers are told in its channel (pinged)."""
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        why = steward_reason(reason)
+        if (opens is None or not str(opens).strip()) and (closes is None or not str(closes).strip()):
+            raise ServiceError("league.move_needs_time")
+        rnd = await self.find_round(found, round_number)
+        async with self.locks(rnd.id):
+            return await self._move(found, rnd.id, actor, why, opens, closes)
+
+    async def _move(self, league: League, round_id: int, actor: Actor, reason: str, opens: object,
+                    closes: object) -> Reply:
+        tz, now = stored_zone(league.timezone), self.clock()
+
+        async def body(tx: Tx) -> list[str]:
+            rnd = await round_tx(tx, round_id)
+            if rnd is None or rnd.status not in ("scheduled", "open"):
+                raise ServiceError("league.cannot_move", number=rnd.number if rnd else "?",
+                                   status=msg(f"league.status_{rnd.status}") if rnd else "—")
+            given_opens = opens is not None and str(opens).strip() != ""
+            if rnd.status == "open" and given_opens:
+                raise ServiceError("league.move_open_round", number=rnd.number)
+            start = moment("opens", opens, tz, now) if given_opens else from_text(rnd.opens_at)
+            end = moment("closes", closes, tz, now) if closes is not None and str(closes).strip() \
+                else from_text(rnd.closes_at)
+            window(start, end, now, relative_close=is_relative(closes))
+            if (start, end) == (from_text(rnd.opens_at), from_text(rnd.closes_at)):
+                raise ServiceError("league.move_same", number=rnd.number)
+            if not await move_round_tx(tx, round_id, start, end):
+                raise ServiceError("league.cannot_move", number=rnd.number, status="—")
+            await cancel_round_jobs_tx(tx, round_id)
+            moved = replace(rnd, opens_at=to_text(start), closes_at=to_text(end))
+            await schedule_round_tx(tx, moved, league.guild_id)
+            await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="round_move",
+                         reason=reason, now=now)
+            numbers, changes = await renumber_tx(tx, league.id)
+            lines = [msg("league.round_moved", title=round_title(replace(rnd, number=numbers[rnd.id]), league.name),
+                         opens=self.when(local(start, league)), closes=self.when(local(end, league)),
+                         old_opens=self.when(local(rnd.opens_at, league)),
+                         old_closes=self.when(local(rnd.closes_at, league)), by=f"<@{actor.user_id}>", reason=reason),
+                     *renumbered_line(changes)]
+            members = tuple(user for user, _ in await members_tx(tx, league.id))
+            rows.append(await league_post_tx(tx, league, Post(lines, ping=members, channel_id=league.channel_id),
+                                             now))
+            return lines
+
+        rows: list[int] = []
+        lines = await self.store.db.write(body)
+        self.work.wake()
+        return Reply(lines, outbox=(rows[-1],))
 
     async def round_cancel(self, place: Place, actor: Actor, round_number: object, reason: object,
                            league: object = None) -> Reply:

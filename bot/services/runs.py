@@ -37,7 +37,14 @@ from bot.services.ghost_board import ghost_of, racing_line, with_ghost
 from bot.services.ghosts import choose_ghost, ghost_choice, ghost_run, has_ghosts
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
-from bot.services.league_rounds import RoundLocks, discord_time, league_language, league_post_tx, round_title
+from bot.services.league_rounds import (
+    RoundLocks,
+    discord_time,
+    league_language,
+    league_post_tx,
+    local,
+    round_title,
+)
 from bot.services.official_runs import NOT_CLOSED, link_rounds_tx, rounds_locked, stands_refusal_tx
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply
@@ -156,7 +163,8 @@ class RunService:
                 await link_rounds_tx(tx, [r.id for r in others if r.id != rnd.id])
                 change = Change(logged=[Logged(lifecycle_text(Start((driver,))), actor.user_id, state, "running")])
                 title = round_title(rnd, league.name if league else None)
-                lead = [msg("run.started", name=name, title=title, closes=self.when(from_text(rnd.closes_at)))]
+                closes = local(rnd.closes_at, league) if league else from_text(rnd.closes_at)
+                lead = [msg("run.started", name=name, title=title, closes=self.when(closes))]
                 lead += racing_line(game, chosen)
                 turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset, chosen)
                 return rally, change, await self.work.write(tx, rally, change)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.services.corrections import correct
 from bot.services.errors import ServiceError
-from bot.services.inputs import display_name, number, text_option
+from bot.services.inputs import display_name, number, shown
 from bot.services.league_rounds import RoundLocks
-from bot.services.leagues import MAX_REASON, LeagueService
+from bot.services.leagues import LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import judge
 from bot.services.rounds import RoundService
@@ -22,6 +23,8 @@ from bot.services.work import RallyWork
 from bot.store.leagues import League, Round, rounds_of_league_tx
 
 MAX_PENALTY_S = 3600
+#: `/steward action:` → the log's correction
+STEWARD_ACTIONS = {"withdraw": "penalty_withdraw", "change": "penalty_change", "lift-dsq": "dsq_lift"}
 
 
 class StewardingService:
@@ -44,7 +47,7 @@ class StewardingService:
         found = await self.leagues.league_here(place, league)
         self.leagues.require_organiser(found, actor)
         amount = int(number("seconds", seconds, 1, MAX_PENALTY_S, whole=True))
-        why = text_option("reason", reason, MAX_REASON)
+        why = steward_reason(reason)
         rnd = await self._penalty_round(found, round_number)
         return await self._judge(found, rnd, actor, "penalty", driver_id, driver_name, why, amount)
 
@@ -52,9 +55,28 @@ class StewardingService:
                          reason: object, league: object = None) -> Reply:
         found = await self.leagues.league_here(place, league)
         self.leagues.require_organiser(found, actor)
-        why = text_option("reason", reason, MAX_REASON)
+        why = steward_reason(reason)
         rnd = await self.rounds.find_round(found, round_number)
         return await self._judge(found, rnd, actor, "disqualify", driver_id, driver_name, why, None)
+
+    async def steward(self, place: Place, actor: Actor, action: object, driver_id: int, driver_name: str,
+                      round_number: object, reason: object, seconds: object = None, league: object = None) -> Reply:
+        """`/steward`: withdraw or change a driver's latest penalty in a round, or lift their
+        disqualification; organisers only, with a reason, shown under the round's results."""
+        found = await self.leagues.league_here(place, league)
+        self.leagues.require_organiser(found, actor)
+        kind = STEWARD_ACTIONS.get(str(action).strip().lower() if action is not None else "")
+        if kind is None:
+            raise ServiceError("league.bad_steward_action", value=shown(action, 20), actions=", ".join(STEWARD_ACTIONS))
+        amount = None
+        if kind == "penalty_change":
+            amount = int(number("seconds", seconds, 1, MAX_PENALTY_S, whole=True))
+        elif seconds is not None and str(seconds).strip():
+            raise ServiceError("league.seconds_only_change")
+        why = steward_reason(reason)
+        rnd = await self.rounds.find_round(found, round_number)
+        async with self.locks(rnd.id):
+            return await correct(self, found, rnd.id, actor, kind, driver_id, display_name(driver_name), why, amount)
 
     async def _penalty_round(self, league: League, round_number: object) -> Round:
         if round_number is not None and str(round_number).strip():

@@ -40,13 +40,12 @@ from bot.engine.core.scores import format_score
 from bot.engine.core.text import Listed, msg
 from bot.i18n import render
 from bot.services.deal_keys import deal_columns
-from bot.services.league_rounds import league_language, league_post_tx, round_title
+from bot.services.league_rounds import league_language, league_post_tx, local, round_title
 from bot.services.table_groups import group_tables
 from bot.services.turns import turn_post
 from bot.services.windows import asked_together, clear_step, close
 from bot.services.work import Change, Logged, Post, RallyWork, State, game_of
 from bot.store import Rally
-from bot.store.clock import from_text
 from bot.store.connection import Tx
 from bot.store.drivers import join_tx
 from bot.store.leagues import (
@@ -168,7 +167,8 @@ class TableGames:
                                guild_name="", rally_id=rally.id, thread_id=thread_id, week=None, now=now)
         change = Change(logged=[Logged(lifecycle_text(Start(tuple(s for s, _ in ids))), None, state, "running")])
         lead = [msg("league.table_started", title=round_title(rnd, league.name), table=number,
-                    names=Listed([name for _, name in seats], how="both"), closes=self.when(from_text(rnd.closes_at)))]
+                    names=Listed([name for _, name in seats], how="both"),
+                    closes=self.when(local(rnd.closes_at, league)))]
         turn_post(rally.id, 1, state, events, lead, change, game.id, rnd.ruleset)
         await self.work.write(tx, rally, change)
 

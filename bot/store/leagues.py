@@ -35,7 +35,7 @@ RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally
                "score, power_s, reason, started_at, finished_at, game, score_unit")
 RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, score, penalty_s, status, reason, points, "
                   "bonus, score_unit")
-LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at"
+LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects"
 #: the game of every row written before games had a column (migration 11's default), and of a
 #: world week asked for without one
 CLASSIC = "rallyman"
@@ -170,6 +170,7 @@ class LogEntry:
     seconds: int | None
     reason: str
     at: str
+    corrects: int | None = None  # a correction: the id of the entry it withdraws, changes or lifts
 
     @classmethod
     def from_row(cls, row: Any) -> LogEntry:
@@ -245,6 +246,13 @@ async def members_tx(tx: Tx, league_id: int) -> list[tuple[int, str]]:
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
+async def leave_league_tx(tx: Tx, league_id: int, user_id: int) -> bool:
+    """Take a driver out of the league's members (their results stay in `round_results`); False
+    when they were not a member."""
+    return await tx.execute("DELETE FROM league_members WHERE league_id = ? AND user_id = ?",
+                            (league_id, user_id)) == 1
+
+
 async def member_tx(tx: Tx, league_id: int, user_id: int) -> str | None:
     """The member's display name, or None when they are not in the league."""
     row = await tx.fetch_one("SELECT display_name FROM league_members WHERE league_id = ? AND user_id = ?",
@@ -309,6 +317,19 @@ async def world_round_tx(tx: Tx, week: str, game: str = CLASSIC) -> Round | None
     row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND game = ? AND week = ?",
                              (game, week))
     return Round.from_row(row) if row else None
+
+
+async def move_round_tx(tx: Tx, round_id: int, opens_at: datetime, closes_at: datetime) -> bool:
+    """A scheduled or open round's new window; False when it is neither any more."""
+    return await tx.execute("UPDATE rounds SET opens_at = ?, closes_at = ? WHERE id = ? "
+                            "AND status IN ('scheduled', 'open')", (to_text(opens_at), to_text(closes_at),
+                                                                     round_id)) == 1
+
+
+async def set_round_numbers_tx(tx: Tx, numbers: dict[int, int]) -> None:
+    """Give rounds (by id) their numbers (the league's rounds renumbered by date)."""
+    await tx.execute_many("UPDATE rounds SET number = ? WHERE id = ?",
+                          [(number, round_id) for round_id, number in numbers.items()])
 
 
 async def set_round_status_tx(tx: Tx, round_id: int, old: tuple[str, ...], new: str) -> bool:
@@ -570,11 +591,12 @@ async def results_of_league_tx(tx: Tx, league_id: int) -> list[Result]:
 
 
 async def log_tx(tx: Tx, *, league_id: int, actor_id: int, action: str, now: datetime, round_id: int | None = None,
-                 target_id: int | None = None, seconds: int | None = None, reason: str = "") -> None:
+                 target_id: int | None = None, seconds: int | None = None, reason: str = "",
+                 corrects: int | None = None) -> None:
     await tx.execute(
-        "INSERT INTO league_log (league_id, round_id, actor_id, action, target_id, seconds, reason, at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (league_id, round_id, actor_id, action, target_id, seconds, reason,
-                                            to_text(now)))
+        "INSERT INTO league_log (league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (league_id, round_id, actor_id, action, target_id, seconds, reason,
+                                               to_text(now), corrects))
 
 
 async def log_of_round_tx(tx: Tx, round_id: int) -> list[LogEntry]:

@@ -53,13 +53,15 @@ async def test_command_names_are_unique_and_everything_is_described(bot):
                                     "rally board", "rally abandon", "rally kick", "rally results", "rally history",
                                     "rally add-ai", "rally remove-ai", "rally web", "act", "roll", "stop", "line",
                                     "spare", "odds", "help", "tires", "attack", "order", "place",
-                                    "league create", "league join", "league organisers", "league settings",
-                                    "league web", "league round add", "league round list", "league round cancel",
+                                    "league create", "league join", "league leave", "league organisers",
+                                    "league settings", "league web", "league round add", "league round list",
+                                    "league round cancel",
                                     "league penalty", "league disqualify", "league standings", "league results",
                                     "league export", "league calendar", "notify dm", "notify next",
                                     "run start", "run replay", "scratch ranking", "scratch run", "scratch me", "rules",
                                     "verify", "stage list", "stage show", "hand", "play", "reveal", "pass",
-                                        "ratings", "driver", "replay"])
+                                        "ratings", "driver", "replay", "steward withdraw", "steward change",
+                                    "steward lift-dsq", "steward move", "steward kick"])
     for command in payload:
         for name, item in walk(command):
             assert item["description"] and item["description"] != "…", name

@@ -74,12 +74,13 @@ async def test_league_export_gives_an_organiser_two_csv_files_privately_and_refu
     calls = await h.command(MOD, "league", "export", payload={"manage": True})
     (answer,) = [c for c in calls if c.method == "PATCH" and "/messages/@original" in c.url]
     assert sorted(answer.files) == ["cup-results.csv", "cup-standings.csv"] and channel_posts(calls) == []
-    header = next(csv.reader(io.StringIO(answer.data["cup-results.csv"].decode("utf-8"))))
+    header = next(csv.reader(io.StringIO(answer.data["cup-results.csv"].decode("utf-8-sig"))))
     assert header[:4] == ["round", "stage", "position", "driver"]
     await h.command(MOD, "league", "round add", stage="pinewood-sprint", opens="+1d", closes="+3d",
                     payload={"manage": True})
     calls = await h.command(ALICE, "league", "calendar")
     (answer,) = [c for c in calls if c.method == "PATCH" and "/messages/@original" in c.url]
     assert answer.files == ["cup.ics"]
-    (event,) = Calendar.from_ical(answer.data["cup.ics"]).walk("VEVENT")
-    assert str(event.get("summary")) == "=Cup — round 1"
+    opening, close = Calendar.from_ical(answer.data["cup.ics"]).walk("VEVENT")
+    assert (str(opening.get("summary")), str(close.get("summary"))) == ("Opening of =Cup — round 1",
+                                                                          "Close of =Cup — round 1")

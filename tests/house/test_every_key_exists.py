@@ -110,6 +110,7 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("services/leagues.py", "'league.world_name_' + text"): lambda: keys("league.world_name_{}", ("on", "off")),
     ("services/rounds.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
     ("services/round_close.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/rounds.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
     ("services/league_export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
     ("services/league_export.py", "f'export.col_{key}'"): lambda: keys(
         "export.col_{}", league_export.STANDINGS_HEAD + league_export.STANDINGS_TAIL + league_export.RESULTS_COLUMNS),

@@ -12,7 +12,7 @@ import pytest
 from icalendar import Calendar
 
 from bot.engine.core.errors import RallyError
-from bot.services.league_export import results_csv, safe_cell, seconds_text, standings_csv
+from bot.services.league_export import results_csv, round_uid, safe_cell, seconds_text, standings_csv
 from bot.services.league_points import standings
 from bot.services.round_close import scores_of
 from bot.store.clock import from_text
@@ -33,7 +33,8 @@ async def two_rounds(service):
 
 
 def table(data: bytes) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 with a byte-order mark, as Excel reads it
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
 
 
 async def test_an_organiser_exports_a_season_as_standings_and_results_csv(service, deadlines, clock, posts):
@@ -68,7 +69,8 @@ async def test_an_organiser_exports_a_season_as_standings_and_results_csv(servic
         assert (row["driver"], row["time_s"]) == (res.display_name, str(res.time_s) if res.time_s else "")
         assert row["time"] == seconds_text(res.time_s)
     bob = next(r for r in lines if r["round"] == "1" and r["driver"] == "Bob")
-    assert bob["penalty_s"] == "30"
+    assert (bob["penalty_s"], bob["penalty_reason"]) == ("30", "cut")
+    assert all(r["penalty_reason"] == "" for r in lines if r["penalty_s"] == "0")
     winners = [r for r in lines if r["position"] == "1"]
     assert all(r["gap_s"] == "0" and r["gap"] == "0:00.0" for r in winners)
     assert all(r["stage"] for r in lines)
@@ -82,7 +84,7 @@ async def test_export_by_a_non_organiser_is_refused_privately_and_changes_nothin
     assert await everything(store) == before
 
 
-async def test_the_calendar_has_one_event_per_round_in_utc_and_the_same_uids_after_a_cancel(service):
+async def test_the_calendar_marks_each_round_opening_and_close_with_a_reminder_and_keeps_its_uids(service):
     rounds = await two_rounds(service)
     first = await service.championships.exports.calendar(LEAGUE_CHANNEL, ALICE)  # any member
     (name, data), = first.files
@@ -90,15 +92,43 @@ async def test_the_calendar_has_one_event_per_round_in_utc_and_the_same_uids_aft
     cal = Calendar.from_ical(data)
     assert str(cal.get("x-wr-timezone")) == "Europe/Paris"
     events = cal.walk("VEVENT")
-    assert [e.decoded("dtstart") for e in events] == [from_text(r.opens_at) for r in rounds]
-    assert [e.decoded("dtend") for e in events] == [from_text(r.closes_at) for r in rounds]
+    moments = [m for r in rounds for m in (from_text(r.opens_at), from_text(r.closes_at))]
+    assert [e.decoded("dtstart") for e in events] == moments
+    assert all(e.decoded("dtend") - e.decoded("dtstart") == timedelta(minutes=15) for e in events)  # no blocked week
+    assert all(str(e.get("transp")) == "TRANSPARENT" for e in events)
     assert all(e.decoded("dtstart").utcoffset() == timedelta(0) for e in events)
     assert "Europe/Paris" in str(events[0].get("description"))
-    assert str(events[0].get("summary")) == "Sunday Cup — round 1"
+    assert [str(e.get("summary")) for e in events[:2]] == ["Opening of Sunday Cup — round 1",
+                                                           "Close of Sunday Cup — round 1"]
+    alarms = [(i, a) for i, e in enumerate(events) for a in e.walk("VALARM")]
+    assert [i for i, _ in alarms] == [1, 3]  # on each close, none on an opening
+    assert all(a.decoded("trigger") == -timedelta(hours=24) for _, a in alarms)
+    uids = [str(e.get("uid")) for e in events]
+    assert len(set(uids)) == 4
     await service.championships.rounds.round_cancel(LEAGUE_CHANNEL, ORGANISER, 2, "rain")
     again = Calendar.from_ical(dict((await service.championships.exports.calendar(LEAGUE_CHANNEL, BOB)).files)[name])
-    assert [str(e.get("uid")) for e in again.walk("VEVENT")] == [str(e.get("uid")) for e in events]
-    assert [str(e.get("status")) for e in again.walk("VEVENT")] == ["CONFIRMED", "CANCELLED"]
+    assert [str(e.get("uid")) for e in again.walk("VEVENT")] == uids
+    assert [str(e.get("status")) for e in again.walk("VEVENT")] == ["CONFIRMED"] * 2 + ["CANCELLED"] * 2
+
+
+def test_a_rounds_uids_differ_between_two_bots_leagues():
+    rnd = Round(7, 1, 1, ["black-moor"], [True], False, None, "2026-12-01T19:00:00+00:00",
+                "2026-12-08T19:00:00+00:00", "scheduled", "0" * 64, "1" * 64, "personal", "classic", {}, 1, "x")
+    here = League(1, 10, "Cup", 20, "UTC", [25], None, "classic", {}, "personal", "en", None, 1,
+                  "2026-11-22T12:00:00+00:00")
+    elsewhere = League(1, 11, "Cup", 20, "UTC", [25], None, "classic", {}, "personal", "en", None, 1,
+                       "2026-11-22T12:00:00+00:00")
+    assert round_uid(here, rnd, "closes") != round_uid(elsewhere, rnd, "closes")
+    assert round_uid(here, rnd, "closes") == round_uid(here, rnd, "closes")
+    assert round_uid(here, rnd, "opens") != round_uid(here, rnd, "closes")
+
+
+async def test_a_french_league_exports_semicolon_columns(service):
+    champs = service.championships
+    await champs.leagues.create(LEAGUE_CHANNEL, ORGANISER, "Coupe", "Europe/Paris", language="fr")
+    files = dict((await champs.exports.export(LEAGUE_CHANNEL, ORGANISER)).files)
+    header = files["coupe-results.csv"].decode("utf-8-sig").splitlines()[0]
+    assert header.split(";")[:3] == ["manche", "speciale", "position"] and "," not in header
 
 
 async def test_the_24h_reminder_also_goes_by_dm_to_drivers_who_asked_and_have_not_driven(service, deadlines, clock,

@@ -56,13 +56,13 @@ def test_random_command_lines_never_crash_and_refusals_change_nothing(commands):
 
 @pytest.mark.parametrize("option, value, needle", [
     ("drivers", "abc", "`drivers` must be a plain number, not `abc`"),
-    ("deadline", "abc", "`deadline_hours` must be a plain number, not `abc`"),
-    ("deadline", "inf", "`deadline_hours` must be a plain number, not `inf`"),
-    ("deadline", "1e309", "`deadline_hours` must be a plain number, not `1e309`"),
-    ("deadline", "nan", "`deadline_hours` must be a plain number, not `nan`"),
+    ("deadline_hours", "abc", "`deadline_hours` must be a plain number, not `abc`"),
+    ("deadline_hours", "inf", "`deadline_hours` must be a plain number, not `inf`"),
+    ("deadline_hours", "1e309", "`deadline_hours` must be a plain number, not `1e309`"),
+    ("deadline_hours", "nan", "`deadline_hours` must be a plain number, not `nan`"),
     ("drivers", "2.5", "`drivers` must be a whole number, not `2.5`"),
     ("drivers", "99999999999999999999999", "`drivers` must be a plain number"),
-    ("deadline", "-3", "`deadline_hours` must be a number from 1 to 168, not `-3`"),
+    ("deadline_hours", "-3", "`deadline_hours` must be a number from 1 to 168, not `-3`"),
 ])
 async def test_console_numbers_are_parsed_strictly_and_a_refusal_creates_nothing(store, option, value, needle):
     """Issue 9 fault 8: `drivers:abc` used to give the generic error and `inf`/`1e309`/`nan` raised."""

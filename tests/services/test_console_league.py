@@ -121,7 +121,7 @@ async def test_a_season_of_four_weekly_rounds_in_the_console_reads_as_on_discord
 
     # Only organisers organise.
     assert text.count("[only bob] Only the organisers of Sunday Cup can do that") == 2
-    assert "[only alice] No round is open for a run right now." in text
+    assert "[only alice] No round is open for a run right now: round 1 opens 2026-11-23 20:00 Europe/Paris." in text
     # Each round opens on time (Monday 20:00 in Paris) with its seed's hash, and closes a week later
     # with the seed itself, which hashes to what was published.
     for n in range(1, 5):

@@ -87,6 +87,9 @@ def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
 def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
     count = params.get("n")
+    if count is None and isinstance(params.get("count"), int) and f"{key}.one" in messages:
+        count = params["count"]  # a message saved before it was counted by `n` (an owed outbox row)
+        params = {**params, "n": count}
     if key not in messages and f"{key}.one" in messages and isinstance(count, int):
         key = f"{key}.{plural_category(count, lang)}"  # a counted message: the reader's plural
     if key not in messages:

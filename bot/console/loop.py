@@ -8,6 +8,7 @@ import asyncio
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import suppress
 from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
@@ -125,30 +126,37 @@ async def run_console(lines: Iterable[str] | None, service: RallyService, out: T
 
 
 async def _off_the_loop(lines: Iterable[str]) -> AsyncIterator[str]:
-    """The lines of `lines`, read in a thread of their own: reading a pipe (or any file) waits for
-    its writer, and the loop must go on meanwhile (jobs, the web page of `--web`). A daemon thread,
-    not the loop's executor: a reader still waiting on an open pipe never holds the process up at
-    exit. A list is read as it is."""
+    """The lines of `lines`, each read when the previous one has run, in a thread of its own:
+    reading a pipe (or any file) waits for its writer, and the loop must go on meanwhile (jobs,
+    the web page of `--web`). A daemon thread, not the loop's executor: a reader still waiting on
+    an open pipe never holds the process up at exit. One line at a time, never ahead: a session
+    may choose its next line from what the last one printed. A list is read as it is."""
     if isinstance(lines, (list, tuple)):
         for line in lines:
             yield line
         return
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
-
-    def put(item: str | None) -> None:
-        asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
+    queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
+    wanted = threading.Semaphore(0)  # released by the loop when it is ready for the next line
 
     def read() -> None:
+        source = iter(lines)
+        line: str | None = ""
         try:
-            for line in lines:
-                put(line)
-        except RuntimeError:  # the loop closed while this thread waited: nothing is left to feed
-            return
-        finally:
-            if not loop.is_closed():
-                asyncio.run_coroutine_threadsafe(queue.put(None), loop)
+            while line is not None:
+                wanted.acquire()
+                line = None  # what the loop is told if reading fails: the end
+                line = next(source, None)
+                if line is not None:
+                    asyncio.run_coroutine_threadsafe(queue.put(line), loop).result()
+        finally:  # the end (or a failure, which the thread then reports): the loop stops waiting
+            with suppress(RuntimeError):  # the loop closed meanwhile: nobody is left to tell
+                if not loop.is_closed():
+                    asyncio.run_coroutine_threadsafe(queue.put(None), loop)
 
     threading.Thread(target=read, name="console-input", daemon=True).start()
-    while (line := await queue.get()) is not None:
+    while True:
+        wanted.release()
+        if (line := await queue.get()) is None:
+            return
         yield line

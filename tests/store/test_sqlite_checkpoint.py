@@ -37,7 +37,7 @@ async def test_the_wal_is_checkpointed_off_the_database_thread_then_reused(tmp_p
     async with await Store.open(path) as store:
         await store.db.write(lambda tx: tx.execute("CREATE TABLE ballast (n INTEGER PRIMARY KEY, pad TEXT)"))
         keeper = store.db.checkpointer
-        keeper.limit = 64 * 1024  # small, so a test fills it quickly
+        keeper.limit = 1 << 40  # no checkpoint while the WAL fills (one racing the fill would restart it midway)
         threads: set[str] = set()
         original = keeper._checkpoint
 
@@ -46,19 +46,21 @@ async def test_the_wal_is_checkpointed_off_the_database_thread_then_reused(tmp_p
             original()
 
         keeper._checkpoint = spying  # type: ignore[method-assign]
-        await _fill(store, 0, 60)  # ~60 commits of a 2 KB row: over the limit, checkpoints start
+        await _fill(store, 0, 60)  # ~60 commits of a 2 KB row
+        keeper.limit = 64 * 1024  # small: the next commit finds the WAL over it, and a checkpoint starts
+        await _fill(store, 60, 1)
         await asyncio.to_thread(keeper.wait)
         assert keeper.checkpoints >= 1
         assert threads == {name for name in threads if name.startswith("sqlite-checkpoint")} != set()
         before = _wal_frames(path)
         await asyncio.to_thread(keeper.wait)
-        await _fill(store, 60, 1)  # the first commit after a complete checkpoint starts the WAL again
+        await _fill(store, 61, 1)  # the first commit after a complete checkpoint starts the WAL again
         assert before > 20 and _wal_frames(path) < 5
-        assert (await store.db.fetch_one("SELECT COUNT(*) FROM ballast"))[0] == 61
+        assert (await store.db.fetch_one("SELECT COUNT(*) FROM ballast"))[0] == 62
     assert not (tmp_path / "b.sqlite3-wal").exists() or (tmp_path / "b.sqlite3-wal").stat().st_size == 0
     conn = sqlite3.connect(path)
     try:
-        assert conn.execute("SELECT COUNT(*), SUM(n) FROM ballast").fetchone() == (61, sum(range(61)))
+        assert conn.execute("SELECT COUNT(*), SUM(n) FROM ballast").fetchone() == (62, sum(range(62)))
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()

@@ -73,7 +73,7 @@ async def test_a_public_league_offers_its_calendar_standings_file_and_picture(se
     calendar = await client.get(f"/league/{league_id}/calendar.ics")
     assert calendar.status == 200 and calendar.content_type == "text/calendar"
     text = await calendar.text()
-    assert text.startswith("BEGIN:VCALENDAR") and text.count("BEGIN:VEVENT") == 2
+    assert text.startswith("BEGIN:VCALENDAR") and text.count("BEGIN:VEVENT") == 4  # each round's opening and close
     assert 'filename="sunday-cup.ics"' in calendar.headers["Content-Disposition"]
     standings = await client.get(f"/league/{league_id}/standings.csv")
     assert standings.status == 200 and standings.content_type == "text/csv"

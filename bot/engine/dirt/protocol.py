@@ -228,6 +228,9 @@ class Dirt:
             return None
         return Button(msg("dirt.button", action=typed_words(label)), STYLES.get(label, "primary"))  # type: ignore[arg-type]
 
+    def typed_words(self, label: str) -> str:
+        return typed_words(label)
+
     def apply(self, state: DirtState, seat: str | None, action: Action | RollStop
               ) -> tuple[DirtState, list[Event]]:
         """Play `action` for `seat`; `seat` None is the rally itself: a deadline, a retirement, or

@@ -38,9 +38,13 @@ def _reader_words(words: list[str]) -> list[str]:
             for w in words]
 
 
+def reader_words(label: str) -> str:
+    """A label as the reader types it: `4 dérapage`, `gaz`; English keeps `W` (see `shown`)."""
+    return Listed([msg("turn.typed_white") if w == "W" else reader for w, reader in
+                   zip(label.split(), _reader_words(label.split()), strict=True)], "space")
+
+
 def shown(label: str) -> str:
     """A move as a line names it for typing, in backquotes and the reader's words: `4 skid` reads
     `4 dérapage` in French, `4 Driften` in German, `W` reads `gaz` and `gas`."""
-    words = [msg("turn.typed_white") if w == "W" else reader for w, reader in  # EN keeps the `W` it types
-             zip(label.split(), _reader_words(label.split()), strict=True)]
-    return msg("turn.move", move=Listed(words, "space"))
+    return msg("turn.move", move=reader_words(label))

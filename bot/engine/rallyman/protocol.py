@@ -50,7 +50,7 @@ from bot.engine.rallyman.action_codec import Entry, from_text, log_text
 from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.buttons import button as action_button
-from bot.engine.rallyman.buttons import shown
+from bot.engine.rallyman.buttons import reader_words, shown
 from bot.engine.rallyman.classify import classification as special_classification
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
@@ -261,6 +261,9 @@ class Rallyman:
 
     def button(self, label: str) -> Button | None:
         return action_button(label)
+
+    def typed_words(self, label: str) -> str:
+        return reader_words(label)
 
     def apply(self, state: GameState, seat: str | None, action: Action) -> tuple[GameState, list[Event]]:
         """Play `action` for `seat`: the engine checks it is that seat's to take (a driver may

@@ -12,6 +12,7 @@ never `interaction.client`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from functools import lru_cache
 
 import discord
@@ -19,9 +20,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.i18n import render
 from bot.services.reply import HAND
 from bot.views.host import Host
-from bot.views.interaction_io import actor_of, place_of
+from bot.views.interaction_io import actor_of, place_of, reader_language
 
 MAX_CHOICES = 25
 LOOKUP_TIMEOUT_S = 1.0
@@ -32,27 +34,36 @@ def dice_label(option: str) -> str:
     return " ".join("white" if w == "W" else w for w in option.split())
 
 
-def dice_suggestions(options: list[str] | tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
-    """The legal next dice matching what is typed; when none matches (a plan of several dice,
-    `3 white 4`, which the list cannot hold) what is typed, so it can be sent as it is."""
+def dice_suggestions(options: list[str] | tuple[str, ...], current: str,
+                     shown: Callable[[str], str] = dice_label) -> list[app_commands.Choice[str]]:
+    """The legal next dice matching what is typed (the label, or its words as `shown` names them in
+    the reader's language: `4 dérapage`); when none matches (a plan of several dice, `3 white 4`,
+    which the list cannot hold) what is typed, so it can be sent as it is."""
     typed = " ".join(current.split())
     wanted = typed.lower()
     dice = [o for o in options if o.split()[0] in DICE]
-    hits = [o for o in dice if o.lower().startswith(wanted) or dice_label(o).startswith(wanted)] if wanted else dice
-    choices = [app_commands.Choice(name=dice_label(o), value=o) for o in hits]
+    hits = [o for o in dice if o.lower().startswith(wanted) or shown(o).lower().startswith(wanted)] if wanted \
+        else dice
+    choices = [app_commands.Choice(name=shown(o)[:100], value=o) for o in hits]
     if typed and not hits:  # e.g. `3 white 4`: offer it as typed; the service checks it
         choices.append(app_commands.Choice(name=typed[:100], value=typed[:100]))
     return choices[:MAX_CHOICES]
 
 
-def action_suggestions(options: list[str] | tuple[str, ...], current: str) -> list[app_commands.Choice[str]]:
-    """`/act`: the legal actions whose label starts with (then contains) what is typed; when none
-    matches, what is typed, so it can be sent as it is (the game's parser answers it)."""
+def action_suggestions(options: list[str] | tuple[str, ...], current: str,
+                       shown: Callable[[str], str] = str) -> list[app_commands.Choice[str]]:
+    """`/act`: the legal actions whose label (or its words as `shown` names them in the reader's
+    language: `jouer v1`) starts with (then contains) what is typed; when none matches, what is
+    typed, so it can be sent as it is (the game's parser answers it)."""
     typed = " ".join(current.split())
     wanted = typed.lower()
-    hits = [o for o in options if o.lower().startswith(wanted)] + \
-        [o for o in options if wanted in o.lower() and not o.lower().startswith(wanted)]
-    choices = [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits]
+
+    def texts(o: str) -> tuple[str, str]:
+        return o.lower(), shown(o).lower()
+
+    hits = [o for o in options if any(x.startswith(wanted) for x in texts(o))] + \
+        [o for o in options if any(wanted in x for x in texts(o)) and not any(x.startswith(wanted) for x in texts(o))]
+    choices = [app_commands.Choice(name=shown(o)[:100], value=o[:100]) for o in hits]
     if typed and not hits:
         choices.append(app_commands.Choice(name=typed[:100], value=typed[:100]))
     return choices[:MAX_CHOICES]
@@ -86,12 +97,25 @@ class DiceChoices(commands.Cog):
         command = interaction.command
         verb = games.verb(command.name) if command is not None else None
         prefix = verb.template.split("{", 1)[0] if verb is not None else ""
+        shown = self.reader_words(interaction)
         if prefix.strip():
-            return action_suggestions([o[len(prefix):] for o in labels if o.startswith(prefix)], current)
-        return dice_suggestions(labels, current)
+            return action_suggestions([o[len(prefix):] for o in labels if o.startswith(prefix)], current,
+                                      shown or str)
+        return dice_suggestions(labels, current, shown or dice_label)
 
     async def action_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return action_suggestions(await self.legal_labels(interaction), current)
+        return action_suggestions(await self.legal_labels(interaction), current, self.reader_words(interaction) or str)
+
+    def reader_words(self, interaction: discord.Interaction) -> Callable[[str], str] | None:
+        """How a label reads in the asker's language (`4 dérapage`, `jouer v1`), by the game of the
+        channel's last turn prompt; None when the labels' own English words serve (an English
+        reader), or the bot does not know that game yet (a restart)."""
+        prompt = self.bot.options_cache.get(interaction.channel_id or 0)
+        lang = reader_language(interaction)
+        if prompt is None or lang == "en" or prompt.game not in games.ids():
+            return None
+        game = games.get(prompt.game)
+        return lambda label: render(game.typed_words(label), lang)
 
 
 dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the command is bound to

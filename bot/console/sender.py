@@ -8,6 +8,7 @@ import heapq
 import re
 from pathlib import Path
 
+from bot import games
 from bot.console.channels import Channels
 from bot.console.printer import Say
 from bot.console.tables import table_lines
@@ -46,8 +47,10 @@ class Sender:
         """A private reply is printed for its reader; public posts come out of the outbox."""
         if reply.ephemeral or not reply.outbox:
             picks = reply.turn.options if reply.ephemeral and reply.turn is not None else ()
-            more = [msg("console.picks", picks=Listed([f"`{p}`" for p in picks], "either"),
-                        first=picks[0])] if picks else []
+            game = games.get(reply.turn.game) if reply.turn is not None else None
+            words = [game.typed_words(p) if game is not None else p for p in picks]  # the reader's words
+            more = [msg("console.picks", picks=Listed([msg("console.pick", pick=w) for w in words], "either"),
+                        first=words[0])] if picks else []
             self.say(name, list(reply.lines) + more, ephemeral=True)
             for file_name, data in reply.files:
                 self._file(name, file_name, data)

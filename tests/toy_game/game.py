@@ -179,6 +179,9 @@ class DiceDash:
         return Button(msg("toy.button_" + label), "primary" if label == "roll" else "success") \
             if label in ("roll", "bank") else None
 
+    def typed_words(self, label: str) -> str:
+        return label  # the toy has no words of its own: `roll`, `bank` in every language
+
     def to_act(self, state: Dash) -> frozenset[str]:
         return frozenset() if self.finished(state) else frozenset({state.seats[state.turn][0]})
 

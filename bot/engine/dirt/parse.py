@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.engine.core.errors import CannotParse
 from bot.engine.core.log import LOG_VERSION, CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
-from bot.engine.core.text import msg
+from bot.engine.core.text import Listed, msg
 from bot.engine.dirt.actions import DIRECTIONS, LANDINGS, Action, Attack, Retire, Roll, Spare, Stop, Timeout
 from bot.engine.dirt.dice import COAST, GEAR_DICE, LEADER
 from bot.engine.dirt.dice_rules import Step
@@ -112,6 +112,35 @@ def label(action: Action) -> str:
     if isinstance(action, Retire):
         return "retire " + action.seat
     return "timeout"
+
+
+#: the English words of a label, as the messages that show them in the reader's language (each a
+#: word `parse` reads in every language: RULES D2's `gaz`, `frein`, `links` …)
+_TYPED = {"left": "dirt.typed_left", "right": "dirt.typed_right", "slide": "dirt.typed_slide",
+          "cut": "dirt.typed_cut", "coast": "dirt.typed_coast", "leader": "dirt.typed_leader",
+          "brake": "dirt.typed_brake", "land": "dirt.typed_land", "stop": "dirt.typed_stop"}
+
+
+def typed_words(label_text: str) -> Listed:
+    """A label as the reader types it: `1 left` reads `1 gauche` in French and `1 links` in
+    German, `2+brake` reads `2 frein`; a word without a translation stays as it is. `parse` reads
+    what this shows (and the English label, which the buttons keep as their id)."""
+    def word(w: str) -> str:
+        return msg(_TYPED[w]) if w in _TYPED else w
+
+    shown_words: list[str] = []
+    for token in label_text.split():
+        first, *more = token.split("+")
+        joined = word(first)
+        for part in more:  # `2+brake`: English keeps the plus, French and German a space
+            joined = msg("dirt.typed_plus", left=joined, right=word(part))
+        shown_words.append(joined)
+    return Listed(shown_words, "space")
+
+
+def shown(label_text: str) -> str:
+    """`typed_words` in backquotes, as a prompt names a move to type."""
+    return msg("dirt.move", move=typed_words(label_text))
 
 
 def _step_fields(step: Step, to: str) -> dict[str, Any]:

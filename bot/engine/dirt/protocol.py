@@ -48,6 +48,7 @@ from bot.engine.dirt.library import DIRT_STAGES
 from bot.engine.dirt.move_odds import certain_losses, loss_chance
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
+from bot.engine.dirt.parse import STOP_WORDS, shown, typed_words
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
 from bot.engine.dirt.rules_text import rules_lines
 from bot.engine.dirt.ruleset import DEFAULT_RULESET, GEARS, load_ruleset, ruleset_names
@@ -174,8 +175,9 @@ class Dirt:
 
     def parse(self, text: str, state: DirtState, seat: str) -> Action | RollStop:
         words = text.strip()
-        if words.lower().endswith(" stop") and words.lower() != "stop":
-            action = engine.parse(words[: -len(" stop")], state, seat)
+        head, _, last = words.rpartition(" ")
+        if head and last.lower() in STOP_WORDS:  # `4 left stop`, `4 gauche arrêt`: roll, then stop
+            action = engine.parse(head, state, seat)
             if isinstance(action, Roll):
                 return RollStop(action)
             return action
@@ -224,7 +226,10 @@ class Dirt:
         """Every step is a button (its label, as typed), stop in red; time attacks are typed."""
         if not label or label.startswith("attack"):
             return None
-        return Button(msg("dirt.button", action=label), STYLES.get(label, "primary"))  # type: ignore[arg-type]
+        return Button(msg("dirt.button", action=typed_words(label)), STYLES.get(label, "primary"))  # type: ignore[arg-type]
+
+    def typed_words(self, label: str) -> str:
+        return typed_words(label)
 
     def apply(self, state: DirtState, seat: str | None, action: Action | RollStop
               ) -> tuple[DirtState, list[Event]]:
@@ -304,16 +309,16 @@ class Dirt:
         actions = engine.legal_actions(state, acting)
         labels = tuple(self.label(a) for a in actions)
         steps = [label for label in labels if label not in ("stop", "spare")]
-        allowed = Listed([f"`{label}`" for label in steps], "either") if steps else msg("dirt.word_nothing")
+        allowed = Listed([shown(label) for label in steps], "either") if steps else msg("dirt.word_nothing")
         key = "dirt.go_on" if state.turn_dice else "dirt.your_turn"
         lines = [msg(key, name=name, allowed=allowed)]
         rolls = [a for a in actions if isinstance(a, Roll)]
         doomed = tuple(self.label(a) for a in certain_losses(state, acting, rolls))
         if doomed:
-            lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+            lines.append(msg("turn.certain_losses", moves=Listed([shown(label) for label in doomed], "comma")))
         flying = [self.label(a) for a in landing_choices(state, acting)]
         if flying:  # B11: the driver chooses where a jump lands
-            lines.append(msg("dirt.landing_choice", moves=Listed([f"`{label}`" for label in flying], "comma")))
+            lines.append(msg("dirt.landing_choice", moves=Listed([shown(label) for label in flying], "comma")))
         if state.rules.provisional:  # B13: every message of this ruleset says so
             lines.append(msg("dirt.turn_provisional"))
         return Prompt(tuple(lines), frozenset({acting}), labels, new_turn, certain_loss=frozenset(doomed))

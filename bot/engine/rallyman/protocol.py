@@ -50,6 +50,7 @@ from bot.engine.rallyman.action_codec import Entry, from_text, log_text
 from bot.engine.rallyman.actions import Action, Attack, Retire, Roll, Stop, Timeout, Tires
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.buttons import button as action_button
+from bot.engine.rallyman.buttons import reader_words, shown
 from bot.engine.rallyman.classify import classification as special_classification
 from bot.engine.rallyman.course import course_of
 from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
@@ -261,6 +262,9 @@ class Rallyman:
     def button(self, label: str) -> Button | None:
         return action_button(label)
 
+    def typed_words(self, label: str) -> str:
+        return reader_words(label)
+
     def apply(self, state: GameState, seat: str | None, action: Action) -> tuple[GameState, list[Event]]:
         """Play `action` for `seat`: the engine checks it is that seat's to take (a driver may
         choose tires before their start, A20.2, out of turn). `seat` None: the rally acts (a
@@ -363,7 +367,7 @@ class Rallyman:
         doomed = tuple(self.label(a) for a in actions
                        if isinstance(a, Roll) and plan_odds(state, a).loss_of_control >= 1.0)
         if doomed:  # over the corner's limit, a bump at N+2 …: whatever the dice show (A8.6, A10, A11.1)
-            lines.append(msg("turn.certain_losses", moves=Listed([f"`{label}`" for label in doomed], "comma")))
+            lines.append(msg("turn.certain_losses", moves=Listed([shown(label) for label in doomed], "comma")))
         return Prompt(tuple(lines), frozenset({car.id}), labels, new_turn, certain_loss=frozenset(doomed))
 
     def hand(self, view: object) -> None:

@@ -63,7 +63,7 @@ from bot.engine.roadrally.view import RRView
 from bot.engine.roadrally.view import view as seat_view
 from bot.engine.roadrally.words import label as word_label
 from bot.engine.roadrally.words import parse as word_parse
-from bot.engine.roadrally.words import pick_text
+from bot.engine.roadrally.words import pick_text, typed_text
 
 SCHEMA = 1
 #: Road Rally's commands: `/play cards:g1 g2 shortcut:yes`, `/reveal`, `/pass` (and `/act` for all)
@@ -241,6 +241,10 @@ class RoadRally:
     def button(self, label: str) -> Button | None:
         """How a pick reads in a select menu (`🟩1 🟩2 · shortcut`); a spectator sees none."""
         return Button(pick_text(label), "primary") if label else None
+
+    def typed_words(self, label: str) -> str:
+        """`play g1` as the reader types it: `jouer v1`, `spielen gr1`."""
+        return typed_text(label)
 
     def apply(self, table: Table, seat: str | None, action: Action) -> tuple[Table, list[RoadEvent]]:
         """Play `action` for `seat`; `seat` None is the rally: a deadline (`Timeout`), a retirement,

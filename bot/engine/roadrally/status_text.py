@@ -13,7 +13,7 @@ from bot.engine.roadrally.narrate import space_text
 from bot.engine.roadrally.presets import preset
 from bot.engine.roadrally.road import SpaceKind
 from bot.engine.roadrally.view import PublicSeat, RRView
-from bot.engine.roadrally.words import cards_text, label
+from bot.engine.roadrally.words import cards_text, label, typed_text
 
 
 def _name(names: Mapping[str, str], seat: str) -> str:
@@ -117,7 +117,7 @@ def hand_lines(view: RRView, names: Mapping[str, str]) -> list[str]:
                  if me.stage_cards else msg("roadrally.h.no_stage_cards"))
     if me.mechanic_top:
         top = tuple(c for c, _, _ in me.mechanic_top)
-        lines.append(msg("roadrally.h.mechanic", cards=cards_text(top), example=label(Order(top))))
+        lines.append(msg("roadrally.h.mechanic", cards=cards_text(top), example=typed_text(label(Order(top)))))
     lines.append(_asked(view, seat, names))
     return lines
 
@@ -148,7 +148,7 @@ def _asked(view: RRView, seat: str, names: Mapping[str, str]) -> str:
     if view.phase == "mechanic":
         return msg("roadrally.h.order")
     example = label(Play((me.hand[0][0],))) if me.hand else label(Play((0,)))  # its own first card
-    return msg("roadrally.h.play", example=example)
+    return msg("roadrally.h.play", example=typed_text(example))
 
 
 def final_vp(view: RRView) -> dict[str, int]:

@@ -117,6 +117,33 @@ PICK_KEYS = {"play": "roadrally.pick.play", "store": "roadrally.pick.store", "no
              "timeout": "roadrally.pick.timeout"}
 
 
+#: a label's words as the reader types them (a closed table: every key exists in EN, FR and DE);
+#: `parse` reads each of them (VERBS, FLAGS, COLOUR_WORDS)
+TYPED_KEYS = {"play": "roadrally.typed.play", "reshuffle": "roadrally.typed.reshuffle",
+              "skip": "roadrally.typed.skip", "order": "roadrally.typed.order", "reveal": "roadrally.typed.reveal",
+              "pass": "roadrally.typed.pass", "points": "roadrally.typed.points", "cards": "roadrally.typed.cards",
+              "retire": "roadrally.typed.retire", "store": "roadrally.typed.store",
+              "shortcut": "roadrally.typed.shortcut", "draw": "roadrally.typed.draw",
+              "normal": "roadrally.typed.normal"}
+TYPED_CARD_KEYS = {"g": "roadrally.typed.card_green", "y": "roadrally.typed.card_yellow",
+                   "r": "roadrally.typed.card_red"}
+
+
+def typed_text(text: str) -> Listed:
+    """A label (`play g1 g2 shortcut`) as the reader types it: `jouer v1 v2 raccourci` in French,
+    `spielen gr1 gr2 abkürzung` in German; numbers and unknown words as they are."""
+    shown: list[str] = []
+    for word in text.split():
+        glued = _GLUED.match(word)
+        if word in TYPED_KEYS:
+            shown.append(msg(TYPED_KEYS[word]))
+        elif glued and glued.group(1) in TYPED_CARD_KEYS:
+            shown.append(msg(TYPED_CARD_KEYS[glued.group(1)], value=int(glued.group(2))))
+        else:
+            shown.append(word)
+    return Listed(shown, "space")
+
+
 def pick_text(text: str) -> str:
     """A label (`play g1 g2 shortcut`, `reveal 7`, `order y3 g1`) as a reader sees it in a select
     menu: cards as `🟩1`, the words in the reader's language (message keys), numbers as they are;

@@ -1,18 +1,22 @@
 """Twin rallies through the whole bot (RULES C10.8): two Road Rally USA rallies with the same
-public inputs (seed, seats, commands) and different hidden deals (two deal keys) must show the
-same bytes everywhere the public reads, until a card is revealed: every outbox row (lines, the
-board picture's spec, the turn prompt) but the start's commitment, the public answers to the
-commands, the rally's web page in every language, its live stream's first event, and its replay
-address. And nothing public holds the key (the commitment's preimage) or an unrevealed card.
+public inputs (seed, seats, commands, clock, each in its own store so that even the rally's id is
+the same) and different hidden deals (two deal keys) must show the same bytes everywhere the
+public reads, until a card is revealed: every outbox row (lines, the board picture's spec, the
+turn prompt) but the start's commitment, the public answers (a spectator's status included), the
+rally's web page in EN, FR and DE, its live stream's first event, and its replay address. Nothing
+public holds the key (the commitment's preimage) or a seat's unrevealed cards, and what a seat
+is told alone (its status, its hand) holds no other seat's cards.
 
 tests/roadrally/test_rr_secrecy.py checks the engine's outputs over whole games; this file
-checks what the services and the web site make of them. The twins are stopped before the first
-move: the first card played is a reveal, after which the twins differ by design.
+checks what the services and the web site make of them. The twins stop before the first move:
+the first card played is a reveal, after which the twins differ by design. A rally in play has
+no export (a league's exports hold finished rounds only), so none is compared here.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from datetime import UTC, datetime
 
@@ -28,9 +32,10 @@ from tests.roadrally.test_rr_guard import RR, private_texts
 from tests.web.test_web_live import next_event
 from tests.web.test_web_rally import LANGS, page_text, plain
 
-KEYS = (f"{7:064x}", f"{8:064x}")
+KEYS = tuple(hashlib.sha256(name.encode()).hexdigest() for name in ("twin A", "twin B"))
 HERE = Place(10, 20)
 PEOPLE = (Actor(1001, "Ann", can_manage_channels=True), Actor(1002, "Ben"), Actor(1003, "Cy"))
+SPECTATOR = Actor(1009, "Dee")  # no seat: sees what the table sees
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
@@ -39,20 +44,25 @@ def reply_text(reply) -> str:
     return json.dumps(dataclasses.asdict(reply), sort_keys=True, ensure_ascii=False, default=repr)
 
 
-async def twin(service: RallyService, place: Place = HERE) -> list[str]:
-    """One twin's lobby and start, then the commands that reveal nothing (each seat's status, board
-    and own hand, the last answered to it alone); its public answers."""
+async def twin(service: RallyService, place: Place = HERE) -> tuple[list[str], dict[str, list[str]]]:
+    """One twin's lobby and start, then the commands that reveal nothing: each seat's and a
+    spectator's status and board, each seat's own hand. Its answers: the public ones (the
+    channel's, and the spectator's), and each seat's private ones (status, hand) by seat."""
     host = PEOPLE[0]
-    answers = [await service.channel_web.set(place, host, "public"),
-               await service.create(place, host, None, drivers=3, game="roadrally", preset="rr-standard")]
+    public = [await service.channel_web.set(place, host, "public"),
+              await service.create(place, host, None, drivers=3, game="roadrally", preset="rr-standard")]
     for actor in PEOPLE:
-        answers.append(await service.join(place, actor))
-    answers.append(await service.start(place, host))
+        public.append(await service.join(place, actor))
+    public.append(await service.start(place, host))
+    private: dict[str, list[str]] = {}
     for actor in PEOPLE:
-        answers += [await service.status(place, actor), await service.board(place, actor)]
-        own = await service.hand(place, actor)
-        assert own.ephemeral and not own.outbox  # for the asker's eyes: never in the channel
-    return [reply_text(a) for a in answers]
+        status, board, own = (await service.status(place, actor), await service.board(place, actor),
+                              await service.hand(place, actor))
+        assert status.ephemeral and own.ephemeral and not own.outbox and not board.ephemeral
+        public.append(board)
+        private[str(actor.user_id)] = [reply_text(status), reply_text(own)]
+    public += [await service.status(place, SPECTATOR), await service.board(place, SPECTATOR)]
+    return [reply_text(a) for a in public], private
 
 
 async def web_outputs(client, rally_id: int) -> dict[str, object]:
@@ -70,7 +80,7 @@ async def web_outputs(client, rally_id: int) -> dict[str, object]:
     return shown
 
 
-async def played_twin(path, key: str) -> tuple[str, list[str], str, Table]:
+async def played_twin(path, key: str) -> tuple[str, tuple[list[str], dict[str, list[str]]], str, Table]:
     """A twin in its own store (the same rally id, channel and clock as the other): its outbox
     rows, its public answers, its web outputs and its game."""
     store = await Store.open(path)
@@ -98,19 +108,29 @@ async def test_twin_rallies_show_the_same_public_bytes_until_a_card_is_revealed(
     shown = []
     for key, (posts, answers, web, table) in zip(KEYS, twins, strict=True):
         assert '"image": {' in posts and commitment(key) in posts  # the board's spec; the start's commitment
+        assert '"turn": {' in posts  # the turn prompt
         assert "Turn log" in web and '"version"' in web  # the page and its live stream were read
+        public, private = answers
         shown.append({name: [text.replace(commitment(key), "<commitment>") for text in texts]
-                      for name, texts in (("posts", [posts]), ("answers", answers), ("web", [web]))})
-        # the scan: neither the key (the commitment's preimage) nor a card no one has seen
-        secrets = {text for seat in table.state.seats for text, _ in private_texts(table, seat.id)}
-        everything = "\n".join((posts, *answers, web))
-        read = plain(page_text(everything))
-        assert key not in everything.lower() and key not in read.lower()
-        assert not [s for s in secrets if plain(s) in read or s in everything]
+                      for name, texts in (("posts", [posts]), ("answers", public), ("web", [web]))})
+        # the scan: neither the key (the commitment's preimage) nor a card no one has seen, in
+        # anything public, nor another seat's cards in what a seat is told alone
+        hands = {seat.id: {text for text, _ in private_texts(table, seat.id)} for seat in table.state.seats}
+        assert scan("\n".join((posts, *public, web)), key, set().union(*hands.values())) == []
+        for seat, told in private.items():
+            others = set().union(*(texts for other, texts in hands.items() if other != seat))
+            assert scan("\n".join(told), key, others) == []
     first, second = shown
     assert first["posts"] == second["posts"]  # every outbox row: lines, picture spec, turn prompt
     assert first["answers"] == second["answers"]  # the answers to the commands
     assert first["web"] == second["web"]  # the rally page (EN, FR, DE), its live stream, its replay address
+
+
+def scan(text: str, key: str, secrets: set[str]) -> list[str]:
+    """What `text` shows that it must not: the key, or one of `secrets` (raw, or as a page reads)."""
+    read = plain(page_text(text))
+    found = [key] if key in text.lower() or key in read.lower() else []
+    return found + sorted(s for s in secrets if plain(s) in read or s in text)
 
 
 def test_the_scan_finds_a_hand_where_it_is_put():
@@ -119,5 +139,6 @@ def test_the_scan_finds_a_hand_where_it_is_put():
                         {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[0]})
     seat = table.state.seats[0].id
     secrets = [text for text, _ in private_texts(table, seat)]
-    leaked = json.dumps({"lines": [secrets[0]]}, ensure_ascii=False)
-    assert [s for s in secrets if plain(s) in plain(page_text(leaked))]
+    leaked = json.dumps({"lines": [secrets[0]], "x": KEYS[0].upper()}, ensure_ascii=False)
+    found = scan(leaked, KEYS[0], set(secrets))
+    assert KEYS[0] in found and secrets[0] in found and scan("Ann to play.", KEYS[0], set(secrets)) == []

@@ -37,6 +37,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
         "tests/dirt/test_dirt_damage_bag.py", "tests/dirt/test_dirt_bag_reload.py",
         "tests/dirt/test_dirt_rally_damage.py")),
     "guard": ("bot/web/guard.py", ("tests/web/test_web_guard.py", "tests/web/test_web_refusals.py")),
+    "windows": ("bot/services/windows.py", (
+        "tests/scheduler/test_rr_windows.py", "tests/services/test_window_close.py")),
 }
 #: module name → more `[tool.mutmut]` settings: the web tests run aiohttp servers, which hang in a
 #: worker forked straight from mutmut's process; a fork server runs them (and the guard does not
@@ -44,6 +46,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
 SETTINGS: dict[str, tuple[str, ...]] = {
     "guard": ('process_isolation = "forkserver"', 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", '
               '"not postgresql"]'),
+    "windows": ('pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", "not postgresql"]',),  # on SQLite: 2 cores
 }
 
 

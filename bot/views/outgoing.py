@@ -146,11 +146,11 @@ def custom_id_fits(custom_id: str) -> bool:
     return 0 < len(custom_id) <= MAX_CUSTOM_ID
 
 
-def nonce(key: str, part: int) -> str:
-    """The nonce of part `part` of the post keyed `key` (`rb<row id>`): the key itself for the
-    first part (what a one-message post has always carried), `key.N` for the others; unique per
-    part, so each part is posted once however often the post is sent again."""
-    value = key if part == 0 else f"{key}.{part}"
+def nonce(stem: str, part: int) -> str:
+    """The nonce of part `part` of the post whose nonces start with `stem` (`rb<row id>`): the stem
+    itself for the first part (what a one-message post has always carried), `stem.N` for the
+    others; unique per part, so each part is posted once however often the post is sent again."""
+    value = stem if part == 0 else f"{stem}.{part}"
     if len(value) > MAX_NONCE:
         raise ValueError(f"nonce {value!r} is longer than Discord's {MAX_NONCE} characters")
     return value
@@ -194,16 +194,16 @@ async def answer_privately(interaction: discord.Interaction, text: str, *, view:
             await interaction.followup.send(part, ephemeral=True, **extra)
 
 
-async def post_parts(channel: Any, text: str, *, key: str, ping: Sequence[int], allowed: discord.AllowedMentions,
+async def post_parts(channel: Any, text: str, *, stem: str, ping: Sequence[int], allowed: discord.AllowedMentions,
                      last: dict[str, Any]) -> Any:
     """`text` posted in `channel` as one message or several, in order, each with its own nonce
-    (`nonce(key, i)`, sent with `enforce_nonce`); the ping notifies from one part (`ping_part`);
+    (`nonce(stem, i)`, sent with `enforce_nonce`); the ping notifies from one part (`ping_part`);
     `last` (the view, the files) goes with the last part, whose message is returned."""
     parts = split_text(text)
     pinging = ping_part(parts, ping)
     message = None
     for i, part in enumerate(parts):
-        kwargs: dict[str, Any] = {"content": part, "nonce": nonce(key, i),
+        kwargs: dict[str, Any] = {"content": part, "nonce": nonce(stem, i),
                                   "allowed_mentions": allowed if i == pinging else discord.AllowedMentions.none()}
         if i == len(parts) - 1:
             kwargs.update(last)

@@ -341,7 +341,7 @@ class OutboxSender:
                 last["view"] = turn_view(out.turn.rally_id, out.turn.version, out.turn.options, out.lang,
                                          button=self.buttons, game=games.get(out.turn.game),
                                          certain_loss=out.turn.certain_loss)
-        return await post_parts(channel, content, key=f"rb{out.row.id}", ping=out.ping,
+        return await post_parts(channel, content, stem=f"rb{out.row.id}", ping=out.ping,
                                 allowed=mentions_for(out.ping), last=last)
 
     async def attachment(self, out: Outgoing) -> tuple[discord.File | None, str | None]:
@@ -363,8 +363,8 @@ class OutboxSender:
         if len(data) > MAX_ATTACHMENT:
             return None, t("discord.cards_too_large", name=name, size=f"{len(data) / 1024 / 1024:.1f}")
         number = name.removeprefix("round-").split("-")[0]  # the round's number, as CARDS_NAME matched it
-        return discord.File(io.BytesIO(data), filename=name,
-                            description=t("alt.cards_file", out.lang, number=number)), None
+        alt = t("alt.cards_file", out.lang, number=number)
+        return discord.File(io.BytesIO(data), filename=name, description=alt), None
 
 
 async def remove_buttons(bot: discord.Client, channel_id: int, message_id: int) -> None:

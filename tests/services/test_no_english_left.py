@@ -65,7 +65,9 @@ def english_patterns(lang: str) -> dict[str, re.Pattern[str]]:
     english, other = catalogue("en"), catalogue(lang)
     patterns = {}
     for key, text in english.items():
-        if other.get(key) == text or key.startswith(("name.", "choice.")):
+        # names, choices and the words a driver types (English ones are accepted in every language:
+        # "stop" in a French line may be the command, as the French text says) are not prose
+        if other.get(key) == text or key.startswith(("name.", "choice.", "dirt.typed_")):
             continue
         text = text.replace("**", "")  # bold marks are not shown in the console
         parts = re.split(r"\{[^}]*\}", text)

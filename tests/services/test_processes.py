@@ -156,16 +156,27 @@ async def test_kill_9_mid_storm_loses_no_committed_action_and_the_other_finishes
     a, b = Worker(pg_url), Worker(pg_url)
     acked: dict[int, int] = {}
     try:
+        # a starts alone and is seen to commit; then b joins the same rallies, and once both are
+        # committing at the same time, a is killed in the middle of its work (the rallies need
+        # hundreds of moves). Ordered by what was read, not by timing: a slow start of either
+        # process cannot make a finish before it is killed.
         a.send({"op": "storm", "channels": channels})
-        b.send({"op": "storm", "channels": channels})
-        for _ in range(10):  # a is killed in the middle of its work (the rallies need hundreds of moves)
+        for _ in range(10):
             answer = a.read()
-            assert "done" not in answer, "a finished before it was killed: the storm is too short"
+            assert "done" not in answer, "a finished alone within 10 moves: the storm is too short"
+            acked[answer["ack"]] = max(acked.get(answer["ack"], 0), answer["version"])
+        b.send({"op": "storm", "channels": channels})
+        for _ in range(3):
+            answer = b.read()
+            assert "done" not in answer, "b found nothing left to play"
             acked[answer["ack"]] = max(acked.get(answer["ack"], 0), answer["version"])
         os.kill(a.proc.pid, signal.SIGKILL)
         a.proc.wait(timeout=30)
+        after_kill = 0
         while "done" not in (answer := b.read()):  # b plays every rally to its end
             acked[answer["ack"]] = max(acked.get(answer["ack"], 0), answer["version"])
+            after_kill += 1
+        assert after_kill > 0, "b had nothing left after the kill: a was not killed mid-work"
         assert "stuck" not in answer, answer
     finally:
         a.close()

@@ -10,7 +10,8 @@ from bot.cogs.tree_info import summary
 from bot.console.errors import ConsoleError
 from bot.console.lines import split_command
 from bot.console.options import OPTIONS, check_options
-from tests.cli.test_console_sessions import ROOT, console
+from tests.cli.test_console_sessions import console
+from tests.docs_text import section
 
 
 async def test_the_console_knows_every_command_with_the_options_discord_gives_it():
@@ -39,9 +40,7 @@ def test_deadline_hours_is_read_and_deadline_refused_in_a_session(tmp_path):
 
 
 def test_the_readme_stewarding_season_plays_every_correction_with_its_trail(tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- section: console-stewarding -->")[1].split("<!-- /section: console-stewarding -->")[0]
-    session = block.split("```text\n")[1].split("```")[0]
+    session = section("console-stewarding").split("```text\n")[1].split("```")[0]
     out = console(tmp_path / "c.sqlite3", session, "--seed", "1", "--now", "2026-11-23T08:00Z", "--admins", "mod")
     assert "[only mod]" not in out  # nothing refused
     last = out[out.rindex("Results of Sunday Cup — round 1 updated"):]

@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.docs_text import section
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_readme_dirt_session_plays_two_stages_to_the_results_with_boards(tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section: dirt -->")[1].split("<!-- /section: dirt -->")[0]
-    session = re.findall(r"```text\n(.*?)```", section, flags=re.S)[0]
+    session = re.findall(r"```text\n(.*?)```", section("dirt"), flags=re.S)[0]
     out_dir = tmp_path / "boards"
     result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "dirt.sqlite3"),
                              "--out", str(out_dir)], input=session, capture_output=True, text=True, cwd=ROOT,

@@ -16,6 +16,7 @@ from bot.client import EXTENSIONS, RallyBot
 from bot.cogs.permissions import missing_permissions, needed_permissions
 from bot.cogs.tree_info import markdown_table, summary, tree_payload
 from bot.views.turn_buttons import TEMPLATE, TurnButton
+from tests.docs_text import section
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,9 +99,7 @@ async def test_the_commands_cli_prints_the_live_tree_without_connecting(bot):
 
 
 async def test_the_readme_command_table_matches_the_tree(bot):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section: discord -->")[1].split("<!-- /section: discord -->")[0]
-    table = "\n".join(line for line in section.splitlines() if line.startswith("|"))
+    table = "\n".join(line for line in section("commands").splitlines() if line.startswith("|"))
     assert table == markdown_table(summary(tree_payload(bot.tree))), "run `python -m bot commands --markdown`"
 
 

@@ -18,7 +18,8 @@ from bot.client import RallyBot
 from bot.config import ConfigError, Settings
 from bot.services import images
 from bot.sizing import RenderPlan, minimum_mb, plan
-from tests.discord.test_discord_run_and_sync import ROOT, run_bot
+from tests.discord.test_discord_run_and_sync import run_bot
+from tests.docs_text import doc_text
 
 
 def test_the_pool_comes_from_the_cores_and_the_memory():
@@ -113,10 +114,10 @@ def test_at_start_up_a_bad_setting_exits_2_without_a_traceback_and_writes_nothin
 
 
 def readme_512_settings() -> dict[str, str]:
-    """The `KEY=value` lines of the README's block for a 512 MB host."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The `KEY=value` lines of the documentation's block for a 512 MB host (docs/memory.md)."""
+    text = doc_text()
     block = re.search(r"Settings for a 512 MB host.*?```\w*\n(.*?)```", text, re.S)
-    assert block is not None, "README: the settings for a 512 MB host"
+    assert block is not None, "the documentation: the settings for a 512 MB host"
     pairs = [line.split("#", 1)[0].strip() for line in block.group(1).splitlines()]
     return dict(pair.split("=", 1) for pair in pairs if "=" in pair)
 

@@ -9,14 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.docs_text import section
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_readme_roadrally_session_plays_a_whole_game_with_a_private_hand(tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section: roadrally -->")[1].split("<!-- /section: roadrally -->")[0]
-    session = re.findall(r"```text\n(.*?)```", section, flags=re.S)[0]
-    command = re.search(r"`(python -m bot console [^`]+)`", section).group(1).split()
+    text = section("roadrally")
+    session = re.findall(r"```text\n(.*?)```", text, flags=re.S)[0]
+    command = re.search(r"`(python -m bot console [^`]+)`", text).group(1).split()
     assert command[:4] == ["python", "-m", "bot", "console"]
     out_dir = tmp_path / "boards"
     args = list(command[4:])

@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.console import PLACE, run_console, user_id
 from bot.console.clock import console_service, seeded_round_secrets
 from bot.services.replay import log_problem, replay_snapshot
+from tests.docs_text import section
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)  # a Monday; rounds open Mondays 20:00 in Paris (19:00 UTC)
@@ -266,10 +267,9 @@ def test_round_secrets_of_a_seeded_console_are_the_sha256_of_seed_and_count():
 
 def test_readme_league_session_prints_what_the_readme_shows(tmp_path):
     """The README's championship session, pasted into the console it names, prints its output."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section: console-league -->")[1].split("<!-- /section: console-league -->")[0]
-    session, expected = re.findall(r"```text\n(.*?)```", section, flags=re.S)[:2]
-    command = re.search(r"`python -m bot console --db /tmp/cup.sqlite3 (.*?)`", section.replace("\n", " "))
+    text = section("console-league")
+    session, expected = re.findall(r"```text\n(.*?)```", text, flags=re.S)[:2]
+    command = re.search(r"`python -m bot console --db /tmp/cup.sqlite3 (.*?)`", text.replace("\n", " "))
     assert command is not None and "/clock +2d" in session and "[clock]" in expected
     result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "cup.sqlite3"),
                              *command.group(1).split()], input=session, capture_output=True, text=True,

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.docs_text import section
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _blocks() -> tuple[str, str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section: console -->")[1].split("<!-- /section: console -->")[0]
-    session, output = re.findall(r"```text\n(.*?)```", section, flags=re.S)[:2]
+    session, output = re.findall(r"```text\n(.*?)```", section("console"), flags=re.S)[:2]
     return session, output
 
 
@@ -29,8 +29,7 @@ def test_readme_console_session_prints_what_the_readme_shows(tmp_path):
 def test_readme_solo_session_plays_a_rally_against_two_robots_to_its_results(tmp_path):
     """The "Alone against the bot" block, verbatim: nothing refused, two 🤖 drivers, both specials
     classified, and the results read again afterwards."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    solo = readme.split("**Alone against the bot**")[1]
+    solo = section("solo").split("**Alone against the bot**")[1]
     session = re.findall(r"```text\n(.*?)```", solo, flags=re.S)[0]
     result = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "solo.sqlite3"),
                              "--out", str(tmp_path / "out")], input=session, capture_output=True, text=True,

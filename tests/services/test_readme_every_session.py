@@ -56,7 +56,7 @@ from tests.docs_text import ROOT, doc_files
 
 SESSION_LINE = re.compile(r"^[\w.-]+(@\w+)?: /\S")
 HEADINGS = {"En français": "fr", "Auf Deutsch": "de"}
-FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", flags=re.S | re.M)
+FENCE = re.compile(r"^[ \t]*```([\w-]*)\n(.*?)^[ \t]*```", flags=re.S | re.M)  # also in a list item
 #: the console's commands: the slash command tree's (with their options) and its own
 CONSOLE_OWN = ("clock", "autopilot")
 #: the names of command groups (`/league round add` is in `league`)
@@ -96,8 +96,8 @@ def _scan() -> tuple[list[tuple[str, int, str, str]], list[str]]:
         for n, (block, section_lang, command) in enumerate(_walk(text)):
             kind, body = block.group(1), block.group(2)
             lines = [line for line in body.splitlines() if line.strip()]
-            console_lines = [line for line in lines if SESSION_LINE.match(line)]
-            if kind == "text" and lines and len(console_lines) == len(lines):
+            console_lines = [line for line in lines if SESSION_LINE.match(line.strip())]
+            if kind == "text" and lines and all(SESSION_LINE.match(line) for line in lines):
                 played = command if "--lang" in command or section_lang == "en" else f"{command} --lang {section_lang}"
                 found.append((_name(path), n, played, body))
             else:

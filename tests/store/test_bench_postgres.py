@@ -20,7 +20,8 @@ from bot.cli import bench as bench_cli
 
 LIVE_POSTGRESQL = [
     "bench", "backend", "processes", "text_p50_ms", "text_p99_ms", "baseline_text_p99_ms", "p99_vs_baseline",
-    "startup_s", "rss_mb_10k", "rss_mb_100k", "rss_ratio", "text_p99_ms_10k", "delivered_p99_ms",
+    "startup_s", "startup_cpu_s", "rss_mb_10k", "rss_mb_100k", "rss_ratio", "text_p99_ms_10k",
+    "cpu_ms_per_command", "baseline_cpu_ms_per_command", "delivered_p99_ms",
     "baseline_delivered_p99_ms", "rallies", "baseline_rallies", "pending_jobs", "commands", "refused",
     "baseline_commands", "baseline_refused", "rate_per_s", "seconds",
 ]
@@ -56,7 +57,8 @@ async def test_shard_processes_at_two_sizes_against_one_sqlite_process_in_the_sa
     assert 0 < record["baseline_text_p99_ms"] and record["baseline_delivered_p99_ms"] > 0
     assert record["p99_vs_baseline"] == pytest.approx(record["text_p99_ms"] / record["baseline_text_p99_ms"],
                                                       rel=0.02)
-    assert 0 < record["startup_s"] < 120
+    assert 0 < record["startup_s"] < 120 and 0 < record["startup_cpu_s"] < 120
+    assert record["cpu_ms_per_command"] > 0 and record["baseline_cpu_ms_per_command"] > 0
     # a process's peak resident memory: a Python process with the bot's imports, tens of MB, not 0 or GBs
     assert 30 < record["rss_mb_10k"] < 2000 and 30 < record["rss_mb_100k"] < 2000
     assert record["rss_ratio"] == pytest.approx(record["rss_mb_100k"] / record["rss_mb_10k"], rel=0.02)

@@ -28,30 +28,39 @@ choice for the driver whose turn it is, on rallies taken in a shuffled order.
   post; goal ≤ 1000 ms) and `text_only_p99_ms`, the same burst drawing nothing, measured in the
   same run (goal `ping_over_text` ≤ 2); `board_after_ping_p99_ms`, how long each board follows its text.
 
-`--backend postgresql --processes N` (issue 13): the same path on one PostgreSQL database served
-by N bot processes at once, against SQLite in the same run.
+`--backend postgresql --processes N`: shards over processes, the same path on one PostgreSQL
+database served by N bot processes at once, each with its own shard (SHARD_COUNT=N, SHARD_IDS=i).
 
-- The rallies are seeded as above, in one PostgreSQL database: `url` (`--url`, an existing
-  database holding no rallies yet), else a fresh one on a throwaway server started from the
-  checkout's `tests/pg_server.py` (fsync off) and stopped at the end.
-- N worker processes (`python -m bench.live --worker …`, each with its own pool, services,
-  outbox sender and scheduler ticks, as N bots would) start together and share ONE schedule of
-  `RATE` commands per second in all: arrival n, at n / `RATE` s, goes to process n mod N, on
-  rally order[n // N]. So each rally visited gets one command from each process, 1 / `RATE` apart
-  (20 ms at 50/s): the processes really share the rallies; the later command reads what the
-  earlier one committed, waits for the rally's lock, or is refused.
-- A refusal (any `RallyError`: "not your turn", "already played"…) is the correct end of such a
-  race: counted as `refused`, its latency left out of the text figures. Any other error fails
-  the bench.
-- `text_p50_ms`, `text_p99_ms`: over the commands of all processes; `delivered_p99_ms`: from
-  arrival to the post marked delivered by whichever process's sender delivered it (the
-  processes' times are compared on the wall clock).
-- The baseline, in the same run: the same schedule (same rallies, same pairs) in ONE process on
-  an SQLite file of the same size: `sqlite_text_p99_ms`, and `p99_vs_sqlite` = text_p99_ms /
-  sqlite_text_p99_ms, goal ≤ 2. `sqlite_refused` counts that run's refusals.
-- Not measured in that mode: `startup_s` and the 1,000-rally figure (the SQLite run has them).
-- Sizes: the full ones (10,000 rallies, 50/s for 30 s). Seeding 10,000 rallies in PostgreSQL
-  takes about a second on the 2-core machine, and the whole run about a minute.
+- The rallies are seeded as above, one server each (rally r in server `guild_of(r)`, on shard
+  r mod N), in one PostgreSQL database: `url` (`--url`, an existing database holding no rallies
+  yet), else a fresh one on a throwaway server started from the checkout's `tests/pg_server.py`
+  (fsync off) and stopped at the end.
+- N worker processes (`python -m bench.live --worker …`, each with its own pool, services, outbox
+  sender and scheduler ticks, recorded among the database's bot processes as N bots would) start
+  together and share ONE schedule of `RATE` commands per second in all: arrival n, at n / `RATE`
+  s, on rally order[n mod rallies], is played by the process whose shard serves its server (as
+  Discord routes a server's interactions), whose sender delivers its posts and whose scheduler
+  runs its jobs.
+- A refusal (any `RallyError`) is counted as `refused`, its latency left out of the text
+  figures; any other error fails the bench.
+- The run at `rallies` (`--rallies`, e.g. 100,000; two pending jobs each): `text_p50_ms`,
+  `text_p99_ms` over the commands of all processes, `delivered_p99_ms` from arrival to the post
+  marked delivered (the processes' times compared on the wall clock), `rss_mb_100k` the largest
+  process's peak resident memory, `startup_s` a new process of shard 0 from its start to ready on
+  that database (the same steps as `startup_s` above, its shard's rallies), `startup_cpu_s` the
+  CPU time of that start; `cpu_ms_per_command` the workers' CPU time during the load (commands,
+  sender, scheduler; PostgreSQL's own CPU not counted) over the commands played. On a shared
+  machine the wall-clock figures grow with the machine's queue; the CPU figures do not.
+- Before it, in the same run: the same N processes on the same database holding a tenth of the
+  rallies (`baseline_rallies`, at most 10,000; the database is then grown to `rallies`):
+  `rss_mb_10k` (goal `rss_ratio` = rss_mb_100k / rss_mb_10k ≤ 1.2: memory per process flat) and
+  `text_p99_ms_10k`; and the baseline, ONE process on an SQLite file of `baseline_rallies`
+  rallies, the same schedule: `baseline_text_p99_ms` (and `baseline_cpu_ms_per_command`), goal
+  `p99_vs_baseline` = text_p99_ms / baseline_text_p99_ms ≤ 1.5; startup goal ≤ 2 s a process.
+  (`rss_mb_10k` and `rss_mb_100k` are named after the issue's sizes, 10,000 and 100,000;
+  `baseline_rallies` and `rallies` say the sizes of the run.)
+- Sizes: 100,000 rallies take about two minutes on the 2-core machine (seeding included); a few
+  dozen rallies and `--seconds 1` make a smoke test.
 """
 
 from __future__ import annotations
@@ -68,6 +77,8 @@ import itertools
 import json
 import os
 import random
+import resource
+import socket
 import statistics
 import subprocess
 import tempfile
@@ -79,11 +90,13 @@ from bench.burst import BURST
 from bench.burst import measure as measure_burst
 from bench.store import BACKENDS, BenchError, check_backend, postgres_database, require_no_rallies
 from bot.store.connection import POSTGRESQL, SQLITE
+from bot.store.shards import Shards
 
 __all__ = ["BenchError", "main", "run"]  # BenchError: what `python -m bot bench live` reports and exits 2 on
 
 RALLIES = 10_000
 BASELINE_RALLIES = 1_000
+SHARDED_BASELINE_MAX = 10_000  # shard processes on PostgreSQL: the baseline is a tenth of the run, at most this
 RATE = 50
 SECONDS = 30
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,31 +135,46 @@ class ZeroLatencyDiscord:
         return _Channel()
 
 
-async def _seed(db: Path | str, rallies: int) -> None:
-    """One rally through the services, then cloned `rallies - 1` times with its log and jobs (the
-    same SQL on both backends: `?` placeholders, ids from the identity of a fresh database)."""
+def guild_of(rally_id: int) -> int:
+    """The server of seeded rally `rally_id`: one each, on shard `rally_id % SHARD_COUNT` (Discord
+    puts server g on shard (g >> 22) % SHARD_COUNT), so the rallies spread evenly over any shards."""
+    return (rally_id << 22) | 1
+
+
+async def _seed(db: Path | str, rallies: int, first: int = 1) -> int:
+    """Rallies `first`..`rallies`: rally 1 through the services (when `first` is 1), the others cloned
+    from it with its log and pending jobs, rally r in server `guild_of(r)`, channel 1000 + r (the
+    same SQL on both backends: `?` placeholders, ids from the identity of the database, so rallies
+    1..first-1 must be the only ones). Returns the pending jobs in the database."""
     from bot.services import Actor, Place, RallyService
     from bot.store import Store
 
     store = await Store.open(db)
     try:
-        await require_no_rallies(store)  # the clones take the ids after the template's (1)
-        service = RallyService(store, seed_source=lambda: 5)
-        place = Place(1, 1)
-        host, other = Actor(1, "Ada"), Actor(2, "Seb")
-        await service.create(place, host, "ridge-and-moor", drivers=2)
-        await service.join(place, host)
-        await service.join(place, other)
-        await service.start(place, host)
-        while batch := await service.delivery.claim():  # deliver: the first turn's clock starts
-            for out in batch:
-                await service.delivery.sent(out, None)
+        if first == 1:
+            await require_no_rallies(store)  # the clones take the ids after the template's (1)
+            service = RallyService(store, seed_source=lambda: 5)
+            place = Place(guild_of(1), 1001)
+            host, other = Actor(1, "Ada"), Actor(2, "Seb")
+            await service.create(place, host, "ridge-and-moor", drivers=2)
+            await service.join(place, host)
+            await service.join(place, other)
+            await service.start(place, host)
+            while batch := await service.delivery.claim():  # deliver: the first turn's clock starts
+                for out in batch:
+                    await service.delivery.sent(out, None)
+        else:
+            row = await store.db.fetch_one("SELECT MAX(id) FROM rallies")
+            if row is None or row[0] != first - 1:
+                raise BenchError(f"cannot add rallies from {first}: the database's last rally is {row and row[0]}")
 
         async def clone(tx: Any) -> None:
             # Bench fixture only: bulk copies of the template rows (the bot itself never does this).
+            new = range(max(first, 2), rallies + 1)
             template = await tx.fetch_one("SELECT * FROM rallies WHERE id = 1")
             cols = [k for k in template.keys() if k != "id"]
-            rows = [tuple(1000 + i if c == "channel_id" else template[c] for c in cols) for i in range(1, rallies)]
+            shape = {"channel_id": lambda r: 1000 + r, "guild_id": guild_of}
+            rows = [tuple(shape[c](r) if c in shape else template[c] for c in cols) for r in new]
             await tx.execute_many(f"INSERT INTO rallies ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
                                   rows)
             for table, key in (("drivers", "rally_id"), ("actions", "rally_id")):
@@ -154,29 +182,35 @@ async def _seed(db: Path | str, rallies: int) -> None:
                 names = list(sample[0].keys())
                 await tx.execute_many(
                     f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                    [tuple(r + 1 if n == key else row[n] for n in names) for r in range(1, rallies) for row in sample])
-            jobs = await tx.fetch_all("SELECT kind, ref, due_at, attempts, created_at FROM jobs WHERE rally_id = 1")
+                    [tuple(r if n == key else row[n] for n in names) for r in new for row in sample])
+            jobs = await tx.fetch_all("SELECT kind, ref, due_at, attempts, created_at FROM jobs "
+                                      "WHERE rally_id = 1 AND done_at IS NULL")
             await tx.execute_many(
-                "INSERT INTO jobs (kind, ref, due_at, attempts, created_at, rally_id) VALUES (?, ?, ?, ?, ?, ?)",
-                [(j["kind"], f"rally:{r + 1}:turn", j["due_at"], j["attempts"], j["created_at"], r + 1)
-                 for r in range(1, rallies) for j in jobs])
+                "INSERT INTO jobs (kind, ref, due_at, attempts, created_at, rally_id, guild_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(j["kind"], f"rally:{r}:turn", j["due_at"], j["attempts"], j["created_at"], r, guild_of(r))
+                 for r in new for j in jobs])
 
         await store.db.write(clone)
+        row = await store.db.fetch_one("SELECT COUNT(*) FROM jobs WHERE done_at IS NULL")
+        return int(row[0]) if row else 0
     finally:
         await store.close()
 
 
-async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, share: int = 0, shares: int = 1,
-                group: int = 1, start: Callable[[], Awaitable[float]] | None = None,
-                count_refusals: bool = False) -> dict[str, Any]:
+async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shards: Shards | None = None,
+                start: Callable[[], Awaitable[float]] | None = None, count_refusals: bool = False) -> dict[str, Any]:
     """Open-loop commands at `rate`/s for `seconds`; latencies to commit and to delivery.
 
-    One schedule: arrival n at n / `rate` s, on rally order[(n // `group`) % rallies]; this process
-    takes the arrivals with n % `shares` == `share` (all of them by default). `start` (a worker's)
+    One schedule: arrival n at n / `rate` s, on rally order[n % rallies]. A process of `shards`
+    (a worker's) records itself among the database's bot processes as the bot does, takes only the
+    arrivals on its shards' servers (Discord sends it only those), and its sender and scheduler
+    claim only their posts and jobs; without `shards` it takes every arrival. `start` (a worker's)
     waits for the common start and returns it on this process's `perf_counter`. With
-    `count_refusals`, a refused command (a `RallyError`, the answer to a race) is counted, not raised.
-    Returns the raw figures: `text` latencies (ms), `refused`, `posted` (arrival, last outbox id)
-    and `delivered` (outbox id, time marked delivered), times on this process's `perf_counter`.
+    `count_refusals`, a refused command (a `RallyError`) is counted, not raised. Returns the raw
+    figures: `text` latencies (ms), `refused`, `posted` (arrival, last outbox id), `delivered`
+    (outbox id, time marked delivered), times on this process's `perf_counter`, and `rss_mb`, the
+    process's peak resident memory.
     """
     from bot.engine.core.errors import RallyError
     from bot.engine.rallyman.ai import choose_action
@@ -190,6 +224,10 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
 
     store = await Store.open(db)
     service = RallyService(store, seed_source=lambda: 5)
+    record = None
+    if shards is not None:
+        service.work.shards = shards
+        record = await store.shard_processes.claim(shards, socket.gethostname(), os.getpid(), service.work.clock())
     deadlines = DeadlineService(service.work)
     sender = OutboxSender(ZeroLatencyDiscord(), service.delivery, renderer=None,  # type: ignore[arg-type]
                           prompts=OptionsCache(), buttons=TurnButton)
@@ -238,11 +276,17 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     ticker = asyncio.create_task(ticks())
     tasks = []
     began = await start() if start is not None else time.perf_counter()
-    for n in range(share, int(rate * seconds), shares):
+    cpu0 = time.process_time()
+    mine = service.work.shards
+    for n in range(int(rate * seconds)):
+        rally_id = order[n % len(order)]
+        if not mine.owns(guild_of(rally_id)):
+            continue  # another process's server
         due = began + n / rate
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        tasks.append(asyncio.create_task(one(order[(n // group) % len(order)], time.perf_counter())))
+        tasks.append(asyncio.create_task(one(rally_id, time.perf_counter())))
     await asyncio.gather(*tasks)
+    cpu_s = time.process_time() - cpu0
     for _ in range(200):  # let the sender finish what it owes
         if await store.outbox.count_owed() == 0:
             break
@@ -250,9 +294,24 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     stop.set()
     await ticker
     await sender.stop()
+    if record is not None:
+        await store.shard_processes.release(record)
     await store.close()
     return {"text": text, "refused": len(refused), "posted": [(t, ids[-1]) for t, ids in posted if ids],
-            "delivered": list(delivered_at.items())}
+            "delivered": list(delivered_at.items()), "rss_mb": peak_rss_mb(), "cpu_s": cpu_s}
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory (VmHWM of /proc/self/status), in MB; NaN where the
+    system does not say."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return float("nan")
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _summary(load: dict[str, Any]) -> dict[str, float]:
@@ -276,9 +335,11 @@ async def main():
     from bot.services import RallyService
     from bot.services.deadlines import DeadlineService
     from bot.store import Store
+    from bot.store.shards import Shards
     import bot.client  # the bot's own imports (discord.py, cogs, views)
     store = await Store.open({db!r})
     service = RallyService(store)
+    service.work.shards = Shards({count}, {ids!r})
     await DeadlineService(service.work).resync()
     print("ready", flush=True)
     await store.close()
@@ -286,18 +347,25 @@ asyncio.run(main())
 """
 
 
-def _startup_s(db: Path) -> float:
+def _startup_s(db: Path | str, shards: Shards | None = None) -> tuple[float, float]:
+    """A new process from its start to ready on `db` (serving `shards`): imports, opening and
+    migrating the store, the services, the start-up clock check of its shards' running rallies.
+    Returns its wall-clock time and its CPU time (user + system: what a busy machine does not inflate)."""
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    child = subprocess.run([sys.executable, "-c", STARTUP.format(root=str(ROOT), db=str(db))],
-                           capture_output=True, text=True, timeout=120)
+    shards = shards or Shards.everything()
+    script = STARTUP.format(root=str(ROOT), db=str(db), count=shards.count, ids=shards.ids)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     if "ready" not in child.stdout:
         raise RuntimeError(f"start-up failed: {child.stderr[-2000:]}")
-    return time.perf_counter() - began
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
 
 
 def _worker(spec: dict[str, Any]) -> int:
-    """One of the N processes of `--processes N`: prints `{"ready": true}` once its store, sender
-    and ticks run, reads the common start (a wall-clock time) on stdin, runs its share of the
+    """One of the N processes of `--processes N` (shard `shard` of `shards`): prints `{"ready": true}`
+    once its store, sender and ticks run, reads the common start (a wall-clock time) on stdin, runs its share of the
     schedule, then prints its raw figures as one JSON line, times on the wall clock."""
     offset = time.time() - time.perf_counter()  # this process's perf_counter → wall clock
 
@@ -306,11 +374,13 @@ def _worker(spec: dict[str, Any]) -> int:
         line = await asyncio.to_thread(sys.stdin.readline)
         return float(json.loads(line)["start"]) - offset
 
-    load = asyncio.run(_load(spec["db"], spec["rallies"], spec["rate"], spec["seconds"], share=spec["share"],
-                             shares=spec["shares"], group=spec["shares"], start=start, count_refusals=True))
+    shards = Shards(spec["shards"], (spec["shard"],))
+    load = asyncio.run(_load(spec["db"], spec["rallies"], spec["rate"], spec["seconds"], shards=shards, start=start,
+                             count_refusals=True))
     print(json.dumps({"text": load["text"], "refused": load["refused"],
                       "posted": [(t + offset, last) for t, last in load["posted"]],
-                      "delivered": [(last, t + offset) for last, t in load["delivered"]]}), flush=True)
+                      "delivered": [(last, t + offset) for last, t in load["delivered"]],
+                      "rss_mb": load["rss_mb"], "cpu_s": load["cpu_s"]}), flush=True)
     return 0
 
 
@@ -331,15 +401,16 @@ def _read_line(proc: subprocess.Popen[str], err: IO[str]) -> dict[str, Any]:
 
 
 def _load_processes(url: str, rallies: int, rate: int, seconds: float, processes: int) -> dict[str, Any]:
-    """`_load` in `processes` worker processes at once on one database, sharing the schedule; their
-    raw figures merged (times on the wall clock)."""
+    """`_load` in `processes` worker processes at once on one database, process i serving shard i
+    of `processes` (SHARD_COUNT=N, SHARD_IDS=i); their raw figures merged (times on the wall clock,
+    `rss_mb` the largest process's peak)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
     with tempfile.TemporaryDirectory(prefix="rallybot-live-") as tmp:
         workers: list[tuple[subprocess.Popen[str], IO[str]]] = []
         try:
             for share in range(processes):
-                spec = {"db": url, "rallies": rallies, "rate": rate, "seconds": seconds, "share": share,
-                        "shares": processes}
+                spec = {"db": url, "rallies": rallies, "rate": rate, "seconds": seconds, "shard": share,
+                        "shards": processes}
                 err = open(Path(tmp) / f"worker-{share}.log", "w+")  # closed in the finally below
                 proc = subprocess.Popen([sys.executable, "-m", "bench.live", "--worker", json.dumps(spec)], cwd=ROOT,
                                         env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
@@ -365,36 +436,68 @@ def _load_processes(url: str, rallies: int, rate: int, seconds: float, processes
                 err.close()
     return {"text": [v for load in loads for v in load["text"]], "refused": sum(load["refused"] for load in loads),
             "posted": [tuple(p) for load in loads for p in load["posted"]],
-            "delivered": [tuple(d) for load in loads for d in load["delivered"]]}
+            "delivered": [tuple(d) for load in loads for d in load["delivered"]],
+            "rss_mb": max(load["rss_mb"] for load in loads), "cpu_s": sum(load["cpu_s"] for load in loads)}
+
+
+def baseline_size(rallies: int) -> int:
+    """The baseline's rallies: a tenth of the run's, at most `SHARDED_BASELINE_MAX` (10,000 of 100,000)."""
+    return max(1, min(SHARDED_BASELINE_MAX, rallies // 10))
 
 
 def _run_postgresql(rallies: int, rate: int, seconds: float, processes: int, url: str | None) -> dict[str, Any]:
-    """`processes` processes on one PostgreSQL database, then the same schedule on SQLite in one."""
+    """`processes` shard processes on one PostgreSQL database at a tenth of `rallies`, then (the
+    database grown) at `rallies`; the baseline, one process on SQLite at the tenth, in between."""
+    small = baseline_size(rallies)
     with postgres_database(url) as target, tempfile.TemporaryDirectory() as tmp:
         alone_db = Path(tmp) / "baseline.sqlite3"
-        asyncio.run(_seed(target, rallies))
-        asyncio.run(_seed(alone_db, rallies))
-        shared = _summary(_load_processes(target, rallies, rate, seconds, processes))
-        alone = _summary(asyncio.run(_load(alone_db, rallies, rate, seconds, group=processes, count_refusals=True)))
+        asyncio.run(_seed(target, small))
+        at_small = _load_processes(target, small, rate, seconds, processes)
+        asyncio.run(_seed(alone_db, small))
+        alone_load = asyncio.run(_load(alone_db, small, rate, seconds, count_refusals=True))
+        alone, alone_cpu = _summary(alone_load), alone_load["cpu_s"]
+        pending = asyncio.run(_seed(target, rallies, first=small + 1)) if rallies > small else None
+        startup, startup_cpu = _startup_s(target, Shards(processes, (0,)) if processes > 1 else None)
+        at_scale = _load_processes(target, rallies, rate, seconds, processes)
+        if pending is None:
+            pending = asyncio.run(_pending_jobs(target))
+    shared, small_figures = _summary(at_scale), _summary(at_small)
     return {
         "bench": "live",
         "backend": POSTGRESQL,
         "processes": processes,
         "text_p50_ms": round(shared["p50"], 2),
         "text_p99_ms": round(shared["p99"], 2),
-        "sqlite_text_p99_ms": round(alone["p99"], 2),
-        "p99_vs_sqlite": round(shared["p99"] / alone["p99"], 2),
+        "baseline_text_p99_ms": round(alone["p99"], 2),
+        "p99_vs_baseline": round(shared["p99"] / alone["p99"], 2),
+        "startup_s": round(startup, 2),
+        "startup_cpu_s": round(startup_cpu, 2),
+        "rss_mb_10k": round(at_small["rss_mb"], 1),
+        "rss_mb_100k": round(at_scale["rss_mb"], 1),
+        "rss_ratio": round(at_scale["rss_mb"] / at_small["rss_mb"], 2),
+        "text_p99_ms_10k": round(small_figures["p99"], 2),
+        "cpu_ms_per_command": round(at_scale["cpu_s"] * 1000 / max(1, shared["commands"]), 2),
+        "baseline_cpu_ms_per_command": round(alone_cpu * 1000 / max(1, alone["commands"]), 2),
         "delivered_p99_ms": round(shared["delivered_p99"], 2),
-        "sqlite_delivered_p99_ms": round(alone["delivered_p99"], 2),
+        "baseline_delivered_p99_ms": round(alone["delivered_p99"], 2),
         "rallies": rallies,
-        "pending_jobs": rallies * 2,
+        "baseline_rallies": small,
+        "pending_jobs": pending,
         "commands": int(shared["commands"]),
         "refused": int(shared["refused"]),
-        "sqlite_commands": int(alone["commands"]),
-        "sqlite_refused": int(alone["refused"]),
+        "baseline_commands": int(alone["commands"]),
+        "baseline_refused": int(alone["refused"]),
         "rate_per_s": rate,
         "seconds": seconds,
     }
+
+
+async def _pending_jobs(db: str) -> int:
+    from bot.store import Store
+
+    async with Store.open(db) as store:
+        row = await store.db.fetch_one("SELECT COUNT(*) FROM jobs WHERE done_at IS NULL")
+        return int(row[0]) if row else 0
 
 
 def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RATE,
@@ -412,8 +515,9 @@ def run(rallies: int = RALLIES, baseline: int = BASELINE_RALLIES, rate: int = RA
     with tempfile.TemporaryDirectory() as tmp:
         big, small = Path(tmp) / "big.sqlite3", Path(tmp) / "small.sqlite3"
         asyncio.run(_seed(big, rallies))
+        baseline = min(baseline, rallies)
         asyncio.run(_seed(small, baseline))
-        startup = _startup_s(big)
+        startup, _ = _startup_s(big)
         at_scale = _summary(asyncio.run(_load(big, rallies, rate, seconds)))
         at_1k = _summary(asyncio.run(_load(small, baseline, rate, seconds)))
         burst_figures = measure_burst(Path(tmp), burst)

@@ -7,7 +7,8 @@ current directory on sys.path, and the checkout root is added too so it works fr
 PostgreSQL database, `--url` (an existing empty one) or else a fresh one on a throwaway server
 started from the checkout's `tests/pg_server.py` and stopped at the end; DATABASE_URL and
 RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
-N bot processes on that database at once (PostgreSQL only: SQLite serves one process).
+N bot processes on that database at once (PostgreSQL only: SQLite serves one process), each serving
+its own shard; `--rallies N` (default 10,000) sizes it and `--seconds` shortens the load (default 30).
 `bench engine --game dirt` and `bench render --game dirt` measure DIRT's engine and board instead of
 classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game roadrally` Road Rally
 USA's board and results card (`bench/render_roadrally.py`).
@@ -58,7 +59,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--game", choices=GAMES,
                    help="engine, render: the game measured (default rallyman)")
     p.add_argument("--clients", type=int, help="web: concurrent readers of the pages (default 200)")
-    p.add_argument("--seconds", type=float, help="web: seconds of each storm and of the command load (default 20)")
+    p.add_argument("--seconds", type=float,
+                   help="web, live: seconds of each storm and of the command load (default 20; live 30)")
+    p.add_argument("--rallies", type=int, help="live: running rallies in the database (default 10000)")
     p.add_argument("--servers", type=int,
                    help="gateway: servers of the shard (default 2500); memory: servers in the bot's cache (default 0)")
     p.set_defaults(func=run)
@@ -98,18 +101,26 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         if servers < 0 or (servers == 0 and args.name == "gateway"):
             return "--servers must be at least 1 for 'bench gateway', 0 or more for 'bench memory'"
         return {"servers": servers}
+    seconds, rallies = getattr(args, "seconds", None), getattr(args, "rallies", None)
+    if rallies is not None and args.name != "live":
+        return "--rallies: only for 'bench live'"
+    if rallies is not None and rallies < 1:
+        return "--rallies must be at least 1"
     web = {name: value for name in ("clients", "seconds") if (value := getattr(args, name, None)) is not None}
-    if web and args.name != "web":
-        return f"--{' --'.join(web)}: only for 'bench web'"
+    if "clients" in web and args.name != "web":
+        return "--clients: only for 'bench web'"
+    if "seconds" in web and args.name not in ("web", "live"):
+        return "--seconds: only for 'bench web' and 'bench live'"
     if any(value <= 0 for value in web.values()):
         return "--clients and --seconds must be above 0"
-    if web:
+    if web and args.name == "web":
         return web
     if args.name not in BACKEND_NAMES:
         return sizes
     options: dict[str, Any] = {"backend": backend or SQLITE, "url": url}
     if args.name == "live":
         options["processes"] = processes or 1
+        options.update({k: v for k, v in (("rallies", rallies), ("seconds", seconds)) if v is not None})
     return options
 
 

@@ -35,7 +35,7 @@ def test_bench_web_prints_one_json_line_with_its_figures(capsys):
 
 @pytest.mark.parametrize(("name", "options", "says"), [
     ("store", {"clients": 5}, "only for 'bench web'"),
-    ("live", {"seconds": 3.0}, "only for 'bench web'"),
+    ("store", {"seconds": 3.0}, "only for 'bench web' and 'bench live'"),
     ("web", {"clients": 0}, "must be above 0"),
     ("web", {"seconds": -1.0}, "must be above 0"),
 ])

@@ -50,7 +50,7 @@ def add_texts(folder: Path) -> None:
     """Merge `folder/<lang>.json` into every language's catalogue from now on (a key defined twice
     is refused when the catalogue is next read, naming both files); a shipped game's folder is
     read already."""
-    if folder not in _ADDED and folder.resolve().parent.parent != ENGINE:
+    if folder not in _ADDED and folder.resolve() not in _shipped():
         _ADDED.append(folder)
         catalogue.cache_clear()
 
@@ -61,9 +61,13 @@ def remove_texts(folder: Path) -> None:
         catalogue.cache_clear()
 
 
+def _shipped() -> list[Path]:
+    return sorted(folder for folder in ENGINE.glob("*/text") if folder.is_dir())
+
+
 def game_texts() -> tuple[Path, ...]:
     """The folders of the games' own texts: each game package's `text/`, then those added."""
-    return (*sorted(folder for folder in ENGINE.glob("*/text") if folder.is_dir()), *_ADDED)
+    return (*_shipped(), *_ADDED)
 
 
 @lru_cache(maxsize=8)

@@ -1,7 +1,10 @@
-"""The message catalogue: every user-visible text, by key, from `data/i18n/<lang>/*.json`.
+"""The message catalogue: every user-visible text, by key, in each language.
 
-Each part of the bot owns one file (engine.json, services.json, discord.json, ...); the files of a
-language merge into one catalogue, and a key defined twice is an error. Texts use `str.format`
+The bot's own words, those every game uses, are in `data/i18n/<lang>/*.json` (each part of the bot
+owns one file: engine.json, services.json, discord.json, ...); each registered game brings its own
+words in its package (`Game.texts`: a folder of `<lang>.json`, `bot/engine/<game>/text/`). The files
+of a language merge into one catalogue: a key defined twice (a game redefining a shared key, or two
+games the same key) is an error naming the file and the key, and so is a game missing a language. Texts use `str.format`
 placeholders (`{gear}`); a placeholder the caller does not supply is an error naming the key, so a
 missing parameter shows up in tests, not in front of a user.
 """
@@ -21,7 +24,7 @@ from pydantic import RootModel, ValidationError
 
 from bot.engine.core.errors import DataError
 from bot.engine.core.text import Listed, Msg, joined, set_renderer
-from bot.paths import data_dir
+from bot.paths import ROOT, data_dir
 
 DEFAULT_LANG = "en"
 
@@ -34,45 +37,57 @@ def _data_dir() -> Path:
     return data_dir() / "i18n"
 
 
-#: Folders of a game's own texts (`<lang>.json` each), added by the registry (`bot.games.register`)
-#: for a game that brings its texts with it rather than in data/i18n.
-_GAME_TEXTS: list[Path] = []
+#: where a game's package keeps its own words: `bot/engine/<game>/text/<lang>.json`, read for
+#: every game package there is (a game shipped with the bot needs no other line to be read)
+ENGINE = Path(__file__).resolve().parent / "engine"
+
+#: folders of the own texts of games registered from elsewhere (tests' toy games), added by the
+#: registry (`bot.games.register`) from the game's `texts`
+_ADDED: list[Path] = []
 
 
 def add_texts(folder: Path) -> None:
     """Merge `folder/<lang>.json` into every language's catalogue from now on (a key defined twice
-    is refused when the catalogue is next read, naming both files)."""
-    if folder not in _GAME_TEXTS:
-        _GAME_TEXTS.append(folder)
+    is refused when the catalogue is next read, naming both files); a shipped game's folder is
+    read already."""
+    if folder not in _ADDED and folder.resolve() not in _shipped():
+        _ADDED.append(folder)
         catalogue.cache_clear()
 
 
 def remove_texts(folder: Path) -> None:
-    if folder in _GAME_TEXTS:
-        _GAME_TEXTS.remove(folder)
+    if folder in _ADDED:
+        _ADDED.remove(folder)
         catalogue.cache_clear()
+
+
+def _shipped() -> list[Path]:
+    return sorted(folder for folder in ENGINE.glob("*/text") if folder.is_dir())
+
+
+def game_texts() -> tuple[Path, ...]:
+    """The folders of the games' own texts: each game package's `text/`, then those added."""
+    return (*_shipped(), *_ADDED)
 
 
 @lru_cache(maxsize=8)
 def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
-    """All messages of `lang`, merged from its files (and the games' own); validated once and cached."""
+    """All messages of `lang`: the shared catalogue (`data/i18n/<lang>/*.json`, the bot's own words)
+    and each game's `text/<lang>.json`; validated once and cached."""
     folder = _data_dir() / lang
     if not folder.is_dir():
         raise DataError(str(folder), "language", f"no catalogue for language '{lang}'")
+    files = [(path, f"data/i18n/{lang}/{path.name}") for path in sorted(folder.glob("*.json"))]
+    for extra in game_texts():
+        path = extra / f"{lang}.json"
+        if not path.is_file():
+            raise DataError(_shown_path(path), "language",
+                            f"missing: a game brings its texts in every language of the catalogue ({lang} here)")
+        files.append((path, _shown_path(path)))
     merged: dict[str, str] = {}
     owner: dict[str, str] = {}
-    files = [(path, f"data/i18n/{lang}/{path.name}") for path in sorted(folder.glob("*.json"))]
-    files += [(extra / f"{lang}.json", str(extra / f"{lang}.json")) for extra in _GAME_TEXTS]
     for path, source in files:
-        try:
-            entries = _CatalogueFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).root
-        except json.JSONDecodeError as exc:
-            raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "(top)"
-            raise DataError(source, field, f"{err['msg']}; every entry maps a key to a text") from None
-        for key, text in entries.items():
+        for key, text in _entries(path, source).items():
             if key in merged:
                 raise DataError(source, key, f"defined twice (also in {owner[key]})")
             try:
@@ -84,6 +99,23 @@ def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
     return merged
 
 
+def _entries(path: Path, source: str) -> dict[str, str]:
+    """One catalogue file's entries, or an error naming the file and what is wrong."""
+    try:
+        return _CatalogueFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).root
+    except json.JSONDecodeError as exc:
+        raise DataError(source, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "(top)"
+        raise DataError(source, field, f"{err['msg']}; every entry maps a key to a text") from None
+
+
+def _shown_path(path: Path) -> str:
+    """A game's text file as the checkout names it (`bot/engine/dirt/text/fr.json`)."""
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
 def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     messages = catalogue(lang)
     count = params.get("n")
@@ -93,7 +125,7 @@ def _format(key: str, lang: str, params: Mapping[str, object]) -> str:
     if key not in messages and f"{key}.one" in messages and isinstance(count, int):
         key = f"{key}.{plural_category(count, lang)}"  # a counted message: the reader's plural
     if key not in messages:
-        raise KeyError(f"message '{key}' is not in data/i18n/{lang}/")
+        raise KeyError(f"message '{key}' is not in data/i18n/{lang}/ nor in a game's text/{lang}.json")
     if any(type(value) is float for value in params.values()):  # numbers the reader's way: 12,5
         params = {k: _number(v, lang) if type(v) is float else v for k, v in params.items()}
     try:

@@ -11,7 +11,8 @@ N bot processes on that database at once (PostgreSQL only: SQLite serves one pro
 its own shard; `--rallies N` (default 10,000) sizes it and `--seconds` shortens the load (default 30).
 `bench engine --game dirt` and `bench render --game dirt` measure DIRT's engine and board instead of
 classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game roadrally` Road Rally
-USA's board and results card (`bench/render_roadrally.py`).
+USA's board and results card (`bench/render_roadrally.py`): a game's bench is found by its file's
+name, `bench/<engine|render>_<game>.py`.
 `bench web` (issue 26) storms the spectators' site with `--clients` readers (default 200) for
 `--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
 `bench replay` (issue 27 §6) draws the animated replay of a 3-special rally of 4 AI cars in one
@@ -37,9 +38,18 @@ NAMES = ("engine", "store", "render", "live", "league", "check", "memory", "web"
 SERVER_NAMES = ("gateway", "memory")  # the benches that take --servers
 SIZES = ("runs", "results", "jobs")  # `bench league` sizes: --runs, --results, --jobs
 BACKEND_NAMES = ("store", "live")  # the benches that run on either backend
+GAME_KINDS = ("engine", "render")  # the benches a game may have of its own
+
+
+def _game_benches() -> dict[tuple[str, str], str]:
+    """(kind, game) → the bench module of that game, found by its name: `bench/<kind>_<game>.py`
+    (`engine_dirt`), so a game's bench needs no line here; classic's are `bench/<kind>.py`."""
+    return {(kind, path.stem.removeprefix(f"{kind}_")): path.stem
+            for kind in GAME_KINDS for path in sorted((ROOT / "bench").glob(f"{kind}_*.py"))}
+
+
 #: `bench engine|render --game NAME`: the module measuring that game (classic's are bench/NAME.py)
-GAME_BENCHES = {("engine", "dirt"): "engine_dirt", ("render", "dirt"): "render_dirt",
-                ("engine", "roadrally"): "engine_roadrally", ("render", "roadrally"): "render_roadrally"}
+GAME_BENCHES = _game_benches()
 GAMES = ("rallyman", *dict.fromkeys(game for _, game in GAME_BENCHES))  # --game's choices
 
 
@@ -80,7 +90,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         return "--backend: only for 'bench store' and 'bench live'"
     if processes is not None and args.name != "live":
         return "--processes: only for 'bench live'"
-    if getattr(args, "game", None) is not None and args.name not in ("engine", "render"):
+    if getattr(args, "game", None) is not None and args.name not in GAME_KINDS:
         return "--game: only for 'bench engine' and 'bench render'"
     game = getattr(args, "game", None)
     if game not in (None, "rallyman") and (args.name, game) not in GAME_BENCHES:

@@ -4,7 +4,7 @@ every game's pictures draw with (drawing, fonts, palette, header, encoding, cach
 own pictures are in `bot/render/<game>/`, drawn through its painter (`bot.render.painter`: the typed
 seam, the shared board frame and encoding; the registry, bot.games `painter`, hands each game's).
 
-Every word an image prints is in `RenderOptions.lang` (the catalogue's `data/i18n/<lang>/render.json`,
+Every word an image prints is in `RenderOptions.lang` (the catalogue's `render.` keys,
 see bot.render.words); a league table's texts may be messages (`Msg`), shown in that language too.
 
 No discord and no database here: the bot draws in worker processes (bot.services.images).

@@ -31,7 +31,7 @@ class RenderOptions:
     palette: bool = True
     #: the static layer is drawn at this multiple and reduced with a box filter (antialiasing).
     supersample: int = 2
-    #: the language of every word the image prints (the catalogue's `data/i18n/<lang>/render.json`)
+    #: the language of every word the image prints (the catalogue's `render.` keys)
     lang: str = "en"
 
     def __post_init__(self) -> None:

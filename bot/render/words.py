@@ -1,4 +1,5 @@
-"""The words the images print, from the message catalogue (`data/i18n/<lang>/render.json`).
+"""The words the images print, from the message catalogue (`render.` keys: the
+shared `data/i18n/<lang>/render.json` and each game's `text/<lang>.json`).
 
 Every word an image prints is looked up here in the language the image is drawn in
 (`RenderOptions.lang`: the rally's or the league's), never fixed at import: `word("gear", lang)`,

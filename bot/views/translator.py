@@ -9,7 +9,8 @@ default, English). The words come from the message catalogue (`bot.i18n`), in th
 - descriptions are catalogue texts already (`discord.cmd.*`, `discord.opt.*`): a command's keeps
   its key (a `Msg`); an option's reaches the library as plain English text, so its key is found
   by the English text (the reverse map of those two key families);
-- names: `name.<english name>` in `data/i18n/<lang>/commands.json` (one word per English name, so
+- names: `name.<english name>` in `data/i18n/<lang>/commands.json`, or the game's `text/` for a
+  name only its commands have (one word per English name, so
   `/rally join` and `/league join` say the same verb);
 - choices: `choice.<value>`, so the value the bot receives stays the English one.
 

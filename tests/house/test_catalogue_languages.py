@@ -1,5 +1,6 @@
 """Every translated catalogue matches the English one: `data/i18n/<lang>/` for each language folder
-other than `en` has the same files, the same keys in each file, the same placeholders in each text
+other than `en`, and each game's `text/<lang>.json` (its own words, in its package), has the same
+files, the same keys in each file, the same placeholders in each text
 (same names, same count; the order may change), the same rule sections cited (`(RULES A6.3)`, which
 `bot.i18n.cite` turns into the reader's rulebook article), no empty text, slash-command and option
 descriptions Discord accepts (at most 100 characters), and it loads with `bot.i18n.catalogue`.
@@ -18,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import DEFAULT_LANG, catalogue
-from bot.paths import data_dir
+from bot.i18n import DEFAULT_LANG, catalogue, game_texts
+from bot.paths import ROOT, data_dir
 
 I18N = data_dir() / "i18n"
 REQUIRED = ("fr", "de")
@@ -43,7 +44,13 @@ def _load(path: Path) -> dict[str, str]:
 
 
 def _files(lang: str) -> dict[str, dict[str, str]]:
-    return {p.name: _load(p) for p in sorted((I18N / lang).glob("*.json"))}
+    """The catalogue files of `lang` by name: the shared ones (`engine.json`) and each game's
+    (`bot/engine/dirt/text/`, its `<lang>.json`)."""
+    found = {p.name: _load(p) for p in sorted((I18N / lang).glob("*.json"))}
+    for folder in game_texts():
+        if (folder / f"{lang}.json").exists():
+            found[f"{folder.relative_to(ROOT).as_posix()}/"] = _load(folder / f"{lang}.json")
+    return found
 
 
 def _placeholders(text: str) -> Counter[str]:
@@ -65,8 +72,8 @@ def test_english_catalogue_is_not_empty():
 @pytest.mark.parametrize("lang", LANGS)
 def test_same_files(lang):
     have = set(_files(lang))
-    assert not set(ENGLISH) - have, f"data/i18n/{lang}/ misses {sorted(set(ENGLISH) - have)}"
-    assert not have - set(ENGLISH), f"data/i18n/{lang}/ has files English lacks: {sorted(have - set(ENGLISH))}"
+    assert not set(ENGLISH) - have, f"the {lang} catalogue misses {sorted(set(ENGLISH) - have)}"
+    assert not have - set(ENGLISH), f"the {lang} catalogue has files English lacks: {sorted(have - set(ENGLISH))}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -121,14 +128,14 @@ def test_no_empty_text(lang):
     english = {k: v for texts in ENGLISH.values() for k, v in texts.items()}
     empty = [f"{name} {key}" for name, texts in _files(lang).items() for key, text in texts.items()
              if not isinstance(text, str) or not text or (not text.strip() and english.get(key, "").strip())]
-    assert not empty, f"empty texts in data/i18n/{lang}/: {empty}"
+    assert not empty, f"empty texts in the {lang} catalogue: {empty}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_discord_descriptions_fit(lang):
     too_long = [f"{key} ({len(text)} characters)" for texts in _files(lang).values() for key, text in texts.items()
                 if key.startswith(DESCRIPTION_PREFIXES) and isinstance(text, str) and len(text) > DESCRIPTION_LIMIT]
-    assert not too_long, f"descriptions over {DESCRIPTION_LIMIT} characters in data/i18n/{lang}/: {too_long}"
+    assert not too_long, f"descriptions over {DESCRIPTION_LIMIT} characters in the {lang} catalogue: {too_long}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -20,7 +20,7 @@ from bot.render.roadrally.board import board_image
 from bot.render.roadrally.course import LEGEND
 from bot.render.roadrally.sample import NAMES, ai_game
 
-I18N = Path(__file__).resolve().parents[2] / "data" / "i18n"
+TEXT = Path(__file__).resolve().parents[2] / "bot" / "engine" / "roadrally" / "text"  # Road Rally's own words
 LANGS = ("en", "fr", "de")
 
 
@@ -115,7 +115,7 @@ def test_several_cars_on_one_space_are_drawn_in_arrival_order():
 
 
 def test_every_word_key_exists_in_every_language_with_the_same_placeholders():
-    catalogues = {lang: json.loads((I18N / lang / "render.json").read_text(encoding="utf-8")) for lang in LANGS}
+    catalogues = {lang: json.loads((TEXT / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGS}
     keys = {k for k in catalogues["en"] if k.startswith("render.rr_")}
     assert {f"render.{key}" for _, key in LEGEND} <= keys
     for lang in LANGS:

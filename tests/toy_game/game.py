@@ -102,7 +102,7 @@ class DiceDash:
     stages: StageLibrary = Stages()
     modules: tuple[str, ...] = ()
     out_reasons: tuple[str, ...] = ("retired",)
-    texts: Path | None = Path(__file__).parent / "texts"
+    texts: Path | None = Path(__file__).parent / "text"
     renderer: str | None = None  # it draws no pictures
 
     def rulesets(self) -> list[str]:

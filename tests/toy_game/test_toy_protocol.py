@@ -3,6 +3,8 @@ registry takes it (and its texts) in and out without a change anywhere else."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot import games
@@ -33,6 +35,19 @@ def test_its_texts_come_with_it_in_every_language(toy):
 
 def test_its_texts_leave_with_it():
     assert "toy.your_turn" not in catalogue("en")
+
+
+def test_nothing_outside_its_folder_names_it():
+    """Adding the toy took its folder and the registry call (`games.register`, conftest.py) alone:
+    no file of the bot, its data, catalogue, benches or tools names the game or one of its keys."""
+    root = Path(__file__).resolve().parents[2]
+    names = ("dicedash", "DiceDash", "toy_game", '"toy.')
+    files = [p for top in ("bot", "data", "bench", "tools") for p in (root / top).rglob("*")
+             if p.is_file() and p.suffix in (".py", ".json", ".html", ".js", ".toml", ".md")]
+    files.append(root / "pyproject.toml")
+    assert len(files) > 300
+    naming = [p for p in files if any(name in p.read_text(encoding="utf-8") for name in names)]
+    assert [p.relative_to(root).as_posix() for p in naming] == []
 
 
 def test_a_whole_dash_by_its_own_ai_ranks_by_points_higher_first(toy):

@@ -1,6 +1,6 @@
 """What a game tells spectators happened: `Event(kind, driver, params)`, the same for every game.
 
-`kind` is the message id suffix in data/i18n (`event.<kind>`); `params` fill its placeholders;
+`kind` is the message id suffix in the catalogue (`event.<kind>`, the game's text/); `params` fill its placeholders;
 `driver` is the seat it is about (None: the rally's own news). A game's `narrate` turns its events
 into message keys.
 """
@@ -12,8 +12,8 @@ from dataclasses import FrozenInstanceError, dataclass, field
 
 @dataclass(slots=True, init=False)
 class Event:
-    """Something a spectator should be told. `kind` is the message id suffix in data/i18n
-    (`event.<kind>`); `params` fill its placeholders.
+    """Something a spectator should be told. `kind` is the message id suffix in the
+    catalogue (`event.<kind>`); `params` fill its placeholders.
 
     Frozen like the actions, but by hand: a dataclass's `frozen=True` makes each instance through
     `object.__setattr__`, which cost 5 % of an AI action (about one event is made per die); the

@@ -114,7 +114,7 @@ class Dirt:
     stages: StageLibrary = DIRT_STAGES
     modules: tuple[str, ...] = MODULES
     out_reasons: tuple[str, ...] = OUT_REASONS
-    texts: Path | None = None  # DIRT's texts are in the shared catalogue (data/i18n, `dirt.` keys)
+    texts: Path | None = Path(__file__).parent / "text"  # its own words, {en,fr,de}.json
     renderer: str | None = "bot.render.dirt.painter"
 
     def rulesets(self) -> list[str]:

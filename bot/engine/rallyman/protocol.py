@@ -193,7 +193,7 @@ class Rallyman:
     stages: StageLibrary = ClassicStages()
     modules: tuple[str, ...] = RULES_PLUS
     out_reasons: tuple[str, ...] = OUT_REASONS
-    texts: Path | None = None  # classic's texts are the shared catalogue's (data/i18n)
+    texts: Path | None = Path(__file__).parent / "text"  # its own words, {en,fr,de}.json
     renderer: str | None = "bot.render.rallyman.painter"
 
     def rulesets(self) -> list[str]:

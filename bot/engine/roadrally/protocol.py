@@ -145,7 +145,7 @@ class RoadRally:
     stages: StageLibrary = ROADRALLY_COURSES
     modules: tuple[str, ...] = MODULES
     out_reasons: tuple[str, ...] = OUT_REASONS
-    texts: Path | None = None  # Road Rally's texts are in the shared catalogue (`roadrally.` keys)
+    texts: Path | None = Path(__file__).parent / "text"  # its own words, {en,fr,de}.json
     renderer: str | None = "bot.render.roadrally.painter"
 
     def rulesets(self) -> list[str]:

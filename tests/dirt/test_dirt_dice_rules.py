@@ -203,9 +203,17 @@ def test_B13_4_an_undamaged_dashboard_and_one_that_damage_has_emptied():
     assert dice_left(RULES, leading=False, minus_one_tokens=5).gears == (1,)
 
 
-def test_B6_5_a_step_never_has_fewer_than_no_brake_die():
+def test_B6_5_a_step_never_has_fewer_than_no_brake_die_and_rolls_its_gear_die_with_its_brake_dice():
     with pytest.raises(ValueError, match=r"^a step has 0 or more brake dice$"):
         Step("3", brakes=-1)
+    assert Step("2", brakes=2).dice() == ("2", "brake", "brake") and Step("coast").dice() == ("coast",)
+
+
+def test_B6_2_a_car_left_with_gear_die_1_alone_can_still_start():
+    only_first = dice_left(RULES, leading=False, minus_one_tokens=5)
+    assert only_first.gears == (1,)
+    assert allowed(DiceTurn(0), only_first) == [("1", 0)]
+    check_step(DiceTurn(0), only_first, Step("1"))
 
 
 DAMAGED = dice_left(RULES, leading=False, minus_one_tokens=2)

@@ -37,6 +37,13 @@ def test_C2_a_game_is_not_a_sprint_unless_asked_and_opens_round_1():
     assert [s.arrived for s in sorted(st.seats, key=lambda s: s.arrived)] == [1, 2, 3] and st.stamp == 3
 
 
+def test_a_game_set_up_without_a_preset_or_seed_is_standard_dealt_as_seed_0():
+    st, _ = new_game(road(LONG), ("a", "b", "c"))
+    again, _ = new_game(road(LONG), ("a", "b", "c"), "rr-standard", seed=0)
+    assert st.preset.name == "rr-standard"
+    assert [(s.hand, s.deck, s.stage_cards) for s in st.seats] == [(s.hand, s.deck, s.stage_cards) for s in again.seats]
+
+
 def test_C2_base_mixes_decks_A_and_B_so_a_hand_of_stage_cards_need_not_be_half_and_half():
     splits = set()
     for seed in range(12):
@@ -106,15 +113,88 @@ def test_C10_2_a_deadline_at_a_mechanic_keeps_the_order_and_ends_the_turn():
     assert legal_actions(st, "a")[0] == Order((R4[0], Y2[1], G1[2], Y2[2], R3[0]))
 
 
-def test_C10_2_a_deadline_closing_the_last_window_of_a_round_starts_the_next_round():
+def _window():
+    """Round 1 played: a (its last card played: an empty hand, no deck) leads on stage 1, whose
+    window is open (a holds its card); b and c one space behind the start."""
     st = _three("rr-base")
-    arrange(st, hands={1: [G1[1]], 2: [G1[2]]}, stages={0: [1], 1: [9], 2: [10]})
+    arrange(st, hands={0: [Y3[0]], 1: [G1[1]], 2: [G1[2]]}, decks={0: []}, stages={0: [1], 1: [9], 2: [10]})
     for seat, card in (("a", Y3[0]), ("b", G1[1]), ("c", G1[2])):
         st, _ = apply(st, seat, Play((card,)))
-    assert st.phase == "stage" and st.pending == [1]
+    assert st.phase == "stage" and st.pending == [1] and not st.seats[0].hand
+    return st
+
+
+def round_2_began(events) -> bool:
+    """Round 2 opened and its leader, a, with an empty hand, reshuffled and drew at once (C4 base)."""
+    return RoadEvent("round", None, (2,)) in events and any(e.kind == "reshuffled" and e.seat == "a" for e in events)
+
+
+def test_C10_2_a_deadline_closing_the_last_window_of_a_round_starts_the_next_round():
+    st = _window()
     timed, events = apply(st, None, Timeout())
-    assert RoadEvent("stage_bypassed", None, (1,)) in events and RoadEvent("round", None, (2,)) in events
-    assert timed.phase == "turn" and timed.round == 2 and timed.seats[0].stage_cards == [1]
+    assert RoadEvent("stage_bypassed", None, (1,)) in events and round_2_began(events)
+    assert timed.phase == "turn" and timed.round == 2 and timed.seats[0].stage_cards == [1] and to_act(timed) == {"b"}
+
+
+def _last_to_play(preset: str, text: str = "SS" + "." * 20 + "F"):
+    """a and b have played round 1 on a road without stages: c, the last in the order, is to act."""
+    st = game(text, n=3, preset=preset)
+    arrange(st, order=(0, 1, 2), hands={i: [G1[i], G2[i], Y3[i]] for i in range(3)}, pos={i: 0 for i in range(3)})
+    for seat in "ab":
+        st, _ = apply(st, seat, Play((Y3["ab".index(seat)],)))
+    return st
+
+
+def test_C10_2_a_deadline_on_the_last_turn_of_a_round_plays_the_lowest_card_and_opens_the_next_round():
+    st = _last_to_play("rr-base")
+    timed, events = apply(st, None, Timeout())
+    assert G1[2] in timed.seats[2].discard and timed.seats[2].pos == 1
+    assert RoadEvent("round", None, (2,)) in events and timed.round == 2
+
+
+def test_C10_2_a_deadline_on_the_last_seat_s_optional_reshuffle_opens_the_next_round():
+    st = _last_to_play("rr-standard")
+    st.seats[2].discard += st.seats[2].hand
+    st.seats[2].hand = []
+    st.turn, st.phase = 2, "reshuffle"
+    timed, events = apply(st, None, Timeout())
+    assert RoadEvent("round", None, (2,)) in events and len(timed.seats[2].hand) == 2
+
+
+def test_C10_2_a_deadline_at_the_last_seat_s_mechanic_opens_the_next_round():
+    st = _last_to_play("rr-base", "SS..M" + "." * 20 + "F")
+    arrange(st, pos={2: 1})
+    st, _ = apply(st, "c", Play((Y3[2],)))  # 1 -> 4, the Mechanic
+    assert st.phase == "mechanic"
+    timed, events = apply(st, None, Timeout())
+    assert RoadEvent("round", None, (2,)) in events
+
+
+def test_the_last_seat_retiring_on_its_turn_opens_the_next_round():
+    st = _last_to_play("rr-base")
+    new, events = apply(st, "c", Retire("c"))
+    assert RoadEvent("round", None, (2,)) in events and new.round == 2
+
+
+def test_a_retired_seat_last_in_the_order_is_passed_over_to_the_next_round():
+    st = _three("rr-base")
+    arrange(st, hands={1: [G1[1], G2[1]]})
+    st, _ = apply(st, None, Retire("c"))
+    st, _ = apply(st, "a", Play((G1[0],)))
+    st, events = apply(st, "b", Play((G1[1],)))
+    assert RoadEvent("round", None, (2,)) in events and st.round == 2 and to_act(st) == {"a"}
+
+
+def test_an_answer_out_of_its_phase_is_refused_naming_what_is_expected():
+    st = _three("rr-base")
+    refused(st, "a", Reshuffle(True), "roadrally.expected_play")
+    with pytest.raises(NotAllowed) as err:
+        apply(st, "a", StageAnswer(7, True))
+    assert render(err.value.message, "en") == "Stage 7 is not the stage being resolved now."
+    st = _three("rr-standard")
+    arrange(st, hands={0: []})
+    st.phase = "reshuffle"
+    refused(st, "a", Order((G1[1],)), "roadrally.expected_reshuffle")
 
 
 def test_the_game_over_refuses_every_action():
@@ -153,22 +233,19 @@ def test_the_seat_to_play_retiring_ends_its_turn():
 
 
 def test_C10_8_a_seat_retiring_in_a_window_that_every_other_seat_answered_closes_it():
-    st = _three("rr-base")
-    arrange(st, hands={1: [G1[1]], 2: [G1[2]]}, stages={0: [1], 1: [9], 2: [10]})
-    for seat, card in (("a", Y3[0]), ("b", G1[1]), ("c", G1[2])):
-        st, _ = apply(st, seat, Play((card,)))
+    st = _window()
     st, _ = apply(st, "a", StageAnswer(1, True))
     st, _ = apply(st, "c", StageAnswer(1, False))
     waiting, _ = apply(st, None, Retire("c"))  # c had answered: b is still asked
     assert waiting.phase == "stage" and to_act(waiting) == {"b"} and 2 not in waiting.answers
     closed, events = apply(st, None, Retire("b"))
-    assert RoadEvent("stage_scored", "a", (1,)) in events and closed.phase == "turn" and closed.round == 2
+    assert RoadEvent("stage_scored", "a", (1,)) in events and closed.phase == "turn" and round_2_began(events)
 
 
 def test_C6_3_a_seat_retiring_while_it_chooses_points_or_cards_leaves_the_choice():
     st = game(ROAD, n=4, preset="rr-base")
-    hands = {i: [G1[0], G2[0], Y2[0], Y3[0], R3[0], R4[0]] for i in range(4)}
-    arrange(st, order=(0, 1, 2, 3), hands=hands, pos={i: 0 for i in range(4)},
+    hands = {i: [G1[0], G2[0], Y2[0], Y3[0], R3[0], R4[0]] for i in range(1, 4)}
+    arrange(st, order=(0, 1, 2, 3), hands={0: [Y3[0]], **hands}, decks={0: []}, pos={i: 0 for i in range(4)},
             stages={0: [1], 1: [9], 2: [10], 3: [11]})
     st, _ = apply(st, "a", Play((Y3[0],)))
     for seat in "bcd":
@@ -181,7 +258,9 @@ def test_C6_3_a_seat_retiring_while_it_chooses_points_or_cards_leaves_the_choice
     kept, _ = apply(st, None, Retire(other))
     assert kept.phase == "choose" and to_act(kept) == {chooser}
     gone, events = apply(st, None, Retire(chooser))
-    assert gone.phase == "turn" and gone.round == 2 and gone.choices == [] and RoadEvent("round", None, (2,)) in events
+    assert gone.phase == "turn" and gone.choices == [] and round_2_began(events)
+    timed, events = apply(st, None, Timeout())  # C10.2: the chooser's deadline takes the points
+    assert timed.seats[timed.index(chooser)].vp == st.choices[0][1] and round_2_began(events)
 
 
 def test_C8_when_every_seat_has_retired_the_game_ends():
@@ -213,6 +292,10 @@ def test_C4_every_single_colour_play_is_offered_once_per_choice_of_kinds():
     assert offered(st) == {((G1[0],), False, False, False), ((G1[0], G1[1]), False, False, False),
                            ((Y2[0],), False, False, False), ((R3[0],), False, False, False)}
     assert legal_actions(st, "b") == [] and legal_actions(st, None) == [Timeout()]
+    assert len(legal_actions(st, "a")) == len(set(legal_actions(st, "a")))  # each once
+    arrange(st, hands={0: [G1[0], G2[0]]})
+    assert offered(st) == {((G1[0],), False, False, False), ((G2[0],), False, False, False),
+                           ((G1[0], G2[0]), False, False, False)}  # the whole hand, when one colour
 
 
 def test_C5_at_a_store_any_colours_up_to_five_besides_single_colour_turns():
@@ -227,6 +310,10 @@ def test_C5_at_a_store_any_colours_up_to_five_besides_single_colour_turns():
     # C10.5: the default is the turn that draws more; a normal turn is marked where it is not the default
     # (red: a normal turn draws 0, a store turn 1)
     assert normal == {(G1[0],): False, (Y2[0],): False, (R3[0],): True}
+    assert not any(p.normal for p in legal_actions(st, "a") if isinstance(p, Play) and p.store)
+    arrange(st, hands={0: [G1[0], G1[1], G2[0], Y2[0], Y3[0], R3[0], R4[0]]})
+    store_plays = [p.cards for p in legal_actions(st, "a") if isinstance(p, Play) and p.store]
+    assert max(map(len, store_plays)) == 5 and len(store_plays) == len(set(store_plays))  # up to 5, each once
 
 
 def test_C5_ending_on_a_shortcut_offers_the_road_and_the_shortcut():
@@ -234,6 +321,20 @@ def test_C5_ending_on_a_shortcut_offers_the_road_and_the_shortcut():
     arrange(st, order=(0, 1, 2), hands={0: [G2[0], G2[1], Y3[0]]}, pos={0: 0, 1: 0, 2: 0})
     assert offered(st) == {((G2[0],), False, False, False), ((G2[0], G2[1]), False, False, False),
                            ((G2[0], G2[1]), False, True, False), ((Y3[0],), False, False, False)}
+
+
+def test_C10_4_a_shortcut_ending_on_gas_offers_drawing_first_only_when_taken():
+    from dataclasses import replace
+
+    from bot.engine.roadrally.road import SpaceKind
+
+    st = game("SS.D>.D.<" + "." * 12 + "F", n=3, preset="rr-standard")
+    spaces = list(st.road.spaces)
+    spaces[8] = replace(spaces[8], kind=SpaceKind.GAS)
+    st.road = replace(st.road, spaces=tuple(spaces))
+    arrange(st, order=(0, 1, 2), hands={0: [G2[0], G2[1]]}, pos={0: 0, 1: 0, 2: 0})
+    assert offered(st) == {((G2[0],), False, False, False), ((G2[0], G2[1]), False, False, False),
+                           ((G2[0], G2[1]), False, True, False), ((G2[0], G2[1]), False, True, True)}
 
 
 def test_AMB_R1_landing_on_gas_offers_drawing_first_only_where_the_preset_lets_the_player_choose():

@@ -42,7 +42,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "rr_play": ("bot/engine/roadrally/play.py", (
         "tests/roadrally/test_rr_setup.py", "tests/roadrally/test_rr_turn.py", "tests/roadrally/test_rr_stages.py",
         "tests/roadrally/test_rr_finish.py", "tests/roadrally/test_rr_games.py", "tests/roadrally/test_rr_spaces.py",
-        "tests/roadrally/test_rr_json.py", "tests/roadrally/test_rr_secrecy.py", "tests/roadrally/test_rr_play_rules.py")),
+        "tests/roadrally/test_rr_json.py", "tests/roadrally/test_rr_secrecy.py",
+        "tests/roadrally/test_rr_play_rules.py")),
     "secret_dice": ("bot/engine/core/secret_dice.py", (
         "tests/engine/test_secret_dice.py", "tests/roadrally/test_rr_secrecy.py")),
     "dirt_dice": ("bot/engine/dirt/dice.py", ("tests/dirt/test_dirt_dice.py", "tests/dirt/test_dirt_dice_rules.py")),

@@ -197,7 +197,7 @@ def test_an_answer_out_of_its_phase_is_refused_naming_what_is_expected():
     refused(st, "a", Order((G1[1],)), "roadrally.expected_reshuffle")
 
 
-def test_the_game_over_refuses_every_action():
+def test_C8_once_the_game_is_over_every_action_is_refused():
     st = _three("rr-base")
     st.phase = "over"
     for seat, action in (("a", Play((G1[0],))), (None, Timeout()), ("a", Retire("a"))):
@@ -358,7 +358,7 @@ def test_C10_8_a_seat_is_offered_to_play_a_stage_card_only_when_it_holds_it():
     assert legal_actions(st, "x") == []
 
 
-def test_a_choice_is_points_or_cards():
+def test_C6_3_a_choice_is_points_or_cards():
     st = game(ROAD, n=3, preset="rr-base")
     st.phase, st.choices, st.pending = "choose", [(0, 2, False)], [1]
     assert legal_actions(st, "a") == [Choose("vp"), Choose("cards")]

@@ -39,6 +39,16 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "guard": ("bot/web/guard.py", ("tests/web/test_web_guard.py", "tests/web/test_web_refusals.py")),
     "windows": ("bot/services/windows.py", (
         "tests/scheduler/test_rr_windows.py", "tests/services/test_window_close.py")),
+    "rr_play": ("bot/engine/roadrally/play.py", (
+        "tests/roadrally/test_rr_setup.py", "tests/roadrally/test_rr_turn.py", "tests/roadrally/test_rr_stages.py",
+        "tests/roadrally/test_rr_finish.py", "tests/roadrally/test_rr_games.py", "tests/roadrally/test_rr_spaces.py",
+        "tests/roadrally/test_rr_json.py", "tests/roadrally/test_rr_secrecy.py",
+        "tests/roadrally/test_rr_play_rules.py")),
+    "secret_dice": ("bot/engine/core/secret_dice.py", (
+        "tests/engine/test_secret_dice.py", "tests/roadrally/test_rr_secrecy.py")),
+    "dirt_dice": ("bot/engine/dirt/dice.py", ("tests/dirt/test_dirt_dice.py", "tests/dirt/test_dirt_dice_rules.py")),
+    "dirt_dice_rules": ("bot/engine/dirt/dice_rules.py", (
+        "tests/dirt/test_dirt_dice_rules.py", "tests/dirt/test_dirt_dice.py")),
 }
 #: module name → more `[tool.mutmut]` settings: the web tests run aiohttp servers, which hang in a
 #: worker forked straight from mutmut's process; a fork server runs them (and the guard does not
@@ -46,8 +56,28 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
 SETTINGS: dict[str, tuple[str, ...]] = {
     "guard": ('process_isolation = "forkserver"', 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", '
               '"not postgresql"]'),
+    "secret_dice": ('pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", "not postgresql"]',),
+    "rr_play": ('pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", "not postgresql"]',),
     "windows": ('pytest_add_cli_args = ["-p", "no:cacheprovider", "-k", "not postgresql"]',),  # on SQLite: 2 cores
 }
+#: module name → lines taken out of the scratch copy of the mutated file: mutmut leaves a decorated
+#: function unmutated, and a memo (`lru_cache`) filled by the clean run that every mutant's worker
+#: is forked from would answer with the original's results; without the memo, the same functions
+#: are mutated and really run (the results are the same, only slower)
+UNCACHED: dict[str, tuple[str, ...]] = {
+    "dirt_dice_rules": ("@lru_cache(maxsize=64)", "@lru_cache(maxsize=4096)"),
+}
+
+
+def scratch_source(name: str, work: Path) -> None:
+    """The mutated file copied from the checkout into `work`, its memo decorators taken out."""
+    target = MODULES[name][0]
+    text = (ROOT / target).read_text("utf-8")
+    for line in UNCACHED.get(name, ()):
+        if line not in text:
+            raise SystemExit(f"{target}: no line {line!r} to take out (tools/mutation.py UNCACHED)")
+        text = text.replace(line + "\n", "")
+    (work / target).write_text(text, "utf-8")
 
 
 def prepare(name: str) -> Path:
@@ -60,6 +90,7 @@ def prepare(name: str) -> Path:
         shutil.rmtree(work / folder, ignore_errors=True)
         shutil.copytree(ROOT / folder, work / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.sqlite3*", "cache"))
+    scratch_source(name, work)
     section = "\n".join([
         "", "[tool.mutmut]",
         'source_paths = ["bot"]',
@@ -103,12 +134,12 @@ def main() -> int:
 
 def recheck(work: Path, name: str, survivors: list[str]) -> None:
     """Each survivor written into the scratch source and the module's tests run on it afresh."""
-    target, tests = MODULES[name]
+    tests = MODULES[name][1]
     for mutant in survivors:
         subprocess.run(["mutmut", "apply", mutant], cwd=work, check=True, capture_output=True)
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
                              cwd=work, capture_output=True, text=True, check=False)
-        shutil.copy(ROOT / target, work / target)
+        scratch_source(name, work)
         print(f"    {mutant}: {'killed' if run.returncode else 'survived'} when written into the source")
 
 

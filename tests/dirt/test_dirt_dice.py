@@ -28,8 +28,9 @@ def test_B1_B6_the_die_kinds():
     assert DICE == ("1", "2", "3", "4", "5", "6", "coast", "leader", "brake")
     assert [is_gear_die(d) for d in DICE] == [True] * 6 + [False] * 3
     assert [gear_die(g) for g in range(1, 7)] == list(GEAR_DICE)
-    with pytest.raises(ValueError):
-        gear_die(0)
+    for gear in (0, 7, -1):  # B6.2: six gear dice, 1 to 6
+        with pytest.raises(ValueError, match=f"^there is no gear die {gear} \\(gear dice are 1-6\\)$"):
+            gear_die(gear)
 
 
 def test_B13_1_each_die_is_rolled_with_its_hazard_faces_from_the_ruleset():

@@ -193,3 +193,69 @@ def test_B6_any_step_is_allowed_exactly_when_listed_and_refused_otherwise(turn, 
         assert all(code.split("+")[0] in {s.die for s in allowed_steps(turn, left)} for code in error.allowed)
     else:
         assert listed
+
+
+def test_B13_4_an_undamaged_dashboard_and_one_that_damage_has_emptied():
+    assert dice_left(RULES, leading=False) == DiceLeft((1, 2, 3, 4, 5, 6), 2, 0, 1)
+    assert dice_left(RULES, leading=True) == DiceLeft((1, 2, 3, 4, 5, 6), 0, 2, 1)
+    assert dice_left(RULES, leading=False, coast_tokens=3, brake_tokens=2, minus_one_tokens=6) == DiceLeft((), 0, 0, 0)
+    assert dice_left(RULES, leading=False, minus_one_tokens=9).gears == ()
+    assert dice_left(RULES, leading=False, minus_one_tokens=5).gears == (1,)
+
+
+def test_B6_5_a_step_never_has_fewer_than_no_brake_die_and_rolls_its_gear_die_with_its_brake_dice():
+    with pytest.raises(ValueError, match=r"^a step has 0 or more brake dice$"):
+        Step("3", brakes=-1)
+    assert Step("2", brakes=2).dice() == ("2", "brake", "brake") and Step("coast").dice() == ("coast",)
+
+
+def test_B6_2_a_car_left_with_gear_die_1_alone_can_still_start():
+    only_first = dice_left(RULES, leading=False, minus_one_tokens=5)
+    assert only_first.gears == (1,)
+    assert allowed(DiceTurn(0), only_first) == [("1", 0)]
+    check_step(DiceTurn(0), only_first, Step("1"))
+
+
+DAMAGED = dice_left(RULES, leading=False, minus_one_tokens=2)
+NO_BRAKE_LEFT = DiceTurn(5, used=("5", "brake"))
+ANY_FROM_3 = "you may play gear die 4, gear die 3, gear die 2, gear die 1 with 1 brake die or coast die."
+ANY_FROM_4 = "You may play gear die 5, gear die 4, gear die 3, gear die 2 with 1 brake die or coast die."
+CODES_3, CODES_4 = ("4", "3", "2", "1+brake", "coast"), ("5", "4", "3", "2+brake", "coast")
+
+
+@pytest.mark.parametrize(("turn", "step", "left", "text", "codes"), [
+    (DiceTurn(3), Step("brake"), GRAVEL,
+     "A brake die is only played together with a gear die, on the same space: " + ANY_FROM_3, CODES_3),
+    (DiceTurn(4), Step("1", brakes=2), GRAVEL, "Not enough brake dice: 1 left this turn. " + ANY_FROM_4, CODES_4),
+    (NO_BRAKE_LEFT, Step("3", brakes=1), GRAVEL, "Not enough brake dice: 0 left this turn. You may play gear die 6, "
+     "gear die 4 or coast die.", ("6", "4", "coast")),
+    (DiceTurn(3), Step("leader"), GRAVEL, "Leader dice are only for the first player of the round: " + ANY_FROM_3,
+     CODES_3),
+    (DiceTurn(3, leading=True, someone_finished=True), Step("leader"), GRAVEL,
+     "Leader dice are no longer used: a driver has crossed the finish line. " + ANY_FROM_3[0].upper() + ANY_FROM_3[1:],
+     CODES_3),
+    (DiceTurn(3, leading=True), Step("coast"), LEADER, "As the round's first player you use leader dice instead of "
+     "coast dice: " + ANY_FROM_3.replace("coast die", "leader die"), CODES_3[:-1] + ("leader",)),
+    (DiceTurn(0), Step("coast"), GRAVEL,
+     "You cannot play a coast die at speed 0: the first die is gear die 1. You may play gear die 1.", ("1",)),
+    (DiceTurn(3, used=("coast", "coast")), Step("coast"), GRAVEL, "No coast die left this turn: you may play "
+     "gear die 4, gear die 3, gear die 2 or gear die 1 with 1 brake die.", CODES_3[:-1]),
+    (DiceTurn(1), Step("7"), GRAVEL, "There is no die 7 in DIRT: you may play gear die 2, gear die 1 or coast die.",
+     ("2", "1", "coast")),
+    (DiceTurn(4), Step("5"), DAMAGED, "Gear die 5 is lost to damage: you may play gear die 4, gear die 3, "
+     "gear die 2 with 1 brake die or coast die.", ("4", "3", "2+brake", "coast")),
+    (DiceTurn(4, used=("3", "4")), Step("3"), GRAVEL, "Gear die 3 is already used this turn (each die once per turn): "
+     "you may play gear die 5, gear die 2 with 1 brake die or coast die.", ("5", "2+brake", "coast")),
+    (DiceTurn(0), Step("1", brakes=1), GRAVEL, "No brake die is needed here (you are in gear 0): a brake die only lets "
+     "the gear drop one step more. You may play gear die 1.", ("1",)),
+    (DiceTurn(3), Step("5"), GRAVEL, "Gear die 5 is too high: you are in gear 3, so a gear die may go up by one at "
+     "most. " + ANY_FROM_3[0].upper() + ANY_FROM_3[1:], CODES_3),
+    (DiceTurn(4), Step("2"), GRAVEL, "From gear 4 to gear die 2 you need 1 brake die: each brake die lets the gear "
+     "drop one step more. " + ANY_FROM_4, CODES_4),
+    *[(DiceTurn(4), Step(die, brakes=1), GRAVEL, "No brake die is needed here (you are in gear 4): a brake die only "
+       "lets the gear drop one step more. " + ANY_FROM_4, CODES_4) for die in ("5", "4", "3")],
+], ids=lambda value: value.die + "+brake" * value.brakes if isinstance(value, Step) else None)
+def test_B6_each_refusal_says_why_and_lists_exactly_the_steps_allowed(turn, step, left, text, codes):
+    error = refusal(turn, step, left)
+    assert str(error) == text
+    assert error.allowed == codes == tuple(s.die + "+brake" * s.brakes for s in allowed_steps(turn, left))

@@ -242,6 +242,15 @@ async def test_a_body_over_the_limit_is_refused_one_at_the_limit_is_not():
     assert (await checked(headers={"Content-Length": str(limit + 1)})).status == 413
 
 
+async def test_a_site_that_takes_no_body_still_answers_every_request_that_sends_none():
+    """The body limit counts a body that is sent: with none allowed, a request without a body (no
+    Content-Length, or 0) is answered, one with a single byte is refused."""
+    options = WebOptions(ticks=Ticks(), max_body=0)
+    assert (await checked(options)).status == 200
+    assert (await checked(options, headers={"Content-Length": "0"})).status == 200
+    assert (await checked(options, headers={"Content-Length": "1"})).status == 413
+
+
 async def test_a_query_or_an_address_over_its_limit_is_refused_one_at_the_limit_is_not():
     limit = WebOptions().max_query
     assert (await checked(path="/?q=" + "a" * (limit - 2))).status == 200  # `q=` and its value: the limit

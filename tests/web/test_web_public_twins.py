@@ -8,9 +8,16 @@ public holds the key (the commitment's preimage) or a seat's unrevealed cards, a
 is told alone (its status, its hand) holds no other seat's cards.
 
 tests/roadrally/test_rr_secrecy.py checks the engine's outputs over whole games; this file
-checks what the services and the web site make of them. The twins stop before the first move:
-the first card played is a reveal, after which the twins differ by design. A rally in play has
-no export (a league's exports hold finished rounds only), so none is compared here.
+checks what the services and the web site make of them. The first twins stop before the first
+move: the first card played is a reveal, after which two deals differ by design. Past it, a
+whole game's twin is dealt to differ ONLY in the cards that game never showed (its seats' unplayed
+cards moved among their places, its unrevealed stage cards dealt anew), played with the same
+commands: to the end and after it, every public output must be the same bytes (every outbox row,
+every public answer, the rally page and its live stream along the game, the page in EN, FR and
+DE at the end, the whole live stream, the board's and every replay frame's picture data, every
+replay page). Three planted leaks (an unscored stage card, a hand, after the game or during it)
+each make the comparison fail. Not compared: a league's exports (a rally of a league round is
+not played here).
 """
 
 from __future__ import annotations
@@ -18,17 +25,22 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
+import sys
 from datetime import UTC, datetime
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.engine.core.secret_dice import commitment
+from bot.engine.roadrally.cards import cards_of
 from bot.engine.roadrally.protocol import Table
 from bot.services import Actor, Place, RallyService
 from bot.store import Store
 from bot.web import WebOptions, create_app
 from tests.discord.fakes import FakeRenderer
 from tests.roadrally.test_rr_guard import RR, private_texts
+from tests.roadrally.test_rr_secrecy import twin as redealt
 from tests.web.test_web_live import next_event
 from tests.web.test_web_rally import LANGS, page_text, plain
 
@@ -142,3 +154,232 @@ def test_the_scan_finds_a_hand_where_it_is_put():
     leaked = json.dumps({"lines": [secrets[0]], "x": KEYS[0].upper()}, ensure_ascii=False)
     found = scan(leaked, KEYS[0], set(secrets))
     assert KEYS[0] in found and secrets[0] in found and scan("Ann to play.", KEYS[0], set(secrets)) == []
+
+
+# -- a whole game: the twin differs only in cards never revealed -----------------------------------
+
+
+class SpecRenderer(FakeRenderer):
+    """Pictures as the data they are drawn from, so that comparing two pictures compares their data."""
+
+    def board(self, game, stage, view, lang="en") -> bytes:
+        return repr(("board", game, stage, view, lang)).encode()
+
+    def results(self, game, view, lang="en") -> bytes:
+        return repr(("results", game, view, lang)).encode()
+
+
+@dataclasses.dataclass
+class Played:
+    """A whole game through the services: what it showed, its commands, its start and its log."""
+
+    shown: dict[str, object]
+    commands: list[tuple[int, str]]
+    start: Table
+    log: list[tuple[int | None, str]]
+
+
+async def whole_game(path, commands: list[tuple[int, str]] | None, every_turn: bool = True) -> Played:
+    """One rally played to the end in its own store, the public read as it goes: every answer to
+    a command (the public ones), the rally page and the first event of its live stream every few
+    commands; at the end every outbox row, the page in EN, FR and DE, the whole live stream, every
+    replay page and its board's data, the board's data and the results. `commands` None: each
+    seat to act plays as the AI would from its own view (the commands are kept, as typed);
+    otherwise those commands are typed in that order. `every_turn` False: the replay's first and
+    last pages only (quicker)."""
+    store = await Store.open(path)
+    starts: list[Table] = []
+    try:
+        service = RallyService(store, seed_source=lambda: 4242, clock=lambda: NOW)
+        service.work.deal_keys = lambda: KEYS[0]  # the same key: only a re-deal (below) tells the twins apart
+        shown: dict[str, object] = {}
+        options = WebOptions(clock=lambda: NOW, burst=10**6, rate=10**6)
+        async with TestClient(TestServer(create_app(store, options, renderer=SpecRenderer()))) as client:
+            host = PEOPLE[0]
+            public = [await service.channel_web.set(HERE, host, "public"),
+                      await service.create(HERE, host, None, drivers=3, game="roadrally", preset="rr-standard")]
+            public += [await service.join(HERE, actor) for actor in PEOPLE]
+            public.append(await service.start(HERE, host))
+            rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
+            rally_id = rally.id
+            starts.append(service.work.state_of(rally))
+            typed: list[tuple[int, str]] = []
+            todo = iter(commands) if commands is not None else None
+            while (rally := await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)) is not None:
+                if todo is not None:
+                    who, text = next(todo)
+                else:
+                    table = await service.turns.answered_state(rally)
+                    seat = min(RR.to_act(table), key=int)
+                    who, text = int(seat), RR.label(RR.choose(RR.view(table, seat), seat))
+                typed.append((who, text))
+                reply = await service.act(HERE, next(a for a in PEOPLE if a.user_id == who), text)
+                if not reply.ephemeral:
+                    public.append(reply)
+                if len(typed) % 15 == 0:  # the page and the live stream while the game goes on
+                    page = await client.get(f"/rally/{rally_id}")
+                    async with client.get(f"/rally/{rally_id}/events") as stream:
+                        shown[f"during-{len(typed)}"] = [await page.text(), await next_event(stream)]
+                assert len(typed) < 2000
+            assert commands is None or next(todo, None) is None
+            finished = await store.rallies.get(rally_id)
+            assert finished.status == "finished"
+            shown["answers"] = [reply_text(a) for a in public]
+            shown["outbox"] = [r.body for r in await store.outbox.all()]
+            for lang in LANGS:
+                shown[f"page-{lang}"] = await (await client.get(f"/rally/{rally_id}?lang={lang}")).text()
+            shown["live"] = await (await client.get(f"/rally/{rally_id}/events")).text()
+            shown["board"] = await (await client.get(f"/rally/{rally_id}/board.png")).read()
+            last = await last_turn(client, rally_id)
+            assert last > 20
+            for turn in range(1, last + 1) if every_turn else (1, last):  # the replay, turn by turn
+                page = await client.get(f"/rally/{rally_id}/replay?turn={turn}")
+                picture = await client.get(f"/rally/{rally_id}/replay/{turn}/board.png")
+                shown[f"replay-{turn}"] = [await page.text(), picture.status, await picture.read()]
+            for lang in LANGS[1:]:
+                shown[f"replay-last-{lang}"] = await (await client.get(
+                    f"/rally/{rally_id}/replay?turn={last}&lang={lang}")).text()
+        log = [(a.actor, a.action) for a in await store.actions.list(rally_id)]
+        return Played(shown, typed, starts[0], log)
+    finally:
+        await store.close()
+
+
+async def last_turn(client, rally_id: int) -> int:
+    """The replay's last turn (the first turn past it is 404)."""
+    low, high = 1, 2
+    while (await client.get(f"/rally/{rally_id}/replay?turn={high}")).status == 200:
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        status = (await client.get(f"/rally/{rally_id}/replay?turn={middle}")).status
+        assert status in (200, 404)
+        low, high = (middle, high) if status == 200 else (low, middle)
+    return low
+
+
+def never_shown(start: Table, log: list[tuple[int | None, str]]) -> tuple[dict[str, set[int]], set[int], Table]:
+    """Replaying `log` on `start`: each seat's movement cards the game ever showed (played, or
+    named by a Mechanic's reorder), the stage cards it revealed, and the game at its end."""
+    shown: dict[str, set[int]] = {s.id: set() for s in start.state.seats}
+    table = start
+    assert json.loads(log[0][1])["type"] == "start"  # the log's first entry: the start, then the actions
+    for actor, text in log[1:]:
+        state = table.state
+        if state.phase == "mechanic":
+            current = state.seats[state.current()]
+            shown[current.id] |= set(current.deck[:state.preset.mechanic_look])
+        table, events = RR.apply(table, None if actor is None else str(actor), RR.decode(text))
+        for event in events:
+            if event.kind == "played":
+                shown[event.seat] |= set(event.data)
+    assert RR.finished(table)
+    return shown, {stage for stage, _ in table.state.revealed}, table
+
+
+def dealt_otherwise(monkeypatch, deal: Table) -> None:
+    """Every Road Rally USA game set up from now on (the rally's start, and each replay of its
+    log: pages, `db check`) gets `deal`'s hands, decks and stage cards: the engine's own deal with
+    only what the game never reveals dealt otherwise."""
+    from bot.engine.roadrally import play
+
+    original = play.new_game
+
+    def new_game(*args, **kwargs):
+        state, events = original(*args, **kwargs)
+        for seat, other in zip(state.seats, deal.state.seats, strict=True):
+            seat.hand, seat.deck, seat.stage_cards = list(other.hand), list(other.deck), list(other.stage_cards)
+        return state, events
+
+    monkeypatch.setattr(play, "new_game", new_game)
+
+
+def differing(first: dict[str, object], second: dict[str, object]) -> list[str]:
+    """The names of the public outputs whose bytes differ between two games."""
+    return sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
+
+
+def kinds(table: Table, cards: list[int]) -> list[tuple[str, int]]:
+    """Cards as anyone would name them (colour and value: cards of a kind are interchangeable)."""
+    return sorted(cards_of(table.state)[c][1:] for c in cards)
+
+
+async def twins(tmp_path, monkeypatch, every_turn: bool) -> tuple[Played, Played]:
+    """A whole game, then its twin: the same commands on the same course and line-up, with every
+    card the first game never showed dealt otherwise (RULES C10.8). The re-deal is checked to
+    change what stays secret to the end as anyone would name it: a hand's cards and the unscored
+    stage cards some seat still holds."""
+    first = await whole_game(tmp_path / "first.sqlite3", None, every_turn)
+    shown, revealed, end = never_shown(first.start, first.log)
+    other = redealt(first.start, shown, revealed, random.Random(1))  # tests/roadrally/test_rr_secrecy.py's
+    _, _, other_end = never_shown(other, first.log)
+    ends = list(zip(end.state.seats, other_end.state.seats, strict=True))
+    weak = "this re-deal hides nothing a leak could show: try another Random seed for it"
+    assert any(kinds(end, a.hand) != kinds(end, b.hand) for a, b in ends), weak  # a final hand differs …
+    assert any(a.stage_cards != b.stage_cards and a.stage_cards for a, b in ends), weak  # … and stage cards
+    dealt_otherwise(monkeypatch, other)
+    second = await whole_game(tmp_path / "second.sqlite3", first.commands, every_turn)
+    assert dealt(second.start) == dealt(other) != dealt(first.start)  # the twin was dealt the other way
+    assert second.log == first.log
+    return first, second
+
+
+def dealt(table: Table) -> list[tuple[list[int], list[int], list[int]]]:
+    return [(list(s.hand), list(s.deck), list(s.stage_cards)) for s in table.state.seats]
+
+
+async def test_C10_8_a_whole_game_shows_the_same_bytes_as_its_twin_dealt_otherwise_where_nothing_is_revealed(
+        tmp_path, monkeypatch):
+    first, second = await twins(tmp_path, monkeypatch, every_turn=True)
+    assert differing(first.shown, second.shown) == []
+    outbox = json.dumps(first.shown["outbox"])
+    assert '"kind": "board"' in outbox and '"kind": "results"' in outbox  # the pictures' data were compared
+    assert sum(name.startswith("during-") for name in first.shown) >= 5  # the page and stream along the game
+
+
+def leaking(monkeypatch, leak) -> None:
+    """Every spectator's view of a Road Rally USA game (what every public output is made from)
+    passed through `leak(state, view)`, wherever the view is built: a planted leak."""
+    from bot.engine.roadrally import view as views
+
+    original = views.view
+
+    def leaky(state, seat):
+        shown = original(state, seat)
+        return leak(state, shown) if shown.seat is None else shown
+
+    for module in [m for name, m in list(sys.modules.items()) if name == "bot" or name.startswith("bot.")]:
+        for name, value in list(vars(module).items()):
+            if value is original:
+                monkeypatch.setattr(module, name, leaky)
+
+
+def unscored_stage_cards_after_the_end(state, shown):
+    """The final standings count each seat's unscored stage cards by adding up their numbers."""
+    if state.phase != "over":
+        return shown
+    return shown._replace(seats=tuple(p._replace(stage_cards=sum(s.stage_cards))
+                                      for p, s in zip(shown.seats, state.seats, strict=True)))
+
+
+def lowest_stage_card(state, shown):
+    """A seat's count of unscored stage cards told as the lowest of them during the game."""
+    return shown._replace(seats=tuple(p._replace(stage_cards=min(s.stage_cards, default=0))
+                                      for p, s in zip(shown.seats, state.seats, strict=True)))
+
+
+def value_of_the_hand(state, shown):
+    """A hand's size told as the sum of its cards' values."""
+    return shown._replace(seats=tuple(p._replace(hand_size=sum(cards_of(state)[c][2] for c in s.hand))
+                                      for p, s in zip(shown.seats, state.seats, strict=True)))
+
+
+@pytest.mark.parametrize(("leak", "seen_in"), [
+    (unscored_stage_cards_after_the_end, {"board"}),  # the final board's data (and the replay's last frame)
+    (lowest_stage_card, {"outbox", "during-15", "replay-1"}),  # from the start: posts, the page and its stream
+    (value_of_the_hand, {"outbox", "board"}),  # the hands differ in kind late in the game: its last posts
+])
+async def test_the_whole_game_twins_notice_a_planted_leak(tmp_path, monkeypatch, leak, seen_in):
+    leaking(monkeypatch, leak)
+    first, second = await twins(tmp_path, monkeypatch, every_turn=False)
+    assert seen_in <= set(differing(first.shown, second.shown))

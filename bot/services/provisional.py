@@ -17,7 +17,7 @@ from bot.engine.core.text import Listed, Msg, msg
 def is_provisional(game: str | None, ruleset: str | None) -> bool:
     """Whether `game` (None: the default) calls `ruleset` provisional (None: its default ruleset)."""
     played = games.get(game)
-    return played.provisional(ruleset if ruleset is not None else played.rulesets()[0])
+    return played.library.provisional(ruleset if ruleset is not None else played.library.rulesets()[0])
 
 
 def provisional_lines(game: str | None, ruleset: str | None) -> list[str]:

@@ -88,12 +88,12 @@ async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
     if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:
         return []
     game = games.get(game_id)
-    state = game.from_json(seats.snapshot)
-    if seats.status == "finished" and game.outcome(state) is None:
+    state = game.rules.from_json(seats.snapshot)
+    if seats.status == "finished" and game.rules.outcome(state) is None:
         return []
-    standing = game.standing(state)
+    standing = game.rules.standing(state)
     last = {seats.last_actor} if seats.status == "abandoned" and seats.last_actor is not None else set()
-    kicks = {game.encode(game.retire_action(str(uid))) for uid in seats.kicked}
+    kicks = {game.rules.encode(game.rules.retire_action(str(uid))) for uid in seats.kicked}
     last |= set((await first_actors_tx(tx, rally_id, kicks)).values())  # who retired a kicked car: the kicker
     entries = []
     for seat, key in standing:
@@ -114,7 +114,7 @@ async def round_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
     results = await results_of_round_tx(tx, rnd.id)
     tables: dict[int | None, list[tuple[int, str, tuple[int, ...] | None]]] = {}
     table_of: dict[int, int | None] = {}
-    if not games.get(rnd.game).solo_runs:  # a table game: each table is its own match
+    if not games.get(rnd.game).library.solo_runs:  # a table game: each table is its own match
         table_of = {r.user_id: r.rally_id for r in await counted_runs_tx(tx, rnd.id)}
     for r in sorted(results, key=lambda r: r.user_id):
         key = (r.position,) if r.status == "classified" and r.position is not None else None
@@ -127,7 +127,7 @@ async def week_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
     """A closed world week: every finished official run of its game by score, DNFs last."""
     if rnd.league_id is not None or rnd.week is None or rnd.status != "closed":
         return []
-    kind = games.get(rnd.game).result
+    kind = games.get(rnd.game).rules.result
     runs = await week_runs_tx(tx, rnd.game, rnd.week)
     match = placed([(r.user_id, r.display_name,
                      kind.key(r.score) if r.status == "finished" and r.score is not None else None) for r in runs])

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.engine.core.secret_dice import commitment
-from bot.engine.roadrally.protocol import Table
+from bot.engine.roadrally.rules import Table
 from bot.services import Actor, Place, RallyService
 from bot.store import Store
 from bot.web import WebOptions, create_app
@@ -135,7 +135,7 @@ def scan(text: str, key: str, secrets: set[str]) -> list[str]:
 
 def test_the_scan_finds_a_hand_where_it_is_put():
     """The scan's texts are what a hand shows: a hand pasted into a post is found."""
-    table, _ = RR.setup(4242, [(str(a.user_id), a.name) for a in PEOPLE],
+    table, _ = RR.rules.setup(4242, [(str(a.user_id), a.name) for a in PEOPLE],
                         {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[0]})
     seat = table.state.seats[0].id
     secrets = [text for text, _ in private_texts(table, seat)]

@@ -214,8 +214,8 @@ def _draw_replay(renderer: Renderer, spec: dict[str, Any], lang: str) -> bytes:
     if not isinstance(job, dict):
         raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
     played = games.get(job["rally"].get("game"))
-    frames = [_drawn(played).board_picture(localized(data, lang)) for data in turn_boards(job["rally"],
-                                                                                             job["actions"])]
+    pictures = _drawn(played)
+    frames = [pictures.board_picture(localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
     if not frames:
         raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
     return _call(renderer.animation, played.id, frames, lang=lang)

@@ -94,8 +94,8 @@ class Archive:
             state = self.work.state_of(rally)
             won = winner_of(game, state)
             outcome = game.rules.outcome(state)
-            lines.append(msg("archive.history_row", rally=rally.id, title=game.narrator.title(game.rules.view(state,
-                                                                                                              None)),
+            title = game.narrator.title(game.rules.view(state, None))
+            lines.append(msg("archive.history_row", rally=rally.id, title=title,
                              drivers=len(outcome.seats) if outcome is not None else 0, when=rally.updated_at[:10],
                              winner=msg("archive.won_by", name=won[0], time=format_score(game.rules.result, won[1]))
                              if won else msg("archive.nobody_finished")))

@@ -36,7 +36,6 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.game import Game, GhostMark, Outcome
-from bot.engine.core.log import Start
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
@@ -122,12 +121,10 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
     state: Any = None
     order: list[str] = []
     ends: dict[str, dict[int, int]] = {}  # seat → special number → its time so far over the rally there
-    seated = next((list(entry.seats) for entry in map(game.rules.decode, (a["action"] for a in actions))
-                   if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
     replayed = replay_checked(row, actions, rally.snapshot, with_setup=True)
     for state, events in replayed:
         if state is not None and not order:
-            order = [str(s) for s in (game.narrator.start_order(game.rules.view(state, None)) or seated)]
+            order = [str(s) for s in game.narrator.start_order(game.rules.view(state, None))]
         if events and game.career is not None:
             merge(counters, game.career.tally(events))
         if state is not None and game.ghosts is not None:

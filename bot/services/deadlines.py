@@ -309,8 +309,8 @@ class DeadlineService:
     def _log(game: Game[Any, Any, Any, Any], change: Change, state: State, action: Any) -> tuple[State, list[Event]]:
         """Apply one action of the bot (the rally acts: no seat) and add it to the change (actor None)."""
         new, events = game.rules.apply(state, None, action)
-        change.logged.append(Logged(game.rules.encode(action), None, new, "finished" if is_finished(game.rules,
-                                                                                                    new) else None))
+        status = "finished" if is_finished(game.rules, new) else None
+        change.logged.append(Logged(game.rules.encode(action), None, new, status))
         return new, events
 
     def _ai_turn(self, game: Game[Any, Any, Any, Any], change: Change, state: State,
@@ -319,12 +319,12 @@ class DeadlineService:
         seat = seat_to_act(game, state)
         assert seat is not None
         events: list[Event] = []
-        begun = game.rules.progress(game.rules.view(state,
-                                                    None))  # another value: a new turn (the same seat's next too)
+        # another value of `progress`: a new turn (the same seat's next too)
+        begun = game.rules.progress(game.rules.view(state, None))
         for _ in range(AI_STEPS):
             try:  # the AI decides from its own seat's view (DESIGN §9: it cannot see what it may not)
-                state, step = self._log(game, change, state, game.coach.choose(game.rules.view(state, seat), seat,
-                                                                               risk))
+                move = game.coach.choose(game.rules.view(state, seat), seat, risk)
+                state, step = self._log(game, change, state, move)
             except RallyError:
                 if not game.rules.midturn(game.rules.view(state, None)):
                     raise

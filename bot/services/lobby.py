@@ -281,8 +281,7 @@ class Lobby:
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
             shown = game.rules.view(state, None)
             first = game.narrator.start_order(shown)  # a game may draw its own (Road Rally's line-up, OPEN-R3)
-            names = [name for _, name in seats] if first is None else [game.narrator.seat_name(shown,
-                                                                                               s) or s for s in first]
+            names = [game.narrator.seat_name(shown, s) or s for s in first]
             lead = [msg("rally.started", title=game.narrator.title(shown), order=", ".join(names))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change, rally.game,
                              rally.ruleset)

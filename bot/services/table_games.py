@@ -155,9 +155,8 @@ class TableGames:
         seed = table_seed(rnd.seed, number)
         secret = self.work.deal_keys()  # the deal: never from the round's seed, which the close publishes
         ids = [(str(uid), name) for uid, name in seats]
-        state, events = game.rules.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
-                                                     "modules": modules,
-                                               "secret": secret})
+        options = {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules, "secret": secret}
+        state, events = game.rules.setup(seed, ids, options)
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
                                 modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S,

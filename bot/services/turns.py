@@ -72,9 +72,9 @@ class Turns:
                 return await self._answer(rally, actor, state, text)
             action = game.commands.parse(text, state, seat)
             new, events = game.rules.apply(state, seat, action)
-            change = Change(logged=[Logged(game.rules.encode(action), actor.user_id, new,
-                                           "finished" if is_finished(game.rules,
-                                                                     new) else None)], played_by=actor.user_id)
+            status = "finished" if is_finished(game.rules, new) else None
+            change = Change(logged=[Logged(game.rules.encode(action), actor.user_id, new, status)],
+                            played_by=actor.user_id)
             post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game, rally.ruleset,
                              ghost_of(rally))
             committed = await self.work.commit(rally, change)
@@ -153,8 +153,8 @@ class Turns:
         if rally is None or rally.status != "running":
             return []
         game = game_of(rally)
-        return [game.commands.label(a) for a in game.rules.legal_actions(await self.answered_state(rally),
-                                                                         str(actor.user_id))]
+        state = await self.answered_state(rally)
+        return [game.commands.label(a) for a in game.rules.legal_actions(state, str(actor.user_id))]
 
     async def answered_state(self, rally: Rally) -> State:
         """The rally's state with the answers kept in its open window given (what a seat's own

@@ -65,8 +65,8 @@ def private_texts(table: Table, seat: str) -> list[tuple[str, bool]]:
     their own (`🟩1 🟩2 🟨3 🟥4`, found anywhere in a line) when it holds four or more (fewer could
     be what someone just played, which is public)."""
     own = table.state.seats[table.state.index(seat)]
-    lines = [line for line in RR.hidden.hand(RR.rules.view(table, seat)).lines if getattr(line, "key",
-                                                                                          None) in SECRET_KEYS]
+    hand = RR.hidden.hand(RR.rules.view(table, seat))
+    lines = [line for line in hand.lines if getattr(line, "key", None) in SECRET_KEYS]
     texts = [(render(line, lang), True) for line in lines for lang in LANGS]
     if len(own.hand) >= 4:
         texts.append((cards_text(sorted(own.hand)), False))

@@ -62,8 +62,8 @@ async def to_a_window(service: RallyService, deadlines: DeadlineService, store, 
             await deadlines.run_due()
         else:
             seat = human[0]
-            await service.act(HERE, by_seat[seat], RR.commands.label(RR.coach.choose(RR.rules.view(table, seat),
-                                                                                     seat)), option="action")
+            move = RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
+            await service.act(HERE, by_seat[seat], move, option="action")
         delivered = await deliver(service)
         table = service.work.state_of(await rally_now(store))
         if table.state.phase == "stage" and any(s in by_seat for s in RR.rules.to_act(table)):

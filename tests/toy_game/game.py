@@ -274,9 +274,9 @@ class DashNarrator:
     def up_next(self, view: View) -> str | None:
         return None
 
-    def start_order(self, view: object) -> None:
-        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
-        return None
+    def start_order(self, view: View) -> list[str]:
+        """The seats' order."""
+        return [seat for seat, _ in view.state.seats]
 
 
 class DashLibrary:

@@ -413,7 +413,7 @@ class Narrator(Protocol[V_contra, E_contra]):
 
     def up_next(self, view: V_contra) -> SeatId | None: ...  # who plays after the seat to act, when known
 
-    def start_order(self, view: V_contra) -> Sequence[SeatId] | None: ...  # who plays first (None: as seated)
+    def start_order(self, view: V_contra) -> Sequence[SeatId]: ...  # who plays first, in order
 
 
 @runtime_checkable

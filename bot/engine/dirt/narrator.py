@@ -91,9 +91,9 @@ class DirtNarrator:
             return None
         return state.order[state.turn + 1]
 
-    def start_order(self, view: object) -> None:
-        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
-        return None
+    def start_order(self, view: DirtView) -> list[str]:
+        """The first turns go in the order the seats were given (RULES B5: the host's call)."""
+        return [seat for seat, _ in view.state.seats]
 
 
 NARRATOR = DirtNarrator()

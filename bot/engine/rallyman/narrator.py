@@ -94,9 +94,10 @@ class ClassicNarrator:
             return None
         return state.cars[state.queue[0]].id
 
-    def start_order(self, view: object) -> None:
-        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
-        return None
+    def start_order(self, view: RallymanView) -> list[str]:
+        """The first turns go in the order the seats were given (RULES A3: the host's call, or
+        drawn when the lobby says so), the order of the cars."""
+        return [car.id for car in view.state.cars]
 
 
 NARRATOR = ClassicNarrator()

@@ -7,7 +7,7 @@ run starts, so every board of the run draws it, after a restart too): its kind (
 `leader`), the run it was taken from, the name shown, and its **track**, the ghost run's public
 marks turn by turn (`[progress, place, time, distance]`: the game's `progress` when the mark was
 first seen, the place its board draws a car at, the time so far and how far along the rally,
-`Game.ghost_marks`). The track holds nothing a spectator of that run could not see: no die, no seed.
+`Game.ghosts.ghost_marks`). The track holds nothing a spectator of that run could not see: no die, no seed.
 
 **The gap** is the driver's time so far minus the ghost's time when it stood where the driver
 stands: between two marks (one turn of the ghost's) its time is interpolated along the distance it

@@ -83,7 +83,7 @@ class Lobby:
         bot/services/deadlines.py) lets the AI drive a turn whose deadline passed. `game` is the
         game's id (None: classic); an unknown one is refused naming the games, and `drivers` is
         bounded by the game's seats. `preset` is another name of `ruleset` (Road Rally USA's word).
-        Without a stage, the game's default for the ruleset (`Game.default_stage`: Road Rally's
+        Without a stage, the game's default for the ruleset (`Game.library.default_stage`: Road Rally's
         course of its preset), or a refusal naming where the stages are."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")

@@ -1,6 +1,6 @@
 """"provisional rules" beside every result of a provisional ruleset (issue 24 item 6, RULES B13).
 
-A game says which of its rulesets are provisional (`Game.provisional`: DIRT's house defaults until
+A game says which of its rulesets are provisional (`Game.library.provisional`: DIRT's house defaults until
 its missing pages are known); every place the services show a result or a card (a rally's end
 post and `/rally results`, a league round's results and standings, a world ranking, a result
 card) adds the catalogue's words for it, in the reader's language, through these helpers.

@@ -1,9 +1,9 @@
 """Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
 the same way when the result is applied and when `db ratings --rebuild` replays it.
 
-- a **live rally** (`rally`, its id): the finished rally's classification (`Game.standing` of its
+- a **live rally** (`rally`, its id): the finished rally's classification (`Game.rules.standing` of its
   stored snapshot: the outcome's ranks). A rally abandoned once running is rated as it stood at
-  that moment (the same `Game.standing`), the driver who abandoned it (its host) last of all: a
+  that moment (the same `Game.rules.standing`), the driver who abandoned it (its host) last of all: a
   host who abandons every rally they are losing keeps their losses. A driver kicked out of a
   running rally is not rated in it (no DNF: a host cannot rank a rival last by kicking them); they
   stay in its match as an opponent of fixed strength (`Placed.ai`), and whoever kicked them (the
@@ -82,7 +82,7 @@ def is_round_rally(modules: object) -> bool:
 
 async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
     """A live rally's classification among its people, finished or abandoned once running (see
-    the module's docstring): by `Game.standing`; who abandoned it or kicked someone out of it
+    the module's docstring): by `Game.rules.standing`; who abandoned it or kicked someone out of it
     last; a driver kicked out a fixed-strength opponent, never rated."""
     seats = await rally_seats_tx(tx, rally_id)
     if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:

@@ -1,6 +1,6 @@
 """`/rules [game] [ruleset]`: a game's rules summary as the bot plays them (issue 24 item 6 D).
 
-The lines are the game's (`Game.rules(ruleset)`: message keys, shown in the reader's language);
+The lines are the game's (`Game.library.summary(ruleset)`: message keys, shown in the reader's language);
 this module picks the game (none: classic) and the ruleset (none: the game's default, its first),
 refusing an unknown one by name. No database: answered at once (in as many messages as the text
 takes: bot/views/outgoing.py).

@@ -13,11 +13,11 @@ league's entrants (its members when the round opens):
   (names only). Fewer entrants than the game's smallest table: the channel is told the round
   cannot be played; it closes with no result.
 - **a table's end** (`on_rally_end`, inside the transaction that ends the rally): each seat's run
-  is recorded (finished with its score, VP, from `Game.outcome`; a retired seat, or an abandoned
+  is recorded (finished with its score, VP, from `Game.rules.outcome`; a retired seat, or an abandoned
   table, is a DNF) and the league channel gets one line with the table's result.
 - **close** (`finish_tables_tx`, from `bot/services/round_close.py`): a table still running is
   played to its end with the game's own timeout action for every seat asked (RULES C10.2: what a
-  seat whose deadline passes gets), so it ends with `Game.outcome` like any other table; a table
+  seat whose deadline passes gets), so it ends with `Game.rules.outcome` like any other table; a table
   that still does not end within `PLAY_OUT_STEPS` actions is abandoned (its seats DNF). The
   classification then ranks each seat within its table (`bot/services/league_points.py`).
 

@@ -6,7 +6,7 @@ created by the first caller who needs it (the week's rollover job, a `/scratch r
 that game adding an official round), in that caller's transaction: the unique index makes
 concurrent callers agree on one seed. Its dice are always personal (the seed and the driver's id),
 so scouting with a second account reveals nothing. It plays the game's default ruleset (the first
-of `Game.rulesets()`: classic's is `classic`, as it always was).
+of `Game.library.rulesets()`: classic's is `classic`, as it always was).
 
 Its jobs are `scratch.open` / `scratch.close` with the ref `week:W` for classic (unchanged, so the
 jobs already scheduled keep running) and `week:W:GAME` for any other game.

@@ -98,7 +98,7 @@ def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
               lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any, Any, Any] | None = None,
               certain_loss: tuple[str, ...] = ()) -> discord.ui.View:
     """A persistent view (timeout None) with one button per legal action the game offers as one
-    (`Game.button`; classic types its time-attack groups instead), at most 25, each within
+    (`Game.commands.button`; classic types its time-attack groups instead), at most 25, each within
     Discord's limits (label, custom_id: bot/views/outgoing.py); `game`: the rally's (None: the
     default game, the only one whose turns are posted yet); `certain_loss`: the actions whose
     buttons say the move loses control for certain. `button` is the

@@ -1,7 +1,7 @@
 """A public rally's page: its board (drawn by the render workers from the spectators' view,
 `images.board_spec`) and its story, turn by turn, as the channel read it: the rally's log
-replayed (`replay.iter_steps`) and each action told from the spectators' view (`Game.tell`), then
-where everyone stands (`Game.status`) or the classification. Nothing a seat alone may see is
+replayed (`replay.iter_steps`) and each action told from the spectators' view (`Game.narrator.tell`), then
+where everyone stands (`Game.narrator.status`) or the classification. Nothing a seat alone may see is
 read: a game with hidden hands (Road Rally USA) shows here what its channel shows.
 
 A rally is public when its league chose so, or its channel was published (`/rally web public`):

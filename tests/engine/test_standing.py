@@ -1,4 +1,4 @@
-"""`Game.standing` of every game (bot/engine/core/game.py): where each seat stands at any moment,
+"""`Game.rules.standing` of every game (bot/engine/core/game.py): where each seat stands at any moment,
 what a rally abandoned while running is rated by (bot/services/rating_sources.py). Driven by each
 game's own AI: every seat has a place at every step, a retired seat is out, and once finished the
 standing orders the seats as the outcome does."""

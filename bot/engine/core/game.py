@@ -159,7 +159,7 @@ class Verb:
 
     `template` is a `str.format` pattern over the text options (`"{dice}"`, `"attack {dice}"`); an
     option left empty is dropped with its surrounding spaces, a yes/no option adds its word.
-    `private` verbs answer only the asker and change nothing (odds: `Game.odds`)."""
+    `private` verbs answer only the asker and change nothing (odds: `Game.odds.odds`)."""
 
     name: str
     help: str
@@ -219,7 +219,7 @@ class Prompt:
     every die).
 
     `private`: the seats decide from what only they see (a hand of cards): the channel post offers
-    no action, only the button that opens each seat's own `Game.hand`. When several seats are
+    no action, only the button that opens each seat's own `Game.hidden.hand`. When several seats are
     asked at once (`to_act` of more than one: a window every seat answers, RULES C10.8), they are
     asked the same words and waited for together, so nobody learns from the channel who holds
     what: the services ping them all, run out their clock together with one `timeout_action`, name
@@ -294,7 +294,7 @@ class StageLibrary(Protocol):
     def official(self, week: str) -> str: ...      # the ISO week's official stage (world scratch), from the week alone
 
 
-#: the entry of a board's data (`Game.board`) that a ghost car is drawn from: `{"place": ..., "label": ...}`
+#: the entry of a board's data (`Game.pictures.board`) that a ghost car is drawn from: `{"place": ..., "label": ...}`
 GHOST = "ghost"
 
 

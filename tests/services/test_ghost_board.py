@@ -110,8 +110,8 @@ def test_the_drawn_ghost_and_the_posted_gap_agree_where_the_same_turn_did_not():
     for state in states(4):
         view = game.rules.view(state, None)
         (mine,) = game.ghosts.ghost_marks(view).values()
-        ghost = ghost_after if is_finished(game.rules, state) else ghost_at
-        mark = ghost([e[:3] for e in track], game.rules.progress(view))
+        mark_of = ghost_after if is_finished(game.rules, state) else ghost_at
+        mark = mark_of([e[:3] for e in track], game.rules.progress(view))
         if mark is not None and mark.place is not None:  # the same turn, as before
             old_gap, ahead = mine.time - mark.time, share_of(state.stage, mark.place) - mine.distance
             then += (old_gap < 0 < ahead) or (ahead < 0 < old_gap)

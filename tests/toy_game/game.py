@@ -5,6 +5,10 @@ pot, then `bank`s the pot as points; a 1 loses the pot and ends the turn. After 
 (the stage name `dash-N`: N rounds, default 3) the most points win (victory points, higher is
 better: the other way from Rallyman's seconds). One or two seats, so a league round can be
 driven alone. Its dice are the engine's seeded or named streams, in the state.
+
+It is the worked example of the `Game` seam (bot.engine.core.game): the required rules facet, then
+commands, narrator, library, coach and careers, each a small class here, assembled by `dice_dash`;
+it draws no pictures and hides nothing, so those facets are None.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ class View:
 
 
 def _over(state: Dash) -> bool:
+    """Every round played, or every seat out."""
     return state.round > state.rounds or len(state.out) == len(state.seats)
 
 

@@ -4,11 +4,7 @@ and each rally's game reads the text (`parse`)."""
 
 from __future__ import annotations
 
-from bot.engine.core.game import (
-    Button,
-    Verb,
-    VerbOption,
-)
+from bot.engine.core.game import Button, Verb, VerbOption
 from bot.engine.core.text import msg
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll

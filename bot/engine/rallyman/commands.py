@@ -3,11 +3,7 @@ grammar (bot.engine.rallyman.parse) and an action as a label, a command and a bu
 
 from __future__ import annotations
 
-from bot.engine.core.game import (
-    Button,
-    Verb,
-    VerbOption,
-)
+from bot.engine.core.game import Button, Verb, VerbOption
 from bot.engine.rallyman.actions import Action, Roll
 from bot.engine.rallyman.buttons import button as action_button
 from bot.engine.rallyman.buttons import reader_words

@@ -6,10 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.engine.core.difficulty import TIGHT_GEAR, length_class
-from bot.engine.core.game import (
-    StageFacts,
-    StageLibrary,
-)
+from bot.engine.core.game import StageFacts, StageLibrary
 from bot.engine.core.official import official_stage
 from bot.engine.core.text import msg
 from bot.engine.rallyman.out_reasons import OUT_REASONS

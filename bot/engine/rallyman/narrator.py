@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.core.events import Event
-from bot.engine.core.game import (
-    Prompt,
-    Told,
-)
+from bot.engine.core.game import Prompt, Told
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman import game as engine
 from bot.engine.rallyman.actions import Roll

@@ -11,7 +11,7 @@ from bot.engine.core.text import msg
 from bot.engine.roadrally import ai as rr_ai
 from bot.engine.roadrally.actions import Action
 from bot.engine.roadrally.library import course_of
-from bot.engine.roadrally.rules import TableView, _sprint_course
+from bot.engine.roadrally.rules import TableView, course_played
 from bot.engine.roadrally.simulate import simulate as simulate_game
 
 
@@ -29,7 +29,7 @@ class RoadRallyCoach:
         """`python -m bot simulate --game roadrally --players 5 --preset rr-standard --seed 7`."""
         preset = ruleset or "rr-standard"
         sprint = "sprint" in [m.strip() for m in modules.split(",") if m.strip()]
-        course = course_of(_sprint_course(stages[0], sprint), seed) if stages else None
+        course = course_of(course_played(stages[0], sprint), seed) if stages else None
         return simulate_game(drivers, preset, seed, sprint=sprint, course=course)
 
 

@@ -3,11 +3,7 @@
 
 from __future__ import annotations
 
-from bot.engine.core.game import (
-    Button,
-    Verb,
-    VerbOption,
-)
+from bot.engine.core.game import Button, Verb, VerbOption
 from bot.engine.roadrally.actions import Action, Play, StageAnswer
 from bot.engine.roadrally.rules import Table
 from bot.engine.roadrally.view import view as seat_view

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.core.game import (
-    Hand,
-)
+from bot.engine.core.game import Hand
 from bot.engine.roadrally.rules import TableView
 from bot.engine.roadrally.status_text import hand_lines
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.core.game import (
-    Prompt,
-    Told,
-)
+from bot.engine.core.game import Prompt, Told
 from bot.engine.core.text import msg
 from bot.engine.roadrally.events import RoadEvent
 from bot.engine.roadrally.library import title_of

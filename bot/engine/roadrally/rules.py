@@ -82,7 +82,7 @@ def _picks(state: RRState, seat: str | None) -> tuple[str, ...]:
 DEFAULT_COURSES = ("standard", "base")
 
 
-def _sprint_course(stage: str, sprint: bool) -> str:
+def course_played(stage: str, sprint: bool) -> str:
     """The course a game named `stage` plays: a sprint (C9: 5 standard tiles, start and finish)
     played on a preset's own course (`standard`, `base`) plays the sprint course; a sprint on a
     course of another kind, named by the host, is refused (NotAllowed)."""
@@ -129,7 +129,7 @@ class RoadRallyRules:
         # the host named is refused, as are an unknown course and an unknown preset
         preset = self._preset(options)
         ROADRALLY_COURSES.facts(stage)
-        road = load_course(course_of(_sprint_course(stage, sprint), seed))
+        road = load_course(course_of(course_played(stage, sprint), seed))
         key = options.get("secret")
         dealt: DiceSource
         public: DiceSource | None

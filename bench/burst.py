@@ -117,7 +117,8 @@ async def prepare(db: Path, rallies: int = BURST) -> None:
                 state = service.work.state_of(rally)
                 if state.turn is not None and state.turn.started:
                     break  # one die rolled: `stop` ends this turn
-                await service.act(place, actors[state.cars[state.turn.car].id], RALLYMAN.label(choose_action(state)))
+                await service.act(place, actors[state.cars[state.turn.car].id],
+                                  RALLYMAN.commands.label(choose_action(state)))
         while batch := await service.delivery.claim(limit=500):
             for out in batch:
                 await service.delivery.sent(out, 1)

@@ -52,7 +52,7 @@ async def _play(store: Any, channel: int, seed: int) -> None:
     by_id = {str(a.user_id): a for a in drivers}
     while (rally := await store.rallies.get_active_in_channel(1, channel)) is not None:
         state = service.work.state_of(rally)
-        await service.act(place, by_id[state.cars[state.turn.car].id], RALLYMAN.label(choose_action(state)))
+        await service.act(place, by_id[state.cars[state.turn.car].id], RALLYMAN.commands.label(choose_action(state)))
 
 
 async def _fill(store: Any, rallies: int) -> int:

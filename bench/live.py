@@ -263,7 +263,7 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
         assert state.active is not None
         actor = actors[int(state.active.id)]
         try:
-            move = RALLYMAN.label(choose_action(state))
+            move = RALLYMAN.commands.label(choose_action(state))
             reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, move)
         except RallyError as exc:
             if not count_refusals:

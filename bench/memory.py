@@ -201,7 +201,7 @@ async def _rallies(service: Any, store: Any, rallies: int, stages: int,
         place = Place(77, 10_000 + i)
         if i < PUBLISHED:
             await service.channel_web.set(place, organiser, "public")
-        seats = max(2, games.get(game).seats.min)
+        seats = max(2, games.get(game).rules.seats.min)
         await service.create(place, actors[0], stage, drivers=seats, game=game)
         for actor in actors[:seats]:
             await service.join(place, actor)

@@ -3,7 +3,7 @@ the standard course std-7 after 60 actions (several cars on one space), drawn fr
 view. Medians over RUNS runs:
 - draw_ms: `board_image` (course, cars, panel, legend, header; no static layer is kept yet);
 - encode_ms: its palette PNG; total_ms = draw + encode; png_kib: the PNG's size;
-- data_ms: the same board as the services draw it, from its outbox data (`picture_args` on
+- data_ms: the same board as the services draw it, from its outbox data (`board_picture` on
   `board_data`: the course reloaded by name, the view rebuilt) to the PNG;
 - results_ms: the classification card of a finished 5-seat game (C8), from its data to the PNG.
 `python -m bot bench render --game roadrally` runs `run()` and prints one JSON line."""
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine.roadrally.pictures import board_data, picture_args, results_data
+from bot.engine.roadrally.pictures import PICTURES, board_data, results_data
 from bot.engine.roadrally.view import view
 from bot.i18n import DEFAULT_LANG
 from bot.render.encode import to_png
@@ -61,9 +61,9 @@ def run(runs: int = RUNS) -> dict[str, Any]:
     record: dict[str, Any] = {"bench": "render", "game": "roadrally"}
     record.update(figures(runs))
     board = board_data(view(ai_game("std-7", actions=60), None), NAMES)
-    record["data_ms"] = _median_ms(lambda: png(PAINTER.board(picture_args("board", board), DEFAULT_OPTIONS)), runs)
+    record["data_ms"] = _median_ms(lambda: png(PAINTER.board(PICTURES.board_picture(board), DEFAULT_OPTIONS)), runs)
     card = localized(results_data(view(ai_game("std-7", actions=3000), None), NAMES), DEFAULT_LANG)
-    (results,) = picture_args("results", card)
+    results = PICTURES.results_picture(card)
     record["results_ms"] = _median_ms(lambda: png(PAINTER.results(results, DEFAULT_OPTIONS)), runs)
     record.update({"course": "std-7", "runs": runs})
     return record

@@ -46,7 +46,7 @@ def _baseline_ms(row: dict, actions: list[dict]) -> tuple[float, int]:
 
     boards = turn_boards(row, actions)
     game = games.get(row["game"])
-    args = game.picture("board", localized(boards[len(boards) // 2], "en"))
+    args = game.pictures.board_picture(localized(boards[len(boards) // 2], "en"))
     image = images.pictures_of(game.id).board(tuple(args), DEFAULT_OPTIONS)
     times = []
     for _ in range(RUNS):

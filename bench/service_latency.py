@@ -44,7 +44,7 @@ async def _client(service: RallyService, renderer: Renderer | None, place: Place
             return
         state = service.work.state_of(rally)
         actor = next(d for d in DRIVERS if str(d.user_id) == state.cars[state.turn.car].id)
-        text = RALLYMAN.label(choose_action(state))
+        text = RALLYMAN.commands.label(choose_action(state))
         t0 = time.perf_counter()
         reply = await service.act(place, actor, text)
         t1 = time.perf_counter()

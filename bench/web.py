@@ -194,7 +194,7 @@ async def _command(service: Any, place: Any, drivers: list[Any]) -> float | None
         return None
     state = service.work.state_of(rally)
     actor = next(d for d in drivers if str(d.user_id) == state.cars[state.turn.car].id)
-    text = RALLYMAN.label(choose_action(state))
+    text = RALLYMAN.commands.label(choose_action(state))
     t0 = time.perf_counter()
     await service.act(place, actor, text)
     return (time.perf_counter() - t0) * 1000

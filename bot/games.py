@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # a painter is imported on first use only (Pillow)
 #: the game a rally, league or command without one is played in (every one before issue 23)
 DEFAULT_GAME = "rallyman"
 
-_GAMES: dict[str, Game[Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT, ROADRALLY.id: ROADRALLY}
+_GAMES: dict[str, Game[Any, Any, Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT, ROADRALLY.id: ROADRALLY}
 
 #: the games' own tools of `python -m bot`, by subcommand: the module in the game's folder that
 #: registers it (classic's boards and previews as PNG files); `stage:GAME` is a game's stage tool,
@@ -65,7 +65,7 @@ def painter(game_id: str) -> Painter[Any, Any, Any, Any]:
     return found()
 
 
-def get(game_id: str | None) -> Game[Any, Any]:
+def get(game_id: str | None) -> Game[Any, Any, Any, Any]:
     """The game called `game_id` (None: the default game); an unknown id is refused naming the
     games there are."""
     game = _GAMES.get(DEFAULT_GAME if game_id is None else game_id)
@@ -79,7 +79,7 @@ def ids() -> tuple[str, ...]:
     return tuple(_GAMES)
 
 
-def games() -> tuple[Game[Any, Any], ...]:
+def games() -> tuple[Game[Any, Any, Any, Any], ...]:
     return tuple(_GAMES.values())
 
 
@@ -88,7 +88,7 @@ def verbs() -> tuple[Verb, ...]:
     name two games declare is one command, played in the game of the rally where it is typed."""
     seen: dict[str, Verb] = {}
     for game in _GAMES.values():
-        for verb in game.verbs:
+        for verb in game.commands.verbs:
             seen.setdefault(verb.name, verb)
     return tuple(seen.values())
 
@@ -98,19 +98,22 @@ def verb(name: str) -> Verb | None:
     return next((v for v in verbs() if v.name == name), None)
 
 
-def register(game: Game[Any, Any]) -> None:
+def register(game: Game[Any, Any, Any, Any]) -> None:
     """Add a game (tests' toy games; the real games are listed above), with its own texts when it
-    brings them (`texts`: a folder of `<lang>.json`). Refuses a taken id."""
+    brings them (`texts`: a folder of `<lang>.json`). Refuses a taken id, and a private command
+    (`Verb.private`: answered from the game's odds) in a game without odds."""
     if game.id in _GAMES:
         raise ValueError(f"a game called {game.id!r} is registered already")
+    if game.odds is None and any(v.private for v in game.commands.verbs):
+        raise ValueError(f"the game {game.id!r} has a private command but no odds to answer it")
     _GAMES[game.id] = game
-    if game.texts is not None:
-        i18n.add_texts(game.texts)
+    if game.library.texts is not None:
+        i18n.add_texts(game.library.texts)
 
 
 def unregister(game_id: str) -> None:
     if game_id == DEFAULT_GAME:
         raise ValueError("the default game stays registered")
     game = _GAMES.pop(game_id, None)
-    if game is not None and game.texts is not None:
-        i18n.remove_texts(game.texts)
+    if game is not None and game.library.texts is not None:
+        i18n.remove_texts(game.library.texts)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot import games, sizing
+from bot.engine.core.game import Game, Pictures
 from bot.engine.core.text import from_json
 from bot.i18n import DEFAULT_LANG, render
 
@@ -37,7 +38,8 @@ MB = 1024 * 1024
 class Renderer(Protocol):
     """Draws images in a language (every word the picture prints); pure and slow-ish, so it runs
     in a render worker (or the render thread). A board, a preview or a results card is a game's:
-    `game` names it, `args` are what that game's `picture` gives (classic: stage and view)."""
+    `game` names it, `args` are what that game's pictures facet gives (`board_picture`: classic's
+    stage and view; `results_picture`; `preview_picture`)."""
 
     def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
 
@@ -109,14 +111,21 @@ def default_renderer() -> PillowRenderer:
     return PillowRenderer()
 
 
+def _drawn(played: Game[Any, Any, Any, Any]) -> Pictures[Any]:
+    """The pictures of a game; a game that draws none is refused."""
+    if played.pictures is None:
+        raise ValueError(f"the game {played.id!r} draws no pictures")
+    return played.pictures
+
+
 def current(spec: dict[str, Any]) -> dict[str, Any]:
     """A board or results spec in the view form: one stored with the whole state (before issue 23)
     is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
     if "state" not in spec or spec.get("kind") not in ("board", "results"):
         return spec
     played = games.get(spec.get("game"))
-    view = played.view(played.from_json(str(spec["state"])), None)
-    data = played.board(view) if spec["kind"] == "board" else played.results(view)
+    view = played.rules.view(played.rules.from_json(str(spec["state"])), None)
+    data = _drawn(played).board(view) if spec["kind"] == "board" else _drawn(played).results(view)
     converted = {k: v for k, v in spec.items() if k != "state"}
     converted.update(game=played.id, view=data)
     return converted
@@ -176,8 +185,7 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
     kind = spec.get("kind")
     if kind == "preview":
         played = games.get(spec.get("game"))
-        return _call(renderer.preview, played.id, *played.picture("preview", {"stage": str(spec["stage"])}),
-                     lang=lang)
+        return _call(renderer.preview, played.id, _drawn(played).preview_picture(str(spec["stage"])), lang=lang)
     if kind == "table":
         return _call(renderer.table, table_view(spec), lang=lang)
     if kind == "career":  # `/driver`: its words are message keys until drawn in the reader's language
@@ -189,8 +197,10 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
     if kind in ("board", "results"):
         spec = current(spec)
         played = games.get(spec.get("game"))
-        args = played.picture(kind, localized(spec["view"], lang))
-        return _call(renderer.board if kind == "board" else renderer.results, played.id, *args, lang=lang)
+        data = localized(spec["view"], lang)
+        if kind == "board":
+            return _call(renderer.board, played.id, *_drawn(played).board_picture(data), lang=lang)
+        return _call(renderer.results, played.id, _drawn(played).results_picture(data), lang=lang)
     raise ValueError(f"unknown image kind {kind!r}")
 
 
@@ -204,7 +214,8 @@ def _draw_replay(renderer: Renderer, spec: dict[str, Any], lang: str) -> bytes:
     if not isinstance(job, dict):
         raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
     played = games.get(job["rally"].get("game"))
-    frames = [played.picture("board", localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
+    pictures = _drawn(played)
+    frames = [pictures.board_picture(localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
     if not frames:
         raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
     return _call(renderer.animation, played.id, frames, lang=lang)
@@ -217,7 +228,7 @@ def apply_budget(cache_mb: int) -> dict[str, int]:
     from bot.render import cache
 
     for game in games.games():
-        if game.renderer is not None:
+        if game.pictures is not None:
             pictures_of(game.id)
     cache.return_freed_memory()
     return cache.set_budget(cache_mb * MB)
@@ -243,7 +254,7 @@ def _worker_init(cache_folder: str | None, started: Any, cache_mb: int = sizing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     disk_cache.set_cache_dir(cache_folder)
     for game in games.games():
-        if game.renderer is not None:
+        if game.pictures is not None:
             pictures_of(game.id).worker_init()
     apply_budget(cache_mb)
     gc.freeze()
@@ -265,7 +276,7 @@ def _draw_in_worker(spec: dict[str, Any], lang: str) -> tuple[bytes, tuple[Hasha
     game's painter tells: `begin_draw`, `layer_to_warm`), with its language and game."""
     spec = current(spec)
     game = games.get(spec.get("game")) if spec.get("kind") in ("board", "results", "preview") else None
-    if game is None or game.renderer is None:
+    if game is None or game.pictures is None:
         return draw(PillowRenderer(), spec, lang), None
     painter = pictures_of(game.id)
     before = painter.begin_draw()

@@ -81,7 +81,7 @@ def _command_words(games: list[str]) -> dict[str, str]:
             walk(command)
     owners: dict[str, set[str]] = {}
     for game in registry.games():
-        for verb in game.verbs:
+        for verb in game.commands.verbs:
             owners.setdefault(f"name.{verb.name}", set()).add(game.id)
             for option in verb.options:
                 owners.setdefault(f"name.{option.name}", set()).add(game.id)

@@ -53,16 +53,17 @@ def main(args: argparse.Namespace) -> int:
     try:
         game = games.get(args.game)
         ruleset = ruleset_name(args.ruleset, game.id) if args.ruleset is not None else None
-        named = args.stages if args.stages is not None else game.default_stage(ruleset or game.rulesets()[0])
+        named = args.stages if args.stages is not None else \
+            game.library.default_stage(ruleset or game.library.rulesets()[0])
         if named is None:
             raise ValueError(f"--stages is required for {game.id}")
         stages = course(named, game.id)
         flags = assistance(args.assistance, len(stages))
-        if not game.seats.min <= args.drivers <= game.seats.max:
-            raise ValueError(f"--drivers is {game.seats.min} to {game.seats.max}, not {args.drivers}")
+        if not game.rules.seats.min <= args.drivers <= game.rules.seats.max:
+            raise ValueError(f"--drivers is {game.rules.seats.min} to {game.rules.seats.max}, not {args.drivers}")
         if not 0 <= args.seed < 2**63:
             raise ValueError(f"--seed is a whole number from 0 to 2**63-1, not {args.seed}")
-        report = game.simulate(stages, args.drivers, args.seed, flags, args.modules, ruleset)
+        report = game.coach.simulate(stages, args.drivers, args.seed, flags, args.modules, ruleset)
     except (RallyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

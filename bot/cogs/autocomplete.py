@@ -115,7 +115,7 @@ class DiceChoices(commands.Cog):
         if prompt is None or lang == "en" or prompt.game not in games.ids():
             return None
         game = games.get(prompt.game)
-        return lambda label: render(game.typed_words(label), lang)
+        return lambda label: render(game.commands.typed_words(label), lang)
 
 
 dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the command is bound to
@@ -123,12 +123,12 @@ dice_choices = DiceChoices.dice_choices  # called by discord.py with the cog the
 
 @lru_cache(maxsize=8)
 def _stages(game: str | None) -> tuple[str, ...]:
-    return tuple(games.get(game).stages.names())
+    return tuple(games.get(game).library.stages.names())
 
 
 @lru_cache(maxsize=8)
 def _rulesets(game: str | None) -> tuple[str, ...]:
-    return tuple(games.get(game).rulesets())
+    return tuple(games.get(game).library.rulesets())
 
 
 def _game_typed(interaction: discord.Interaction) -> str | None:
@@ -170,4 +170,4 @@ async def game_choices(interaction: discord.Interaction, current: str) -> list[a
 
 async def solo_game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The games with solo runs (each has a world scratch), by id."""
-    return name_suggestions(tuple(g.id for g in games.games() if g.solo_runs), current)
+    return name_suggestions(tuple(g.id for g in games.games() if g.library.solo_runs), current)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot.client import RallyBot
 
 #: the most seats any game takes (each game's own bound is the service's to check)
-MAX_SEATS = max(g.seats.max for g in games.games())
+MAX_SEATS = max(g.rules.seats.max for g in games.games())
 
 
 @app_commands.guild_only()

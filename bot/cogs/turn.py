@@ -1,5 +1,5 @@
 """A driver's turn, written once: the shortcuts every game declares (`/roll`, `/stop`, `/line` … of
-Rallyman) built from the registry's verb tables (`Game.verbs`), and the generic `/act`.
+Rallyman) built from the registry's verb tables (`Game.commands.verbs`), and the generic `/act`.
 
 Each shortcut is an `app_commands.Command` made from its `Verb`: the same name, description,
 options (text or yes/no, required or not), choices and autocomplete as the table says, so adding a

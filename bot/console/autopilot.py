@@ -95,10 +95,10 @@ class Autopilot:
                 break
             state = await self.service.turns.answered_state(rally)  # in a window: with its own answer
             game, seat = games.get(rally.game), str(actor.user_id)
-            if seat not in game.to_act(state):
+            if seat not in game.rules.to_act(state):
                 break
             turn_before = turn_of(game, state)
-            typed = "/" + game.typed(game.choose(game.view(state, seat), seat))
+            typed = "/" + game.commands.typed(game.coach.choose(game.rules.view(state, seat), seat))
             self.say(None, [f"{name}: {typed}"], ephemeral=False, prefix=t("console.prefix_autopilot", self.lang))
             try:
                 reply = await self.dispatch(actor, split_command(typed))
@@ -111,7 +111,7 @@ class Autopilot:
             after = await self.service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
             now = await self.service.turns.answered_state(after) if after is not None and after.status == "running" \
                 else None
-            if now is None or not game.to_act(now) or turn_of(game, now) != turn_before:
+            if now is None or not game.rules.to_act(now) or turn_of(game, now) != turn_before:
                 left = self.autopiloted.get(key)
                 if left is not None:  # `turns:N`: one turn fewer to drive
                     if left <= 1:
@@ -123,6 +123,6 @@ class Autopilot:
         return played
 
 
-def turn_of(game: Game[Any, Any], state: Any) -> tuple:
+def turn_of(game: Game[Any, Any, Any, Any], state: Any) -> tuple:
     """Where play stands and who acts: a change is a turn passed."""
-    return game.progress(game.view(state, None)), game.to_act(state)
+    return game.rules.progress(game.rules.view(state, None)), game.rules.to_act(state)

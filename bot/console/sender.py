@@ -48,7 +48,7 @@ class Sender:
         if reply.ephemeral or not reply.outbox:
             picks = reply.turn.options if reply.ephemeral and reply.turn is not None else ()
             game = games.get(reply.turn.game) if reply.turn is not None else None
-            words = [game.typed_words(p) if game is not None else p for p in picks]  # the reader's words
+            words = [game.commands.typed_words(p) if game is not None else p for p in picks]  # the reader's words
             more = [msg("console.picks", picks=Listed([msg("console.pick", pick=w) for w in words], "either"),
                         first=words[0])] if picks else []
             self.say(name, list(reply.lines) + more, ephemeral=True)

@@ -118,7 +118,7 @@ def board(spec: dict[str, Any], lang: str) -> Parts:
 
 def _stage_title(game_id: str | None, name: str) -> str:
     """A stage's title from its game's library; its name when the library does not know it."""
-    library = games.get(game_id).stages
+    library = games.get(game_id).library.stages
     try:
         return library.facts(name).title if library.exists(name) else name
     except Exception:  # a generated or retired stage: its name is what there is
@@ -286,7 +286,7 @@ def career(spec: dict[str, Any], lang: str) -> Parts:
 def preview(spec: dict[str, Any], lang: str) -> Parts:
     """A stage's preview: its name, length, corners (tight ones) and special spaces, as its legend counts."""
     played = games.get(spec.get("game"))
-    facts = played.stages.facts(str(spec["stage"]))
+    facts = played.library.stages.facts(str(spec["stage"]))
     parts = [_t("alt.preview", lang, title=facts.title, length=length_text(facts)),
              _t("alt.preview_counts", lang, corners=facts.corners, tight=facts.tight, hazards=facts.hazards)
              if facts.corners else _t("alt.preview_hazards", lang, hazards=facts.hazards)]
@@ -313,12 +313,13 @@ def replay_about(game_id: str | None, state: Any) -> dict[str, Any]:
     the whole rally's title (a message), the last round its board shows, its winner(s); from the
     spectators' view, as the replay's frames are."""
     played = games.get(game_id)
-    view = played.view(state, None)
-    data = played.board(view) or {}
-    outcome = played.outcome(state)
+    view = played.rules.view(state, None)
+    data = played.pictures.board(view) if played.pictures is not None else {}
+    outcome = played.rules.outcome(state)
     winners = [] if outcome is None else [
-        played.seat_name(view, s.seat) or str(s.seat) for s in outcome.seats if s.rank == 1]
-    return {"title": to_json(played.rally_title(view)), "rounds": int(data.get("round") or 0), "winners": winners}
+        played.narrator.seat_name(view, s.seat) or str(s.seat) for s in outcome.seats if s.rank == 1]
+    return {"title": to_json(played.narrator.title(view)), "rounds": int(str(data.get("round") or 0)),
+            "winners": winners}
 
 
 KINDS: dict[str, Callable[[dict[str, Any], str], Parts]] = {

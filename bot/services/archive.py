@@ -26,14 +26,14 @@ HISTORY_SIZE = 10  # rallies `/rally history` lists
 MAX_RALLY_ID = 2**63 - 1
 
 
-def winner_of(game: Game[Any, Any], state: State) -> tuple[str, int] | None:
+def winner_of(game: Game[Any, Any, Any, Any], state: State) -> tuple[str, int] | None:
     """(name, score) of the rally's winner: the first of the game's outcome (classic: the rally
     classification, A17, or the special's for a rally of one stage); None when nobody finished."""
-    outcome = game.outcome(state)
+    outcome = game.rules.outcome(state)
     first = outcome.seats[0] if outcome is not None and outcome.seats else None
     if first is None or first.status != "finished" or first.score is None:
         return None
-    return (game.seat_name(game.view(state, None), first.seat) or first.seat, first.score)
+    return (game.narrator.seat_name(game.rules.view(state, None), first.seat) or first.seat, first.score)
 
 
 class Archive:
@@ -65,9 +65,9 @@ class Archive:
         rally = await self._finished(place, rally_id)
         game = game_of(rally)
         state = self.work.state_of(rally)
-        view = game.view(state, None)
-        lead = msg("archive.results_head", rally=rally.id, title=game.rally_title(view), when=rally.updated_at[:10])
-        classified = Post([lead, *game.classification(view), *provisional_lines(rally.game, rally.ruleset)],
+        view = game.rules.view(state, None)
+        lead = msg("archive.results_head", rally=rally.id, title=game.narrator.title(view), when=rally.updated_at[:10])
+        classified = Post([lead, *game.narrator.classification(view), *provisional_lines(rally.game, rally.ruleset)],
                           image=results_spec(state, rally.game))
         board = Post([msg("archive.last_board", rally=rally.id)], image=board_spec(state, rally.game))
         now = self.work.clock()
@@ -93,10 +93,11 @@ class Archive:
             game = game_of(rally)
             state = self.work.state_of(rally)
             won = winner_of(game, state)
-            outcome = game.outcome(state)
-            lines.append(msg("archive.history_row", rally=rally.id, title=game.rally_title(game.view(state, None)),
+            outcome = game.rules.outcome(state)
+            title = game.narrator.title(game.rules.view(state, None))
+            lines.append(msg("archive.history_row", rally=rally.id, title=title,
                              drivers=len(outcome.seats) if outcome is not None else 0, when=rally.updated_at[:10],
-                             winner=msg("archive.won_by", name=won[0], time=format_score(game.result, won[1]))
+                             winner=msg("archive.won_by", name=won[0], time=format_score(game.rules.result, won[1]))
                              if won else msg("archive.nobody_finished")))
         lines.append(msg("archive.history_hint"))
         return Reply(lines, ephemeral=True)
@@ -108,5 +109,5 @@ class Archive:
         if not latest:
             return ServiceError("rally.none_here")
         game = game_of(latest[0])
-        view = game.view(self.work.state_of(latest[0]), None)
-        return ServiceError("archive.status_after_finish", rally=latest[0].id, title=game.rally_title(view))
+        view = game.rules.view(self.work.state_of(latest[0]), None)
+        return ServiceError("archive.status_after_finish", rally=latest[0].id, title=game.narrator.title(view))

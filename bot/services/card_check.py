@@ -43,7 +43,7 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.dice import stream_keys
-from bot.engine.core.game import Game
+from bot.engine.core.game import Game, is_finished
 from bot.engine.core.log import CodecError, Start, Status, to_text
 from bot.engine.core.scores import format_score, format_time
 from bot.engine.core.text import msg
@@ -156,7 +156,7 @@ def check_labels(card: Card, ref: Reference) -> None:
 def check_seed_and_stages(card: Card, digest: Callable[[str], str] | None = None) -> None:
     """The seed hashes to the card's SHA-256, and each stage's text (of the card's game: `digest`
     by default) to its SHA-256."""
-    digest = digest or card.played().stages.digest
+    digest = digest or card.played().library.stages.digest
     if hashlib.sha256(bytes.fromhex(card.seed)).hexdigest() != card.seed_sha256:
         raise refuse("verify.seed_mismatch")
     for i, (name, claimed) in enumerate(zip(card.specials, card.stage_sha256, strict=True)):
@@ -179,10 +179,10 @@ def card_modules(card: Card) -> dict[str, Any]:
     return modules
 
 
-def _action_text(raw: object, entry: Entry | None, game: Game[Any, Any]) -> str:
+def _action_text(raw: object, entry: Entry | None, game: Game[Any, Any, Any, Any]) -> str:
     if entry is not None:
         try:
-            return shown_value(game.encode(entry))
+            return shown_value(game.rules.encode(entry))
         except CodecError:
             pass
     return shown_value(raw)
@@ -209,7 +209,7 @@ def replay_card(card: Card) -> State:
     if not isinstance(start, Start) or start.seats != (card.driver,):
         raise diverges(1, first, start, msg("verify.not_the_start", driver=card.driver))
     try:
-        state, _ = game.setup(0, [(card.driver, card.name)], {"stage": card.specials[0], "ruleset": card.ruleset,
+        state, _ = game.rules.setup(0, [(card.driver, card.name)], {"stage": card.specials[0], "ruleset": card.ruleset,
                                                               "modules": card_modules(card)})
     except Exception as exc:  # whatever the engine refuses, the card is not genuine
         raise diverges(1, first, start, _reason(exc)) from None
@@ -223,33 +223,33 @@ def replay_card(card: Card) -> State:
                 if entry.status == "abandoned":
                     raise Rejected(msg("verify.abandoned"))
                 continue  # lifecycle only: the game state does not change
-            if game.finished(state):
+            if is_finished(game.rules, state):
                 raise Rejected(msg("verify.after_finish"))
-            state, _ = game.apply(state, card.driver, entry)  # the game tells a timeout from a move
+            state, _ = game.rules.apply(state, card.driver, entry)  # the game tells a timeout from a move
         except Exception as exc:  # a refusal, a codec error, an engine failure: all divergence
             raise diverges(k, raw, entry, _reason(exc)) from None
     return state
 
 
-def _decode(raw: object, game: Game[Any, Any]) -> Entry:
+def _decode(raw: object, game: Game[Any, Any, Any, Any]) -> Entry:
     """A card's logged entry (a JSON value read from the card), strictly: the game reads its
     canonical text (`CodecError` naming the field for anything else)."""
-    return game.decode(to_text(raw))
+    return game.rules.decode(to_text(raw))
 
 
 def check_outcome(card: Card, state: State) -> tuple[int, int | None]:
     """The replayed (time, power-stage time), when they are the claimed ones (a game scored in
     another unit: its score, and no power stage)."""
     game = card.played()
-    if not game.finished(state):
+    if not is_finished(game.rules, state):
         raise refuse("verify.not_finished")
     outcome = run_result(game, state)
     if not outcome.finished or outcome.time_s is None:  # the replay's own reason, in words
-        raise refuse("verify.out", reason=game.out_reason(outcome.reason or "retired"))
+        raise refuse("verify.out", reason=game.narrator.out_reason(outcome.reason or "retired"))
     if outcome.time_s != card.time_s:
-        raise refuse("verify.claims_time", claimed=format_score(game.result, card.time_s),
-                      actual=format_score(game.result, outcome.time_s))
-    if game.result.unit != "s":
+        raise refuse("verify.claims_time", claimed=format_score(game.rules.result, card.time_s),
+                      actual=format_score(game.rules.result, outcome.time_s))
+    if game.rules.result.unit != "s":
         return outcome.time_s, None
     if card.power_s is not None and outcome.power_s != card.power_s:
         actual = format_time(outcome.power_s) if outcome.power_s is not None else "—"
@@ -313,12 +313,12 @@ def _genuine(card: Card, time_s: int, power_s: int | None, ref: Reference | None
         line = msg("verify.genuine_power", name=name, time=format_time(time_s), power=format_time(power_s),
                    where=where)
     else:
-        line = msg("verify.genuine", name=name, time=format_score(card.played().result, time_s), where=where)
+        line = msg("verify.genuine", name=name, time=format_score(card.played().rules.result, time_s), where=where)
     if card.provisional:  # its game and "provisional rules" said with every result of such a ruleset
-        line = msg("verify.of_game_provisional", line=line, game=msg(card.played().name),
+        line = msg("verify.of_game_provisional", line=line, game=msg(card.played().library.name),
                    rules=msg("game.provisional_rules"))
     elif card.game is not None:  # another game than classic: named
-        line = msg("verify.of_game", line=line, game=msg(card.played().name))
+        line = msg("verify.of_game", line=line, game=msg(card.played().library.name))
     return CardResult(True, line, None, card.driver, card.name, card.league, card.round, time_s, power_s,
                       card.seed_sha256)
 
@@ -345,7 +345,7 @@ def verify_card(card: object, published: str | None = None, ref: Reference | Non
         checked = read_card(card)
     except Rejected as exc:
         return _unreadable(1, str(exc))
-    return _verdict(checked, _published(published), checked.played().stages.digest, ref)
+    return _verdict(checked, _published(published), checked.played().library.stages.digest, ref)
 
 
 def _published(value: str | None) -> str | None:
@@ -486,7 +486,7 @@ def verify_text(text: str, published: str | None = None, ref: Reference | None =
     def digest_of(game: str | None) -> Callable[[str], str]:
         def digest(name: str) -> str:  # each stage's text hashed once per file, not once per card
             if (game, name) not in digests:
-                digests[game, name] = games.get(game).stages.digest(name)
+                digests[game, name] = games.get(game).library.stages.digest(name)
             return digests[game, name]
         return digest
 

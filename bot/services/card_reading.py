@@ -151,7 +151,7 @@ class Card:
     game: str | None = None  # None: classic (a card names any other game it was driven in)
     provisional: bool | None = None  # True: its ruleset is provisional (None: it is not)
 
-    def played(self) -> Game[Any, Any]:
+    def played(self) -> Game[Any, Any, Any, Any]:
         """The game the card's run was driven in (read_card has checked it is registered)."""
         return games.get(self.game)
 
@@ -194,7 +194,7 @@ def read_card(card: object) -> Card:
     for i, name in enumerate(specials):
         if not isinstance(name, str):
             raise refuse("verify.field_type", field=f"specials[{i}]", expected=msg("verify.a_text"), got=kind_of(name))
-        if len(name) > MAX_STAGE_NAME or not game.stages.exists(name):
+        if len(name) > MAX_STAGE_NAME or not game.library.stages.exists(name):
             raise refuse("verify.unknown_stage", name=shown_value(name))
     assistance = _list(card, "assistance", len(specials), len(specials))
     if not all(isinstance(flag, bool) for flag in assistance):
@@ -202,15 +202,15 @@ def read_card(card: object) -> Card:
     digests = [hex_field(d, f"stage_sha256[{i}]") for i, d in enumerate(_list(card, "stage_sha256", len(specials),
                                                                              len(specials)))]
     ruleset = card_field(card, "ruleset")
-    if not isinstance(ruleset, str) or ruleset not in game.rulesets():
+    if not isinstance(ruleset, str) or ruleset not in game.library.rulesets():
         raise refuse("verify.unknown_ruleset", name=shown_value(ruleset))
     provisional = _provisional(card, game, ruleset)
     modules = card_field(card, "modules")
     if not isinstance(modules, dict):
         raise refuse("verify.field_type", field="modules", expected=msg("verify.an_object"), got=kind_of(modules))
     for name, on in modules.items():
-        if name not in game.modules or on is not True:
-            raise refuse("verify.bad_module", name=shown_value(name), known=", ".join(game.modules))
+        if name not in game.library.modules or on is not True:
+            raise refuse("verify.bad_module", name=shown_value(name), known=", ".join(game.library.modules))
     dice = card_field(card, "dice")
     if not isinstance(dice, str) or dice not in DICE_MODES:
         raise refuse("verify.bad_dice", value=shown_value(dice))
@@ -227,7 +227,7 @@ def read_card(card: object) -> Card:
     claimed = card_field(card, "claimed")
     if not isinstance(claimed, dict):
         raise refuse("verify.field_type", field="claimed", expected=msg("verify.an_object"), got=kind_of(claimed))
-    fields = SECONDS_CLAIM if game.result.unit == "s" else SCORE_CLAIM  # what its game's result is
+    fields = SECONDS_CLAIM if game.rules.result.unit == "s" else SCORE_CLAIM  # what its game's result is
     extra = sorted(str(k) for k in claimed if k not in fields)
     if extra:
         raise refuse("verify.field_unknown", field=shown_value(f"claimed.{extra[0]}"))
@@ -242,7 +242,7 @@ def read_card(card: object) -> Card:
                 round_sha256, _driven_sha256(card, version), card.get("game"), provisional)
 
 
-def _game(card: dict[str, Any]) -> Game[Any, Any]:
+def _game(card: dict[str, Any]) -> Game[Any, Any, Any, Any]:
     """The game a card names (`game`; none: classic); one this bot does not run is refused, naming
     the games it does."""
     if "game" not in card:
@@ -255,13 +255,13 @@ def _game(card: dict[str, Any]) -> Game[Any, Any]:
     return games.get(value)
 
 
-def _provisional(card: dict[str, Any], game: Game[Any, Any], ruleset: str) -> bool | None:
+def _provisional(card: dict[str, Any], game: Game[Any, Any, Any, Any], ruleset: str) -> bool | None:
     """A card's `provisional` flag: `true` exactly when its game calls its ruleset provisional
     (absent otherwise); a card that says otherwise is refused naming the field."""
     value = card.get("provisional")
     if value is not None and value is not True:
         raise refuse("verify.field_type", field="provisional", expected=msg("verify.flags"), got=shown_value(value))
-    if bool(value) != game.provisional(ruleset):
+    if bool(value) != game.library.provisional(ruleset):
         raise refuse("verify.label_differs", field="provisional")
     return value
 

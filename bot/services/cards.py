@@ -65,7 +65,7 @@ def round_header(rnd: Round, league_name: str | None, digests: dict[str, str]) -
     game (unless classic) and saying when its ruleset is provisional."""
     return {
         **({"game": rnd.game} if rnd.game != games.DEFAULT_GAME else {}),
-        **({"provisional": True} if games.get(rnd.game).provisional(rnd.ruleset) else {}),
+        **({"provisional": True} if games.get(rnd.game).library.provisional(rnd.ruleset) else {}),
         "league_id": rnd.league_id,
         "league": league_name,
         "round": rnd.number,
@@ -100,7 +100,7 @@ def results_of(rnd: Round, runs: list[Run]) -> list[dict[str, Any]]:
 def claimed_of(game: str, run: Run) -> dict[str, Any]:
     """A run's result as its card claims it: classic's time and power-stage time (as every card
     before), or the score of a game scored in another unit."""
-    if games.get(game).result.unit == "s":
+    if games.get(game).rules.result.unit == "s":
         return {"time_s": run.time_s, "power_s": run.power_s}
     return {"score": run.score}
 
@@ -149,7 +149,7 @@ def round_binding(rnd: Round, league_name: str | None, runs: list[Run],
 
     def header_of(r: Round, name: str | None) -> dict[str, Any]:
         for stage in r.specials:
-            digests.setdefault(stage, games.get(r.game).stages.digest(stage))
+            digests.setdefault(stage, games.get(r.game).library.stages.digest(stage))
         return round_header(r, name, digests)
 
     header = header_of(rnd, league_name)

@@ -36,7 +36,6 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.game import Game, GhostMark, Outcome
-from bot.engine.core.log import Start
 from bot.engine.core.ranking import shared_ranks
 from bot.engine.core.scores import format_score
 from bot.engine.core.tally import Counters, favourite_gear, is_key, merge
@@ -122,21 +121,19 @@ def replay_tally(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
     state: Any = None
     order: list[str] = []
     ends: dict[str, dict[int, int]] = {}  # seat → special number → its time so far over the rally there
-    seated = next((list(entry.seats) for entry in map(game.decode, (a["action"] for a in actions))
-                   if isinstance(entry, Start)), [])  # the seats the game was set up with, in order
     replayed = replay_checked(row, actions, rally.snapshot, with_setup=True)
     for state, events in replayed:
         if state is not None and not order:
-            order = [str(s) for s in (game.start_order(game.view(state, None)) or seated)]
-        if events:
-            merge(counters, game.tally(events))
-        if state is not None:
-            special_ends(game.ghost_marks(game.view(state, None)) or {}, ends)
+            order = [str(s) for s in game.narrator.start_order(game.rules.view(state, None))]
+        if events and game.career is not None:
+            merge(counters, game.career.tally(events))
+        if state is not None and game.ghosts is not None:
+            special_ends(game.ghosts.ghost_marks(game.rules.view(state, None)), ends)
     if replayed.drift is not None and rally.snapshot is not None:
         log.warning("rally %s diverged from its log at action %s: its career results are its stored state's (%s)",
                     rally.id, replayed.drift.seq, replayed.drift.detail)
-        state = game.from_json(rally.snapshot)
-    outcome = game.outcome(state) if state is not None else None
+        state = game.rules.from_json(rally.snapshot)
+    outcome = game.rules.outcome(state) if state is not None else None
     return counters, outcome, order, {seat: special_times(done) for seat, done in ends.items()}
 
 
@@ -187,7 +184,7 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
             stage=specials[0] if len(specials) == 1 else None, seats=seats,
             status="finished" if classified else "dnf",
             place=result.rank if classified and result and not run else None,
-            score=score, unit=game.result.unit, gap=gap,
+            score=score, unit=game.rules.result.unit, gap=gap,
             started_last=seats > 1 and bool(order) and order[-1] == seat,
             counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at,
             specials=tuple(zip(specials, crossed))))
@@ -213,7 +210,7 @@ async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> 
     rnd = await round_tx(tx, round_id)
     if rnd is None or rnd.status != "closed" or (rnd.league_id is not None and rnd.week is not None):
         return 0
-    kind = games.get(rnd.game).result
+    kind = games.get(rnd.game).rules.result
     placed: list[tuple[int, int, str]] = []  # (rally, driver, name) of each row placed
     if rnd.league_id is None:
         if rnd.week is None:
@@ -232,7 +229,7 @@ async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> 
     else:
         results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
         runs = [r for r in await runs_of_round_tx(tx, round_id) if r.rally_id is not None]
-        tables = not games.get(rnd.game).solo_runs  # a table game: each table (its rally) is its own field
+        tables = not games.get(rnd.game).library.solo_runs  # a table game: each table (its rally) is its own field
         for run in runs:
             assert run.rally_id is not None
             mine = results.get(run.user_id)
@@ -448,7 +445,7 @@ class CareerService:
             played = chosen or rows[-1].game  # the game of their latest visible rally
             mine = [r for r in rows if r.game == played]
             if not mine:
-                raise ServiceError("career.no_history_game", name=name, game=msg(games.get(played).name))
+                raise ServiceError("career.no_history_game", name=name, game=msg(games.get(played).library.name))
             rating, trend = await career_rating(tx, played, user_id, viewer)
             return mine, await earned_tx(tx, user_id, viewer), played, rating, trend
 
@@ -456,7 +453,7 @@ class CareerService:
         spec = {"kind": "career", "card": card_data(name, games.get(played), rows, earned, self.achievements,
                                                     rating, trend)}
         stats = stats_of(rows)
-        lines = [msg("career.reply", name=name, game=msg(games.get(played).name), rallies=stats["rallies"],
+        lines = [msg("career.reply", name=name, game=msg(games.get(played).library.name), rallies=stats["rallies"],
                      wins=stats["wins"])]
         files: tuple[tuple[str, bytes], ...] = ()
         if renderer is not None:
@@ -466,20 +463,20 @@ class CareerService:
 
 # -- the card's data ----------------------------------------------------------------------------------
 
-def _title(game: Game[Any, Any], stage: str | None) -> str:
+def _title(game: Game[Any, Any, Any, Any], stage: str | None) -> str:
     if stage is None:
         return msg("career.course")
     try:
-        return game.stages.facts(stage).title
+        return game.library.stages.facts(stage).title
     except Exception:  # a stage no longer shipped: its name
         return stage
 
 
-def _score(game: Game[Any, Any], score: int | None, status: str = "dnf") -> str:
+def _score(game: Game[Any, Any, Any, Any], score: int | None, status: str = "dnf") -> str:
     if score is None:
         return msg("career.dsq" if status == "dsq" else "career.dnf")
-    text = format_score(game.result, score)
-    return text if game.result.unit == "s" else msg("career.points", points=text)
+    text = format_score(game.rules.result, score)
+    return text if game.rules.result.unit == "s" else msg("career.points", points=text)
 
 
 def _decimal(value: float) -> int | float:
@@ -488,7 +485,7 @@ def _decimal(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
+def card_data(name: str, game: Game[Any, Any, Any, Any], rows: Sequence[CareerResult], earned: Sequence[Any],
               achievements: Sequence[Achievement], rating: int | None, trend: Sequence[float]) -> dict[str, Any]:
     """What the career card shows, as JSON with its texts as message keys (drawn in the reader's
     language, numbers written its way): name, game, rating and its trend, the statistics the game
@@ -500,7 +497,7 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
     if gap is None:
         gap_text: object = dash
     else:
-        gap_text = msg("career.gap_seconds", value=_decimal(gap)) if game.result.unit == "s" else \
+        gap_text = msg("career.gap_seconds", value=_decimal(gap)) if game.rules.result.unit == "s" else \
             msg("career.points", points=msg("career.decimal", value=_decimal(gap)))
     stats: list[tuple[object, object]] = [
         (msg("career.stat_rallies"), str(s["rallies"])),
@@ -518,7 +515,7 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
     if s["has_gears"]:
         stats.append((msg("career.stat_gear"), dash if s["favourite_gear"] is None else str(s["favourite_gear"])))
     stats.append((msg("career.stat_gap"), gap_text))
-    better = (lambda kv: kv[1]) if game.result.unit == "s" else (lambda kv: -kv[1])
+    better = (lambda kv: kv[1]) if game.rules.result.unit == "s" else (lambda kv: -kv[1])
     bests = sorted(s["bests"].items(), key=lambda kv: (better(kv), kv[0]))[:BESTS]
     recent = []
     for r in list(rows)[-RECENT:][::-1]:
@@ -534,7 +531,7 @@ def card_data(name: str, game: Game[Any, Any], rows: Sequence[CareerResult], ear
     known = set(order)
     return {
         "name": name,
-        "game": to_json(msg(game.name)),
+        "game": to_json(msg(game.library.name)),
         "rating": rating,
         "trend": [float(v) for v in trend],
         "labels": {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS},

@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.engine.core.errors import RallyError
 from bot.engine.core.events import Event
-from bot.engine.core.game import Game
+from bot.engine.core.game import Game, is_finished
 from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai, risk_of
 from bot.services.ghost_board import ghost_of
@@ -104,7 +104,7 @@ async def start_turn_tx(tx: Tx, work: RallyWork, rally: Rally, now: datetime) ->
     """Inside `tx`: what the current turn waits for from `now`: an AI seat's drive after
     `work.ai_pause` (bot/services/ai_drivers.py), and the drivers' deadline pair (`start_clock_tx`)
     when a person is asked (a window several seats answer may wait for both)."""
-    seats = game_of(rally).to_act(work.state_of(rally)) if rally.snapshot is not None else frozenset()
+    seats = game_of(rally).rules.to_act(work.state_of(rally)) if rally.snapshot is not None else frozenset()
     if any(is_ai(seat) for seat in seats):
         if not await pending_for_rally_tx(tx, rally.id, (KIND_AI,)):
             await schedule_tx(tx, KIND_AI, job_ref(rally.id), now + work.ai_pause, rally.id)
@@ -224,7 +224,7 @@ class DeadlineService:
         if asked:  # a window: everyone asked is reminded alike, whoever has answered (C10.8)
             people = tuple(sorted(int(s) for s in asked if s.isdigit()))
             return Change(posts=[Post(lead + [msg("deadline.reminder_all", when=self.when(due))], ping=people)])
-        name = game.seat_name(game.view(state, None), seat)
+        name = game.narrator.seat_name(game.rules.view(state, None), seat)
         lines = lead + [msg("deadline.reminder", name=name, when=self.when(due))]
         ping = (int(seat),) if seat.isdigit() else ()
         return Change(posts=[Post(lines, ping=ping)])
@@ -238,29 +238,29 @@ class DeadlineService:
             return None
         if asked_together(game, state):  # a window: its time ran out for all, none named (C10.8)
             kept = await kept_answers(self.store, rally.id)
-            closing = close(game, state, kept, game.timeout_action(state, seat))
+            closing = close(game, state, kept, game.rules.timeout_action(state, seat))
             change = Change(logged=closing.logged, steps=[clear_step(rally.id)])
             turn_post(rally.id, rally.version + len(change.logged), closing.state, closing.events,
                       lead + [msg("deadline.window_closed")], change, rally.game, rally.ruleset)
             return change
-        view = game.view(state, None)
-        name = game.seat_name(view, seat)
+        view = game.rules.view(state, None)
+        name = game.narrator.seat_name(view, seat)
         user_id = int(seat) if seat.isdigit() else None
         driver = await self.store.drivers.get(rally.id, user_id) if user_id is not None else None
         missed = (driver.missed_turns if driver else 0) + 1
         change = Change(missed_by=user_id if driver is not None else None)
         if missed >= self.missed_limit:
             lead.append(msg("deadline.retired", name=name, missed=missed))
-            state, events = self._log(game, change, state, game.retire_action(seat))
-        elif game.midturn(view):  # a turn begun is ended as it stands (classic: the gear card, A6.4)
+            state, events = self._log(game, change, state, game.rules.retire_action(seat))
+        elif game.rules.midturn(view):  # a turn begun is ended as it stands (classic: the gear card, A6.4)
             lead.append(msg("deadline.stopped", name=name))
-            state, events = self._log(game, change, state, game.timeout_action(state, seat))
+            state, events = self._log(game, change, state, game.rules.timeout_action(state, seat))
         elif rally.modules.get("ai_on_timeout", True):
             lead.append(msg("deadline.ai_drives", name=name))
             state, events = self._ai_turn(game, change, state)
         else:
             lead.append(msg("deadline.timeout", name=name, missed=missed, limit=self.missed_limit))
-            state, events = self._log(game, change, state, game.timeout_action(state, seat))
+            state, events = self._log(game, change, state, game.rules.timeout_action(state, seat))
         turn_post(rally.id, rally.version + len(change.logged), state, events, lead, change, rally.game,
                   rally.ruleset, ghost_of(rally))
         return change
@@ -282,17 +282,17 @@ class DeadlineService:
                   rally.ruleset)
         return change
 
-    def _ai_answers(self, rally: Rally, game: Game[Any, Any], state: State, kept: Kept) -> Change | None:
+    def _ai_answers(self, rally: Rally, game: Game[Any, Any, Any, Any], state: State, kept: Kept) -> Change | None:
         """Every AI seat still to answer a window answers as itself (its own view), like a person
         (`bot/services/windows.py`): kept apart while people are still to answer (nothing is
         posted, the rally does not change), or logged with every kept answer when that completes
         the window."""
         current = with_answers(game, state, kept)
         answers: list[tuple[int, str]] = []
-        for seat in sorted(s for s in game.to_act(current) if is_ai(s)):
-            action = game.choose(game.view(current, seat), seat, risk_of(rally.modules, seat))
-            new, _ = game.apply(current, seat, action)
-            answers.append((int(seat), game.encode(action)))
+        for seat in sorted(s for s in game.rules.to_act(current) if is_ai(s)):
+            action = game.coach.choose(game.rules.view(current, seat), seat, risk_of(rally.modules, seat))
+            new, _ = game.rules.apply(current, seat, action)
+            answers.append((int(seat), game.rules.encode(action)))
             if not still_open(game, current, new):
                 closing = close(game, state, [*kept, *answers])
                 change = Change(logged=closing.logged, steps=[clear_step(rally.id)])
@@ -306,34 +306,37 @@ class DeadlineService:
                              for user_id, text in answers])
 
     @staticmethod
-    def _log(game: Game[Any, Any], change: Change, state: State, action: Any) -> tuple[State, list[Event]]:
+    def _log(game: Game[Any, Any, Any, Any], change: Change, state: State, action: Any) -> tuple[State, list[Event]]:
         """Apply one action of the bot (the rally acts: no seat) and add it to the change (actor None)."""
-        new, events = game.apply(state, None, action)
-        change.logged.append(Logged(game.encode(action), None, new, "finished" if game.finished(new) else None))
+        new, events = game.rules.apply(state, None, action)
+        status = "finished" if is_finished(game.rules, new) else None
+        change.logged.append(Logged(game.rules.encode(action), None, new, status))
         return new, events
 
-    def _ai_turn(self, game: Game[Any, Any], change: Change, state: State,
+    def _ai_turn(self, game: Game[Any, Any, Any, Any], change: Change, state: State,
                  risk: float | None = None) -> tuple[State, list[Event]]:
         """The AI drives the whole turn, one logged action per step, until the turn passes."""
         seat = seat_to_act(game, state)
         assert seat is not None
         events: list[Event] = []
-        begun = game.progress(game.view(state, None))  # another value: a new turn (the same seat's next too)
+        # another value of `progress`: a new turn (the same seat's next too)
+        begun = game.rules.progress(game.rules.view(state, None))
         for _ in range(AI_STEPS):
             try:  # the AI decides from its own seat's view (DESIGN §9: it cannot see what it may not)
-                state, step = self._log(game, change, state, game.choose(game.view(state, seat), seat, risk))
+                move = game.coach.choose(game.rules.view(state, seat), seat, risk)
+                state, step = self._log(game, change, state, move)
             except RallyError:
-                if not game.midturn(game.view(state, None)):
+                if not game.rules.midturn(game.rules.view(state, None)):
                     raise
                 # never leave it half-driven: end the turn as it stands
-                state, step = self._log(game, change, state, game.timeout_action(state, seat))
+                state, step = self._log(game, change, state, game.rules.timeout_action(state, seat))
             events += step
-            if seat_to_act(game, state) != seat or game.progress(game.view(state, None)) != begun:
+            if seat_to_act(game, state) != seat or game.rules.progress(game.rules.view(state, None)) != begun:
                 break
         return state, events
 
 
-def seat_to_act(game: Game[Any, Any], state: State) -> str | None:
+def seat_to_act(game: Game[Any, Any, Any, Any], state: State) -> str | None:
     """The one seat whose turn it is (None: nobody's)."""
-    seats = game.to_act(state)
+    seats = game.rules.to_act(state)
     return min(seats) if seats else None

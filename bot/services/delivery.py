@@ -242,7 +242,7 @@ def _current_prompt(work: RallyWork, rally: Rally, turn: TurnPrompt) -> bool:
     is current while anyone is still to answer."""
     if rally.status != "running" or rally.snapshot is None:
         return False
-    acting = game_of(rally).to_act(work.state_of(rally))
+    acting = game_of(rally).rules.to_act(work.state_of(rally))
     return bool(acting) if turn.driver_id == 0 else str(turn.driver_id) in acting
 
 

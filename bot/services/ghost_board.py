@@ -7,7 +7,7 @@ run starts, so every board of the run draws it, after a restart too): its kind (
 `leader`), the run it was taken from, the name shown, and its **track**, the ghost run's public
 marks turn by turn (`[progress, place, time, distance]`: the game's `progress` when the mark was
 first seen, the place its board draws a car at, the time so far and how far along the rally,
-`Game.ghost_marks`). The track holds nothing a spectator of that run could not see: no die, no seed.
+`Game.ghosts.ghost_marks`). The track holds nothing a spectator of that run could not see: no die, no seed.
 
 **The gap** is the driver's time so far minus the ghost's time when it stood where the driver
 stands: between two marks (one turn of the ghost's) its time is interpolated along the distance it
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core.game import GHOST, Game, GhostMark, SeatId
+from bot.engine.core.game import GHOST, Game, GhostMark, SeatId, is_finished
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg, to_json
 
@@ -37,7 +37,7 @@ RACING = {"best": "ghost.racing.best", "leader": "ghost.racing.leader"}
 MINUS = "\u2212"
 
 
-def ghost_track(game: Game[Any, Any], states: Sequence[Any], seat: SeatId) -> list[list[Any]]:
+def ghost_track(game: Game[Any, Any, Any, Any], states: Sequence[Any], seat: SeatId) -> list[list[Any]]:
     """The public marks of `seat` turn by turn in a replayed run (`states`: after each logged
     action): for each new `progress`, the first mark seen at it; and the run's end (its last
     turn played out: over the line), at its progress followed by a 0, which sorts after that
@@ -45,16 +45,16 @@ def ghost_track(game: Game[Any, Any], states: Sequence[Any], seat: SeatId) -> li
     track: list[list[Any]] = []
     seen: set[tuple[int, ...]] = set()
     for state in states:
-        view = game.view(state, None)
-        marks = game.ghost_marks(view)
+        view = game.rules.view(state, None)
+        marks = game.ghosts.ghost_marks(view) if game.ghosts is not None else None
         if marks is None or seat not in marks:
             continue
-        progress = tuple(game.progress(view))
+        progress = tuple(game.rules.progress(view))
         mark = marks[seat]
         if progress not in seen:
             seen.add(progress)
             track.append([list(progress), mark.place, mark.time, mark.distance])
-        elif game.finished(state):
+        elif is_finished(game.rules, state):
             track.append([[*progress, 0], mark.place, mark.time, mark.distance])
     return track
 
@@ -138,7 +138,7 @@ def drawn_at(points: Sequence[Point], time: int, distance: float, gap: float) ->
     return points[-1]
 
 
-def with_ghost(game: Game[Any, Any], state: Any, board: dict[str, Any] | None, ghost: Mapping[str, Any] | None
+def with_ghost(game: Game[Any, Any, Any, Any], state: Any, board: dict[str, Any] | None, ghost: Mapping[str, Any] | None
                ) -> tuple[dict[str, Any] | None, list[str]]:
     """A board spec with the ghost's place (a `GHOST` entry of its data: the place and its label,
     nothing else), and the gap line, both as the module's docstring says; as they were when the
@@ -146,11 +146,11 @@ def with_ghost(game: Game[Any, Any], state: Any, board: dict[str, Any] | None, g
     if not ghost or ghost.get("kind") not in KINDS:
         return board, []
     kind = str(ghost["kind"])
-    view = game.view(state, None)
-    marks = game.ghost_marks(view)
+    view = game.rules.view(state, None)
+    marks = game.ghosts.ghost_marks(view) if game.ghosts is not None else None
     if not marks:
         return board, []
-    track, progress = ghost.get("track") or [], tuple(game.progress(view))
+    track, progress = ghost.get("track") or [], tuple(game.rules.progress(view))
     points = _points(track)
     mine = next(iter(marks.values())) if len(marks) == 1 else None  # a solo run: the one seat
     place: int | None
@@ -160,7 +160,7 @@ def with_ghost(game: Game[Any, Any], state: Any, board: dict[str, Any] | None, g
         gap = None if crossed is None else mine.time - crossed
         place = drawn_at(points, mine.time, mine.distance, gap or 0.0)[2] if gap is not None else points[-1][2]
     else:  # a track of before distances (or a car off the road): the same turn, as it was
-        at = ghost_after(track, progress) if game.finished(state) else ghost_at(track, progress)
+        at = ghost_after(track, progress) if is_finished(game.rules, state) else ghost_at(track, progress)
         if at is None:
             return board, []
         place, gap = at.place, (mine.time - at.time if mine is not None else None)
@@ -181,10 +181,10 @@ def ghost_of(rally: Any) -> Mapping[str, Any] | None:
     return ghost if isinstance(ghost, dict) else None
 
 
-def racing_line(game: Game[Any, Any], ghost: Mapping[str, Any] | None) -> list[str]:
+def racing_line(game: Game[Any, Any, Any, Any], ghost: Mapping[str, Any] | None) -> list[str]:
     """The run's first post says which ghost it races: whose, and its final result."""
     if not ghost or ghost.get("kind") not in KINDS:
         return []
     score = ghost.get("score")
-    result = format_time(int(score)) if isinstance(score, int) and game.result.unit == "s" else str(score)
+    result = format_time(int(score)) if isinstance(score, int) and game.rules.result.unit == "s" else str(score)
     return [msg(RACING[str(ghost["kind"])], name=str(ghost.get("name") or ""), time=result)]

@@ -50,14 +50,14 @@ def ghost_choice(value: object) -> str | None:
     return text
 
 
-def has_ghosts(game: Game[Any, Any], state: Any) -> bool:
+def has_ghosts(game: Game[Any, Any, Any, Any], state: Any) -> bool:
     """Whether the game draws ghosts (its `ghost_marks` answers for a state of it)."""
-    return game.ghost_marks(game.view(state, None)) is not None
+    return game.ghosts is not None
 
 
 def stage_words(rnd: Round) -> str:
     """The course's stage titles, for a refusal ("no personal best on Black Moor yet")."""
-    facts = games.get(rnd.game).stages
+    facts = games.get(rnd.game).library.stages
     titles = []
     for name in rnd.specials:
         try:
@@ -74,8 +74,8 @@ async def ghost_run(store: Store, rnd: Round, user_id: int, guild_id: int, kind:
 
     async def read(tx: Any) -> tuple[Run | None, int]:
         if kind == "best":
-            return await best_run_tx(tx, user_id, game.id, list(rnd.specials), game.result), 0
-        found = await leader_run_tx(tx, guild_id, game.id, list(rnd.specials), game.result)
+            return await best_run_tx(tx, user_id, game.id, list(rnd.specials), game.rules.result), 0
+        found = await leader_run_tx(tx, guild_id, game.id, list(rnd.specials), game.rules.result)
         return found, 0 if found else await open_runs_on_stage_tx(tx, guild_id, game.id, list(rnd.specials))
 
     run, hidden = await store.db.read(read)
@@ -102,5 +102,5 @@ async def choose_ghost(store: Store, rnd: Round, user_id: int, guild_id: int, va
     log = [a.as_dict() for a in await store.actions.list(run.rally_id)]
     track = ghost_track(game, replay_states(row, log), str(run.user_id))
     if not track:
-        raise ServiceError("ghost.not_in_game", game=msg(game.name))
+        raise ServiceError("ghost.not_in_game", game=msg(game.library.name))
     return {"kind": kind, "run_id": run.id, "name": run.display_name, "score": run.score, "track": track}

@@ -3,7 +3,7 @@
 One table serves Discord and the console, so neither can forget a command (a test holds the table
 against the command tree): each group is a catalogue title and its commands, each command with the
 catalogue key of its description (the one Discord shows in its own command list); the turn
-commands come from the games' own tables (`Game.verbs`), so a new game's commands need no line
+commands come from the games' own tables (`Game.commands.verbs`), so a new game's commands need no line
 here. How a command is named is the caller's: the console types English names, Discord shows the
 reader's localised ones.
 """

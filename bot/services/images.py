@@ -119,7 +119,7 @@ def board_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
     """A board, from the spectators' view of `state` in `game` (None: the default game); its words
     (the status line too) are chosen when it is drawn. None: the game draws no board."""
     played = games.get(game)
-    data = played.board(played.view(state, None))
+    data = played.pictures.board(played.rules.view(state, None)) if played.pictures is not None else None
     return None if data is None else {"kind": "board", "game": played.id, "view": data}
 
 
@@ -127,7 +127,7 @@ def results_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:
     """A results card, from the spectators' view of `state` in `game` (None: the default game).
     None: the game draws no results card."""
     played = games.get(game)
-    data = played.results(played.view(state, None))
+    data = played.pictures.results(played.rules.view(state, None)) if played.pictures is not None else None
     return None if data is None else {"kind": "results", "game": played.id, "view": data}
 
 
@@ -177,8 +177,11 @@ def image_name(spec: dict[str, Any]) -> str:
 
 def results_of(state: Any, lang: str = DEFAULT_LANG, game: str | None = None) -> Any:
     """The results image's view of `state`, its words in `lang` (as a results spec is drawn)."""
+    pictures = games.get(game).pictures
     played = games.get(game)
-    return played.picture("results", localized(played.results(played.view(state, None)), lang))[0]
+    if pictures is None:
+        raise ValueError(f"the game {played.id!r} draws no pictures")
+    return pictures.results_picture(localized(pictures.results(played.rules.view(state, None)), lang))
 
 
 async def draw_async(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG,
@@ -404,7 +407,7 @@ def warm(layer: Hashable, lang: str = DEFAULT_LANG, game: str | None = None) -> 
     render worker, in the background: never blocks, never raises (a failure is logged). Before the
     pool has started the request waits for it. A game that draws no pictures has nothing to warm."""
     played = games.get(game)
-    if played.renderer is None or _in_thread:  # in the bot's thread a layer is drawn by its first board
+    if played.pictures is None or _in_thread:  # in the bot's thread a layer is drawn by its first board
         return
     key = (layer, lang, played.id)
     with _warm_lock:

@@ -91,7 +91,7 @@ def catalogue_name(option: str, value: object, known: list[str], missing_key: st
 def stage_name(value: object, game: str | None = None) -> str:
     """A stage of the game's library: shipped, or generated (classic: `gen-SEED[-LENGTH]`)."""
     text = text_option("stage", value, MAX_NAME)
-    stages = games.get(game).stages
+    stages = games.get(game).library.stages
     if stages.exists(text):
         return text
     return catalogue_name("stage", text, list(stages.names()), "rally.unknown_stage")
@@ -129,7 +129,7 @@ def rules_plus(value: object, game: str | None = None) -> list[str]:
         return []
     text = text_option("modules", value, MAX_NAME).lower()
     names = [n.strip() for n in text.split(",") if n.strip()]
-    available = list(games.get(game).modules)
+    available = list(games.get(game).library.modules)
     unknown = [n for n in names if n not in available]
     if unknown:
         raise ServiceError("rally.bad_modules", value=", ".join(unknown)[:MAX_NAME],
@@ -161,7 +161,7 @@ def language(value: object, default: str) -> str:
 
 
 def ruleset_name(value: object, game: str | None = None) -> str:
-    return catalogue_name("ruleset", value, list(games.get(game).rulesets()), "rally.unknown_ruleset")
+    return catalogue_name("ruleset", value, list(games.get(game).library.rulesets()), "rally.unknown_ruleset")
 
 
 def number(option: str, value: object, low: float, high: float, *, whole: bool = False) -> float:

@@ -147,7 +147,7 @@ def results_csv(league: League, rounds: list[Round], results: list[Result],
         stored = sorted(by_round.get(rnd.id, []), key=lambda r: (r.position is None, r.position or 0,
                                                                   r.status, r.display_name.lower()))
         best = min((r.score for r in stored if r.score is not None and r.status == "classified"),
-                   key=games.get(rnd.game).result.key, default=None)
+                   key=games.get(rnd.game).rules.result.key, default=None)
         stage = render(specials_text(rnd.specials, rnd.game), lang)
         why = penalty_reasons((logs or {}).get(rnd.id, []))
         for res in stored:

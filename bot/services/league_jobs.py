@@ -143,7 +143,7 @@ class LeagueJobs:
                 return 0
             await link_answers_tx(tx, rnd)
             if table_round:
-                seats = games.get(rnd.game).seats
+                seats = games.get(rnd.game).rules.seats
                 opened = msg("league.round_open_tables", title=round_title(rnd, league.name),
                              stages=specials_text(rnd.specials, rnd.game),
                              closes=self.when(local(rnd.closes_at, league)),
@@ -241,14 +241,14 @@ class LeagueJobs:
                 await set_round_status_tx(tx, rnd.id, ("scheduled",), "open")
                 lines = lead + [msg("scratch.week_open", week=week, stages=specials_text(rnd.specials, rnd.game),
                                   hash=rnd.seed_hash, closes=self.when(from_text(rnd.closes_at)),
-                                  game=msg(game.name), command=scratch_command(rnd.game))]
+                                  game=msg(game.library.name), command=scratch_command(rnd.game))]
                 lines += world_head(rnd)
             else:
                 await ensure_week_tx(tx, next_week(week), now, self.seed_source, rnd.game)  # the rollover
-                top = await world_top_tx(tx, week, WORLD_TOP, game.result, rnd.game)
+                top = await world_top_tx(tx, week, WORLD_TOP, game.rules.result, rnd.game)
                 best = top[0].score or 0 if top else 0
                 lines = lead + [msg("scratch.week_closed", week=week, seed=rnd.seed, hash=rnd.seed_hash,
-                                  game=msg(game.name))]
+                                  game=msg(game.library.name))]
                 lines += world_head(rnd)
                 lines += [msg("scratch.top_line", rank=rank, name=r.display_name, time=score_text(game, r.score or 0),
                             gap=score_text(game, abs((r.score or 0) - best)))

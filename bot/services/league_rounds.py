@@ -143,7 +143,7 @@ async def league_post_tx(tx: Tx, league: League, post: Post, now: datetime) -> i
 
 def specials_text(specials: list[str], game: str | None = None) -> str:
     """A round's stage, or its course of specials, as posts name it (from the game's library)."""
-    stages = games.get(game).stages
+    stages = games.get(game).library.stages
     if len(specials) == 1:
         stage = stages.facts(specials[0])
         return msg("league.stage_one", title=stage.title, size=size_text(stage))
@@ -155,7 +155,7 @@ def world_title(week: str | None, game: str) -> str:
     game's naming the game."""
     if game == games.DEFAULT_GAME:
         return msg("scratch.title", week=week or "?")
-    return msg("scratch.title_game", week=week or "?", game=msg(games.get(game).name))
+    return msg("scratch.title_game", week=week or "?", game=msg(games.get(game).library.name))
 
 
 def round_title(rnd: Round, league_name: str | None) -> str:

@@ -117,7 +117,8 @@ class LeagueService:
         table = points_table(points)
         best = None if drop is None or str(drop).strip() == "" else int(number("drop", drop, 1, 52, whole=True))
         played = games.get(None if game is None else text_option("game", game, MAX_GAME_ID))
-        rules = ruleset_name(played.rulesets()[0] if ruleset is None else ruleset, played.id)  # the game's own first
+        rules = ruleset_name(played.library.rulesets()[0] if ruleset is None else ruleset,
+                             played.id)  # the game's own first
         plus = rules_plus(modules, played.id)
         mode = text_option("dice", dice, 20).lower()
         if mode not in DICE_MODES:

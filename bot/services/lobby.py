@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.text import Listed, counted, msg
 from bot.services.ai_drivers import STYLE_WORDS, is_ai, new_seats, style_option
@@ -82,7 +83,7 @@ class Lobby:
         bot/services/deadlines.py) lets the AI drive a turn whose deadline passed. `game` is the
         game's id (None: classic); an unknown one is refused naming the games, and `drivers` is
         bounded by the game's seats. `preset` is another name of `ruleset` (Road Rally USA's word).
-        Without a stage, the game's default for the ruleset (`Game.default_stage`: Road Rally's
+        Without a stage, the game's default for the ruleset (`Game.library.default_stage`: Road Rally's
         course of its preset), or a refusal naming where the stages are."""
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
@@ -90,9 +91,10 @@ class Lobby:
         if ruleset is not None and preset is not None and str(ruleset).strip() != str(preset).strip():
             raise ServiceError("rally.ruleset_and_preset")
         chosen = ruleset if ruleset is not None else preset
-        rules = ruleset_name(played.rulesets()[0] if chosen is None else chosen, played.id)  # the game's own first
+        rules = ruleset_name(played.library.rulesets()[0] if chosen is None else chosen,
+                             played.id)  # the game's own first
         if stage is None or (isinstance(stage, str) and not stage.strip()):
-            stage = played.default_stage(rules)
+            stage = played.library.default_stage(rules)
             if stage is None:
                 raise ServiceError("rally.need_stage", game=played.id)
         specials = course(stage, played.id)  # names from the game's library, never paths
@@ -100,7 +102,7 @@ class Lobby:
         start_random = start_order_option(order)
         plus = rules_plus(modules, played.id)
         name = specials[0]
-        seats = int(number("drivers", drivers, played.seats.min, played.seats.max, whole=True))
+        seats = int(number("drivers", drivers, played.rules.seats.min, played.rules.seats.max, whole=True))
         hours = number("deadline_hours", deadline_hours, MIN_DEADLINE_H, MAX_DEADLINE_H)
         settings: dict = {"sisu": bool(sisu), "shakedown": bool(shakedown), **{name: True for name in plus}}
         if not ai_on_timeout:  # stored only when off, so rallies with the default stay as before
@@ -150,7 +152,7 @@ class Lobby:
             require_lobby(rally)
             chosen = style_option(style)
             typed = count if count is not None and str(count).strip() != "" else 1
-            wanted = int(number("count", typed, 1, games.get(rally.game).seats.max, whole=True))
+            wanted = int(number("count", typed, 1, games.get(rally.game).rules.seats.max, whole=True))
             drivers = await self.work.store.drivers.list(rally.id, active_only=True)
             free = rally.max_drivers - len(drivers)
             if free <= 0:
@@ -224,13 +226,13 @@ class Lobby:
             return reply_of(post, committed)
         game = game_of(rally)
         state = self.work.state_of(rally)
-        driver = game.seat_name(game.view(state, None), str(target_id))
+        driver = game.narrator.seat_name(game.rules.view(state, None), str(target_id))
         if driver is None:
             raise ServiceError("rally.not_driving")
-        retire = game.retire_action(str(target_id))
-        new, events = game.apply(state, None, retire)  # the rally retires the car, whoever asked
-        change = Change(logged=[Logged(game.encode(retire), actor.user_id, new,
-                                       "finished" if game.finished(new) else None)], steps=[step])
+        retire = game.rules.retire_action(str(target_id))
+        new, events = game.rules.apply(state, None, retire)  # the rally retires the car, whoever asked
+        change = Change(logged=[Logged(game.rules.encode(retire), actor.user_id, new,
+                                       "finished" if is_finished(game.rules, new) else None)], steps=[step])
         if asked_together(game, state):  # an open window: the seats left may all have answered
             new, closed = await self._settle_window(rally, game, state, new, change)
             events = list(events) + closed
@@ -274,13 +276,13 @@ class Lobby:
                 random.Random(rally.seed).shuffle(seats)
             game = game_of(rally)
             # what happens before the first prompt (the weather of SS1, A20.1) comes with it
-            state, events = game.setup(rally.seed, seats, setup_options(rally))
+            state, events = game.rules.setup(rally.seed, seats, setup_options(rally))
             action = lifecycle_text(Start(tuple(seat for seat, _ in seats)))
             change = Change(logged=[Logged(action, actor.user_id, state, "running")])
-            shown = game.view(state, None)
-            first = game.start_order(shown)  # a game may draw its own (Road Rally's line-up, OPEN-R3)
-            names = [name for _, name in seats] if first is None else [game.seat_name(shown, s) or s for s in first]
-            lead = [msg("rally.started", title=game.title(shown), order=", ".join(names))]
+            shown = game.rules.view(state, None)
+            first = game.narrator.start_order(shown)  # a game may draw its own (Road Rally's line-up, OPEN-R3)
+            names = [game.narrator.seat_name(shown, s) or s for s in first]
+            lead = [msg("rally.started", title=game.narrator.title(shown), order=", ".join(names))]
             post = turn_post(rally.id, rally.version + 1, state, events, lead, change, rally.game,
                              rally.ruleset)
             committed = await self.work.commit(rally, change)
@@ -300,21 +302,22 @@ class Lobby:
             return Reply([msg("rally.lobby_status", stage=", ".join(planned), names=names, count=len(drivers),
                             max=rally.max_drivers)], ephemeral=True)
         game = game_of(rally)
-        return Reply(game.status(game.view(self.work.state_of(rally), str(actor.user_id))), ephemeral=True)
+        return Reply(game.narrator.status(game.rules.view(self.work.state_of(rally), str(actor.user_id))),
+                     ephemeral=True)
 
     async def board(self, place: Place, actor: Actor) -> Reply:
         """Post the board (or, in the lobby, the stage preview) in the channel; a run racing a ghost
         shows it too, with its gap."""
         rally = await self.work.rally_here(place)
         if rally.status == "lobby":
-            stage = game_of(rally).stages.facts(rally.stage)
+            stage = game_of(rally).library.stages.facts(rally.stage)
             post = Post([msg("rally.lobby_board", title=stage.title, size=size_text(stage))],
                         image=preview_spec(rally.stage, rally.game))
         else:
             game = game_of(rally)
             state = self.work.state_of(rally)
             board, gap = with_ghost(game, state, board_spec(state, rally.game), ghost_of(rally))  # a run's ghost
-            post = Post(game.status(game.view(state, None)) + gap, image=board)
+            post = Post(game.narrator.status(game.rules.view(state, None)) + gap, image=board)
         committed = await self.work.post(rally, post)
         return reply_of(post, committed)
 
@@ -341,7 +344,7 @@ def setup_options(rally: Rally) -> dict:
 def created_text(host: str, specials: list[str], flags: list[bool], drivers: int, hours: float,
                  game: str | None = None) -> str:
     """The lobby post of a new rally: its stage, or its course and assistance (A2.4)."""
-    stages = games.get(game).stages
+    stages = games.get(game).library.stages
     if len(specials) == 1:
         loaded = stages.facts(specials[0])
         if not loaded.corners:  # a course without corners (Road Rally USA's road) does not count them

@@ -59,19 +59,19 @@ class NotifyService:
         return Reply([msg(f"notify.{kind}_{text}")], ephemeral=True)
 
 
-def next_driver(game: Game[Any, Any], state: State | None) -> int | None:
+def next_driver(game: Game[Any, Any, Any, Any], state: State | None) -> int | None:
     """The driver who plays after the one whose turn it is, when the game's order knows it (a
     person: AI seats get no DM)."""
-    seat = game.up_next(game.view(state, None)) if state is not None else None
+    seat = game.narrator.up_next(game.rules.view(state, None)) if state is not None else None
     return int(seat) if seat is not None and seat.isdigit() else None
 
 
-def acting_name(game: Game[Any, Any], state: State | None) -> str | None:
+def acting_name(game: Game[Any, Any, Any, Any], state: State | None) -> str | None:
     """The name of the seat whose turn it is (None: nobody's)."""
     if state is None:
         return None
-    seats = game.to_act(state)
-    return game.seat_name(game.view(state, None), min(seats)) if seats else None
+    seats = game.rules.to_act(state)
+    return game.narrator.seat_name(game.rules.view(state, None), min(seats)) if seats else None
 
 
 async def turn_dms_tx(tx: Tx, rally: Rally, change: Change, now: datetime) -> list[int]:

@@ -1,6 +1,6 @@
 """"provisional rules" beside every result of a provisional ruleset (issue 24 item 6, RULES B13).
 
-A game says which of its rulesets are provisional (`Game.provisional`: DIRT's house defaults until
+A game says which of its rulesets are provisional (`Game.library.provisional`: DIRT's house defaults until
 its missing pages are known); every place the services show a result or a card (a rally's end
 post and `/rally results`, a league round's results and standings, a world ranking, a result
 card) adds the catalogue's words for it, in the reader's language, through these helpers.
@@ -17,7 +17,7 @@ from bot.engine.core.text import Listed, Msg, msg
 def is_provisional(game: str | None, ruleset: str | None) -> bool:
     """Whether `game` (None: the default) calls `ruleset` provisional (None: its default ruleset)."""
     played = games.get(game)
-    return played.provisional(ruleset if ruleset is not None else played.rulesets()[0])
+    return played.library.provisional(ruleset if ruleset is not None else played.library.rulesets()[0])
 
 
 def provisional_lines(game: str | None, ruleset: str | None) -> list[str]:

@@ -1,9 +1,9 @@
 """Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
 the same way when the result is applied and when `db ratings --rebuild` replays it.
 
-- a **live rally** (`rally`, its id): the finished rally's classification (`Game.standing` of its
+- a **live rally** (`rally`, its id): the finished rally's classification (`Game.rules.standing` of its
   stored snapshot: the outcome's ranks). A rally abandoned once running is rated as it stood at
-  that moment (the same `Game.standing`), the driver who abandoned it (its host) last of all: a
+  that moment (the same `Game.rules.standing`), the driver who abandoned it (its host) last of all: a
   host who abandons every rally they are losing keeps their losses. A driver kicked out of a
   running rally is not rated in it (no DNF: a host cannot rank a rival last by kicking them); they
   stay in its match as an opponent of fixed strength (`Placed.ai`), and whoever kicked them (the
@@ -82,18 +82,18 @@ def is_round_rally(modules: object) -> bool:
 
 async def rally_matches_tx(tx: Tx, rally_id: int, game_id: str) -> list[Match]:
     """A live rally's classification among its people, finished or abandoned once running (see
-    the module's docstring): by `Game.standing`; who abandoned it or kicked someone out of it
+    the module's docstring): by `Game.rules.standing`; who abandoned it or kicked someone out of it
     last; a driver kicked out a fixed-strength opponent, never rated."""
     seats = await rally_seats_tx(tx, rally_id)
     if seats is None or seats.status not in ("finished", "abandoned") or seats.snapshot is None:
         return []
     game = games.get(game_id)
-    state = game.from_json(seats.snapshot)
-    if seats.status == "finished" and game.outcome(state) is None:
+    state = game.rules.from_json(seats.snapshot)
+    if seats.status == "finished" and game.rules.outcome(state) is None:
         return []
-    standing = game.standing(state)
+    standing = game.rules.standing(state)
     last = {seats.last_actor} if seats.status == "abandoned" and seats.last_actor is not None else set()
-    kicks = {game.encode(game.retire_action(str(uid))) for uid in seats.kicked}
+    kicks = {game.rules.encode(game.rules.retire_action(str(uid))) for uid in seats.kicked}
     last |= set((await first_actors_tx(tx, rally_id, kicks)).values())  # who retired a kicked car: the kicker
     entries = []
     for seat, key in standing:
@@ -114,7 +114,7 @@ async def round_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
     results = await results_of_round_tx(tx, rnd.id)
     tables: dict[int | None, list[tuple[int, str, tuple[int, ...] | None]]] = {}
     table_of: dict[int, int | None] = {}
-    if not games.get(rnd.game).solo_runs:  # a table game: each table is its own match
+    if not games.get(rnd.game).library.solo_runs:  # a table game: each table is its own match
         table_of = {r.user_id: r.rally_id for r in await counted_runs_tx(tx, rnd.id)}
     for r in sorted(results, key=lambda r: r.user_id):
         key = (r.position,) if r.status == "classified" and r.position is not None else None
@@ -127,7 +127,7 @@ async def week_matches_tx(tx: Tx, rnd: Round) -> list[Match]:
     """A closed world week: every finished official run of its game by score, DNFs last."""
     if rnd.league_id is not None or rnd.week is None or rnd.status != "closed":
         return []
-    kind = games.get(rnd.game).result
+    kind = games.get(rnd.game).rules.result
     runs = await week_runs_tx(tx, rnd.game, rnd.week)
     match = placed([(r.user_id, r.display_name,
                      kind.key(r.score) if r.status == "finished" and r.score is not None else None) for r in runs])

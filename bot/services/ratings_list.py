@@ -93,7 +93,7 @@ class RatingsService:
         async def body(tx: Tx) -> tuple[Post, int]:
             top = await top_tx(tx, played, TOP, guild)
             if not top:
-                name = msg(games.get(played).name)
+                name = msg(games.get(played).library.name)
                 raise ServiceError("ratings.none_here" if guild is not None else "ratings.none", game=name)
             count = await rated_count_tx(tx, played, guild)
             post = ratings_post(played, where, top, count, actor.user_id)
@@ -107,7 +107,7 @@ class RatingsService:
 def ratings_post(game_id: str, scope: str, top: list[Rating], count: int, asker: int) -> Post:
     """The public post: a head line, the top five as lines, and the table (rank, driver, rating,
     rated events, trend) as an image; the asker's row highlighted when they are in it."""
-    game = msg(games.get(game_id).name)
+    game = msg(games.get(game_id).library.name)
     ranks: list[int] = []
     for i, r in enumerate(top):  # equal displayed ratings share a rank
         shown = display_rating(r.mu, r.sigma)

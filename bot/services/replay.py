@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.game import log_problem as game_log_problem
 from bot.engine.core.log import CodecError, Start, Status, lifecycle_text
 from bot.services.deal_keys import check_deal
@@ -76,7 +77,7 @@ class Replayed:
             return
         if self.snapshot is None or last is None:
             return
-        difference = compare_snapshots(self.snapshot, games.get(self.rally_row.get("game")).to_json(last))
+        difference = compare_snapshots(self.snapshot, games.get(self.rally_row.get("game")).rules.to_json(last))
         if difference is not None:
             seq = int(self.actions[-1].get("seq") or len(self.actions))
             self.drift = Drift(seq, f"every entry replays but the state differs at the end: {difference}")
@@ -119,12 +120,12 @@ def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
     for entry in actions:
         text = entry["action"]
         try:
-            logged = game.decode(text)
+            logged = game.rules.decode(text)
         except CodecError as exc:
             raise CodecError(f"action {entry.get('seq')} ({text!r}): {exc}") from None
         events: list[Any] = []
         if isinstance(logged, Start):
-            state, started = game.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
+            state, started = game.rules.setup(rally_row["seed"], [(i, names.get(i, i)) for i in logged.seats],
                                         setup_options(rally_row))
             if with_setup:
                 events = list(started)
@@ -135,7 +136,7 @@ def iter_steps(rally_row: dict, actions: list[dict], with_setup: bool = False
         else:  # the game tells a driver's move from the rally's own (a timeout, a retirement)
             actor = entry.get("actor")
             try:
-                state, events = game.apply(state, str(actor) if actor is not None else None, logged)
+                state, events = game.rules.apply(state, str(actor) if actor is not None else None, logged)
             except Exception as exc:  # the log no longer plays: say which entry (`replay_checked`)
                 raise ReplayRefused(int(entry.get("seq") or 0), text, exc) from exc
         yield state, events
@@ -158,7 +159,7 @@ def replay_snapshot(rally_row: dict, actions: list[dict]) -> str | None:
     commitment published at the start fails the check before any replay."""
     check_deal(rally_row)
     state = replay_state(rally_row, actions)
-    return games.get(rally_row.get("game")).to_json(state) if state is not None else None
+    return games.get(rally_row.get("game")).rules.to_json(state) if state is not None else None
 
 
 async def read_log(store: Store, rally_id: int, version: int | None = None) -> tuple[dict, list[dict]] | None:
@@ -194,10 +195,10 @@ def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
     for state, _ in replay_checked(rally_row, actions, None):  # a log that no longer plays: up to there
         if state is None or state is last:
             continue
-        view = game.view(state, None)
-        now = (game.to_act(state), game.progress(view))
-        if not views or now != mark or game.finished(state):
-            if views and game.finished(state) and last is not None and game.finished(last):
+        view = game.rules.view(state, None)
+        now = (game.rules.to_act(state), game.rules.progress(view))
+        if not views or now != mark or is_finished(game.rules, state):
+            if views and is_finished(game.rules, state) and last is not None and is_finished(game.rules, last):
                 views[-1] = view  # the rally's own closing entries: one last frame
             else:
                 views.append(view)
@@ -212,7 +213,7 @@ def turn_boards(rally_row: dict, actions: list[dict]) -> list[dict]:
     game = games.get(rally_row.get("game"))
     boards: list[dict] = []
     for view in turn_views(rally_row, actions):
-        data = game.board(view)
+        data = game.pictures.board(view) if game.pictures is not None else None
         if data is not None and (not boards or data != boards[-1]):
             boards.append(data)
     return boards
@@ -226,13 +227,13 @@ def ai_log(game_id: str, specials: list[str], drivers: int = 4, seed: int = 0,
     game = games.get(game_id)
     seats = [(str(9000 + i), f"AI {i + 1}") for i in range(drivers)]
     modules = {"course": {"specials": specials, "assistance": [True] * len(specials)}} if len(specials) > 1 else None
-    row = {"id": 0, "game": game.id, "seed": seed, "stage": specials[0], "ruleset": game.rulesets()[0],
+    row = {"id": 0, "game": game.id, "seed": seed, "stage": specials[0], "ruleset": game.library.rulesets()[0],
            "modules": modules, "drivers": [{"user_id": s, "display_name": n} for s, n in seats]}
-    state, _ = game.setup(seed, seats, setup_options(row))
+    state, _ = game.rules.setup(seed, seats, setup_options(row))
     actions = [{"seq": 1, "actor": None, "action": lifecycle_text(Start(tuple(s for s, _ in seats)))}]
-    while not game.finished(state) and len(actions) < max_actions:
-        seat = sorted(game.to_act(state))[0]
-        action = game.choose(game.view(state, seat), seat)
-        actions.append({"seq": len(actions) + 1, "actor": seat, "action": game.encode(action)})
-        state, _ = game.apply(state, seat, action)
+    while not is_finished(game.rules, state) and len(actions) < max_actions:
+        seat = sorted(game.rules.to_act(state))[0]
+        action = game.coach.choose(game.rules.view(state, seat), seat)
+        actions.append({"seq": len(actions) + 1, "actor": seat, "action": game.rules.encode(action)})
+        state, _ = game.rules.apply(state, seat, action)
     return row, actions

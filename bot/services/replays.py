@@ -36,7 +36,7 @@ MAX_RALLY_ID = 2**63 - 1
 
 def animated(rally: Rally) -> bool:
     """Does the rally's game draw a board (a replay is its boards)?"""
-    return games.get(rally.game).renderer is not None
+    return games.get(rally.game).pictures is not None
 
 
 def is_run(rally: Rally) -> bool:
@@ -82,7 +82,7 @@ class Replays:
             raise ServiceError("replay.no_board", rally=wanted)
         game = game_of(rally)
         state = self.work.state_of(rally)
-        title = game.rally_title(game.view(state, None))
+        title = game.narrator.title(game.rules.view(state, None))
         post = Post([msg("replay.head", rally=rally.id, title=title)],
                     image=replay_spec(rally.id, rally.version, rally.game, replay_about(rally.game, state)))
         lang = language_of_rally(rally) if rally.channel_id == place.channel_id else place.lang

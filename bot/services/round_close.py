@@ -129,7 +129,7 @@ def entries_of(runs: list[Run], tables: bool = False) -> list[Entry]:
 
 
 def result_rows(rnd: Round, league: League, classified: list[Classified]) -> list[Result]:
-    unit = games.get(rnd.game).result.unit
+    unit = games.get(rnd.game).rules.result.unit
     return [Result(rnd.id, league.id, c.user_id, c.name, c.position, c.score, c.penalty_s, c.status, c.reason,
                    c.points, c.bonus, unit) for c in classified]
 
@@ -146,8 +146,8 @@ def reason_text(reason: str | None) -> str:
     if reason in LEAGUE_REASON_WORDS:
         return msg(LEAGUE_REASON_WORDS[reason])
     game = games.get(None)  # every league so far drives classic (a round's `game` comes with the store's)
-    if reason in game.out_reasons:
-        return game.out_reason(reason)
+    if reason in game.library.out_reasons:
+        return game.narrator.out_reason(reason)
     return reason or ""
 
 
@@ -184,7 +184,7 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
 def _tables_table(title: str, stage: str, classified: list[Classified], seed: str | None,
                   provisional: list[str] | None, game: str | None) -> TableView:
     """The round card of a table game: position in the table, driver, table, score, points."""
-    kind = games.get(game).result
+    kind = games.get(game).rules.result
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=5),
                Column(label=msg("league.col_table"), align="c", weight=1.5),
@@ -216,7 +216,7 @@ def league_standings(league: League, scores: list[RoundScore]) -> list[Standing]
     """The season's standings of `league`, the one ranking its card, its export and its web page
     show: the game's own direction of scores, a table game's points tie broken by its score (VP)
     first (issue 25)."""
-    return standings(scores, league.best_rounds, games.get(league.game).result,
+    return standings(scores, league.best_rounds, games.get(league.game).rules.result,
                      score_first=is_table_game(league.game))
 
 
@@ -280,7 +280,7 @@ def results_lines(title: str, classified: list[Classified], judged_: Judged, rnd
     for c in classified[:TEXT_ROWS]:
         if c.status == "classified" and tables:
             lines.append(msg("league.table_result_line", pos=c.position, name=c.name, table=c.table or "—",
-                             score=format_score(games.get(rnd.game).result, c.score or 0), points=c.points))
+                             score=format_score(games.get(rnd.game).rules.result, c.score or 0), points=c.points))
         elif c.status == "classified":
             lines.append(msg("league.result_line", pos=c.position, name=c.name, time=format_time(c.time_s or 0),
                            gap=format_time(c.gap_s or 0), points=c.points,
@@ -302,7 +302,7 @@ def stored_classification(rnd: Round, stored: list[Result], runs: list[Run] | No
     """A closed round's classification as stored at its close (`round_results`), each score's gap
     to the best the game's way: what `/league results` posts and the web page's round shows. A
     table game's rows say their table (from the round's `runs`)."""
-    kind = games.get(rnd.game).result
+    kind = games.get(rnd.game).rules.result
     best = min((r.score for r in stored if r.score is not None), key=kind.key, default=0)
     table_of = {e.user_id: e.table for e in entries_of(runs, tables=True)} \
         if runs is not None and is_table_game(rnd.game) else {}
@@ -314,7 +314,7 @@ def stored_classification(rnd: Round, stored: list[Result], runs: list[Run] | No
 async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classified], Judged, list[Run]]:
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
-    kind = games.get(rnd.game).result
+    kind = games.get(rnd.game).rules.result
     if is_table_game(rnd.game):  # issue 25: points by the finishing position in each table
         classified = classify_tables(entries_of(runs, tables=True), judged_.penalties, judged_.disqualified,
                                      league.points, kind)

@@ -94,8 +94,8 @@ class RoundService:
         found = await self.leagues.league_here(place, league)
         self.leagues.require_organiser(found, actor)
         official = isinstance(stage, str) and stage.strip().lower() == "official"
-        if official and not games.get(found.game).solo_runs:  # a world week is a game's with solo runs
-            raise ServiceError("league.no_official_for_game", game=msg(games.get(found.game).name))
+        if official and not games.get(found.game).library.solo_runs:  # a world week is a game's with solo runs
+            raise ServiceError("league.no_official_for_game", game=msg(games.get(found.game).library.name))
         specials = [] if official else inputs_course(stage, found.game)
         flags = inputs_assistance(assistance, max(1, len(specials)))
         if power_stage and not official and len(specials) < 2:

@@ -21,9 +21,9 @@ class RunResult:
     reason: str | None
 
 
-def run_result(game: Game[Any, Any], state: State) -> RunResult:
+def run_result(game: Game[Any, Any, Any, Any], state: State) -> RunResult:
     """The result of the first (only) seat of a finished one-driver rally, from the game's outcome."""
-    outcome = game.outcome(state)
+    outcome = game.rules.outcome(state)
     if outcome is None or not outcome.seats:
         return RunResult(False, None, None, "retired")
     seat = outcome.seats[0]

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.dice import stream_keys
-from bot.engine.core.game import Game
+from bot.engine.core.game import Game, is_finished
 from bot.engine.core.log import Start, lifecycle_text
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
@@ -108,8 +108,8 @@ class RunService:
         """Refuse a run the round (re-read) does not allow now: not open, not a member, the week's
         official run driven already (which run stands is said), a run of this round already."""
         current = await round_tx(tx, rnd.id)
-        if current is not None and not games.get(current.game).solo_runs:  # its rounds are table games
-            raise ServiceError("run.table_game", game=msg(games.get(current.game).name))
+        if current is not None and not games.get(current.game).library.solo_runs:  # its rounds are table games
+            raise ServiceError("run.table_game", game=msg(games.get(current.game).library.name))
         if current is None or not runnable(current, self.clock()):
             raise ServiceError("run.round_not_open")
         if league is not None and await member_tx(tx, league.id, actor.user_id) is None:
@@ -126,8 +126,8 @@ class RunService:
         its first prompt owed to the thread; the round's lock keeps it from racing the close. A
         `ghost` asked for (`best`, `leader`) is chosen first and kept in the rally's modules (a
         refusal starts nothing)."""
-        if not games.get(rnd.game).solo_runs:  # before a one-seat game is even set up
-            raise ServiceError("run.table_game", game=msg(games.get(rnd.game).name))
+        if not games.get(rnd.game).library.solo_runs:  # before a one-seat game is even set up
+            raise ServiceError("run.table_game", game=msg(games.get(rnd.game).library.name))
         chosen = await choose_ghost(self.store, rnd, actor.user_id, place.guild_id, ghost)
         name = display_name(actor.name)
         driver = str(actor.user_id)
@@ -137,11 +137,11 @@ class RunService:
         if lang != "en":  # the thread's posts in the league's language (a world run: the server's)
             modules["language"] = lang
         game = games.get(rnd.game)
-        state, events = game.setup(0, [(driver, name)], {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
+        state, events = game.rules.setup(0, [(driver, name)], {"stage": rnd.specials[0], "ruleset": rnd.ruleset,
                                                          "modules": modules})
         if chosen is not None:
             if not has_ghosts(game, state):
-                raise ServiceError("ghost.not_in_game", game=msg(game.name))
+                raise ServiceError("ghost.not_in_game", game=msg(game.library.name))
             modules["ghost"] = chosen
         others: list[Round] = []  # the week's other official rounds this run will answer
         if rnd.week:
@@ -187,7 +187,7 @@ class RunService:
         state = change.final_state
         now = self.clock()
         outcome = run_result(game_of(rally), state) if status == "finished" and state is not None else None
-        result = games.get(run.game).result
+        result = games.get(run.game).rules.result
         if outcome is not None and outcome.finished:
             if not await finish_run_tx(tx, run.id, status="finished", score=outcome.time_s, unit=result.unit,
                                        power_s=outcome.power_s, reason=None, now=now):
@@ -253,12 +253,14 @@ class RunService:
         return (row,)
 
 
-def turn_boards(game: Game[Any, Any], states: list[State]) -> list[State]:
+def turn_boards(game: Game[Any, Any, Any, Any], states: list[State]) -> list[State]:
     """The board after each turn of a one-car rally: the states after which play moved on (the
     game's `progress`: classic's round or special) or the rally ended. `states` is the state after
     each logged action."""
     boards = []
     for before, after in zip(states, states[1:]):
-        if game.finished(after) or game.progress(game.view(after, None)) != game.progress(game.view(before, None)):
+        rules = game.rules
+        if is_finished(rules, after) or \
+                rules.progress(rules.view(after, None)) != rules.progress(rules.view(before, None)):
             boards.append(after)
     return boards

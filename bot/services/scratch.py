@@ -98,8 +98,8 @@ class ScratchService:
         async def body(tx: Tx) -> tuple[Post, int]:
             rnd = await world_round_tx(tx, wanted, played)
             if rnd is None:
-                raise ServiceError("scratch.no_week", week=wanted, game=msg(games.get(played).name))
-            kind = games.get(rnd.game).result
+                raise ServiceError("scratch.no_week", week=wanted, game=msg(games.get(played).library.name))
+            kind = games.get(rnd.game).rules.result
             top, ranks, count = await world_top_ranked_tx(tx, wanted, played, TOP)
             mine = await official_run_tx(tx, wanted, actor.user_id, played)
             around: list[Run] = []
@@ -136,12 +136,12 @@ class ScratchService:
 
         async def read(tx: Tx) -> list[str]:
             history = await official_history_tx(tx, actor.user_id, game=played.id)
-            lines = [msg("scratch.me_head", week=week, game=msg(played.name))]
+            lines = [msg("scratch.me_head", week=week, game=msg(played.library.name))]
             if not history:
                 return lines + [msg("scratch.me_none", command=scratch_command(played.id))]
             for run in history:
                 if run.status == "finished" and run.score is not None and run.week:
-                    rank = await world_rank_tx(tx, run.week, run.score, played.result, played.id)
+                    rank = await world_rank_tx(tx, run.week, run.score, played.rules.result, played.id)
                     lines.append(msg("scratch.me_line", week=run.week, time=score_text(played, run.score),
                                    rank=rank, count=await world_count_tx(tx, run.week, played.id)))
                 else:
@@ -155,7 +155,7 @@ class ScratchService:
 async def world_top_ranked_tx(tx: Tx, week: str, game: str, limit: int) -> tuple[list[Run], dict[int, int], int]:
     """The best `limit` finished runs of `game`'s world ranking of the week, their ranks (run id →
     rank, ties shared) and how many finished in all: `/scratch` and the web page's home show these."""
-    top = await world_top_tx(tx, week, limit, games.get(game).result, game)
+    top = await world_top_tx(tx, week, limit, games.get(game).rules.result, game)
     return top, run_ranks(top, 1), await world_count_tx(tx, week, game)
 
 
@@ -179,7 +179,7 @@ def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=4),
                Column(label=msg("scratch.col_server"), weight=4),
-               Column(label=msg("league.col_time" if game.result.unit == "s" else "league.col_points"), align="r",
+               Column(label=msg("league.col_time" if game.rules.result.unit == "s" else "league.col_points"), align="r",
                       weight=2),
                Column(label=msg("league.col_gap"), align="r", weight=2))
     rows = []
@@ -193,7 +193,7 @@ def _ranking_post(rnd: Round, top: list[Run], around: list[Run], ranks: dict[int
     subtitle = msg("scratch.subtitle." + plural(count), n=count)
     view = TableView(title=title, subtitle=Listed([subtitle, *provisional], "dot"), columns=columns,
                      rows=tuple(rows), note=msg("scratch.note_hash", hash=rnd.seed_hash[:16]))
-    lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count, game=msg(game.name))]
+    lines = [msg("scratch.ranking_head." + plural(count), week=rnd.week or "?", n=count, game=msg(game.library.name))]
     lines += provisional
     lines += [msg("scratch.top_line", rank=ranks[r.id], name=r.display_name, time=score_text(game, r.score or 0),
                 gap=gap(r)) for r in top[:5]]

@@ -44,8 +44,8 @@ def stage_list(game: str | None, lang: str) -> Reply:
     invalid) is listed by its name as unreadable, its fault logged for the host; the other stages
     are listed as usual."""
     played = games.get(game)
-    library = played.stages
-    lines = [msg("stages.list_head", game=msg(played.name))]
+    library = played.library.stages
+    lines = [msg("stages.list_head", game=msg(played.library.name))]
     for name in library.names():
         try:
             lines.append(list_line(library.facts(name)))
@@ -58,10 +58,10 @@ def stage_list(game: str | None, lang: str) -> Reply:
 def facts_of(game: str | None, name: str) -> tuple[str, StageFacts]:
     """(the game's id, the stage's facts); an unknown game or stage is refused naming what exists."""
     played = games.get(game)
-    library = played.stages
+    library = played.library.stages
     wanted = name.strip()
     if not wanted or not library.exists(wanted):
-        raise ServiceError("stages.unknown", name=wanted[:40], game=msg(played.name),
+        raise ServiceError("stages.unknown", name=wanted[:40], game=msg(played.library.name),
                            stages=", ".join(library.names()))
     return played.id, library.facts(wanted)
 

@@ -13,11 +13,11 @@ league's entrants (its members when the round opens):
   (names only). Fewer entrants than the game's smallest table: the channel is told the round
   cannot be played; it closes with no result.
 - **a table's end** (`on_rally_end`, inside the transaction that ends the rally): each seat's run
-  is recorded (finished with its score, VP, from `Game.outcome`; a retired seat, or an abandoned
+  is recorded (finished with its score, VP, from `Game.rules.outcome`; a retired seat, or an abandoned
   table, is a DNF) and the league channel gets one line with the table's result.
 - **close** (`finish_tables_tx`, from `bot/services/round_close.py`): a table still running is
   played to its end with the game's own timeout action for every seat asked (RULES C10.2: what a
-  seat whose deadline passes gets), so it ends with `Game.outcome` like any other table; a table
+  seat whose deadline passes gets), so it ends with `Game.rules.outcome` like any other table; a table
   that still does not end within `PLAY_OUT_STEPS` actions is abandoned (its seats DNF). The
   classification then ranks each seat within its table (`bot/services/league_points.py`).
 
@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import games
-from bot.engine.core.game import Game
+from bot.engine.core.game import Game, is_finished
 from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.scores import format_score
 from bot.engine.core.text import Listed, msg
@@ -75,7 +75,7 @@ MAX_SEED = 2 ** 63 - 1
 
 def is_table_game(game_id: str | None) -> bool:
     """A league round of this game is a set of table games (the game has no solo runs)."""
-    return not games.get(game_id).solo_runs
+    return not games.get(game_id).library.solo_runs
 
 
 def is_table(rally: Rally) -> bool:
@@ -116,7 +116,7 @@ class TableGames:
         if rnd is None or league is None:
             return []
         game = games.get(rnd.game)
-        tables = group_tables(members, rnd.seed, game.seats.min, game.seats.max)
+        tables = group_tables(members, rnd.seed, game.rules.seats.min, game.rules.seats.max)
         if tables and self.threads is None:
             raise RuntimeError("no thread maker: set Championships.tables.threads before the rounds open")
         made = []
@@ -133,7 +133,7 @@ class TableGames:
         """What the round's open post adds: which table plays where (names only), or why the round
         cannot be played."""
         if not tables:
-            return [msg("league.tables_too_few", count=games.get(rnd.game).seats.min)]
+            return [msg("league.tables_too_few", count=games.get(rnd.game).rules.seats.min)]
         return [msg("league.table_line", table=number, thread=f"<#{thread_id}>",
                     names=Listed([name for _, name in seats], how="both"))
                 for number, (thread_id, seats) in enumerate(tables, 1)]
@@ -145,7 +145,7 @@ class TableGames:
         for number, (thread_id, seats) in enumerate(tables, 1):
             await self._start_table_tx(tx, game, rnd, league, number, thread_id, seats, now)
 
-    async def _start_table_tx(self, tx: Tx, game: Game[Any, Any], rnd: Round, league: League, number: int,
+    async def _start_table_tx(self, tx: Tx, game: Game[Any, Any, Any, Any], rnd: Round, league: League, number: int,
                               thread_id: int, seats: list[tuple[int, str]], now: datetime) -> None:
         modules: dict[str, Any] = {**{k: True for k, on in rnd.modules.items() if on},
                                    "table": {"round_id": rnd.id, "table": number}}
@@ -155,8 +155,8 @@ class TableGames:
         seed = table_seed(rnd.seed, number)
         secret = self.work.deal_keys()  # the deal: never from the round's seed, which the close publishes
         ids = [(str(uid), name) for uid, name in seats]
-        state, events = game.setup(seed, ids, {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules,
-                                               "secret": secret})
+        options = {"stage": rnd.specials[0], "ruleset": rnd.ruleset, "modules": modules, "secret": secret}
+        state, events = game.rules.setup(seed, ids, options)
         rally = await create_tx(tx, guild_id=league.guild_id, channel_id=thread_id, host_id=TABLE_HOST,
                                 stage=rnd.specials[0], ruleset=rnd.ruleset, seed=seed, max_drivers=len(seats),
                                 modules=modules, game=game.id, turn_deadline_s=TABLE_TURN_S,
@@ -182,7 +182,7 @@ class TableGames:
         runs = await runs_of_rally_tx(tx, rally.id)
         game = game_of(rally)
         state = change.final_state
-        outcome = game.outcome(state) if status == "finished" and state is not None else None
+        outcome = game.rules.outcome(state) if status == "finished" and state is not None else None
         seats = {s.seat: s for s in outcome.seats} if outcome is not None else {}
         now = self.work.clock()
         recorded = False
@@ -190,10 +190,10 @@ class TableGames:
             seat = seats.get(str(run.user_id))
             if seat is not None and seat.status == "finished" and seat.score is not None:
                 recorded |= await finish_run_tx(tx, run.id, status="finished", score=seat.score,
-                                                unit=game.result.unit, power_s=None, reason=None, now=now)
+                                                unit=game.rules.result.unit, power_s=None, reason=None, now=now)
             else:
                 reason = (seat.reason or seat.status) if seat is not None else "abandoned"
-                recorded |= await finish_run_tx(tx, run.id, status="dnf", score=None, unit=game.result.unit,
+                recorded |= await finish_run_tx(tx, run.id, status="dnf", score=None, unit=game.rules.result.unit,
                                                 power_s=None, reason=reason, now=now)
         if not recorded or not runs:
             return
@@ -209,7 +209,7 @@ class TableGames:
     # -- the close ---------------------------------------------------------------------------------
 
 
-def table_results(game: Game[Any, Any], runs: list[Run], seats: dict[str, Any]) -> list[Any]:
+def table_results(game: Game[Any, Any, Any, Any], runs: list[Run], seats: dict[str, Any]) -> list[Any]:
     """A table's result in words, best first: `1. Alice 14 VP`, then the seats out."""
     by_seat = {str(r.user_id): r for r in runs}
     rows = sorted(seats.values(), key=lambda s: (s.rank is None, s.rank or 0, s.tiebreak))
@@ -220,7 +220,7 @@ def table_results(game: Game[Any, Any], runs: list[Run], seats: dict[str, Any]) 
             continue
         if seat.rank is not None and seat.score is not None:
             out.append(msg("league.table_seat", pos=seat.rank, name=run.display_name,
-                           score=format_score(game.result, seat.score)))
+                           score=format_score(game.rules.result, seat.score)))
         else:
             out.append(msg("league.table_seat_out", name=run.display_name))
     for run in runs:  # an abandoned table: no outcome, every seat out
@@ -229,21 +229,21 @@ def table_results(game: Game[Any, Any], runs: list[Run], seats: dict[str, Any]) 
     return out
 
 
-def played_out(game: Game[Any, Any], state: State) -> tuple[Change, bool]:
+def played_out(game: Game[Any, Any, Any, Any], state: State) -> tuple[Change, bool]:
     """The actions that end a table at the round's close: the game's timeout action for the
     seats asked, again and again, until the game is over (RULES C10.2); (the change, finished).
     Only the last action carries the snapshot (the log replays the rest)."""
     change = Change(end_turn_clock=True)
     for _ in range(PLAY_OUT_STEPS):
-        if game.finished(state):
+        if is_finished(game.rules, state):
             break
-        asked = game.to_act(state)
+        asked = game.rules.to_act(state)
         if not asked:
             break
-        action = game.timeout_action(state, min(asked))
-        state, _ = game.apply(state, None, action)
-        change.logged.append(Logged(game.encode(action), None, None, None))
-    finished = game.finished(state)
+        action = game.rules.timeout_action(state, min(asked))
+        state, _ = game.rules.apply(state, None, action)
+        change.logged.append(Logged(game.rules.encode(action), None, None, None))
+    finished = is_finished(game.rules, state)
     if change.logged:
         last = change.logged[-1]
         change.logged[-1] = Logged(last.action, None, state, "finished" if finished else None)
@@ -268,7 +268,7 @@ async def finish_tables_tx(tx: Tx, work: RallyWork, runs: list[Run]) -> None:
             change.steps.append(clear_step(rally.id))
         if finished:
             change.posts.append(Post([msg("league.table_played_out"),
-                                      *game.classification(game.view(change.final_state, None))],
+                                      *game.narrator.classification(game.rules.view(change.final_state, None))],
                                      close_turn=True))
         else:
             change.logged.append(Logged(lifecycle_text(Status("abandoned")), None, None, "abandoned"))

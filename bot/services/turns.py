@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from bot import games
-from bot.engine.core.game import Prompt, VerbOption, verb_of
+from bot.engine.core.game import Prompt, VerbOption, is_finished, verb_of
 from bot.engine.core.text import msg
 from bot.services.ai_drivers import is_ai
 from bot.services.errors import ServiceError
@@ -70,10 +70,11 @@ class Turns:
             seat = str(actor.user_id)
             if asked_together(game, state):  # tied to the window, not to the version (RULES C10.8)
                 return await self._answer(rally, actor, state, text)
-            action = game.parse(text, state, seat)
-            new, events = game.apply(state, seat, action)
-            change = Change(logged=[Logged(game.encode(action), actor.user_id, new,
-                                           "finished" if game.finished(new) else None)], played_by=actor.user_id)
+            action = game.commands.parse(text, state, seat)
+            new, events = game.rules.apply(state, seat, action)
+            status = "finished" if is_finished(game.rules, new) else None
+            change = Change(logged=[Logged(game.rules.encode(action), actor.user_id, new, status)],
+                            played_by=actor.user_id)
             post = turn_post(rally.id, rally.version + 1, new, events, [], change, rally.game, rally.ruleset,
                              ghost_of(rally))
             committed = await self.work.commit(rally, change)
@@ -88,9 +89,9 @@ class Turns:
         seat = str(actor.user_id)
         kept = await kept_answers(self.work.store, rally.id)
         current = with_answers(game, state, kept)
-        action = game.parse(text, current, seat)
-        new, _ = game.apply(current, seat, action)
-        entry = game.encode(action)
+        action = game.commands.parse(text, current, seat)
+        new, _ = game.rules.apply(current, seat, action)
+        entry = game.rules.encode(action)
         if still_open(game, current, new):
             keep = partial(put_tx, rally_id=rally.id, user_id=actor.user_id, action=entry)
             await self.work.commit(rally, Change(steps=[keep]))
@@ -117,11 +118,11 @@ class Turns:
             if option.required and option.name not in values:
                 checked_option(option, "")
         text = verb.text(values)
-        if not verb.private:
+        if not verb.private or game.odds is None:  # a private command is a game's odds (bot.games checks)
             return await self._play(place, actor, text, expected_version)
         require_running(rally)
         seat = str(actor.user_id)  # the asker's own view: odds never tell what their seat may not see
-        return Reply(game.odds(game.view(self.work.state_of(rally), seat), seat, text), ephemeral=True)
+        return Reply(game.odds.odds(game.rules.view(self.work.state_of(rally), seat), seat, text), ephemeral=True)
 
     async def hand(self, place: Place, actor: Actor, driver: object = None) -> Reply:
         """`/hand`: what the asker's seat alone may see and pick now (the game's `hand`, from that
@@ -134,10 +135,10 @@ class Turns:
         require_running(rally)
         game = game_of(rally)
         seat = str(actor.user_id)
-        view = game.view(await self.answered_state(rally), seat)
-        if game.seat_name(view, seat) is None:
+        view = game.rules.view(await self.answered_state(rally), seat)
+        if game.narrator.seat_name(view, seat) is None:
             raise ServiceError("hand.no_seat")
-        hand = game.hand(view)
+        hand = game.hidden.hand(view) if game.hidden is not None else None
         if hand is None:
             raise ServiceError("hand.nothing_hidden")
         turn = TurnPrompt(rally.id, rally.version, actor.user_id, hand.picks, game.id) if hand.picks else None
@@ -152,7 +153,8 @@ class Turns:
         if rally is None or rally.status != "running":
             return []
         game = game_of(rally)
-        return [game.label(a) for a in game.legal_actions(await self.answered_state(rally), str(actor.user_id))]
+        state = await self.answered_state(rally)
+        return [game.commands.label(a) for a in game.rules.legal_actions(state, str(actor.user_id))]
 
     async def answered_state(self, rally: Rally) -> State:
         """The rally's state with the answers kept in its open window given (what a seat's own
@@ -187,16 +189,16 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
     `bot.services.ghost_board`) has it drawn on each new turn's board and its gap told after each
     turn and at the end."""
     played = games.get(game)
-    view = played.view(state, None)
-    told = played.tell(view, events)
+    view = played.rules.view(state, None)
+    told = played.narrator.tell(view, events)
     for chapter in told.chapters:  # a part's results: said provisional too when they are
         change.posts.append(Post(list(lead) + list(chapter) + provisional_lines(played.id, ruleset),
                                  image=results_spec(state, played.id)))
         lead = []
     lines = list(lead) + list(told.lines)
-    prompt = played.prompt(view, events)
-    if played.finished(state) or not prompt.to_act:
-        lines += played.classification(view) + provisional_lines(played.id, ruleset)
+    prompt = played.narrator.prompt(view, events)
+    if is_finished(played.rules, state) or not prompt.to_act:
+        lines += played.narrator.classification(view) + provisional_lines(played.id, ruleset)
         lines += with_ghost(played, state, None, ghost)[1]
         post = Post(lines, image=results_spec(state, played.id), close_turn=True)
         change.end_turn_clock = True
@@ -216,7 +218,7 @@ def turn_post(rally_id: int, version: int, state: State, events: list[Any], lead
         change.posts.append(post)
         return post
     if is_ai(driver_id):  # an AI seat (bot/services/ai_drivers.py): it drives as soon as this is delivered
-        lines.append(msg("turn.ai_drives", name=played.seat_name(view, seat)))
+        lines.append(msg("turn.ai_drives", name=played.narrator.seat_name(view, seat)))
         post = Post(lines, turn=TurnPrompt(rally_id, version, driver_id, (), played.id), image=board)
     else:
         lines += prompt.lines

@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from bot.engine.core.errors import RallyError
-from bot.engine.core.game import Game
+from bot.engine.core.game import Game, is_finished
 from bot.engine.core.log import CodecError
 from bot.services.work import Logged, State
 from bot.store import Store
@@ -31,12 +31,12 @@ from bot.store.window_answers import answers_tx, clear_tx
 Kept = list[tuple[int, str]]  # (seat's user id, the answer's log entry), by user id
 
 
-def asked_together(game: Game[Any, Any], state: State) -> frozenset[str]:
+def asked_together(game: Game[Any, Any, Any, Any], state: State) -> frozenset[str]:
     """The seats a window asks all at once (`Prompt.to_act` of more than one, from the
     spectators' view: the whole window, answered or not); empty when one seat is to act."""
-    if not game.to_act(state):
+    if not game.rules.to_act(state):
         return frozenset()
-    asked = game.prompt(game.view(state, None), []).to_act
+    asked = game.narrator.prompt(game.rules.view(state, None), []).to_act
     return asked if len(asked) > 1 else frozenset()
 
 
@@ -45,21 +45,21 @@ async def kept_answers(store: Store, rally_id: int) -> Kept:
     return await store.db.read(lambda tx: answers_tx(tx, rally_id))
 
 
-def with_answers(game: Game[Any, Any], state: State, kept: Kept) -> State:
+def with_answers(game: Game[Any, Any, Any, Any], state: State, kept: Kept) -> State:
     """The state as if the kept answers had been given, in the seats' order; an answer the state
     no longer takes (its seat retired meanwhile) is left out."""
     for user_id, text in kept:
         try:
-            state, _ = game.apply(state, str(user_id), game.decode(text))
+            state, _ = game.rules.apply(state, str(user_id), game.rules.decode(text))
         except (RallyError, CodecError):
             continue
     return state
 
 
-def still_open(game: Game[Any, Any], before: State, after: State) -> bool:
+def still_open(game: Game[Any, Any, Any, Any], before: State, after: State) -> bool:
     """Whether the window open in `before` is still the one open in `after`."""
     return bool(asked_together(game, after)) and \
-        game.progress(game.view(after, None)) == game.progress(game.view(before, None))
+        game.rules.progress(game.rules.view(after, None)) == game.rules.progress(game.rules.view(before, None))
 
 
 @dataclass
@@ -71,7 +71,7 @@ class Closing:
     logged: list[Logged]
 
 
-def close(game: Game[Any, Any], state: State, answers: Sequence[tuple[int, str]],
+def close(game: Game[Any, Any, Any, Any], state: State, answers: Sequence[tuple[int, str]],
           last: Any = None) -> Closing:
     """The window of `state` (the stored state) closed with `answers` (every kept answer and the
     new ones), logged in the seats' order, each by its seat; then `last` (the rally's own closing
@@ -81,18 +81,18 @@ def close(game: Game[Any, Any], state: State, answers: Sequence[tuple[int, str]]
     logged: list[Logged] = []
     for user_id, text in sorted(answers):
         try:
-            state, step = game.apply(state, str(user_id), game.decode(text))
+            state, step = game.rules.apply(state, str(user_id), game.rules.decode(text))
         except (RallyError, CodecError):
             continue
         logged.append(Logged(text, user_id))
         events += step
     if last is not None and asked_together(game, state):
-        state, step = game.apply(state, None, last)
-        logged.append(Logged(game.encode(last), None))
+        state, step = game.rules.apply(state, None, last)
+        logged.append(Logged(game.rules.encode(last), None))
         events += step
     if logged:
         final = logged[-1]
-        logged[-1] = Logged(final.action, final.actor, state, "finished" if game.finished(state) else None)
+        logged[-1] = Logged(final.action, final.actor, state, "finished" if is_finished(game.rules, state) else None)
     return Closing(state, events, logged)
 
 

@@ -64,7 +64,7 @@ PostHook = Callable[[Tx, Rally, "Change", datetime], Awaitable[list[int]]]
 State = Any
 
 
-def game_of(rally: Rally) -> Game[Any, Any]:
+def game_of(rally: Rally) -> Game[Any, Any, Any, Any]:
     """The game the rally plays (its `game` column; the registry refuses an unknown one)."""
     return games.get(rally.game)
 
@@ -72,7 +72,7 @@ def game_of(rally: Rally) -> Game[Any, Any]:
 def snapshot_json(state: State, game_id: str | None = None) -> str:
     """The canonical JSON of a state (its game's `to_json`: compact and key-sorted, so replays
     compare byte for byte)."""
-    return games.get(game_id).to_json(state)
+    return games.get(game_id).rules.to_json(state)
 
 
 @dataclass
@@ -205,7 +205,7 @@ class RallyWork:
         if state is None:
             if rally.snapshot is None:
                 raise ServiceError("rally.not_running")
-            state = game_of(rally).from_json(rally.snapshot)
+            state = game_of(rally).rules.from_json(rally.snapshot)
             self.remember(rally.id, rally.version, state)
         else:
             self._cache.move_to_end(key)
@@ -245,7 +245,7 @@ class RallyWork:
         version = rally.version
         game = game_of(rally)
         for entry in change.logged:
-            snapshot: object = game.to_json(entry.state) if entry.state is not None else _KEEP
+            snapshot: object = game.rules.to_json(entry.state) if entry.state is not None else _KEEP
             if snapshot is _KEEP:
                 version = await advance(tx, rally.id, version, actor=entry.actor, action=entry.action,
                                         status=entry.status)

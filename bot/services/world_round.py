@@ -6,7 +6,7 @@ created by the first caller who needs it (the week's rollover job, a `/scratch r
 that game adding an official round), in that caller's transaction: the unique index makes
 concurrent callers agree on one seed. Its dice are always personal (the seed and the driver's id),
 so scouting with a second account reveals nothing. It plays the game's default ruleset (the first
-of `Game.rulesets()`: classic's is `classic`, as it always was).
+of `Game.library.rulesets()`: classic's is `classic`, as it always was).
 
 Its jobs are `scratch.open` / `scratch.close` with the ref `week:W` for classic (unchanged, so the
 jobs already scheduled keep running) and `week:W:GAME` for any other game.
@@ -56,13 +56,13 @@ def week_of_ref(ref: str) -> tuple[str, str]:
     return week, game or games.DEFAULT_GAME
 
 
-def world_game(game_id: object) -> Game[Any, Any]:
+def world_game(game_id: object) -> Game[Any, Any, Any, Any]:
     """The game of a world scratch: a registered game (None or empty: the default) with solo
     runs; anything else is refused naming it."""
     text = str(game_id).strip().lower()[:40] if game_id is not None else ""
     game = games.get(text or None)
-    if not game.solo_runs:
-        raise ServiceError("scratch.no_world_for_game", game=msg(game.name))
+    if not game.library.solo_runs:
+        raise ServiceError("scratch.no_world_for_game", game=msg(game.library.name))
     return game
 
 
@@ -71,9 +71,9 @@ def scratch_command(game: str) -> str:
     return msg("scratch.command") if game == games.DEFAULT_GAME else msg("scratch.command_game", game=game)
 
 
-def score_text(game: Game[Any, Any], score: int) -> str:
+def score_text(game: Game[Any, Any, Any, Any], score: int) -> str:
     """A world-ranking score in the game's unit (a time, or points)."""
-    return format_score(game.result, score)
+    return format_score(game.rules.result, score)
 
 
 def world_head(rnd: Round) -> list[str]:
@@ -92,9 +92,9 @@ async def ensure_week_tx(tx: Tx, week: str, now: datetime, seed_source: Callable
     opens, closes = week_bounds(week)
     seed = seed_source()
     _, number = week.split("-W")
-    rnd = await add_round_tx(tx, league_id=None, specials=[played.stages.official(week)], assistance=[True],
+    rnd = await add_round_tx(tx, league_id=None, specials=[played.library.stages.official(week)], assistance=[True],
                              power_stage=False, week=week, opens_at=opens, closes_at=closes, seed=seed,
-                             seed_hash=seed_hash(seed), dice="personal", ruleset=played.rulesets()[0],
+                             seed_hash=seed_hash(seed), dice="personal", ruleset=played.library.rulesets()[0],
                              modules={}, created_by=None, now=now, number=int(number), game=played.id)
     # made after the week began (its first `/scratch run`): announced now, not as a late job
     await schedule_tx(tx, KIND_WEEK_OPEN, week_ref(week, played.id), max(opens, now))

@@ -1,12 +1,12 @@
 """The select menu of a private answer (`/hand`, the hand button of a private prompt): the actions
-the asker's seat may take now, from its own view (`Game.hand`), shown only to that user.
+the asker's seat may take now, from its own view (`Game.hidden.hand`), shown only to that user.
 
 Like the turn buttons (bot/views/turn_buttons.py), the menu is a `DynamicItem` whose `custom_id`
 carries the rally and the version it was drawn for (`pick:12:40`), registered once per bot bound
 to what a pick does (`picked_by(on_pick)`, the same click path as a button: `service.press(...,
 expected_version)`), so a menu answers after a restart and a pick on a turn that moved on is
 refused. The options' values are the game's labels (`play g1 g2`), their texts the game's words
-(`Game.button`) in the reader's language; at most 25 (Discord's limit), the rest typed (`/act`).
+(`Game.commands.button`) in the reader's language; at most 25 (Discord's limit), the rest typed (`/act`).
 """
 
 from __future__ import annotations

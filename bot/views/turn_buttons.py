@@ -40,26 +40,27 @@ def custom_id(rally_id: int, version: int, action: str) -> str:
     return f"rally:{rally_id}:{version}:{action}"
 
 
-def offered(action: str, game: Game[Any, Any], doomed: bool = False) -> Button:
+def offered(action: str, game: Game[Any, Any, Any, Any], doomed: bool = False) -> Button:
     """How the game offers `action` (an action it does not offer as a button: its label as it is);
     the `HAND` button of a private prompt is every game's own ("My hand"). `doomed`: the move
     loses control whatever the dice show (`Prompt.certain_loss`): its button says so, in red."""
     if action == HAND:
         return Button(msg("turn.hand_button"), "primary")
-    button = game.button(action) or Button(action, "primary")
+    button = game.commands.button(action) or Button(action, "primary")
     if doomed:
         return Button(msg("turn.certain_loss_button", action=button.text), "danger")
     return button
 
 
-def button_label(action: str, lang: str = DEFAULT_LANG, game: Game[Any, Any] | None = None,
+def button_label(action: str, lang: str = DEFAULT_LANG, game: Game[Any, Any, Any, Any] | None = None,
                  doomed: bool = False) -> str:
     """The game's words for `action` in the rally's language (classic: `W` → `white`, `4 skid` →
     `4 · skid`, `stop` → `Stop` …); the action itself stays the canonical one."""
     return render(offered(action, game or games.get(None), doomed).text, lang)
 
 
-def button_style(action: str, game: Game[Any, Any] | None = None, doomed: bool = False) -> discord.ButtonStyle:
+def button_style(action: str, game: Game[Any, Any, Any, Any] | None = None,
+                 doomed: bool = False) -> discord.ButtonStyle:
     return STYLES[offered(action, game or games.get(None), doomed).style]
 
 
@@ -68,7 +69,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     does is the bot's: it posts and registers its own subclass, `clicked_by(...)`'s."""
 
     def __init__(self, rally_id: int, version: int, action: str, lang: str = DEFAULT_LANG,
-                 game: Game[Any, Any] | None = None, doomed: bool = False) -> None:
+                 game: Game[Any, Any, Any, Any] | None = None, doomed: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label(button_label(action, lang, game, doomed)),
                                            style=button_style(action, game, doomed),
                                            custom_id=custom_id(rally_id, version, action)))
@@ -94,10 +95,10 @@ def clicked_by(on_click: Click) -> type[TurnButton]:
 
 
 def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
-              lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any] | None = None,
+              lang: str = DEFAULT_LANG, *, button: type[TurnButton], game: Game[Any, Any, Any, Any] | None = None,
               certain_loss: tuple[str, ...] = ()) -> discord.ui.View:
     """A persistent view (timeout None) with one button per legal action the game offers as one
-    (`Game.button`; classic types its time-attack groups instead), at most 25, each within
+    (`Game.commands.button`; classic types its time-attack groups instead), at most 25, each within
     Discord's limits (label, custom_id: bot/views/outgoing.py); `game`: the rally's (None: the
     default game, the only one whose turns are posted yet); `certain_loss`: the actions whose
     buttons say the move loses control for certain. `button` is the
@@ -105,7 +106,7 @@ def turn_view(rally_id: int, version: int, options: tuple[str, ...] | list[str],
     item for its template, so posting any other would take the bot's clicks away from it."""
     view = discord.ui.View(timeout=None)
     game = game or games.get(None)
-    shown = [a for a in options if (a == HAND or game.button(a) is not None) and re.fullmatch(r"[\w !]+", a)
+    shown = [a for a in options if (a == HAND or game.commands.button(a) is not None) and re.fullmatch(r"[\w !]+", a)
              and custom_id_fits(custom_id(rally_id, version, a))]
     for action in shown[:MAX_BUTTONS]:
         view.add_item(button(rally_id, version, action, lang, game, action in certain_loss))

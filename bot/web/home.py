@@ -35,7 +35,7 @@ class WorldRow:
 class WorldBoard:
     """One game's week: its official stage and ranking (`round_id` None: nobody drove it yet)."""
 
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any, Any]
     stage: str
     stage_title: str
     round_id: int | None
@@ -53,16 +53,16 @@ class Home:
     ended: list[ChannelRally]  # … and the last ones that ended
 
 
-def solo_games(wanted: str | None) -> list[Game[Any, Any]]:
+def solo_games(wanted: str | None) -> list[Game[Any, Any, Any, Any]]:
     """The games with a world scratch (all, or the one named): an unknown or team game is none."""
-    found = [g for g in games.games() if g.solo_runs]
+    found = [g for g in games.games() if g.library.solo_runs]
     return found if wanted is None else [g for g in found if g.id == wanted]
 
 
-async def home_tx(tx: Tx, week: str, shown: list[Game[Any, Any]], rows: int) -> Home:
+async def home_tx(tx: Tx, week: str, shown: list[Game[Any, Any, Any, Any]], rows: int) -> Home:
     boards = []
     for game in shown:
-        stage = game.stages.official(week)
+        stage = game.library.stages.official(week)
         rnd = await world_round_tx(tx, week, game.id)
         top, ranks, count = await world_top_ranked_tx(tx, week, game.id, rows) if rnd is not None else ([], {}, 0)
         hidden = await hidden_world_names_tx(tx, {r.guild_id for r in top})
@@ -70,11 +70,11 @@ async def home_tx(tx: Tx, week: str, shown: list[Game[Any, Any]], rows: int) -> 
         board_rows = [WorldRow(ranks[r.id], r.display_name, None if r.guild_id in hidden else (r.guild_name or "—"),
                                score_text(game, r.score or 0), "+" + score_text(game, abs((r.score or 0) - best)))
                       for r in top]
-        boards.append(WorldBoard(game, stage, game.stages.facts(stage).title, rnd.id if rnd else None,
+        boards.append(WorldBoard(game, stage, game.library.stages.facts(stage).title, rnd.id if rnd else None,
                                  rnd is not None and rnd.status == "closed", count, board_rows))
     return Home(week, boards, await public_leagues_tx(tx), await published_rallies_tx(tx, True, CHANNEL_RALLIES),
                 await published_rallies_tx(tx, False, CHANNEL_RALLIES))
 
 
-async def home(store: Store, week: str, shown: list[Game[Any, Any]], rows: int) -> Home:
+async def home(store: Store, week: str, shown: list[Game[Any, Any, Any, Any]], rows: int) -> Home:
     return await store.db.read(lambda tx: home_tx(tx, week, shown, rows))

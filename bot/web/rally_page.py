@@ -1,7 +1,7 @@
 """A public rally's page: its board (drawn by the render workers from the spectators' view,
 `images.board_spec`) and its story, turn by turn, as the channel read it: the rally's log
-replayed (`replay.iter_steps`) and each action told from the spectators' view (`Game.tell`), then
-where everyone stands (`Game.status`) or the classification. Nothing a seat alone may see is
+replayed (`replay.iter_steps`) and each action told from the spectators' view (`Game.narrator.tell`), then
+where everyone stands (`Game.narrator.status`) or the classification. Nothing a seat alone may see is
 read: a game with hidden hands (Road Rally USA) shows here what its channel shows.
 
 A rally is public when its league chose so, or its channel was published (`/rally web public`):
@@ -90,10 +90,10 @@ def replayed_steps(rally: Rally, drivers: list[dict[str, Any]], actions: list[di
     for state, events in replayed or replay_checked(row, actions, rally.snapshot):
         if state is None:
             continue
-        view = game.view(state, None)
+        view = game.rules.view(state, None)
         lines: list[Any] = []
         if events:
-            told = game.tell(view, events)
+            told = game.narrator.tell(view, events)
             lines = [line for chapter in told.chapters for line in chapter] + list(told.lines)
         yield state, view, lines
 
@@ -112,7 +112,7 @@ def _story(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[str, 
     if replayed.drift is None:
         return view, story, None
     if rally.snapshot is not None:  # what the drivers saw stands
-        view = game.view(game.from_json(rally.snapshot), None)
+        view = game.rules.view(game.rules.from_json(rally.snapshot), None)
     return view, story, replayed.drift.seq
 
 
@@ -127,9 +127,9 @@ async def rally_page(store: Store, rally: Rally, league_id: int | None) -> Rally
         return RallyPage(rally, league_id, None, [], [], [], 0, False, channel)
     finished = rally.status == "finished"
     shown = story[-LOG_TURNS:]
-    return RallyPage(rally, league_id, game.rally_title(view), [] if finished else game.status(view),
-                     game.classification(view) if finished else [], shown, len(story) - len(shown),
-                     game.board(view) is not None, channel, drift)
+    return RallyPage(rally, league_id, game.narrator.title(view), [] if finished else game.narrator.status(view),
+                     game.narrator.classification(view) if finished else [], shown, len(story) - len(shown),
+                     game.pictures is not None, channel, drift)
 
 
 async def channel_rallies(store: Store, rally: Rally) -> list[ChannelRally]:
@@ -142,4 +142,4 @@ def board_of(rally: Rally) -> dict[str, Any] | None:
     if rally.snapshot is None or rally.status == "lobby":
         return None
     game = games.get(rally.game)
-    return board_spec(game.from_json(rally.snapshot), game.id)
+    return board_spec(game.rules.from_json(rally.snapshot), game.id)

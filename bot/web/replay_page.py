@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.scores import format_score
 from bot.engine.core.text import msg
 from bot.services.images import board_spec
@@ -68,8 +69,8 @@ def replay_turns(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict
     state: Any = None
     for state, view, told in replayed_steps(rally, drivers, actions):
         lines.extend(told)
-        now = (game.to_act(state), game.progress(view))
-        over = game.finished(state)
+        now = (game.rules.to_act(state), game.rules.progress(view))
+        over = is_finished(game.rules, state)
         if mark is not None and now == mark and not over:
             continue  # the same driver's turn goes on
         mark = now
@@ -90,13 +91,13 @@ def winner_of(rally: Rally) -> Any:
     if rally.status != "finished" or rally.snapshot is None:
         return None
     game = games.get(rally.game)
-    state = game.from_json(rally.snapshot)
-    outcome = game.outcome(state)
+    state = game.rules.from_json(rally.snapshot)
+    outcome = game.rules.outcome(state)
     best = [seat for seat in outcome.seats if seat.rank == 1 and seat.score is not None] if outcome else []
     if not best:
         return None
-    view = game.view(state, None)
-    names = " & ".join(game.seat_name(view, seat.seat) or str(seat.seat) for seat in best)
+    view = game.rules.view(state, None)
+    names = " & ".join(game.narrator.seat_name(view, seat.seat) or str(seat.seat) for seat in best)
     score = format_score(outcome.kind, best[0].score or 0) if outcome is not None else ""
     return msg("web.replay_winner_vp" if outcome is not None and outcome.kind.unit == "vp" else "web.replay_winner",
                name=names, score=score)

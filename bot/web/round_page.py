@@ -85,7 +85,8 @@ async def round_page_tx(tx: Tx, round_id: int) -> RoundPage | None:
     # a table round publishes no cards (a card replays one driver alone: bot/services/round_close.py)
     cards = {r.id for r in carded(rnd, runs)} if closed and not is_table_game(rnd.game) else set()
     rows = []
-    for run in sorted(runs, key=lambda r: (r.status != "finished", game.result.key(r.score), r.display_name.lower())):
+    for run in sorted(runs, key=lambda r: (r.status != "finished", game.rules.result.key(r.score),
+                                           r.display_name.lower())):
         # its rally's page is public (`rally_league_tx`) when it was driven in this closed round of a public league
         public = run.rally_id is not None and closed and league is not None and run.round_id == rnd.id
         rows.append(RunRow(run.display_name, run.status,
@@ -101,7 +102,7 @@ async def round_page_tx(tx: Tx, round_id: int) -> RoundPage | None:
     zone = league.timezone if league is not None else UTC_ZONE
     return RoundPage(rnd, league, round_title(rnd, league.name if league else None),
                      specials_text(rnd.specials, rnd.game), zone, local_time(rnd.opens_at, zone),
-                     local_time(rnd.closes_at, zone), rows, results, closed and bool(cards), game.result.unit)
+                     local_time(rnd.closes_at, zone), rows, results, closed and bool(cards), game.rules.result.unit)
 
 
 async def round_page(store: Store, round_id: int) -> RoundPage | None:

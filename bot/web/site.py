@@ -387,7 +387,7 @@ class Site:
 
         async def build() -> bytes:
             return self.html(request, lang, "stage.html", game=game, facts=facts,
-                             preview=game.renderer is not None)
+                             preview=game.pictures is not None)
 
         return await self.cached(request, ("stage", game.id, name, lang), STAGE_VERSION, HTML, build)
 
@@ -395,7 +395,7 @@ class Site:
         lang = self.language(request)
         game_id, name = await self._shown_stage(request)
         found = await asyncio.to_thread(stage_of, game_id, name)
-        if found is None or found[0].renderer is None:
+        if found is None or found[0].pictures is None:
             raise web.HTTPNotFound()
         spec = preview_spec(found[1].name, found[0].id)
 
@@ -420,13 +420,13 @@ class Site:
 
 def game_name(game_id: str) -> str:
     """A game's name (its message key) from its id."""
-    return games.get(game_id).name
+    return games.get(game_id).library.name
 
 
 def stage_name(game_id: str, stage: str) -> str:
     """A stage's title from its game's library (the id itself when the library does not know it)."""
     try:
-        return games.get(game_id).stages.facts(stage).title
+        return games.get(game_id).library.stages.facts(stage).title
     except (RallyError, ValueError, KeyError):
         return stage
 

@@ -26,15 +26,15 @@ from bot.store.web import stage_published_tx, world_weeks_tx
 STAGE_NAME = re.compile(r"[a-z0-9][a-z0-9._:-]{0,79}")
 
 
-def stage_of(game_id: str, name: str) -> tuple[Game[Any, Any], StageFacts] | None:
+def stage_of(game_id: str, name: str) -> tuple[Game[Any, Any, Any, Any], StageFacts] | None:
     """The game and the stage's facts, or None for an unknown game or stage."""
     if game_id not in games.ids() or not STAGE_NAME.fullmatch(name):
         return None
     game = games.get(game_id)
     try:
-        if not game.stages.exists(name):
+        if not game.library.stages.exists(name):
             return None
-        return game, game.stages.facts(name)
+        return game, game.library.stages.facts(name)
     except (RallyError, ValueError, KeyError):
         return None
 
@@ -43,7 +43,7 @@ async def shown(store: Store, game_id: str, name: str, now: datetime) -> bool:
     """Whether the site shows this stage (see the module's docstring); nothing is generated."""
     if game_id not in games.ids() or not STAGE_NAME.fullmatch(name):
         return False
-    stages = games.get(game_id).stages
+    stages = games.get(game_id).library.stages
     if name in stages.names() or name == stages.official(week_of(now)):
         return True
 

@@ -12,7 +12,7 @@ def test_stage_list_and_show_in_the_console(tmp_path):
                   "alice: /stage list\nalice: /stage show fjord-run\nalice: /stage show nope\n"
                   "alice: /stage list game:chess\nalice: /stage\n", "--out", str(tmp_path / "out"))
     lines = out.splitlines()
-    library = games.get(None).stages
+    library = games.get(None).library.stages
     assert lines[0] == "[only alice] Stages of Rallyman (difficulty ★ to ★★★★★):"
     assert sum(line.startswith("[only alice] `") and " · zones " in line for line in lines) == len(library.names())
     assert "[only alice] Frostvik Fjord (`fjord-run`) — medium, 38 spaces" in out

@@ -62,7 +62,7 @@ def test_stage_list_lists_the_others_and_names_the_bad_file(library, capsys, gam
     assert cli_main(["stage", "list", "--game", game]) == 1
     out, err = capsys.readouterr()
     assert "cafe-corner" in err and "not UTF-8" in err and "Traceback" not in err
-    names = [n for n in games.get(game).stages.names() if n != "cafe-corner"]
+    names = [n for n in games.get(game).library.stages.names() if n != "cafe-corner"]
     assert names and all(name in out for name in names)
 
 
@@ -74,6 +74,6 @@ async def test_slash_stage_list_names_the_bad_file_and_lists_the_others(library,
     lines = text.splitlines()
     (unreadable,) = [line for line in lines if line.startswith("`cafe-corner`")]
     assert "cannot be read" in unreadable
-    others = [n for n in games.get(None).stages.names() if n != "cafe-corner"]
+    others = [n for n in games.get(None).library.stages.names() if n != "cafe-corner"]
     assert all(any(line.startswith(f"`{name}` ") for line in lines) for name in others)
     assert any("cafe-corner" in r.getMessage() and "not UTF-8" in r.getMessage() for r in caplog.records)

@@ -9,11 +9,11 @@ import time
 from bot import games
 from tests.conformance.configs import CONFIGS, MAX_ACTIONS, PLAYTHROUGHS, SHORT
 from tests.conformance.kit import Figures, play
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import dice_dash
 
 
 def main() -> None:
-    toy = DiceDash()
+    toy = dice_dash()
     games.register(toy)
     try:
         start, cpu = time.perf_counter(), time.process_time()

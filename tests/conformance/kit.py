@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.core.errors import RallyError
-from bot.engine.core.game import Game, log_problem
+from bot.engine.core.game import Game, is_finished, log_problem
 from bot.engine.core.log import Start
 from bot.services.replay import iter_steps
 
@@ -57,7 +57,7 @@ class Config:
     seats: tuple[tuple[str, str], ...]
     options: Mapping[str, Any]
 
-    def row(self, game: Game[Any, Any], seed: int) -> dict[str, Any]:
+    def row(self, game: Game[Any, Any, Any, Any], seed: int) -> dict[str, Any]:
         """The rally row the bot's replay reads (bot.services.replay.setup_options)."""
         return {"game": game.id, "seed": seed, "stage": self.options.get("stage"),
                 "ruleset": self.options.get("ruleset"), "modules": self.options.get("modules"),
@@ -68,7 +68,7 @@ class Config:
 class Step:
     """One action of a playthrough, as a property sees it."""
 
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any, Any]
     config: Config
     index: int  # 1 for the first action after the start
     before: Any
@@ -87,7 +87,7 @@ class Step:
         state, text = (self.after, self.after_json) if after else (self.before, self.before_json)
         key = (text, seat)
         if key not in self.cache:
-            self.cache[key] = list(self.game.legal_actions(state, seat))
+            self.cache[key] = list(self.game.rules.legal_actions(state, seat))
         return self.cache[key]
 
 
@@ -96,7 +96,7 @@ class Playthrough:
     """A whole playthrough: its seed, configuration, log (as the store keeps it: seq, actor, canonical
     text; the start entry first) and the snapshot after each entry."""
 
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any, Any]
     config: Config
     seed: int
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -108,16 +108,16 @@ StepProperty = Callable[[Step], None]
 PlaythroughProperty = Callable[[Playthrough], None]
 
 
-def _unchanged(game: Game[Any, Any], state: Any, text: str, what: str) -> None:
-    assert game.to_json(state) == text, f"{what} changed the state it was given"
+def _unchanged(game: Game[Any, Any, Any, Any], state: Any, text: str, what: str) -> None:
+    assert game.rules.to_json(state) == text, f"{what} changed the state it was given"
 
 
 def round_trip(step: Step) -> None:
     game = step.game
-    back = game.from_json(step.before_json)
-    assert game.to_json(back) == step.before_json, "a snapshot read back does not re-serialise byte-identically"
-    after, events = game.apply(back, step.seat, step.action)
-    assert game.to_json(after) == step.after_json, f"action {step.index}: the state read back plays differently"
+    back = game.rules.from_json(step.before_json)
+    assert game.rules.to_json(back) == step.before_json, "a snapshot read back does not re-serialise byte-identically"
+    after, events = game.rules.apply(back, step.seat, step.action)
+    assert game.rules.to_json(after) == step.after_json, f"action {step.index}: the state read back plays differently"
     assert [repr(e) for e in events] == [repr(e) for e in step.events], \
         f"action {step.index}: the state read back tells other events"
 
@@ -130,8 +130,8 @@ def legal_apply(step: Step) -> None:
     legal = step.legal(False, step.seat)
     assert legal, f"action {step.index}: seat {step.seat} is to act but has no legal action"
     for action in step.rng.sample(legal, min(LEGAL_SAMPLE, len(legal))):
-        game.apply(step.before, step.seat, action)
-        text = game.encode(action)
+        game.rules.apply(step.before, step.seat, action)
+        text = game.rules.encode(action)
         assert log_problem(game, text) is None, f"{text}: {log_problem(game, text)}"
     _unchanged(game, step.before, step.before_json, "applying a legal action")
 
@@ -146,26 +146,28 @@ def _refused(attempt: Callable[[], object], what: str) -> None:
 
 def illegal_refused(step: Step) -> None:
     game, state = step.game, step.after
-    acting = game.to_act(state)
+    acting = game.rules.to_act(state)
     legal = step.legal(True, sorted(acting)[0]) if acting else [step.action]
     seats = [s for s, _ in step.config.seats]
     idle = [s for s in seats if s not in acting] or ["-424242"]  # a seat not to act, else a stranger
     seat = step.rng.choice(idle)
     action = step.rng.choice(legal)
-    _refused(lambda: game.apply(state, seat, action), f"{game.label(action)!r} by seat {seat}, not to act")
+    _refused(lambda: game.rules.apply(state, seat, action),
+             f"{game.commands.label(action)!r} by seat {seat}, not to act")
     speaker = (sorted(acting) or seats)[0]
-    _refused(lambda: game.apply(state, speaker, game.parse(GIBBERISH, state, speaker)), f"the text {GIBBERISH!r}")
+    _refused(lambda: game.rules.apply(state, speaker, game.commands.parse(GIBBERISH, state, speaker)),
+             f"the text {GIBBERISH!r}")
     _unchanged(game, state, step.after_json, "refusing an illegal action")
 
 
 def outcome(step: Step) -> None:
     game, state = step.game, step.after
-    result, finished, acting = game.outcome(state), game.finished(state), game.to_act(state)
+    result, finished, acting = game.rules.outcome(state), is_finished(game.rules, state), game.rules.to_act(state)
     assert finished == (result is not None), f"finished {finished} but outcome {result}"
     assert finished == (not acting), f"finished {finished} but to act: {sorted(acting)}"
     if result is None:
         return
-    assert result.kind == game.result
+    assert result.kind == game.rules.result
     assert sorted(r.seat for r in result.seats) == sorted(s for s, _ in step.config.seats), "not every seat ranked once"
     position = 0
     shared, broken = [], []  # each finished row's rank as tied scores share it (A17) / as tie-breaks part it (C8)
@@ -174,11 +176,11 @@ def outcome(step: Step) -> None:
             assert row.score is not None and row.rank is not None, f"{row}: finished with no score or rank"
             assert i == position, f"{row}: a finished seat ranked after one that did not finish"
             position += 1
-            mine = game.result.key(row.score)
-            better = [r for r in result.seats if r.status == "finished" and game.result.key(r.score) <= mine
+            mine = game.rules.result.key(row.score)
+            better = [r for r in result.seats if r.status == "finished" and game.rules.result.key(r.score) <= mine
                       and r is not row]
-            shared.append(row.rank == 1 + sum(1 for r in better if game.result.key(r.score) < mine))
-            broken.append(row.rank == 1 + sum(1 for r in better if (game.result.key(r.score), r.tiebreak)
+            shared.append(row.rank == 1 + sum(1 for r in better if game.rules.result.key(r.score) < mine))
+            broken.append(row.rank == 1 + sum(1 for r in better if (game.rules.result.key(r.score), r.tiebreak)
                                               < (mine, row.tiebreak)))
         else:
             assert row.rank is None, f"{row}: not finished but ranked"
@@ -192,7 +194,7 @@ STEP_PROPERTIES: list[StepProperty] = [round_trip, legal_apply, illegal_refused,
 
 def log_replay(run: Playthrough) -> None:
     game = run.game
-    replayed = [game.to_json(state) for state, _ in iter_steps(run.config.row(game, run.seed), run.log)
+    replayed = [game.rules.to_json(state) for state, _ in iter_steps(run.config.row(game, run.seed), run.log)
                 if state is not None]
     assert len(replayed) == len(run.snapshots), f"{len(replayed)} states replayed for {len(run.snapshots)} entries"
     for seq, (stored, again) in enumerate(zip(run.snapshots, replayed), start=1):
@@ -223,49 +225,50 @@ def _actor(seat: str) -> int | None:
     return int(seat) if seat.lstrip("-").isdigit() else None
 
 
-def playthrough(game: Game[Any, Any], config: Config, seed: int, max_actions: int, figures: Figures,
+def playthrough(game: Game[Any, Any, Any, Any], config: Config, seed: int, max_actions: int, figures: Figures,
                 properties: Sequence[StepProperty]) -> Playthrough:
     """Play one game at random from `seed`, checking `properties` after every action and reloading a
     twin from its snapshot after each one (`reload`)."""
     rng = random.Random(seed)
-    state, _ = game.setup(seed, list(config.seats), config.options)
+    state, _ = game.rules.setup(seed, list(config.seats), config.options)
     run = Playthrough(game, config, seed)
-    run.log.append({"seq": 1, "actor": None, "action": game.encode(Start(tuple(s for s, _ in config.seats)))})
-    text = game.to_json(state)
+    run.log.append({"seq": 1, "actor": None, "action": game.rules.encode(Start(tuple(s for s, _ in config.seats)))})
+    text = game.rules.to_json(state)
     run.snapshots.append(text)
-    twin = game.from_json(text)
+    twin = game.rules.from_json(text)
     cache: dict[tuple[str, str], list[Any]] = {}
     for index in range(1, max_actions + 1):
-        acting = sorted(game.to_act(state))
+        acting = sorted(game.rules.to_act(state))
         if not acting:
             break
         seat = rng.choice(acting)
         legal = cache.get((text, seat))
         if legal is None:
-            legal = cache[(text, seat)] = list(game.legal_actions(state, seat))
-        action = game.choose(game.view(state, seat), seat) if rng.random() < 0.25 or not legal else rng.choice(legal)
-        after, events = game.apply(state, seat, action)
-        after_text = game.to_json(after)
+            legal = cache[(text, seat)] = list(game.rules.legal_actions(state, seat))
+        action = game.coach.choose(game.rules.view(state, seat),
+                                   seat) if rng.random() < 0.25 or not legal else rng.choice(legal)
+        after, events = game.rules.apply(state, seat, action)
+        after_text = game.rules.to_json(after)
         step = Step(game, config, index, state, text, seat, action, after, after_text, events, rng, cache)
         for prop in properties:
             prop(step)
             figures.checks[prop.__name__] += 1
-        twin, _ = game.apply(twin, seat, action)
-        assert game.to_json(twin) == after_text, f"action {index}: the twin reloaded at every action differs"
-        twin = game.from_json(after_text)  # stopped, and read back from its snapshot
+        twin, _ = game.rules.apply(twin, seat, action)
+        assert game.rules.to_json(twin) == after_text, f"action {index}: the twin reloaded at every action differs"
+        twin = game.rules.from_json(after_text)  # stopped, and read back from its snapshot
         figures.checks["reload"] += 1
-        run.log.append({"seq": index + 1, "actor": _actor(seat), "action": game.encode(action)})
+        run.log.append({"seq": index + 1, "actor": _actor(seat), "action": game.rules.encode(action)})
         run.snapshots.append(after_text)
         state, text = after, after_text
         cache = {k: v for k, v in cache.items() if k[0] == text}  # the next state's only
         figures.actions += 1
-    run.finished = game.finished(state)
+    run.finished = is_finished(game.rules, state)
     figures.finished += run.finished
     figures.playthroughs += 1
     return run
 
 
-def play(game: Game[Any, Any], configs: Sequence[Config], playthroughs: int, max_actions: int = 400,
+def play(game: Game[Any, Any, Any, Any], configs: Sequence[Config], playthroughs: int, max_actions: int = 400,
          short: int | None = None, extra: Iterable[StepProperty] = ()) -> Figures:
     """`playthroughs` random playthroughs of `game`, cycling through `configs` (seeds 0, 1, …), every
     property checked: the figures of what was covered. Every fourth playthrough goes on to the end

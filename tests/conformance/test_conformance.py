@@ -15,9 +15,9 @@ from bot import games
 from bot.engine.core.game import Game
 from tests.conformance.configs import CONFIGS, MAX_ACTIONS, PLAYTHROUGHS, SHORT
 from tests.conformance.kit import Config, Figures, play
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import dice_dash
 
-TOY = DiceDash()
+TOY = dice_dash()
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def registered():
         games.unregister(TOY.id)
 
 
-def _game(game_id: str) -> Game[Any, Any]:
+def _game(game_id: str) -> Game[Any, Any, Any, Any]:
     return TOY if game_id == TOY.id else games.get(game_id)
 
 

@@ -12,12 +12,12 @@ from bot import games
 from bot.engine.core.game import Outcome
 from tests.conformance.configs import CONFIGS
 from tests.conformance.kit import Config, play
-from tests.toy_game.game import Act, Dash, DiceDash
+from tests.toy_game.game import Act, Dash, DashRules, dice_dash
 
 TWO = CONFIGS["dicedash"][:1]
 
 
-class ForgetsThePot(DiceDash):
+class ForgetsThePot(DashRules):
     """A snapshot that leaves out the pot: a reloaded state plays on with another one."""
 
     def to_json(self, s: Dash) -> str:
@@ -26,14 +26,14 @@ class ForgetsThePot(DiceDash):
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-class AnyoneMayBank(DiceDash):
+class AnyoneMayBank(DashRules):
     """Takes a bank from a seat that is not to act (for the seat that is)."""
 
     def apply(self, state: Dash, seat: str | None, action: Act):
         return super().apply(state, None if action.kind == "bank" else seat, action)
 
 
-class TiesRankedApart(DiceDash):
+class TiesRankedApart(DashRules):
     """Ranks the finished seats the wrong way round (the first listed last): neither as tied scores
     share a rank nor as a tie-break parts them."""
 
@@ -46,7 +46,7 @@ class TiesRankedApart(DiceDash):
                                           for i, r in enumerate(found.seats)))
 
 
-class SetUpAnotherWayEachTime(DiceDash):
+class SetUpAnotherWayEachTime(DashRules):
     """A start that deals another pot than the one its log replays (the setup is not a function
     of the seed)."""
 
@@ -61,10 +61,10 @@ class SetUpAnotherWayEachTime(DiceDash):
 
 
 @pytest.mark.parametrize(("broken", "configs", "failure"), [
-    (ForgetsThePot(), TWO, "the state read back"),
-    (AnyoneMayBank(), TWO, "was accepted"),
-    (TiesRankedApart(), TWO, "ranks follow neither"),
-    (SetUpAnotherWayEachTime(), [Config(TWO[0].seats, {"stage": "dash-1"})], "log replayed differs"),
+    (dice_dash(rules=ForgetsThePot()), TWO, "the state read back"),
+    (dice_dash(rules=AnyoneMayBank()), TWO, "was accepted"),
+    (dice_dash(rules=TiesRankedApart()), TWO, "ranks follow neither"),
+    (dice_dash(rules=SetUpAnotherWayEachTime()), [Config(TWO[0].seats, {"stage": "dash-1"})], "log replayed differs"),
 ])
 def test_the_kit_refuses_a_game_broken_in_one_way(broken, configs, failure):
     games.register(broken)

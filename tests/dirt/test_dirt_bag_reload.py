@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from bot.engine.core.game import is_finished
 from bot.engine.dirt.damage import draw
 from bot.engine.dirt.protocol import DIRT
 from bot.engine.dirt.ruleset import DAMAGE_TOKENS
@@ -15,33 +16,33 @@ SEATS = [("11", "Ann"), ("22", "Ben"), ("-3", "Bot")]
 
 
 def _ai_step(state):
-    (seat,) = DIRT.to_act(state)
-    return seat, DIRT.choose(DIRT.view(state, seat), seat, 0.9)  # risky: many losses of control, many draws
+    (seat,) = DIRT.rules.to_act(state)
+    return seat, DIRT.coach.choose(DIRT.rules.view(state, seat), seat, 0.9)  # risky: many losses of control, many draws
 
 
 def test_b13_8_a_rally_reloaded_at_every_action_ends_as_one_played_straight_through():
     draws = 0
     for seed in range(6):
-        straight, _ = DIRT.setup(seed, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
-        reloaded = DIRT.from_json(DIRT.to_json(straight))
+        straight, _ = DIRT.rules.setup(seed, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
+        reloaded = DIRT.rules.from_json(DIRT.rules.to_json(straight))
         for _ in range(3000):
-            if DIRT.finished(straight):
+            if is_finished(DIRT.rules, straight):
                 break
             seat, action = _ai_step(straight)
-            straight, events = DIRT.apply(straight, seat, action)
-            reloaded, _ = DIRT.apply(reloaded, seat, action)
-            reloaded = DIRT.from_json(DIRT.to_json(reloaded))  # a restart after every action
+            straight, events = DIRT.rules.apply(straight, seat, action)
+            reloaded, _ = DIRT.rules.apply(reloaded, seat, action)
+            reloaded = DIRT.rules.from_json(DIRT.rules.to_json(reloaded))  # a restart after every action
             draws += sum(e.kind in ("dirt_damage", "dirt_shortcut", "dirt_minus_one") for e in events)
-            assert DIRT.to_json(reloaded) == DIRT.to_json(straight)
-        assert DIRT.finished(straight) and DIRT.finished(reloaded)
+            assert DIRT.rules.to_json(reloaded) == DIRT.rules.to_json(straight)
+        assert is_finished(DIRT.rules, straight) and is_finished(DIRT.rules, reloaded)
     assert draws >= 10  # the property was put to the test: the bag was drawn from, many times
 
 
 def test_b13_8_8_the_bag_read_back_from_a_snapshot_draws_the_token_the_saved_one_would():
-    state, _ = DIRT.setup(5, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
-    data = json.loads(DIRT.to_json(state))
+    state, _ = DIRT.rules.setup(5, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
+    data = json.loads(DIRT.rules.to_json(state))
     assert list(data["bag"]) == sorted(DAMAGE_TOKENS) != list(DAMAGE_TOKENS)  # the text's order is not the rules'
-    back = DIRT.from_json(json.dumps(data))
+    back = DIRT.rules.from_json(json.dumps(data))
     assert list(back.bag) == list(DAMAGE_TOKENS)
     kept, loaded = state.clone(), back.clone()
     assert [draw(kept) for _ in range(40)] == [draw(loaded) for _ in range(40)]
@@ -49,11 +50,11 @@ def test_b13_8_8_the_bag_read_back_from_a_snapshot_draws_the_token_the_saved_one
 
 
 def test_b13_8_8_a_snapshot_whose_bag_lacks_a_kind_is_refused_naming_it():
-    state, _ = DIRT.setup(5, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
-    data = json.loads(DIRT.to_json(state))
+    state, _ = DIRT.rules.setup(5, SEATS, {"stage": "dusty-pines", "ruleset": "provisional", "modules": {}})
+    data = json.loads(DIRT.rules.to_json(state))
     del data["bag"]["brake"]
     try:
-        DIRT.from_json(json.dumps(data))
+        DIRT.rules.from_json(json.dumps(data))
     except ValueError as exc:
         assert "bag" in str(exc) and "brake" in str(exc)
     else:

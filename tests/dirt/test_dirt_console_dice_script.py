@@ -73,6 +73,6 @@ async def test_B13_3_B13_4_a_scripted_loss_of_control_draws_the_named_token(stor
     for die in ("1", "2", "3"):
         await console.run_line(f"ann: /roll {die}")
     rally = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
-    state = DIRT.from_json(rally.snapshot)
+    state = DIRT.rules.from_json(rally.snapshot)
     car = next(iter(state.cars.values()))
     assert car.tokens["coast"] == 1 and car.gear == 0 and car.cards == [70]

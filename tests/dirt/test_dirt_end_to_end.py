@@ -27,11 +27,12 @@ async def drive_to_the_end(console: Console, service: RallyService, store, names
         if rally is None:
             return
         state = service.work.state_of(rally)
-        (seat,) = DIRT.to_act(state)
+        (seat,) = DIRT.rules.to_act(state)
         if seat not in names:  # an AI driver's turn: the console lets it drive
             await console.run_line("ann: /rally status")
             continue
-        await console.run_line(f"{names[seat]}: /{DIRT.typed(DIRT.choose(DIRT.view(state, seat), seat))}")
+        move = DIRT.coach.choose(DIRT.rules.view(state, seat), seat)
+        await console.run_line(f"{names[seat]}: /{DIRT.commands.typed(move)}")
     raise AssertionError("the rally did not end")
 
 
@@ -53,7 +54,7 @@ async def test_a_two_stage_dirt_rally_against_the_ai_in_the_console_replays_and_
 
     (rally,) = await store.rallies.finished_in_channel(PLACE.guild_id, PLACE.channel_id, 5)
     assert (rally.game, rally.ruleset, rally.status) == ("dirt", "provisional", "finished")
-    state = DIRT.from_json(rally.snapshot)
+    state = DIRT.rules.from_json(rally.snapshot)
     assert all(len(car.stage_times) == 2 or car.status in ("out", "retired") for car in state.cars.values())
     row = {**rally.as_dict(), "drivers": [d.as_dict() for d in await store.drivers.list(rally.id)]}
     actions = [a.as_dict() for a in await store.actions.list(rally.id)]
@@ -75,15 +76,15 @@ async def test_dirt_refusals_in_the_console_change_nothing(store):
     await console.run_line("ben: /rally join")
     await console.run_line("ann: /rally start")
     rally = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
-    first = DIRT.to_json(service.work.state_of(rally))
-    (seat,) = DIRT.to_act(service.work.state_of(rally))
+    first = DIRT.rules.to_json(service.work.state_of(rally))
+    (seat,) = DIRT.rules.to_act(service.work.state_of(rally))
     name = "ann" if seat == str(user_id("ann")) else "ben"
     mark = len(out.getvalue())
     for line in (f"{name}: /roll 3", f"{name}: /roll coast", f"{name}: /roll leader", f"{name}: /roll 1+brake",
                  f"{name}: /roll 1 sideways"):
         await console.run_line(line)
     rally = await store.rallies.get_active_in_channel(PLACE.guild_id, PLACE.channel_id)
-    assert DIRT.to_json(service.work.state_of(rally)) == first
+    assert DIRT.rules.to_json(service.work.state_of(rally)) == first
     text = out.getvalue()
     assert "There is no stage called `pinewood-sprint`. Stages: birch-ridge" in text
     assert "no ruleset called `classic`" in text

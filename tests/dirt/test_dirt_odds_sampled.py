@@ -97,14 +97,15 @@ def test_B13_3_a_move_over_the_speed_limit_is_certain_in_odds_prompt_and_button(
     there loses control for certain (B8, B13.3); `/odds` says so, and the prompt names the move."""
     s = start("t-corner", draws=["ok"])
     put(s, "a", 8, 3)  # tile 1, inside lane, last row: the next space is the corner's inside (limit 2)
-    view = DIRT.view(s, "a")
-    assert render(DIRT.odds(view, "a", "4")[0], "en").endswith("loses control for certain (provisional rules B13.1, "
+    view = DIRT.rules.view(s, "a")
+    assert render(DIRT.odds.odds(view, "a", "4")[0],
+                  "en").endswith("loses control for certain (provisional rules B13.1, "
                                                              "B13.3).")
-    prompt = DIRT.prompt(view, [])
+    prompt = DIRT.narrator.prompt(view, [])
     assert {"4 left", "3 left"} <= prompt.certain_loss and "4 right" not in prompt.certain_loss
     assert "Certain loss of control" in render(prompt.lines[1], "en")
     assert render(prompt.lines[-1], "en") == "_DIRT, provisional rules (`/rules` lists them)_"  # B13
-    events = DIRT.apply(s, "a", rally.parse("4", s, "a"))[1]
+    events = DIRT.rules.apply(s, "a", rally.parse("4", s, "a"))[1]
     assert [e.params["cause"] for e in events if e.kind == "dirt_lost_control"] == ["overspeed"]
 
 
@@ -112,9 +113,9 @@ def test_B6_2_odds_of_a_die_not_allowed_now_are_refused_as_the_roll_is():
     s = start("t-corner")
     put(s, "a", 8, 3)
     with pytest.raises(Exception) as refused_odds:
-        DIRT.odds(DIRT.view(s, "a"), "a", "6")
+        DIRT.odds.odds(DIRT.rules.view(s, "a"), "a", "6")
     with pytest.raises(Exception) as refused_roll:
-        DIRT.apply(s, "a", rally.parse("6", s, "a"))
+        DIRT.rules.apply(s, "a", rally.parse("6", s, "a"))
     assert refused_odds.value.message.key == refused_roll.value.message.key == "dirt.gear_not_adjacent"
 
 

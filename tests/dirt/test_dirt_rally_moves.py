@@ -243,7 +243,7 @@ def test_B11_B13_5_the_driver_chooses_where_a_jump_lands_when_both_landings_are_
     assert rally.parse("3 land right", s, "a") == Roll(Step("3"), "", "right")
     assert rally.decode(rally.encode(Roll(Step("3"), "", "right"))) == Roll(Step("3"), "", "right")
     assert rally.label(Roll(Step("3"), "", "right")) == "3 land right"
-    told = [render(line, "en") for line in DIRT.prompt(DIRT.view(s, "a"), []).lines]
+    told = [render(line, "en") for line in DIRT.narrator.prompt(DIRT.rules.view(s, "a"), []).lines]
     assert any(line.startswith("These steps fly off a jump and you choose where they land: `4 left`, `4 right`, "
                                "`3 left`") and "`land right`" in line for line in told), told
     # a named landing that is taken, and a landing named for a step that does not fly: refused

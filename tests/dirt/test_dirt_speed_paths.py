@@ -102,7 +102,7 @@ def test_the_game_adapter_never_changes_the_state_it_is_given_even_across_a_stag
     for state, seat in rally_states(["birch-ridge", "mill-ford"], 11, drivers=3):
         text = state.to_dict()
         action = ai.choose(state, seat)
-        after, events = DIRT.apply(state, seat, action)
+        after, events = DIRT.rules.apply(state, seat, action)
         assert state.to_dict() == text and after is not state
         assert all(after.cars[s] is not state.cars[s] for s in after.cars) and after.dice is not state.dice
         same, again = engine.apply(state.clone(), seat, action)

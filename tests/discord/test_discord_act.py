@@ -13,7 +13,7 @@ from bot.engine.core.game import Verb, VerbOption
 from bot.games import register, unregister
 from bot.services.help_text import help_groups
 from tests.discord.fakes import Harness, channel_posts, command_payload, option, private_answers
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashCommands, DashRules, dice_dash
 
 BOB = (1002, "Bob")
 ALICE = (1001, "Alice")
@@ -73,11 +73,13 @@ async def test_a_registered_games_command_is_in_the_tree_and_the_help_with_no_co
                                                        VerbOption("fast", "discord.opt.end", required=False,
                                                                   kind="bool", word="fast")))
 
-    class Toy(DiceDash):  # the test-only toy game, with one command of its own
+    class Toy(DashRules):  # the test-only toy game, with one command of its own
         id = "hop-tree"
+
+    class Hops(DashCommands):
         verbs = (hop,)
 
-    register(Toy())
+    register(dice_dash(rules=Toy(), commands=Hops()))
     try:
         async with Harness(tmp_path / "toy.sqlite3") as harness:
             rows = {row["name"]: row for row in summary(tree_payload(harness.bot.tree))}

@@ -49,7 +49,7 @@ async def test_alice_races_two_robots_to_the_results_on_discord(tmp_path):
             action = choose_action(state)
             assert isinstance(action, (Roll, Stop, Spare))
             if isinstance(action, Roll):
-                calls = await h.command(ALICE, "roll", dice=RALLYMAN.label(action))
+                calls = await h.command(ALICE, "roll", dice=RALLYMAN.commands.label(action))
             else:
                 calls = await h.command(ALICE, "stop" if isinstance(action, Stop) else "spare")
             assert private_answers(calls) == []

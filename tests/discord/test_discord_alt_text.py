@@ -121,9 +121,9 @@ async def test_a_dirt_and_a_road_rally_board_name_their_stage_and_every_driver(t
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
         board = the(h.sent[start:], "board.png")
         assert reads(board, "alt.board", lang)
-        shown = played.board(played.view(h.bot.rallies.work.state_of(rally), None))
+        shown = played.pictures.board(played.rules.view(h.bot.rallies.work.state_of(rally), None))
         course = shown["course"] if game == "roadrally" else shown["stage"]  # the road the picture draws
-        assert render(played.stages.facts(course).title, lang) in board
+        assert render(played.library.stages.facts(course).title, lang) in board
         assert all(name in board for _, name in drivers)
         if game == "roadrally":  # the spectators' counts only: hands are never told (C10.8)
             assert render(msg("alt.vp", vp=0), lang) in board

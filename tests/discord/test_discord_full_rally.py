@@ -45,7 +45,7 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
             state = h.bot.rallies.work.state_of(rally)
             user = USERS[state.active.id]
             action = choose_action(state)
-            text = RALLYMAN.label(action)
+            text = RALLYMAN.commands.label(action)
             custom_id = f"rally:{rally.id}:{rally.version}:{text}"
             message = h.last_turn_message()
             if move % 2 and custom_id in buttons_of(message):

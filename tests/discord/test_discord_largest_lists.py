@@ -35,7 +35,7 @@ LOCALES = {"fr": "fr", "en": "en-US", "de": "de"}
 
 
 def longest_stages() -> str:
-    names = sorted(games.get(None).stages.names(), key=lambda n: (-len(n), n))[:MAX_SPECIALS]
+    names = sorted(games.get(None).library.stages.names(), key=lambda n: (-len(n), n))[:MAX_SPECIALS]
     return ", ".join(names)
 
 

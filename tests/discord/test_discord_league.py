@@ -123,7 +123,8 @@ async def drive(h: Harness, user: tuple[int, str], thread_id: int, through_tree:
         if move < through_tree:
             assert isinstance(action, (Roll, Stop))
             if isinstance(action, Roll):
-                calls = await h.command(user, "roll", dice=RALLYMAN.label(action), payload=in_thread(thread_id))
+                calls = await h.command(user, "roll", dice=RALLYMAN.commands.label(action),
+                                        payload=in_thread(thread_id))
             else:
                 calls = await h.command(user, "stop", payload=in_thread(thread_id))
             assert private_answers(calls) == []

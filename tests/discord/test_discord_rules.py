@@ -17,18 +17,21 @@ from bot.services.rules import rules_reply
 from bot.views.outgoing import MAX_CONTENT
 from tests.discord.fakes import Harness, private_answers
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashLibrary, DashRules, dice_dash
 
 ALICE = (1001, "Alice")
 
 
-class Verbose(DiceDash):
+class VerboseRules(DashRules):
+    id = "verbose"
+
+
+class VerboseLibrary(DashLibrary):
     """A game whose rules run far past one message."""
 
-    id = "verbose"
     texts = None
 
-    def rules(self, ruleset: str) -> list[str]:
+    def summary(self, ruleset: str) -> list[str]:
         return [msg("toy.rules", ruleset=f"{ruleset}-{i}") for i in range(40)]
 
 
@@ -65,7 +68,7 @@ async def test_an_unknown_game_or_ruleset_is_refused_by_name(tmp_path, toy):  # 
 
 
 async def test_a_long_summary_comes_in_several_messages_each_within_discord_s_limit(tmp_path, toy):  # noqa: F811
-    games.register(Verbose())
+    games.register(dice_dash(rules=VerboseRules(), library=VerboseLibrary()))
     try:
         async with Harness(tmp_path / "h.sqlite3") as h:
             answers = private_answers(await h.command(ALICE, "rules", game="verbose"))

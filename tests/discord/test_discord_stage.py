@@ -11,7 +11,7 @@ from bot.engine.core.game import StageFacts
 from bot.i18n import render
 from bot.services.stage_library import stage_list, stars
 from tests.discord.fakes import PNG, Harness, channel_posts, command_payload, option, private_answers
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import dice_dash
 
 ALICE = (1001, "Alice")
 
@@ -28,7 +28,7 @@ def _answer(calls):
 
 
 async def test_stage_list_shows_every_classic_stage_with_length_zones_and_stars(h):
-    library = games.get(None).stages
+    library = games.get(None).library.stages
     calls = await h.command(ALICE, "stage", "list")
     (text,) = private_answers(calls)
     assert channel_posts(calls) == [] and len(text) <= 2000
@@ -50,13 +50,13 @@ async def test_stage_list_fits_one_message_in_every_language(h, locale):
 
 
 async def test_stage_list_of_another_game_reads_its_library():
-    """A registered game's stages list through `games.get(game).stages` (no zones: none shown)."""
-    toy = DiceDash()
+    """A registered game's stages list through `games.get(game).library.stages` (no zones: none shown)."""
+    toy = dice_dash()
     games.register(toy)
     try:
         reply = stage_list(toy.id, "en")
         lines = [render(line) for line in reply.lines]
-        assert reply.ephemeral and len(lines) == 1 + len(toy.stages.names())
+        assert reply.ephemeral and len(lines) == 1 + len(toy.library.stages.names())
         assert lines[1] == "`dash-3` Dash 3 — short, 3 spaces · ★☆☆☆☆"
         assert "zones" not in "\n".join(lines)
     finally:
@@ -71,7 +71,7 @@ async def test_stage_list_refuses_an_unknown_game_naming_the_games(h):
 
 
 async def test_stage_show_gives_the_preview_and_the_facts(h):
-    facts = games.get(None).stages.facts("fjord-run")
+    facts = games.get(None).library.stages.facts("fjord-run")
     calls = await h.command(ALICE, "stage", "show", name="fjord-run")
     answer = _answer(calls)
     assert answer.files == ["stage.png"] and answer.data["stage.png"] == PNG

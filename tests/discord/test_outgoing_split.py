@@ -176,11 +176,17 @@ async def test_a_short_private_answer_is_one_edit_carrying_its_files_as_attachme
     assert interaction.calls == [("followup", EMPTY, {"ephemeral": True})]
 
 
-class WordyGame:
-    """A game whose buttons' words are longer than Discord takes (the clamps are the views')."""
+class WordyCommands:
+    """Buttons whose words are longer than Discord takes (the clamps are the views')."""
 
     def button(self, action: str) -> Button:
         return Button("très long libellé " * 10, "primary")
+
+
+class WordyGame:
+    """A game with such buttons."""
+
+    commands = WordyCommands()
 
 
 def test_turn_buttons_and_hand_menu_fit_discords_component_limits(monkeypatch):

@@ -187,8 +187,8 @@ def test_A2_AMB_22_a_rally_nobody_can_go_on_with_ends_after_the_special_driven_a
     assert kinds_told.index("special_over") < kinds_told.index("damage_ko") < kinds_told.index("course_stopped")
     (row,) = [r for r in rally_classification(state.course) if r.driver == finisher.id]
     assert (row.total, row.reason, row.times) == (None, "damage_ko", (finisher.time,))
-    text = [render(line, "en") for line in RALLYMAN.classification(RALLYMAN.view(state, None))]
+    text = [render(line, "en") for line in RALLYMAN.narrator.classification(RALLYMAN.rules.view(state, None))]
     assert text[0].startswith("**SS1") and "**Rally classification — 1 special**" in text, text  # one, not "1 specials"
     assert any(finisher.name in line for line in text[1:2]), text
-    outcome = RALLYMAN.outcome(state)
+    outcome = RALLYMAN.rules.outcome(state)
     assert outcome is not None and all(r.status == "dnf" for r in outcome.seats)

@@ -67,11 +67,11 @@ def test_A11_1_the_odds_of_every_offered_die_are_what_playing_it_does():
     worst = 0.0
     for i, state in enumerate(states):
         rolls = [a for a in legal_actions(state) if isinstance(a, Roll)]
-        certain = RALLYMAN.prompt(RALLYMAN.view(state, None), []).certain_loss
+        certain = RALLYMAN.narrator.prompt(RALLYMAN.rules.view(state, None), []).certain_loss
         for j, action in enumerate(rolls):
             moves += 1
             chance = odds(state, action).loss_of_control
-            assert (chance >= 1.0) == (RALLYMAN.label(action) in certain), action
+            assert (chance >= 1.0) == (RALLYMAN.commands.label(action) in certain), action
             if chance in (0.0, 1.0):
                 assert _lost_share(state, action, CHECKS, i * 100 + j) == chance, (action, chance)
             else:

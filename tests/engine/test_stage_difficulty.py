@@ -31,7 +31,7 @@ def test_facts_difficulty_is_the_formula_of_its_counts():
 
 
 def test_classic_facts_give_length_class_zones_and_counts():
-    library = games.get("rallyman").stages
+    library = games.get("rallyman").library.stages
     for name in library.names():
         facts = library.facts(name)
         assert facts.unit == "spaces" and facts.zones

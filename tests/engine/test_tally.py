@@ -1,4 +1,4 @@
-"""`Game.tally` (issue 27 §3): every game's career counters over a whole game its AI plays, read
+"""`Game.career.tally` (issue 27 §3): every game's career counters over a whole game its AI plays, read
 only through the protocol; the keys are the closed set of `bot.engine.core.tally`."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.tally import Counters, favourite_gear, gear_key, is_key, merge
 
 SEATS = [("1", "Ann"), ("2", "Ben"), ("3", "Cy")]
@@ -14,16 +15,16 @@ SEATS = [("1", "Ann"), ("2", "Ben"), ("3", "Cy")]
 def played(game_id: str) -> tuple[object, Counters, list]:
     """(final state, counters summed over the setup's and every action's events, all events)."""
     game = games.get(game_id)
-    stage = game.default_stage(game.rulesets()[0]) or game.stages.names()[0]
-    state, events = game.setup(11, SEATS, {"stage": stage, "ruleset": game.rulesets()[0], "modules": {}})
-    counters: Counters = merge({}, game.tally(events))
+    stage = game.library.default_stage(game.library.rulesets()[0]) or game.library.stages.names()[0]
+    state, events = game.rules.setup(11, SEATS, {"stage": stage, "ruleset": game.library.rulesets()[0], "modules": {}})
+    counters: Counters = merge({}, game.career.tally(events))
     seen = list(events)
     for _ in range(5000):
-        if game.finished(state):
+        if is_finished(game.rules, state):
             return state, counters, seen
-        seat = sorted(game.to_act(state))[0]
-        state, events = game.apply(state, seat, game.choose(game.view(state, seat), seat))
-        merge(counters, game.tally(events))
+        seat = sorted(game.rules.to_act(state))[0]
+        state, events = game.rules.apply(state, seat, game.coach.choose(game.rules.view(state, seat), seat))
+        merge(counters, game.career.tally(events))
         seen += events
     raise AssertionError(f"{game_id}: the game did not end")
 
@@ -41,12 +42,12 @@ def test_every_game_counts_turns_and_only_keys_of_the_closed_set(game_id):
             assert gears == 0 and "losses" not in row and "top" not in row
         else:
             assert "losses" in row and 0 <= row["top"] <= gears <= row["turns"]
-    outcome = game.outcome(state)
+    outcome = game.rules.outcome(state)
     assert outcome is not None
     if game_id != "roadrally":  # one special: its finishers each finished one stage
         for r in outcome.seats:
             assert counters[r.seat].get("stages", 0) == (1 if r.status == "finished" else 0)
-    assert game.tally([]) == {}
+    assert game.career.tally([]) == {}
 
 
 def test_classic_counts_the_losses_of_control_its_events_tell():

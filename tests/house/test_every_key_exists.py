@@ -271,7 +271,7 @@ def test_the_closed_tables_of_the_turn_buttons_and_lines_cover_every_line():
     tables; every choice of a game's command is named by a key of the catalogue."""
     from bot import games
     from bot.engine.rallyman.buttons import LINE_WORDS
-    from bot.engine.rallyman.protocol import LINE_CHOICES
+    from bot.engine.rallyman.commands import LINE_CHOICES
 
     assert {value for value, _ in LINE_CHOICES} == set(LINE_WORDS) == set(LINES)
     for lang in LANGS:

@@ -36,7 +36,7 @@ def added():
 
 
 def test_every_registered_game_brings_its_words_and_every_text_folder_is_a_games():
-    registered = {game.texts for game in games.games()}
+    registered = {game.library.texts for game in games.games()}
     assert None not in registered, "every game brings its own words (its `texts` folder)"
     assert set(game_texts()) == registered
     assert all(folder.parent.parent == ENGINE and folder.name == "text" for folder in game_texts())

@@ -69,6 +69,6 @@ async def dash(service: RallyService, toy, actor: Actor, thread: Place) -> None:
         if rally is None or rally.status != "running":
             return
         state = service.work.state_of(rally)
-        (seat,) = toy.to_act(state)
-        await service.act(thread, actor, toy.choose(toy.view(state, seat), seat).kind)
+        (seat,) = toy.rules.to_act(state)
+        await service.act(thread, actor, toy.coach.choose(toy.rules.view(state, seat), seat).kind)
     raise AssertionError("the dash did not end")

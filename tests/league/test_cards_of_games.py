@@ -23,7 +23,7 @@ from bot.store.leagues import cards_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, start_run
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashLibrary, DashRules, dice_dash
 
 TOY = "dicedash"
 
@@ -68,11 +68,13 @@ async def test_a_card_whose_game_is_edited_is_refused_naming_the_field(service, 
                                                                        toy):  # noqa: F811
     text = await closed_toy_round(service, store, clock, deadlines, toy, "classic")
 
-    class Twin(DiceDash):  # another registered game that reads the same log and stages
+    class Twin(DashRules):  # another registered game that reads the same log and stages
         id = "dicedash2"
+
+    class NoTexts(DashLibrary):
         texts = None
 
-    games.register(Twin())
+    games.register(dice_dash(rules=Twin(), library=NoTexts()))
     try:
         report = verify_text(edited(text, lambda card: card.update(game="dicedash2")))
     finally:

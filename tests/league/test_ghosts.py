@@ -15,6 +15,7 @@ from datetime import timedelta
 import pytest
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.rallyman.ghosts import share_of
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import FINISH
@@ -50,7 +51,7 @@ async def drive(service: RallyService, actor: Actor, thread: Place) -> None:
         game = games.get(rally.game)
         state = service.work.state_of(rally)
         seat = str(actor.user_id)
-        await service.act(thread, actor, game.label(game.choose(game.view(state, seat), seat)))
+        await service.act(thread, actor, game.commands.label(game.coach.choose(game.rules.view(state, seat), seat)))
     raise AssertionError("the run did not end")
 
 
@@ -116,8 +117,8 @@ async def test_the_best_ghost_is_at_the_space_the_stored_run_held_at_each_turn(s
     assert len(boards) > 3
     for state in boards:  # each turn's board of the stored run: the car's space and time, read from the state
         car = state.cars[0]
-        progress = game.progress(game.view(state, None))
-        mark = (ghost_after if game.finished(state) else ghost_at)(ghost["track"], progress)
+        progress = game.rules.progress(game.rules.view(state, None))
+        mark = (ghost_after if is_finished(game.rules, state) else ghost_at)(ghost["track"], progress)
         assert mark is not None and (mark.place, mark.time) == (car.position, car.time)
     assert (boards[-1].cars[0].position, ghost["track"][-1][1:]) == (FINISH, [FINISH, best.score, 1.0])
     # the run's own boards: the gap where the driver stands on the road, the ghost drawn on its side
@@ -246,7 +247,7 @@ async def test_a_boards_ghost_holds_its_public_place_and_label_only_and_the_trac
 # -- DIRT ----------------------------------------------------------------------------------------------
 
 async def test_a_dirt_runs_ghost_is_the_stored_dirt_run_replayed(service, deadlines):
-    stage = games.get("dirt").stages.names()[0]
+    stage = games.get("dirt").library.stages.names()[0]
     await league(service, deadlines, game="dirt", stage=stage)
     await drive(service, ALICE, await start(service, ALICE))
     await open_round(service, deadlines, stage)
@@ -258,8 +259,8 @@ async def test_a_dirt_runs_ghost_is_the_stored_dirt_run_replayed(service, deadli
     seat = str(ALICE.user_id)
     for state in boards:
         car = state.cars[seat]
-        progress = game.progress(game.view(state, None))
-        mark = (ghost_after if game.finished(state) else ghost_at)(ghost["track"], progress)
+        progress = game.rules.progress(game.rules.view(state, None))
+        mark = (ghost_after if is_finished(game.rules, state) else ghost_at)(ghost["track"], progress)
         on_track = car.space is not None and car.status in ("racing", "finished")
         assert mark is not None and mark.place == (car.space if on_track else None)
     await drive(service, ALICE, thread)

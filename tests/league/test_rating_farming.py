@@ -50,8 +50,8 @@ async def dash_rally(service, toy, place: Place, host: Actor, rival: Actor, when
                 return True
             await service.kick(place, host, rival.user_id, rival.name)
             continue
-        (seat,) = toy.to_act(state)
-        await service.act(place, by_seat[seat], toy.choose(toy.view(state, seat), seat).kind)
+        (seat,) = toy.rules.to_act(state)
+        await service.act(place, by_seat[seat], toy.coach.choose(toy.rules.view(state, seat), seat).kind)
     raise AssertionError("the dash did not end")
 
 
@@ -109,8 +109,8 @@ async def test_a_host_who_abandons_while_leading_still_ranks_last(toy_service, s
         state = toy_service.work.state_of(rally)
         if state.points[str(ALICE.user_id)] > state.points[str(BOB.user_id)]:
             break
-        (seat,) = toy.to_act(state)
-        await toy_service.act(place, by_seat[seat], toy.choose(toy.view(state, seat), seat).kind)
+        (seat,) = toy.rules.to_act(state)
+        await toy_service.act(place, by_seat[seat], toy.coach.choose(toy.rules.view(state, seat), seat).kind)
     else:
         raise AssertionError("Alice never led")
     await toy_service.abandon(place, ALICE)
@@ -139,13 +139,13 @@ async def drive_until_over(service, toy, store, place, by_seat, skip=None, clock
         state = service.work.state_of(rally)
         if before is not None and await before(state):
             continue
-        (seat,) = toy.to_act(state)
+        (seat,) = toy.rules.to_act(state)
         if seat == skip:
             await deliver(service, posts)  # the turn is posted: its deadline runs from then
             clock.now += timedelta(hours=1, minutes=1)
             await deadlines.run_due()
             continue
-        await service.act(place, by_seat[seat], toy.choose(toy.view(state, seat), seat).kind)
+        await service.act(place, by_seat[seat], toy.coach.choose(toy.rules.view(state, seat), seat).kind)
     raise AssertionError("the dash did not end")
 
 

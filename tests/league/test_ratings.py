@@ -88,8 +88,8 @@ async def live_dash(service, toy, place, first, second) -> int:  # noqa: F811
             (done,) = await service.store.rallies.finished_in_channel(place.guild_id, place.channel_id, 1)
             return done.id
         state = service.work.state_of(rally)
-        (seat,) = toy.to_act(state)
-        await service.act(place, by_seat[seat], toy.choose(toy.view(state, seat), seat).kind)
+        (seat,) = toy.rules.to_act(state)
+        await service.act(place, by_seat[seat], toy.coach.choose(toy.rules.view(state, seat), seat).kind)
     raise AssertionError("the dash did not end")
 
 
@@ -331,7 +331,7 @@ async def test_ai_seats_are_not_rated_and_the_people_rank_as_the_classification_
         else:
             await service.act(RALLY_CHANNEL, people[int(state.active.id)], str(choose_action(state)))
     (rally,) = await store.rallies.finished_in_channel(RALLY_CHANNEL.guild_id, RALLY_CHANNEL.channel_id, 1)
-    outcome = games.get(rally.game).outcome(games.get(rally.game).from_json(rally.snapshot))
+    outcome = games.get(rally.game).rules.outcome(games.get(rally.game).rules.from_json(rally.snapshot))
     assert any(is_ai(s.seat) for s in outcome.seats)
     placed_at = {int(s.seat): s.rank for s in outcome.seats if s.status == "finished"}
     history = await store.db.read(all_history_tx)

@@ -1,7 +1,7 @@
 """Leagues of Road Rally USA (issue 25 item 5), on both backends: a round of a game without solo
 runs is a set of table games among the league's entrants, grouped 3–5 by the bot at the opening
 from the round's secret seed, each in its own thread; league points by the finishing position in
-the table (`Game.outcome`), VP as the tie-break of the standings, sorted the game's way (higher
+the table (`Game.rules.outcome`), VP as the tie-break of the standings, sorted the game's way (higher
 VP first). Every seat is driven with the game's own AI choice from that seat's view, typed as
 `/act <label>` (as tests/roadrally/test_rr_guard.py does); nothing of a hand reaches the league's
 channel."""
@@ -82,9 +82,9 @@ async def play(service, thread: int, secrets: set | None = None, steps: int = 50
             return done
         if secrets is not None:
             secrets |= {(s.id, text, whole) for s in table.state.seats for text, whole in private_texts(table, s.id)}
-        seat = min(RR.to_act(table))
-        choice = RR.choose(RR.view(table, seat), seat)
-        await service.act(place, BY_ID[int(seat)], RR.label(choice))
+        seat = min(RR.rules.to_act(table))
+        choice = RR.coach.choose(RR.rules.view(table, seat), seat)
+        await service.act(place, BY_ID[int(seat)], RR.commands.label(choice))
     return steps
 
 
@@ -140,7 +140,7 @@ async def test_seven_entrants_play_two_tables_and_the_standings_rank_by_points_t
         await deliver(service, posts)
         (rally,) = await service.store.rallies.finished_in_channel(LEAGUE_CHANNEL.guild_id, thread, 1)
         assert rally.status == "finished"
-        outcomes[rally.id] = RR.outcome(service.work.state_of(rally))
+        outcomes[rally.id] = RR.rules.outcome(service.work.state_of(rally))
     assert posts.count(CHANNEL, "table 1 is over") == 1 and posts.count(CHANNEL, "table 2 is over") == 1
     tables = await finished_tables(service, rnd)
     for rally_id, runs in tables.items():
@@ -203,7 +203,7 @@ async def test_a_table_still_running_at_the_close_is_played_out_with_the_timeout
     assert await table_state(service, second) is None
     (rally,) = await service.store.rallies.finished_in_channel(LEAGUE_CHANNEL.guild_id, second, 1)
     assert rally.status == "finished"
-    assert RR.outcome(service.work.state_of(rally)) is not None
+    assert RR.rules.outcome(service.work.state_of(rally)) is not None
     assert "played to its end with each seat's default play" in posts.text(second)
     actions = await service.store.actions.list(rally.id)
     assert len(actions) > 13 and all(a.actor is None for a in actions[13:])  # the bot's timeouts
@@ -321,14 +321,14 @@ async def test_a_table_seat_that_does_not_play_is_reminded_then_the_ai_plays_its
     await until(clock, deadlines, service, posts, from_text(rnd.opens_at) + timedelta(minutes=1))
     ((thread, _, _),) = threads
     before = await table_state(service, thread)
-    (seat,) = RR.to_act(before)
+    (seat,) = RR.rules.to_act(before)
     await until(clock, deadlines, service, posts, clock.now + timedelta(hours=25))
     text = posts.text(thread)
     name = BY_ID[int(seat)].name
     assert f"{name}, half of your time for this turn is gone" in text
     assert f"Time is up for {name}: the AI drives this turn for them." in text
     after = await table_state(service, thread)
-    assert after is not None and RR.to_act(after) != RR.to_act(before)  # the table moved on
+    assert after is not None and RR.rules.to_act(after) != RR.rules.to_act(before)  # the table moved on
 
 
 async def test_a_table_round_whose_threads_are_refused_stays_scheduled_says_why_and_opens_once_fixed(
@@ -407,11 +407,11 @@ async def test_the_round_s_published_seed_reveals_no_card_of_any_table(service, 
         seats = [(str(d.user_id), d.display_name) for d in sorted(await service.store.drivers.list(rally.id),
                                                                    key=lambda d: d.seat)]
         options = {"stage": rally.stage, "ruleset": rally.ruleset, "modules": rally.modules}
-        guessed, _ = RR.setup(rally.seed, seats, options)  # … what anyone can compute after the close
+        guessed, _ = RR.rules.setup(rally.seed, seats, options)  # … what anyone can compute after the close
         assert guessed.state.road.name == played.state.road.name
         hands = [[sorted(s.hand), sorted(s.stage_cards)] for s in played.state.seats]
         assert [[sorted(s.hand), sorted(s.stage_cards)] for s in guessed.state.seats] != hands
-        dealt, _ = RR.setup(rally.seed, seats, {**options, "secret": rally.secret})  # the key deals it
+        dealt, _ = RR.rules.setup(rally.seed, seats, {**options, "secret": rally.secret})  # the key deals it
         assert [[sorted(s.hand), sorted(s.stage_cards)] for s in dealt.state.seats] == hands
         assert dealt.state.order == played.state.order
         assert rally.secret not in posts.text(CHANNEL) + posts.text(thread)
@@ -434,8 +434,8 @@ async def test_a_table_played_out_in_an_open_window_counts_the_answers_kept_in_i
             holder = next((s.id for s in state.seats if not s.retired and state.pending[0] in s.stage_cards), None)
             if holder is not None:
                 break
-        seat = min(RR.to_act(table))
-        await service.act(place, BY_ID[int(seat)], RR.label(RR.choose(RR.view(table, seat), seat)))
+        seat = min(RR.rules.to_act(table))
+        await service.act(place, BY_ID[int(seat)], RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat)))
     assert holder is not None
     stage = state.pending[0]
     await service.act(place, BY_ID[int(holder)], f"stage {stage} play")  # kept: the rally does not move

@@ -18,7 +18,7 @@ from bot.store.leagues import world_round_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, new_thread, start_run
 from tests.toy_game.conftest import toy  # noqa: F401  (the toy game, registered for these tests)
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashLibrary, DashRules, dice_dash
 
 TOY = "dicedash"
 TOY_CHANNEL = Place(guild_id=LEAGUE_CHANNEL.guild_id, channel_id=21)
@@ -46,7 +46,7 @@ async def test_a_toy_week_and_a_classic_week_rank_apart_and_a_driver_drives_both
         "SELECT game, specials, ruleset, week FROM rounds WHERE league_id IS NULL")}
     assert set(rounds) == {"rallyman", TOY}
     assert rounds["rallyman"]["specials"] == f'["{official_stage(week)}"]'  # classic's stage, as before
-    assert rounds[TOY]["specials"] == f'["{toy.stages.official(week)}"]'
+    assert rounds[TOY]["specials"] == f'["{toy.library.stages.official(week)}"]'
     assert rounds[TOY]["ruleset"] == "provisional"  # the toy's first ruleset
     runs = [tuple(r) for r in await store.db.fetch_all("SELECT user_id, game, status FROM runs ORDER BY id")]
     assert runs == [(ALICE.user_id, TOY, "finished"), (ALICE.user_id, "rallyman", "finished"),
@@ -101,7 +101,7 @@ async def test_a_toy_league_s_official_round_is_the_toy_s_official_run_only(serv
     assert toy_world.game == TOY and classic_world.game == "rallyman" and toy_world.seed != classic_world.seed
     leagues_rounds = {r["game"]: r for r in await store.db.fetch_all(
         "SELECT game, specials, seed, ruleset FROM rounds WHERE league_id IS NOT NULL")}
-    assert leagues_rounds[TOY]["specials"] == f'["{toy.stages.official(week)}"]'
+    assert leagues_rounds[TOY]["specials"] == f'["{toy.library.stages.official(week)}"]'
     assert (leagues_rounds[TOY]["seed"], leagues_rounds[TOY]["ruleset"]) == (toy_world.seed, toy_world.ruleset)
     assert leagues_rounds["rallyman"]["specials"] == f'["{official_stage(week)}"]'
 
@@ -146,16 +146,18 @@ async def test_each_game_s_week_has_its_own_jobs_and_posts_to_its_own_leagues(se
     assert "provisional rules" not in classic_text
     following = week_of(end)
     assert (await store.db.read(lambda tx: world_round_tx(tx, following, TOY))).specials == [
-        toy.stages.official(following)]  # the rollover makes each game's next week
+        toy.library.stages.official(following)]  # the rollover makes each game's next week
 
 
 async def test_a_game_without_solo_runs_has_no_world_scratch(service, store, toy):  # noqa: F811
-    class Duel(DiceDash):  # every seat plays at one table: nothing to rank across servers
+    class Duel(DashRules):  # every seat plays at one table: nothing to rank across servers
         id = "duel"
+
+    class AtOneTable(DashLibrary):
         solo_runs = False
         texts = None
 
-    games.register(Duel())
+    games.register(dice_dash(rules=Duel(), library=AtOneTable()))
     try:
         with pytest.raises(RallyError, match="Dice Dash has no world scratch"):
             await service.championships.scratch.check_run(LEAGUE_CHANNEL, ALICE, "duel")

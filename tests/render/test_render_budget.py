@@ -95,8 +95,8 @@ async def test_zero_workers_draw_in_the_bot_thread_with_the_plan_s_budget(in_thr
     images.warm("pinewood-sprint")  # nothing to warm in a thread: its first board draws the layer
     assert not images._pending
     for game in games.games():  # each game draws here too
-        if game.renderer is not None and game.id != games.DEFAULT_GAME:
-            name = game.stages.names()[0]
+        if game.pictures is not None and game.id != games.DEFAULT_GAME:
+            name = game.library.stages.names()[0]
             assert (await draw_async(PillowRenderer(), preview_spec(name, game.id))).startswith(PNG)
 
 

@@ -22,7 +22,7 @@ from bot.engine.dirt.view import ResultsView as DirtResults
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.engine.rallyman.view import ResultRow, ResultsView
 from bot.engine.roadrally.library import ROADRALLY_COURSES
-from bot.engine.roadrally.pictures import picture_args, results_data
+from bot.engine.roadrally.pictures import PICTURES, results_data
 from bot.engine.roadrally.view import view
 from bot.render.dirt.sample import sample_view as dirt_sample
 from bot.render.options import RenderOptions
@@ -82,7 +82,7 @@ def pictures() -> Iterator[tuple[str, Callable[[], bytes]]]:
         yield f"dirt/results/{lang}", lambda o=options: _draw("dirt", "results", (DIRT_RESULTS,), o)
         yield f"roadrally/results/{lang}", lambda o=options, lang=lang: _draw(
             "roadrally", "results",
-            picture_args("results", localized(results_data(view(ai_game("std-7", 4, 400), None), NAMES), lang)), o)
+            (PICTURES.results_picture(localized(results_data(view(ai_game("std-7", 4, 400), None), NAMES), lang)),), o)
 
 
 def _hash(png: bytes) -> str:

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.render.animation import FRAME_MS, LAST_FRAME_MS, WIDTH
 from bot.render.options import RenderOptions
 from bot.services.images import PillowRenderer, draw, localized, pictures_of
@@ -27,7 +28,7 @@ def replay_of(row: dict, actions: list[dict], lang: str = "en") -> Image.Image:
 def board(row: dict, data: dict, lang: str = "en") -> Image.Image:
     """One board drawn on its own, as a replay's frame is (the whole stage, `WIDTH` px)."""
     game = games.get(row["game"])
-    args = game.picture("board", localized(data, lang))
+    args = game.pictures.board_picture(localized(data, lang))
     return pictures_of(game.id).board(tuple(args), RenderOptions(width=WIDTH, mode="fit", lang=lang))
 
 
@@ -53,12 +54,12 @@ def turns_by_hand(row: dict, actions: list[dict]) -> int:
     for state, _ in iter_steps(row, actions):
         if state is None or done:
             continue
-        view = game.view(state, None)
-        now = (game.to_act(state), game.progress(view))
-        if (mark is None or now != mark or game.finished(state)) and game.board(view) != shown:
+        view = game.rules.view(state, None)
+        now = (game.rules.to_act(state), game.rules.progress(view))
+        if (mark is None or now != mark or is_finished(game.rules, state)) and game.pictures.board(view) != shown:
             count += 1
-            shown = game.board(view)
-        mark, done = now, game.finished(state)
+            shown = game.pictures.board(view)
+        mark, done = now, is_finished(game.rules, state)
     return count
 
 
@@ -84,7 +85,7 @@ def test_a_classic_replay_has_one_frame_per_turn_and_starts_and_ends_on_the_rall
 def test_every_game_with_a_board_animates_its_replay(game_id, stage):
     row, actions = ai_log(game_id, [stage], drivers=3, seed=5)
     boards = turn_boards(row, actions)
-    assert games.get(game_id).finished(list(iter_steps(row, actions))[-1][0])
+    assert is_finished(games.get(game_id).rules, list(iter_steps(row, actions))[-1][0])
     image = replay_of(row, actions, "fr")
     assert image.n_frames == len(boards) == turns_by_hand(row, actions)
     assert image.n_frames > 5
@@ -99,7 +100,7 @@ def test_a_road_rally_replay_is_built_from_spectator_views_only():
     assert views and all(v.rr.seat is None and v.rr.me is None for v in views)
     # the game does hide something: each seat's own view of the same states holds its hand
     states = [s for s, _ in iter_steps(row, actions) if s is not None]
-    assert any(game.view(states[len(states) // 2], seat).rr.me is not None for seat in ("9000", "9001", "9002"))
+    assert any(game.rules.view(states[len(states) // 2], seat).rr.me is not None for seat in ("9000", "9001", "9002"))
     for data in turn_boards(row, actions):
         text = json.dumps(data)
         assert '"me"' not in text and '"hand"' not in text  # hand sizes only, never the cards

@@ -1,5 +1,5 @@
 """Road Rally USA's pictures as outbox data (issue 25): `board_data` / `results_data` built from a
-view only (RULES C10.8), `picture_args` making the renderer's arguments again, the results card
+view only (RULES C10.8), its pictures facet making the painter's arguments again, the results card
 (C8) in EN/FR/DE, and nothing secret in the data or the PNGs."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from bot.engine.roadrally import ai
 from bot.engine.roadrally.actions import Retire
 from bot.engine.roadrally.course import load_course
 from bot.engine.roadrally.picture_data import ResultsData
-from bot.engine.roadrally.pictures import board_data, picture_args, results_data
+from bot.engine.roadrally.pictures import PICTURES, board_data, results_data
 from bot.engine.roadrally.play import apply, final_vp, new_game, ranking, to_act
 from bot.engine.roadrally.view import view
 from bot.render.options import RenderOptions
@@ -83,9 +83,9 @@ def test_board_data_is_json_and_the_same_from_every_seats_view(st):
 
 
 @pytest.mark.parametrize("st", MOMENTS, ids=lambda st: st.phase)
-def test_picture_args_rebuild_the_spectators_view_and_draw_the_same_board(st):
+def test_board_picture_rebuilds_the_spectators_view_and_draws_the_same_board(st):
     spectator = view(st, None)
-    road, rebuilt, names = picture_args("board", json.loads(json.dumps(board_data(view(st, "s1"), NAMES))))
+    road, rebuilt, names = PICTURES.board_picture(json.loads(json.dumps(board_data(view(st, "s1"), NAMES))))
     assert road == st.road and rebuilt == spectator and names == NAMES
     for lang in LANGS:
         options = RenderOptions(lang=lang)
@@ -105,10 +105,10 @@ def test_scrambled_secrets_change_neither_the_data_nor_the_pngs(actions):
     for lang in LANGS:
         options = RenderOptions(lang=lang)
         for data in (board, board_data(view(secret, None), NAMES)):
-            assert render_board(*picture_args("board", data), options) == \
+            assert render_board(*PICTURES.board_picture(data), options) == \
                 render_board(st.road, view(st, None), NAMES, options)
-        card = render_results(*picture_args("results", localized(results, lang)), options)
-        assert card == render_results(*picture_args("results", localized(results_data(view(secret, None), NAMES),
+        card = render_results(PICTURES.results_picture(localized(results, lang)), options)
+        assert card == render_results(PICTURES.results_picture(localized(results_data(view(secret, None), NAMES),
                                                                          lang)), options)
 
 
@@ -143,7 +143,7 @@ def test_the_results_card_draws_in_every_language(course, seats, tmp_path):
     data = results_data(view(st, None), NAMES)
     sizes = set()
     for lang in LANGS:
-        (card,) = picture_args("results", localized(data, lang))
+        card = PICTURES.results_picture(localized(data, lang))
         assert isinstance(card, ResultsData)
         assert "{" not in card.title + card.subtitle + card.note  # every placeholder filled
         img = decode(render_results(card, RenderOptions(lang=lang)))
@@ -166,12 +166,12 @@ def test_the_results_card_before_the_end_shows_the_standings_and_the_leader():
 def test_the_results_words_differ_by_language():
     st = _played("base", 3)
     data = results_data(view(st, None), NAMES)
-    titles = {lang: picture_args("results", localized(data, lang))[0].title for lang in LANGS}
+    titles = {lang: PICTURES.results_picture(localized(data, lang)).title for lang in LANGS}
     assert len(set(titles.values())) == 3
 
 
 def test_a_preview_is_drawn_from_its_course_name():
-    (road,) = picture_args("preview", {"stage": "sprint-3"})
+    road = PICTURES.preview_picture("sprint-3")
     assert road == load_course("sprint-3")
     assert render_stage_preview(road) == render_stage_preview(load_course("sprint-3"))
 
@@ -192,7 +192,7 @@ def test_bad_board_data_is_refused_naming_the_field(change, field):
     data = _board(**change)
     before = json.dumps(data, sort_keys=True)
     with pytest.raises(ValueError, match=field):
-        picture_args("board", data)
+        PICTURES.board_picture(data)
     assert json.dumps(data, sort_keys=True) == before  # the data is left as it was
 
 
@@ -200,15 +200,10 @@ def test_a_car_beyond_the_final_space_is_refused():
     data = _board()
     data["seats"] = [{**data["seats"][0], "pos": 10_000}, *data["seats"][1:]]
     with pytest.raises(ValueError, match="beyond the final space"):
-        picture_args("board", data)
-
-
-def test_an_unknown_picture_kind_is_refused():
-    with pytest.raises(ValueError, match="unknown picture"):
-        picture_args("poster", {})
+        PICTURES.board_picture(data)
 
 
 def test_results_data_without_rows_is_refused():
     data = localized(results_data(view(_played("base", 3), None), NAMES))
     with pytest.raises(ValueError, match="rows"):
-        picture_args("results", {**data, "rows": []})
+        PICTURES.results_picture({**data, "rows": []})

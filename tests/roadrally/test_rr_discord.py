@@ -61,10 +61,10 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
 
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
         table = h.bot.rallies.work.state_of(rally)
-        (seat,) = RR.to_act(table)
+        (seat,) = RR.rules.to_act(table)
         player = PEOPLE[seat]
         other = next(p for s, p in PEOPLE.items() if s != seat)
-        before = RR.to_json(table)
+        before = RR.rules.to_json(table)
 
         # someone else's hand, a spectator's hand: refused privately, nothing changes
         (refused,) = private_answers(await h.command(other, "hand", special=(user_option("driver", player),)))
@@ -74,7 +74,7 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
         (bad,) = private_answers(await h.command(player, "play", cards="g9"))
         assert "🟩9 is not in your hand" in bad
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
-        assert RR.to_json(h.bot.rallies.work.state_of(rally)) == before
+        assert RR.rules.to_json(h.bot.rallies.work.state_of(rally)) == before
 
         # the button opens the clicker's own hand, privately, with a menu of the legal moves
         clicked = await h.dispatch(click_payload(player, turn, hand_button))
@@ -83,7 +83,7 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
         (picked,) = menus_of(clicked)
         menu = picked[0]
         values = [o["value"] for o in menu["options"]]
-        assert values == list(RR.hand(RR.view(table, seat)).picks)[:25]  # the seat's legal moves
+        assert values == list(RR.hidden.hand(RR.rules.view(table, seat)).picks)[:25]  # the seat's legal moves
         assert all(o["label"] for o in menu["options"])
         (own,) = private_answers(await h.command(player, "hand"))
         assert own == shown
@@ -91,7 +91,7 @@ async def test_a_road_rally_game_in_discord_hand_menu_pick_and_refusals(tmp_path
         played = channel_posts(await h.dispatch(pick_payload(player, picked, values[0])))
         assert any(" plays " in p.content for p in played)
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
-        assert RR.to_json(h.bot.rallies.work.state_of(rally)) != before
+        assert RR.rules.to_json(h.bot.rallies.work.state_of(rally)) != before
         (stale,) = private_answers(await h.dispatch(pick_payload(player, picked, values[0])))
         assert "turn is over" in stale  # the menu was drawn for a turn that moved on
 
@@ -105,8 +105,8 @@ async def test_play_s_cards_and_act_are_autocompleted_with_the_seat_s_own_moves(
         await h.command(ANN, "rally", "start")
         rally = await h.bot.store.rallies.get_active_in_channel(GUILD, CHANNEL)
         table = h.bot.rallies.work.state_of(rally)
-        (seat,) = RR.to_act(table)
-        legal = [RR.label(a) for a in RR.legal_actions(table, seat)]
+        (seat,) = RR.rules.to_act(table)
+        legal = [RR.commands.label(a) for a in RR.rules.legal_actions(table, seat)]
         (call,) = await h.dispatch(command_payload(PEOPLE[seat], "play", None, [option("cards", "", focused=True)],
                                                    autocomplete=True))
         offered = [c["value"] for c in call.body["data"]["choices"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine.roadrally.actions import Choose, Play, Retire, StageAnswer
 from bot.engine.roadrally.play import apply, final_vp, legal_actions, ranking, to_act
 from bot.engine.roadrally.protocol import ROADRALLY as RR
-from bot.engine.roadrally.protocol import Table
+from bot.engine.roadrally.rules import Table
 from tests.roadrally.helpers import G1, R3, R4, Y2, Y3, arrange, game
 
 ROAD = "SS" + "." * 8 + "F"  # final space 10
@@ -59,7 +59,7 @@ def test_C8_tied_vp_do_not_share_a_rank_the_car_further_ahead_wins():
     b.vp, b.stage_tiles = 5, [1, 2]
     c.vp = 9
     st.phase = "over"
-    outcome = RR.outcome(Table(st, (("a", "A"), ("b", "B"), ("c", "C"))))
+    outcome = RR.rules.outcome(Table(st, (("a", "A"), ("b", "B"), ("c", "C"))))
     assert outcome is not None
     assert [(r.seat, r.rank) for r in outcome.seats] == [("b", 1), ("c", 2), ("a", 3)]
 

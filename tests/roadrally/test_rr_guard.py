@@ -26,7 +26,7 @@ import pytest
 from bot import games
 from bot.console import PLACE, Console, user_id
 from bot.engine.roadrally.play import to_act
-from bot.engine.roadrally.protocol import Table
+from bot.engine.roadrally.rules import Table
 from bot.engine.roadrally.state import RRState
 from bot.engine.roadrally.words import cards_text
 from bot.i18n import render
@@ -65,7 +65,8 @@ def private_texts(table: Table, seat: str) -> list[tuple[str, bool]]:
     their own (`🟩1 🟩2 🟨3 🟥4`, found anywhere in a line) when it holds four or more (fewer could
     be what someone just played, which is public)."""
     own = table.state.seats[table.state.index(seat)]
-    lines = [line for line in RR.hand(RR.view(table, seat)).lines if getattr(line, "key", None) in SECRET_KEYS]
+    hand = RR.hidden.hand(RR.rules.view(table, seat))
+    lines = [line for line in hand.lines if getattr(line, "key", None) in SECRET_KEYS]
     texts = [(render(line, lang), True) for line in lines for lang in LANGS]
     if len(own.hand) >= 4:
         texts.append((cards_text(sorted(own.hand)), False))
@@ -111,7 +112,7 @@ class Guard:
             if table is None:
                 return
             self.check_public(table)
-            people = sorted(s for s in RR.to_act(table) if s in self.seats)
+            people = sorted(s for s in RR.rules.to_act(table) if s in self.seats)
             if not people:  # AI seats only: let their job run
                 await self.console.run_line(f"{host}: /rally status")
                 continue
@@ -124,10 +125,10 @@ class Guard:
             await self.console.run_line(f"{name}: /hand")
             shown = self.out.getvalue()[mark:]
             assert f"[only {name}]" in shown
-            choice = RR.choose(RR.view(table, seat), seat)
+            choice = RR.coach.choose(RR.rules.view(table, seat), seat)
             window_open = table.state.phase == "stage"
             mark = len(self.out.getvalue())
-            await self.console.run_line(f"{name}: /act {RR.label(choice)}")
+            await self.console.run_line(f"{name}: /act {RR.commands.label(choice)}")
             after = await self.table()
             answered = self.out.getvalue()[mark:]
             still = self.now(after) if after else set()  # cards played this step are public now
@@ -160,14 +161,15 @@ class Guard:
         """Remember every seat's secrets now; public functions read the same on a scrambled twin."""
         self.secrets |= self.now(table)
         twin = scrambled(table, self.steps)
-        spectator, other = RR.view(table, None), RR.view(twin, None)
-        assert RR.board(spectator) == RR.board(other)
-        assert RR.status(spectator) == RR.status(other)
-        assert RR.prompt(spectator, []).lines == RR.prompt(other, []).lines
-        assert RR.prompt(spectator, []).to_act == RR.prompt(other, []).to_act
+        spectator, other = RR.rules.view(table, None), RR.rules.view(twin, None)
+        assert RR.pictures.board(spectator) == RR.pictures.board(other)
+        assert RR.narrator.status(spectator) == RR.narrator.status(other)
+        assert RR.narrator.prompt(spectator, []).lines == RR.narrator.prompt(other, []).lines
+        assert RR.narrator.prompt(spectator, []).to_act == RR.narrator.prompt(other, []).to_act
         if table.state.phase == "stage":
             self.windows += 1
-            assert RR.prompt(spectator, []).to_act == frozenset(s.id for s in table.state.seats if not s.retired)
+            assert RR.narrator.prompt(spectator,
+                                      []).to_act == frozenset(s.id for s in table.state.seats if not s.retired)
 
 
 def leaks_in(text: str, secrets: set[tuple[str, str, bool]], reader: str | None = None) -> list[str]:
@@ -217,7 +219,7 @@ async def test_whole_games_through_the_services_leak_no_hand_and_no_stage_card(s
 
 
 def test_scrambled_keeps_what_is_public_and_changes_a_secret():
-    table, _ = RR.setup(4, [("1", "A"), ("2", "B"), ("3", "C")], {"ruleset": "rr-standard"})
+    table, _ = RR.rules.setup(4, [("1", "A"), ("2", "B"), ("3", "C")], {"ruleset": "rr-standard"})
     twin = scrambled(table, 1)
     assert [len(s.hand) for s in twin.state.seats] == [len(s.hand) for s in table.state.seats]
     assert [len(s.stage_cards) for s in twin.state.seats] == [len(s.stage_cards) for s in table.state.seats]

@@ -23,10 +23,11 @@ import random
 import pytest
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.secret_dice import SecretDice, commitment
 from bot.engine.roadrally import ai
 from bot.engine.roadrally.library import course_of
-from bot.engine.roadrally.protocol import Table
+from bot.engine.roadrally.rules import Table
 from bot.engine.roadrally.view import view
 from bot.i18n import render
 from bot.services import Actor, Place, RallyService
@@ -49,36 +50,37 @@ def dealt(table: Table) -> list[tuple[list[int], list[int], list[int]]]:
 def test_the_course_name_and_the_seed_no_longer_fix_the_deal():
     seed = 123_456_789  # the course's name shows it whole: std-123456789
     options = {"stage": "standard", "ruleset": "rr-standard"}
-    a, _ = RR.setup(seed, seats(4), {**options, "secret": KEYS[0]})
-    b, _ = RR.setup(seed, seats(4), {**options, "secret": KEYS[1]})
+    a, _ = RR.rules.setup(seed, seats(4), {**options, "secret": KEYS[0]})
+    b, _ = RR.rules.setup(seed, seats(4), {**options, "secret": KEYS[1]})
     assert a.state.road.name == b.state.road.name == course_of("standard", seed)  # the public layout
     assert a.state.order == b.state.order  # the line-up is public: drawn from the seed
     assert dealt(a) != dealt(b)  # the deal is the key's
     # what an attacker computes from the course name: the game the seed alone deals (how every
     # game was dealt before the key, and how one still is without a key)
-    guessed, _ = RR.setup(int(a.state.road.name.split("-")[1]), seats(4), options)
+    guessed, _ = RR.rules.setup(int(a.state.road.name.split("-")[1]), seats(4), options)
     assert dealt(guessed) != dealt(a)
-    assert RR.from_json(RR.to_json(a)).state.dice.to_dict() == a.state.dice.to_dict()  # the state keeps its source
+    back = RR.rules.from_json(RR.rules.to_json(a))
+    assert back.state.dice.to_dict() == a.state.dice.to_dict()  # the state keeps its source
     assert isinstance(a.state.dice, SecretDice)
 
 
 def test_a_game_without_a_key_is_dealt_from_its_seed_as_before():
     """A rally started before the keys replays unchanged: its line-up drawn after the deal."""
-    table, events = RR.setup(7, seats(3), {"stage": "standard", "ruleset": "rr-standard"})
-    again, _ = RR.setup(7, seats(3), {"stage": "standard", "ruleset": "rr-standard", "secret": None})
+    table, events = RR.rules.setup(7, seats(3), {"stage": "standard", "ruleset": "rr-standard"})
+    again, _ = RR.rules.setup(7, seats(3), {"stage": "standard", "ruleset": "rr-standard", "secret": None})
     assert dealt(table) == dealt(again) and table.state.dice.to_dict() == {"type": "seeded", "seed": 7,
                                                                              "counter": table.state.dice.counter}
     assert not any(e.kind == "dealt" for e in events)
 
 
 def test_the_start_publishes_the_commitment_and_a_bad_key_is_refused():
-    table, events = RR.setup(5, seats(3), {"stage": "sprint", "ruleset": "rr-standard", "secret": KEYS[2]})
-    told = [render(line, "en") for line in RR.tell(RR.view(table, None), events).lines]
+    table, events = RR.rules.setup(5, seats(3), {"stage": "sprint", "ruleset": "rr-standard", "secret": KEYS[2]})
+    told = [render(line, "en") for line in RR.narrator.tell(RR.rules.view(table, None), events).lines]
     assert any(commitment(KEYS[2]) in line for line in told)
     assert KEYS[2] not in "\n".join(told)
     for bad in ("abc", "AB" * 32, KEYS[2][:-1] + "g", KEYS[2] + "0"):
         with pytest.raises(Exception, match="64 hexadecimal"):
-            RR.setup(5, seats(3), {"stage": "sprint", "ruleset": "rr-standard", "secret": bad})
+            RR.rules.setup(5, seats(3), {"stage": "sprint", "ruleset": "rr-standard", "secret": bad})
 
 
 # -- the property -----------------------------------------------------------------------------------
@@ -91,20 +93,20 @@ def played_through(table: Table, steps: int = 3000) -> tuple[list[tuple[str, obj
     actions: list[tuple[str, object]] = []
     shown: dict[str, set[int]] = {s.id: set() for s in table.state.seats}
     for _ in range(steps):
-        if RR.finished(table):
+        if is_finished(RR.rules, table):
             break
-        seat = min(RR.to_act(table))
+        seat = min(RR.rules.to_act(table))
         state = table.state
         if state.phase == "mechanic":
             current = state.seats[state.current()]
             shown[current.id] |= set(current.deck[:state.preset.mechanic_look])
-        action = RR.choose(RR.view(table, seat), seat)
-        table, events = RR.apply(table, seat, action)
+        action = RR.coach.choose(RR.rules.view(table, seat), seat)
+        table, events = RR.rules.apply(table, seat, action)
         for e in events:
             if e.kind == "played":
                 shown[e.seat] |= set(e.data)
         actions.append((seat, action))
-    assert RR.finished(table)
+    assert is_finished(RR.rules, table)
     return actions, shown, {stage for stage, _ in table.state.revealed}
 
 
@@ -130,17 +132,18 @@ def twin(start: Table, shown: dict[str, set[int]], revealed: set[int], rng: rand
 
 def public(table: Table, events: list) -> str:
     """Everything anyone may see after an action, as the bytes it is shown as (English)."""
-    spectator = RR.view(table, None)
-    prompt = RR.prompt(spectator, events)
-    out = {"board": RR.board(spectator), "status": [render(x, "en") for x in RR.status(spectator)],
+    spectator = RR.rules.view(table, None)
+    prompt = RR.narrator.prompt(spectator, events)
+    out = {"board": RR.pictures.board(spectator), "status": [render(x, "en") for x in RR.narrator.status(spectator)],
            "prompt": [render(x, "en") for x in prompt.lines], "asked": sorted(prompt.to_act),
-           "new_turn": prompt.new_turn, "told": [render(x, "en") for x in RR.tell(spectator, events).lines],
-           "progress": list(RR.progress(spectator)), "to_act": sorted(RR.to_act(table)) if RR.to_act(table) and
-           table.state.phase != "stage" else None}
-    if RR.finished(table):
-        out["results"] = RR.results(spectator)
-        out["classification"] = [render(x, "en") for x in RR.classification(spectator)]
-        out["outcome"] = repr(RR.outcome(table))
+           "new_turn": prompt.new_turn, "told": [render(x, "en") for x in RR.narrator.tell(spectator, events).lines],
+           "progress": list(RR.rules.progress(spectator)),
+           "to_act": sorted(RR.rules.to_act(table))
+           if RR.rules.to_act(table) and table.state.phase != "stage" else None}
+    if is_finished(RR.rules, table):
+        out["results"] = RR.pictures.results(spectator)
+        out["classification"] = [render(x, "en") for x in RR.narrator.classification(spectator)]
+        out["outcome"] = repr(RR.rules.outcome(table))
     return json.dumps(out, sort_keys=True, ensure_ascii=False, default=repr)
 
 
@@ -155,17 +158,17 @@ GAMES = [(players, preset, stage, k) for k, (players, preset, stage) in enumerat
 def test_two_deals_that_differ_only_in_what_is_never_revealed_show_the_same_bytes(players, preset, stage, k):
     rng = random.Random(1000 + k)
     options = {"stage": stage, "ruleset": preset, "secret": KEYS[k]}
-    start, setup_events = RR.setup(rng.randrange(10**9), seats(players), options)
+    start, setup_events = RR.rules.setup(rng.randrange(10**9), seats(players), options)
     actions, shown, revealed = played_through(start)
     other = twin(start, shown, revealed, rng)
     assert dealt(other) != dealt(start)  # another hidden deal …
     a, b = start, other
     assert public(a, setup_events) == public(b, setup_events)  # … the same start …
     for seat, action in actions:  # … and the same public game, step by step, to the end
-        a, told_a = RR.apply(a, seat, action)
-        b, told_b = RR.apply(b, seat, action)
+        a, told_a = RR.rules.apply(a, seat, action)
+        b, told_b = RR.rules.apply(b, seat, action)
         assert public(a, told_a) == public(b, told_b), (seat, action)
-    assert RR.finished(b)
+    assert is_finished(RR.rules, b)
 
 
 def test_two_keys_give_the_same_public_start_but_for_the_commitment():
@@ -174,7 +177,7 @@ def test_two_keys_give_the_same_public_start_but_for_the_commitment():
     options = {"stage": "standard", "ruleset": "rr-standard"}
     shown = []
     for key in KEYS[3:6]:
-        table, events = RR.setup(99, seats(4), {**options, "secret": key})
+        table, events = RR.rules.setup(99, seats(4), {**options, "secret": key})
         shown.append(public(table, events).replace(commitment(key), "<commitment>"))
     assert shown[0] == shown[1] == shown[2]
 
@@ -187,17 +190,17 @@ def window_views(count: int) -> list:
     found = []
     for k in range(40):
         options = {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[k % len(KEYS)]}
-        table, _ = RR.setup(k, seats(3 + k % 3), options)
+        table, _ = RR.rules.setup(k, seats(3 + k % 3), options)
         for _ in range(3000):
-            if RR.finished(table) or len(found) >= count:
+            if is_finished(RR.rules, table) or len(found) >= count:
                 break
             state = table.state
             if state.phase == "stage":
                 for s in state.seats:
                     if not s.retired and state.pending[0] in s.stage_cards:
                         found.append((table, s.id))
-            seat = min(RR.to_act(table))
-            table, _ = RR.apply(table, seat, RR.choose(RR.view(table, seat), seat))
+            seat = min(RR.rules.to_act(table))
+            table, _ = RR.rules.apply(table, seat, RR.coach.choose(RR.rules.view(table, seat), seat))
         if len(found) >= count:
             break
     return found

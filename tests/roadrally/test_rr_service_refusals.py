@@ -46,7 +46,7 @@ async def test_each_bad_play_is_refused_privately_by_name_and_changes_nothing(st
     service = await started(store)
     rally = await store.rallies.get_active_in_channel(HERE.guild_id, HERE.channel_id)
     table = service.work.state_of(rally)
-    (seat,) = RR.to_act(table)
+    (seat,) = RR.rules.to_act(table)
     player = PEOPLE[seat]
     waiting = next(a for s, a in PEOPLE.items() if s != seat)
     hand = sorted(table.state.seats[table.state.index(seat)].hand)

@@ -13,20 +13,19 @@ SEATS = (("a", "A"), ("b", "B"), ("c", "C"))
 
 @pytest.mark.parametrize("preset", ["rr-base", "rr-standard"])
 def test_C9_a_sprint_module_plays_the_sprint_course_not_the_presets_own(preset):
-    options = {"ruleset": preset, "stage": RR.default_stage(preset), "modules": {"sprint": True}}
-    RR.validate_setup(options)
-    table, _ = RR.setup(7, SEATS, options)
+    options = {"ruleset": preset, "stage": RR.library.default_stage(preset), "modules": {"sprint": True}}
+    table, _ = RR.rules.setup(7, SEATS, options)
     assert table.state.sprint and table.state.road.name == "sprint-7"
-    full, _ = RR.setup(7, SEATS, {"ruleset": preset, "stage": RR.default_stage(preset)})
+    full, _ = RR.rules.setup(7, SEATS, {"ruleset": preset, "stage": RR.library.default_stage(preset)})
     assert len(table.state.road.spaces) < len(full.state.road.spaces)
 
 
 def test_C9_simulate_with_the_sprint_module_plays_a_sprint_course():
-    report = RR.simulate([RR.default_stage("rr-standard")], 3, 4, [], "sprint", "rr-standard")
+    report = RR.coach.simulate([RR.library.default_stage("rr-standard")], 3, 4, [], "sprint", "rr-standard")
     assert report["sprint"] and report["course"] == "sprint-4" and report["spaces"] < 60
 
 
 def test_C9_a_sprint_on_a_full_course_the_host_named_is_refused():
     with pytest.raises(NotAllowed) as caught:
-        RR.validate_setup({"ruleset": "rr-standard", "stage": "std-5", "modules": {"sprint": True}})
+        RR.rules.setup(7, SEATS, {"ruleset": "rr-standard", "stage": "std-5", "modules": {"sprint": True}})
     assert caught.value.message.key == "roadrally.sprint_course"

@@ -55,17 +55,18 @@ async def to_a_window(service: RallyService, deadlines: DeadlineService, store, 
     by_seat = {str(a.user_id): a for a in people}
     for _ in range(400):
         table = service.work.state_of(await rally_now(store))
-        acting = RR.to_act(table)
+        acting = RR.rules.to_act(table)
         human = sorted(s for s in acting if s in by_seat)
         if not human:
             clock.advance(seconds=30)
             await deadlines.run_due()
         else:
             seat = human[0]
-            await service.act(HERE, by_seat[seat], RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+            move = RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
+            await service.act(HERE, by_seat[seat], move, option="action")
         delivered = await deliver(service)
         table = service.work.state_of(await rally_now(store))
-        if table.state.phase == "stage" and any(s in by_seat for s in RR.to_act(table)):
+        if table.state.phase == "stage" and any(s in by_seat for s in RR.rules.to_act(table)):
             return delivered
     raise AssertionError("no stage window opened")
 
@@ -82,7 +83,8 @@ async def test_a_window_pings_everyone_alike_and_an_answer_posts_nothing(store, 
     window = table.state.pending[0]
     first = people[0]
     seat = str(first.user_id)
-    reply = await service.act(HERE, first, RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+    reply = await service.act(HERE, first, RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat)),
+                              option="action")
     assert reply.ephemeral and "Your answer is in" in render(reply.lines[0], "en")
     assert await deliver(service) == []  # the channel learns nothing
     after = service.work.state_of(await rally_now(store))
@@ -99,7 +101,7 @@ async def test_the_window_s_reminder_and_deadline_name_nobody_and_count_no_misse
     table = service.work.state_of(await rally_now(store))
     window = table.state.pending[0]
     seat = str(BOB.user_id)
-    await service.act(HERE, BOB, RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+    await service.act(HERE, BOB, RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat)), option="action")
     await deliver(service)
     rally = await rally_now(store)
     due = await deadlines.due_at(rally.id)
@@ -134,17 +136,18 @@ async def test_an_ai_seat_answers_the_window_as_itself_and_posts_nothing_while_p
     rally = await rally_now(store)
     table = service.work.state_of(rally)
     ai_seat = next(s.id for s in table.state.seats if s.id.startswith("-"))
-    assert ai_seat in RR.to_act(table)
+    assert ai_seat in RR.rules.to_act(table)
     before = len(await store.actions.list(rally.id))
     clock.advance(seconds=30)
     await deadlines.run_due()
     assert await deliver(service) == []  # the AI answered; nobody is told
     after = await service.turns.answered_state(await rally_now(store))
-    assert ai_seat not in RR.to_act(after) and after.state.phase == "stage"
+    assert ai_seat not in RR.rules.to_act(after) and after.state.phase == "stage"
     assert len(await store.actions.list(rally.id)) == before  # kept beside the rally while the window is open
     for actor in people:  # the people answer: the window closes, every answer logged by its own seat
         seat = str(actor.user_id)
-        await service.act(HERE, actor, RR.label(RR.choose(RR.view(after, seat), seat)), option="action")
+        await service.act(HERE, actor, RR.commands.label(RR.coach.choose(RR.rules.view(after, seat), seat)),
+                          option="action")
     actions = [a.as_dict() for a in await store.actions.list(rally.id)][before:]
     assert [a["actor"] for a in actions] == sorted([int(ai_seat), *(a.user_id for a in people)])
     assert all('"type":"stage"' in a["action"] for a in actions)
@@ -170,12 +173,14 @@ async def test_answers_in_an_open_window_change_nothing_public_until_it_closes(s
     before = await public_marks(store, rally)
     for actor in people[:-1]:  # every answer but the last: the page, its stream, the channel unchanged
         seat = str(actor.user_id)
-        reply = await service.act(HERE, actor, RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+        reply = await service.act(HERE, actor, RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat)),
+                                  option="action")
         assert reply.ephemeral and "Your answer is in" in render(reply.lines[0], "en")
         assert await public_marks(store, rally) == before
         assert await deliver(service) == []
     last = str(people[-1].user_id)
-    await service.act(HERE, people[-1], RR.label(RR.choose(RR.view(table, last), last)), option="action")
+    await service.act(HERE, people[-1], RR.commands.label(RR.coach.choose(RR.rules.view(table, last), last)),
+                      option="action")
     after = await public_marks(store, rally)
     assert after[0] != before[0] and after[4] == before[4] + len(people)  # closed: the answers logged at once
     closed = service.work.state_of(await rally_now(store))
@@ -198,7 +203,8 @@ async def test_answers_given_at_the_same_moment_are_all_taken(store, service, de
     assert all("Your answer is in" in render(r.lines[0], "en") or not r.ephemeral for r in replies)
     # her pick from the menu drawn before they answered is taken too: the window is still open
     seat = str(ALICE.user_id)
-    (pick,) = [label for label in hand.turn.options if label == RR.label(RR.choose(RR.view(table, seat), seat))]
+    chosen = RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
+    (pick,) = [label for label in hand.turn.options if label == chosen]
     await service.press(HERE, ALICE, rally.id, hand.turn.version, pick)
     closed = service.work.state_of(await rally_now(store))
     assert closed.state.phase != "stage" or closed.state.pending[:1] != table.state.pending[:1]
@@ -215,7 +221,8 @@ async def test_a_retirement_that_leaves_only_seats_that_answered_closes_the_wind
     window = table.state.pending[0]
     for actor in (ALICE, BOB):
         seat = str(actor.user_id)
-        await service.act(HERE, actor, RR.label(RR.choose(RR.view(table, seat), seat)), option="action")
+        await service.act(HERE, actor, RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat)),
+                          option="action")
     assert (await rally_now(store)).version == rally.version
     await service.kick(HERE, ALICE, CAROL.user_id, "Carol")  # Carol never answered: her car retires
     after = service.work.state_of(await rally_now(store))

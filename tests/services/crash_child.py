@@ -33,7 +33,7 @@ async def main(path: str, channels: int) -> None:
             busy = True
             state = service.work.state_of(rally)
             actor = next(d for d in DRIVERS if str(d.user_id) == state.cars[state.turn.car].id)
-            await service.act(place, actor, RALLYMAN.label(choose_action(state)))
+            await service.act(place, actor, RALLYMAN.commands.label(choose_action(state)))
             print(f"ack {rally.id} {rally.version + 1}", flush=True)
         if not busy:
             print("done", flush=True)

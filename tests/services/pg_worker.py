@@ -47,7 +47,7 @@ async def act(service: RallyService, store: Store, channel: int, die: str | None
     state = service.work.state_of(rally)
     actor = DRIVERS[user if user is not None else int(state.cars[state.turn.car].id)]
     try:
-        reply = await service.act(place, actor, die or RALLYMAN.label(choose_action(state)))
+        reply = await service.act(place, actor, die or RALLYMAN.commands.label(choose_action(state)))
     except RallyError as exc:
         return {"ok": False, "error": type(exc).__name__, "text": str(exc)}
     return {"ok": True, "version": reply.turn.version if reply.turn else None, "rally": rally.id}

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.core.text import Listed, msg, to_json
 from bot.i18n import ELISION, catalogue, render
 from bot.render.table import TableView
@@ -43,16 +44,16 @@ def state_after(game_id: str, stage: str, drivers: int, seed: int, moves: int | 
     """The state of an AI rally of `drivers` on `stage` after `moves` logged moves (None: all, its finish)."""
     game = games.get(game_id)
     row, actions = ai_log(game_id, [stage], drivers=drivers, seed=seed)
-    state, _ = game.setup(seed, [(d["user_id"], d["display_name"]) for d in row["drivers"]], setup_options(row))
+    state, _ = game.rules.setup(seed, [(d["user_id"], d["display_name"]) for d in row["drivers"]], setup_options(row))
     for entry in actions[1:][:moves]:
-        state, _ = game.apply(state, entry["actor"], game.decode(entry["action"]))
+        state, _ = game.rules.apply(state, entry["actor"], game.rules.decode(entry["action"]))
     return state
 
 
 def played_states(game_id: str, drivers: int = 3) -> list:
     """The spectators' views of an AI rally of `game_id` after each turn (its default or first stage)."""
     game = games.get(game_id)
-    stage = game.default_stage(game.rulesets()[0]) or game.stages.names()[0]
+    stage = game.library.default_stage(game.library.rulesets()[0]) or game.library.stages.names()[0]
     row, actions = ai_log(game_id, [stage], drivers=drivers, seed=1)
     return turn_views(row, actions)
 
@@ -63,10 +64,10 @@ def test_a_board_names_its_stage_round_next_driver_and_every_car(game_id, lang):
     views = played_states(game_id)
     game = games.get(game_id)
     view = views[len(views) // 2]
-    spec = {"kind": "board", "game": game_id, "view": game.board(view)}
+    spec = {"kind": "board", "game": game_id, "view": game.pictures.board(view)}
     text = describe(spec, lang)
     assert text is not None and in_language(text, "alt.board", lang)
-    names = [game.seat_name(view, seat) for seat in ("9000", "9001", "9002")]
+    names = [game.narrator.seat_name(view, seat) for seat in ("9000", "9001", "9002")]
     assert all(name in text for name in names)
     assert str(spec["view"]["round"]) in text
 
@@ -74,12 +75,12 @@ def test_a_board_names_its_stage_round_next_driver_and_every_car(game_id, lang):
 def test_the_classic_board_gives_places_times_and_the_turn_in_words():
     views = played_states("rallyman", drivers=2)
     game = games.get("rallyman")
-    data = game.board(views[3])
+    data = game.pictures.board(views[3])
     text = describe({"kind": "board", "game": "rallyman", "view": data}, "en")
     mover = next(c for c in data["cars"] if c["active"])
     assert f"{mover['name']} to drive." in text
     assert text.startswith(f"Board of {data['title']}, round {data['round']}.")
-    last = game.board(views[-1])
+    last = game.pictures.board(views[-1])
     final = describe({"kind": "board", "game": "rallyman", "view": last}, "fr")
     for car in last["cars"]:
         assert f"{car['name']} : place {car['place']}, temps " in final
@@ -89,7 +90,7 @@ def test_a_road_rally_board_says_the_same_whatever_the_hands_hold():
     """Only the spectators' data is described: two tables that differ in a seat's hand alone give
     one board spec and one text, and no card of a hand is named (RULES C10.8)."""
     game = games.get("roadrally")
-    state, _ = game.setup(2, [("9000", "AI 1"), ("9001", "AI 2"), ("9002", "AI 3")], {})
+    state, _ = game.rules.setup(2, [("9000", "AI 1"), ("9001", "AI 2"), ("9002", "AI 3")], {})
     other = copy.deepcopy(state)
     seat = other.state.seats[0]
     assert seat.hand and seat.deck, "the first seat holds cards and has a deck at the start"
@@ -104,7 +105,7 @@ def test_a_road_rally_board_says_the_same_whatever_the_hands_hold():
 def test_a_results_card_gives_its_title_podium_and_count(lang):
     views = played_states("rallyman", drivers=3)
     game = games.get("rallyman")
-    data = game.results(views[-1])
+    data = game.pictures.results(views[-1])
     text = describe({"kind": "results", "game": "rallyman", "view": data}, lang)
     assert text is not None and in_language(text, "alt.results", lang)
     assert render(msg("alt.results_count", drivers=3, finished=3), lang) in text
@@ -116,7 +117,7 @@ def test_a_results_card_gives_its_title_podium_and_count(lang):
 def test_a_ghost_on_the_board_is_told_with_its_label():
     game = games.get("rallyman")
     state = state_after("rallyman", "pinewood-sprint", 1, 1, moves=4)
-    track = [[list(game.progress(game.view(state, None))), 12, 30]]  # (progress, place, time)
+    track = [[list(game.rules.progress(game.rules.view(state, None))), 12, 30]]  # (progress, place, time)
     board, _ = with_ghost(game, state, board_spec(state, "rallyman"), {"kind": "best", "track": track, "name": "x"})
     text = describe(board, "de")
     label = catalogue("de")["ghost.label.best"]
@@ -129,8 +130,8 @@ def test_a_ghost_on_the_board_is_told_with_its_label():
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_preview_of_every_shipped_stage_gives_length_and_counts_within_the_limit(lang):
     for game in games.games():
-        for name in game.stages.names():
-            facts = game.stages.facts(name)
+        for name in game.library.stages.names():
+            facts = game.library.stages.facts(name)
             text = describe(preview_spec(name, game.id), lang)
             assert text is not None and in_language(text, "alt.preview", lang) and len(text) <= MAX_CHARS
             assert render(facts.title, lang) in text and str(facts.length) in text and str(facts.hazards) in text
@@ -140,7 +141,7 @@ def test_a_preview_of_every_shipped_stage_gives_length_and_counts_within_the_lim
 def test_a_replay_names_its_rally_its_stage_its_last_round_and_winner(lang):
     game = games.get("rallyman")
     state = state_after("rallyman", "pinewood-sprint", 2, 4)
-    assert game.finished(state)
+    assert is_finished(game.rules, state)
     about = replay_about("rallyman", state)
     text = describe(replay_spec(12, 99, "rallyman", about), lang)
     assert text is not None and in_language(text, "alt.replay", lang)
@@ -155,7 +156,7 @@ def test_a_career_card_gives_rating_and_figures(lang):
     from bot.services.careers import CARD_HEADS
 
     labels = {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS}
-    card = {"name": "Alice", "game": to_json(msg(games.get("rallyman").name)), "rating": 1523, "trend": [],
+    card = {"name": "Alice", "game": to_json(msg(games.get("rallyman").library.name)), "rating": 1523, "trend": [],
             "labels": labels,
             "stats": [[to_json(msg("career.stat_rallies")), "7"], [to_json(msg("career.stat_wins")), "3"],
                       [to_json(msg("career.stat_podiums")), "5"]]}
@@ -170,7 +171,7 @@ def test_a_career_card_gives_rating_and_figures(lang):
 
 
 def _big_classic_board() -> dict:
-    data = games.get("rallyman").board(played_states("rallyman", drivers=2)[2])
+    data = games.get("rallyman").pictures.board(played_states("rallyman", drivers=2)[2])
     car = data["cars"][0]
     data["cars"] = [dict(car, name=f"{LONG[:-3]}{i:03d}", driver_id=str(i), place=i + 1 if i % 2 else None)
                     for i in range(200)]
@@ -179,7 +180,7 @@ def _big_classic_board() -> dict:
 
 
 def _big_dirt_board() -> dict:
-    data = games.get("dirt").board(played_states("dirt", drivers=2)[2])
+    data = games.get("dirt").pictures.board(played_states("dirt", drivers=2)[2])
     car = data["cars"][0]
     data["cars"] = [dict(car, name=f"{LONG[:-3]}{i:03d}", seat=str(i)) for i in range(200)]
     data.update(stage_no=SPECIALS, stages=SPECIALS)
@@ -187,7 +188,7 @@ def _big_dirt_board() -> dict:
 
 
 def _big_road_board() -> dict:
-    data = games.get("roadrally").board(played_states("roadrally", drivers=3)[2])
+    data = games.get("roadrally").pictures.board(played_states("roadrally", drivers=3)[2])
     seat = data["seats"][0]
     data["seats"] = [dict(seat, name=f"{LONG[:-3]}{i:03d}", id=str(i), place=i + 1) for i in range(200)]
     data.update(current="0", to_act=[])
@@ -195,7 +196,7 @@ def _big_road_board() -> dict:
 
 
 def _big_results() -> dict:
-    data = games.get("rallyman").results(played_states("rallyman", drivers=2)[-1])
+    data = games.get("rallyman").pictures.results(played_states("rallyman", drivers=2)[-1])
     row = next(r for r in data["rows"] if r["time_s"] is not None)
     data["rows"] = [dict(row, name=f"{LONG[:-3]}{i:03d}", driver_id=str(i), time_s=100 + i,
                          times=[10] * SPECIALS) for i in range(200)]
@@ -283,7 +284,7 @@ def test_a_malformed_spec_has_no_description_rather_than_an_error():
 def test_the_specs_the_services_build_are_described():
     """`board_spec` / `results_spec` (what the outbox keeps) give a text: the same data as the picture."""
     game = games.get("rallyman")
-    state, _ = game.setup(1, [("1", "Alice"), ("2", "Bob")], {"stage": "pinewood-sprint"})
+    state, _ = game.rules.setup(1, [("1", "Alice"), ("2", "Bob")], {"stage": "pinewood-sprint"})
     assert "Alice" in describe(board_spec(state, "rallyman"), "en")
     spec = results_spec(state, "rallyman")
     assert spec is None or describe(spec, "en") is not None
@@ -293,7 +294,7 @@ def test_a_board_stored_with_its_whole_state_is_described_from_its_spectators_vi
     """A spec kept before pictures held views (`"state"`) is read as `board_spec` would build it."""
     game = games.get("rallyman")
     state = state_after("rallyman", "pinewood-sprint", 2, 3, moves=6)
-    old = {"kind": "board", "state": game.to_json(state)}
+    old = {"kind": "board", "state": game.rules.to_json(state)}
     assert describe(old, "fr") == describe(board_spec(state, "rallyman"), "fr") is not None
 
 

@@ -68,15 +68,15 @@ async def play_to_end(service: RallyService, place: Place, clock: Clock, max_act
             return rally_id
         game = games.get(rally.game)
         state = await service.turns.answered_state(rally)  # a window: with the answers kept so far
-        seat = sorted(game.to_act(state))[0]  # a window every seat answers: one after the other
+        seat = sorted(game.rules.to_act(state))[0]  # a window every seat answers: one after the other
         if int(seat) < 0:  # its clock starts once its prompt is delivered
             for out in await service.delivery.claim():
                 await service.delivery.sent(out, next(MESSAGE_IDS))
             clock.now += AI_PAUSE * 2
             await deadlines.run_due()
             continue
-        action = game.choose(game.view(state, seat), seat)
-        await service.act(place, Actor(int(seat), f"u{seat}"), game.label(action))
+        action = game.coach.choose(game.rules.view(state, seat), seat)
+        await service.act(place, Actor(int(seat), f"u{seat}"), game.commands.label(action))
     raise AssertionError("the rally did not end")
 
 
@@ -123,8 +123,8 @@ async def test_a_finished_rally_writes_each_drivers_stats_matching_the_games_own
     rally_id = await play_to_end(service, HERE, clock)
     rally = await store.rallies.get(rally_id)
     game = games.get(rally.game)
-    state = game.from_json(rally.snapshot)
-    outcome = game.outcome(state)
+    state = game.rules.from_json(rally.snapshot)
+    outcome = game.rules.outcome(state)
     assert outcome is not None
     by_seat = {r.seat: r for r in outcome.seats}
     winner = min(r.score for r in outcome.seats if r.score is not None)
@@ -152,7 +152,7 @@ async def test_a_finished_rally_writes_each_drivers_stats_matching_the_games_own
 async def test_road_rally_and_dirt_careers_match_their_games_own_record(service, store, clock):
     await live_rally(service, HERE, None, BOB, ALICE, CAROL, game="roadrally")
     rally = await store.rallies.get(await play_to_end(service, HERE, clock))
-    state = games.get("roadrally").from_json(rally.snapshot).state  # the game's own state in its table
+    state = games.get("roadrally").rules.from_json(rally.snapshot).state  # the game's own state in its table
     for seat in state.seats:  # the stage cards each seat scored (C6.4): the game's own count
         (row,) = await rows_of(store, int(seat.id), "roadrally")
         assert row.counters.get("stages", 0) == seat.scored_cards
@@ -162,9 +162,9 @@ async def test_road_rally_and_dirt_careers_match_their_games_own_record(service,
     assert stats["losses_per_100"] is None and stats["favourite_gear"] is None  # no such facts in this game
 
     dirt = games.get("dirt")
-    await live_rally(service, HERE, dirt.stages.names()[0], BOB, ALICE, game="dirt")
+    await live_rally(service, HERE, dirt.library.stages.names()[0], BOB, ALICE, game="dirt")
     rally = await store.rallies.get(await play_to_end(service, HERE, clock))
-    outcome = dirt.outcome(dirt.from_json(rally.snapshot))
+    outcome = dirt.rules.outcome(dirt.rules.from_json(rally.snapshot))
     assert outcome is not None
     for result in outcome.seats:
         (row,) = await rows_of(store, int(result.seat), "dirt")
@@ -379,7 +379,7 @@ async def test_a_rally_of_several_specials_gives_a_personal_best_on_each(service
     rally_id = await play_to_end(service, HERE, clock)
     (row,) = await rows_of(store, ALICE.user_id)
     rally = await store.rallies.get(rally_id)
-    state = games.get("rallyman").from_json(rally.snapshot)
+    state = games.get("rallyman").rules.from_json(rally.snapshot)
     from bot.engine.rallyman.rally_classification import rally_classification
 
     (mine,) = [r for r in rally_classification(state.course) if r.driver == str(ALICE.user_id)]
@@ -411,7 +411,7 @@ async def test_a_road_rally_card_shows_only_its_statistics_and_finisher_only_for
 
     await live_rally(service, HERE, None, BOB, ALICE, CAROL, game="roadrally")
     rally = await store.rallies.get(await play_to_end(service, HERE, clock))
-    state = games.get("roadrally").from_json(rally.snapshot).state
+    state = games.get("roadrally").rules.from_json(rally.snapshot).state
     for seat in state.seats:
         (row,) = await rows_of(store, int(seat.id), "roadrally")
         assert finished(row) == (seat.mark is not None and not seat.retired)  # its classification's "finished"

@@ -76,7 +76,7 @@ async def test_autopilot_stays_on_across_turns_until_switched_off(store):
 
 
 def typed(action) -> str:
-    choice = RALLYMAN.label(action)
+    choice = RALLYMAN.commands.label(action)
     return f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
 
 

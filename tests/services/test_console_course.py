@@ -38,7 +38,7 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
             break
         state = service.work.state_of(rally)
         assert state.active is not None
-        choice = RALLYMAN.label(choose_action(state))
+        choice = RALLYMAN.commands.label(choose_action(state))
         command = f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
         typed.add(command.split()[0])
         await console.run_line(f"{by_id[state.active.id]}: {command}")

@@ -135,7 +135,7 @@ async def play(store: Store, case: Case) -> tuple[str, set[str]]:
         state = service.work.state_of(rally)
         assert state.active is not None
         before = rally.version
-        choice = RALLYMAN.label(reckless(state, case.how))
+        choice = RALLYMAN.commands.label(reckless(state, case.how))
         command = f"/roll {choice}" if choice[0] in "12345W" else f"/{choice}"
         await console.run_line(f"{by_id[state.active.id]}: {command}")
         after = await store.rallies.get(rally.id)

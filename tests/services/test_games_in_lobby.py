@@ -11,10 +11,10 @@ from bot.engine.core.errors import RallyError
 from bot.engine.core.game import SeatRange, UnknownGame
 from bot.i18n import render
 from tests.services.conftest import ALICE, HERE, snapshot_of
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashRules, dice_dash
 
 
-class SixSeats(DiceDash):
+class SixSeats(DashRules):
     """The test-only toy game (tests/toy_game) with seats for two to six: the lobby's create
     bounds the drivers by the game's seats."""
 
@@ -24,7 +24,7 @@ class SixSeats(DiceDash):
 
 @pytest.fixture
 def six_seats():
-    games.register(SixSeats())
+    games.register(dice_dash(rules=SixSeats()))
     try:
         yield SixSeats.id
     finally:

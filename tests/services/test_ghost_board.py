@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot import games
+from bot.engine.core.game import is_finished
 from bot.engine.rallyman.ghosts import share_of
 from bot.i18n import catalogue
 from bot.services.errors import ServiceError
@@ -51,7 +52,7 @@ def test_every_ghost_key_is_in_english_french_and_german_with_the_same_placehold
 
 def test_a_board_gains_the_ghosts_place_and_label_and_the_post_its_gap():
     game = games.get("rallyman")
-    state, _ = game.setup(1, [("7", "Ann")], {"stage": "pinewood-sprint", "modules": {}})
+    state, _ = game.rules.setup(1, [("7", "Ann")], {"stage": "pinewood-sprint", "modules": {}})
     spec = board_spec(state, game.id)
     ghost = {"kind": "leader", "name": "Bob", "track": [[[0, 1], -1, 5]]}
     board, lines = with_ghost(game, state, spec, ghost)
@@ -64,9 +65,9 @@ def test_a_board_gains_the_ghosts_place_and_label_and_the_post_its_gap():
 
 def test_road_rally_has_no_ghosts():
     game = games.get("roadrally")
-    seats = [(str(i), f"P{i}") for i in range(1, game.seats.min + 1)]
-    state, _ = game.setup(1, seats, {"stage": game.stages.names()[0], "modules": {}})
-    assert game.ghost_marks(game.view(state, None)) is None
+    seats = [(str(i), f"P{i}") for i in range(1, game.rules.seats.min + 1)]
+    state, _ = game.rules.setup(1, seats, {"stage": game.library.stages.names()[0], "modules": {}})
+    assert game.ghosts is None
     spec = board_spec(state, game.id)
     assert with_ghost(game, state, spec, {"kind": "best", "track": [[[0], 1, 1]]}) == (spec, [])
 
@@ -107,9 +108,10 @@ def test_the_drawn_ghost_and_the_posted_gap_agree_where_the_same_turn_did_not():
     points = [(float(d), int(t), place) for _, place, t, d in track]
     then = now = 0
     for state in states(4):
-        view = game.view(state, None)
-        (mine,) = game.ghost_marks(view).values()
-        mark = (ghost_after if game.finished(state) else ghost_at)([e[:3] for e in track], game.progress(view))
+        view = game.rules.view(state, None)
+        (mine,) = game.ghosts.ghost_marks(view).values()
+        mark_of = ghost_after if is_finished(game.rules, state) else ghost_at
+        mark = mark_of([e[:3] for e in track], game.rules.progress(view))
         if mark is not None and mark.place is not None:  # the same turn, as before
             old_gap, ahead = mine.time - mark.time, share_of(state.stage, mark.place) - mine.distance
             then += (old_gap < 0 < ahead) or (ahead < 0 < old_gap)

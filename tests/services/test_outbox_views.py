@@ -77,24 +77,24 @@ def texts_of(value: Any) -> set[str]:
     return set()
 
 
-def pictures(game: Game[Any, Any], states: Iterable[Any]) -> dict[str, list[Any]]:
+def pictures(game: Game[Any, Any, Any, Any], states: Iterable[Any]) -> dict[str, list[Any]]:
     """The pictures the spectators' view of each state gives, by kind."""
     shown: dict[str, list[Any]] = {"board": [], "results": []}
     for state in states:
-        view = game.view(state, None)
-        shown["board"].append(game.board(view))
-        shown["results"].append(game.results(view))
+        view = game.rules.view(state, None)
+        shown["board"].append(game.pictures.board(view))
+        shown["results"].append(game.pictures.results(view))
     return shown
 
 
-def hidden(game: Game[Any, Any], states: list[Any], shown: dict[str, list[Any]]) -> set[str]:
+def hidden(game: Game[Any, Any, Any, Any], states: list[Any], shown: dict[str, list[Any]]) -> set[str]:
     """The texts of the states that no picture shows (a card of a hand, a stream's key …), as words
     long enough not to be any message's word by chance."""
-    state_texts = set().union(*(texts_of(json.loads(game.to_json(s))) for s in states))
+    state_texts = set().union(*(texts_of(json.loads(game.rules.to_json(s))) for s in states))
     return {t for t in state_texts - texts_of(shown) if len(t) >= 8}
 
 
-def problems(body: Any, game: Game[Any, Any], shown: dict[str, list[Any]], secret: set[str]) -> list[str]:
+def problems(body: Any, game: Game[Any, Any, Any, Any], shown: dict[str, list[Any]], secret: set[str]) -> list[str]:
     """What an outbox row's payload holds beyond what the spectators' view shows (empty: nothing)."""
     payload = _parsed(body)
     out: list[str] = []
@@ -112,7 +112,7 @@ def problems(body: Any, game: Game[Any, Any], shown: dict[str, list[Any]], secre
     return out
 
 
-async def _rally_histories(store: Store) -> list[tuple[Game[Any, Any], Any, list[Any]]]:
+async def _rally_histories(store: Store) -> list[tuple[Game[Any, Any, Any, Any], Any, list[Any]]]:
     """Each rally of the store: its game, its id and the states its action log went through."""
     out = []
     for rally in await store.rallies.list_by_status(("running", "finished", "abandoned")):
@@ -162,7 +162,7 @@ def test_the_guard_sees_a_row_that_holds_the_whole_state():
     state, _ = play_stage("pinewood-sprint", drivers=2, seed=4)
     shown = pictures(game, [state])
     secret = hidden(game, [state], shown)
-    old = {"lines": [], "image": {"kind": "board", "state": game.to_json(state)}}
+    old = {"lines": [], "image": {"kind": "board", "state": game.rules.to_json(state)}}
     found = problems(old, game, shown, secret)
     assert any("keys no view shows" in p and "'dice'" in p for p in found), found
     assert any("no spectator view" in p for p in found), found

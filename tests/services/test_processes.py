@@ -90,7 +90,7 @@ async def next_move(url: str, channel: int) -> dict | None:
         if rally is None:
             return None
         state = RallyService(store).work.state_of(rally)
-        return {"die": RALLYMAN.label(choose_action(state)), "user": int(state.cars[state.turn.car].id)}
+        return {"die": RALLYMAN.commands.label(choose_action(state)), "user": int(state.cars[state.turn.car].id)}
 
 
 async def check_logs(url: str) -> None:

@@ -38,7 +38,7 @@ async def test_the_finish_owes_one_replay_post_a_reference_to_the_log_at_its_las
     await played(store)
     (rally,) = await store.rallies.list_by_status(("finished",))
     (body,) = await replay_rows(store, rally.id)  # one, for this rally, in its channel's lane
-    about = replay_about("rallyman", games.get("rallyman").from_json(rally.snapshot))
+    about = replay_about("rallyman", games.get("rallyman").rules.from_json(rally.snapshot))
     assert body["image"] == replay_spec(rally.id, rally.version, "rallyman", about)
     assert about["winners"] == ["alice"] and about["rounds"] > 0  # what its description tells (alt text)
     assert body["lines"][0]["key"] == "replay.ready"

@@ -151,7 +151,7 @@ async def play_one_move(url: str, shard: int) -> None:
         assert rally is not None
         state = service.work.state_of(rally)
         actor = {BOB.user_id: BOB, ALICE.user_id: ALICE}[int(state.cars[state.turn.car].id)]
-        await service.act(Place(guild, channel), actor, RALLYMAN.label(choose_action(state)))
+        await service.act(Place(guild, channel), actor, RALLYMAN.commands.label(choose_action(state)))
 
 
 def row_of(nonce: str) -> int:

@@ -99,7 +99,7 @@ async def _play_to_the_end(service: RallyService, limit: int = 2000) -> str:
         state = service.work.state_of(rally)
         car = state.cars[state.turn.car]
         actor = {ALICE.user_id: ALICE, BOB.user_id: BOB}[int(car.id)]
-        text = (await service.act(HERE, actor, RALLYMAN.label(choose_action(state)))).text
+        text = (await service.act(HERE, actor, RALLYMAN.commands.label(choose_action(state)))).text
     raise AssertionError("the rally did not finish")
 
 

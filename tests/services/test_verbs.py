@@ -1,6 +1,6 @@
 """Issue 23 item 4, "commands written once": a game's commands (`/roll`, `/stop`, `/odds` …) reach
 the service through one entry point, `verb(place, actor, name, options)`, fed by the game's own
-verb table (`Game.verbs`), and `/act` takes any move as typed. Bad input: an unknown command or
+verb table (`Game.commands.verbs`), and `/act` takes any move as typed. Bad input: an unknown command or
 option, a yes/no that is not one, a move that is no legal action — each a clear refusal that
 leaves the stored rally, its log and the outbox byte for byte as they were."""
 
@@ -16,7 +16,7 @@ from bot.engine.rallyman.actions import Roll
 from bot.services.help_text import help_groups
 from bot.services.reply import Reply
 from tests.services.conftest import BOB, HERE, running_rally, snapshot_of
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import DashCommands, DashRules, dice_dash
 
 
 async def unchanged(store) -> tuple:
@@ -73,22 +73,25 @@ async def test_act_with_text_that_is_no_legal_move_gets_the_games_refusal(servic
     assert await unchanged(store) == before
 
 
-class Hop(DiceDash):
+class HopRules(DashRules):
+    id = "hop-test"
+
+
+class Hop(DashCommands):
     """The test-only toy game (tests/toy_game) with one command of its own: a command table is
     all a game needs to be heard."""
 
-    id = "hop-test"
     verbs = (Verb("hop", "discord.cmd.roll", "hop {far}",
                   (VerbOption("far", "discord.opt.dice"),)),)
 
 
 @pytest.fixture
 def hop():
-    games.register(Hop())
+    games.register(dice_dash(rules=HopRules(), commands=Hop()))
     try:
         yield
     finally:
-        games.unregister(Hop.id)
+        games.unregister(HopRules.id)
 
 
 def test_a_new_games_commands_reach_the_help_with_no_line_written_for_them(hop):

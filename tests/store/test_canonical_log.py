@@ -30,7 +30,7 @@ from bot.engine.rallyman.actions import (
     Tires,
 )
 from bot.engine.rallyman.game import Seat, apply, legal_actions
-from bot.engine.rallyman.protocol import start_state
+from bot.engine.rallyman.rules import start_state
 from bot.services.replay import log_problem, replay_snapshot
 from bot.services.work import snapshot_json
 from bot.store import Store

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from bot import games
-from tests.toy_game.game import DiceDash
+from tests.toy_game.game import dice_dash
 
 
 @pytest.fixture
 def toy():
-    game = DiceDash()
+    game = dice_dash()
     games.register(game)
     try:
         yield game

@@ -5,6 +5,10 @@ pot, then `bank`s the pot as points; a 1 loses the pot and ends the turn. After 
 (the stage name `dash-N`: N rounds, default 3) the most points win (victory points, higher is
 better: the other way from Rallyman's seconds). One or two seats, so a league round can be
 driven alone. Its dice are the engine's seeded or named streams, in the state.
+
+It is the worked example of the `Game` seam (bot.engine.core.game): the required rules facet, then
+commands, narrator, library, coach and careers, each a small class here, assembled by `dice_dash`;
+it draws no pictures and hides nothing, so those facets are None.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from bot.engine.core.events import Event
 from bot.engine.core.game import (
     POINTS,
     Button,
+    Game,
     Outcome,
     Prompt,
     SeatRange,
@@ -35,6 +40,7 @@ from bot.engine.core.game import (
     check_schema,
     outcome_standing,
     ranked,
+    stage_option,
 )
 from bot.engine.core.log import CodecError, Lifecycle, Start, Status, lifecycle_fields, to_text
 from bot.engine.core.text import msg
@@ -91,42 +97,21 @@ class View:
     seat: str | None
 
 
-class DiceDash:
+def _over(state: Dash) -> bool:
+    """Every round played, or every seat out."""
+    return state.round > state.rounds or len(state.out) == len(state.seats)
+
+
+class DashRules:
+    """The toy's rules: a state of seats, dice, points and a pot."""
+
     id = "dicedash"
-    name = "toy.name"
     seats = SeatRange(1, 2)
-    solo_runs = True
     result = POINTS
     state_schema = 1
-    verbs: tuple[Verb, ...] = (Verb("dash", "toy.cmd.dash", "roll"), Verb("bank", "toy.cmd.bank", "bank"))
-    stages: StageLibrary = Stages()
-    modules: tuple[str, ...] = ()
-    out_reasons: tuple[str, ...] = ("retired",)
-    texts: Path | None = Path(__file__).parent / "text"
-    renderer: str | None = None  # it draws no pictures
-
-    def rulesets(self) -> list[str]:
-        # "provisional" first: the toy's world weeks play it (a game's first ruleset is its default);
-        # "classic" is the lobby's default name. Both play the same; only the label differs.
-        return ["provisional", "classic"]
-
-    def provisional(self, ruleset: str) -> bool:
-        return ruleset == "provisional"
-
-    def rules(self, ruleset: str) -> list[str]:
-        if ruleset not in self.rulesets():
-            raise NotAllowed(msg("toy.bad_words", text=ruleset[:20]))
-        return [msg("toy.rules", ruleset=ruleset)]
-
-    def default_stage(self, ruleset: str) -> None:
-        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
-        return None
-
-    def validate_setup(self, options: Mapping[str, Any]) -> None:
-        self.stages.facts(str(options["stage"]))
 
     def setup(self, seed: int, seats: Sequence[tuple[str, str]], options: Mapping[str, Any]) -> tuple[Dash, list]:
-        facts = self.stages.facts(str(options["stage"]))
+        facts = Stages().facts(stage_option(self.id, options))
         streams = (options.get("modules") or {}).get("streams")
         dice: DiceSource = StreamDice(streams["key"], streams["common"]) if streams else SeededDice(seed)
         state = Dash(list(seats), facts.length, dice, {s: 0 for s, _ in seats})
@@ -139,15 +124,9 @@ class DiceDash:
 
     def from_json(self, text: str) -> Dash:
         d = json.loads(text)
-        check_schema(self, d.get("schema"))
+        check_schema(self.id, 1, d.get("schema"))
         return Dash([tuple(x) for x in d["seats"]], d["rounds"], dice_from_dict(d["dice"]), d["points"], d["out"],
                     d["round"], d["turn"], d["pot"])
-
-    def parse(self, text: str, state: Dash, seat: str) -> Act:
-        word = text.strip().lower()
-        if word not in ("roll", "bank"):
-            raise NotAllowed(msg("toy.bad_words", text=word[:20]))
-        return Act(word)
 
     def encode(self, action: Act | Lifecycle) -> str:
         fields = lifecycle_fields(action) if isinstance(action, (Start, Status)) else \
@@ -169,24 +148,11 @@ class DiceDash:
     def legal_actions(self, state: Dash, seat: str | None) -> list[Act]:
         return [Act("roll"), Act("bank")] if seat is None or seat in self.to_act(state) else []
 
-    def label(self, action: Act) -> str:
-        return action.kind
-
-    def typed(self, action: Act) -> str:
-        return "dash" if action.kind == "roll" else "bank"
-
-    def button(self, label: str) -> Button | None:
-        return Button(msg("toy.button_" + label), "primary" if label == "roll" else "success") \
-            if label in ("roll", "bank") else None
-
-    def typed_words(self, label: str) -> str:
-        return label  # the toy has no words of its own: `roll`, `bank` in every language
-
     def to_act(self, state: Dash) -> frozenset[str]:
-        return frozenset() if self.finished(state) else frozenset({state.seats[state.turn][0]})
+        return frozenset() if _over(state) else frozenset({state.seats[state.turn][0]})
 
     def apply(self, state: Dash, seat: str | None, action: Act) -> tuple[Dash, list[Event]]:
-        if self.finished(state):
+        if _over(state):
             raise NotAllowed(msg("toy.over"))
         if seat is not None and action.kind in ("roll", "bank") and seat not in self.to_act(state):
             raise NotAllowed(msg("toy.not_yours"))
@@ -219,7 +185,7 @@ class DiceDash:
                 s.turn, s.round = 0, s.round + 1
             if s.round > s.rounds or s.seats[s.turn][0] not in s.out:
                 break
-        if not self.finished(s):
+        if not _over(s):
             events.append(Event("toy_turn", s.seats[s.turn][0], {"name": s.seats[s.turn][1]}))
 
     def retire_action(self, seat: str) -> Act:
@@ -231,14 +197,11 @@ class DiceDash:
     def midturn(self, view: View) -> bool:
         return view.state.pot > 0
 
-    def finished(self, state: Dash) -> bool:
-        return state.round > state.rounds or len(state.out) == len(state.seats)
-
     def progress(self, view: View) -> tuple[int, int]:
         return (view.state.round, view.state.turn)
 
     def outcome(self, state: Dash) -> Outcome | None:
-        if not self.finished(state):
+        if not _over(state):
             return None
         rows = [SeatResult(s, "retired" if s in state.out else "finished", None if s in state.out else
                            state.points[s], None, (i,), "retired" if s in state.out else None)
@@ -255,18 +218,46 @@ class DiceDash:
     def view(self, state: Dash, seat: str | None) -> View:
         return View(state, seat)
 
+
+RULES = DashRules()
+
+
+class DashCommands:
+    """`/dash` rolls, `/bank` banks."""
+
+    verbs: tuple[Verb, ...] = (Verb("dash", "toy.cmd.dash", "roll"), Verb("bank", "toy.cmd.bank", "bank"))
+
+    def parse(self, text: str, state: Dash, seat: str) -> Act:
+        word = text.strip().lower()
+        if word not in ("roll", "bank"):
+            raise NotAllowed(msg("toy.bad_words", text=word[:20]))
+        return Act(word)
+
+    def label(self, action: Act) -> str:
+        return action.kind
+
+    def typed(self, action: Act) -> str:
+        return "dash" if action.kind == "roll" else "bank"
+
+    def button(self, label: str) -> Button | None:
+        return Button(msg("toy.button_" + label), "primary" if label == "roll" else "success") \
+            if label in ("roll", "bank") else None
+
+    def typed_words(self, label: str) -> str:
+        return label  # the toy has no words of its own: `roll`, `bank` in every language
+
+
+class DashNarrator:
+    """What the toy says, as message keys (data in tests/toy_game/text)."""
+
     def prompt(self, view: View, events: Sequence[Event]) -> Prompt:
-        seats = self.to_act(view.state)
+        seats = RULES.to_act(view.state)
         new_turn = not events or any(e.kind == "toy_turn" for e in events)
         return Prompt(tuple(msg("toy.your_turn", name=self.seat_name(view, s)) for s in seats), seats,
                       ("roll", "bank") if seats else (), new_turn)
 
-    def hand(self, view: object) -> None:
-        """Nothing is hidden: every seat sees what the board shows (`/hand` says so)."""
-        return None
-
     def tell(self, view: View, events: Sequence[Event]) -> Told:
-        return Told((), tuple(self.narrate(events, view)))
+        return Told((), tuple(msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events))
 
     def seat_name(self, view: View, seat: str) -> str | None:
         return dict(view.state.seats).get(seat)
@@ -274,25 +265,13 @@ class DiceDash:
     def title(self, view: View) -> str:
         return f"Dash {view.state.rounds}"
 
-    def rally_title(self, view: View) -> str:
-        return self.title(view)
-
     def status(self, view: View) -> list[str]:
         return [msg("toy.standing", name=n, points=view.state.points[s]) for s, n in view.state.seats]
 
     def classification(self, view: View) -> list[str]:
-        outcome = self.outcome(view.state)
+        outcome = RULES.outcome(view.state)
         return [msg("toy.standing", name=self.seat_name(view, r.seat), points=r.score or 0)
                 for r in (outcome.seats if outcome else ())]
-
-    def board(self, view: View) -> dict[str, Any] | None:
-        return None  # no pictures: its posts go as text
-
-    def results(self, view: View) -> dict[str, Any] | None:
-        return None
-
-    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
-        raise ValueError("Dice Dash draws no pictures")
 
     def out_reason(self, code: str) -> str:
         return msg("toy.retired")
@@ -300,12 +279,58 @@ class DiceDash:
     def up_next(self, view: View) -> str | None:
         return None
 
-    def start_order(self, view: object) -> None:
-        """The first turns go in the order the seats were given (RULES A3 / B5: the host's call)."""
+    def start_order(self, view: View) -> list[str]:
+        """The seats' order."""
+        return [seat for seat, _ in view.state.seats]
+
+
+class DashLibrary:
+    """Its stages `dash-N` (N rounds) and its two rulesets, which play alike."""
+
+    name = "toy.name"
+    solo_runs = True
+    stages: StageLibrary = Stages()
+    modules: tuple[str, ...] = ()
+    out_reasons: tuple[str, ...] = ("retired",)
+    texts: Path | None = Path(__file__).parent / "text"
+
+    def rulesets(self) -> list[str]:
+        # "provisional" first: the toy's world weeks play it (a game's first ruleset is its default);
+        # "classic" is the lobby's default name. Both play the same; only the label differs.
+        return ["provisional", "classic"]
+
+    def provisional(self, ruleset: str) -> bool:
+        return ruleset == "provisional"
+
+    def summary(self, ruleset: str) -> list[str]:
+        if ruleset not in self.rulesets():
+            raise NotAllowed(msg("toy.bad_words", text=ruleset[:20]))
+        return [msg("toy.rules", ruleset=ruleset)]
+
+    def default_stage(self, ruleset: str) -> None:
+        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
         return None
 
-    def narrate(self, events: Sequence[Event], view: View) -> list[str]:
-        return [msg(f"toy.event_{e.kind[4:]}", **e.params) for e in events]
+
+class DashCoach:
+    """The textbook AI ("hold at 12")."""
+
+    def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
+        return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
+
+    def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
+                 modules: str, ruleset: str | None = None) -> dict[str, Any]:
+        state, _ = RULES.setup(seed, [(str(-i), f"AI {i}") for i in range(1, drivers + 1)], {"stage": stages[0]})
+        while not _over(state):
+            (seat,) = RULES.to_act(state)
+            state, _ = RULES.apply(state, seat, self.choose(RULES.view(state, seat), seat))
+        outcome = RULES.outcome(state)
+        return {"points": [r.score for r in outcome.seats]} if outcome else {}
+
+
+
+class DashCareer:
+    """Career counters: a turn begun, a bust."""
 
     def tally(self, events: Sequence[Event]) -> dict[str, dict[str, int]]:
         """Career counters: a turn begun, a bust (a 1 loses the pot) counted as a loss of control."""
@@ -321,20 +346,10 @@ class DiceDash:
                 row["losses"] += 1
         return out
 
-    def choose(self, view: View, seat: str, risk: float | None = None) -> Act:
-        return Act("roll") if view.state.pot < 12 else Act("bank")  # the textbook "hold at 12"
 
-    def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str, ruleset: str | None = None) -> dict[str, Any]:
-        state, _ = self.setup(seed, [(str(-i), f"AI {i}") for i in range(1, drivers + 1)], {"stage": stages[0]})
-        while not self.finished(state):
-            (seat,) = self.to_act(state)
-            state, _ = self.apply(state, seat, self.choose(self.view(state, seat), seat))
-        outcome = self.outcome(state)
-        return {"points": [r.score for r in outcome.seats]} if outcome else {}
-
-    def odds(self, view: View, seat: str, text: str) -> list[str]:
-        return [msg("toy.odds")]  # a 1 in 6 to lose the pot, whatever was rolled
-
-    def ghost_marks(self, view: View) -> None:
-        return None  # the toy game draws no board: no ghosts
+def dice_dash(**changed: Any) -> Game[Dash, Act, View, Event]:
+    """A new Dice Dash: rules, commands, narrator, library, coach and careers; no pictures, no
+    hidden hands, no ghosts (those facets are None). `changed`: facets of a test's own variant."""
+    game: Game[Dash, Act, View, Event] = Game(rules=RULES, commands=DashCommands(), narrator=DashNarrator(),
+                                              library=DashLibrary(), coach=DashCoach(), career=DashCareer())
+    return replace(game, **changed)

@@ -27,8 +27,8 @@ async def play_to_the_end(console: Console, service: RallyService, store, toy, n
         if rally is None:
             return
         state = service.work.state_of(rally)
-        (seat,) = toy.to_act(state)
-        action = toy.choose(toy.view(state, seat), seat)
+        (seat,) = toy.rules.to_act(state)
+        action = toy.coach.choose(toy.rules.view(state, seat), seat)
         await console.run_line(f"{by_id[seat]}: /{'dash' if action.kind == 'roll' else 'bank'}")
     raise AssertionError("the dash did not end")
 
@@ -50,7 +50,7 @@ async def test_a_dash_in_the_console_on_each_backend_replays_and_ranks_higher_po
 
     (rally,) = await store.rallies.finished_in_channel(PLACE.guild_id, PLACE.channel_id, 5)
     assert (rally.game, rally.status) == ("dicedash", "finished")
-    outcome = toy.outcome(toy.from_json(rally.snapshot))
+    outcome = toy.rules.outcome(toy.rules.from_json(rally.snapshot))
     scores = [r.score for r in outcome.seats]
     assert scores == sorted(scores, reverse=True)  # victory points: the most first
     # the results are the last lines but the careers' post and the "provisional rules" mark every post
@@ -60,7 +60,8 @@ async def test_a_dash_in_the_console_on_each_backend_replays_and_ranks_higher_po
     last = "".join(results.rsplit("[channel]", 2)[1:])
     assert all(f"{name}: {points} points" in text for name, points in
                ((n, outcome.seats[i].score) for i, n in enumerate(
-                   toy.seat_name(toy.view(toy.from_json(rally.snapshot), None), r.seat) for r in outcome.seats)))
+                   toy.narrator.seat_name(toy.rules.view(toy.rules.from_json(rally.snapshot), None),
+                                          r.seat) for r in outcome.seats)))
     assert "points" in last
 
     # the log is the truth: it replays to the stored snapshot, every entry canonical for its game

@@ -9,7 +9,7 @@ import pytest
 
 from bot import games
 from bot.engine.core.errors import RallyError
-from bot.engine.core.game import POINTS, Game
+from bot.engine.core.game import POINTS, Game, is_finished
 from bot.engine.core.log import Start, Status, lifecycle_text
 from bot.engine.core.text import msg
 from bot.i18n import catalogue, render
@@ -51,31 +51,31 @@ def test_nothing_outside_its_folder_names_it():
 
 
 def test_a_whole_dash_by_its_own_ai_ranks_by_points_higher_first(toy):
-    state, events = toy.setup(5, SEATS, {"stage": "dash-3"})
+    state, events = toy.rules.setup(5, SEATS, {"stage": "dash-3"})
     assert [e.kind for e in events] == ["toy_turn"]
-    while not toy.finished(state):
-        (seat,) = toy.to_act(state)
-        state, _ = toy.apply(state, seat, toy.choose(toy.view(state, seat), seat, 0.1))
-    outcome = toy.outcome(state)
+    while not is_finished(toy.rules, state):
+        (seat,) = toy.rules.to_act(state)
+        state, _ = toy.rules.apply(state, seat, toy.coach.choose(toy.rules.view(state, seat), seat, 0.1))
+    outcome = toy.rules.outcome(state)
     assert outcome is not None and outcome.kind == POINTS
     scores = [r.score for r in outcome.seats]
     assert scores == sorted(scores, reverse=True) and outcome.seats[0].rank == 1
 
 
 def test_refusals_change_nothing(toy):
-    state, _ = toy.setup(5, SEATS, {"stage": "dash-3"})
-    before = toy.to_json(state)
+    state, _ = toy.rules.setup(5, SEATS, {"stage": "dash-3"})
+    before = toy.rules.to_json(state)
     with pytest.raises(RallyError):
-        toy.apply(state, "2", toy.parse("roll", state, "2"))  # not Ben's turn
+        toy.rules.apply(state, "2", toy.commands.parse("roll", state, "2"))  # not Ben's turn
     with pytest.raises(RallyError):
-        toy.parse("fly", state, "1")
-    assert toy.to_json(state) == before
+        toy.commands.parse("fly", state, "1")
+    assert toy.rules.to_json(state) == before
 
 
 def test_log_entries_round_trip(toy):
     for entry in (Start(("1", "2")), Status("abandoned")):
-        assert toy.decode(toy.encode(entry)) == entry
-        assert toy.encode(entry) == lifecycle_text(entry)
-    state, _ = toy.setup(5, SEATS, {"stage": "dash-3"})
-    for action in toy.legal_actions(state, "1"):
-        assert toy.decode(toy.encode(action)) == action
+        assert toy.rules.decode(toy.rules.encode(entry)) == entry
+        assert toy.rules.encode(entry) == lifecycle_text(entry)
+    state, _ = toy.rules.setup(5, SEATS, {"stage": "dash-3"})
+    for action in toy.rules.legal_actions(state, "1"):
+        assert toy.rules.decode(toy.rules.encode(action)) == action

@@ -15,6 +15,7 @@ import logging
 import pytest
 
 import bot.engine.dirt.damage as damage
+from bot.engine.core.game import is_finished
 from bot.engine.core.log import Start
 from bot.engine.dirt.protocol import DIRT
 from bot.engine.dirt.state import DirtState
@@ -48,20 +49,21 @@ async def played_before_the_fix(store, monkeypatch, channel: int, seed: int, act
                                        ruleset=OPTIONS["ruleset"], seed=seed, max_drivers=2, game="dirt")
     for user, name in SEATS:
         await store.drivers.join(rally.id, int(user), name)
-    state, _ = DIRT.setup(seed, SEATS, OPTIONS)
-    version = await store.append_action(rally.id, 0, 1001, DIRT.encode(Start(tuple(s for s, _ in SEATS))),
-                                        DIRT.to_json(state), status="running")
+    state, _ = DIRT.rules.setup(seed, SEATS, OPTIONS)
+    version = await store.append_action(rally.id, 0, 1001, DIRT.rules.encode(Start(tuple(s for s, _ in SEATS))),
+                                        DIRT.rules.to_json(state), status="running")
     with monkeypatch.context() as patch:
         patch.setattr(damage, "draw", old_draw)
         played = 0
-        while not DIRT.finished(state) and (actions is None or played < actions):
-            (seat,) = DIRT.to_act(state)
-            action = DIRT.choose(DIRT.view(state, seat), seat, 0.9)
-            state, _ = DIRT.apply(state, seat, action)
+        while not is_finished(DIRT.rules, state) and (actions is None or played < actions):
+            (seat,) = DIRT.rules.to_act(state)
+            action = DIRT.coach.choose(DIRT.rules.view(state, seat), seat, 0.9)
+            state, _ = DIRT.rules.apply(state, seat, action)
             played += 1
-            version = await store.append_action(rally.id, version, int(seat), DIRT.encode(action), DIRT.to_json(state),
-                                                status="finished" if DIRT.finished(state) else None)
-            state = DIRT.from_json(DIRT.to_json(state))  # the bot restarts ...
+            version = await store.append_action(rally.id, version, int(seat), DIRT.rules.encode(action),
+                                                DIRT.rules.to_json(state),
+                                                status="finished" if is_finished(DIRT.rules, state) else None)
+            state = DIRT.rules.from_json(DIRT.rules.to_json(state))  # the bot restarts ...
             state.bag = dict(sorted(state.bag.items()))  # ... and its bag keeps the snapshot's order
     return rally.id
 
@@ -88,7 +90,7 @@ async def test_careers_of_a_diverged_rally_are_its_stored_results(store, monkeyp
         actions = [a.as_dict() for a in await store.actions.list(rally.id)]
         with caplog.at_level(logging.WARNING, logger="bot.services.careers"):
             rows = career_rows(rally, drivers, actions)
-        outcome = DIRT.outcome(DIRT.from_json(rally.snapshot))
+        outcome = DIRT.rules.outcome(DIRT.rules.from_json(rally.snapshot))
         assert outcome is not None
         stored = {int(r.seat): (r.rank, r.score) for r in outcome.seats}
         assert {row.user_id: (row.place, row.score) for row in rows} == stored  # what the drivers saw
@@ -99,14 +101,14 @@ async def test_careers_of_a_diverged_rally_are_its_stored_results(store, monkeyp
 async def test_a_diverged_rally_goes_on_from_its_stored_state(store, monkeypatch, service):
     rally_id = await played_before_the_fix(store, monkeypatch, 5, REFUSED_SEED, actions=20)  # diverged at 9
     rally = await store.rallies.get(rally_id)
-    stored = DIRT.from_json(rally.snapshot)
-    (seat,) = DIRT.to_act(stored)
-    action = DIRT.choose(DIRT.view(stored, seat), seat)
-    expected, _ = DIRT.apply(stored, seat, action)
-    await service.act(Place(GUILD, 5), Actor(int(seat), dict(SEATS)[seat]), DIRT.label(action))
+    stored = DIRT.rules.from_json(rally.snapshot)
+    (seat,) = DIRT.rules.to_act(stored)
+    action = DIRT.coach.choose(DIRT.rules.view(stored, seat), seat)
+    expected, _ = DIRT.rules.apply(stored, seat, action)
+    await service.act(Place(GUILD, 5), Actor(int(seat), dict(SEATS)[seat]), DIRT.commands.label(action))
     after = await store.rallies.get(rally_id)
     assert after.version == rally.version + 1
-    assert after.snapshot == DIRT.to_json(expected)
+    assert after.snapshot == DIRT.rules.to_json(expected)
 
 
 @pytest.mark.parametrize("seed", [REFUSED_SEED, LATE_SEED])
@@ -118,8 +120,8 @@ async def test_the_rally_page_and_its_replay_answer_from_the_stored_state(store,
     shown = page_text(await page.text())
     seq = 9 if seed == REFUSED_SEED else (await store.rallies.get(rally_id)).version
     assert f"From action {seq} on, this rally's log no longer replays as it was played" in shown
-    stored = DIRT.from_json((await store.rallies.get(rally_id)).snapshot)
-    winner = next(r for r in DIRT.outcome(stored).seats if r.rank == 1)
+    stored = DIRT.rules.from_json((await store.rallies.get(rally_id)).snapshot)
+    winner = next(r for r in DIRT.rules.outcome(stored).seats if r.rank == 1)
     assert f"{dict(SEATS)[winner.seat]}" in shown.split("Results", 1)[1].split("Turn log", 1)[0]
     replay = await client.get(f"/rally/{rally_id}/replay?lang=en")
     assert replay.status == 200

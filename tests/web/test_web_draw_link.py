@@ -216,7 +216,7 @@ async def test_the_site_shows_the_board_the_bot_drew_from_the_spectators_view(st
         board = await client.get(f"/rally/{rally.id}/board.png?lang=de")
         assert board.status == 200 and (await board.read()).startswith(LENT)
     game = games.get(rally.game)
-    assert draw.asked == [(board_spec(game.from_json(rally.snapshot), game.id), "de")]
+    assert draw.asked == [(board_spec(game.rules.from_json(rally.snapshot), game.id), "de")]
 
 
 async def test_the_bot_s_child_has_its_pictures_drawn_by_the_bot(tmp_path):

@@ -133,8 +133,8 @@ async def test_a_run_of_an_open_round_is_not_shown_before_the_close(service, dea
 def drawable(game) -> str:
     """The game's first stage (every shipped name's preview is drawn: Road Rally's `standard` with
     seed 0's layout)."""
-    name = game.stages.names()[0]
-    game.picture("preview", {"stage": name})  # refuses (raises) a name it cannot draw
+    name = game.library.stages.names()[0]
+    game.pictures.preview_picture(name)  # refuses (raises) a name it cannot draw
     return name
 
 
@@ -143,7 +143,7 @@ async def test_a_stage_page_for_every_game(client, caplog):
 
     for game in games.games():
         name = drawable(game)
-        facts = game.stages.facts(name)
+        facts = game.library.stages.facts(name)
         response = await client.get(f"/stage/{game.id}/{name}")
         assert response.status == 200, game.id
         text = await response.text()

@@ -147,7 +147,7 @@ def scan(text: str, key: str, secrets: set[str]) -> list[str]:
 
 def test_the_scan_finds_a_hand_where_it_is_put():
     """The scan's texts are what a hand shows: a hand pasted into a post is found."""
-    table, _ = RR.setup(4242, [(str(a.user_id), a.name) for a in PEOPLE],
+    table, _ = RR.rules.setup(4242, [(str(a.user_id), a.name) for a in PEOPLE],
                         {"stage": "standard", "ruleset": "rr-standard", "secret": KEYS[0]})
     seat = table.state.seats[0].id
     secrets = [text for text, _ in private_texts(table, seat)]
@@ -210,8 +210,8 @@ async def whole_game(path, commands: list[tuple[int, str]] | None, every_turn: b
                     who, text = next(todo)
                 else:
                     table = await service.turns.answered_state(rally)
-                    seat = min(RR.to_act(table), key=int)
-                    who, text = int(seat), RR.label(RR.choose(RR.view(table, seat), seat))
+                    seat = min(RR.rules.to_act(table), key=int)
+                    who, text = int(seat), RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
                 typed.append((who, text))
                 reply = await service.act(HERE, next(a for a in PEOPLE if a.user_id == who), text)
                 if not reply.ephemeral:
@@ -269,11 +269,11 @@ def never_shown(start: Table, log: list[tuple[int | None, str]]) -> tuple[dict[s
         if state.phase == "mechanic":
             current = state.seats[state.current()]
             shown[current.id] |= set(current.deck[:state.preset.mechanic_look])
-        table, events = RR.apply(table, None if actor is None else str(actor), RR.decode(text))
+        table, events = RR.rules.apply(table, None if actor is None else str(actor), RR.rules.decode(text))
         for event in events:
             if event.kind == "played":
                 shown[event.seat] |= set(event.data)
-    assert RR.finished(table)
+    assert is_finished(RR.rules, table)
     return shown, {stage for stage, _ in table.state.revealed}, table
 
 

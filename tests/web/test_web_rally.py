@@ -74,10 +74,11 @@ async def one_move(guard, store) -> None:
         if now is None or now.version != before:
             return
         table = await guard.service.turns.answered_state(now)  # a window: with the answers kept so far
-        people = sorted(s for s in RR.to_act(table) if s in guard.seats)
+        people = sorted(s for s in RR.rules.to_act(table) if s in guard.seats)
         if people:
             seat = people[0]
-            await guard.console.run_line(f"{guard.seats[seat]}: /act {RR.label(RR.choose(RR.view(table, seat), seat))}")
+            move = RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
+            await guard.console.run_line(f"{guard.seats[seat]}: /act {move}")
         else:
             await guard.console.run_line("ann: /rally status")
     raise AssertionError("the rally did not move")

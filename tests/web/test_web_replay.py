@@ -161,9 +161,9 @@ async def test_the_replay_of_a_road_rally_shows_no_hand_on_any_turn(store, clien
     total = int(re.search(r"Turn 1 of (\d+)", first).group(1))
     assert 10 < total <= await frames_of(store, rally.id)  # a turn that told a spectator nothing is not shown
     game = games.get(rally.game)
-    state = game.from_json(rally.snapshot)
-    (best,) = [seat for seat in game.outcome(state).seats if seat.rank == 1]
-    winner = f"Winner: {game.seat_name(game.view(state, None), best.seat)} ({best.score} VP)"
+    state = game.rules.from_json(rally.snapshot)
+    (best,) = [seat for seat in game.rules.outcome(state).seats if seat.rank == 1]
+    winner = f"Winner: {game.narrator.seat_name(game.rules.view(state, None), best.seat)} ({best.score} VP)"
     for turn in range(1, total + 1):
         for lang in LANGS:
             response = await client.get(f"/rally/{rally.id}/replay?turn={turn}&lang={lang}")

@@ -55,7 +55,7 @@ async def test_a_generated_stage_nobody_publishes_is_404_and_never_drawn(service
 
 async def test_a_stage_in_public_use_is_shown(service, store, clock):
     renderer = Counting()
-    official = games.get("dirt").stages.official(week_of(clock()))
+    official = games.get("dirt").library.stages.official(week_of(clock()))
     async with TestClient(TestServer(create_app(store, WebOptions(clock=clock), renderer=renderer))) as client:
         assert official.startswith("gen-") and await answers(client, "dirt", official) == (200, 200)  # this week's
         assert await answers(client, "rallyman", "gen-31") == (404, 404)

@@ -1,7 +1,7 @@
 """What a game tells spectators happened: `Event(kind, driver, params)`, the same for every game.
 
 `kind` is the message id suffix in the catalogue (`event.<kind>`, the game's text/); `params` fill its placeholders;
-`driver` is the seat it is about (None: the rally's own news). A game's `narrate` turns its events
+`driver` is the seat it is about (None: the rally's own news). A game's narrator (`tell`) turns its events
 into message keys.
 """
 

@@ -1,44 +1,56 @@
-"""The `Game` protocol: all that services, store, console, cogs, views, scheduler and renderer may
-know of a game (DESIGN §9, issue 23).
+"""The `Game` seam: all that services, store, console, cogs, views, scheduler and renderer may know
+of a game (DESIGN §9).
 
-One object per game (`bot.games` lists them). A game owns its state, actions and events; the rest
-of the bot holds them as opaque values and asks the game for everything else:
+A game is a `Game`: its required `rules` and a few small facets, each typed by the game's own
+State, Action, View and Event (opaque outside its package: the rest of the bot holds them only to
+pass them back). `bot.games` lists the games; each assembles its facets in its `protocol.py`.
 
-- **setup and storage**: `validate_setup`, `setup`, `to_json` / `from_json` (a versioned envelope:
-  a snapshot of an unknown schema is refused with both versions, nothing changed);
-- **play**: `parse` (what a driver typed, tolerant), `encode` / `decode` (the canonical text of the
-  action log, strict; it also writes and reads the rally's own entries, `bot.engine.core.log`),
-  `legal_actions`, `apply(state, seat, action)` (the actor is an argument, so the game, not the
-  caller, decides who may act; `seat` None is the rally itself: a deadline's `timeout_action`, a
-  host's `retire_action`), `to_act`; `label` (an action as a driver types it) and `button` (how
-  a label is offered as a button, or not at all);
-- **results**: `outcome` — scores in the game's `result` kind (seconds, lower is better; or
-  victory points, higher is better), ranked by the game because only it knows its tie-breaks;
-  `standing` — where each seat stands at any moment (a rally abandoned while running is rated as
-  it stood, `bot/services/rating_sources.py`): a key per seat, smaller is better, None for a seat
-  out; once finished it orders the seats as `outcome` does (`outcome_standing`);
-- **what is shown**: `view(state, seat | None)` (what that seat, or a spectator, may see: hidden
-  information never leaves the game except through a seat's own view), and from a view only:
-  `prompt`, `tell(events)` and `narrate(events)`, `title`, `status`, `classification`,
-  `seat_name`, all as message keys (`bot.engine.core.text.Msg`), never sentences; `hand(view)`,
-  what a seat alone sees and may pick (Road Rally's cards), answered only to that seat;
-- **its library**: `stages` (names, facts, digests for result cards, the week's official stage),
-  `rulesets()` (the first one the default), `modules`; `provisional(ruleset)` (its results are
-  labelled "provisional rules" wherever they are shown) and `rules(ruleset)` (`/rules`' summary);
-- **pictures**: `board(view)` / `results(view)`, a picture's data as JSON built from a view only
-  (what an outbox row keeps: never the state; its texts as message-key JSON, shown in the reader's
-  language when the post is delivered), and `picture(kind, data)`, the renderer's arguments from
-  that data once its texts are in the reader's words;
-- **commands**: `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic `/act`, one
-  table that cogs, buttons and the console all read;
-- **careers**: `tally(events)`, the counters one action's events add per seat (turns, losses of
-  control, stages, gears: the closed set of `bot.engine.core.tally`; a game without such a fact
-  omits it), summed over a finished rally's log for its drivers' careers;
-- **AI and odds**: `choose` (from the seat's own view only; risk None: the game's default) and `odds`;
-- **ghosts** (issue 27 §5): `ghost_marks(view)`, each seat's public place on the board and time so
-  far (`GhostMark`), from a spectator view only; None for a game without solo runs. A board's data
-  may then carry a `GHOST` entry (`{"place": <a GhostMark.place>, "label": <message JSON>}`), which
-  the game's `picture` hands to its renderer to draw a translucent car there.
+- **rules** (`Rules`, the one facet every game has): its seats and result kind; `setup` (a bad
+  option is refused with a `RallyError` naming it), `to_json` / `from_json` (a versioned envelope:
+  a snapshot of an unknown schema is refused with both versions, nothing changed), `encode` /
+  `decode` (the canonical text of the action log, strict; it also writes and reads the rally's own
+  entries, `bot.engine.core.log`), `legal_actions`, `apply(state, seat, action)` (the actor is an
+  argument, so the game, not the caller, decides who may act; `seat` None is the rally itself: a
+  deadline's `timeout_action`, a host's `retire_action`), `to_act`; `outcome` — scores in the
+  game's `result` kind (seconds, lower is better; or victory points, higher is better), ranked by
+  the game because only it knows its tie-breaks, None while it runs (`is_finished`); `standing` —
+  where each seat stands at any moment (a rally abandoned while running is rated as it stood,
+  `bot/services/rating_sources.py`): a key per seat, smaller is better, None for a seat out; once
+  finished it orders the seats as `outcome` does (`outcome_standing`); `view(state, seat | None)`
+  (what that seat, or a spectator, may see: hidden information never leaves the game except
+  through a seat's own view), `progress` and `midturn` from a view;
+- **commands** (`Commands`): `verbs`, the per-game shortcuts (`/roll 3 white` …) and the generic
+  `/act`, one table that cogs, buttons and the console all read; `parse` (what a driver typed,
+  tolerant), `label` / `typed` / `typed_words` (an action as typed) and `button`;
+- **narrator** (`Narrator`), from a view only, as message keys (`bot.engine.core.text.Msg`), never
+  sentences: `prompt`, `tell(events)`, `title`, `status`, `classification`, `seat_name`,
+  `out_reason`, `up_next`, `start_order` — one way to tell each thing;
+- **library** (`Library`): its name, `stages` (names, facts, digests for result cards, the week's
+  official stage), `rulesets()` (the first one the default), `modules`, `provisional(ruleset)` (its
+  results are labelled "provisional rules" wherever they are shown), `summary(ruleset)` (`/rules`),
+  `default_stage`, its own texts;
+- **coach** (`Coach`): `choose` (from the seat's own view only; risk None: the game's default) and
+  `simulate` (the AI plays a whole game);
+
+and the facets a game may not have (None then; never a stub):
+
+- **pictures** (`Pictures`): `board(view)` / `results(view)`, a picture's data as JSON built from
+  a view only (what an outbox row keeps: never the state; its texts as message-key JSON, shown in
+  the reader's language when the post is delivered), and from that data once its texts are words
+  what the game's painter (`bot.render.painter`, handed out by `bot.games`) draws;
+- **odds** (`Odds`): the answer to its private command (`/odds`), from the asker's own view;
+- **hidden** (`Hidden`): `hand(view)`, what a seat alone sees and may pick (Road Rally's cards),
+  answered only to that seat;
+- **career** (`Career`): `tally(events)`, the counters one action's events add per seat (turns,
+  losses of control, stages, gears: the closed set of `bot.engine.core.tally`; a game without such
+  a fact omits it), summed over a finished rally's log for its drivers' careers;
+- **ghosts** (`Ghosts`): `ghost_marks(view)`, each seat's public place on the board and time so
+  far (`GhostMark`), from a spectator view only, for games with solo runs. A board's data may then
+  carry a `GHOST` entry (`{"place": <a GhostMark.place>, "label": <message JSON>}`), which the
+  game's painter draws as a translucent car.
+
+What every game answers alike is a plain function here, not a member: `is_finished`,
+`stage_option`, `check_schema`, `verb_of`, `log_problem`, `ranked`, `outcome_standing`.
 
 Pure, like every engine module: no discord, asyncio, SQL, Pillow or catalogue here.
 """
@@ -48,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from bot.engine.core.difficulty import LengthClass, stars
 from bot.engine.core.errors import RallyError
@@ -147,7 +159,7 @@ class Verb:
 
     `template` is a `str.format` pattern over the text options (`"{dice}"`, `"attack {dice}"`); an
     option left empty is dropped with its surrounding spaces, a yes/no option adds its word.
-    `private` verbs answer only the asker and change nothing (odds: `Game.odds`)."""
+    `private` verbs answer only the asker and change nothing (odds: `Game.odds.odds`)."""
 
     name: str
     help: str
@@ -179,12 +191,12 @@ class Verb:
 ACT = Verb("act", "discord.cmd.act", "{action}", (VerbOption("action", "discord.opt.action", autocomplete=True),))
 
 
-def verb_of(game: Game[Any, Any], name: str) -> Verb:
+def verb_of(game: Game[S, A, V, E], name: str) -> Verb:
     """The game's command called `name`; any other is refused naming the game's commands."""
-    for verb in game.verbs:
+    for verb in game.commands.verbs:
         if verb.name == name:
             return verb
-    raise RallyError(msg("command.unknown", verb=name[:40], verbs=", ".join(f"/{v.name}" for v in game.verbs)))
+    raise RallyError(msg("command.unknown", verb=name[:40], verbs=", ".join(f"/{v.name}" for v in game.commands.verbs)))
 
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -207,7 +219,7 @@ class Prompt:
     every die).
 
     `private`: the seats decide from what only they see (a hand of cards): the channel post offers
-    no action, only the button that opens each seat's own `Game.hand`. When several seats are
+    no action, only the button that opens each seat's own `Game.hidden.hand`. When several seats are
     asked at once (`to_act` of more than one: a window every seat answers, RULES C10.8), they are
     asked the same words and waited for together, so nobody learns from the channel who holds
     what: the services ping them all, run out their clock together with one `timeout_action`, name
@@ -282,7 +294,7 @@ class StageLibrary(Protocol):
     def official(self, week: str) -> str: ...      # the ISO week's official stage (world scratch), from the week alone
 
 
-#: the entry of a board's data (`Game.board`) that a ghost car is drawn from: `{"place": ..., "label": ...}`
+#: the entry of a board's data (`Game.pictures.board`) that a ghost car is drawn from: `{"place": ..., "label": ...}`
 GHOST = "ghost"
 
 
@@ -312,43 +324,31 @@ class UnknownGame(RallyError):
 
 S = TypeVar("S")
 A = TypeVar("A")
+V = TypeVar("V")
+E = TypeVar("E")
+A_co = TypeVar("A_co", covariant=True)
+V_contra = TypeVar("V_contra", contravariant=True)
+S_contra = TypeVar("S_contra", contravariant=True)
+E_contra = TypeVar("E_contra", contravariant=True)
 
 
 @runtime_checkable
-class Game(Protocol[S, A]):
-    """A game behind the bot (see the module docstring for the why of each member)."""
+class Rules(Protocol[S, A, V, E]):
+    """What a game is, the one facet every game has: its seats and result kind, its state's setup
+    and storage, its actions (codec, legal ones, apply), who acts, the outcome and each seat's view.
+    Everything else is told, drawn or chosen from a view (`V`), never from the state (`S`)."""
 
     id: str
-    name: str            # message key of the game's name
     seats: SeatRange
-    solo_runs: bool      # league rounds and the world scratch: every driver drives alone
     result: ResultKind
     state_schema: int    # the JSON shape of `to_json`; `from_json` refuses any other
-    verbs: tuple[Verb, ...]
-    stages: StageLibrary
-    modules: tuple[str, ...]  # optional rule modules a lobby may turn on (classic: Rules+ A18–A21)
-    out_reasons: tuple[str, ...]  # the codes of SeatResult.reason this game writes
-    texts: Path | None  # a folder of `<lang>.json` with the game's own message keys (None: data/i18n)
-    renderer: str | None  # its painter's module (bot/render/<game>/painter.py, bot.games `painter`); None: none
 
-    def rulesets(self) -> Sequence[str]: ...  # the first is the game's default (its world scratch week's)
-
-    def provisional(self, ruleset: str) -> bool: ...  # results under it are shown as "provisional rules"
-
-    def rules(self, ruleset: str) -> list[str]: ...   # `/rules`: a summary of the game's rules, as message keys
-
-    def default_stage(self, ruleset: str) -> str | None: ...  # a rally without a stage plays it (None: name one)
-
-    def validate_setup(self, options: Mapping[str, Any]) -> None: ...
-
-    def setup(self, seed: int, seats: Sequence[tuple[SeatId, str]], options: Mapping[str, Any]
-              ) -> tuple[S, list[Any]]: ...
+    def setup(self, seed: int, seats: Sequence[tuple[SeatId, str]], options: Mapping[str, object]
+              ) -> tuple[S, list[E]]: ...  # a bad option is refused with a RallyError naming it
 
     def to_json(self, state: S) -> str: ...
 
     def from_json(self, text: str) -> S: ...
-
-    def parse(self, text: str, state: S, seat: SeatId) -> A: ...
 
     def encode(self, action: A | Lifecycle) -> str: ...
 
@@ -356,88 +356,191 @@ class Game(Protocol[S, A]):
 
     def legal_actions(self, state: S, seat: SeatId | None) -> Sequence[A]: ...
 
-    def label(self, action: A) -> str: ...  # an action as typed after its verb (buttons, autocomplete)
-
-    def typed(self, action: A) -> str: ...  # an action as a whole command of the game's verbs, no slash
-
-    def apply(self, state: S, seat: SeatId | None, action: A) -> tuple[S, list[Any]]: ...
-
-    def retire_action(self, seat: SeatId) -> A: ...
-
-    def button(self, label: str) -> Button | None: ...
-
-    def typed_words(self, label: str) -> str: ...  # a label as the reader types it (their words, which `parse` reads)
+    def apply(self, state: S, seat: SeatId | None, action: A) -> tuple[S, list[E]]: ...
 
     def to_act(self, state: S) -> frozenset[SeatId]: ...
 
     def timeout_action(self, state: S, seat: SeatId) -> A: ...
 
-    def midturn(self, view: Any) -> bool: ...  # the seat to act has begun its turn (a timeout ends it as it stands)
+    def retire_action(self, seat: SeatId) -> A: ...
 
-    def finished(self, state: S) -> bool: ...
-
-    def progress(self, view: Any) -> tuple[int, ...]: ...  # where play stands; a new value: a new turn
-
-    def outcome(self, state: S) -> Outcome | None: ...
+    def outcome(self, state: S) -> Outcome | None: ...  # None while the game runs
 
     def standing(self, state: S) -> Standing: ...  # where each seat stands now (see the module docstring)
 
-    def view(self, state: S, seat: SeatId | None) -> Any: ...
+    def view(self, state: S, seat: SeatId | None) -> V: ...
 
-    def prompt(self, view: Any, events: Sequence[Any]) -> Prompt: ...
+    def progress(self, view: V) -> tuple[int, ...]: ...  # where play stands; a new value: a new turn
 
-    def hand(self, view: Any) -> Hand | None: ...  # what the view's seat alone sees (None: the game hides nothing)
+    def midturn(self, view: V) -> bool: ...  # the seat to act has begun its turn (a timeout ends it as it stands)
 
-    def tell(self, view: Any, events: Sequence[Any]) -> Told: ...  # the story of an action
 
-    def seat_name(self, view: Any, seat: SeatId) -> str | None: ...  # None: not a seat of this game
+@runtime_checkable
+class Commands(Protocol[S_contra, A]):
+    """What drivers type: the game's commands, the tolerant reading of a text, and an action as a
+    label, a whole command and a button."""
 
-    def title(self, view: Any) -> str: ...                 # what is being played now (classic: the special)
+    verbs: tuple[Verb, ...]
 
-    def rally_title(self, view: Any) -> str: ...           # the whole rally's (classic: its specials)
+    def parse(self, text: str, state: S_contra, seat: SeatId) -> A: ...
 
-    def status(self, view: Any) -> list[str]: ...          # `/rally status`: where everyone stands
+    def label(self, action: A) -> str: ...  # an action as typed after its verb (buttons, autocomplete)
 
-    def classification(self, view: Any) -> list[str]: ...  # the results as lines, once finished
+    def typed(self, action: A) -> str: ...  # an action as a whole command of the game's verbs, no slash
 
-    def out_reason(self, code: str) -> str: ...            # why a seat is out (SeatResult.reason), in words
+    def button(self, label: str) -> Button | None: ...  # None: the label is not offered as a button
 
-    def up_next(self, view: Any) -> SeatId | None: ...     # who plays after the seat to act, when known
+    def typed_words(self, label: str) -> str: ...  # a label as the reader types it (their words, which `parse` reads)
 
-    def start_order(self, view: Any) -> Sequence[SeatId] | None: ...  # who plays first (None: as seated)
 
-    def narrate(self, events: Sequence[Any], view: Any) -> list[str]: ...
+@runtime_checkable
+class Narrator(Protocol[V_contra, E_contra]):
+    """What is said, from a view only, as message keys: one way to tell each thing."""
 
-    def tally(self, events: Sequence[Any]) -> Mapping[SeatId, Mapping[str, int]]: ...  # career counters (core/tally.py)
+    def prompt(self, view: V_contra, events: Sequence[E_contra]) -> Prompt: ...
 
-    def board(self, view: Any) -> dict[str, Any] | None: ...    # None: the game draws no board
+    def tell(self, view: V_contra, events: Sequence[E_contra]) -> Told: ...  # the story of an action
 
-    def results(self, view: Any) -> dict[str, Any] | None: ...  # None: no results card
+    def title(self, view: V_contra) -> str: ...  # the rally's title (classic: its specials' stages)
 
-    def picture(self, kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]: ...
+    def status(self, view: V_contra) -> list[str]: ...  # `/rally status`: where everyone stands
 
-    def choose(self, view: Any, seat: SeatId, risk: float | None = None) -> A: ...
+    def classification(self, view: V_contra) -> list[str]: ...  # the results as lines, once finished
 
-    def odds(self, view: Any, seat: SeatId, text: str) -> list[str]: ...  # from the asker's own view
+    def seat_name(self, view: V_contra, seat: SeatId) -> str | None: ...  # None: not a seat of this game
+
+    def out_reason(self, code: str) -> str: ...  # why a seat is out (SeatResult.reason), in words
+
+    def up_next(self, view: V_contra) -> SeatId | None: ...  # who plays after the seat to act, when known
+
+    def start_order(self, view: V_contra) -> Sequence[SeatId]: ...  # who plays first, in order
+
+
+@runtime_checkable
+class Library(Protocol):
+    """What a game offers before a rally: its name, stages, rulesets and modules, its texts."""
+
+    name: str            # message key of the game's name
+    solo_runs: bool      # league rounds and the world scratch: every driver drives alone
+    stages: StageLibrary
+    modules: tuple[str, ...]  # optional rule modules a lobby may turn on (classic: Rules+ A18–A21)
+    out_reasons: tuple[str, ...]  # the codes of SeatResult.reason this game writes
+    texts: Path | None  # a folder of `<lang>.json` with the game's own message keys (None: data/i18n)
+
+    def rulesets(self) -> Sequence[str]: ...  # the first is the game's default (its world scratch week's)
+
+    def provisional(self, ruleset: str) -> bool: ...  # results under it are shown as "provisional rules"
+
+    def summary(self, ruleset: str) -> list[str]: ...  # `/rules`: a summary of the game's rules, as message keys
+
+    def default_stage(self, ruleset: str) -> str | None: ...  # a rally without a stage plays it (None: name one)
+
+
+@runtime_checkable
+class Pictures(Protocol[V_contra]):
+    """A picture's data as JSON, from a view only (what an outbox row keeps: never the state; its
+    texts as message-key JSON, shown in the reader's language when the post is delivered). The
+    game's painter (bot.render.painter, handed out by bot.games) draws it."""
+
+    def board(self, view: V_contra) -> dict[str, object]: ...
+
+    def results(self, view: V_contra) -> dict[str, object]: ...
+
+    # what its painter draws from a picture's data once its texts are in the reader's words: a board
+    # (the painter's arguments: classic's stage and board view …), a results card, a stage's preview
+    def board_picture(self, data: Mapping[str, object]) -> tuple[object, ...]: ...
+
+    def results_picture(self, data: Mapping[str, object]) -> object: ...
+
+    def preview_picture(self, stage: str) -> object: ...
+
+
+@runtime_checkable
+class Coach(Protocol[A_co, V_contra]):
+    """The AI, from the seat's own view only, and a whole game played by it."""
+
+    def choose(self, view: V_contra, seat: SeatId, risk: float | None = None) -> A_co: ...  # risk None: the default
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
-                 modules: str, ruleset: str | None = None) -> dict[str, Any]: ...  # the AI plays a game: its report
-
-    def ghost_marks(self, view: Any) -> Mapping[SeatId, GhostMark] | None: ...  # None: no ghosts (no solo runs)
+                 modules: str, ruleset: str | None = None) -> Mapping[str, object]: ...  # the AI plays a game
 
 
-def check_schema(game: Game[Any, Any], found: object) -> None:
+@runtime_checkable
+class Odds(Protocol[V_contra]):
+    """A game with chances to work out: the answer to its private command (`Verb.private`, `/odds`),
+    from the asker's own view only."""
+
+    def odds(self, view: V_contra, seat: SeatId, text: str) -> list[str]: ...
+
+
+@runtime_checkable
+class Hidden(Protocol[V_contra]):
+    """A game with hidden hands: what the view's seat alone sees and may pick (`/hand`)."""
+
+    def hand(self, view: V_contra) -> Hand: ...
+
+
+@runtime_checkable
+class Career(Protocol[E_contra]):
+    """Career counters: what one action's events add per seat (the closed set of `core.tally`)."""
+
+    def tally(self, events: Sequence[E_contra]) -> Mapping[SeatId, Mapping[str, int]]: ...
+
+
+@runtime_checkable
+class Ghosts(Protocol[V_contra]):
+    """Solo runs' ghosts: each seat's public place on the board and its time so far, from a
+    spectator view only (a board's data may then carry a `GHOST` entry)."""
+
+    def ghost_marks(self, view: V_contra) -> Mapping[SeatId, GhostMark]: ...
+
+
+@dataclass(frozen=True)
+class Game(Generic[S, A, V, E]):
+    """A game behind the bot: its required rules and its facets; an optional facet is None when the
+    game has none (no pictures, no odds, no hidden hands, no careers, no ghosts)."""
+
+    rules: Rules[S, A, V, E]
+    commands: Commands[S, A]
+    narrator: Narrator[V, E]
+    library: Library
+    coach: Coach[A, V]
+    pictures: Pictures[V] | None = None
+    odds: Odds[V] | None = None
+    hidden: Hidden[V] | None = None
+    career: Career[E] | None = None
+    ghosts: Ghosts[V] | None = None
+
+    @property
+    def id(self) -> str:
+        """The game's id (its rules'): the registry's key, stored with every rally."""
+        return self.rules.id
+
+
+def is_finished(rules: Rules[S, A, V, E], state: S) -> bool:
+    """The game is over: it has an outcome."""
+    return rules.outcome(state) is not None
+
+
+def check_schema(game_id: str, schema: int, found: object) -> None:
     """Refuse a snapshot whose schema the game does not read, naming both versions."""
-    if found != game.state_schema:
-        raise StateVersionError(msg("game.state_version", game=game.id, found=str(found),
-                                    expected=str(game.state_schema)))
+    if found != schema:
+        raise StateVersionError(msg("game.state_version", game=game_id, found=str(found), expected=str(schema)))
 
 
-def log_problem(game: Game[Any, Any], text: str) -> str | None:
+def stage_option(game_id: str, options: Mapping[str, object]) -> str:
+    """The `stage` option of a setup; a setup without one is refused, naming the option."""
+    stage = options.get("stage")
+    if not stage:
+        raise RallyError(msg("rally.need_stage", game=game_id))
+    return str(stage)
+
+
+def log_problem(game: Game[S, A, V, E], text: str) -> str | None:
     """Why `text` is not a canonical log entry of `game`, or None when it is (`db check`): it must
     decode, and encode back to the very same text."""
     try:
-        canonical = game.encode(game.decode(text))
+        canonical = game.rules.encode(game.rules.decode(text))
     except (CodecError, ValueError) as exc:
         return str(exc)
     if canonical != text:

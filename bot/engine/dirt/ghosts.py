@@ -6,9 +6,14 @@ Pure, like every engine module.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.engine.core.game import GhostMark
 from bot.engine.dirt.pictures import stage_seconds
 from bot.engine.dirt.state import DirtState
+
+if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
+    from bot.engine.dirt.rules import DirtView
 
 
 def ghost_marks(state: DirtState) -> dict[str, GhostMark]:
@@ -34,3 +39,15 @@ def ghost_marks(state: DirtState) -> dict[str, GhostMark]:
         marks[seat] = GhostMark(car.space if on_track else None, before + stage_seconds(state, seat),
                                 None if share is None else state.stage_index + share)
     return marks
+
+
+class DirtGhosts:
+    """Where each DIRT car stands, as a ghost is drawn from it (bot.engine.core.game `Ghosts`)."""
+
+    def ghost_marks(self, view: DirtView) -> dict[str, GhostMark]:
+        """Each car's hex space (None off the track) and its time so far over the rally: the
+        finished stages' times plus this stage's time cards less its second tokens."""
+        return ghost_marks(view.state)
+
+
+GHOSTS = DirtGhosts()

@@ -10,13 +10,17 @@ difficulty is the same formula as classic's (`bot.engine.core.difficulty`). DIRT
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from bot.engine.core.difficulty import TIGHT_GEAR, length_class
 from bot.engine.core.errors import NotAllowed
-from bot.engine.core.game import StageFacts
+from bot.engine.core.game import StageFacts, StageLibrary
 from bot.engine.core.stage_text import read_stage_file
 from bot.engine.core.text import msg
 from bot.engine.dirt.official import official_stage
+from bot.engine.dirt.out_reasons import OUT_REASONS
+from bot.engine.dirt.rules_text import rules_lines
+from bot.engine.dirt.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_names
 from bot.engine.dirt.stages import catalogue
 from bot.engine.dirt.stages.generator import generate
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
@@ -79,3 +83,38 @@ def slides(stage: DirtStage) -> int:
 
 
 DIRT_STAGES = DirtStages()
+
+
+#: the optional rule modules a DIRT lobby may turn on
+MODULES = ("sisu",)
+
+
+class DirtLibrary:
+    """Rallyman: DIRT before a rally."""
+
+    name = "game.dirt"
+    solo_runs = True
+    stages: StageLibrary = DIRT_STAGES
+    modules: tuple[str, ...] = MODULES
+    out_reasons: tuple[str, ...] = OUT_REASONS
+    texts: Path | None = Path(__file__).parent / "text"  # its own words, {en,fr,de}.json
+
+    def rulesets(self) -> list[str]:
+        """"provisional" first: the default (the B13 house rules, RULES Part B)."""
+        names = ruleset_names()
+        return sorted(names, key=lambda n: n != DEFAULT_RULESET)
+
+    def provisional(self, ruleset: str) -> bool:
+        """The ruleset file says whether its rules are provisional (B13: every default is)."""
+        return load_ruleset(ruleset).provisional
+
+    def summary(self, ruleset: str) -> list[str]:
+        """`/rules`: the B13 defaults with their OPEN ids, numbers from the ruleset file."""
+        return rules_lines(ruleset)
+
+    def default_stage(self, ruleset: str) -> None:
+        """A rally of this game names its stage (`/rally create stage:`): there is no default."""
+        return None
+
+
+LIBRARY = DirtLibrary()

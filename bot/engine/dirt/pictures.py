@@ -5,7 +5,7 @@ its space, gear, pose (drift on a corner's outside line, turned across on a slid
 and dashboard tokens, the dice of the turn just played on their spaces, the "−1" tokens on their
 tiles; the status line is a message, shown in the reader's language when the post is delivered.
 `results_data` fills a `ResultsView` (the stage's or the rally's classification, B13.2, B13.8.10).
-`picture_args` makes the renderer's arguments again from that data once its texts are words.
+its pictures facet makes the painter's arguments again from that data once its texts are words.
 
 Pure, like every engine module (the words come from the catalogue at the boundary).
 """
@@ -13,15 +13,19 @@ Pure, like every engine module (the words come from the catalogue at the boundar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg, to_json
 from bot.engine.dirt.classification import Row, rally_rows
 from bot.engine.dirt.out_reasons import out_reason_word
 from bot.engine.dirt.stages.catalogue import load_stage
+from bot.engine.dirt.stages.model import DirtStage
 from bot.engine.dirt.state import DirtState
 from bot.engine.dirt.view import BoardView, CarView, DieView, ResultRow, ResultsView
+
+if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
+    from bot.engine.dirt.rules import DirtView
 
 
 def stage_seconds(state: DirtState, seat: str) -> int:
@@ -97,17 +101,28 @@ def _rally_title(state: DirtState) -> str:
     return ", ".join(load_stage(name).title for name in state.stages)
 
 
-def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The renderer's arguments: (stage, BoardView) for a board, (ResultsView,) for results,
-    (stage,) for a preview."""
-    if kind == "board":
+__all__ = ["ResultRow", "board_data", "board_view", "results_data", "stage_seconds"]
+
+
+class DirtPictures:
+    """DIRT's pictures' data (bot.engine.core.game `Pictures`)."""
+
+    def board(self, view: DirtView) -> dict[str, Any]:
+        return board_data(view.state)
+
+    def results(self, view: DirtView) -> dict[str, Any]:
+        return results_data(view.state)
+
+    def board_picture(self, data: Mapping[str, object]) -> tuple[DirtStage, BoardView]:
+        """What the painter draws a board from: its stage and the board view."""
         view = BoardView.model_validate(data)
         return (load_stage(view.stage), view)
-    if kind == "results":
-        return (ResultsView.model_validate(data),)
-    if kind == "preview":
-        return (load_stage(str(data["stage"])),)
-    raise ValueError(f"unknown picture {kind!r}")
+
+    def results_picture(self, data: Mapping[str, object]) -> ResultsView:
+        return ResultsView.model_validate(data)
+
+    def preview_picture(self, stage: str) -> DirtStage:
+        return load_stage(stage)
 
 
-__all__ = ["ResultRow", "board_data", "board_view", "picture_args", "results_data", "stage_seconds"]
+PICTURES = DirtPictures()

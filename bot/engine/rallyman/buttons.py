@@ -1,4 +1,4 @@
-"""How a classic action is offered as a turn button (`Game.button`): its words in the reader's
+"""How a classic action is offered as a turn button (`Game.commands.button`): its words in the reader's
 language and its colour. The button's action stays the canonical label (`4 skid`, `W`, `stop`);
 only what is shown on it is translated. Time-attack groups are typed (`/attack`), never buttons:
 there are too many (A18)."""

@@ -6,9 +6,14 @@ Pure, like every engine module.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.engine.core.game import GhostMark
 from bot.engine.rallyman.stages.model import FINISH, START, Stage
 from bot.engine.rallyman.state import OUT, GameState
+
+if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
+    from bot.engine.rallyman.rules import RallymanView
 
 
 def share_of(stage: Stage, position: int) -> float:
@@ -37,3 +42,16 @@ def ghost_marks(state: GameState) -> dict[str, GhostMark]:
     return {car.id: GhostMark(None if car.status == OUT else car.position, before.get(car.id, 0) + car.time,
                               None if car.status == OUT else done + share_of(state.stage, car.position))
             for car in state.cars}
+
+
+class ClassicGhosts:
+    """Where each classic car stands, as a ghost is drawn from it."""
+
+    def ghost_marks(self, view: RallymanView) -> dict[str, GhostMark]:
+        """Each car's space id on the special being driven (START / FINISH as the board has them;
+        None once knocked out) and its time so far: the chrono cards less the second markers
+        held, as the board's table shows it, plus the times of the specials already finished."""
+        return ghost_marks(view.state)
+
+
+GHOSTS = ClassicGhosts()

@@ -5,7 +5,7 @@ row keeps the picture's data, never the state: `board_data` / `results_data` giv
 `BoardView` / `ResultsView` as JSON, their texts that depend on the language (the board's status
 line; the results' title, subtitle, special numbers and reasons) kept as message-key JSON
 (`bot.engine.core.text.to_json`), which the boundary shows in the reader's language before
-`picture_args` makes the renderer's arguments of it again.
+its pictures facet makes the painter's arguments of it again.
 
 Pure, like every engine module (the words come from the catalogue at the boundary).
 """
@@ -13,16 +13,20 @@ Pure, like every engine module (the words come from the catalogue at the boundar
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core.text import Listed, msg, to_json
 from bot.engine.rallyman.board import board_view, default_status
 from bot.engine.rallyman.out_reasons import out_reason_word
 from bot.engine.rallyman.results import results_view
 from bot.engine.rallyman.stages.catalogue import load_stage
+from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.stages.weather import with_weather
 from bot.engine.rallyman.state import GameState
 from bot.engine.rallyman.view import BoardView, ResultRow, ResultsView
+
+if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
+    from bot.engine.rallyman.rules import RallymanView
 
 PLURAL_WINNER = {False: "render.winner.one", True: "render.winner.other"}
 
@@ -68,14 +72,33 @@ def rally_card_subtitle(rows: Sequence[ResultRow]) -> str:
     return Listed([msg(PLURAL_WINNER[len(winners) > 1], name=Listed(winners, "and")), legend], "dot")
 
 
-def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The renderer's arguments for a picture from its data (texts already in the reader's words):
-    a board is drawn over its stage under its weather, a results card from its view alone."""
-    if kind == "board":
-        view = BoardView.model_validate(data)
-        return (with_weather(load_stage(view.stage), sorted(view.snow_zones)), view)
-    if kind == "results":
-        return (ResultsView.model_validate(data),)
-    if kind == "preview":
-        return (load_stage(str(data["stage"])),)
-    raise ValueError(f"unknown picture {kind!r}")
+def board_args(data: Mapping[str, object]) -> tuple[Stage, BoardView]:
+    """What the painter draws a board from (texts already in the reader's words): its stage under
+    its weather, and the board view."""
+    view = BoardView.model_validate(data)
+    return (with_weather(load_stage(view.stage), sorted(view.snow_zones)), view)
+
+
+class ClassicPictures:
+    """Classic's pictures' data."""
+
+    def board(self, view: RallymanView) -> dict[str, Any]:
+        """The board image's data (`BoardView` JSON, its status line a message)."""
+        return board_data(view.state)
+
+    def results(self, view: RallymanView) -> dict[str, Any]:
+        """The results image's data (`ResultsView` JSON, its words messages)."""
+        return results_data(view.state)
+
+    def board_picture(self, data: Mapping[str, object]) -> tuple[Stage, BoardView]:
+        return board_args(data)
+
+    def results_picture(self, data: Mapping[str, object]) -> ResultsView:
+        """A results card is drawn from its view alone."""
+        return ResultsView.model_validate(data)
+
+    def preview_picture(self, stage: str) -> Stage:
+        return load_stage(stage)
+
+
+PICTURES = ClassicPictures()

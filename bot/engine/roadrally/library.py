@@ -15,14 +15,17 @@ table game has no world scratch (`solo_runs` False).
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from bot.engine.core.difficulty import length_class
 from bot.engine.core.errors import NotAllowed
-from bot.engine.core.game import StageFacts
+from bot.engine.core.game import StageFacts, StageLibrary
 from bot.engine.core.text import msg
 from bot.engine.roadrally.course.courses import COURSE_NAME, load_course
 from bot.engine.roadrally.course.tiles import tiles_text
+from bot.engine.roadrally.presets import PRESETS
 from bot.engine.roadrally.road import Road, SpaceKind
+from bot.engine.roadrally.rules_text import rules_lines
 
 #: the courses a rally may name (the first: the default of the standard presets)
 NAMES = ("standard", "base", "sprint")
@@ -84,3 +87,36 @@ class RoadRallyCourses:
 
 
 ROADRALLY_COURSES = RoadRallyCourses()
+
+
+#: the optional rule modules a Road Rally lobby may turn on, and why a seat may be out
+MODULES = ("sprint",)
+OUT_REASONS = ("retired",)
+
+
+class RoadRallyLibrary:
+    """Road Rally USA before a game."""
+
+    name = "game.roadrally"
+    solo_runs = False
+    stages: StageLibrary = ROADRALLY_COURSES
+    modules: tuple[str, ...] = MODULES
+    out_reasons: tuple[str, ...] = OUT_REASONS
+    texts: Path | None = Path(__file__).parent / "text"  # its own words, {en,fr,de}.json
+
+    def rulesets(self) -> list[str]:
+        """The presets, `rr-standard` first (the default: RR-EN's standard rules)."""
+        return sorted(PRESETS, key=lambda n: (n != "rr-standard", n))
+
+    def provisional(self, ruleset: str) -> bool:
+        return False
+
+    def summary(self, ruleset: str) -> list[str]:
+        return rules_lines(ruleset)
+
+    def default_stage(self, ruleset: str) -> str:
+        """The base rules play the fixed base course (C2); the others the variable course (C7)."""
+        return "base" if ruleset == "rr-base" else "standard"
+
+
+LIBRARY = RoadRallyLibrary()

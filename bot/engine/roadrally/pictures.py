@@ -8,9 +8,9 @@ from a view, never from the state).
 - `results_data(view, names)`: the classification (C8): place, name, final VP and its parts (VP
   tiles, stage tiles, checkpoints), finish mark, retired; its title, subtitle and note as messages
   (`roadrally.card_*`), shown in the reader's language when the card is drawn.
-- `picture_args(kind, data)`: the renderer's positional arguments once the texts are words:
-  (road, view, names) for a board (`RRView` rebuilt from the data), (ResultsData,) for results,
-  (road,) for a preview.
+- `board_args(data)`: the painter's arguments for a board once the texts are words: (road, view,
+  names), the `RRView` rebuilt from the data; the pictures facet (`RoadRallyPictures`) gives the
+  results card's `ResultsData` and a preview's road too.
 
 Pure, like every engine module.
 """
@@ -18,7 +18,7 @@ Pure, like every engine module.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core.text import msg, to_json
 from bot.engine.roadrally.course import load_course
@@ -28,7 +28,10 @@ from bot.engine.roadrally.presets import preset
 from bot.engine.roadrally.road import Road
 from bot.engine.roadrally.view import PublicSeat, RRView
 
-__all__ = ["board_data", "board_view", "final_lines", "picture_args", "results_data"]
+if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
+    from bot.engine.roadrally.rules import TableView
+
+__all__ = ["board_args", "board_data", "board_view", "final_lines", "results_data"]
 
 
 def _name(names: Mapping[str, str], seat: str) -> str:
@@ -99,18 +102,35 @@ def results_data(view: RRView, names: Mapping[str, str]) -> dict[str, Any]:
             "checkpoint_vp": p.checkpoint_vp, "rows": [line.model_dump(mode="json") for line in lines]}
 
 
-def picture_args(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The renderer's arguments from a picture's data (its texts already words): (road, RRView,
-    names) for a board, (ResultsData,) for results, (road,) for a preview."""
-    if kind == "board":
-        board = BoardData.model_validate(data)
-        road = load_course(board.course)
-        far = [s.id for s in board.seats if s.pos > road.final]
-        if far:
-            raise ValueError(f"seats: {', '.join(far)} stands beyond the final space of {board.course}")
-        return (road, board_view(board, road), {s.id: s.name for s in board.seats})
-    if kind == "results":
-        return (ResultsData.model_validate(data),)
-    if kind == "preview":  # a name a rally gives: `standard` and `sprint` are drawn with seed 0's layout
-        return (ROADRALLY_COURSES.road(str(data["stage"])),)
-    raise ValueError(f"unknown picture {kind!r}")
+def board_args(data: Mapping[str, object]) -> tuple[Road, RRView, dict[str, str]]:
+    """What the painter draws a board from (its texts already words): the road, the view and the
+    seats' names; a seat beyond the road's final space is refused."""
+    board = BoardData.model_validate(data)
+    road = load_course(board.course)
+    far = [s.id for s in board.seats if s.pos > road.final]
+    if far:
+        raise ValueError(f"seats: {', '.join(far)} stands beyond the final space of {board.course}")
+    return (road, board_view(board, road), {s.id: s.name for s in board.seats})
+
+
+class RoadRallyPictures:
+    """Road Rally's pictures' data (bot.engine.core.game `Pictures`), from the spectators' view: `me` is never read."""
+
+    def board(self, view: TableView) -> dict[str, Any]:
+        return board_data(view.rr, view.name_of)
+
+    def results(self, view: TableView) -> dict[str, Any]:
+        return results_data(view.rr, view.name_of)
+
+    def board_picture(self, data: Mapping[str, object]) -> tuple[Road, RRView, dict[str, str]]:
+        return board_args(data)
+
+    def results_picture(self, data: Mapping[str, object]) -> ResultsData:
+        return ResultsData.model_validate(data)
+
+    def preview_picture(self, stage: str) -> Road:
+        """A name a rally gives: `standard` and `sprint` are drawn with seed 0's layout."""
+        return ROADRALLY_COURSES.road(stage)
+
+
+PICTURES = RoadRallyPictures()

@@ -32,9 +32,10 @@ from datetime import UTC, datetime
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.engine.core.game import is_finished
 from bot.engine.core.secret_dice import commitment
 from bot.engine.roadrally.cards import cards_of
-from bot.engine.roadrally.protocol import Table
+from bot.engine.roadrally.rules import Table
 from bot.services import Actor, Place, RallyService
 from bot.store import Store
 from bot.web import WebOptions, create_app

@@ -8,9 +8,10 @@ the round publishes must be the same bytes: every outbox row and its lines as de
 tables' posts, each table's end, the results post, the standings picture's data), the cards
 file's and a card's addresses (a table round publishes no cards: both 404), the CSV export (EN and
 FR), the `.ics` calendar, the league's and the round's web pages and each table's rally and replay
-pages in EN, FR and DE, and the league's web files (standings picture, CSV, calendar). Nothing
-public holds a table's deal key or an unrevealed card, and a table's key is the service's own
-secure randomness, not a function of the round's published seed, id or table number.
+pages in EN, FR and DE, and the league's web files (standings picture, CSV, calendar), with
+their ETags. Nothing public holds a table's deal key or an unrevealed card, and a table's key is
+the service's own secure randomness, not a function of the round's published seed, id or table
+number.
 
 Each table has its own key, the same in both twins (only the re-deal tells them apart), so the
 commitment each table's start posts is the same in both; tests/web/test_web_public_twins.py shows
@@ -59,6 +60,11 @@ class SpecPictures(SpecRenderer):
 
     def table(self, view, lang="en") -> bytes:
         return repr(("table", view, lang)).encode()
+
+
+def headers_of(answer) -> dict[str, str]:
+    """The headers of a web answer that depend on what it shows (its ETag: the data's version)."""
+    return {name: answer.headers.get(name, "") for name in ("ETag", "Content-Type", "Content-Disposition")}
 
 
 @dataclasses.dataclass
@@ -149,10 +155,11 @@ async def league_round(path, commands: list[tuple[int, int, str]] | None) -> Rou
                     page = await client.get(f"{path}?lang={lang}")
                     assert page.status == 200, path
                     shown[f"{name}-{lang}"] = await page.text()
+                    shown[f"{name}-{lang}-headers"] = headers_of(page)
             for path in ("standings.png", "standings.csv", "calendar.ics"):
                 got = await client.get(f"/league/{league.id}/{path}")
                 assert got.status == 200, path
-                shown[path] = await got.read()
+                shown[path], shown[f"{path}-headers"] = await got.read(), headers_of(got)
             for path in (f"/round/{rnd.id}/cards.json", f"/round/{rnd.id}/card/{SEATED[0].user_id}.json"):
                 got = await client.get(path)  # a table round publishes no cards (bot/services/round_close.py)
                 shown[path] = [got.status, await got.text()]
@@ -220,6 +227,7 @@ async def test_C10_8_a_table_round_publishes_the_same_bytes_as_its_twin_dealt_ot
     told = "\n".join(line for rows in first.shown["posts"].values() for lines, *_ in rows for line in lines)
     assert "is closed" in told and "Standings of **Road Cup**" in told and "table 1 is over" in told
     assert '"kind": "table"' in outbox and '"kind": "results"' in outbox  # the standings' and the table's pictures
+    assert first.shown["round-en-headers"]["ETag"] and first.shown["standings.csv-headers"]["ETag"]  # compared too
     assert first.shown["standings.png"].startswith(b"('table', TableView(")  # the standings picture's data
     assert b",vp\r\n" in first.shown["standings.csv"] and b"BEGIN:VCALENDAR" in first.shown["calendar.ics"]
     results, results_fr = first.shown["export-en"][1][1], first.shown["export-fr"][1]

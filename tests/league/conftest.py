@@ -34,13 +34,19 @@ def clock() -> FakeClock:
     return FakeClock(START)
 
 
-@pytest.fixture
-def service(store, clock) -> RallyService:
+def league_service(store, clock) -> RallyService:
+    """The services of a reproducible session on `store`: rally seed 42, the rounds' secret seeds
+    numbered 1, 2, … (as 64 hex digits)."""
     seeds = iter(f"{n:064x}" for n in range(1, 10_000))
     svc = RallyService(store, seed_source=lambda: 42, clock=clock)
     champs = svc.championships
     champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
     return svc
+
+
+@pytest.fixture
+def service(store, clock) -> RallyService:
+    return league_service(store, clock)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, world_round_tx
 from tests.discord.fakes import FakeClock
-from tests.league.conftest import START, deliver
+from tests.league.conftest import START, deliver, league_service
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, drive, start_run
 from tests.league.test_official_once import (
     OTHER_CHANNEL,
@@ -90,10 +90,7 @@ async def closed_linked(path: Path) -> Linked:
     store = await Store.open(path)
     try:
         clock = FakeClock(START)
-        seeds = iter(f"{n:064x}" for n in range(1, 10_000))
-        service = RallyService(store, seed_source=lambda: 42, clock=clock)
-        champs = service.championships
-        champs.rounds.seed_source = champs.jobs.seed_source = champs.scratch.seed_source = lambda: next(seeds)
+        service = league_service(store, clock)
         week = await three_ways(service, clock, DeadlineService(service.work, clock=clock))
         rnd = await the_round(store)
         text = await store.db.read(lambda tx: cards_tx(tx, rnd.id))

@@ -119,8 +119,8 @@ async def league_round(path, commands: list[tuple[int, int, str]] | None) -> Rou
                     at, who, text = next(todo)
                     assert at == number
                 else:
-                    seat = min(RR.to_act(table))
-                    who, text = int(seat), RR.label(RR.choose(RR.view(table, seat), seat))
+                    seat = min(RR.rules.to_act(table))
+                    who, text = int(seat), RR.commands.label(RR.coach.choose(RR.rules.view(table, seat), seat))
                 typed.append((number, who, text))
                 await service.act(place, BY_ID[who], text)
                 assert len(typed) < 3000

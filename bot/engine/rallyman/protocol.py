@@ -1,9 +1,9 @@
 """Rallyman classic behind the `Game` protocol (bot.engine.core.game): the one object through which
 the rest of the bot plays classic (RULES Part A, with every Rules+ module).
 
-Classic has no hidden information: every seat's view and the spectators' view are the same public
-state. `view` still returns a `RallymanView` (a read-only wrapper), so code written against the
-protocol never holds a state it could leak once a game with secrets (Road Rally USA) sits beside it.
+Classic hides nothing from one seat that another sees: every seat's view and the spectators' view
+hold the same public part of the state (`public.PublicState`: no dice stream, shortcut-deck order
+or seed), so code written against the protocol never holds a secret it could leak.
 
 Snapshots keep the bare state JSON they always had (the rally row carries its `game`), so stored
 snapshots and replays stay byte-identical; a `schema` key, absent in every snapshot written so far,
@@ -60,6 +60,7 @@ from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.rallyman.parse import parse as parse_text
 from bot.engine.rallyman.pictures import board_data, picture_args, results_data
+from bot.engine.rallyman.public import PublicState, public, replica
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.ruleset import GEARS, load_ruleset, ruleset_names
 from bot.engine.rallyman.simulate import modules_named
@@ -148,10 +149,10 @@ class ClassicStages:
 
 @dataclass(frozen=True)
 class RallymanView:
-    """What `seat` (None: a spectator) may see. Classic hides nothing, so it is the public state;
-    callers read it, never change it (`board()` is the picture's data)."""
+    """What `seat` (None: a spectator) may see: the public part of the state, the same for every
+    seat; callers read it, never change it (`board()` is the picture's data)."""
 
-    state: GameState
+    state: PublicState
     seat: str | None
 
     def board(self) -> BoardView:
@@ -343,12 +344,12 @@ class Rallyman:
     # -- what is shown ---------------------------------------------------------------------------
 
     def view(self, state: GameState, seat: str | None) -> RallymanView:
-        return RallymanView(state, seat)
+        return RallymanView(public(state), seat)
 
     def prompt(self, view: RallymanView, events: Sequence[Event]) -> Prompt:
         """The driver to act, the dice they may roll, their buttons; a turn is new when the events
         passed it (or there were none: the start), not after each die of the same turn."""
-        state = view.state
+        state = replica(view.state)
         if state.turn is None:
             return Prompt((), frozenset(), (), False)
         car = state.cars[state.turn.car]
@@ -451,13 +452,14 @@ class Rallyman:
     # -- AI and odds -----------------------------------------------------------------------------
 
     def choose(self, view: RallymanView, seat: str, risk: float | None = None) -> Action:
-        if seat not in self.to_act(view.state):
+        state = replica(view.state)
+        if seat not in self.to_act(state):
             raise NotAllowed(msg("game.not_your_action"))
-        return classic_ai.choose_action(view.state) if risk is None else classic_ai.choose_action(view.state, risk)
+        return classic_ai.choose_action(state) if risk is None else classic_ai.choose_action(state, risk)
 
     def odds(self, view: RallymanView, seat: str, text: str) -> list[str]:
         """The exact chance of losing control for a plan of dice (A11), in message keys."""
-        state = view.state
+        state = replica(view.state)
         action = parse_text(text, state, driver=seat)
         if not isinstance(action, (Roll, Attack)):
             raise NotAllowed(msg("odds.need_dice"))

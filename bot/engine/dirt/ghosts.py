@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from bot.engine.core.game import GhostMark
 from bot.engine.dirt.pictures import stage_seconds
-from bot.engine.dirt.state import DirtState
+from bot.engine.dirt.public import Shown
 
 
-def ghost_marks(state: DirtState) -> dict[str, GhostMark]:
+def ghost_marks(state: Shown) -> dict[str, GhostMark]:
     """Each seat's hex space (None while waiting behind the grid or once out) and its time so far:
     the finished stages' times, then this stage's time cards less its second tokens (the board's);
     and its distance along the rally: the stages done plus the share of this one driven (its

@@ -1,8 +1,9 @@
 """Rallyman: DIRT behind the `Game` protocol (bot.engine.core.game): the one object through which the
 rest of the bot plays DIRT (RULES Part B, with the B13 provisional defaults).
 
-DIRT has no hidden information: a seat's view and the spectators' are the same public state,
-wrapped read-only in a `DirtView` so code written against the protocol never holds a state.
+DIRT hides nothing from one seat that another sees: a seat's view and the spectators' hold the same
+public part of the state (`public.PublicState`: no dice stream), so code written against the
+protocol never holds a state.
 Its commands share classic's names and options (`/roll`, `/stop`, `/odds`, `/attack`): one slash
 command per name serves every game, and each rally's game reads the text (`parse`).
 Snapshots are `{"schema": 1, …}` (bot.engine.dirt.state); `from_json` refuses any other schema.
@@ -50,6 +51,7 @@ from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import OUT_REASONS, out_reason_word
 from bot.engine.dirt.parse import STOP_WORDS, shown, typed_words
 from bot.engine.dirt.pictures import board_data, picture_args, results_data
+from bot.engine.dirt.public import PublicState, public, replica
 from bot.engine.dirt.rules_text import rules_lines
 from bot.engine.dirt.ruleset import DEFAULT_RULESET, GEARS, load_ruleset, ruleset_names
 from bot.engine.dirt.simulate import simulate as simulate_course
@@ -78,9 +80,9 @@ STYLES = {"stop": "danger", "spare": "secondary"}
 
 @dataclass(frozen=True)
 class DirtView:
-    """What `seat` (None: a spectator) may see: DIRT hides nothing, so the public state."""
+    """What `seat` (None: a spectator) may see: the same for every seat, the public part of the state."""
 
-    state: DirtState
+    state: PublicState
     seat: str | None
 
 
@@ -297,10 +299,10 @@ class Dirt:
     # -- what is shown ---------------------------------------------------------------------------
 
     def view(self, state: DirtState, seat: str | None) -> DirtView:
-        return DirtView(state, seat)
+        return DirtView(public(state), seat)
 
     def prompt(self, view: DirtView, events: Sequence[Event]) -> Prompt:
-        state = view.state
+        state = replica(view.state)
         acting = state.to_act()
         if acting is None:
             return Prompt((), frozenset(), (), False)
@@ -395,16 +397,17 @@ class Dirt:
     # -- AI and odds -----------------------------------------------------------------------------
 
     def choose(self, view: DirtView, seat: str, risk: float | None = None) -> Action:
-        if seat not in self.to_act(view.state):
+        state = replica(view.state)
+        if seat not in self.to_act(state):
             raise NotAllowed(msg("game.not_your_action"))
-        return dirt_ai.choose(view.state, seat) if risk is None else dirt_ai.choose(view.state, seat, risk)
+        return dirt_ai.choose(state, seat) if risk is None else dirt_ai.choose(state, seat, risk)
 
     def odds(self, view: DirtView, seat: str, text: str) -> list[str]:
         """The exact chance that the next step or a planned group loses control, worked out by
         playing it with every draw of the dice and the bag (`move_odds`: the ⚠ limit, speed
         limits, jumps, damage; B13.1, B13.3–B13.5); a move not allowed now is refused as `/roll`
         refuses it."""
-        state = view.state
+        state = replica(view.state)
         if state.to_act() != seat:
             raise NotAllowed(msg("game.not_your_action"))
         action = self.parse(text, state, seat)

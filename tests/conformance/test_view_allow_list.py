@@ -88,6 +88,9 @@ def reachable(root: object) -> Iterator[object]:
     stack = [root]
     while stack:
         o = stack.pop()
+        if isinstance(o, str):
+            yield o  # a key written out is a secret too
+            continue
         if id(o) in seen or isinstance(o, _LEAVES) or isinstance(o, _OPAQUE):
             continue
         seen.add(id(o))
@@ -102,13 +105,14 @@ def reachable(root: object) -> Iterator[object]:
 
 
 def _secret_containers(game_id: str, state: Any, seat: str | None) -> list[object]:
-    """The state's containers of secrets, each object itself (its identity is what is looked for)."""
+    """The state's containers of secrets, the dice first, each object itself (its identity is what is
+    looked for)."""
     if game_id == "rallyman":
-        return [state.deck, state.dice]
+        return [state.dice, state.deck]
     if game_id == "dirt":
         return [state.dice]
     rr: RRState = state.state
-    secret: list[object] = [rr.dice, rr.answers]
+    secret: list[object] = [rr.dice, rr.answers]  # the dice first
     for s in rr.seats:
         secret.append(s.deck)  # even the viewer's own: a Mechanic shows its top as a copy
         if s.id != seat:
@@ -129,9 +133,17 @@ def _check_fields(game_id: str, view: Any) -> None:
     assert type(view.state).__slots__, "the public part has slots: no attribute beyond its fields"
 
 
+def _keys(dice: Any) -> set[str]:
+    """The long texts of a dice source's saved form: a stream's or a deal's key."""
+    return {v for v in dice.to_dict().values() if isinstance(v, str) and len(v) >= 16}
+
+
 def _check_unreachable(game_id: str, state: Any, seat: str | None, view: Any) -> None:
-    secret = {id(o) for o in _secret_containers(game_id, state, seat)}
+    containers = _secret_containers(game_id, state, seat)
+    secret = {id(o) for o in containers}
+    keys = _keys(containers[0])  # the dice come first
     for o in reachable(view):
+        assert not (isinstance(o, str) and o in keys), f"{seat}'s view reaches the dice's key"
         assert not isinstance(o, NEVER), f"{seat}'s view reaches a {type(o).__name__}"
         assert id(o) not in secret, f"{seat}'s view reaches a secret {type(o).__name__} of the state"
         assert not (hasattr(o, "roll") and hasattr(o, "shuffle")), f"{seat}'s view reaches dice: {type(o).__name__}"

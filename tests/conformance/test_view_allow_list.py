@@ -1,13 +1,14 @@
 """A view is an allow-list: what a seat (or a spectator) is given of a game, and nothing else.
 
-For every registered game, after every action of a few of the conformance kit's playthroughs
-(tests/conformance/configs.py: every preset and module), for each seat and a spectator:
+For every registered game, after every action of a random playthrough of each of the conformance
+kit's configurations (tests/conformance/configs.py: every preset and module) and every fifth of
+one game played to its end, for each seat and a spectator:
 
 - the view holds exactly the fields allowed (written out here, so a field added to a view is a
   decision this file records), and nothing reached from it, walking every attribute, slot and
-  container, is a dice source (the seed and the stream position of every die and draw to come),
-  the config that holds the seed, the game's whole state, a probe holding it, a shortcut deck
-  (A9.1) or a hand, a deck or stage cards the viewer may not see (RULES C10.8);
+  container, is a dice source (the seed and the stream position of every die and draw to come)
+  or its key written out, the config that holds the seed, the game's whole state, a probe holding
+  it, a shortcut deck (A9.1) or a hand, a deck or stage cards the viewer may not see (RULES C10.8);
 - a twin of the state whose secrets alone differ (other dice and seed, another shortcut-deck
   order, the cards the viewer does not see dealt again) gives an equal view, and the same
   prompt, story, status, classification, board and results data, ghost marks, hand, odds and AI

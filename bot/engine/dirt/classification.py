@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.dirt.course import results
-from bot.engine.dirt.state import DirtState
+from bot.engine.dirt.public import Shown
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Row:
     place: int  # the row's place in the engine's order: the last tie-break
 
 
-def rally_rows(state: DirtState) -> list[Row]:
+def rally_rows(state: Shown) -> list[Row]:
     names = dict(state.seats)
     rows: list[Row] = []
     best: int | None = None

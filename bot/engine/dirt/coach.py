@@ -13,6 +13,7 @@ from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Attack, Roll
 from bot.engine.dirt.commands import COMMANDS
 from bot.engine.dirt.move_odds import loss_chance
+from bot.engine.dirt.public import replica
 from bot.engine.dirt.rules import RULES, DirtView, RollStop
 from bot.engine.dirt.simulate import simulate as simulate_course
 
@@ -21,9 +22,10 @@ class DirtCoach:
     """DIRT's AI, from the seat's own view, and a whole rally played by it."""
 
     def choose(self, view: DirtView, seat: str, risk: float | None = None) -> Action:
-        if seat not in RULES.to_act(view.state):
+        state = replica(view.state)
+        if seat not in RULES.to_act(state):
             raise NotAllowed(msg("game.not_your_action"))
-        return dirt_ai.choose(view.state, seat) if risk is None else dirt_ai.choose(view.state, seat, risk)
+        return dirt_ai.choose(state, seat) if risk is None else dirt_ai.choose(state, seat, risk)
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]:
@@ -41,7 +43,7 @@ class DirtOdds:
         playing it with every draw of the dice and the bag (`move_odds`: the ⚠ limit, speed
         limits, jumps, damage; B13.1, B13.3–B13.5); a move not allowed now is refused as `/roll`
         refuses it."""
-        state = view.state
+        state = replica(view.state)
         if state.to_act() != seat:
             raise NotAllowed(msg("game.not_your_action"))
         action = COMMANDS.parse(text, state, seat)

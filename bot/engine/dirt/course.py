@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.engine.core.events import Event
 from bot.engine.dirt.events import ev
+from bot.engine.dirt.public import Shown
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
 from bot.engine.dirt.state import Car, DirtState, no_tokens
 
@@ -175,7 +176,7 @@ def start_stage(state: DirtState, events: list[Event]) -> None:
     start_round(state, events)
 
 
-def results(state: DirtState) -> list[tuple[str, str, int | None, str | None]]:
+def results(state: Shown) -> list[tuple[str, str, int | None, str | None]]:
     """(seat, status, rally seconds or None, out reason or None), classified drivers first by time,
     equal times shown by the better last stage time, then in the last start order (A17 OPEN-5:
     they still share a rank), then the others (B13.2, B13.8.10, A17)."""

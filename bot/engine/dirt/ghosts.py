@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from bot.engine.core.game import GhostMark
 from bot.engine.dirt.pictures import stage_seconds
-from bot.engine.dirt.state import DirtState
+from bot.engine.dirt.public import Shown
 
 if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
     from bot.engine.dirt.rules import DirtView
 
 
-def ghost_marks(state: DirtState) -> dict[str, GhostMark]:
+def ghost_marks(state: Shown) -> dict[str, GhostMark]:
     """Each seat's hex space (None while waiting behind the grid or once out) and its time so far:
     the finished stages' times, then this stage's time cards less its second tokens (the board's);
     and its distance along the rally: the stages done plus the share of this one driven (its

@@ -15,6 +15,7 @@ from bot.engine.dirt.move_odds import certain_losses
 from bot.engine.dirt.narrate import narrate
 from bot.engine.dirt.out_reasons import out_reason_word
 from bot.engine.dirt.parse import shown
+from bot.engine.dirt.public import replica
 from bot.engine.dirt.rules import DirtView
 from bot.engine.dirt.status_text import results_lines, stage_lines, status_lines
 from bot.engine.dirt.turn import landing_choices
@@ -27,7 +28,7 @@ class DirtNarrator:
     """DIRT's prompts, stories, titles and standings."""
 
     def prompt(self, view: DirtView, events: Sequence[Event]) -> Prompt:
-        state = view.state
+        state = replica(view.state)
         acting = state.to_act()
         if acting is None:
             return Prompt((), frozenset(), (), False)

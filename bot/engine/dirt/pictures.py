@@ -19,16 +19,16 @@ from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg, to_json
 from bot.engine.dirt.classification import Row, rally_rows
 from bot.engine.dirt.out_reasons import out_reason_word
+from bot.engine.dirt.public import Shown
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.stages.model import DirtStage
-from bot.engine.dirt.state import DirtState
 from bot.engine.dirt.view import BoardView, CarView, DieView, ResultRow, ResultsView
 
 if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
     from bot.engine.dirt.rules import DirtView
 
 
-def stage_seconds(state: DirtState, seat: str) -> int:
+def stage_seconds(state: Shown, seat: str) -> int:
     """A car's stage time so far: its time cards less the second tokens it holds (B13.2)."""
     car = state.cars[seat]
     if len(car.stage_times) > state.stage_index:  # the stage is over (the rally's last): its time
@@ -36,7 +36,7 @@ def stage_seconds(state: DirtState, seat: str) -> int:
     return max(0, sum(car.cards) - car.seconds_tokens)
 
 
-def board_view(state: DirtState) -> BoardView:
+def board_view(state: Shown) -> BoardView:
     """The board's view of `state` (its status line left empty: `board_data` adds it as a message)."""
     acting = state.to_act()
     cars = []
@@ -57,7 +57,7 @@ def board_view(state: DirtState) -> BoardView:
                      path=list(shown_path), minus={t: len(v) for t, v in state.minus.items() if v})
 
 
-def status_message(state: DirtState) -> str:
+def status_message(state: Shown) -> str:
     """Who is to act, or the rally's winner once it is over."""
     acting = state.to_act()
     if acting is not None:
@@ -69,7 +69,7 @@ def status_message(state: DirtState) -> str:
     return msg("dirt.board_fastest", name=best.name, time=format_time(best.total))
 
 
-def board_data(state: DirtState) -> dict[str, Any]:
+def board_data(state: Shown) -> dict[str, Any]:
     data = board_view(state).model_dump(mode="json")
     data["status"] = to_json(status_message(state))
     return data
@@ -81,7 +81,7 @@ def _row(row: Row) -> dict[str, Any]:
             "reason": to_json(out_reason_word(row.reason)) if row.reason else ""}
 
 
-def results_data(state: DirtState) -> dict[str, Any]:
+def results_data(state: Shown) -> dict[str, Any]:
     """The classification card: after a stage that is not the last, that stage's place in the
     rally; at the end, the rally's; always under "provisional rules" (the renderer prints them)."""
     done = len([t for t in next(iter(state.cars.values())).stage_times])
@@ -97,7 +97,7 @@ def results_data(state: DirtState) -> dict[str, Any]:
     return view
 
 
-def _rally_title(state: DirtState) -> str:
+def _rally_title(state: Shown) -> str:
     return ", ".join(load_stage(name).title for name in state.stages)
 
 

@@ -42,6 +42,7 @@ from bot.engine.dirt.events import ev
 from bot.engine.dirt.moves import hazard_limit
 from bot.engine.dirt.odds import DirtOdds, plan_odds
 from bot.engine.dirt.parse import decode, encode, label, parse
+from bot.engine.dirt.public import Shown
 from bot.engine.dirt.ruleset import load_ruleset
 from bot.engine.dirt.stages.catalogue import load_stage
 from bot.engine.dirt.state import Car, DirtState
@@ -86,7 +87,7 @@ def to_act(state: DirtState) -> str | None:
     return state.to_act()
 
 
-def finished(state: DirtState) -> bool:
+def finished(state: Shown) -> bool:
     return state.over
 
 

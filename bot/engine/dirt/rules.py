@@ -34,15 +34,16 @@ from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Retire, Roll, Stop, Timeout
 from bot.engine.dirt.classification import rally_rows
 from bot.engine.dirt.library import DIRT_STAGES, MODULES
+from bot.engine.dirt.public import PublicState, public
 from bot.engine.dirt.ruleset import ruleset_names
 from bot.engine.dirt.state import SCHEMA, DirtState
 
 
 @dataclass(frozen=True)
 class DirtView:
-    """What `seat` (None: a spectator) may see: DIRT hides nothing, so the public state."""
+    """What `seat` (None: a spectator) may see: the same for every seat, the public part of the state."""
 
-    state: DirtState
+    state: PublicState
     seat: str | None
 
 
@@ -193,7 +194,7 @@ class DirtRules:
         return (state.stage_index, state.round, state.turn)
 
     def view(self, state: DirtState, seat: str | None) -> DirtView:
-        return DirtView(state, seat)
+        return DirtView(public(state), seat)
 
 
 RULES = DirtRules()

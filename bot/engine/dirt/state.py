@@ -10,6 +10,7 @@ are reloaded by name. A state from `new_rally`, `clone` or `from_dict` shares no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -81,8 +82,41 @@ class Car:
                    d["sisu"], d["seconds_tokens"], list(d["cards"]), list(d["stage_times"]), d["lane"])
 
 
+class Readings:
+    """What the state and its public part (`public.PublicState`, what a view holds) both answer:
+    the ruleset and stage by name, and the seat to act."""
+
+    __slots__ = ()
+    ruleset: str
+    stages: Sequence[str]
+    stage_index: int
+    order: Sequence[str]
+    turn: int
+    over: bool
+    someone_finished: bool
+
+    @property
+    def rules(self) -> DirtRuleset:
+        return load_ruleset(self.ruleset)
+
+    @property
+    def stage(self) -> DirtStage:
+        return load_stage(self.stages[self.stage_index])
+
+    # what the protocol, the board and the AI read
+    def to_act(self) -> str | None:
+        if self.over or self.turn >= len(self.order):
+            return None
+        return self.order[self.turn]
+
+    @property
+    def leading(self) -> bool:
+        """Whether the seat to act is the round's first player while leader dice are in play (B6.4)."""
+        return bool(self.order) and self.turn == 0 and not self.someone_finished
+
+
 @dataclass
-class DirtState:
+class DirtState(Readings):
     """A whole rally. `order` is this round's order of play (B4, B13.8.1), `turn` the index in it
     of the seat to act; `turn_dice` holds (die, ⚠ shown, space) of each die rolled this turn."""
 
@@ -115,14 +149,6 @@ class DirtState:
     #: which knows the state: here only held, so typed `object`): not part of the game, never
     #: serialised, compared or copied; dropped by any change
     probe: object | None = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def rules(self) -> DirtRuleset:
-        return load_ruleset(self.ruleset)
-
-    @property
-    def stage(self) -> DirtStage:
-        return load_stage(self.stages[self.stage_index])
 
     def clone(self) -> DirtState:
         """A copy sharing nothing that changes: what a caller keeps before `apply` changes a state."""
@@ -164,14 +190,3 @@ class DirtState:
             minus={int(t): list(v) for t, v in sorted(d["minus"].items(), key=lambda tv: int(tv[0]))},
             bag=token_counts(d["bag"], "bag"),
             someone_finished=d["someone_finished"], over=d["over"])
-
-    # what the protocol, the board and the AI read
-    def to_act(self) -> str | None:
-        if self.over or self.turn >= len(self.order):
-            return None
-        return self.order[self.turn]
-
-    @property
-    def leading(self) -> bool:
-        """Whether the seat to act is the round's first player while leader dice are in play (B6.4)."""
-        return bool(self.order) and self.turn == 0 and not self.someone_finished

@@ -8,8 +8,8 @@ from bot.engine.core.text import Listed, counted, msg
 from bot.engine.dirt.classification import rally_rows
 from bot.engine.dirt.out_reasons import out_reason_word
 from bot.engine.dirt.pictures import stage_seconds
+from bot.engine.dirt.public import Shown
 from bot.engine.dirt.stages.catalogue import load_stage
-from bot.engine.dirt.state import DirtState
 
 #: a car's pose off the normal, in words (a closed table)
 POSE_WORDS = {"drift": "dirt.word_drifting", "slide": "dirt.word_sliding"}
@@ -19,7 +19,7 @@ TOKEN_WORDS = {"coast": ("dirt.tokens_coast.one", "dirt.tokens_coast.other"),
                "brake": ("dirt.tokens_brake.one", "dirt.tokens_brake.other")}
 
 
-def car_line(state: DirtState, seat: str, name: str) -> str:
+def car_line(state: Shown, seat: str, name: str) -> str:
     car = state.cars[seat]
     if car.status == "finished":
         return msg("dirt.status_finished", name=name, time=format_time(stage_seconds(state, seat)))
@@ -38,7 +38,7 @@ def car_line(state: DirtState, seat: str, name: str) -> str:
                extra=msg("dirt.status_extra", items=Listed(extra, "comma")) if extra else "")
 
 
-def status_lines(state: DirtState) -> list[str]:
+def status_lines(state: Shown) -> list[str]:
     lines = [msg("dirt.status_header", title=state.stage.title, n=state.stage_index + 1, count=len(state.stages),
                  round=state.round)]
     lines += [car_line(state, seat, name) for seat, name in state.seats]
@@ -49,19 +49,19 @@ def status_lines(state: DirtState) -> list[str]:
     return lines
 
 
-def stage_lines(state: DirtState) -> list[str]:
+def stage_lines(state: Shown) -> list[str]:
     """The rally's classification after the stages driven so far."""
     return [msg("dirt.classification_after", n=len(next(iter(state.cars.values())).stage_times)),
             *_rows(state)]
 
 
-def results_lines(state: DirtState) -> list[str]:
+def results_lines(state: Shown) -> list[str]:
     return [msg("dirt.results_title", title=state.stage.title if len(state.stages) == 1 else
                 Listed([load_stage(name).title for name in state.stages], "comma")),
             *_rows(state)]  # the services add "provisional rules" to every result they show
 
 
-def _rows(state: DirtState) -> list[str]:
+def _rows(state: Shown) -> list[str]:
     lines = []
     for row in rally_rows(state):
         if row.total is not None:

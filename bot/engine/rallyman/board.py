@@ -5,8 +5,9 @@ from __future__ import annotations
 from bot.engine.core.scores import format_time
 from bot.engine.core.text import msg
 from bot.engine.rallyman.classify import classification
+from bot.engine.rallyman.public import Shown
 from bot.engine.rallyman.stages.model import SpaceKind
-from bot.engine.rallyman.state import FINISHED, OUT, WAITING, Car, GameState
+from bot.engine.rallyman.state import FINISHED, OUT, WAITING, Car
 from bot.engine.rallyman.view import BoardView, CarView, PathStep, ShownPose, ShownStatus
 
 #: A car's status as spectators see it; every other engine status is "racing".
@@ -25,7 +26,7 @@ def initials(name: str) -> str:
     return (parts[0][0] + parts[-1][0]).upper()
 
 
-def _pose(state: GameState, car: Car) -> ShownPose:
+def _pose(state: Shown, car: Car) -> ShownPose:
     if car.pose != "normal":
         return car.pose
     if car.position >= 0 and state.stage.spaces[car.position].kind is SpaceKind.SKID:
@@ -33,7 +34,7 @@ def _pose(state: GameState, car: Car) -> ShownPose:
     return "normal"
 
 
-def colours(state: GameState) -> dict[str, int]:
+def colours(state: Shown) -> dict[str, int]:
     """Each driver's colour for the whole rally: their place in the start order of SS1 (the seats of
     the Start action), not in the start order of the special being driven, which changes after
     every special (A3); the rally classification gives the same colours."""
@@ -44,7 +45,7 @@ def colours(state: GameState) -> dict[str, int]:
     return {car.id: car.seat for car in state.cars}
 
 
-def board_view(state: GameState, status: str | None = None) -> BoardView:
+def board_view(state: Shown, status: str | None = None) -> BoardView:
     """Everything the board image shows: cars, the last turn's dice, dirt, the status line, which
     special of a rally it is, and each car's tires when the weather module is on (A20.2)."""
     ranks = {row["driver"]: row["rank"] for row in classification(state) if row["status"] == FINISHED}
@@ -69,7 +70,7 @@ def board_view(state: GameState, status: str | None = None) -> BoardView:
                      specials=len(state.course.specials) if state.course is not None else 0)
 
 
-def default_status(state: GameState) -> str:
+def default_status(state: Shown) -> str:
     if state.turn is None:
         best = next((r for r in classification(state) if r["status"] == FINISHED), None)
         return msg("board.finished_fastest", name=best["name"], time=format_time(best["time"])) if best \

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from bot.engine.core.ranking import shared_ranks
-from bot.engine.rallyman.state import FINISHED, OUT, GameState
+from bot.engine.rallyman.public import Shown
+from bot.engine.rallyman.state import FINISHED, OUT
 
 
-def classification(state: GameState) -> list[dict]:
+def classification(state: Shown) -> list[dict]:
     """Rows in order: finished drivers by time (ties share a rank, OPEN-5, in start order),
     then drivers still racing by distance, then knocked-out drivers (DNF)."""
     finished = sorted((c for c in state.cars if c.status == FINISHED), key=lambda c: (c.time, c.seat))

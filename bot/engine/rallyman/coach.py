@@ -12,6 +12,7 @@ from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman.actions import Action, Attack, Roll
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.parse import parse as parse_text
+from bot.engine.rallyman.public import replica
 from bot.engine.rallyman.rules import RULES, RallymanView
 from bot.engine.rallyman.simulate import modules_named
 from bot.engine.rallyman.simulate import simulate as simulate_course
@@ -22,9 +23,10 @@ class ClassicCoach:
     """Classic's AI, from the seat's own view, and a whole rally played by it."""
 
     def choose(self, view: RallymanView, seat: str, risk: float | None = None) -> Action:
-        if seat not in RULES.to_act(view.state):
+        state = replica(view.state)
+        if seat not in RULES.to_act(state):
             raise NotAllowed(msg("game.not_your_action"))
-        return classic_ai.choose_action(view.state) if risk is None else classic_ai.choose_action(view.state, risk)
+        return classic_ai.choose_action(state) if risk is None else classic_ai.choose_action(state, risk)
 
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]:
@@ -41,7 +43,7 @@ class ClassicOdds:
 
     def odds(self, view: RallymanView, seat: str, text: str) -> list[str]:
         """The exact chance of losing control for a plan of dice (A11), in message keys."""
-        state = view.state
+        state = replica(view.state)
         action = parse_text(text, state, driver=seat)
         if not isinstance(action, (Roll, Attack)):
             raise NotAllowed(msg("odds.need_dice"))

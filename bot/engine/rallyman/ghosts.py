@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.engine.core.game import GhostMark
+from bot.engine.rallyman.public import Shown
 from bot.engine.rallyman.stages.model import FINISH, START, Stage
-from bot.engine.rallyman.state import OUT, GameState
+from bot.engine.rallyman.state import OUT
 
 if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
     from bot.engine.rallyman.rules import RallymanView
@@ -27,7 +28,7 @@ def share_of(stage: Stage, position: int) -> float:
     return min(max(stage.spaces[position].progress / length, 0.0), 1.0)
 
 
-def ghost_marks(state: GameState) -> dict[str, GhostMark]:
+def ghost_marks(state: Shown) -> dict[str, GhostMark]:
     """Each seat's space id on the special being driven (START / FINISH as the board draws them;
     None once out) and its time so far: the finished specials' times, then this special's chrono
     cards less the second markers held (what the board's table shows as the car's time); and its

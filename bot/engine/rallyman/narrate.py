@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.engine.core.events import Event
 from bot.engine.core.text import Listed, msg
 from bot.engine.rallyman.loss_causes import loss_cause_word
-from bot.engine.rallyman.state import GameState
+from bot.engine.rallyman.public import Shown
 
 QUIET = frozenset({"turn"})  # shown by the turn prompt instead
 #: Terrains a car can leave the road into (RULES D1), each with its word in the catalogue. Closed
@@ -24,7 +24,7 @@ ZONE_LISTS = frozenset({"zones", "dry"})
 TIRES = {"snow": "word.tires_snow", "asphalt": "word.tires_asphalt"}
 
 
-def event_line(event: Event, state: GameState | None = None) -> str:
+def event_line(event: Event, state: Shown | None = None) -> str:
     """One event in words; codes such as `off_left` become words (`word.off_left`)."""
     params = {k: (loss_cause_word(v, event.params.get("limit")) if k == "cause"
                   else msg("word.no_zone") if event.kind == "weather" and k in ZONE_LISTS and v == "none"
@@ -41,14 +41,14 @@ def event_line(event: Event, state: GameState | None = None) -> str:
         else text
 
 
-def _name(driver: str | None, state: GameState | None) -> str | None:
+def _name(driver: str | None, state: Shown | None) -> str | None:
     if driver is None or state is None:
         return driver
     car = state.car_by_id(driver)
     return car.name if car else driver
 
 
-def narrate(events: list[Event], state: GameState) -> list[str]:
+def narrate(events: list[Event], state: Shown) -> list[str]:
     """The turn's story: dice of one car on one line, then what happened."""
     lines: list[str] = []
     dice: list[str] = []

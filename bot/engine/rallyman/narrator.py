@@ -15,6 +15,7 @@ from bot.engine.rallyman.dice_rules import describe_allowed, dice_allowed
 from bot.engine.rallyman.narrate import narrate
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.public import replica
 from bot.engine.rallyman.rules import RallymanView
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.status_text import course_lines, results_lines, status_lines
@@ -26,7 +27,7 @@ class ClassicNarrator:
     def prompt(self, view: RallymanView, events: Sequence[Event]) -> Prompt:
         """The driver to act, the dice they may roll, their buttons; a turn is new when the events
         passed it (or there were none: the start), not after each die of the same turn."""
-        state = view.state
+        state = replica(view.state)
         if state.turn is None:
             return Prompt((), frozenset(), (), False)
         car = state.cars[state.turn.car]

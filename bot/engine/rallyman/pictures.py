@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.core.text import Listed, msg, to_json
 from bot.engine.rallyman.board import board_view, default_status
 from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.public import Shown
 from bot.engine.rallyman.results import results_view
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.stages.weather import with_weather
-from bot.engine.rallyman.state import GameState
 from bot.engine.rallyman.view import BoardView, ResultRow, ResultsView
 
 if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module's)
@@ -31,14 +31,14 @@ if TYPE_CHECKING:  # the view is the rules' (which import nothing of this module
 PLURAL_WINNER = {False: "render.winner.one", True: "render.winner.other"}
 
 
-def board_data(state: GameState) -> dict[str, Any]:
+def board_data(state: Shown) -> dict[str, Any]:
     """The board picture's data: whose turn it is, or the fastest time once it is over, as a message."""
     data = board_view(state, status="").model_dump(mode="json")
     data["status"] = to_json(default_status(state))
     return data
 
 
-def results_data(state: GameState) -> dict[str, Any]:
+def results_data(state: Shown) -> dict[str, Any]:
     """The results picture's data: the special numbers ("SS2", "ES2", "WP2"), why each DNF is out;
     after the last special of a rally the card says what it is, the rally classification (A17),
     with its winner. A single special's card has no words to translate."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 from bot.engine.rallyman.board import initials
 from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.course import Course
+from bot.engine.rallyman.public import Shown
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.engine.rallyman.state import FINISHED, GameState
+from bot.engine.rallyman.state import FINISHED
 from bot.engine.rallyman.view import ResultRow, ResultsView
 
 
-def results_view(state: GameState, subtitle: str = "") -> ResultsView:
+def results_view(state: Shown, subtitle: str = "") -> ResultsView:
     """The results image of a special; for a rally of several specials, the classification after
     the specials finished so far (per-special columns, total)."""
     if state.course is not None and state.course.results:

@@ -39,6 +39,7 @@ from bot.engine.rallyman.actions import Action, Retire, Stop, Timeout
 from bot.engine.rallyman.board import board_view
 from bot.engine.rallyman.classify import classification as special_classification
 from bot.engine.rallyman.course import course_of
+from bot.engine.rallyman.public import PublicState, public
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.specials import Seat
 from bot.engine.rallyman.state import FINISHED, OUT, GameState
@@ -56,10 +57,10 @@ STATE_SCHEMA = 1
 
 @dataclass(frozen=True)
 class RallymanView:
-    """What `seat` (None: a spectator) may see. Classic hides nothing, so it is the public state;
-    callers read it, never change it (`board()` is the picture's data)."""
+    """What `seat` (None: a spectator) may see: the public part of the state, the same for every
+    seat; callers read it, never change it (`board()` is the picture's data)."""
 
-    state: GameState
+    state: PublicState
     seat: str | None
 
     def board(self) -> BoardView:
@@ -196,7 +197,7 @@ class ClassicRules:
         return (state.course.index if state.course else 0, state.round)
 
     def view(self, state: GameState, seat: str | None) -> RallymanView:
-        return RallymanView(state, seat)
+        return RallymanView(public(state), seat)
 
 
 RULES = ClassicRules()

@@ -9,6 +9,7 @@ dirt markers and the round's queues are replaced, never changed in place, so cop
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -169,29 +170,13 @@ class GameConfig:
         return {"stage": self.stage, "ruleset": self.ruleset, "seed": self.seed, "modules": dict(self.modules)}
 
 
-@dataclass(slots=True)
-class GameState:
-    stage: Stage
-    rules: Ruleset
-    config: GameConfig
-    cars: list[Car]
-    dice: DiceSource
-    deck: list[str]
-    dirt: dict[int, int] = field(default_factory=dict)  # corner id → markers (A8.5)
-    round: int = 0
-    queue: list[int] = field(default_factory=list)  # cars still to play this round, in order
-    entry: list[int] = field(default_factory=list)  # consecutive stagger: remaining entry turns (A4.2 FR)
-    turn: TurnState | None = None
-    arrival: int = 0
-    finishers: int = 0
-    last_path: list[list] = field(default_factory=list)
-    last_driver: int | None = None
-    moves: int = 0  # actions applied; also the version the engine knows
-    course: Course | None = None  # a rally of several specials (A2); None for a single special
-    weather: tuple[str, ...] | None = None  # zones on their snow side (A20.1, weather module); None: off
-    # Bit i set: `cars[i]` belongs to this state alone and may be changed in place. A state made
-    # any way but `fork` owns all its cars (-1); see `fork` and `own`. Not part of the game.
-    owned: int = field(default=-1, repr=False, compare=False)
+class Readings:
+    """What the state and its public part (`public.PublicState`, what a view holds) both answer,
+    read from the cars and the turn alone."""
+
+    __slots__ = ()
+    cars: Sequence[Car]
+    turn: TurnState | None
 
     @property
     def finished(self) -> bool:
@@ -215,6 +200,31 @@ class GameState:
             if car.id == driver_id:
                 return car
         return None
+
+
+@dataclass(slots=True)
+class GameState(Readings):
+    stage: Stage
+    rules: Ruleset
+    config: GameConfig
+    cars: list[Car]
+    dice: DiceSource
+    deck: list[str]
+    dirt: dict[int, int] = field(default_factory=dict)  # corner id → markers (A8.5)
+    round: int = 0
+    queue: list[int] = field(default_factory=list)  # cars still to play this round, in order
+    entry: list[int] = field(default_factory=list)  # consecutive stagger: remaining entry turns (A4.2 FR)
+    turn: TurnState | None = None
+    arrival: int = 0
+    finishers: int = 0
+    last_path: list[list] = field(default_factory=list)
+    last_driver: int | None = None
+    moves: int = 0  # actions applied; also the version the engine knows
+    course: Course | None = None  # a rally of several specials (A2); None for a single special
+    weather: tuple[str, ...] | None = None  # zones on their snow side (A20.1, weather module); None: off
+    # Bit i set: `cars[i]` belongs to this state alone and may be changed in place. A state made
+    # any way but `fork` owns all its cars (-1); see `fork` and `own`. Not part of the game.
+    owned: int = field(default=-1, repr=False, compare=False)
 
     def clone(self) -> GameState:
         """A copy sharing nothing that the engine changes in place: every car is copied."""

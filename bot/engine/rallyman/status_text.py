@@ -8,9 +8,10 @@ from bot.engine.rallyman.classify import classification
 from bot.engine.rallyman.course import Course
 from bot.engine.rallyman.dice_rules import gear_name
 from bot.engine.rallyman.out_reasons import out_reason_word
+from bot.engine.rallyman.public import Shown
 from bot.engine.rallyman.rally_classification import rally_classification
 from bot.engine.rallyman.stages.catalogue import load_stage
-from bot.engine.rallyman.state import FINISHED, OUT, WAITING, GameState
+from bot.engine.rallyman.state import FINISHED, OUT, WAITING
 
 #: How a car stands off its normal pose, in words (a closed table: no key built from a value).
 POSE_WORDS: dict[str, str] = {"spun": "word.spin", "off_left": "word.off_left", "off_right": "word.off_right"}
@@ -18,7 +19,7 @@ POSE_WORDS: dict[str, str] = {"spun": "word.spin", "off_left": "word.off_left", 
 TIRE_WORDS: dict[str, str] = {"snow": "status.tires_snow", "asphalt": "status.tires_asphalt"}
 
 
-def car_line(state: GameState, car) -> str:
+def car_line(state: Shown, car) -> str:
     if car.status == FINISHED:
         return msg("status.finished", name=car.name, time=format_time(car.time))
     if car.status == OUT:
@@ -42,7 +43,7 @@ def car_line(state: GameState, car) -> str:
              time=format_time(car.time), extra=msg("status.extra", damage=Listed(damage)) if damage else "")
 
 
-def status_lines(state: GameState) -> list[str]:
+def status_lines(state: Shown) -> list[str]:
     if state.course is not None:  # composed as one message, so it reads in the reader's language
         lines = [msg("status.header_course", title=state.stage.title, length=state.stage.length, round=state.round,
                      number=state.course.number, count=len(state.course.specials))]
@@ -54,7 +55,7 @@ def status_lines(state: GameState) -> list[str]:
     return lines
 
 
-def results_lines(state: GameState) -> list[str]:
+def results_lines(state: Shown) -> list[str]:
     if state.course is not None:
         return course_lines(state.course)
     lines = [msg("rally.results", title=state.stage.title)]

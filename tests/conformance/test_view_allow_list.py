@@ -28,6 +28,7 @@ import pytest
 
 from bot import games
 from bot.engine.core.dice import ScriptedDice, SeededDice, StreamDice
+from bot.engine.core.game import is_finished
 from bot.engine.core.secret_dice import SecretDice
 from bot.engine.dirt.probe import Probe
 from bot.engine.dirt.reach import Reach
@@ -114,7 +115,7 @@ def _secret_containers(game_id: str, state: Any, seat: str | None) -> list[objec
         return [state.dice]
     rr: RRState = state.state
     secret: list[object] = [rr.dice, rr.answers]  # the dice first
-    for s in rr.seats:
+    for s in rr.rules.seats:
         secret.append(s.deck)  # even the viewer's own: a Mechanic shows its top as a copy
         if s.id != seat:
             secret += [s.hand, s.stage_cards]
@@ -209,31 +210,31 @@ def _answer(call: Callable[[], object]) -> object:
 def _shown(game: Any, view: Any, seat: str | None, events: list[Any], state: Any) -> dict[str, object]:
     """Everything a reader of `view` is told."""
     out: dict[str, object] = {
-        "prompt": _answer(lambda: game.prompt(view, events)), "tell": _answer(lambda: game.tell(view, events)),
-        "status": _answer(lambda: game.status(view)), "classification": _answer(lambda: game.classification(view)),
-        "board": _answer(lambda: game.board(view)), "ghosts": _answer(lambda: game.ghost_marks(view)),
-        "hand": _answer(lambda: game.hand(view)), "progress": _answer(lambda: game.progress(view)),
-        "up_next": _answer(lambda: game.up_next(view)), "midturn": _answer(lambda: game.midturn(view)),
-        "title": _answer(lambda: game.rally_title(view))}
-    if game.finished(state):
+        "prompt": _answer(lambda: game.narrator.prompt(view, events)), "tell": _answer(lambda: game.narrator.tell(view, events)),
+        "status": _answer(lambda: game.narrator.status(view)), "classification": _answer(lambda: game.narrator.classification(view)),
+        "board": _answer(lambda: game.pictures.board(view) if game.pictures else None), "ghosts": _answer(lambda: game.ghosts.ghost_marks(view) if game.ghosts else None),
+        "hand": _answer(lambda: game.hidden.hand(view) if game.hidden else None), "progress": _answer(lambda: game.rules.progress(view)),
+        "up_next": _answer(lambda: game.narrator.up_next(view)), "midturn": _answer(lambda: game.rules.midturn(view)),
+        "title": _answer(lambda: game.narrator.title(view))}
+    if is_finished(game.rules, state):
         out["results"] = _answer(lambda: game.results(view))
-    if seat is not None and seat in game.to_act(state):
-        out["choose"] = _answer(lambda: game.choose(view, seat))
-        labels = [game.label(a) for a in game.legal_actions(state, seat)[:3]]
-        out["odds"] = [_answer(lambda label=label: game.odds(view, seat, label)) for label in labels]
+    if seat is not None and seat in game.rules.to_act(state):
+        out["choose"] = _answer(lambda: game.coach.choose(view, seat))
+        labels = [game.commands.label(a) for a in game.rules.legal_actions(state, seat)[:3]]
+        out["odds"] = [_answer(lambda label=label: game.odds.odds(view, seat, label) if game.odds else None) for label in labels]
     return out
 
 
 def check_views(game: Any, seats: Sequence[str], state: Any, events: list[Any], rng: random.Random) -> None:
     """The allow-list, the walk and the twins, for each seat's view and a spectator's."""
-    text = game.to_json(state)
+    text = game.rules.to_json(state)
     for seat in [*seats, None]:
-        view = game.view(state, seat)
+        view = game.rules.view(state, seat)
         _check_fields(game.id, view)
         _check_unreachable(game.id, state, seat, view)
         twin = TWINS[game.id](state, seat, rng)
-        assert game.to_json(twin) != text, "the twin's secrets differ"
-        twin_view = game.view(twin, seat)
+        assert game.rules.to_json(twin) != text, "the twin's secrets differ"
+        twin_view = game.rules.view(twin, seat)
         assert twin_view == view, f"{seat}'s view tells the secrets apart"
         assert _shown(game, twin_view, seat, events, twin) == _shown(game, view, seat, events, state), \
             f"what {seat}'s view tells differs with the secrets"
@@ -244,21 +245,21 @@ def playthrough(game: Any, config: Config, seed: int, limit: int, every: int) ->
     checked at the start, every `every` actions and at the end: the number of states checked, and
     whether the game finished."""
     rng = random.Random(seed)
-    state, events = game.setup(seed, list(config.seats), config.options)
+    state, events = game.rules.setup(seed, list(config.seats), config.options)
     seats = [s for s, _ in config.seats]
     checked = 0
     for index in range(limit + 1):
-        acting = sorted(game.to_act(state))
+        acting = sorted(game.rules.to_act(state))
         if index % every == 0 or not acting:
             check_views(game, seats, state, events, rng)
             checked += 1
         if not acting:
             break
         seat = rng.choice(acting)
-        legal = game.legal_actions(state, seat)
-        action = game.choose(game.view(state, seat), seat) if rng.random() < 0.25 or not legal else rng.choice(legal)
-        state, events = game.apply(state, seat, action)
-    return checked, game.finished(state)
+        legal = game.rules.legal_actions(state, seat)
+        action = game.coach.choose(game.rules.view(state, seat), seat) if rng.random() < 0.25 or not legal else rng.choice(legal)
+        state, events = game.rules.apply(state, seat, action)
+    return checked, is_finished(game.rules, state)
 
 
 @pytest.mark.parametrize("game_id", sorted(SHORT))
@@ -276,11 +277,11 @@ def test_the_walk_finds_what_a_view_used_to_reach() -> None:
     """The checks can fail: the whole state, as classic's and DIRT's views held it, reaches the
     dice, the config's seed and the shortcut deck."""
     classic = games.get("rallyman")
-    state, _ = classic.setup(3, [("1", "Ann"), ("2", "Ben")], {"stage": "iron-sprint", "ruleset": "classic"})
+    state, _ = classic.rules.setup(3, [("1", "Ann"), ("2", "Ben")], {"stage": "iron-sprint", "ruleset": "classic"})
     found = {type(o) for o in reachable(state)}
     assert SeededDice in found and GameConfig in found
     with pytest.raises(AssertionError, match="reaches"):
         _check_unreachable("rallyman", state, None, (state,))
     twin = _classic_twin(state, None, random.Random(1))
     assert twin.dice.to_dict() != state.dice.to_dict() and twin.deck != state.deck
-    assert classic.view(twin, None) == classic.view(state, None)  # the view cannot tell them apart
+    assert classic.rules.view(twin, None) == classic.rules.view(state, None)  # the view cannot tell them apart

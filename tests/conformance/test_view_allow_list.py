@@ -115,7 +115,7 @@ def _secret_containers(game_id: str, state: Any, seat: str | None) -> list[objec
         return [state.dice]
     rr: RRState = state.state
     secret: list[object] = [rr.dice, rr.answers]  # the dice first
-    for s in rr.rules.seats:
+    for s in rr.seats:
         secret.append(s.deck)  # even the viewer's own: a Mechanic shows its top as a copy
         if s.id != seat:
             secret += [s.hand, s.stage_cards]
@@ -209,19 +209,24 @@ def _answer(call: Callable[[], object]) -> object:
 
 def _shown(game: Any, view: Any, seat: str | None, events: list[Any], state: Any) -> dict[str, object]:
     """Everything a reader of `view` is told."""
+    pictures, ghosts, hidden, odds = game.pictures, game.ghosts, game.hidden, game.odds
     out: dict[str, object] = {
-        "prompt": _answer(lambda: game.narrator.prompt(view, events)), "tell": _answer(lambda: game.narrator.tell(view, events)),
-        "status": _answer(lambda: game.narrator.status(view)), "classification": _answer(lambda: game.narrator.classification(view)),
-        "board": _answer(lambda: game.pictures.board(view) if game.pictures else None), "ghosts": _answer(lambda: game.ghosts.ghost_marks(view) if game.ghosts else None),
-        "hand": _answer(lambda: game.hidden.hand(view) if game.hidden else None), "progress": _answer(lambda: game.rules.progress(view)),
+        "prompt": _answer(lambda: game.narrator.prompt(view, events)),
+        "tell": _answer(lambda: game.narrator.tell(view, events)),
+        "status": _answer(lambda: game.narrator.status(view)),
+        "classification": _answer(lambda: game.narrator.classification(view)),
+        "board": _answer(lambda: pictures.board(view) if pictures else None),
+        "ghosts": _answer(lambda: ghosts.ghost_marks(view) if ghosts else None),
+        "hand": _answer(lambda: hidden.hand(view) if hidden else None),
+        "progress": _answer(lambda: game.rules.progress(view)),
         "up_next": _answer(lambda: game.narrator.up_next(view)), "midturn": _answer(lambda: game.rules.midturn(view)),
         "title": _answer(lambda: game.narrator.title(view))}
     if is_finished(game.rules, state):
-        out["results"] = _answer(lambda: game.results(view))
+        out["results"] = _answer(lambda: pictures.results(view) if pictures else None)
     if seat is not None and seat in game.rules.to_act(state):
         out["choose"] = _answer(lambda: game.coach.choose(view, seat))
         labels = [game.commands.label(a) for a in game.rules.legal_actions(state, seat)[:3]]
-        out["odds"] = [_answer(lambda label=label: game.odds.odds(view, seat, label) if game.odds else None) for label in labels]
+        out["odds"] = [_answer(lambda label=label: odds.odds(view, seat, label) if odds else None) for label in labels]
     return out
 
 

@@ -262,7 +262,10 @@ def playthrough(game: Any, config: Config, seed: int, limit: int, every: int) ->
             break
         seat = rng.choice(acting)
         legal = game.rules.legal_actions(state, seat)
-        action = game.coach.choose(game.rules.view(state, seat), seat) if rng.random() < 0.25 or not legal else rng.choice(legal)
+        if rng.random() < 0.25 or not legal:
+            action = game.coach.choose(game.rules.view(state, seat), seat)
+        else:
+            action = rng.choice(legal)
         state, events = game.rules.apply(state, seat, action)
     return checked, is_finished(game.rules, state)
 

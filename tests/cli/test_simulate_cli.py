@@ -81,3 +81,14 @@ def test_the_ai_s_losses_of_control_per_100_turns_lie_in_a_sensible_band(capsys)
     rate = 100 * sum(by_gear.values()) / turns
     assert 0.3 <= rate <= 5.0, (rate, by_gear, turns)
     assert by_gear["5"] * 2 < sum(by_gear.values()), by_gear
+
+
+def test_a_classic_ruleset_is_the_one_played(capsys):
+    """`--ruleset` reaches classic's engine: the consecutive-gears ruleset (data/rulesets) drives
+    another rally from the same seed, and the report names the ruleset it played."""
+    base = ("--stages", "pinewood-sprint", "--drivers", "4", "--seed", "1")
+    _, classic, _ = run(capsys, *base)
+    _, consecutive, _ = run(capsys, *base, "--ruleset", "classic-consecutive")
+    assert json.loads(classic)["ruleset"] == "classic"
+    assert json.loads(consecutive)["ruleset"] == "classic-consecutive"
+    assert json.loads(classic)["classification"] != json.loads(consecutive)["classification"]

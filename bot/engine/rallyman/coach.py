@@ -10,6 +10,7 @@ from bot.engine.core.errors import NotAllowed
 from bot.engine.core.text import msg
 from bot.engine.rallyman import ai as classic_ai
 from bot.engine.rallyman.actions import Action, Attack, Roll
+from bot.engine.rallyman.library import LIBRARY
 from bot.engine.rallyman.odds import odds as plan_odds
 from bot.engine.rallyman.parse import parse as parse_text
 from bot.engine.rallyman.public import replica
@@ -31,8 +32,10 @@ class ClassicCoach:
     def simulate(self, stages: Sequence[str], drivers: int, seed: int, assistance: Sequence[bool],
                  modules: str, ruleset: str | None = None) -> dict[str, Any]:
         """`python -m bot simulate`: a whole course driven by the AI (bot.engine.rallyman.simulate);
-        an unknown module is refused (ValueError) before anything is played."""
-        return simulate_course(list(stages), drivers, seed, list(assistance), modules_named(modules))
+        an unknown module is refused (ValueError) before anything is played; the ruleset is the
+        one named (None: classic's default)."""
+        return simulate_course(list(stages), drivers, seed, list(assistance), modules_named(modules),
+                               ruleset or LIBRARY.rulesets()[0])
 
 
 COACH = ClassicCoach()

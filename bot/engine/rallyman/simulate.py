@@ -109,17 +109,18 @@ def modules_named(text: str) -> dict[str, bool]:
 
 
 def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
-             modules: dict[str, bool] | None = None) -> dict[str, Any]:
+             modules: dict[str, bool] | None = None, ruleset: str = "classic") -> dict[str, Any]:
     """A whole course driven by the AI, as plain data (`python -m bot simulate`): per special, each
     driver's time, second markers, damage, flats and outcome (A2, A3, A16); the reclassification
     after each special and the rally classification (A17); under "ai", how often the AI lost
-    control. The same arguments always give the same rally."""
+    control. The same arguments always give the same rally; `ruleset` is one of
+    `data/rulesets/` (an unknown one refused before anything is played)."""
     from bot.engine.rallyman.course import Course
     from bot.engine.rallyman.rally_classification import rally_classification
     from bot.engine.rallyman.stages.catalogue import load_stage
 
     course = Course(list(stages), list(assistance))
-    state = new_game(stages[0], ai_seats(drivers), seed=seed, modules=modules, course=course)
+    state = new_game(stages[0], ai_seats(drivers), seed=seed, ruleset=ruleset, modules=modules, course=course)
     actions = 0
     tally = LocTally()
     while state.turn is not None and actions < 50_000:
@@ -139,7 +140,8 @@ def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
                         for r in rows]})
         partial = Course(done.specials, done.assistance, i, done.results[: i + 1])
         reclassifications.append({"after": i + 1, "rows": _table(rally_classification(partial))})
-    return {"stages": list(stages), "drivers": drivers, "seed": seed, "modules": sorted(modules or {}),
+    return {"stages": list(stages), "drivers": drivers, "seed": seed, "ruleset": ruleset,
+            "modules": sorted(modules or {}),
             "specials": specials, "reclassifications": reclassifications,
             "classification": reclassifications[-1]["rows"] if reclassifications else [], "actions": actions,
             "ai": tally.as_dict()}

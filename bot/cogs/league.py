@@ -78,9 +78,19 @@ async def round_stage_choices(interaction: discord.Interaction, current: str) ->
 
 
 class LeagueChoices(commands.Cog):
-    """A cog with a `league` option: `@app_commands.autocomplete(league=league_choices)`."""
+    """What every championship cog (`/league`, `/steward`, `/run`) shares: the bot it serves, the
+    league services (`champs`) and the `league` option's suggestions
+    (`@app_commands.autocomplete(league=league_choices)`)."""
 
     bot: Host
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def champs(self) -> Championships:
+        return self.bot.rallies.championships
 
     async def league_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """This server's leagues whose name holds what is typed, whatever its case (`name_key`; one
@@ -102,14 +112,6 @@ league_choices = LeagueChoices.league_choices  # called by discord.py with the c
 @app_commands.guild_only()
 class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_description=t("discord.cmd.league")):
     rounds = app_commands.Group(name="round", description=t("discord.cmd.league_round"))
-
-    def __init__(self, bot: RallyBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def champs(self) -> Championships:
-        return self.bot.rallies.championships
 
     @app_commands.command(name="create", description=t("discord.cmd.league_create"))
     @app_commands.describe(name=t("discord.opt.league_name"), timezone=t("discord.opt.timezone"),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.store.career_schema import SCHEMA_CAREERS, careers_of_rounds
+from bot.store.career_schema import CAREERS_BEHIND, SCHEMA_CAREERS, careers_of_rounds
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
@@ -305,6 +305,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE league_log ADD COLUMN corrects INTEGER",
         "CREATE INDEX league_log_by_league ON league_log (league_id, id)",
     )),
+    # Careers keep how many cars each result was ahead of: a tie for a place is a podium only
+    # ahead of someone (bot/store/career_schema.py).
+    Migration(21, "careers: the cars each result was ahead of", CAREERS_BEHIND),
 )
 
 

@@ -11,6 +11,7 @@ IANA Area/Location name or UTC; a day its exact name or number.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -151,6 +152,47 @@ def weekly(day: int, hour: int, tz: ZoneInfo, now: datetime, count: int) -> list
         first += timedelta(days=7)
     return [(_at(first + timedelta(weeks=i), hour, tz), _at(first + timedelta(weeks=i + 1), hour, tz))
             for i in range(count)]
+
+
+@dataclass(frozen=True)
+class Shift:
+    """A weekly round's open or close whose local hour daylight saving changes: in a spring-forward
+    gap (`gap`: the hour does not exist that day, the round takes the same instant, an hour later
+    on the clock) or a fall-back fold (`fold`: the hour happens twice, the round takes the first)."""
+
+    window: int  # which of the weekly windows, from 0
+    closes: bool  # its close (else its open)
+    gap: bool  # a gap (else a fold)
+    day: date  # the local day
+    hour: int  # the local hour asked for
+    at: datetime  # the time the round takes, UTC
+
+    def line(self, number: int, tz: ZoneInfo) -> str:
+        """What the organiser and the league's channel are told: which round, which end, the hour
+        asked for and the time it takes, in the league's zone."""
+        local = self.at.astimezone(tz)
+        offset = local.strftime("%z")
+        params = {"number": number, "date": self.day.isoformat(), "hour": f"{self.hour:02d}:00", "tz": tz.key,
+                  "time": f"{local:%H:%M} (UTC{offset[:3]}:{offset[3:]})"}
+        if self.gap:
+            return msg("league.dst_gap_closes" if self.closes else "league.dst_gap_opens", **params)
+        return msg("league.dst_fold_closes" if self.closes else "league.dst_fold_opens", **params)
+
+
+def shifts(windows: list[tuple[datetime, datetime]], hour: int, tz: ZoneInfo) -> list[Shift]:
+    """The opens and closes of weekly `windows` (at `hour` local) that fall in a daylight-saving
+    gap or fold of `tz`, in order: said to the organiser and the drivers, never moved silently."""
+    found = []
+    for index, edges in enumerate(windows):
+        for closes, at in enumerate(edges):
+            local = at.astimezone(tz)
+            day = local.date() if local.hour >= hour else local.date() - timedelta(days=1)
+            wall = datetime.combine(day, time(hour), tzinfo=tz)
+            if local.hour != hour:
+                found.append(Shift(index, bool(closes), True, day, hour, at))
+            elif wall.utcoffset() != wall.replace(fold=1).utcoffset():
+                found.append(Shift(index, bool(closes), False, day, hour, at))
+    return found
 
 
 def _at(day: date, hour: int, tz: ZoneInfo) -> datetime:

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, stage_choices
 from bot.i18n import t
 from bot.services.league_time import zone_names
+from bot.services.leagues import Member
 from bot.services.reply import Actor, Place, Reply
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
@@ -75,6 +76,11 @@ async def round_stage_choices(interaction: discord.Interaction, current: str) ->
     if OFFICIAL.startswith(current.strip().lower()):
         stages = [app_commands.Choice(name=OFFICIAL, value=OFFICIAL), *stages]
     return stages[:MAX_CHOICES]
+
+
+def member(user: discord.User | discord.Member | None) -> Member | None:
+    """A `user:` option as the services take it: its id, its name, whether it is a bot."""
+    return None if user is None else Member(user.id, user.display_name, bool(user.bot))
 
 
 class LeagueChoices(commands.Cog):
@@ -153,12 +159,15 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="organisers", description=t("discord.cmd.league_organisers"))
-    @app_commands.describe(role=t("discord.opt.organiser_role"), league=t("discord.opt.league"))
+    @app_commands.describe(role=t("discord.opt.organiser_role"), add=t("discord.opt.organiser_add"),
+                           remove=t("discord.opt.organiser_remove"), league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None,
+                         add: discord.User | None = None, remove: discord.User | None = None,
                          league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league)
+            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
+                                                        add=member(add), remove=member(remove))
 
         await run_command(self.bot, interaction, call)
 

@@ -129,3 +129,12 @@ SCHEMA_RUN_ANSWERS: tuple[str, ...] = (
     )""",
     "CREATE INDEX run_answers_by_run ON run_answers (run_id)",
 )
+
+
+#: Step 22: the members a league names as its organisers (a JSON list of user ids), beside the
+#: Manage Server permission and the organisers' role: an organiser hands the league to another
+#: member with them. Each league names its creator until then.
+LEAGUE_ORGANISERS: tuple[str, ...] = (
+    "ALTER TABLE leagues ADD COLUMN organisers TEXT NOT NULL DEFAULT '[]'",
+    "UPDATE leagues SET organisers = '[' || created_by || ']'",
+)

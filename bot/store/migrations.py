@@ -24,7 +24,7 @@ from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
 from bot.store.game_columns import games_and_scores
 from bot.store.league_names import keyed_league_names
-from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
+from bot.store.league_schema import LEAGUE_ORGANISERS, SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 from bot.store.rating_schema import SCHEMA_RATINGS
@@ -308,6 +308,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Careers keep how many cars each result was ahead of: a tie for a place is a podium only
     # ahead of someone (bot/store/career_schema.py).
     Migration(21, "careers: the cars each result was ahead of", CAREERS_BEHIND),
+    # A league names its organisers (its creator first): one hands the league to another member
+    # (bot/store/league_schema.py, `/league organisers add: remove:`).
+    Migration(22, "leagues name their organisers", LEAGUE_ORGANISERS),
 )
 
 

@@ -30,6 +30,7 @@ from bot.store.leagues.members import (
     member_tx,
     members_tx,
     set_organiser_role_tx,
+    set_organisers_tx,
 )
 from bot.store.leagues.results import (
     cards_tx,
@@ -148,6 +149,7 @@ __all__ = [
     "runs_of_rally_tx",
     "runs_of_round_tx",
     "set_organiser_role_tx",
+    "set_organisers_tx",
     "set_round_numbers_tx",
     "set_round_status_tx",
     "start_run_tx",

@@ -24,10 +24,10 @@ async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int,
         async with tx.attempt():
             row = await tx.fetch_one(
                 "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
-                "modules, dice, language, created_by, created_at, game) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
+                "modules, dice, language, created_by, created_at, game, organisers) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
                 (guild_id, name, name_key(name), channel_id, timezone, as_json(points), best_rounds, ruleset,
-                 as_json(modules), dice, language, created_by, to_text(now), game))
+                 as_json(modules), dice, language, created_by, to_text(now), game, as_json([created_by])))
     except Exception as exc:
         if constraint_kind(exc) != "unique":
             raise
@@ -53,6 +53,11 @@ async def all_leagues_tx(tx: Tx) -> list[League]:
 
 async def set_organiser_role_tx(tx: Tx, league_id: int, role_id: int | None) -> None:
     await tx.execute("UPDATE leagues SET organiser_role = ? WHERE id = ?", (role_id, league_id))
+
+
+async def set_organisers_tx(tx: Tx, league_id: int, organisers: list[int]) -> None:
+    """The members the league names as its organisers, in the order they were named."""
+    await tx.execute("UPDATE leagues SET organisers = ? WHERE id = ?", (as_json(organisers), league_id))
 
 
 async def join_league_tx(tx: Tx, league_id: int, user_id: int, display_name: str, now: datetime) -> None:

@@ -11,7 +11,7 @@ from bot.engine.core.game import ResultKind
 from bot.store.errors import StoreError
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
-                  "language, organiser_role, created_by, created_at, game")
+                  "language, organiser_role, created_by, created_at, game, organisers")
 ROUND_COLUMNS = ("id, league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, status, "
                  "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game")
 RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, status, "
@@ -47,12 +47,14 @@ class League:
     created_by: int
     created_at: str
     game: str = "rallyman"  # the game its rounds are driven in (`bot.games`)
+    organisers: tuple[int, ...] = ()  # the members it names as organisers (its creator, until handed on)
 
     @classmethod
     def from_row(cls, row: Any) -> League:
         d = dict(row)
         d["points"] = json.loads(d["points"])
         d["modules"] = json.loads(d["modules"])
+        d["organisers"] = tuple(int(u) for u in json.loads(d["organisers"]))
         return cls(**d)
 
 

@@ -224,7 +224,8 @@ class RoundService:
             moved = replace(rnd, opens_at=to_text(start), closes_at=to_text(end))
             await schedule_round_tx(tx, moved, league.guild_id)
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="round_move",
-                         reason=reason, now=now)
+                         reason=reason, now=now,
+                         moved=(f"{rnd.opens_at}/{rnd.closes_at}", f"{moved.opens_at}/{moved.closes_at}"))
             numbers, changes = await renumber_tx(tx, league.id)
             lines = [msg("league.round_moved", title=round_title(replace(rnd, number=numbers[rnd.id]), league.name),
                          opens=self.when(local(start, league)), closes=self.when(local(end, league)),

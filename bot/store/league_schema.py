@@ -138,3 +138,10 @@ LEAGUE_ORGANISERS: tuple[str, ...] = (
     "ALTER TABLE leagues ADD COLUMN organisers TEXT NOT NULL DEFAULT '[]'",
     "UPDATE leagues SET organisers = '[' || created_by || ']'",
 )
+
+#: Step 23: a round's move keeps its window before and after (`opens/closes`, stored UTC times), so
+#: the round's web page tells it as the league's channel was told.
+LOG_MOVES: tuple[str, ...] = (
+    "ALTER TABLE league_log ADD COLUMN moved_from TEXT",
+    "ALTER TABLE league_log ADD COLUMN moved_to TEXT",
+)

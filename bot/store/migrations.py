@@ -24,7 +24,7 @@ from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
 from bot.store.game_columns import games_and_scores
 from bot.store.league_names import keyed_league_names
-from bot.store.league_schema import LEAGUE_ORGANISERS, SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
+from bot.store.league_schema import LEAGUE_ORGANISERS, LOG_MOVES, SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 from bot.store.rating_schema import SCHEMA_RATINGS
@@ -311,6 +311,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # A league names its organisers (its creator first): one hands the league to another member
     # (bot/store/league_schema.py, `/league organisers add: remove:`).
     Migration(22, "leagues name their organisers", LEAGUE_ORGANISERS),
+    # A round's move keeps the window it left and the one it took (bot/store/league_schema.py).
+    Migration(23, "league log: a moved round's windows", LOG_MOVES),
 )
 
 

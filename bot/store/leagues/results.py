@@ -72,15 +72,25 @@ async def results_of_league_tx(tx: Tx, league_id: int) -> list[Result]:
 
 async def log_tx(tx: Tx, *, league_id: int, actor_id: int, action: str, now: datetime, round_id: int | None = None,
                  target_id: int | None = None, seconds: int | None = None, reason: str = "",
-                 corrects: int | None = None) -> None:
+                 corrects: int | None = None, moved: tuple[str, str] | None = None) -> None:
+    """One entry of the league log; `moved`: a round's window before and after a move (see `LogEntry`)."""
+    moved_from, moved_to = moved if moved is not None else (None, None)
     await tx.execute(
-        "INSERT INTO league_log (league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (league_id, round_id, actor_id, action, target_id, seconds, reason,
-                                               to_text(now), corrects))
+        "INSERT INTO league_log (league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects, "
+        "moved_from, moved_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (league_id, round_id, actor_id, action, target_id, seconds, reason, to_text(now), corrects, moved_from,
+         moved_to))
 
 
 async def log_of_round_tx(tx: Tx, round_id: int) -> list[LogEntry]:
     rows = await tx.fetch_all(f"SELECT {LOG_COLUMNS} FROM league_log WHERE round_id = ? ORDER BY id", (round_id,))
+    return [LogEntry.from_row(r) for r in rows]
+
+
+async def moves_of_league_tx(tx: Tx, league_id: int) -> list[LogEntry]:
+    """Every move of the league's rounds, oldest first (what its web page tells of them)."""
+    rows = await tx.fetch_all(f"SELECT {LOG_COLUMNS} FROM league_log WHERE league_id = ? AND action = 'round_move' "
+                              "ORDER BY id", (league_id,))
     return [LogEntry.from_row(r) for r in rows]
 
 

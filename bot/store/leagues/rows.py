@@ -18,7 +18,8 @@ RUN_COLUMNS = ("id, round_id, user_id, display_name, guild_id, guild_name, rally
                "score, power_s, reason, started_at, finished_at, game, score_unit")
 RESULT_COLUMNS = ("round_id, league_id, user_id, display_name, position, score, penalty_s, status, reason, points, "
                   "bonus, score_unit")
-LOG_COLUMNS = "id, league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects"
+LOG_COLUMNS = ("id, league_id, round_id, actor_id, action, target_id, seconds, reason, at, corrects, moved_from, "
+               "moved_to")
 #: the game of every row written before games had a column (migration 11's default), and of a
 #: world week asked for without one
 CLASSIC = "rallyman"
@@ -156,6 +157,10 @@ class LogEntry:
     reason: str
     at: str
     corrects: int | None = None  # a correction: the id of the entry it withdraws, changes or lifts
+    #: a round moved: its window before and after, each `opens/closes` (stored UTC times, an ISO 8601
+    #: interval); None for other entries and for moves logged before the log kept them
+    moved_from: str | None = None
+    moved_to: str | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> LogEntry:

@@ -3,7 +3,9 @@
 Everything is stored in UTC (DESIGN §3); a league's time zone only decides what "Monday 20:00"
 means. A weekly cadence keeps the same local hour across daylight-saving changes: each round is
 computed from the local date and hour, then converted, so a round closing a week after it opened
-may last 167 or 169 hours of real time around a change. Input is hostile: a time is a strict
+may last 167 or 169 hours of real time around a change; a weekly hour a change removes (the
+round takes the hour after) or doubles (it takes the first) is said in the answer and the post
+(`shifts`), never moved silently. Input is hostile: a time is a strict
 `YYYY-MM-DD HH:MM`, `now`, or `+N` days/hours (`+3d`, `+12h`), nothing else; a time zone an
 IANA Area/Location name or UTC; a day its exact name or number.
 """

@@ -14,25 +14,20 @@ from bot.store.leagues.rows import (
     Duplicate,
     League,
     as_json,
+    insert_once,
 )
 
 
 async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int, timezone: str, points: list[int],
                            best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
                            created_by: int, now: datetime, language: str = "en", game: str = "rallyman") -> League:
-    try:
-        async with tx.attempt():
-            row = await tx.fetch_one(
-                "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
-                "modules, dice, language, created_by, created_at, game, organisers) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
-                (guild_id, name, name_key(name), channel_id, timezone, as_json(points), best_rounds, ruleset,
-                 as_json(modules), dice, language, created_by, to_text(now), game, as_json([created_by])))
-    except Exception as exc:
-        if constraint_kind(exc) != "unique":
-            raise
-        raise Duplicate("league.name_taken", name=name) from None
-    assert row is not None
+    row = await insert_once(
+        tx, "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
+        "modules, dice, language, created_by, created_at, game, organisers) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
+        (guild_id, name, name_key(name), channel_id, timezone, as_json(points), best_rounds, ruleset,
+         as_json(modules), dice, language, created_by, to_text(now), game, as_json([created_by])),
+        Duplicate("league.name_taken", name=name))
     return League.from_row(row)
 
 

@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from bot.store.clock import to_text
-from bot.store.connection import Tx, constraint_kind
+from bot.store.connection import Tx
 from bot.store.leagues.rows import (
     CLASSIC,
     ROUND_COLUMNS,
     Duplicate,
     Round,
     as_json,
+    insert_once,
 )
 
 
@@ -27,19 +28,13 @@ async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], as
             await tx.lock("league", league_id)  # two processes adding rounds at once number them in turn
         row = await tx.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE league_id = ?", (league_id,))
         number = int(row[0]) if row else 1
-    try:
-        async with tx.attempt():
-            row = await tx.fetch_one(
-                "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
-                "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
-                (league_id, number, as_json(specials), as_json(assistance), int(power_stage), week, to_text(opens_at),
-                 to_text(closes_at), seed, seed_hash, dice, ruleset, as_json(modules), created_by, to_text(now), game))
-    except Exception as exc:
-        if constraint_kind(exc) != "unique":
-            raise
-        raise Duplicate("scratch.week_exists", week=week) from None
-    assert row is not None
+    row = await insert_once(
+        tx, "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
+        "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
+        (league_id, number, as_json(specials), as_json(assistance), int(power_stage), week, to_text(opens_at),
+         to_text(closes_at), seed, seed_hash, dice, ruleset, as_json(modules), created_by, to_text(now), game),
+        Duplicate("scratch.week_exists", week=week))
     return Round.from_row(row)
 
 

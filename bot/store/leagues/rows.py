@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.core.game import ResultKind
+from bot.store.connection import Tx, constraint_kind
 from bot.store.errors import StoreError
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
@@ -165,6 +166,20 @@ class LogEntry:
     @classmethod
     def from_row(cls, row: Any) -> LogEntry:
         return cls(**dict(row))
+
+
+async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Duplicate) -> Any:
+    """The row of an `INSERT … RETURNING` a unique rule may refuse: refused, `refusal` is raised
+    (the transaction still usable: `tx.attempt`); any other failure as it is."""
+    try:
+        async with tx.attempt():
+            row = await tx.fetch_one(sql, params)
+    except Exception as exc:
+        if constraint_kind(exc) != "unique":
+            raise
+        raise refusal from None
+    assert row is not None
+    return row
 
 
 def as_json(value: object) -> str:

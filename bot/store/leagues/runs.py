@@ -9,7 +9,7 @@ from datetime import datetime
 
 from bot.engine.core.game import ResultKind
 from bot.store.clock import to_text
-from bot.store.connection import Tx, constraint_kind
+from bot.store.connection import Tx
 from bot.store.leagues.rows import (
     CLASSIC,
     ROUND_COLUMNS,
@@ -17,25 +17,19 @@ from bot.store.leagues.rows import (
     Duplicate,
     Round,
     Run,
+    insert_once,
     score_key,
 )
 
 
 async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str, guild_id: int, guild_name: str,
                        rally_id: int, thread_id: int, week: str | None, now: datetime) -> Run:
-    try:
-        async with tx.attempt():
-            row = await tx.fetch_one(
-                "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
-                "started_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT game FROM rounds WHERE id = ?)) "
-                f"RETURNING {RUN_COLUMNS}",  # a run is driven in its round's game
-                (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now),
-                 round_id))
-    except Exception as exc:
-        if constraint_kind(exc) != "unique":
-            raise
-        raise Duplicate("run.already_ran") from None
-    assert row is not None
+    row = await insert_once(
+        tx, "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
+        "started_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT game FROM rounds WHERE id = ?)) "
+        f"RETURNING {RUN_COLUMNS}",  # a run is driven in its round's game
+        (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now), round_id),
+        Duplicate("run.already_ran"))
     return Run.from_row(row)
 
 

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, stage_choices
 from bot.i18n import t
 from bot.services.league_time import zone_names
+from bot.services.leagues import Member
 from bot.services.reply import Actor, Place, Reply
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
@@ -77,10 +78,25 @@ async def round_stage_choices(interaction: discord.Interaction, current: str) ->
     return stages[:MAX_CHOICES]
 
 
+def member(user: discord.User | discord.Member | None) -> Member | None:
+    """A `user:` option as the services take it: its id, its name, whether it is a bot."""
+    return None if user is None else Member(user.id, user.display_name, bool(user.bot))
+
+
 class LeagueChoices(commands.Cog):
-    """A cog with a `league` option: `@app_commands.autocomplete(league=league_choices)`."""
+    """What every championship cog (`/league`, `/steward`, `/run`) shares: the bot it serves, the
+    league services (`champs`) and the `league` option's suggestions
+    (`@app_commands.autocomplete(league=league_choices)`)."""
 
     bot: Host
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def champs(self) -> Championships:
+        return self.bot.rallies.championships
 
     async def league_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """This server's leagues whose name holds what is typed, whatever its case (`name_key`; one
@@ -102,14 +118,6 @@ league_choices = LeagueChoices.league_choices  # called by discord.py with the c
 @app_commands.guild_only()
 class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_description=t("discord.cmd.league")):
     rounds = app_commands.Group(name="round", description=t("discord.cmd.league_round"))
-
-    def __init__(self, bot: RallyBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def champs(self) -> Championships:
-        return self.bot.rallies.championships
 
     @app_commands.command(name="create", description=t("discord.cmd.league_create"))
     @app_commands.describe(name=t("discord.opt.league_name"), timezone=t("discord.opt.timezone"),
@@ -151,12 +159,15 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="organisers", description=t("discord.cmd.league_organisers"))
-    @app_commands.describe(role=t("discord.opt.organiser_role"), league=t("discord.opt.league"))
+    @app_commands.describe(role=t("discord.opt.organiser_role"), add=t("discord.opt.organiser_add"),
+                           remove=t("discord.opt.organiser_remove"), league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None,
+                         add: discord.User | None = None, remove: discord.User | None = None,
                          league: str | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league)
+            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
+                                                        add=member(add), remove=member(remove))
 
         await run_command(self.bot, interaction, call)
 

@@ -39,7 +39,6 @@ from bot.views.threads import delete_thread, open_private_thread
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.league_services import Championships
 
 MAX_CARDS_BYTES = 8 * 1024 * 1024
 #: `ghost:` of a run's start: race the ghost of your personal best or of a closed round's leader
@@ -73,14 +72,6 @@ async def start_in_thread(interaction: discord.Interaction, channel_id: int, nam
 
 @app_commands.guild_only()
 class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_description=t("discord.cmd.run")):
-    def __init__(self, bot: RallyBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def champs(self) -> Championships:
-        return self.bot.rallies.championships
-
     @app_commands.command(name="start", description=t("discord.cmd.run_start"))
     @app_commands.describe(league=t("discord.opt.league"), number=t("discord.opt.run_round"),
                            ghost=t("discord.opt.ghost"))

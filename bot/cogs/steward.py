@@ -23,19 +23,10 @@ from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.league_services import Championships
 
 
 @app_commands.guild_only()
 class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_description=t("discord.cmd.steward")):
-    def __init__(self, bot: RallyBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def champs(self) -> Championships:
-        return self.bot.rallies.championships
-
     async def _correct(self, interaction: discord.Interaction, action: str, driver: discord.User, number: int,
                        reason: str, seconds: int | None, league: str | None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:

@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
 from bot.services.images import Renderer
+from bot.services.leagues import Member
 from bot.services.rules import rules_reply
 from bot.services.stage_library import stage_list, stage_show
 
@@ -151,8 +152,9 @@ class Commands:
                                         language=o.get("language"), game=o.get("game"))
         if cmd.name == "league join":
             return await leagues.join(self.place, actor, league)
-        if cmd.name == "league organisers":
-            return await leagues.organisers(self.place, actor, _role(o.get("role")), league)
+        if cmd.name == "league organisers":  # `role:ID|none`, or `add:NAME` and/or `remove:NAME` (a handover)
+            named = {k: Member(user_id(o[k].lstrip("@")), o[k].lstrip("@")) for k in ("add", "remove") if o.get(k)}
+            return await leagues.organisers(self.place, actor, _role(o.get("role")), league, **named)
         if cmd.name == "league settings":
             if "world_name" not in o:
                 raise ConsoleError(t("console.need_option", command="/league settings", option="world_name:on|off"))

@@ -22,7 +22,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
                       "game"),
     "league join": ("league",),
     "league leave": ("league",),
-    "league organisers": ("role", "league"),
+    "league organisers": ("role", "add", "remove", "league"),
     "league web": ("visibility", "league"),
     "league settings": ("world_name",),
     "league penalty": ("driver", "seconds", "reason", "round", "league"),

@@ -169,6 +169,9 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
     seats = len(order)  # who drove: a driver who left the lobby before the start is no seat
     run = is_run(rally)
     ended_at = str(actions[-1]["created_at"])
+    places = [r.rank if r.status == "finished" and r.score is not None else None
+              for r in (results.get(seat) for seat in order) if r is not None]
+    places += [None] * (seats - len(places))  # a seat the outcome does not rank: behind every placed car
     rows = []
     for seat in order:
         if not seat.lstrip("-").isdigit() or int(seat) <= 0:  # an AI seat: no career
@@ -187,7 +190,8 @@ def career_rows(rally: Rally, drivers: list[dict[str, Any]], actions: list[dict[
             score=score, unit=game.rules.result.unit, gap=gap,
             started_last=seats > 1 and bool(order) and order[-1] == seat,
             counters={k: n for k, n in sorted(counters.get(seat, {}).items()) if is_key(k)}, ended_at=ended_at,
-            specials=tuple(zip(specials, crossed))))
+            specials=tuple(zip(specials, crossed)),
+            behind=behind_of(result.rank, places) if classified and result and not run else None))
     return rows
 
 
@@ -220,11 +224,13 @@ async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> 
                         if status == "finished" and score is not None), key=lambda f: kind.key(f[1]))
         ranks = dict(zip((uid for uid, _ in timed), shared_ranks([kind.key(score) for _, score in timed])))
         best = timed[0][1] if timed else None
+        places = [ranks.get(uid) for _, uid, _, _, _ in field]  # not finished: no rank
         for rally, uid, status, score, name in field:
             done = status == "finished" and score is not None
             gap = abs(score - best) if done and score is not None and best is not None and len(field) > 1 else None
+            place = ranks.get(uid) if done else None
             if await place_result_tx(tx, rally, uid, len(field), "finished" if done else "dnf",
-                                     ranks.get(uid) if done else None, score if done else None, gap):
+                                     place, score if done else None, gap, behind_of(place, places)):
                 placed.append((rally, uid, name))
     else:
         results = {r.user_id: r for r in await results_of_round_tx(tx, round_id)}
@@ -244,8 +250,10 @@ async def place_round_tx(tx: Tx, round_id: int, now: datetime | None = None) -> 
             gap = abs(mine.score - best) if ranked and mine.score is not None and best is not None \
                 and len(entrants) > 1 else None
             status = "finished" if ranked else ("dsq" if mine.status == "dsq" else "dnf")
+            places = [r.position if r.status == "classified" and r.score is not None else None for r in entrants]
+            place = mine.position if ranked else None
             if await place_result_tx(tx, run.rally_id, run.user_id, max(len(entrants), 1), status,
-                                     mine.position if ranked else None, mine.score if ranked else None, gap):
+                                     place, mine.score if ranked else None, gap, behind_of(place, places)):
                 placed.append((run.rally_id, run.user_id, run.display_name))
     if now is not None and placed:
         await _announce_placed_tx(tx, rnd.league_id, placed, now)
@@ -287,9 +295,22 @@ def won(row: CareerResult) -> bool:
     return row.status == "finished" and row.place == 1 and row.seats > 1
 
 
+def behind_of(place: int | None, places: Sequence[int | None]) -> int | None:
+    """How many of a field's `places` (None: not finished, disqualified) are behind `place`: a
+    worse place or none (None when `place` is None: not placed). Tied places are not behind."""
+    if place is None:
+        return None
+    return sum(1 for other in places if other is None or other > place)
+
+
 def podium(row: CareerResult) -> bool:
-    """A podium: a top-three place ahead of at least one car (second of two is last, not a podium)."""
-    return row.status == "finished" and row.place is not None and row.place <= min(3, row.seats - 1)
+    """A podium: a top-three place ahead of at least one car (second of two is last, not a podium;
+    two tied first of two are ahead of nobody). A row written before careers kept `behind` is
+    read by its place alone, as it was then."""
+    if row.status != "finished" or row.place is None or row.place > 3:
+        return False
+    ahead = row.behind if row.behind is not None else row.seats - row.place
+    return ahead > 0
 
 
 def totals_of(rows: Sequence[CareerResult]) -> Totals:

@@ -3,7 +3,9 @@
 Everything is stored in UTC (DESIGN §3); a league's time zone only decides what "Monday 20:00"
 means. A weekly cadence keeps the same local hour across daylight-saving changes: each round is
 computed from the local date and hour, then converted, so a round closing a week after it opened
-may last 167 or 169 hours of real time around a change. Input is hostile: a time is a strict
+may last 167 or 169 hours of real time around a change; a weekly hour a change removes (the
+round takes the hour after) or doubles (it takes the first) is said in the answer and the post
+(`shifts`), never moved silently. Input is hostile: a time is a strict
 `YYYY-MM-DD HH:MM`, `now`, or `+N` days/hours (`+3d`, `+12h`), nothing else; a time zone an
 IANA Area/Location name or UTC; a day its exact name or number.
 """
@@ -11,6 +13,7 @@ IANA Area/Location name or UTC; a day its exact name or number.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -151,6 +154,47 @@ def weekly(day: int, hour: int, tz: ZoneInfo, now: datetime, count: int) -> list
         first += timedelta(days=7)
     return [(_at(first + timedelta(weeks=i), hour, tz), _at(first + timedelta(weeks=i + 1), hour, tz))
             for i in range(count)]
+
+
+@dataclass(frozen=True)
+class Shift:
+    """A weekly round's open or close whose local hour daylight saving changes: in a spring-forward
+    gap (`gap`: the hour does not exist that day, the round takes the same instant, an hour later
+    on the clock) or a fall-back fold (`fold`: the hour happens twice, the round takes the first)."""
+
+    window: int  # which of the weekly windows, from 0
+    closes: bool  # its close (else its open)
+    gap: bool  # a gap (else a fold)
+    day: date  # the local day
+    hour: int  # the local hour asked for
+    at: datetime  # the time the round takes, UTC
+
+    def line(self, number: int, tz: ZoneInfo) -> str:
+        """What the organiser and the league's channel are told: which round, which end, the hour
+        asked for and the time it takes, in the league's zone."""
+        local = self.at.astimezone(tz)
+        offset = local.strftime("%z")
+        params = {"number": number, "date": self.day.isoformat(), "hour": f"{self.hour:02d}:00", "tz": tz.key,
+                  "time": f"{local:%H:%M} (UTC{offset[:3]}:{offset[3:]})"}
+        if self.gap:
+            return msg("league.dst_gap_closes" if self.closes else "league.dst_gap_opens", **params)
+        return msg("league.dst_fold_closes" if self.closes else "league.dst_fold_opens", **params)
+
+
+def shifts(windows: list[tuple[datetime, datetime]], hour: int, tz: ZoneInfo) -> list[Shift]:
+    """The opens and closes of weekly `windows` (at `hour` local) that fall in a daylight-saving
+    gap or fold of `tz`, in order: said to the organiser and the drivers, never moved silently."""
+    found = []
+    for index, edges in enumerate(windows):
+        for closes, at in enumerate(edges):
+            local = at.astimezone(tz)
+            day = local.date() if local.hour >= hour else local.date() - timedelta(days=1)
+            wall = datetime.combine(day, time(hour), tzinfo=tz)
+            if local.hour != hour:
+                found.append(Shift(index, bool(closes), True, day, hour, at))
+            elif wall.utcoffset() != wall.replace(fold=1).utcoffset():
+                found.append(Shift(index, bool(closes), False, day, hour, at))
+    return found
 
 
 def _at(day: date, hour: int, tz: ZoneInfo) -> datetime:

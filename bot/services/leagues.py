@@ -3,7 +3,9 @@ setting, join; and how a command finds its league and checks its organiser (`lea
 `require_organiser`, which the round and stewarding services use too).
 
 A league belongs to one server (several per server, by name). Organisers are members with Manage
-Server, or with the role set by `/league organisers`. Every organiser action is written to the
+Server, or with the role set by `/league organisers role:`, or those the league names (its creator
+first; an organiser names another with `add:` and hands the league on with `add:` and `remove:`
+together; never none, never a bot). Every organiser action is written to the
 league log with who, when and why in the same transaction as its effect. Rounds are added, listed
 and cancelled by `bot/services/rounds.py`; penalties and disqualifications are given by
 `bot/services/stewarding.py`.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot import games
@@ -33,11 +36,13 @@ from bot.store.leagues import (
     League,
     create_league_tx,
     join_league_tx,
+    league_tx,
     leagues_of_guild_tx,
     leave_league_tx,
     log_tx,
     official_rounds_of_league_tx,
     set_organiser_role_tx,
+    set_organisers_tx,
 )
 from bot.store.web import set_league_web_tx
 
@@ -57,6 +62,16 @@ def steward_reason(value: object) -> str:
     """A steward's reason as posts show it: `text_option`'s checks (length, hidden characters,
     mentions made harmless) and Discord's markdown characters escaped, so it reads as typed."""
     return _MARKDOWN.sub(r"\\\1", text_option("reason", value, MAX_REASON))
+
+
+@dataclass(frozen=True)
+class Member:
+    """A server member a command names (a `user:` option): their id, their name, and whether
+    Discord says the account is a bot's."""
+
+    user_id: int
+    name: str
+    bot: bool = False
 
 
 class LeagueService:
@@ -94,7 +109,8 @@ class LeagueService:
 
     @staticmethod
     def is_organiser(league: League, actor: Actor) -> bool:
-        return actor.can_manage or (league.organiser_role is not None and league.organiser_role in actor.roles)
+        return (actor.can_manage or actor.user_id in league.organisers
+                or (league.organiser_role is not None and league.organiser_role in actor.roles))
 
     def require_organiser(self, league: League, actor: Actor) -> None:
         if not self.is_organiser(league, actor):
@@ -143,9 +159,15 @@ class LeagueService:
         row = await self.store.db.write(body)
         return self._posted(post, row)
 
-    async def organisers(self, place: Place, actor: Actor, role: object, league: object = None) -> Reply:
+    async def organisers(self, place: Place, actor: Actor, role: object, league: object = None,
+                         add: Member | None = None, remove: Member | None = None) -> Reply:
         """Set (or clear, with None) the role whose members organise the league: Manage Server only.
-        `role`: the role's id, a real Discord snowflake."""
+        `role`: the role's id, a real Discord snowflake. With `add` or `remove` (or both: a
+        handover), the members the league names as organisers change instead (`_name`)."""
+        if add is not None or remove is not None:
+            if role is not None:
+                raise ServiceError("league.organisers_one_change")
+            return await self._name(await self.league_here(place, league), actor, add, remove)
         role_id = None if role is None else snowflake("role", role)
         found = await self.league_here(place, league)
         if not actor.can_manage:
@@ -159,6 +181,52 @@ class LeagueService:
             await log_tx(tx, league_id=found.id, actor_id=actor.user_id, action="organisers", target_id=role_id,
                          now=now)
             return await league_post_tx(tx, found, post, now)
+
+        return self._posted(post, await self.store.db.write(body))
+
+    async def _name(self, found: League, actor: Actor, add: Member | None, remove: Member | None) -> Reply:
+        """An organiser names another member an organiser (`add`), takes one off the list
+        (`remove`), or both at once: the league handed on in one step. Refused, with nothing
+        changed: a non-organiser, a bot, the same member twice, naming one already named or
+        removing one not named, and leaving the league with nobody named. Checked on the league as
+        it is in the writing transaction (two organisers removing each other cannot both win);
+        logged, and told in the league's channel."""
+        self.require_organiser(found, actor)
+        if add is not None and (add.bot or add.user_id <= 0):
+            raise ServiceError("league.organiser_bot", name=display_name(add.name))
+        if add is not None and remove is not None and add.user_id == remove.user_id:
+            raise ServiceError("league.organiser_same", name=display_name(add.name))
+        now = self.clock()
+        by = f"<@{actor.user_id}>"
+        lines = []
+        if add is not None:
+            lines.append(msg("league.organiser_added", name=display_name(add.name), league=found.name, by=by))
+        if remove is not None:
+            lines.append(msg("league.organiser_removed", name=display_name(remove.name), league=found.name, by=by))
+        post = Post(lines, channel_id=found.channel_id)
+
+        async def body(tx: Tx) -> int:
+            league = await league_tx(tx, found.id)
+            assert league is not None  # a league is never deleted
+            named = list(league.organisers)
+            if add is not None:
+                if add.user_id in named:
+                    raise ServiceError("league.already_organiser", name=display_name(add.name), league=league.name)
+                named.append(add.user_id)
+            if remove is not None:
+                if remove.user_id not in named:
+                    raise ServiceError("league.not_named_organiser", name=display_name(remove.name),
+                                       league=league.name)
+                named.remove(remove.user_id)
+            if not named:
+                raise ServiceError("league.last_organiser", name=display_name(remove.name if remove else "?"),
+                                   league=league.name)
+            await set_organisers_tx(tx, league.id, named)
+            for who, action in ((add, "organiser_add"), (remove, "organiser_remove")):
+                if who is not None:
+                    await log_tx(tx, league_id=league.id, actor_id=actor.user_id, action=action,
+                                 target_id=who.user_id, now=now)
+            return await league_post_tx(tx, league, post, now)
 
         return self._posted(post, await self.store.db.write(body))
 

@@ -35,7 +35,7 @@ from bot.services.league_rounds import (
     seed_hash,
     specials_text,
 )
-from bot.services.league_time import hour_of, is_relative, moment, stored_zone, weekday, weekly, window
+from bot.services.league_time import Shift, hour_of, is_relative, moment, shifts, stored_zone, weekday, weekly, window
 from bot.services.leagues import MAX_REASON, LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round
@@ -102,11 +102,13 @@ class RoundService:
             pass  # a one-special round: its only special is the power stage (bonus on top of the points)
         tz = stored_zone(found.timezone)
         now = self.clock()
+        shifted: list[Shift] = []  # weekly times daylight saving moves: told, never silently
         if day is not None or hour is not None:
             if day is None or hour is None or opens is not None or closes is not None:
                 raise ServiceError("league.weekly_or_dates")
             count = int(number("rounds", rounds, 1, 26, whole=True))
             windows = weekly(weekday(day), hour_of(hour), tz, now, count)
+            shifted = shifts(windows, hour_of(hour), tz)
         else:
             if opens is None or closes is None:
                 raise ServiceError("league.weekly_or_dates")
@@ -138,8 +140,9 @@ class RoundService:
                 added.append(rnd)
             numbers, changes = await renumber_tx(tx, found.id)
             added[:] = [replace(r, number=numbers[r.id]) for r in added]
-            lines = [*self._added_lines(found, added), *overlap_lines(await rounds_of_league_tx(tx, found.id), added),
-                     *renumbered_line(changes)]
+            moved = [shift.line(added[shift.window].number, tz) for shift in shifted]
+            lines = [*self._added_lines(found, added), *moved,
+                     *overlap_lines(await rounds_of_league_tx(tx, found.id), added), *renumbered_line(changes)]
             post = Post(lines, channel_id=found.channel_id,
                         image=preview_spec(added[0].specials[0], found.game) if len(added) == 1 else None)
             posted[:] = lines
@@ -221,7 +224,8 @@ class RoundService:
             moved = replace(rnd, opens_at=to_text(start), closes_at=to_text(end))
             await schedule_round_tx(tx, moved, league.guild_id)
             await log_tx(tx, league_id=league.id, round_id=round_id, actor_id=actor.user_id, action="round_move",
-                         reason=reason, now=now)
+                         reason=reason, now=now,
+                         moved=(f"{rnd.opens_at}/{rnd.closes_at}", f"{moved.opens_at}/{moved.closes_at}"))
             numbers, changes = await renumber_tx(tx, league.id)
             lines = [msg("league.round_moved", title=round_title(replace(rnd, number=numbers[rnd.id]), league.name),
                          opens=self.when(local(start, league)), closes=self.when(local(end, league)),

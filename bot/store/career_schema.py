@@ -14,30 +14,43 @@ A second step (`careers_of_rounds`) lets a result be a disqualification (`dsq`: 
 league round; neither a finish nor a DNF) and adds `specials`: the driver's time on each special
 they crossed the line of, in the rally's order (JSON pairs `[stage, time]`), so every special of a
 rally of several gives its personal bests.
+
+A third (`CAREERS_BEHIND`) adds `behind`: how many cars of the field it was placed among finished
+behind it, did not finish or were disqualified; a podium needs one (two drivers tied first of two
+are ahead of nobody: the place alone cannot say it). NULL: a row written before that step, read
+by the rule it had (a place ahead of the last seat) until `db careers --rebuild` writes it.
 """
 
 from __future__ import annotations
 
 from bot.store.connection import POSTGRESQL, Tx
 
-SCHEMA_CAREERS: tuple[str, ...] = (
-    """CREATE TABLE career_results (
+
+def _results_table(name: str, statuses: str, specials: bool) -> str:
+    """`career_results` as a step creates it (the first step's, then the second's with `dsq` and
+    `specials`): one shape, written once."""
+    extra = "\n        specials     TEXT    NOT NULL DEFAULT '[]'," if specials else ""
+    return f"""CREATE TABLE {name} (
         rally_id     INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
         user_id      BIGINT  NOT NULL,
         game         TEXT    NOT NULL,
         guild_id     BIGINT  NOT NULL,
         stage        TEXT,
         seats        INTEGER NOT NULL CHECK (seats >= 1),
-        status       TEXT    NOT NULL CHECK (status IN ('finished', 'dnf')),
+        status       TEXT    NOT NULL CHECK (status IN ({statuses})),
         place        INTEGER,
         score        BIGINT,
         unit         TEXT    NOT NULL,
         gap          BIGINT,
         started_last INTEGER NOT NULL DEFAULT 0 CHECK (started_last IN (0, 1)),
-        counters     TEXT    NOT NULL DEFAULT '{}',
-        ended_at     TEXT    NOT NULL,
+        counters     TEXT    NOT NULL DEFAULT '{{}}',
+        ended_at     TEXT    NOT NULL,{extra}
         PRIMARY KEY (rally_id, user_id)
-    )""",
+    )"""
+
+
+SCHEMA_CAREERS: tuple[str, ...] = (
+    _results_table("career_results", "'finished', 'dnf'", specials=False),
     "CREATE INDEX career_results_by_driver ON career_results (user_id, game, ended_at)",
     """CREATE TABLE career_achievements (
         user_id      BIGINT  NOT NULL,
@@ -51,24 +64,7 @@ SCHEMA_CAREERS: tuple[str, ...] = (
 )
 
 
-_RESULTS_V2 = """CREATE TABLE career_results_v2 (
-        rally_id     INTEGER NOT NULL REFERENCES rallies (id) ON DELETE CASCADE,
-        user_id      BIGINT  NOT NULL,
-        game         TEXT    NOT NULL,
-        guild_id     BIGINT  NOT NULL,
-        stage        TEXT,
-        seats        INTEGER NOT NULL CHECK (seats >= 1),
-        status       TEXT    NOT NULL CHECK (status IN ('finished', 'dnf', 'dsq')),
-        place        INTEGER,
-        score        BIGINT,
-        unit         TEXT    NOT NULL,
-        gap          BIGINT,
-        started_last INTEGER NOT NULL DEFAULT 0 CHECK (started_last IN (0, 1)),
-        counters     TEXT    NOT NULL DEFAULT '{}',
-        ended_at     TEXT    NOT NULL,
-        specials     TEXT    NOT NULL DEFAULT '[]',
-        PRIMARY KEY (rally_id, user_id)
-    )"""
+_RESULTS_V2 = _results_table("career_results_v2", "'finished', 'dnf', 'dsq'", specials=True)
 _OLD_COLUMNS = ("rally_id, user_id, game, guild_id, stage, seats, status, place, score, unit, gap, started_last, "
                 "counters, ended_at")
 
@@ -89,3 +85,7 @@ async def careers_of_rounds(tx: Tx) -> None:
     await tx.execute("DROP TABLE career_results")
     await tx.execute("ALTER TABLE career_results_v2 RENAME TO career_results")
     await tx.execute("CREATE INDEX career_results_by_driver ON career_results (user_id, game, ended_at)")
+
+
+#: Step 21: the cars a result was ahead of (see the module's docstring); the same text on both backends.
+CAREERS_BEHIND: tuple[str, ...] = ("ALTER TABLE career_results ADD COLUMN behind INTEGER",)

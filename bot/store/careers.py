@@ -18,7 +18,7 @@ from bot.store.connection import Tx
 from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
 
 RESULT_COLUMNS = ("rally_id, user_id, game, guild_id, stage, seats, status, place, score, unit, gap, "
-                  "started_last, counters, ended_at, specials")
+                  "started_last, counters, ended_at, specials, behind")
 
 #: the rows of `career_results c` a server (the one `?`) may see: see the module docstring
 VISIBLE = (
@@ -50,12 +50,15 @@ class CareerResult:
     counters: dict[str, int]
     ended_at: str
     specials: tuple[tuple[str, int], ...] = ()  # (stage, time) of each special crossed, in order
+    #: the cars of its field placed behind it (a worse place, not finished, disqualified); None:
+    #: not placed (yet), or a row written before careers kept it
+    behind: int | None = None
 
     def values(self) -> tuple[Any, ...]:
         return (self.rally_id, self.user_id, self.game, self.guild_id, self.stage, self.seats, self.status,
                 self.place, self.score, self.unit, self.gap, int(self.started_last),
                 json.dumps(self.counters, sort_keys=True, separators=(",", ":")), self.ended_at,
-                json.dumps([list(s) for s in self.specials], separators=(",", ":")))
+                json.dumps([list(s) for s in self.specials], separators=(",", ":")), self.behind)
 
     @classmethod
     def from_row(cls, row: Any) -> CareerResult:
@@ -91,12 +94,12 @@ async def put_results_tx(tx: Tx, rows: list[CareerResult]) -> None:
     """Write (or write again: a rebuild) the results of one rally."""
     for result in rows:
         await tx.execute(
-            f"INSERT INTO career_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO career_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (rally_id, user_id) DO UPDATE SET game = excluded.game, guild_id = excluded.guild_id, "
             "stage = excluded.stage, seats = excluded.seats, status = excluded.status, place = excluded.place, "
             "score = excluded.score, unit = excluded.unit, gap = excluded.gap, "
             "started_last = excluded.started_last, counters = excluded.counters, ended_at = excluded.ended_at, "
-            "specials = excluded.specials",
+            "specials = excluded.specials, behind = excluded.behind",
             result.values())
 
 
@@ -119,12 +122,13 @@ async def results_tx(tx: Tx, user_id: int, game: str | None = None, viewer_guild
 
 
 async def place_result_tx(tx: Tx, rally_id: int, user_id: int, seats: int, status: str, place: int | None,
-                          score: int | None, gap: int | None) -> bool:
+                          score: int | None, gap: int | None, behind: int | None) -> bool:
     """A run's row placed as its round (or world week) classified it: among how many, where, its
-    score after penalties and its gap to the winner. False: no such row (a run never started)."""
+    score after penalties, its gap to the winner and how many cars it was ahead of. False: no
+    such row (a run never started)."""
     return await tx.execute(
-        "UPDATE career_results SET seats = ?, status = ?, place = ?, score = ?, gap = ? WHERE rally_id = ? "
-        "AND user_id = ?", (seats, status, place, score, gap, rally_id, user_id)) == 1
+        "UPDATE career_results SET seats = ?, status = ?, place = ?, score = ?, gap = ?, behind = ? "
+        "WHERE rally_id = ? AND user_id = ?", (seats, status, place, score, gap, behind, rally_id, user_id)) == 1
 
 
 async def top_three_tx(tx: Tx, rally_ids: list[int]) -> list[CareerResult]:

@@ -129,3 +129,19 @@ SCHEMA_RUN_ANSWERS: tuple[str, ...] = (
     )""",
     "CREATE INDEX run_answers_by_run ON run_answers (run_id)",
 )
+
+
+#: Step 22: the members a league names as its organisers (a JSON list of user ids), beside the
+#: Manage Server permission and the organisers' role: an organiser hands the league to another
+#: member with them. Each league names its creator until then.
+LEAGUE_ORGANISERS: tuple[str, ...] = (
+    "ALTER TABLE leagues ADD COLUMN organisers TEXT NOT NULL DEFAULT '[]'",
+    "UPDATE leagues SET organisers = '[' || created_by || ']'",
+)
+
+#: Step 23: a round's move keeps its window before and after (`opens/closes`, stored UTC times), so
+#: the round's web page tells it as the league's channel was told.
+LOG_MOVES: tuple[str, ...] = (
+    "ALTER TABLE league_log ADD COLUMN moved_from TEXT",
+    "ALTER TABLE league_log ADD COLUMN moved_to TEXT",
+)

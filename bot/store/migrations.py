@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.store.career_schema import SCHEMA_CAREERS, careers_of_rounds
+from bot.store.career_schema import CAREERS_BEHIND, SCHEMA_CAREERS, careers_of_rounds
 from bot.store.clock import to_millis
 from bot.store.connection import POSTGRESQL, Database, Tx
 from bot.store.errors import SchemaTooNew
 from bot.store.game_columns import games_and_scores
 from bot.store.league_names import keyed_league_names
-from bot.store.league_schema import SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
+from bot.store.league_schema import LEAGUE_ORGANISERS, LOG_MOVES, SCHEMA_LEAGUES, SCHEMA_RUN_ANSWERS
 from bot.store.legacy_actions import UntranslatableAction, legacy_to_canonical
 from bot.store.pg_schema import COMPACT_ACTIONS, postgres_statement
 from bot.store.rating_schema import SCHEMA_RATINGS
@@ -305,6 +305,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE league_log ADD COLUMN corrects INTEGER",
         "CREATE INDEX league_log_by_league ON league_log (league_id, id)",
     )),
+    # Careers keep how many cars each result was ahead of: a tie for a place is a podium only
+    # ahead of someone (bot/store/career_schema.py).
+    Migration(21, "careers: the cars each result was ahead of", CAREERS_BEHIND),
+    # A league names its organisers (its creator first): one hands the league to another member
+    # (bot/store/league_schema.py, `/league organisers add: remove:`).
+    Migration(22, "leagues name their organisers", LEAGUE_ORGANISERS),
+    # A round's move keeps the window it left and the one it took (bot/store/league_schema.py).
+    Migration(23, "league log: a moved round's windows", LOG_MOVES),
 )
 
 

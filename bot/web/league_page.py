@@ -20,7 +20,15 @@ from bot.services.table_games import is_table_game
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.connection import Tx
-from bot.store.leagues import League, Round, results_of_league_tx, rounds_of_league_tx
+from bot.store.leagues import (
+    League,
+    LogEntry,
+    Round,
+    members_tx,
+    moves_of_league_tx,
+    results_of_league_tx,
+    rounds_of_league_tx,
+)
 from bot.store.web import public_league_tx
 from bot.web.league_chart import TOP, Chart, league_chart
 
@@ -43,6 +51,7 @@ class RoundRow:
     stage: str
     opens: str
     closes: str
+    moved: object = None  # its latest move, as `moved_line` tells it (None: never moved)
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,30 @@ class LeaguePage:
 def local_time(text: str, zone: str) -> str:
     """A stored UTC time as the league's clock shows it."""
     return from_text(text).astimezone(stored_zone(zone)).strftime(TIME_FORMAT)
+
+
+def moved_line(entry: LogEntry, names: dict[int, str], zone: str) -> str:
+    """A round's move as the league's channel was told it (`league.round_moved`): by whom (the
+    member's name; an organiser who never joined: "an organiser"), when, the window it took and the
+    one it left in the league's time, and why. A move logged before the log kept the windows: who,
+    when and why."""
+    by = names.get(entry.actor_id) or msg("web.an_organiser")
+    at = local_time(entry.at, zone)
+    if entry.moved_from is None or entry.moved_to is None:
+        return msg("web.round_moved_before", by=by, at=at, reason=entry.reason)
+    (old_opens, old_closes), (opens, closes) = (w.split("/", 1) for w in (entry.moved_from, entry.moved_to))
+    return msg("web.round_moved", by=by, at=at, opens=local_time(opens, zone), closes=local_time(closes, zone),
+               old_opens=local_time(old_opens, zone), old_closes=local_time(old_closes, zone), reason=entry.reason)
+
+
+async def moves_tx(tx: Tx, league: League) -> dict[int, list[str]]:
+    """Each moved round's moves (its id → their lines, oldest first)."""
+    names = dict(await members_tx(tx, league.id))
+    moves: dict[int, list[str]] = {}
+    for entry in await moves_of_league_tx(tx, league.id):
+        if entry.round_id is not None:
+            moves.setdefault(entry.round_id, []).append(moved_line(entry, names, league.timezone))
+    return moves
 
 
 def local_now(now: datetime, zone: str) -> str:
@@ -89,8 +122,9 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     rows = [StandingRow(s, dnfs.get(s.user_id, 0), penalties.get(s.user_id, 0), dsqs.get(s.user_id, 0),
                         [str(points[s.user_id, r.id]) if (s.user_id, r.id) in points else "" for r in shown])
             for s in table]
+    moves = await moves_tx(tx, league)
     rounds = [RoundRow(r, specials_text(r.specials, r.game), local_time(r.opens_at, league.timezone),
-                       local_time(r.closes_at, league.timezone))
+                       local_time(r.closes_at, league.timezone), moves[r.id][-1] if r.id in moves else None)
               for r in stored]
     tables = is_table_game(league.game)
     chart = league_chart(league, results, stored, {s.user_id: s.name for s in table})

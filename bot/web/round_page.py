@@ -11,7 +11,7 @@ ranking is public). A run's rally is linked only where its page is public (bot/s
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
@@ -25,7 +25,7 @@ from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, cards_tx, counted_runs_tx, results_of_round_tx, round_tx
 from bot.store.web import public_league_tx
-from bot.web.league_page import local_time
+from bot.web.league_page import local_time, moves_tx
 
 UTC_ZONE = "UTC"
 
@@ -61,6 +61,7 @@ class RoundPage:
     results: list[ResultRow]
     has_cards: bool
     unit: str  # the game's result unit: "s" (a time) or victory points
+    moves: list[str] = field(default_factory=list)  # each move of the round, oldest first (`moved_line`)
 
 
 async def public_round_tx(tx: Tx, round_id: int) -> tuple[Round, League | None] | None:
@@ -100,9 +101,11 @@ async def round_page_tx(tx: Tx, round_id: int) -> RoundPage | None:
                                      score_text(game, line.gap_s) if line.gap_s is not None else None,
                                      reason_text(line.reason) if line.status != "classified" else None))
     zone = league.timezone if league is not None else UTC_ZONE
+    moves = (await moves_tx(tx, league)).get(rnd.id, []) if league is not None else []
     return RoundPage(rnd, league, round_title(rnd, league.name if league else None),
                      specials_text(rnd.specials, rnd.game), zone, local_time(rnd.opens_at, zone),
-                     local_time(rnd.closes_at, zone), rows, results, closed and bool(cards), game.rules.result.unit)
+                     local_time(rnd.closes_at, zone), rows, results, closed and bool(cards), game.rules.result.unit,
+                     moves)
 
 
 async def round_page(store: Store, round_id: int) -> RoundPage | None:

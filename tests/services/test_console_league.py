@@ -357,3 +357,28 @@ async def test_the_cards_file_of_a_closed_round_is_written_with_out_and_verify_a
     assert lines[0].startswith("[only bob] ✅ alice — ") and lines[0].endswith("(round 1 of Sunday Cup): genuine")
     assert any(line.startswith("[only bob] ❌ alice (round 1 of Sunday Cup): ") for line in lines)
     assert lines[-1] == f"[only bob] Cannot read `{tmp_path / 'none.json'}` (FileNotFoundError)."
+
+
+async def test_a_console_organiser_names_another_who_hands_the_league_on(store):
+    """`/league organisers add:NAME remove:NAME`, the console's options as Discord's: mod (the
+    creator) names bob; bob hands the league to alice in one command and is refused after; the
+    last one named is never removed."""
+    service = console_service(store, seed=SEED, now=NOW)
+    out = io.StringIO()
+    await run_console([
+        f'mod: /league create name:"{CUP}" timezone:UTC',
+        "mod: /league organisers add:bob",
+        "bob: /league organisers add:alice remove:bob",
+        "bob: /league round add stage:pinewood-sprint opens:+1d closes:+2d",
+        "alice: /league round add stage:pinewood-sprint opens:+1d closes:+2d",
+        "alice: /league organisers remove:mod",
+        "alice: /league organisers remove:alice",
+    ], service, out, admins=["mod"])
+    text = out.getvalue()
+    assert "[channel] 👥 @mod named bob an organiser of Sunday Cup." in text
+    assert "[channel] 👥 @bob named alice an organiser of Sunday Cup." in text
+    assert "[channel] 👥 @bob took bob off the organisers of Sunday Cup." in text
+    assert "[only bob] Only the organisers of Sunday Cup can do that" in text
+    assert "[channel] 📅 Sunday Cup round 1" in text  # alice's round
+    assert "[channel] 👥 @alice took mod off the organisers of Sunday Cup." in text
+    assert "[only alice] alice is the last organiser Sunday Cup names" in text

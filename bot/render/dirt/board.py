@@ -20,6 +20,7 @@ from bot.render.dirt.overlay import draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
 from bot.render.dirt.shapes import Pt, space_centre, stage_shapes
 from bot.render.dirt.static_layer import static_window
+from bot.render.fonts import BOARD_FONT_PX
 from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
@@ -90,7 +91,7 @@ def board_texts(stage: DirtStage, view: BoardView, options: RenderOptions | None
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
     return (header_texts(header_title(stage), view.round, view.status, options.width, layout.header_h, options,
-                         (view.stage_no, view.stages))
+                         (view.stage_no, view.stages), BOARD_FONT_PX)
             + table_texts(view, layout.body_bottom, options))
 
 

@@ -17,7 +17,7 @@ from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.shapes import stage_shapes
 from bot.render.drawing import draw_text, length
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 from bot.render.words import word
@@ -39,7 +39,7 @@ class MapLabel:
 def map_labels(stage: DirtStage, frame: Frame, options: RenderOptions, window: Box) -> list[MapLabel]:
     """The labels seen in `window` (the map's box in the image), each kept inside it."""
     shapes = stage_shapes(stage)
-    f = font(max(options.px(MIN_FONT_PX), options.px(24)), bold=True)
+    f = font(max(options.px(BOARD_FONT_PX), options.px(24)), bold=True)
     wanted: list[tuple[str, tuple[float, float], tuple[float, float], P.RGB]] = []
     for (a, b), key in ((shapes.start, "start"), (shapes.finish, "finish_line")):
         beyond = (b[0] + (b[0] - a[0]) * 0.55, b[1] + (b[1] - a[1]) * 0.55)
@@ -63,7 +63,7 @@ def map_labels(stage: DirtStage, frame: Frame, options: RenderOptions, window: B
 
 
 def draw_labels(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: RenderOptions, window: Box) -> None:
-    f = font(max(options.px(MIN_FONT_PX), options.px(24)), bold=True)
+    f = font(max(options.px(BOARD_FONT_PX), options.px(24)), bold=True)
     for label in map_labels(stage, frame, options, window):
         x0, y0, x1, y1 = label.box
         d.rounded_rectangle(label.box, radius=options.px(PAD), fill=label.fill, outline=P.BLACK, width=2)

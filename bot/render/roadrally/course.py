@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 
 from bot.engine.roadrally.road import Road, RoadSpace, SpaceKind
 from bot.render import palette as P
-from bot.render.drawing import draw_text
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.drawing import draw_text, length
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.options import RenderOptions
 from bot.render.palette import RGB
 from bot.render.roadrally.layout import CourseLayout
@@ -105,7 +105,7 @@ def draw_course(img: Image.Image, road: Road, lay: CourseLayout, options: Render
     for box, n in lay.blocks:
         x0, y0, x1, y1 = lay.box(*box)
         d.rectangle((x0, y0, x1, y1), fill=TILE, outline=TILE_EDGE, width=max(2, px(3)))
-        draw_text(d, (x0 + px(6), y0 + px(4)), str(n + 1), font(max(px(MIN_FONT_PX) - 4, 14)), TILE_EDGE, "la")
+        draw_text(d, (x0 + px(6), y0 + px(4)), str(n + 1), font(px(BOARD_FONT_PX)), TILE_EDGE, "la")
     tiles_left = dict(stage_tiles)
     flags = set(checkpoint_tiles)
     for s in road.spaces:
@@ -124,11 +124,12 @@ def _space(d: ImageDraw.ImageDraw, s: RoadSpace, lay: CourseLayout, options: Ren
     inset = max(1, ppu * 0.04)
     d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=FILL[s.kind], outline=ROAD_LINE, width=edge)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    size = max(options.px(MIN_FONT_PX), round(ppu * 0.55))
+    size = max(options.px(BOARD_FONT_PX), round(ppu * 0.55))
     if stage is not None:  # the stage tile still on its Diner site
-        r = ppu * 0.44
+        f = font(size, True)
+        r = max(ppu * 0.44, length(f, str(stage)) * 0.5 + options.px(6))  # never smaller than its number
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=STAGE_TILE, outline=P.WHITE, width=edge)
-        draw_text(d, (cx, cy), str(stage), font(size if stage < 10 else round(size * 0.85), True), P.WHITE, "mm")
+        draw_text(d, (cx, cy), str(stage), f, P.WHITE, "mm")
         return
     if s.kind is SpaceKind.CHECKPOINT and flag:  # the checkpoint tile still there: a yellow flag
         pole = cx - ppu * 0.2
@@ -173,8 +174,8 @@ def _final(d: ImageDraw.ImageDraw, road: Road, lay: CourseLayout, options: Rende
             d.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch),
                         fill=FINISH_CHECKS[(i + j) % 2])
     d.rectangle((x0, y0, x1, y1), outline=P.FINISH_YELLOW, width=max(2, edge * 2))
-    r = lay.ppu * 0.3
-    f = font(max(12, round(r * 1.3)), True)
+    f = font(max(options.px(BOARD_FONT_PX), round(lay.ppu * 0.4)), True)
+    r = max(lay.ppu * 0.3, f.size * 0.62)
     for m, (x, y) in enumerate(final_marks(road, marks), 1):
         cx, cy = lay.point(x, y)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=P.FINISH_YELLOW, outline=P.BLACK)

@@ -8,6 +8,7 @@ beside the cars rather than under them, and last the ghost's label.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -52,7 +53,7 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
         _initials(draw, p, at, length, width, options)
         if driven_by_ai(p.car.driver_id):
-            draw_ai_mark(draw, (at[0] - length * 0.45, at[1] - length * 0.4), options.px(28))
+            draw_ai_mark(draw, ai_mark_at(at, length, [c for c in car_px if c is not at]), options.px(28))
         if p.car.pose == "spun":
             spin_mark(draw, spin_mark_at(at, length), width * 0.62)
     if steps:
@@ -90,6 +91,13 @@ def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: 
     f = fitting_font(text, size, round(BOARD_FONT_PX * options.scale), length * 0.92, bold=True)
     fg, stroke = P.ink_on(P.car_colour(p.car.colour))
     text_centered(draw, at, text, f, fg, stroke=stroke, stroke_width=max(1, round(1.5 * options.scale)))
+
+
+def ai_mark_at(car_at: Pt, length: int, others: list[Pt]) -> Pt:
+    """Centre of an AI car's robot mark: the corner of the car farthest from the other cars (a car
+    sharing its space keeps its initials in sight)."""
+    corners = [(car_at[0] + sx * length * 0.45, car_at[1] + sy * length * 0.4) for sy in (-1, 1) for sx in (-1, 1)]
+    return max(corners, key=lambda c: min((math.hypot(c[0] - o[0], c[1] - o[1]) for o in others), default=0.0))
 
 
 #: the spin mark's glyph: a turning arrow, as the loss-of-control card's spin (RULES A12.2)

@@ -17,9 +17,10 @@ from bot.engine.rallyman.view import BoardView
 from bot.render.options import RenderOptions
 from bot.render.rallyman.board import board_image, board_labels, map_frame, window_origin
 from bot.render.rallyman.cars import car_size
+from bot.render.rallyman.die_spots import die_size, die_spots
 from bot.render.rallyman.geometry import stage_shapes
 from bot.render.rallyman.layout import board_layout
-from bot.render.rallyman.overlay import die_size, die_spots, path_points
+from bot.render.rallyman.overlay import path_points
 from bot.render.rallyman.panel import COL, DICE_ROW_H, ROW_H, TABLE_HEAD_H, road_order
 from bot.render.rallyman.placement import place_cars
 from bot.render.rallyman.sample import sample_view
@@ -77,7 +78,7 @@ def test_a_die_of_the_turn_never_covers_a_speed_limit(name):
     layout = board_layout(stage, options)
     placed = place_cars(stage, view)
     frame = map_frame(layout, window_origin(stage, layout, view, placed))
-    spots = die_spots(stage, frame, path_points(stage, view), [frame.px(p.at) for p in placed], options)
+    spots = die_spots(stage, frame, path_points(stage, view), placed, options)
     assert len(spots) == len(view.path)
     half = die_size(frame, options) / 2
     shapes = stage_shapes(stage)

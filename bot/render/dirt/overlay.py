@@ -135,6 +135,13 @@ def car_spots(stage: DirtStage, view: BoardView, frame: Frame, options: RenderOp
     return out
 
 
+def car_boxes(stage: DirtStage, view: BoardView, frame: Frame,
+              options: RenderOptions) -> list[tuple[float, float, float, float]]:
+    """The square each car on the map is drawn in (a body turned any way, its initials on it)."""
+    r = car_size(frame, options)[0] / 2
+    return [(x - r, y - r, x + r, y + r) for (x, y), _ in car_spots(stage, view, frame, options).values()]
+
+
 def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, car: CarView, c: Pt, heading: float, frame: Frame,
          options: RenderOptions) -> None:
     length, width = car_size(frame, options)

@@ -96,8 +96,8 @@ class Painter:
         self.line_w = max(1, round(0.045 * self.u))
         centres = [self.whole.px(sh.centre) for sh in self.shapes.spaces]
         for line, sgn in ((self.shapes.start, -1.0), (self.shapes.finish, 1.0)):  # room for cars there
-            for along in (0.5, 1.2, 1.9):
-                for side in (-0.3, 0.3):
+            for along in (0.1, 0.5, 0.9, 1.2, 1.9):  # the rows of cars, ends of the bodies included
+                for side in (-0.6, -0.3, 0.3, 0.6):
                     centres.append(self.whole.px(add(add(line.mid, unit(line.heading), sgn * along),
                                                  left_of(line.heading), side)))
         self.placer = LabelPlacer(centres, 0.55 * self.u, size or img.size)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine.rallyman.stages.model import FINISH, START, SpaceKind, Stage
+from bot.engine.rallyman.stages.model import FINISH, START, Stage
 from bot.engine.rallyman.view import BoardView, GhostView, PathStep
 from bot.render import palette as P
 from bot.render.ai_mark import draw_ai_mark, driven_by_ai
@@ -24,6 +24,7 @@ from bot.render.ghost import draw_ghost, label_ghost
 from bot.render.options import RenderOptions
 from bot.render.rallyman.cars import car_size, car_sprite, paste_car
 from bot.render.rallyman.dice import die_badge
+from bot.render.rallyman.die_spots import die_size, die_spots
 from bot.render.rallyman.geometry import add, left_of, stage_shapes, unit
 from bot.render.rallyman.placement import Placed, world_position
 from bot.render.words import word
@@ -57,7 +58,7 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         if p.car.pose == "spun":
             spin_mark(draw, spin_mark_at(at, length), width * 0.62)
     if steps:
-        _path_dice(canvas, draw, stage, frame, steps, car_px, colour, options)
+        _path_dice(canvas, draw, stage, frame, steps, placed, colour, options)
     if ghost is not None and view.ghost is not None:  # its label over everything, away from the cars
         label_ghost(canvas, frame.px(ghost[0]), length, view.ghost.label, car_px, options)
 
@@ -151,47 +152,13 @@ def _path_line(draw: ImageDraw.ImageDraw, pts: list[Pt], colour: P.RGB, ppu: flo
         draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
-def die_size(frame: Frame, options: RenderOptions) -> float:
-    """A die's side on the map: half a space, its face never below BOARD_FONT_PX (`die_badge`)."""
-    return max(54 * options.scale, 0.5 * frame.ppu)
-
-
-def die_spots(stage: Stage, frame: Frame, steps: list[tuple[PathStep, Pt]], car_px: list[Pt],
-              options: RenderOptions) -> list[tuple[PathStep, Pt]]:
-    """Where each die of the path is drawn (image pixels): on the line the car drove, at the back
-    edge of the space it reached, else its front edge, else beside it: the first of those spots
-    clear of the cars, of the dice before and of every space's speed limit (a die is never read
-    as a limit, nor hides one)."""
-    shapes = stage_shapes(stage)
-    taken: list[Pt] = []
-    clear = 0.62 * frame.ppu
-    half = die_size(frame, options) / 2
-    limits = [frame.px(shapes.shape(s.id).centre) for s in stage.spaces
-              if s.note is not None and s.kind is not SpaceKind.SHORTCUT]
-
-    def free(at: Pt) -> bool:
-        return (all(abs(at[0] - c[0]) + abs(at[1] - c[1]) > clear * 1.2 for c in car_px + taken)
-                and not any(abs(at[0] - c[0]) < half * 1.25 and abs(at[1] - c[1]) < half * 1.25 for c in limits))
-
-    out = []
-    for step, world in steps:
-        h = shapes.finish.heading if step.space == FINISH else shapes.shape(step.space).heading
-        d, n = unit(h), left_of(h)
-        spots = [frame.px(add(world, d, k)) for k in (-0.5, 0.5, -0.75, 0.75)]
-        spots += [frame.px(add(add(world, n, side), d, k)) for side in (0.9, -0.9) for k in (0.0, -0.5)]
-        at = next((spot for spot in spots if free(spot)), spots[0])
-        taken.append(at)
-        out.append((step, at))
-    return out
-
-
 def _path_dice(canvas: Image.Image, draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame,
-               steps: list[tuple[PathStep, Pt]], car_px: list[Pt], colour: P.RGB, options: RenderOptions) -> None:
+               steps: list[tuple[PathStep, Pt]], placed: list[Placed], colour: P.RGB, options: RenderOptions) -> None:
     """One die badge per step (`die_spots`), on a rim of the path's colour: a die of the turn is
     never read as a space's speed limit."""
     size = die_size(frame, options)
     rim = max(3, options.px(5))
-    for step, (x, y) in die_spots(stage, frame, steps, car_px, options):
+    for step, (x, y) in die_spots(stage, frame, steps, placed, options):
         h = size / 2 + rim
         draw.rounded_rectangle((x - h, y - h, x + h, y + h), radius=size * 0.28, fill=colour, outline=P.BLACK,
                                width=max(1, rim // 2))

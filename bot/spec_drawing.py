@@ -51,7 +51,8 @@ class Renderer(Protocol):
 
     def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
 
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes: ...
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], winners: Sequence[str] | None = None,
+                  lang: str = DEFAULT_LANG) -> bytes: ...
 
 
 def pictures_of(game: str) -> Painter[Any, Any, Any, Any]:
@@ -84,15 +85,18 @@ class PillowRenderer:
 
         return render_career(card, _options(lang))
 
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], lang: str = DEFAULT_LANG) -> bytes:
+    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], winners: Sequence[str] | None = None,
+                  lang: str = DEFAULT_LANG) -> bytes:
         """An animated replay: each frame's board (`args` as for `board`), the whole stage in view,
-        encoded together (bot.render.animation)."""
-        from bot.render.animation import WIDTH, encode
+        then, for a finished rally (`winners` not None: its winners' names, empty when nobody
+        finished), an end frame naming the winner; encoded together (bot.render.animation)."""
+        from bot.render.animation import WIDTH, encode, end_frame
         from bot.render.options import RenderOptions
 
         painter = pictures_of(game)
         options = RenderOptions(lang=lang, width=WIDTH, mode="fit")
-        return encode(len(frames), lambda i: painter.board(tuple(frames[i]), options))
+        end = None if winners is None else (lambda last: end_frame(last, winners, options))
+        return encode(len(frames), lambda i: painter.board(tuple(frames[i]), options), end)
 
 
 def _png(image: Image.Image, lang: str) -> bytes:
@@ -206,19 +210,21 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
 
 def _draw_replay(renderer: Renderer, spec: dict[str, Any], lang: str) -> bytes:
     """An animated replay from the log `draw_async` read into the spec: one frame per turn, from the
-    spectators' views (bot.services.replay `turn_boards`, imported here, on a worker's first replay
-    only: a worker that never draws one never loads the services package)."""
-    from bot.services.replay import turn_boards
+    spectators' views, and an end frame naming a finished rally's winner (bot.services.replay
+    `replay_frames`, imported here, on a worker's first replay only: a worker that never draws one
+    never loads the services package)."""
+    from bot.services.replay import replay_frames
 
     job = spec.get("log")
     if not isinstance(job, dict):
         raise ValueError("a replay is drawn from its log: draw_async reads it from the store")
     played = games.get(job["rally"].get("game"))
     pictures = _drawn(played)
-    frames = [pictures.board_picture(localized(data, lang)) for data in turn_boards(job["rally"], job["actions"])]
+    boards, winners = replay_frames(job["rally"], job["actions"])
+    frames = [pictures.board_picture(localized(data, lang)) for data in boards]
     if not frames:
         raise ValueError(f"rally {job['rally'].get('id')}: no board to animate")
-    return _call(renderer.animation, played.id, frames, lang=lang)
+    return _call(renderer.animation, played.id, frames, winners, lang=lang)
 
 
 def apply_budget(cache_mb: int) -> dict[str, int]:

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -87,6 +91,44 @@ def _mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float,
     return found
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """A text `draw_text` drew: the text as drawn, its font size and its anchor point, both in
+    pixels of the finished picture (a supersampled layer's divided by its factor, `text_scale`)."""
+
+    text: str
+    size: float
+    xy: Pt
+
+
+_drawn: ContextVar[list[DrawnText] | None] = ContextVar("drawn_texts", default=None)
+_scale: ContextVar[int] = ContextVar("text_scale", default=1)
+
+
+@contextmanager
+def recording_texts() -> Iterator[list[DrawnText]]:
+    """Every text drawn inside the block, in order (what the phone-size tests measure: the smallest
+    text of a picture, whatever part of the renderer drew it). Only what is drawn is seen: clear
+    the caches of drawn layers first to see theirs."""
+    drawn: list[DrawnText] = []
+    token = _drawn.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _drawn.reset(token)
+
+
+@contextmanager
+def text_scale(k: int) -> Iterator[None]:
+    """Texts drawn inside the block are on a canvas `k` times the finished picture's size (a
+    supersampled layer, reduced afterwards): `recording_texts` divides their sizes by `k`."""
+    token = _scale.set(k)
+    try:
+        yield
+    finally:
+        _scale.reset(token)
+
+
 def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTypeFont, fill: RGB,
               anchor: str = "la", stroke: RGB | None = None, stroke_width: int = 0, cache: bool = True) -> None:
     """`draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke...)` for one line of text on
@@ -97,6 +139,10 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: Pt, text: str, f: ImageFont.FreeTyp
     text = drawable(f, text)
     if not text:
         return
+    drawn = _drawn.get()
+    if drawn is not None:
+        k = _scale.get()
+        drawn.append(DrawnText(text, f.size / k, (xy[0] / k, xy[1] / k)))
     start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
     if not cache or "\n" in text or draw.fontmode != "L" or not isinstance(f, ImageFont.FreeTypeFont) or \
             _first_sighting((f.path, f.size, text, anchor, start, stroke_width if stroke else 0)):

@@ -7,6 +7,7 @@ per size.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +20,13 @@ REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 #: smallest text on a 1080 px wide image: still readable once a phone shrinks the image
 MIN_FONT_PX = 22
+#: the width a phone shows a picture at in Discord (a 412 px screen less the margins), and the
+#: smallest text readable there
+PHONE_WIDTH, PHONE_TEXT_PX = 380, 11
+#: smallest text of a board, a preview and the header band at the 1080 px design width:
+#: `PHONE_TEXT_PX` once a phone shows the picture `PHONE_WIDTH` wide (a board is read on a phone
+#: during play; a results card or a league table keeps `MIN_FONT_PX`)
+BOARD_FONT_PX = math.ceil(PHONE_TEXT_PX * 1080 / PHONE_WIDTH)
 
 
 @lru_cache(maxsize=128)

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import palette as P
 from bot.render.drawing import pill, pill_size
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.options import RenderOptions
 
 Pt = tuple[float, float]
@@ -65,7 +65,7 @@ def label_ghost(canvas: Image.Image, centre: Pt, size: float, label: str, cars: 
     `size` is the car's length in pixels. Returns the label's box."""
     if not label:
         return None
-    f = font(max(options.px(MIN_FONT_PX), MIN_FONT_PX), bold=True)
+    f = font(max(options.px(BOARD_FONT_PX), BOARD_FONT_PX), bold=True)
     w, h = pill_size(label, f, options.px(5))
     near = min(cars, key=lambda c: math.dist(c, centre), default=None)
     dx, dy = 0.0, -1.0

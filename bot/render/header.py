@@ -27,14 +27,15 @@ def header_right(round_no: int, special: tuple[int, int], lang: str) -> str:
 
 
 def header_texts(title: str, round_no: int, status: str, width: int, height: int,
-                 options: RenderOptions, special: tuple[int, int] = (0, 0)) -> list[TextBox]:
+                 options: RenderOptions, special: tuple[int, int] = (0, 0), least: int = MIN_FONT_PX) -> list[TextBox]:
     """The header's texts: the title (bold, cut to leave room for the round), "SS 2/3 · Round 7"
     on the right (`special`: the special being driven and the rally's count), and the status line
-    under them (shrunk to the minimum size, then cut)."""
+    under them (shrunk down to `least` design px, then cut: a board's header keeps BOARD_FONT_PX,
+    read on a phone during play)."""
     px, lang = options.px, options.lang
     title, status = text(title, lang), text(status, lang)
     right = header_right(round_no, special, lang)
-    round_size = px(28)
+    round_size = px(max(28, least))
     rw = length(font(round_size, bold=True), right)
     title_bottom = px(62)
     edge = px(MARGIN)  # texts start px(20) from the side (a glyph may overhang its start a little)
@@ -46,17 +47,16 @@ def header_texts(title: str, round_no: int, status: str, width: int, height: int
                            (width - px(20 + MARGIN) - rw, 0, right_edge, title_bottom), P.FINISH_YELLOW,
                            "header round"))
     if status:
-        size = max(px(MIN_FONT_PX), px(26))
-        out.append(fit_box(status, (left, title_bottom, right_edge, height), size, P.HEADER_MUTED,
-                           min_size=px(MIN_FONT_PX), pad=edge, top=px(64), what="header status"))
+        out.append(fit_box(status, (left, title_bottom, right_edge, height), px(max(26, least)), P.HEADER_MUTED,
+                           min_size=px(least), pad=edge, top=px(64), what="header status"))
     return out
 
 
 def draw_header(canvas: Image.Image, title: str, round_no: int, status: str, height: int,
-                options: RenderOptions, special: tuple[int, int] = (0, 0)) -> None:
+                options: RenderOptions, special: tuple[int, int] = (0, 0), least: int = MIN_FONT_PX) -> None:
     """The dark band on top: title, special and round, status line (`title` and `status` may be
     messages: they are shown in the image's language)."""
     d = ImageDraw.Draw(canvas)
     d.rectangle((0, 0, canvas.width, height), fill=P.HEADER_BG)
-    for t in header_texts(title, round_no, status, canvas.width, height, options, special):
+    for t in header_texts(title, round_no, status, canvas.width, height, options, special, least):
         t.draw(d)

@@ -29,8 +29,28 @@ class LabelPlacer:
                 return False
         return all(x1 <= t[0] or x0 >= t[2] or y1 <= t[1] or y0 >= t[3] for t in self.taken)
 
+    def keep_clear(self, box: Box) -> None:
+        """A box no label may cover (a tag drawn on the road, such as a shortcut's K tag)."""
+        self.taken.append(box)
+
     def place(self, anchor: Pt, heading: float, size: tuple[float, float], distances: tuple[float, ...]) -> Pt:
-        """Centre of a free box of `size` near `anchor`; sideways of `heading` first."""
+        """Centre of a free box of `size` near `anchor`; sideways of `heading` first (when none is
+        free, beside the anchor all the same: START, FINISH and a split are always shown)."""
+        found = self.place_free(anchor, heading, size, distances)
+        if found is not None:
+            return found
+        w, h = size
+        r = math.radians(heading)
+        side = (math.sin(r), -math.cos(r))
+        cx = min(max(anchor[0] + side[0] * distances[0], w / 2), self.width - w / 2)
+        cy = min(max(anchor[1] + side[1] * distances[0], h / 2), self.height - h / 2)
+        self.taken.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+        return cx, cy
+
+    def place_free(self, anchor: Pt, heading: float, size: tuple[float, float],
+                   distances: tuple[float, ...]) -> Pt | None:
+        """Centre of a free box of `size` near `anchor`, sideways of `heading` first; None when
+        there is none (a label that may be left out, such as a zone's name)."""
         w, h = size
         r = math.radians(heading)
         side = (math.sin(r), -math.cos(r))
@@ -45,7 +65,4 @@ class LabelPlacer:
                 if self._free(box):
                     self.taken.append(box)
                     return cx, cy
-        cx = min(max(anchor[0] + side[0] * distances[0], w / 2), self.width - w / 2)
-        cy = min(max(anchor[1] + side[1] * distances[0], h / 2), self.height - h / 2)
-        self.taken.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-        return cx, cy
+        return None

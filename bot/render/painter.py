@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar
 from PIL import Image
 
 from bot.render.encode import to_png
+from bot.render.fonts import BOARD_FONT_PX
 from bot.render.frame import window_box
 from bot.render.header import draw_header
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
@@ -87,7 +88,8 @@ def board_canvas(options: RenderOptions, header: Header, header_h: int, panel_to
     panel from `panel_top` down (`paint_panel(canvas, panel_top)`)."""
     canvas = Image.new("RGB", (options.width, height), background)
     paint_map(canvas)
-    draw_header(canvas, header.title, header.round, header.status, header_h, options, header.special)
+    draw_header(canvas, header.title, header.round, header.status, header_h, options, header.special,
+                BOARD_FONT_PX)
     paint_panel(canvas, panel_top)
     return canvas
 

@@ -33,7 +33,7 @@ from bot.store import Store
 from bot.store.check import compare_snapshots
 
 __all__ = ["Drift", "ReplayRefused", "Replayed", "ai_log", "log_problem", "read_log", "replay_checked",
-           "replay_snapshot", "replay_state", "replay_states", "turn_boards", "turn_views"]
+           "replay_frames", "replay_snapshot", "replay_state", "replay_states", "turn_boards", "turn_views"]
 
 
 class ReplayRefused(ValueError):
@@ -188,6 +188,11 @@ def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
     driver's turn is several entries (gear, dice one by one, a stop) that mostly redraw the same
     board, which would triple the frames and the size for nothing a spectator needs; not one per
     round either: four cars moving at once lose the story of who passed whom."""
+    return _turns(rally_row, actions)[0]
+
+
+def _turns(rally_row: dict, actions: list[dict]) -> tuple[list[Any], State | None]:
+    """`turn_views`, and the last state the log plays to (None: none)."""
     game = games.get(rally_row.get("game"))
     views: list[Any] = []
     mark: tuple | None = None
@@ -203,20 +208,34 @@ def turn_views(rally_row: dict, actions: list[dict]) -> list[Any]:
             else:
                 views.append(view)
         mark, last = now, state
-    return views
+    return views, last
 
 
 def turn_boards(rally_row: dict, actions: list[dict]) -> list[dict]:
     """The board data (the game's `board` of the spectators' view) after each turn (`turn_views`),
     a board the same as the one before left out (a turn a spectator does not see: Road Rally USA's
     stage window, where who has answered is hidden, C10.8); empty for a game that draws no board."""
+    return replay_frames(rally_row, actions)[0]
+
+
+def replay_frames(rally_row: dict, actions: list[dict]) -> tuple[list[dict], tuple[str, ...] | None]:
+    """What an animated replay shows, from one playing of the log: the boards after each turn
+    (`turn_boards`) and the names of the rally's winners for its end frame (the seats ranked
+    first by the game's outcome: the whole rally's, over every special; several on a tie; none
+    when nobody finished; None while the rally is unfinished: no end frame)."""
     game = games.get(rally_row.get("game"))
+    views, last = _turns(rally_row, actions)
     boards: list[dict] = []
-    for view in turn_views(rally_row, actions):
+    for view in views:
         data = game.pictures.board(view) if game.pictures is not None else None
         if data is not None and (not boards or data != boards[-1]):
             boards.append(data)
-    return boards
+    outcome = game.rules.outcome(last) if last is not None else None
+    if outcome is None:
+        return boards, None
+    names = {str(d["user_id"]): str(d["display_name"]) for d in rally_row.get("drivers", [])}
+    return boards, tuple(names.get(str(s.seat), str(s.seat)) for s in outcome.seats
+                         if s.status == "finished" and s.rank == 1)
 
 
 def ai_log(game_id: str, specials: list[str], drivers: int = 4, seed: int = 0,

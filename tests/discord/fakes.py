@@ -67,7 +67,7 @@ class FakeRenderer:
     def career(self, card, lang="en") -> bytes:
         return PNG
 
-    def animation(self, game, frames, lang="en") -> bytes:
+    def animation(self, game, frames, winners=None, lang="en") -> bytes:
         return WEBP
 
 

@@ -152,11 +152,12 @@ def test_a_hazard_die_is_marked_red():
 
 
 def test_cars_off_the_track_and_unknown_spaces_are_not_drawn_on_the_map():
+    """Off the track: out of the rally (a car waiting to start is drawn behind the start line)."""
     stage = load_stage(SHORT)
     view = sample_view(stage)
-    waiting = view.model_copy(update={"cars": [c.model_copy(update={"space": None}) for c in view.cars],
-                                      "dice": [], "path": []})
-    far = view.model_copy(update={"cars": [c.model_copy(update={"space": 10_000}) for c in view.cars],
+    waiting = view.model_copy(update={"cars": [c.model_copy(update={"space": None, "status": "out"})
+                                               for c in view.cars], "dice": [], "path": []})
+    far = view.model_copy(update={"cars": [c.model_copy(update={"space": 10_000, "status": "out"}) for c in view.cars],
                                   "dice": [], "path": []})
     assert board_image(stage, waiting).tobytes() == board_image(stage, far).tobytes()
 

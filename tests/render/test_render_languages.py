@@ -33,10 +33,11 @@ from bot.engine.rallyman.state import FINISHED
 from bot.engine.rallyman.view import PathStep, ResultRow
 from bot.i18n import catalogue, languages, render
 from bot.render import words
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, MIN_FONT_PX, font
 from bot.render.options import RenderOptions
 from bot.render.rallyman.board import board_texts, dirt_boxes, map_window
 from bot.render.rallyman.layout import board_layout
+from bot.render.rallyman.panel import COL, HEAD_PAD, ROW_TEXT
 from bot.render.rallyman.preview import preview_texts
 from bot.render.rallyman.results import results_texts
 from bot.render.rallyman.sample import sample_view
@@ -140,10 +141,16 @@ def assert_labels_fit(labels, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_board_prints_its_table_heads_round_and_gear_words_in_the_rally_language(hill, lang):
     texts = {t.what: t.text for t in board_texts(hill, busy_board(hill, lang), RenderOptions(lang=lang))}
-    for key in ("driver", "gear", "time", "damage", "spare", "seconds"):
+    for key in ("driver", "gear", "time", "damage", "seconds"):  # the spare tire's head is its symbol
         assert texts[f"table head {key}"] == said(lang, f"render.{key}")  # whole: the shipped words fit
     assert texts["header round"] == said(lang, "render.round", n=88)
-    assert texts["header status"] == said(lang, "board.to_drive", name=LONG_NAME)
+    # the status line keeps the phone's readable size: with a 56-character name it is cut, whole
+    # with a usual one (the same words are the post's text, whole)
+    status = said(lang, "board.to_drive", name=LONG_NAME)
+    assert texts["header status"].endswith("…") and status.startswith(texts["header status"][:-1])
+    usual = {t.what: t.text for t in board_texts(hill, busy_board(hill, lang, "Kari Ødegaard"),
+                                                  RenderOptions(lang=lang))}
+    assert usual["header status"] == said(lang, "board.to_drive", name="Kari Ødegaard")
     gears = {texts[f"row {i} gear"] for i in range(1, 5)}
     assert {said(lang, "render.finished"), said(lang, "render.dnf")} <= gears
     assert texts["last turn"].startswith(said(lang, "render.last_turn"))
@@ -354,11 +361,11 @@ def test_a_word_too_long_for_its_column_is_cut_with_an_ellipsis_at_the_readable_
 
 
 def test_a_word_a_little_too_long_gets_a_smaller_font_and_stays_whole(hill, monkeypatch):
-    gear_room = 96 - 2 * 4  # the gear column less its padding (design px at 1080)
+    gear_room = (COL["time"] - COL["gear"]) - 2 * HEAD_PAD  # the gear column less its padding (px at 1080)
     word_ = "ARRIV"
-    assert font(26, True).getlength(word_) > gear_room >= font(MIN_FONT_PX, True).getlength(word_)
+    assert font(ROW_TEXT, True).getlength(word_) > gear_room >= font(BOARD_FONT_PX, True).getlength(word_)
     monkeypatch.setattr(words, "labels", _long_words(word_))
     finished = board(hill, car("d1", 0, FINISH, status="finished", chrono_s=200),
                      car("d2", 1, next(s.id for s in hill.spaces if s.kind is SpaceKind.STRAIGHT)))
     (gear,) = [t for t in board_texts(hill, finished, RenderOptions(lang="xx")) if t.what == "row 1 gear"]
-    assert gear.text == word_ and MIN_FONT_PX <= gear.size < 26 and gear.inside()
+    assert gear.text == word_ and BOARD_FONT_PX <= gear.size < ROW_TEXT and gear.inside()

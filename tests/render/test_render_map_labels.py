@@ -53,7 +53,7 @@ def test_every_label_of_every_board_and_preview_lies_whole_inside_the_map(name, 
 
 
 def test_a_split_label_the_window_cuts_is_drawn_whole_against_its_edge():
-    stage = load_stage("frozen-lakes")  # at the start, the window's right edge cuts SPLIT
+    stage = load_stage("ironside-climb")  # at the start, the window's right edge cuts SPLIT
     view = board_after_turns(stage, seed=1, turns=0)
     split = next(label for label in board_labels(stage, view) if label.text == "SPLIT")
     window = map_window(board_layout(stage, RenderOptions()))

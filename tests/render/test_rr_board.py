@@ -37,7 +37,7 @@ def test_a_board_decodes_at_the_asked_width_and_its_drawn_height(width):
     img = decode(render_board(st.road, view(st, None), NAMES, options))
     assert img.format == "PNG"
     assert img.size == board_image(st.road, view(st, None), options, NAMES).size
-    assert img.width == width and img.height > width  # the course, the panel and the legend below it
+    assert img.width == width and img.height > width  # the course and the panel below it
 
 
 @pytest.mark.parametrize("course", ["base", "std-7", "sprint-3"])

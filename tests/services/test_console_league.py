@@ -326,7 +326,7 @@ class _NoPictures:
     def table(self, view) -> bytes:
         return b"png"
 
-    def animation(self, game, frames) -> bytes:
+    def animation(self, game, frames, winners=None) -> bytes:
         return b"webp"
 
 

@@ -53,9 +53,9 @@ async def test_a_replay_is_drawn_from_the_stored_log_then_read_from_the_disk(sto
     drawn: list[int] = []
     real = PillowRenderer.animation
 
-    def counting(self, game, frames, lang="en"):
+    def counting(self, game, frames, winners=None, lang="en"):
         drawn.append(len(frames))
-        return real(self, game, frames, lang)
+        return real(self, game, frames, winners, lang)
 
     monkeypatch.setattr(PillowRenderer, "animation", counting)
     spec = replay_spec(rally.id, rally.version, rally.game)
@@ -63,7 +63,7 @@ async def test_a_replay_is_drawn_from_the_stored_log_then_read_from_the_disk(sto
     row, actions = await read_log(store, rally.id, rally.version)
     assert drawn == [len(turn_boards(row, actions))]
     image = Image.open(io.BytesIO(first))
-    assert image.format == "WEBP" and image.n_frames == drawn[0]
+    assert image.format == "WEBP" and image.n_frames == drawn[0] + 1  # and the end frame naming the winner
     again = await draw_async(PillowRenderer(), spec, "en", store=store)
     assert again == first and drawn == [drawn[0]]  # the kept file: nothing drawn
     assert images.replay_path(row, rally.version, "en").exists()

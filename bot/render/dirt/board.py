@@ -16,10 +16,11 @@ from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dirt import colours as C
 from bot.render.dirt.labels import draw_labels
 from bot.render.dirt.layout import DirtLayout, board_layout, crop_origin
-from bot.render.dirt.overlay import draw_overlay
+from bot.render.dirt.overlay import car_boxes, draw_overlay
 from bot.render.dirt.panel import draw_table, panel_height, table_texts
 from bot.render.dirt.shapes import Pt, space_centre, stage_shapes
 from bot.render.dirt.static_layer import static_window
+from bot.render.fonts import BOARD_FONT_PX
 from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
@@ -75,7 +76,8 @@ def board_image(stage: DirtStage, view: BoardView, options: RenderOptions | None
                      lambda box: static_window(stage, layout, options, box))
         frame = map_frame(layout, origin)
         draw_overlay(canvas, stage, view, frame, options)
-        draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout))
+        draw_labels(ImageDraw.Draw(canvas), stage, frame, options, map_window(layout),
+                    car_boxes(stage, view, frame, options))
         if layout.mode == "camera":
             draw_overview(canvas, stage, view, layout, origin, options)
 
@@ -90,7 +92,7 @@ def board_texts(stage: DirtStage, view: BoardView, options: RenderOptions | None
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
     return (header_texts(header_title(stage), view.round, view.status, options.width, layout.header_h, options,
-                         (view.stage_no, view.stages))
+                         (view.stage_no, view.stages), BOARD_FONT_PX)
             + table_texts(view, layout.body_bottom, options))
 
 

@@ -8,6 +8,7 @@ out of sight is not drawn. Every word is in `options.lang`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import ImageDraw
@@ -17,7 +18,7 @@ from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.shapes import stage_shapes
 from bot.render.drawing import draw_text, length
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 from bot.render.words import word
@@ -36,35 +37,49 @@ class MapLabel:
     anchor: tuple[float, float]  # the point it labels, in image pixels
 
 
-def map_labels(stage: DirtStage, frame: Frame, options: RenderOptions, window: Box) -> list[MapLabel]:
-    """The labels seen in `window` (the map's box in the image), each kept inside it."""
+def map_labels(stage: DirtStage, frame: Frame, options: RenderOptions, window: Box,
+               avoid: Sequence[Box] = ()) -> list[MapLabel]:
+    """The labels seen in `window` (the map's box in the image), each kept inside it; START and
+    FINISH beyond an end of their line, the first such place clear of the boxes in `avoid` (the
+    cars waiting behind the start line: a label never sits on one)."""
     shapes = stage_shapes(stage)
-    f = font(max(options.px(MIN_FONT_PX), options.px(24)), bold=True)
-    wanted: list[tuple[str, tuple[float, float], tuple[float, float], P.RGB]] = []
+    f = font(max(options.px(BOARD_FONT_PX), options.px(24)), bold=True)
+    wanted: list[tuple[str, list[tuple[float, float]], tuple[float, float], P.RGB]] = []
     for (a, b), key in ((shapes.start, "start"), (shapes.finish, "finish_line")):
-        beyond = (b[0] + (b[0] - a[0]) * 0.55, b[1] + (b[1] - a[1]) * 0.55)
-        wanted.append((word(key, options.lang), frame.px(beyond), frame.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)),
-                       P.WHITE))
+        mid = frame.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        # beyond either end of the line, nearest first: a label clear of the cars waiting behind it
+        spots = [frame.px((end[0] + (end[0] - other[0]) * k, end[1] + (end[1] - other[1]) * k))
+                 for k in (0.55, 0.9, 1.3) for end, other in ((b, a), (a, b))]
+        wanted.append((word(key, options.lang), spots, mid, P.WHITE))
     jumps = [m for m in shapes.marks if m.kind == "jump"]
     for mark, (a, b) in zip(jumps, shapes.jumps, strict=True):  # a jump's badge, labelling its bar
-        wanted.append((word("dirt_jump", options.lang, gear=mark.value), frame.px(mark.at),
+        wanted.append((word("dirt_jump", options.lang, gear=mark.value), [frame.px(mark.at)],
                        frame.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)), C.JUMP))
     out = []
     x0, y0, x1, y1 = window
     pad = options.px(PAD)
-    for text, (x, y), anchor, fill in wanted:
+    for text, spots, anchor, fill in wanted:
         if not (x0 <= anchor[0] <= x1 and y0 <= anchor[1] <= y1):
             continue
         w, h = length(f, text) + 2 * pad, f.size + 2 * pad
-        left = min(max(x - w / 2, x0 + 2), x1 - 2 - w)
-        top = min(max(y - h / 2, y0 + 2), y1 - 2 - h)
-        out.append(MapLabel(text, (left, top, left + w, top + h), fill, anchor))
+        boxes = []
+        for x, y in spots:
+            left = min(max(x - w / 2, x0 + 2), x1 - 2 - w)
+            top = min(max(y - h / 2, y0 + 2), y1 - 2 - h)
+            boxes.append((left, top, left + w, top + h))
+        box = next((b for b in boxes if not any(_meet(b, c) for c in avoid)), boxes[0])
+        out.append(MapLabel(text, box, fill, anchor))
     return out
 
 
-def draw_labels(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: RenderOptions, window: Box) -> None:
-    f = font(max(options.px(MIN_FONT_PX), options.px(24)), bold=True)
-    for label in map_labels(stage, frame, options, window):
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def draw_labels(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: RenderOptions, window: Box,
+                avoid: Sequence[Box] = ()) -> None:
+    f = font(max(options.px(BOARD_FONT_PX), options.px(24)), bold=True)
+    for label in map_labels(stage, frame, options, window, avoid):
         x0, y0, x1, y1 = label.box
         d.rounded_rectangle(label.box, radius=options.px(PAD), fill=label.fill, outline=P.BLACK, width=2)
         draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2), label.text, f, P.BLACK, "mm")

@@ -18,7 +18,7 @@ from bot.render import palette as P
 from bot.render.dirt import colours as C
 from bot.render.dirt.shapes import Mark, stage_shapes
 from bot.render.drawing import draw_text, length
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 
@@ -31,7 +31,7 @@ def radius(options: RenderOptions, ppu: float) -> float:
 
 
 def text_size(options: RenderOptions, ppu: float) -> int:
-    return max(options.px(MIN_FONT_PX), round(radius(options, ppu) * 1.25))
+    return max(options.px(BOARD_FONT_PX), round(radius(options, ppu) * 1.25))
 
 
 def lowered(mark: Mark, minus: Mapping[int, int]) -> int:
@@ -62,7 +62,7 @@ def draw_marks(d: ImageDraw.ImageDraw, stage: DirtStage, frame: Frame, options: 
         draw_text(d, (x, y), str(value) if value > 0 else CLOSED, f, P.BLACK, "mm", cache=k == 1)
         if value != mark.value:
             chip = f"−{mark.value - value}"
-            cf = font(max(options.px(MIN_FONT_PX), options.px(22)) * k, bold=True)
+            cf = font(max(options.px(BOARD_FONT_PX), options.px(22)) * k, bold=True)
             cw, ch = length(cf, chip) + 8 * k, cf.size * 1.15
             cx, cy = x + r * 0.9, y - r * 0.9
             d.rounded_rectangle((cx - cw / 2, cy - ch / 2, cx + cw / 2, cy + ch / 2), radius=ch / 2,

@@ -19,11 +19,12 @@ from PIL import Image, ImageDraw
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
 from bot.engine.dirt.view import BoardView, CarView, GhostView
 from bot.render import palette as P
+from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.dirt import colours as C
 from bot.render.dirt.marks import draw_marks
-from bot.render.dirt.shapes import Pt, space_centre, track_heading
+from bot.render.dirt.shapes import Pt, space_centre, stage_shapes, track_heading
 from bot.render.drawing import draw_text, length, outlined_polygon, text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.ghost import draw_ghost, label_ghost
 from bot.render.options import RenderOptions
@@ -59,9 +60,10 @@ def draw_overlay(canvas: Image.Image, stage: DirtStage, view: BoardView, frame: 
     if view.ghost is not None and 0 <= view.ghost.place < len(stage.spaces):  # under the real cars
         ghost = ghost_centre(stage, view, view.ghost, frame, options)
         draw_ghost(canvas, ghost[0], ghost[1], *car_size(frame, options), options)
+    spots = car_spots(stage, view, frame, options)
     for car in sorted(view.cars, key=lambda c: c.to_act):  # the car to act on top
-        if car.space is not None and 0 <= car.space < len(stage.spaces):
-            _car(canvas, d, stage, car, frame, options)
+        if car.seat in spots:
+            _car(canvas, d, car, *spots[car.seat], frame, options)
     _dice(d, stage, view, frame, options)
     if ghost is not None and view.ghost is not None:  # its label over everything, away from the cars
         cars = [frame.px(space_centre(stage, c.space)) for c in view.cars
@@ -106,10 +108,42 @@ def ghost_centre(stage: DirtStage, view: BoardView, ghost: GhostView, frame: Fra
     return c, heading
 
 
-def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, stage: DirtStage, car: CarView, frame: Frame,
+def car_spots(stage: DirtStage, view: BoardView, frame: Frame, options: RenderOptions) -> dict[str, tuple[Pt, float]]:
+    """Where each car on the map is drawn (image pixels) and its heading: on its space, or, still
+    waiting to start, in rows of two behind the start line (in the order they start)."""
+    out: dict[str, tuple[Pt, float]] = {}
+    for car in view.cars:
+        if car.space is not None and 0 <= car.space < len(stage.spaces):
+            out[car.seat] = (frame.px(space_centre(stage, car.space)),
+                             frame.heading(track_heading(stage, car.space) + POSE_TURN[car.pose]))
+    waiting = [car for car in view.cars if car.space is None and car.status == "waiting"]
+    if waiting and stage.spaces:
+        a, b = (frame.px(p) for p in stage_shapes(stage).start)
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        first = frame.px(space_centre(stage, 0))
+        heading = math.degrees(math.atan2(first[1] - mid[1], first[0] - mid[0]))  # the way the cars go
+        back = (-math.cos(math.radians(heading)), -math.sin(math.radians(heading)))
+        across = (-back[1], back[0])
+        length, _ = car_size(frame, options)
+        gap = options.px(14)
+        for i, car in enumerate(waiting):  # side by side a body's length apart: their initials are level
+            row, col = divmod(i, 2)
+            behind = length / 2 + gap + row * (length + 2 * gap)
+            aside = (col - 0.5) * (length * 0.8 + gap) if i < len(waiting) - len(waiting) % 2 else 0.0
+            out[car.seat] = ((mid[0] + back[0] * behind + across[0] * aside,
+                              mid[1] + back[1] * behind + across[1] * aside), heading)
+    return out
+
+
+def car_boxes(stage: DirtStage, view: BoardView, frame: Frame,
+              options: RenderOptions) -> list[tuple[float, float, float, float]]:
+    """The square each car on the map is drawn in (a body turned any way, its initials on it)."""
+    r = car_size(frame, options)[0] / 2
+    return [(x - r, y - r, x + r, y + r) for (x, y), _ in car_spots(stage, view, frame, options).values()]
+
+
+def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, car: CarView, c: Pt, heading: float, frame: Frame,
          options: RenderOptions) -> None:
-    c = frame.px(space_centre(stage, car.space or 0))
-    heading = frame.heading(track_heading(stage, car.space or 0) + POSE_TURN[car.pose])
     length, width = car_size(frame, options)
     colour = P.car_colour(car.colour)
     if car.to_act:
@@ -119,13 +153,17 @@ def _car(canvas: Image.Image, d: ImageDraw.ImageDraw, stage: DirtStage, car: Car
                          c[1] + math.sin(math.radians(heading)) * length * 0.43), length * 0.1, width * 0.8, heading)
     d.polygon(nose, fill=P.BLACK)
     fg, stroke = P.ink_on(colour)
-    text_centered(d, c, initials(car.name), font(options.px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
+    text_centered(d, c, initials(car.name), font(options.px(BOARD_FONT_PX), bold=True), fg, stroke=stroke,
                   stroke_width=1)
-    # the gear badge, beside the body towards the top-right
-    r = options.px(15)
+    if driven_by_ai(car.seat):
+        draw_ai_mark(d, (c[0] - length * 0.45, c[1] - length * 0.4), options.px(28))
+    if car.status == "waiting":  # no gear yet
+        return
+    # the gear badge, beside the body towards the top-right (round its digit)
+    r = options.px(21)
     bx, by = c[0] + length * 0.42, c[1] - width * 0.62
     d.ellipse((bx - r, by - r, bx + r, by + r), fill=P.BLACK, outline=P.WHITE, width=2)
-    text_centered(d, (bx, by), str(car.gear), font(options.px(MIN_FONT_PX), bold=True), P.WHITE)
+    text_centered(d, (bx, by), str(car.gear), font(options.px(BOARD_FONT_PX), bold=True), P.WHITE)
 
 
 def die_spot(stage: DirtStage, space: int, n: int, occupied: bool, frame: Frame, side: float) -> Pt:
@@ -147,7 +185,7 @@ def _dice(d: ImageDraw.ImageDraw, stage: DirtStage, view: BoardView, frame: Fram
     side = options.px(32)
     on_space: dict[int, int] = {}
     occupied = {c.space for c in view.cars if c.space is not None}
-    f = font(options.px(MIN_FONT_PX), bold=True)
+    f = font(options.px(BOARD_FONT_PX), bold=True)
     for die in view.dice:
         if not 0 <= die.space < len(stage.spaces):
             continue

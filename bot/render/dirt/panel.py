@@ -12,26 +12,27 @@ from PIL import Image, ImageDraw
 
 from bot.engine.dirt.view import TOKEN_KINDS, BoardView, CarView
 from bot.render import palette as P
+from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dirt import colours as C
 from bot.render.dirt.overlay import initials
 from bot.render.drawing import text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.formats import mmss
 from bot.render.options import RenderOptions
 from bot.render.textbox import TextBox, fit_box
 from bot.render.words import word
 
-HEAD_H = 40
-LINE_H = 40      # a driver's first line: name, gear, time, state
-DAMAGE_H = 32    # its second line: the tokens on the dashboard
-BAND_H = 48      # the "provisional rules" band
+HEAD_H = 48
+LINE_H = 50      # a driver's first line: name, gear, time, state
+DAMAGE_H = 44    # its second line: the tokens on the dashboard
+BAND_H = 54      # the "provisional rules" band
 PAD = 8
 #: the word of each token kind (tests check every language has each)
 TOKEN_WORDS = {"ok": "dirt_token_ok", "coast": "dirt_token_coast", "minus_one": "dirt_token_minus_one",
                "brake": "dirt_token_brake"}
 #: (left, right) of each column at the 1080 px design width
-COLUMNS = {"swatch": (12, 76), "name": (84, 560), "gear": (560, 690), "time": (690, 840), "state": (840, 1068)}
+COLUMNS = {"swatch": (12, 76), "name": (84, 536), "gear": (536, 690), "time": (690, 840), "state": (840, 1068)}
 
 
 def row_height(options: RenderOptions) -> int:
@@ -67,7 +68,7 @@ def _cell(col: str, y0: float, y1: float, options: RenderOptions) -> tuple[float
 
 def head_texts(top: float, options: RenderOptions) -> list[TextBox]:
     """The column heads."""
-    px, lang, size, pad = options.px, options.lang, options.px(MIN_FONT_PX), options.px(PAD)
+    px, lang, size, pad = options.px, options.lang, options.px(BOARD_FONT_PX), options.px(PAD)
     low = top + px(HEAD_H)
     return [fit_box(word("driver", lang), _cell("name", top, low, options), size, P.PANEL_MUTED, pad=pad,
                     what="head driver"),
@@ -79,18 +80,18 @@ def head_texts(top: float, options: RenderOptions) -> list[TextBox]:
 
 def row_texts(car: CarView, i: int, top: float, options: RenderOptions) -> list[TextBox]:
     """A driver's texts: name, gear, time and state on the first line, damage tokens on the second."""
-    px, lang, size, pad = options.px, options.lang, options.px(MIN_FONT_PX), options.px(PAD)
+    px, lang, size, pad = options.px, options.lang, options.px(BOARD_FONT_PX), options.px(PAD)
     low = top + px(LINE_H)
     ink = P.PANEL_MUTED if car.status in ("out", "retired") else P.PANEL_TEXT
     what = f"row {i + 1} "
     return [
-        fit_box(car.name, _cell("name", top, low, options), px(26), ink, bold=True, min_size=size, pad=pad,
+        fit_box(car.name, _cell("name", top, low, options), size, ink, bold=True, min_size=size, pad=pad,
                 what=what + "name"),
-        fit_box(str(car.gear), _cell("gear", top, low, options), px(28), ink, align="c", bold=True, pad=pad,
+        fit_box(str(car.gear), _cell("gear", top, low, options), max(size, px(34)), ink, align="c", bold=True, pad=pad,
                 what=what + "gear"),
-        fit_box(mmss(car.seconds), _cell("time", top, low, options), px(26), ink, align="c", bold=True, pad=pad,
+        fit_box(mmss(car.seconds), _cell("time", top, low, options), size, ink, align="c", bold=True, pad=pad,
                 what=what + "time"),
-        fit_box(state_word(car, lang), _cell("state", top, low, options), px(24),
+        fit_box(state_word(car, lang), _cell("state", top, low, options), size,
                 P.HAZARD_RED if car.status in ("out", "retired") else ink, align="c", bold=car.to_act,
                 min_size=size, pad=pad, what=what + "state"),
         fit_box(damage_text(car, lang), (px(COLUMNS["name"][0]), low, px(COLUMNS["state"][1]), low + px(DAMAGE_H)),
@@ -112,7 +113,8 @@ def table_texts(view: BoardView, top: int, options: RenderOptions) -> list[TextB
 def provisional_box(top: float, options: RenderOptions) -> TextBox:
     """The words "provisional rules" (B13) in the band at `top`."""
     return fit_box(word("dirt_provisional", options.lang), (0, top, options.width, top + options.px(BAND_H)),
-                   options.px(26), C.PROVISIONAL_TEXT, align="c", bold=True, min_size=options.px(MIN_FONT_PX),
+                   options.px(BOARD_FONT_PX), C.PROVISIONAL_TEXT, align="c", bold=True,
+                   min_size=options.px(BOARD_FONT_PX),
                    pad=options.px(PAD), what="provisional rules")
 
 
@@ -139,10 +141,12 @@ def _row_image(car: CarView, i: int, options: RenderOptions) -> Image.Image:
     colour = P.car_colour(car.colour)
     x0, x1 = px(COLUMNS["swatch"][0]), px(COLUMNS["swatch"][1])
     cy = px(LINE_H) / 2 + px(4)
-    d.rounded_rectangle((x0, cy - px(20), x1, cy + px(20)), radius=px(8), fill=colour, outline=P.BLACK, width=2)
+    d.rounded_rectangle((x0, cy - px(22), x1, cy + px(22)), radius=px(8), fill=colour, outline=P.BLACK, width=2)
     fg, stroke = P.ink_on(colour)
-    text_centered(d, ((x0 + x1) / 2, cy), initials(car.name), font(px(MIN_FONT_PX), bold=True), fg, stroke=stroke,
+    text_centered(d, ((x0 + x1) / 2, cy), initials(car.name), font(px(BOARD_FONT_PX), bold=True), fg, stroke=stroke,
                   stroke_width=1)
+    if driven_by_ai(car.seat):  # under its swatch, on the damage line
+        draw_ai_mark(d, ((x0 + x1) / 2, cy + px(22) + px(DAMAGE_H) / 2), px(26))
     for t in row_texts(car, i, 0, options):
         t.draw(d)
     _rows.put(key, img, image_bytes(img))

@@ -18,13 +18,13 @@ from bot.render.dirt.layout import board_layout
 from bot.render.dirt.panel import BAND_H, draw_provisional
 from bot.render.dirt.static_layer import static_layer
 from bot.render.drawing import dashed, text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.header import draw_header
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.textbox import TextBox, fit_box
 from bot.render.words import counted, word
 
-ROW_H = 52
+ROW_H = 56
 LEGEND = ("limit", "slide", "shortcut", "jump", "narrow")
 #: each legend entry's word (tests check every language has each)
 LEGEND_WORDS = {"limit": "dirt_legend_limit", "slide": "dirt_legend_slide", "shortcut": "dirt_legend_shortcut",
@@ -48,7 +48,8 @@ def legend_texts(top: int, options: RenderOptions) -> list[TextBox]:
         y = top + px(ROW_H) * i
         out.append(fit_box(word(LEGEND_WORDS[entry], options.lang), (px(GLYPH_W + 24), y, options.width - px(12),
                                                                        y + px(ROW_H)),
-                           px(24), P.PANEL_TEXT, min_size=px(MIN_FONT_PX), pad=px(6), what=f"legend {entry}"))
+                           px(BOARD_FONT_PX), P.PANEL_TEXT, min_size=px(BOARD_FONT_PX), pad=px(6),
+                           what=f"legend {entry}"))
     return out
 
 
@@ -57,7 +58,7 @@ def _glyph(d: ImageDraw.ImageDraw, entry: str, cx: float, cy: float, options: Re
     if entry == "limit":
         r = px(19)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=C.LIMIT_FACE, outline=C.LIMIT_RING, width=px(4))
-        text_centered(d, (cx, cy), "4", font(px(MIN_FONT_PX), bold=True), P.BLACK)
+        text_centered(d, (cx, cy), "4", font(px(BOARD_FONT_PX), bold=True), P.BLACK)
     elif entry == "slide":
         box = [(cx - px(34), cy - px(18)), (cx + px(34), cy - px(18)), (cx + px(34), cy + px(18)),
                (cx - px(34), cy + px(18))]
@@ -69,7 +70,7 @@ def _glyph(d: ImageDraw.ImageDraw, entry: str, cx: float, cy: float, options: Re
         r = px(19)
         d.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=r * 0.3, fill=C.LIMIT_FACE, outline=C.SHORTCUT,
                             width=px(4))
-        text_centered(d, (cx, cy), "2", font(px(MIN_FONT_PX), bold=True), P.BLACK)
+        text_centered(d, (cx, cy), "2", font(px(BOARD_FONT_PX), bold=True), P.BLACK)
     elif entry == "jump":
         d.line([(cx - px(34), cy), (cx + px(34), cy)], fill=C.JUMP, width=px(10))
         dashed(d, (cx - px(34), cy), (cx + px(34), cy), P.BLACK, px(10), px(9))

@@ -27,7 +27,7 @@ from bot.render.cache import ByteLRU, image_bytes
 from bot.render.dirt import colours as C
 from bot.render.dirt.layout import DirtLayout
 from bot.render.dirt.shapes import Pt, stage_shapes
-from bot.render.drawing import dashed, outlined_polygon
+from bot.render.drawing import dashed, outlined_polygon, text_scale
 from bot.render.encode import quantize
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
@@ -129,7 +129,8 @@ def draw_layer(stage: DirtStage, frame: Frame, size: tuple[int, int], options: R
     """The layer of `stage` seen through `frame`, `size` pixels, RGB (drawn supersampled, reduced)."""
     k = options.supersample
     img = Image.new("RGB", (size[0] * k, size[1] * k), C.GROUND)
-    Painter(stage, frame.scaled(k), img, options, k).paint()
+    with text_scale(k):
+        Painter(stage, frame.scaled(k), img, options, k).paint()
     return img.reduce(k) if k > 1 else img
 
 
@@ -196,9 +197,12 @@ class Painter:
             dashed(self.d, pa, pb, P.BLACK, self.w(8), self.w(8))
 
     def lines(self) -> None:
-        """The start and finish lines, chequered (their words are map labels, `bot.render.dirt.labels`)."""
-        for a, b in (self.shapes.start, self.shapes.finish):
-            self._chequer(self.frame.px(a), self.frame.px(b))
+        """The start line red and the finish line chequered, as on a classic board (their words are
+        map labels, `bot.render.dirt.labels`)."""
+        a, b = self.shapes.start
+        self.d.line([self.frame.px(a), self.frame.px(b)], fill=P.START_RED, width=self.w(0.16 * self.ppu))
+        a, b = self.shapes.finish
+        self._chequer(self.frame.px(a), self.frame.px(b))
 
     def _chequer(self, a: Pt, b: Pt) -> None:
         n = 8

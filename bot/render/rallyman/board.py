@@ -12,6 +12,7 @@ from PIL import Image
 from bot.engine.rallyman.stages.model import Stage
 from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
+from bot.render.fonts import BOARD_FONT_PX
 from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
@@ -71,7 +72,7 @@ def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = N
     options = options or DEFAULT_OPTIONS
     layout = board_layout(stage, options)
     return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options,
-                         (view.special, view.specials))
+                         (view.special, view.specials), BOARD_FONT_PX)
             + table_texts(stage, view, layout.body_bottom, options))
 
 

@@ -17,7 +17,7 @@ from bot.engine.rallyman.view import BoardView
 from bot.render import palette as P
 from bot.render.cache import ByteLRU, image_bytes
 from bot.render.drawing import text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 from bot.render.rallyman.geometry import StageShapes, add, stage_fingerprint, stage_shapes, unit
@@ -98,7 +98,7 @@ def draw_window_labels(canvas: Image.Image, stage: Stage, layout: MapLayout, sno
     if not moved:
         return
     d = ImageDraw.Draw(canvas)
-    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    f = font(round(BOARD_FONT_PX * options.scale), bold=True)
     left, top, right, bottom = 0, layout.map_top, layout.map_size[0], layout.map_top + layout.map_size[1]
     for label in moved:
         x0, y0, x1, y1 = label.box

@@ -36,4 +36,7 @@ def hazard_triangle(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tupl
     x, y, s = centre[0], centre[1], size
     pts = [(x, y - s * 0.55), (x + s * 0.58, y + s * 0.45), (x - s * 0.58, y + s * 0.45)]
     outlined_polygon(canvas, pts, P.HAZARD_RED, P.WHITE, max(1, round(s * 0.08)))
-    text_centered(draw, (x, y + s * 0.08), "!", font(max(10, round(s * 0.62)), bold=True), P.WHITE)
+    # the "!" drawn as a bar and a dot (a symbol, not a text: it is as small as its triangle)
+    bar = max(1.0, s * 0.09)
+    draw.rectangle((x - bar, y - s * 0.26, x + bar, y + s * 0.17), fill=P.WHITE)
+    draw.ellipse((x - bar * 1.1, y + s * 0.25, x + bar * 1.1, y + s * 0.25 + bar * 2.2), fill=P.WHITE)

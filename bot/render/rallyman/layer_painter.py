@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from bot.engine.rallyman.stages.model import SpaceKind, Stage
 from bot.render import palette as P
 from bot.render.drawing import dashed, extend, outlined_polygon, pill, pill_size, text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.frame import Frame
 from bot.render.label_placer import LabelPlacer
 from bot.render.options import RenderOptions
@@ -91,13 +91,13 @@ class Painter:
         self.shapes: StageShapes = stage_shapes(stage)
         self.u = frame.ppu  # pixels per space unit at this (supersampled) size
         s = options.scale * k
-        self.label_font = font(round(MIN_FONT_PX * s), bold=True)
-        self.note_font = font(round(max(MIN_FONT_PX * s, min(0.4 * self.u, 32 * s))), bold=True)
+        self.label_font = font(round(BOARD_FONT_PX * s), bold=True)
+        self.note_font = font(round(max(BOARD_FONT_PX * s, min(0.4 * self.u, 32 * s))), bold=True)
         self.line_w = max(1, round(0.045 * self.u))
         centres = [self.whole.px(sh.centre) for sh in self.shapes.spaces]
         for line, sgn in ((self.shapes.start, -1.0), (self.shapes.finish, 1.0)):  # room for cars there
-            for along in (0.5, 1.2, 1.9):
-                for side in (-0.3, 0.3):
+            for along in (0.1, 0.5, 0.9, 1.2, 1.9):  # the rows of cars, ends of the bodies included
+                for side in (-0.6, -0.3, 0.3, 0.6):
                     centres.append(self.whole.px(add(add(line.mid, unit(line.heading), sgn * along),
                                                  left_of(line.heading), side)))
         self.placer = LabelPlacer(centres, 0.55 * self.u, size or img.size)
@@ -381,6 +381,7 @@ class Painter:
         for i, sp in enumerate(self.shapes.splits, 1):
             name = word("split", self.lang) if len(self.shapes.splits) == 1 else word("split_n", self.lang, n=i)
             items.append((self.whole.px(sp.mid), sp.heading, name, P.SPLIT, P.WHITE))
+        zones = 0
         if self.detail or len(self.stage.zone_order) > 1:
             seen: set[str] = set()
             for s in sorted(self.stage.spaces, key=lambda s: s.progress):
@@ -390,9 +391,16 @@ class Painter:
                 zone = self.stage.zones[s.zone]
                 text = f"{zone.letter} · {zone.name}" + (" ❄" if self.snowy(s.zone) else "")
                 items.append((self.whole.px((s.x, s.y)), s.heading, text, P.WHITE, P.PANEL_TEXT))
+                zones += 1
+        for tag in self.shortcut_tags():  # drawn on the road: no label covers a K tag
+            self.placer.keep_clear(tag.box)
         out = []
-        for anchor, heading, text, bg, fg in items:
+        for i, (anchor, heading, text, bg, fg) in enumerate(items):
             w, h = pill_size(text, lf, pad)
-            at = self.placer.place(anchor, self.whole.heading(heading), (w, h), dists)
-            out.append(MapLabel(text, (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2), at, bg, fg))
+            if i < len(items) - zones:
+                at: tuple[float, float] | None = self.placer.place(anchor, self.whole.heading(heading), (w, h), dists)
+            else:  # a zone's name where there is room for it only (the preview's legend names every zone)
+                at = self.placer.place_free(anchor, self.whole.heading(heading), (w, h), dists)
+            if at is not None:
+                out.append(MapLabel(text, (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2), at, bg, fg))
         return out

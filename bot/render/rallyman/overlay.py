@@ -8,6 +8,7 @@ beside the cars rather than under them, and last the ghost's label.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -15,13 +16,15 @@ from PIL import Image, ImageDraw
 from bot.engine.rallyman.stages.model import FINISH, START, Stage
 from bot.engine.rallyman.view import BoardView, GhostView, PathStep
 from bot.render import palette as P
+from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.drawing import pill, pill_size, text_centered
-from bot.render.fonts import MIN_FONT_PX, fitting_font, font
+from bot.render.fonts import BOARD_FONT_PX, fitting_font, font
 from bot.render.frame import Frame
 from bot.render.ghost import draw_ghost, label_ghost
 from bot.render.options import RenderOptions
 from bot.render.rallyman.cars import car_size, car_sprite, paste_car
 from bot.render.rallyman.dice import die_badge
+from bot.render.rallyman.die_spots import die_size, die_spots
 from bot.render.rallyman.geometry import add, left_of, stage_shapes, unit
 from bot.render.rallyman.placement import Placed, world_position
 from bot.render.words import word
@@ -37,7 +40,7 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
     map's box in the image, which a visible corner's dirt tag stays in)."""
     draw = ImageDraw.Draw(canvas)
     _dirt(draw, stage, view, frame, options, window)
-    steps = _path_points(stage, view)
+    steps = path_points(stage, view)
     colour = _path_colour(view)
     if steps:
         _path_line(draw, [frame.px(p) for _, p in steps], colour, frame.ppu, options)
@@ -50,10 +53,12 @@ def draw_overlay(canvas: Image.Image, stage: Stage, view: BoardView, frame: Fram
         angle = round(frame.heading(p.heading) / 3) * 3 % 360
         paste_car(canvas, car_sprite(p.car.colour, angle, length, width, p.car.active), at)
         _initials(draw, p, at, length, width, options)
+        if driven_by_ai(p.car.driver_id):
+            draw_ai_mark(draw, ai_mark_at(at, length, [c for c in car_px if c is not at]), options.px(28))
         if p.car.pose == "spun":
             spin_mark(draw, spin_mark_at(at, length), width * 0.62)
     if steps:
-        _path_dice(canvas, draw, stage, frame, steps, car_px, options)
+        _path_dice(canvas, draw, stage, frame, steps, placed, colour, options)
     if ghost is not None and view.ghost is not None:  # its label over everything, away from the cars
         label_ghost(canvas, frame.px(ghost[0]), length, view.ghost.label, car_px, options)
 
@@ -83,10 +88,17 @@ def ghost_point(stage: Stage, ghost: GhostView, placed: list[Placed]) -> tuple[P
 
 def _initials(draw: ImageDraw.ImageDraw, p: Placed, at: Pt, length: int, width: int, options: RenderOptions) -> None:
     text = p.car.initials[:3] or "?"
-    size = max(round(MIN_FONT_PX * options.scale), round(width * 0.62))
-    f = fitting_font(text, size, round(15 * options.scale), length * 0.92, bold=True)
+    size = max(round(BOARD_FONT_PX * options.scale), round(width * 0.62))
+    f = fitting_font(text, size, round(BOARD_FONT_PX * options.scale), length * 0.92, bold=True)
     fg, stroke = P.ink_on(P.car_colour(p.car.colour))
     text_centered(draw, at, text, f, fg, stroke=stroke, stroke_width=max(1, round(1.5 * options.scale)))
+
+
+def ai_mark_at(car_at: Pt, length: int, others: list[Pt]) -> Pt:
+    """Centre of an AI car's robot mark: the corner of the car farthest from the other cars (a car
+    sharing its space keeps its initials in sight)."""
+    corners = [(car_at[0] + sx * length * 0.45, car_at[1] + sy * length * 0.4) for sy in (-1, 1) for sx in (-1, 1)]
+    return max(corners, key=lambda c: min((math.hypot(c[0] - o[0], c[1] - o[1]) for o in others), default=0.0))
 
 
 #: the spin mark's glyph: a turning arrow, as the loss-of-control card's spin (RULES A12.2)
@@ -116,7 +128,7 @@ def _path_colour(view: BoardView) -> P.RGB:
     return P.WHITE
 
 
-def _path_points(stage: Stage, view: BoardView) -> list[tuple[PathStep, Pt]]:
+def path_points(stage: Stage, view: BoardView) -> list[tuple[PathStep, Pt]]:
     """Each die of the last turn with the point it reached (steps naming no space are skipped)."""
     shapes = stage_shapes(stage)
     out = []
@@ -141,23 +153,16 @@ def _path_line(draw: ImageDraw.ImageDraw, pts: list[Pt], colour: P.RGB, ppu: flo
 
 
 def _path_dice(canvas: Image.Image, draw: ImageDraw.ImageDraw, stage: Stage, frame: Frame,
-               steps: list[tuple[PathStep, Pt]], car_px: list[Pt], options: RenderOptions) -> None:
-    """One die badge per step, on its space, or moved beside it when a car stands there."""
-    size = max(36 * options.scale, 0.5 * frame.ppu)
-    shapes = stage_shapes(stage)
-    taken: list[Pt] = []
-    clear = 0.62 * frame.ppu
-    for step, world in steps:
-        h = shapes.finish.heading if step.space == FINISH else shapes.shape(step.space).heading
-        d, n = unit(h), left_of(h)
-        spots = [world, add(world, d, -0.7), add(world, n, 1.0), add(world, n, -1.0), add(world, d, 0.75)]
-        at = frame.px(spots[0])
-        for spot in spots:
-            at = frame.px(spot)
-            if all(abs(at[0] - c[0]) + abs(at[1] - c[1]) > clear * 1.2 for c in car_px + taken):
-                break
-        taken.append(at)
-        die_badge(canvas, draw, at, step.die, step.hazard, size, options.lang)
+               steps: list[tuple[PathStep, Pt]], placed: list[Placed], colour: P.RGB, options: RenderOptions) -> None:
+    """One die badge per step (`die_spots`), on a rim of the path's colour: a die of the turn is
+    never read as a space's speed limit."""
+    size = die_size(frame, options)
+    rim = max(3, options.px(5))
+    for step, (x, y) in die_spots(stage, frame, steps, placed, options):
+        h = size / 2 + rim
+        draw.rounded_rectangle((x - h, y - h, x + h, y + h), radius=size * 0.28, fill=colour, outline=P.BLACK,
+                               width=max(1, rim // 2))
+        die_badge(canvas, draw, (x, y), step.die, step.hazard, size, options.lang)
 
 
 # -- dirt markers ----------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ def dirt_tags(stage: Stage, view: BoardView, frame: Frame, options: RenderOption
     """The tag outside each dirty corner. A tag whose corner is in the visible `window` is kept
     inside it, so a long word ("● Schmutz −1") is never cut by the map's edge."""
     shapes = stage_shapes(stage)
-    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    f = font(round(BOARD_FONT_PX * options.scale), bold=True)
     pad = 0.35 * f.size
     out = []
     for corner_id, count in sorted(view.dirt.items()):
@@ -210,6 +215,6 @@ def dirt_tags(stage: Stage, view: BoardView, frame: Frame, options: RenderOption
 def _dirt(draw: ImageDraw.ImageDraw, stage: Stage, view: BoardView, frame: Frame, options: RenderOptions,
           window: Box | None) -> None:
     """A brown tag outside each dirty corner: its notes are lowered by that many (RULES A8.5)."""
-    f = font(round(MIN_FONT_PX * options.scale), bold=True)
+    f = font(round(BOARD_FONT_PX * options.scale), bold=True)
     for tag in dirt_tags(stage, view, frame, options, window):
         pill(draw, tag.at, tag.text, f, P.DIRT_MARKER, P.WHITE, 0.35 * f.size, outline=P.WHITE, outline_w=2)

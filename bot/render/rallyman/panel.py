@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 from bot.engine.rallyman.stages.model import FINISH, START, Stage
 from bot.engine.rallyman.view import BoardView, CarView
 from bot.render import palette as P
+from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.cache import ByteLRU, image_bytes
 from bot.render.drawing import length, text_centered
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, fitting_font
 from bot.render.formats import mmss
 from bot.render.header import MARGIN
 from bot.render.options import RenderOptions
@@ -29,15 +30,17 @@ from bot.render.rallyman.dice import die_badge, hazard_triangle
 from bot.render.textbox import TextBox, fit_box
 from bot.render.words import word
 
-ROW_H = 52
-TABLE_HEAD_H = 40
-DICE_ROW_H = 62
+ROW_H = 60
+TABLE_HEAD_H = 48
+DICE_ROW_H = 76
 PAD_BOTTOM = 14
+ROW_TEXT = 36  # a row's gear word, shrunk down to BOARD_FONT_PX when it is long
+DIE = 54  # a die of the last turn's band: its face at least BOARD_FONT_PX (bot.render.rallyman.dice)
 HEAD_PAD = 4  # least space between a centred text and its column's edges
 # column x positions (design px at 1080 wide)
-COL = {"pos": 26, "token": 72, "name": 106, "gear": 470, "time": 566, "hazard": 664,
-       "damage": 722, "spare": 900, "seconds": 1000}
-TIRES_X = 330  # the tires column's left edge, when the weather module shows one (it narrows the names)
+COL = {"pos": 24, "token": 78, "name": 124, "gear": 440, "time": 568, "hazard": 680,
+       "damage": 732, "spare": 880, "seconds": 980}
+TIRES_X = 276  # the tires column's left edge, when the weather module shows one (it narrows the names)
 
 
 def panel_height(view: BoardView, options: RenderOptions) -> int:
@@ -102,14 +105,16 @@ def _head_texts(view: BoardView, top: int, options: RenderOptions) -> tuple[int,
         y += px(DICE_ROW_H)
     bottom = y + px(TABLE_HEAD_H)
     tires = any(c.tires for c in view.cars)
+    # the ⚠ and spare tire columns are headed by their symbols (`draw_table`): their words are too
+    # wide for a phone's column
     for col, key in (("name", "driver"), ("gear", "gear"), ("time", "time"), ("damage", "damage"),
-                     ("spare", "spare"), ("seconds", "seconds")):
+                     ("seconds", "seconds")):
         cell = _name_cell(y, bottom, px, tires) if col == "name" else _cell(col, y, bottom, px)
-        out.append(fit_box(word(key, lang), cell, px(MIN_FONT_PX), P.PANEL_MUTED, align="l" if col == "name" else "c",
+        out.append(fit_box(word(key, lang), cell, px(BOARD_FONT_PX), P.PANEL_MUTED, align="l" if col == "name" else "c",
                            pad=px(MARGIN) if col == "name" else px(HEAD_PAD), what=f"table head {key}"))
     if tires:
-        out.append(fit_box(word("tires", lang), _tires_cell(y, bottom, px), px(MIN_FONT_PX), P.PANEL_MUTED,
-                           align="c", min_size=px(16), pad=px(HEAD_PAD), what="table head tires"))
+        out.append(fit_box(word("tires", lang), _tires_cell(y, bottom, px), px(BOARD_FONT_PX), P.PANEL_MUTED,
+                           align="c", min_size=px(BOARD_FONT_PX), pad=px(HEAD_PAD), what="table head tires"))
     return bottom, out
 
 
@@ -127,7 +132,8 @@ def draw_table(canvas: Image.Image, stage: Stage, view: BoardView, top: int, opt
     if view.path:
         _dice_row(canvas, d, view, y, options)
         y += px(DICE_ROW_H)
-    hazard_triangle(canvas, d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(26))
+    hazard_triangle(canvas, d, (_mid("hazard", px), y + px(TABLE_HEAD_H) / 2), px(BOARD_FONT_PX))
+    _spare(d, True, (_mid("spare", px), y + px(TABLE_HEAD_H) / 2), px(15))
     y, head = _head_texts(view, top, options)
     for i, car in enumerate(road_order(stage, view.cars)):
         canvas.paste(_row_image(car, i, w, options), (0, y))  # in order: each row covers the last one's bottom line
@@ -177,27 +183,28 @@ def _row_texts(car: CarView, i: int, y: float, options: RenderOptions) -> list[T
         gear = word("neutral", lang) if car.gear == 0 else str(car.gear)  # as the gear cards say (RULES A6.2)
     time_text = mmss(car.chrono_s) if (car.chrono_s or car.status != "waiting") else "—"
     what = f"row {i + 1} "
+    size = px(BOARD_FONT_PX)
     texts = [
-        fit_box(str(i + 1), (0, y, px(COL["pos"] * 2), bottom), px(24), P.PANEL_MUTED, align="c", bold=True,
+        fit_box(str(i + 1), (0, y, px(COL["pos"] * 2), bottom), size, P.PANEL_MUTED, align="c", bold=True,
                 what=what + "place"),
-        fit_box(car.name, _name_cell(y, bottom, px, car.tires is not None), px(26), ink, bold=True, pad=px(MARGIN),
+        fit_box(car.name, _name_cell(y, bottom, px, car.tires is not None), size, ink, bold=True, pad=px(MARGIN),
                 what=what + "name"),
-        fit_box(gear, _cell("gear", y, bottom, px), px(26), P.HAZARD_RED if out else ink, align="c", bold=True,
-                min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "gear"),
-        fit_box(time_text, _cell("time", y, bottom, px), px(26), ink, align="c", bold=car.status == "finished",
-                min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "time"),
-        fit_box(str(car.hazards) if car.hazards else "·", _cell("hazard", y, bottom, px), px(26),
+        fit_box(gear, _cell("gear", y, bottom, px), px(ROW_TEXT), P.HAZARD_RED if out else ink, align="c", bold=True,
+                min_size=size, pad=px(HEAD_PAD), what=what + "gear"),
+        fit_box(time_text, _cell("time", y, bottom, px), size, ink, align="c", bold=car.status == "finished",
+                min_size=size, pad=px(HEAD_PAD), what=what + "time"),
+        fit_box(str(car.hazards) if car.hazards else "·", _cell("hazard", y, bottom, px), size,
                 P.HAZARD_RED if car.hazards else P.PANEL_MUTED, align="c", bold=True, what=what + "hazards"),
     ]
     if car.tires is not None:
-        texts.append(fit_box(tires_word(car.tires, lang), _tires_cell(y, bottom, px), px(22), ink, align="c",
-                             min_size=px(16), pad=px(HEAD_PAD), what=what + "tires"))
+        texts.append(fit_box(tires_word(car.tires, lang), _tires_cell(y, bottom, px), size, ink, align="c",
+                             min_size=size, pad=px(HEAD_PAD), what=what + "tires"))
     if not car.black_lost and not car.white_lost:
-        texts.append(fit_box("·", _cell("damage", y, bottom, px), px(26), P.PANEL_MUTED, align="c",
+        texts.append(fit_box("·", _cell("damage", y, bottom, px), px(BOARD_FONT_PX), P.PANEL_MUTED, align="c",
                              what=what + "damage"))
     sec = f"−{car.seconds_held}s" if car.seconds_held else "·"
-    texts.append(fit_box(sec, _cell("seconds", y, bottom, px), px(26), ink if car.seconds_held else P.PANEL_MUTED,
-                         align="c", min_size=px(MIN_FONT_PX), pad=px(HEAD_PAD), what=what + "seconds"))
+    texts.append(fit_box(sec, _cell("seconds", y, bottom, px), size, ink if car.seconds_held else P.PANEL_MUTED,
+                         align="c", min_size=px(BOARD_FONT_PX), pad=px(HEAD_PAD), what=what + "seconds"))
     return texts
 
 
@@ -210,7 +217,7 @@ def _row(d: ImageDraw.ImageDraw, car: CarView, i: int, y: float, w: int, options
     if car.active:
         d.rectangle((0, y, px(8), y + h), fill=P.BLACK)
     cy = y + h / 2
-    _token(d, car, (px(COL["token"]) + px(4), cy), px(44), px(34), options)
+    _token(d, car, (px(COL["token"]) + px(10), cy), px(62), px(44), options)
     _damage(d, car, px(COL["damage"]) + px(6), cy, options)
     _spare(d, car.spare, (_mid("spare", px), cy), px(15))
 
@@ -221,8 +228,12 @@ def _token(d: ImageDraw.ImageDraw, car: CarView, centre, w: int, h: int, options
     x, y = centre
     d.rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h * 0.3, fill=colour,
                         outline=P.BLACK, width=2)
+    if driven_by_ai(car.driver_id):
+        draw_ai_mark(d, (x - w / 2, y - h / 2 + options.px(7)), options.px(24))
     fg, stroke = P.ink_on(colour)
-    f = font(options.px(20) if len(car.initials) > 2 else options.px(MIN_FONT_PX), bold=True)
+    size = options.px(BOARD_FONT_PX)
+    f = fitting_font(car.initials[:3], size, size, w - options.px(4), bold=True)
+    w = max(w, round(length(f, car.initials[:3])) + options.px(8))  # three wide initials widen the token
     text_centered(d, (x, y), car.initials[:3], f, fg, stroke=stroke, stroke_width=1)
 
 
@@ -256,12 +267,12 @@ def _dice_texts(view: BoardView, y: float, options: RenderOptions) -> list[TextB
     h = px(DICE_ROW_H)
     who = next((c for c in view.cars if c.driver_id == view.path_driver), None)
     label = word("last_turn", options.lang) + (f" · {who.name}" if who else "")
-    out = [fit_box(label, (px(20 - MARGIN), y, px(540 + MARGIN), y + h), px(24), P.PANEL_TEXT, bold=True,
-                   min_size=px(MIN_FONT_PX), pad=px(MARGIN), what="last turn")]
+    out = [fit_box(label, (px(20 - MARGIN), y, px(540 + MARGIN), y + h), px(BOARD_FONT_PX), P.PANEL_TEXT, bold=True,
+                   min_size=px(BOARD_FONT_PX), pad=px(MARGIN), what="last turn")]
     hazards = sum(1 for s in view.path if s.hazard)
     if hazards:
-        x = _dice_x(out[0], options) + (px(38) + px(14)) * len(view.path) + px(6)
-        out.append(fit_box(f"= {hazards} ⚠", (x - px(MARGIN), y, options.width, y + h), px(24), P.HAZARD_RED,
+        x = _dice_x(out[0], options) + (px(DIE) + px(14)) * len(view.path) + px(6)
+        out.append(fit_box(f"= {hazards} ⚠", (x - px(MARGIN), y, options.width, y + h), px(BOARD_FONT_PX), P.HAZARD_RED,
                            bold=True, pad=px(MARGIN), what="last turn hazards"))
     return out
 
@@ -278,7 +289,7 @@ def _dice_row(canvas: Image.Image, d: ImageDraw.ImageDraw, view: BoardView, y: f
     d.rectangle((0, y, options.width, y + h), fill=P.PANEL_ALT)
     x = _dice_x(_dice_texts(view, y, options)[0], options)
     cy = y + h / 2
-    size = px(38)
+    size = px(DIE)
     for step in view.path:
         die_badge(canvas, d, (x, cy), step.die, step.hazard, size, options.lang)
         x += size + px(14)

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.rallyman.stages.model import Stage, Terrain
 from bot.render import palette as P
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.header import draw_header, header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.rallyman.layout import board_layout
@@ -72,7 +72,7 @@ def legends(stage: Stage, top: int, options: RenderOptions) -> Legend:
     """Each zone's title, then its terrains as swatch + "forest 1" (black dice lost there, A12.1),
     wrapped onto more lines when a language's words are too long for one."""
     px, lang, w = options.px, options.lang, options.width
-    small = font(px(MIN_FONT_PX))
+    small = font(px(BOARD_FONT_PX))
     texts: list[TextBox] = []
     swatches: list[tuple[tuple[float, float, float, float], P.RGB]] = []
     y = top + px(10)
@@ -99,7 +99,7 @@ def legends(stage: Stage, top: int, options: RenderOptions) -> Legend:
             swatches.append(((x, cy - s / 2, x + s, cy + s / 2), colour))
             right = min(x + item_w + px(2), w - px(20)) + px(GAP)  # a word wider than a whole line is cut
             cell = (x + s + px(6 - GAP), cy - px(LEGEND_LINE_H) / 2, right, cy + px(LEGEND_LINE_H) / 2)
-            texts.append(fit_box(label, cell, px(MIN_FONT_PX), P.PANEL_TEXT, pad=px(GAP),
+            texts.append(fit_box(label, cell, px(BOARD_FONT_PX), P.PANEL_TEXT, pad=px(GAP),
                                  what=f"zone {letter} {terrain.value}"))
             x += item_w + px(18)
         y = cy - px(58) + px(ZONE_ROW_H)

@@ -29,6 +29,7 @@ from bot.engine.rallyman.stages.model import Stage
 from bot.render import disk_cache
 from bot.render import palette as P
 from bot.render.cache import ByteLRU, image_bytes
+from bot.render.drawing import text_scale
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 from bot.render.rallyman.geometry import stage_fingerprint
@@ -260,7 +261,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     if box is None or box == (0, 0, size[0], size[1]):
         big = Image.new("RGB", whole, P.PAPER)
         painter.attach(big, (0, 0))
-        painter.paint()
+        with text_scale(k):
+            painter.paint()
         if placed is not None:  # the labels as placed and the K tags, in pixels of the layer (`label_boxes`)
             placed.extend(_unscaled(painter.placed_labels() + painter.shortcut_tags(), k))
         return big if k == 1 else big.reduce(k)
@@ -269,7 +271,8 @@ def draw_static(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
     cx, cy = max(0, x0 - reach), max(0, y0 - reach)
     big = Image.new("RGB", (x1 - cx, y1 - cy), P.PAPER)
     painter.attach(big, (cx, cy))
-    painter.paint()
+    with text_scale(k):
+        painter.paint()
     if placed is not None:  # placed over the whole layer, even when a part is drawn
         placed.extend(_unscaled(painter.placed_labels() + painter.shortcut_tags(), k))
     part = (x0 - cx, y0 - cy, x1 - cx, y1 - cy)

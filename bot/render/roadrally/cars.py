@@ -6,16 +6,19 @@ mark of the final space (C8). Retired cars are not drawn (the panel lists them).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from bot.engine.roadrally.road import Road
 from bot.render import palette as P
+from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.drawing import draw_text, drawable
 from bot.render.fonts import font
 from bot.render.roadrally.course import final_marks, heading
-from bot.render.roadrally.layout import CourseLayout
+from bot.render.roadrally.layout import BORDER, CourseLayout
 
 
 def initials(name: str) -> str:
@@ -29,9 +32,9 @@ def initials(name: str) -> str:
 
 
 def chip(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: P.RGB, label: str,
-         size: int, active: bool) -> None:
+         size: int, active: bool, ai: bool = False) -> None:
     """One car: a disc of the seat's colour with its initials (a thick black ring on the car whose
-    turn it is)."""
+    turn it is; an AI's robot mark on its upper left, bot.render.ai_mark)."""
     cx, cy = centre
     ink, _ = P.ink_on(colour)
     ring = P.BLACK if active else P.WHITE
@@ -39,47 +42,116 @@ def chip(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, col
     d.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=ring, width=width)
     f = font(size, True)
     draw_text(d, (cx, cy), drawable(f, label), f, ink, "mm")
+    if ai:
+        draw_ai_mark(d, (cx - radius * 0.8, cy - radius * 0.8), radius * 0.8)
+
+
+@dataclass(frozen=True)
+class CarSpot:
+    """Where a car's chip is drawn (pixels) and, for a car sharing its space, the space's centre
+    its row beside the road is tied to (None: alone on its space, or on a finish mark)."""
+
+    seat: str
+    at: tuple[float, float]
+    tie: tuple[float, float] | None = None
+
+
+def car_spots(road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]], radius: float,
+              seats: int) -> list[CarSpot]:
+    """Each car's chip: on its finish mark once finished, on its space when alone there and clear
+    of the chips placed before (the leaders'); else (cars sharing a space, or a chip larger than a
+    space meeting the one ahead) in a row beside the road tied to the space (the earliest arrival
+    ahead), on the side where the row meets the fewest chips and hides the least road."""
+    marks = final_marks(road, seats)
+    spaces: dict[int, list[tuple[int, str]]] = {}
+    out: list[CarSpot] = []
+    for seat, pos, place, mark in cars:
+        if mark is not None and 1 <= mark <= len(marks):
+            out.append(CarSpot(seat, lay.point(*marks[mark - 1])))
+        else:
+            spaces.setdefault(pos, []).append((place, seat))
+    road_cells = {(s.x, s.y) for s in road.spaces}
+    # the leader's space first: a car alone stays on its space unless an earlier chip is there
+    for pos, here in sorted(spaces.items(), key=lambda item: min(item[1])):
+        here.sort()  # race place: the earlier arrival first
+        s = road.spaces[pos]
+        centre = lay.centre(s.x, s.y)
+        if len(here) == 1 and not any(_meets(centre, spot.at, radius) for spot in out):
+            out.append(CarSpot(here[0][1], centre))
+            continue
+        ux, uy = heading(road, pos)
+        best: list[CarSpot] = []
+        best_key: tuple[int, int, float, int, int] | None = None
+        free = _free_side(road_cells, s.x, s.y, ux, uy, len(here))
+        # beside the road, else further out; slid along the road when the map's edge cuts the row
+        for away in (1.0, 2.0):
+            for side in (free, -free):
+                for slide in (0, 1, -1, 2, -2, 3, -3):
+                    row = _row(lay, s, here, ux, uy, side, radius, away, slide)
+                    key = (sum(not _on_map(lay, a.at, radius) for a in row),
+                           sum(_meets(a.at, b.at, radius) for a in row for b in out), away, abs(slide),
+                           0 if side == free else 1)
+                    if best_key is None or key < best_key:
+                        best, best_key = row, key
+        out += best
+    return out
+
+
+def _row(lay: CourseLayout, s, here: list[tuple[int, str]], ux: float, uy: float, side: int,
+         radius: float, away: float = 1.0, slide: int = 0) -> list[CarSpot]:
+    """The chips of the cars `here` in a row beside space `s`, on `side` of the road's direction,
+    `away` times the nearest distance from it, its middle `slide` chips along the road."""
+    dx, dy = lay.direction(ux, uy)  # along the road and beside it, as drawn
+    nx, ny = lay.direction(-uy * side, ux * side)
+    cx, cy = lay.centre(s.x, s.y)
+    step = radius * 2.05
+    reach = max(lay.ppu, radius * 2.1) * away  # the row's middle: a space away at least, off the car's space
+    bx, by = cx + nx * reach + dx * slide * step, cy + ny * reach + dy * slide * step
+    half = (len(here) - 1) / 2
+    return [CarSpot(seat, (bx + dx * (half - j) * step, by + dy * (half - j) * step), (cx, cy))
+            for j, (_, seat) in enumerate(here)]
+
+
+def _on_map(lay: CourseLayout, at: tuple[float, float], radius: float) -> bool:
+    """Is a chip centred on `at` wholly inside the course's map (its border included)?"""
+    width = 2 * lay.left + lay.shown[0] * lay.ppu
+    top = lay.top - BORDER * lay.ppu
+    return radius <= at[0] <= width - radius and top + radius <= at[1] <= lay.height - radius
+
+
+def _meets(a: tuple[float, float], b: tuple[float, float], radius: float) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < 2 * radius
 
 
 def draw_cars(img: Image.Image, road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]],
               colours: Mapping[str, P.RGB], labels: Mapping[str, str], current: str | None, size: int,
-              seats: int) -> None:
+              seats: int) -> list[CarSpot]:
     """`cars`: (seat, space, race place, finish mark) of every car still in the game; `seats`: the
-    game's seat count (the final space's marks)."""
+    game's seat count (the final space's marks). The chips as drawn (`car_spots`)."""
     d = ImageDraw.Draw(img)
     ppu = lay.ppu
-    radius = ppu * 0.47
-    marks = final_marks(road, seats)
-    spaces: dict[int, list[tuple[int, str]]] = {}
-    for seat, pos, place, mark in cars:
-        if mark is not None and 1 <= mark <= len(marks):
-            chip(d, lay.point(*marks[mark - 1]), radius, colours[seat], labels[seat], size, seat == current)
-            continue
-        spaces.setdefault(pos, []).append((place, seat))
-    road_cells = {(s.x, s.y) for s in road.spaces}
-    for pos, here in sorted(spaces.items()):
-        here.sort()  # race place: the earlier arrival first
-        s = road.spaces[pos]
-        if len(here) == 1:
-            seat = here[0][1]
-            chip(d, lay.centre(s.x, s.y), radius, colours[seat], labels[seat], size, seat == current)
-            continue
-        dx, dy = heading(road, pos)
-        side = _free_side(road_cells, s.x, s.y, dx, dy, len(here))
-        nx, ny = -dy * side, dx * side
-        cx, cy = lay.centre(s.x, s.y)
-        step = radius * 2.05
-        bx, by = cx + nx * ppu, cy + ny * ppu  # the middle of the row of cars beside the road
-        half = (len(here) - 1) / 2
-        first = (bx + dx * half * step, by + dy * half * step)
-        last = (bx - dx * half * step, by - dy * half * step)
-        d.line((cx, cy, bx, by), fill=P.BLACK, width=max(3, round(ppu / 10)))
+    radius = chip_radius(ppu, size)
+    spots = car_spots(road, lay, cars, radius, seats)
+    ties: dict[tuple[float, float], list[CarSpot]] = {}
+    for spot in spots:
+        if spot.tie is not None:
+            ties.setdefault(spot.tie, []).append(spot)
+    for (cx, cy), row in ties.items():  # a row's link to the space its cars share
+        first, last = row[0].at, row[-1].at
+        mid = ((first[0] + last[0]) / 2, (first[1] + last[1]) / 2)
+        d.line((cx, cy, *mid), fill=P.BLACK, width=max(3, round(ppu / 10)))
         d.line((first, last), fill=P.BLACK, width=max(3, round(ppu / 10)))
         d.ellipse((cx - ppu * 0.16, cy - ppu * 0.16, cx + ppu * 0.16, cy + ppu * 0.16), fill=P.BLACK)
-        for j in reversed(range(len(here))):  # the earliest arrival drawn last, ahead along the road
-            seat = here[j][1]
-            chip(d, (bx + dx * (half - j) * step, by + dy * (half - j) * step), radius, colours[seat], labels[seat],
-                 size, seat == current)
+    for spot in reversed(spots):  # in a row, the earliest arrival drawn last
+        chip(d, spot.at, radius, colours[spot.seat], labels[spot.seat], size, spot.seat == current,
+             driven_by_ai(spot.seat))
+    return spots
+
+
+def chip_radius(ppu: float, size: int) -> float:
+    """A car chip's radius: nearly a space, never smaller than its initials (on a small space it
+    overlaps the next ones)."""
+    return max(ppu * 0.47, size * 0.85)
 
 
 def _free_side(cells: set[tuple[float, float]], x: float, y: float, dx: float, dy: float, count: int) -> int:

@@ -11,17 +11,18 @@ letter of the reader's language (`render.rr_icon_gas`): DejaVu Sans has no pump 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from bot.engine.roadrally.road import Road, RoadSpace, SpaceKind
 from bot.render import palette as P
-from bot.render.drawing import draw_text
-from bot.render.fonts import MIN_FONT_PX, font
+from bot.render.drawing import draw_text, length
+from bot.render.fonts import BOARD_FONT_PX, font
 from bot.render.options import RenderOptions
 from bot.render.palette import RGB
-from bot.render.roadrally.layout import CourseLayout
+from bot.render.roadrally.layout import BORDER, CourseLayout
 from bot.render.words import word
 
 GROUND: RGB = (214, 190, 146)
@@ -105,12 +106,21 @@ def draw_course(img: Image.Image, road: Road, lay: CourseLayout, options: Render
     for box, n in lay.blocks:
         x0, y0, x1, y1 = lay.box(*box)
         d.rectangle((x0, y0, x1, y1), fill=TILE, outline=TILE_EDGE, width=max(2, px(3)))
-        draw_text(d, (x0 + px(6), y0 + px(4)), str(n + 1), font(max(px(MIN_FONT_PX) - 4, 14)), TILE_EDGE, "la")
+        draw_text(d, (x0 + px(6), y0 + px(4)), str(n + 1), font(px(BOARD_FONT_PX)), TILE_EDGE, "la")
     tiles_left = dict(stage_tiles)
     flags = set(checkpoint_tiles)
     for s in road.spaces:
         if s.kind is not SpaceKind.FINAL:
             _space(d, s, lay, options, tiles_left.get(s.index), s.index in flags, edge)
+    size = max(px(BOARD_FONT_PX), round(ppu * 0.55))
+    for chip in stage_chips(road, lay, options, tiles_left):  # over every space: a moved chip is whole
+        cx, cy = lay.centre(road.spaces[chip.space].x, road.spaces[chip.space].y)
+        (x, y), r = chip.at, chip.radius
+        if (x, y) != (cx, cy):  # moved off its space: a white leader back to it
+            d.line((cx, cy, x, y), fill=P.WHITE, width=max(2, edge * 2))
+            d.ellipse((cx - ppu * 0.12, cy - ppu * 0.12, cx + ppu * 0.12, cy + ppu * 0.12), fill=STAGE_TILE)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=STAGE_TILE, outline=P.WHITE, width=edge)
+        draw_text(d, (x, y), str(chip.number), font(size, True), P.WHITE, "mm")
     for s in road.spaces:
         if s.shortcut_to is not None:
             _arrow(d, lay, s, road.spaces[s.shortcut_to], max(3, round(ppu / 9)))
@@ -124,11 +134,8 @@ def _space(d: ImageDraw.ImageDraw, s: RoadSpace, lay: CourseLayout, options: Ren
     inset = max(1, ppu * 0.04)
     d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=FILL[s.kind], outline=ROAD_LINE, width=edge)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    size = max(options.px(MIN_FONT_PX), round(ppu * 0.55))
-    if stage is not None:  # the stage tile still on its Diner site
-        r = ppu * 0.44
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=STAGE_TILE, outline=P.WHITE, width=edge)
-        draw_text(d, (cx, cy), str(stage), font(size if stage < 10 else round(size * 0.85), True), P.WHITE, "mm")
+    size = max(options.px(BOARD_FONT_PX), round(ppu * 0.55))
+    if stage is not None:  # the stage tile still on its Diner site: its chip is drawn over every space
         return
     if s.kind is SpaceKind.CHECKPOINT and flag:  # the checkpoint tile still there: a yellow flag
         pole = cx - ppu * 0.2
@@ -140,6 +147,46 @@ def _space(d: ImageDraw.ImageDraw, s: RoadSpace, lay: CourseLayout, options: Ren
     if mark:
         ink = P.WHITE if s.kind is not SpaceKind.CHECKPOINT else (170, 200, 180)  # a taken flag: faded
         draw_text(d, (cx, cy), mark, font(size, True), ink, "mm")
+
+
+@dataclass(frozen=True)
+class StageChip:
+    """A stage tile still on the road, as drawn: its space, number, centre and radius (pixels)."""
+
+    space: int
+    number: int
+    at: tuple[float, float]
+    radius: float
+
+
+#: where a chip may go when its space's spot is taken: across the road, then along it (spaces)
+CHIP_MOVES = ((0.0, 0.0), (1.0, 0.0), (-1.0, 0.0), (1.5, 0.5), (-1.5, 0.5), (1.5, -0.5), (-1.5, -0.5),
+              (2.0, 0.0), (-2.0, 0.0), (2.5, 0.0), (-2.5, 0.0))
+
+
+def stage_chips(road: Road, lay: CourseLayout, options: RenderOptions,
+                stage_tiles: Mapping[int, int]) -> list[StageChip]:
+    """Each stage tile's chip: a red disc never smaller than its number (BOARD_FONT_PX), on its
+    space, or, where a chip drawn before already covers that spot (a course laid small has spaces
+    smaller than a chip), beside the road, the nearest spot that overlaps no other chip and stays in
+    the picture (a leader line ties it to its space)."""
+    size = max(options.px(BOARD_FONT_PX), round(lay.ppu * 0.55))
+    f = font(size, True)
+    width = 2 * lay.left + lay.shown[0] * lay.ppu
+    top, bottom = lay.top - BORDER * lay.ppu, lay.height
+    out: list[StageChip] = []
+    for index, number in sorted(stage_tiles.items()):
+        s = road.spaces[index]
+        r = max(lay.ppu * 0.44, length(f, str(number)) * 0.5 + options.px(6))
+        cx, cy = lay.centre(s.x, s.y)
+        ux, uy = lay.direction(*heading(road, index))
+        spots = [(cx - uy * a * lay.ppu + ux * b * lay.ppu, cy + ux * a * lay.ppu + uy * b * lay.ppu)
+                 for a, b in CHIP_MOVES]
+        inside = [(x, y) for x, y in spots if r <= x <= width - r and top + r <= y <= bottom - r] or spots[:1]
+        at = next((p for p in inside
+                   if all(math.hypot(p[0] - c.at[0], p[1] - c.at[1]) >= r + c.radius + 2 for c in out)), inside[0])
+        out.append(StageChip(index, number, at, r))
+    return out
 
 
 def _arrow(d: ImageDraw.ImageDraw, lay: CourseLayout, a: RoadSpace, b: RoadSpace, width: int) -> None:
@@ -173,8 +220,8 @@ def _final(d: ImageDraw.ImageDraw, road: Road, lay: CourseLayout, options: Rende
             d.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch),
                         fill=FINISH_CHECKS[(i + j) % 2])
     d.rectangle((x0, y0, x1, y1), outline=P.FINISH_YELLOW, width=max(2, edge * 2))
-    r = lay.ppu * 0.3
-    f = font(max(12, round(r * 1.3)), True)
+    f = font(max(options.px(BOARD_FONT_PX), round(lay.ppu * 0.4)), True)
+    r = max(lay.ppu * 0.3, f.size * 0.62)
     for m, (x, y) in enumerate(final_marks(road, marks), 1):
         cx, cy = lay.point(x, y)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=P.FINISH_YELLOW, outline=P.BLACK)

@@ -27,31 +27,46 @@ BORDER = 0.5
 
 @dataclass(frozen=True)
 class CourseLayout:
-    """The course's scale and place in the image, and its tiles' blocks in course units."""
+    """The course's scale and place in the image, and its tiles' blocks in course units. A course
+    taller than wide is drawn turned a quarter clockwise (`turned`): a phone shows a picture at its
+    width, so a long course laid across it keeps its spaces large and the board short."""
 
     ppu: float
-    left: float                                  # pixel of the course's smallest x
-    top: float                                   # pixel of the course's smallest y
+    left: float                                  # pixel of the drawn course's left edge
+    top: float                                   # pixel of the drawn course's top edge
     origin: tuple[float, float]                  # the course's smallest x and y (blocks included)
-    units: tuple[float, float]                   # course width and height in units
+    units: tuple[float, float]                   # course width and height in units (as laid, not turned)
     blocks: tuple[tuple[Box, int], ...]          # (x0, y0, x1, y1) in course units, tile index
+    turned: bool = False
+
+    @property
+    def shown(self) -> tuple[float, float]:
+        """The drawn course's width and height in units (swapped when it is turned)."""
+        return (self.units[1], self.units[0]) if self.turned else self.units
 
     @property
     def height(self) -> int:
         """The map's pixels from the image's top to its bottom border."""
-        return round(self.top + (self.units[1] + BORDER) * self.ppu)
+        return round(self.top + (self.shown[1] + BORDER) * self.ppu)
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         """The pixel of course point (x, y) (a space's centre is (x + 0.5, y + 0.5))."""
-        return self.left + (x - self.origin[0]) * self.ppu, self.top + (y - self.origin[1]) * self.ppu
+        u, v = x - self.origin[0], y - self.origin[1]
+        if self.turned:  # a quarter clockwise: the course's top edge becomes the right edge
+            u, v = self.units[1] - v, u
+        return self.left + u * self.ppu, self.top + v * self.ppu
 
     def centre(self, x: float, y: float) -> tuple[float, float]:
         return self.point(x + 0.5, y + 0.5)
 
+    def direction(self, dx: float, dy: float) -> tuple[float, float]:
+        """A direction in course units as drawn (turned with the course)."""
+        return (-dy, dx) if self.turned else (dx, dy)
+
     def box(self, x0: float, y0: float, x1: float, y1: float) -> Box:
         a, b = self.point(x0, y0)
         c, d = self.point(x1, y1)
-        return a, b, c, d
+        return min(a, c), min(b, d), max(a, c), max(b, d)
 
 
 @lru_cache(maxsize=64)
@@ -69,11 +84,17 @@ def tile_blocks(road: Road) -> tuple[tuple[Box, int], ...]:
                    (p.block[1] + 1) * size + dy), n) for n, p in enumerate(placed))
 
 
-def course_layout(road: Road, options: RenderOptions, top: float = 0.0) -> CourseLayout:
-    """The course fitted to the image's width, its map starting `top` pixels down."""
+def course_layout(road: Road, options: RenderOptions, top: float = 0.0, room: float | None = None) -> CourseLayout:
+    """The course fitted to the image's width (turned when it is taller than wide), its map starting
+    `top` pixels down and, with `room`, at most that many pixels tall (borders included)."""
     blocks = tile_blocks(road)
     x0, y0 = min(b[0][0] for b in blocks), min(b[0][1] for b in blocks)
     w = max(b[0][2] for b in blocks) - x0
     h = max(b[0][3] for b in blocks) - y0
-    ppu = min(options.width / (w + 2 * BORDER), MAX_PPU * options.scale)
-    return CourseLayout(ppu, (options.width - w * ppu) / 2, top + BORDER * ppu, (x0, y0), (w, h), blocks)
+    turned = h > w
+    shown_w, shown_h = (h, w) if turned else (w, h)
+    ppu = min(options.width / (shown_w + 2 * BORDER), MAX_PPU * options.scale)
+    if room is not None:
+        ppu = min(ppu, room / (shown_h + 2 * BORDER))
+    return CourseLayout(ppu, (options.width - shown_w * ppu) / 2, top + BORDER * ppu, (x0, y0), (w, h), blocks,
+                        turned)

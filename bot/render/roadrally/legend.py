@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 from bot.engine.roadrally.road import SpaceKind
 from bot.render import palette as P
 from bot.render.drawing import draw_text, drawable
-from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.fonts import BOARD_FONT_PX, fit_text, font
 from bot.render.options import RenderOptions
 from bot.render.roadrally.course import FILL, FINISH_CHECKS, LEGEND, STAGE_TILE, TILE, TILE_EDGE, icon
 from bot.render.words import word
@@ -23,7 +23,7 @@ def entries(lang: str) -> list[tuple[str, str]]:
 
 
 def _columns(options: RenderOptions) -> int:
-    f = font(max(options.px(TEXT), options.px(MIN_FONT_PX)))
+    f = font(max(options.px(TEXT), options.px(BOARD_FONT_PX)))
     half = options.width / 2 - options.px(20 + 60)
     return 2 if all(f.getlength(t) <= half for _, t in entries(options.lang)) else 1
 
@@ -37,7 +37,7 @@ def draw_legend(img: Image.Image, top: int, options: RenderOptions) -> None:
     d = ImageDraw.Draw(img)
     px, lang = options.px, options.lang
     d.rectangle((0, top, img.width, top + legend_height(options)), fill=P.PANEL_ALT)
-    size = max(px(TEXT), px(MIN_FONT_PX))
+    size = max(px(TEXT), px(BOARD_FONT_PX))
     f, bold = font(size), font(size, True)
     draw_text(d, (px(20), top + px(14)), word("rr_legend", lang), bold, P.PANEL_TEXT, "la")
     cols = _columns(options)

@@ -12,14 +12,15 @@ from PIL import Image, ImageDraw
 
 from bot.engine.roadrally.view import RRView
 from bot.render import palette as P
+from bot.render.ai_mark import driven_by_ai
 from bot.render.drawing import draw_text, drawable
-from bot.render.fonts import MIN_FONT_PX, fit_text, font
+from bot.render.fonts import BOARD_FONT_PX, fit_text, font
 from bot.render.options import RenderOptions
 from bot.render.roadrally.cars import chip
 from bot.render.words import word
 
-TEXT = 24    # design px of the panel's text at 1080 px wide (at least MIN_FONT_PX)
-HEAD = 28
+TEXT = 32    # design px of the panel's text at 1080 px wide (at least BOARD_FONT_PX)
+HEAD = 34
 ROW_GAP = 10
 
 
@@ -48,23 +49,24 @@ def draw_panel(img: Image.Image, top: int, view: RRView, names: Mapping[str, str
     d = ImageDraw.Draw(img)
     px, lang, width = options.px, options.lang, img.width
     d.rectangle((0, top, width, img.height), fill=P.PANEL_BG)
-    size = max(px(TEXT), px(MIN_FONT_PX))
+    size = max(px(TEXT), px(BOARD_FONT_PX))
     y = top + px(20)
     head = font(px(HEAD), True)
     label = f"{word('rr_order', lang)}:"
     draw_text(d, (px(20), y), label, head, P.PANEL_TEXT, "la")
-    r = px(HEAD) * 0.75
+    r = max(px(HEAD) * 0.75, px(BOARD_FONT_PX) * 0.9)
     x = px(20) + head.getlength(label) + px(16) + r
     cy = y + px(HEAD) * 0.6
     for i, seat in enumerate(view.order):  # the order as cars, the last one with its "L" tile (C3)
-        chip(d, (x, cy), r, colours[seat], labels[seat], max(px(MIN_FONT_PX) - 4, round(r * 0.9)),
-             seat == view.current)
+        chip(d, (x, cy), r, colours[seat], labels[seat], px(BOARD_FONT_PX),
+             seat == view.current, driven_by_ai(seat))
         if i == len(view.order) - 1:
             last = word("rr_last", lang)
             side = px(HEAD) * 1.1
             box = (x + r + px(10), cy - side / 2, x + r + px(10) + side, cy + side / 2)
             d.rectangle(box, fill=P.BLACK)
-            draw_text(d, ((box[0] + box[2]) / 2, cy), last, font(px(HEAD) - 2, True), P.WHITE, "mm")
+            draw_text(d, ((box[0] + box[2]) / 2, cy), last, font(max(px(HEAD) - 2, px(BOARD_FONT_PX)), True), P.WHITE,
+                      "mm")
         else:
             draw_text(d, (x + r + px(12), cy), "→", head, P.PANEL_TEXT, "lm")
         x += 2 * r + px(12) + head.getlength("→") + px(12)
@@ -80,7 +82,7 @@ def draw_panel(img: Image.Image, top: int, view: RRView, names: Mapping[str, str
             d.rectangle((0, y, px(8), y + row_h), fill=P.BLACK)
         r = lh * 0.9
         chip(d, (px(20) + r, y + px(ROW_GAP) // 2 + r + lh * 0.5), r, colours[s.id], labels[s.id], size,
-             s.id == view.current)
+             s.id == view.current, driven_by_ai(s.id))
         x = px(20) + 2 * r + px(16)
         if s.retired:
             where = word("rr_retired", lang)

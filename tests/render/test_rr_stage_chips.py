@@ -1,0 +1,39 @@
+"""Road Rally USA's stage tiles on a course laid small (issue: boards that read at phone size):
+the 40-unit courses (std-1, std-8 and std-12) are drawn about 26 px a space at 1080 px wide,
+smaller than a stage tile's chip (its number at least PHONE_TEXT_PX tall on a phone). No chip
+overlaps another (a chip whose space is covered goes beside the road, tied to it by a leader),
+every chip stays in the picture, and the board stays at most 1.6 widths tall."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bot.engine.roadrally.view import view
+from bot.render.fonts import BOARD_FONT_PX
+from bot.render.options import RenderOptions
+from bot.render.roadrally.board import board_image, map_layout
+from bot.render.roadrally.course import stage_chips
+from bot.render.roadrally.sample import ai_game
+
+COURSES = ("std-1", "std-8", "std-12")
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_no_stage_chip_overlaps_another_on_a_long_course(course):
+    game = ai_game(course, 5, 60)
+    shown = view(game, None)
+    options = RenderOptions()
+    lay = map_layout(game.road, shown, options)
+    chips = stage_chips(game.road, lay, options, dict(shown.stage_tiles))
+    assert len(chips) == len(shown.stage_tiles) >= 10
+    assert 2 * max(c.radius for c in chips) > lay.ppu  # the case in question: chips wider than a space
+    assert min(2 * c.radius for c in chips) >= BOARD_FONT_PX  # never shrunk below its number
+    crowded = [(a.number, b.number) for i, a in enumerate(chips) for b in chips[i + 1:]
+               if math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) < a.radius + b.radius]
+    assert not crowded
+    image = board_image(game.road, shown, options)
+    assert image.height <= 1.6 * image.width
+    assert all(c.radius <= c.at[0] <= image.width - c.radius and c.radius <= c.at[1] <= lay.height - c.radius
+               for c in chips)

@@ -41,17 +41,17 @@ class Renderer(Protocol):
     `game` names it, `args` are what that game's pictures facet gives (`board_picture`: classic's
     stage and view; `results_picture`; `preview_picture`)."""
 
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+    def board(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes: ...
 
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+    def preview(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes: ...
 
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes: ...
+    def results(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def table(self, view: TableView, lang: str = DEFAULT_LANG) -> bytes: ...
 
     def career(self, card: CareerCard, lang: str = DEFAULT_LANG) -> bytes: ...  # `/driver`'s card
 
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], winners: Sequence[str] | None = None,
+    def animation(self, game: str, frames: Sequence[tuple[object, ...]], winners: Sequence[str] | None = None,
                   lang: str = DEFAULT_LANG) -> bytes: ...
 
 
@@ -64,14 +64,14 @@ class PillowRenderer:
     """Adapter from `Renderer` to the painters (bot.render.painter): each game's picture drawn by
     its painter, encoded by the one shared `png`; the league tables and career cards by bot.render."""
 
-    def board(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+    def board(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes:
         return _png(pictures_of(game).board(args, _options(lang)), lang)
 
-    def preview(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+    def preview(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes:
         (stage,) = args
         return _png(pictures_of(game).preview(stage, _options(lang)), lang)
 
-    def results(self, game: str, *args: Any, lang: str = DEFAULT_LANG) -> bytes:
+    def results(self, game: str, *args: object, lang: str = DEFAULT_LANG) -> bytes:
         (results,) = args
         return _png(pictures_of(game).results(results, _options(lang)), lang)
 
@@ -85,7 +85,7 @@ class PillowRenderer:
 
         return render_career(card, _options(lang))
 
-    def animation(self, game: str, frames: Sequence[tuple[Any, ...]], winners: Sequence[str] | None = None,
+    def animation(self, game: str, frames: Sequence[tuple[object, ...]], winners: Sequence[str] | None = None,
                   lang: str = DEFAULT_LANG) -> bytes:
         """An animated replay: each frame's board (`args` as for `board`), the whole stage in view,
         then, for a finished rally (`winners` not None: its winners' names, empty when nobody
@@ -178,7 +178,7 @@ def table_view(spec: dict[str, Any]) -> TableView:
         return view
 
 
-def _call(method: Callable[..., bytes], *args: Any, lang: str) -> bytes:
+def _call(method: Callable[..., bytes], *args: object, lang: str) -> bytes:
     """`method(*args, lang=lang)`; in the default language, `method(*args)`, so a renderer that only
     ever draws English (a test's stand-in) needs no `lang` parameter."""
     return method(*args) if lang == DEFAULT_LANG else method(*args, lang=lang)

@@ -22,6 +22,7 @@ from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
 from bot.services.inputs import number, text_option
 from bot.services.league_rounds import (
+    LeagueWork,
     RoundLocks,
     discord_time,
     league_language,
@@ -70,18 +71,15 @@ def overlap_lines(rounds: list[Round], added: list[Round]) -> list[str]:
     return lines
 
 
-class RoundService:
+class RoundService(LeagueWork):
     """The round commands of a league's organisers (the league found and its organiser checked by
     `leagues`). `seed_source` makes each round's secret seed (tests fix it)."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime], leagues: LeagueService,
                  seed_source: Callable[[], str] = new_seed,
                  when: Callable[[datetime], str] = discord_time) -> None:
+        super().__init__(work, locks, clock)
         self.when = when
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
         self.leagues = leagues
         self.seed_source = seed_source
 

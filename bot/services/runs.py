@@ -38,6 +38,7 @@ from bot.services.ghosts import choose_ghost, ghost_choice, ghost_run, has_ghost
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
 from bot.services.league_rounds import (
+    LeagueWork,
     RoundLocks,
     discord_time,
     league_language,
@@ -83,16 +84,13 @@ def runnable(rnd: Round, now: datetime) -> bool:
     return from_text(rnd.opens_at) <= now < from_text(rnd.closes_at)
 
 
-class RunService:
+class RunService(LeagueWork):
     """`check` (before the cog creates the thread), `start` (in it), the end hook, `replay`."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime],
                  when: Callable[[datetime], str] = discord_time) -> None:
+        super().__init__(work, locks, clock)
         self.when = when
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
         work.end_hooks.append(self.on_rally_end)
 
     async def check(self, rnd: Round, league: League | None, actor: Actor, ghost: object = None,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot import games
 from bot.engine.core.text import Listed, msg
 from bot.services.stage_library import size_text
-from bot.services.work import Post, RallyWork, post_tx
+from bot.services.work import Post, post_tx
 from bot.store.clock import from_text
 from bot.store.connection import Database, Tx
 from bot.store.jobs import schedule_tx
@@ -68,17 +67,6 @@ class RoundLocks:
 
     def __call__(self, round_id: int) -> AbstractAsyncContextManager[None]:
         return self._db.locked("round", round_id)
-
-
-class LeagueWork:
-    """What every league service stands on: the unit of work (and its store), the round locks
-    shared by all of them, and the bot's clock (the console moves it with `/clock`)."""
-
-    def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime]) -> None:
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
 
 
 async def schedule_round_tx(tx: Tx, rnd: Round, guild_id: int) -> None:

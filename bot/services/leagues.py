@@ -23,8 +23,9 @@ from bot.services.errors import ServiceError
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import language as inputs_language
 from bot.services.league_points import DEFAULT_POINTS
-from bot.services.league_rounds import LeagueWork, league_post_tx
+from bot.services.league_rounds import league_post_tx
 from bot.services.league_time import zone
+from bot.services.league_work import LeagueWork
 from bot.services.official_runs import link_rounds_tx, rounds_locked
 from bot.services.reply import Actor, Place, Reply
 from bot.services.work import Post, post_tx

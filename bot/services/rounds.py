@@ -22,7 +22,6 @@ from bot.services.inputs import assistance as inputs_assistance
 from bot.services.inputs import course as inputs_course
 from bot.services.inputs import number, text_option
 from bot.services.league_rounds import (
-    LeagueWork,
     RoundLocks,
     discord_time,
     league_language,
@@ -37,6 +36,7 @@ from bot.services.league_rounds import (
     specials_text,
 )
 from bot.services.league_time import Shift, hour_of, is_relative, moment, shifts, stored_zone, weekday, weekly, window
+from bot.services.league_work import LeagueWork
 from bot.services.leagues import MAX_REASON, LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round

@@ -38,7 +38,6 @@ from bot.services.ghosts import choose_ghost, ghost_choice, ghost_run, has_ghost
 from bot.services.images import board_spec
 from bot.services.inputs import display_name, number
 from bot.services.league_rounds import (
-    LeagueWork,
     RoundLocks,
     discord_time,
     league_language,
@@ -46,6 +45,7 @@ from bot.services.league_rounds import (
     local,
     round_title,
 )
+from bot.services.league_work import LeagueWork
 from bot.services.official_runs import NOT_CLOSED, link_rounds_tx, rounds_locked, stands_refusal_tx
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply

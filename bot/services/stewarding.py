@@ -14,7 +14,8 @@ from datetime import datetime
 from bot.services.corrections import correct
 from bot.services.errors import ServiceError
 from bot.services.inputs import display_name, number, shown
-from bot.services.league_rounds import LeagueWork, RoundLocks
+from bot.services.league_rounds import RoundLocks
+from bot.services.league_work import LeagueWork
 from bot.services.leagues import LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import judge

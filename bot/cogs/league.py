@@ -25,7 +25,6 @@ from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, s
 from bot.i18n import t
 from bot.services.league_time import zone_names
 from bot.services.leagues import Member
-from bot.services.reply import Actor, Place, Reply
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
 from bot.views.host import Host
@@ -132,31 +131,23 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                      ruleset: str | None = None, modules: str = "",
                      dice: Literal["personal", "shared"] = "personal",
                      language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.create(place, actor, name, timezone,
-                                                    channel_id=channel.id if channel is not None else None,
-                                                    points=points, drop=drop, ruleset=ruleset, modules=modules,
-                                                    dice=dice, language=language, game=game)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.create(place, actor, name, timezone,
+                                       channel_id=channel.id if channel is not None else None,
+                                       points=points, drop=drop, ruleset=ruleset, modules=modules,
+                                       dice=dice, language=language, game=game))
 
     @app_commands.command(name="join", description=t("discord.cmd.league_join"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.join(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.leagues.join(place, actor, league))
 
     @app_commands.command(name="leave", description=t("discord.cmd.league_leave"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.leave(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.leagues.leave(place, actor, league))
 
     @app_commands.command(name="organisers", description=t("discord.cmd.league_organisers"))
     @app_commands.describe(role=t("discord.opt.organiser_role"), add=t("discord.opt.organiser_add"),
@@ -165,29 +156,23 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None,
                          add: discord.User | None = None, remove: discord.User | None = None,
                          league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
-                                                        add=member(add), remove=member(remove))
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
+                                           add=member(add), remove=member(remove)))
 
     @app_commands.command(name="web", description=t("discord.cmd.league_web"))
     @app_commands.describe(visibility=t("discord.opt.web_visibility"), league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def web(self, interaction: discord.Interaction, visibility: Literal["public", "private"],
                   league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.web(place, actor, visibility, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.web(place, actor, visibility, league))
 
     @app_commands.command(name="settings", description=t("discord.cmd.league_settings"))
     @app_commands.describe(world_name=t("discord.opt.world_name"))
     async def settings(self, interaction: discord.Interaction, world_name: Literal["on", "off"]) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.world_name(place, actor, world_name)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.world_name(place, actor, world_name))
 
     @rounds.command(name="add", description=t("discord.cmd.league_round_add"))
     @app_commands.describe(stage=t("discord.opt.round_stage"), opens=t("discord.opt.opens"),
@@ -200,21 +185,17 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                         hour: app_commands.Range[int, 0, 23] | None = None,
                         rounds: app_commands.Range[int, 1, 26] = 1, power_stage: bool = False,
                         assistance: str = "all", league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
-                                                      hour=hour, rounds=rounds, power_stage=power_stage,
-                                                      assistance=assistance, league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
+                                         hour=hour, rounds=rounds, power_stage=power_stage,
+                                         assistance=assistance, league=league))
 
     @rounds.command(name="list", description=t("discord.cmd.league_round_list"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def round_list(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_list(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_list(place, actor, league))
 
     @rounds.command(name="cancel", description=t("discord.cmd.league_round_cancel"))
     @app_commands.describe(number=t("discord.opt.round"), reason=t("discord.opt.reason"),
@@ -223,10 +204,8 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     @app_commands.autocomplete(league=league_choices)
     async def round_cancel(self, interaction: discord.Interaction, number: RoundNumber, reason: str,
                            league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_cancel(place, actor, number, reason, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_cancel(place, actor, number, reason, league))
 
     @app_commands.command(name="penalty", description=t("discord.cmd.league_penalty"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
@@ -237,11 +216,9 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def penalty(self, interaction: discord.Interaction, driver: discord.User,
                       seconds: app_commands.Range[int, 1, 3600], reason: str, number: RoundNumber | None = None,
                       league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
-                                                        round_number=number, league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
+                                           round_number=number, league=league))
 
     @app_commands.command(name="disqualify", description=t("discord.cmd.league_disqualify"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
@@ -250,20 +227,15 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     @app_commands.autocomplete(league=league_choices)
     async def disqualify(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber,
                          reason: str, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.disqualify(place, actor, driver.id, driver.display_name, number, reason,
-                                                           league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.disqualify(place, actor, driver.id, driver.display_name, number, reason,
+                                              league=league))
 
     @app_commands.command(name="standings", description=t("discord.cmd.league_standings"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.standings(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.standings(place, actor, league))
 
     @app_commands.command(name="results", description=t("discord.cmd.league_results"))
     @app_commands.describe(number=t("discord.opt.round"), league=t("discord.opt.league"))
@@ -271,28 +243,20 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     @app_commands.autocomplete(league=league_choices)
     async def results(self, interaction: discord.Interaction, number: RoundNumber,
                       league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.results(place, actor, number, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.results(place, actor, number, league))
 
     @app_commands.command(name="export", description=t("discord.cmd.league_export"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def export(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.exports.export(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.exports.export(place, actor, league))
 
     @app_commands.command(name="calendar", description=t("discord.cmd.league_calendar"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def calendar(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.exports.calendar(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.exports.calendar(place, actor, league))
 
 
 async def setup(bot: RallyBot) -> None:

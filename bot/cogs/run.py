@@ -102,10 +102,8 @@ class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_descripti
     async def replay(self, interaction: discord.Interaction, driver: discord.User,
                      number: RoundNumber | None = None, turn: app_commands.Range[int, 1, 10_000] | None = None,
                      league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.replay(place, actor, driver.id, league=league, round_number=number, turn=turn)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.replay(place, actor, driver.id, league=league, round_number=number, turn=turn))
 
 
 class VerifyCog(commands.Cog):

@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from bot.cogs.league import LeagueChoices, RoundNumber, league_choices
 from bot.i18n import t
-from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
@@ -29,11 +28,9 @@ if TYPE_CHECKING:
 class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_description=t("discord.cmd.steward")):
     async def _correct(self, interaction: discord.Interaction, action: str, driver: discord.User, number: int,
                        reason: str, seconds: int | None, league: str | None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.steward(place, actor, action, driver.id, driver.display_name, number,
-                                                        reason, seconds, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.steward(place, actor, action, driver.id, driver.display_name, number,
+                                           reason, seconds, league))
 
     @app_commands.command(name="withdraw", description=t("discord.cmd.steward_withdraw"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
@@ -71,11 +68,9 @@ class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_d
     @app_commands.autocomplete(league=league_choices)
     async def move(self, interaction: discord.Interaction, number: RoundNumber, reason: str, opens: str | None = None,
                    closes: str | None = None, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_move(place, actor, number, reason, opens=opens, closes=closes,
-                                                       league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_move(place, actor, number, reason, opens=opens, closes=closes,
+                                          league=league))
 
     @app_commands.command(name="kick", description=t("discord.cmd.steward_kick"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"),
@@ -83,10 +78,8 @@ class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_d
     @app_commands.autocomplete(league=league_choices)
     async def kick(self, interaction: discord.Interaction, driver: discord.User, reason: str,
                    league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.kick(place, actor, driver.id, driver.display_name, reason, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.kick(place, actor, driver.id, driver.display_name, reason, league))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -15,7 +15,8 @@ takes the league named, else the one of this channel, else the server's only one
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 OFFICIAL = "official"
 RoundNumber = app_commands.Range[int, 1, 10_000]
+T = TypeVar("T")
 Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
@@ -112,6 +114,19 @@ class LeagueChoices(commands.Cog):
 
 
 league_choices = LeagueChoices.league_choices  # called by discord.py with the cog the command is bound to
+
+
+def league_round(**describe: str) -> Callable[[T], T]:
+    """The options of a command on a round of a league: `number` shown as `round`, `league`
+    autocompleted, both described (unless `describe` says otherwise) with the other options."""
+
+    def options(command: T) -> T:
+        command = app_commands.autocomplete(league=league_choices)(command)
+        command = app_commands.rename(number="round")(command)
+        return app_commands.describe(**{"number": t("discord.opt.round"), "league": t("discord.opt.league"),
+                                        **describe})(command)
+
+    return options
 
 
 @app_commands.guild_only()
@@ -198,21 +213,15 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
             self.champs.rounds.round_list(place, actor, league))
 
     @rounds.command(name="cancel", description=t("discord.cmd.league_round_cancel"))
-    @app_commands.describe(number=t("discord.opt.round"), reason=t("discord.opt.reason"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(reason=t("discord.opt.reason"))
     async def round_cancel(self, interaction: discord.Interaction, number: RoundNumber, reason: str,
                            league: str | None = None) -> None:
         await run_command(self.bot, interaction, lambda place, actor:
             self.champs.rounds.round_cancel(place, actor, number, reason, league))
 
     @app_commands.command(name="penalty", description=t("discord.cmd.league_penalty"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
-                           reason=t("discord.opt.reason"), number=t("discord.opt.penalty_round"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
+                  reason=t("discord.opt.reason"), number=t("discord.opt.penalty_round"))
     async def penalty(self, interaction: discord.Interaction, driver: discord.User,
                       seconds: app_commands.Range[int, 1, 3600], reason: str, number: RoundNumber | None = None,
                       league: str | None = None) -> None:
@@ -221,10 +230,7 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                                            round_number=number, league=league))
 
     @app_commands.command(name="disqualify", description=t("discord.cmd.league_disqualify"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
-                           reason=t("discord.opt.reason"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"))
     async def disqualify(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber,
                          reason: str, league: str | None = None) -> None:
         await run_command(self.bot, interaction, lambda place, actor:
@@ -238,9 +244,7 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
         await run_command(self.bot, interaction, lambda place, actor: self.champs.standings(place, actor, league))
 
     @app_commands.command(name="results", description=t("discord.cmd.league_results"))
-    @app_commands.describe(number=t("discord.opt.round"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round()
     async def results(self, interaction: discord.Interaction, number: RoundNumber,
                       league: str | None = None) -> None:
         await run_command(self.bot, interaction, lambda place, actor: self.champs.results(place, actor, number, league))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli import Subparsers
+from bot.cli import Subparsers, add_db_option
 from bot.engine.core.errors import RallyError
 
 
@@ -18,8 +18,7 @@ def register(subparsers: Subparsers) -> None:
                               description="Type lines like `alice: /rally create stage:pinewood-sprint`, "
                                           "`bob: /rally join`, `alice: /roll 1`, `mod: /league create name:Cup`, "
                                           "`mod: /clock +7d`. Reads stdin when piped.")
-    p.add_argument("--db", help="SQLite file or postgresql:// URL (default: RALLYBOT_DB, DATABASE_URL or "
-                                "data/rallybot.sqlite3)")
+    add_db_option(p)
     p.add_argument("--seed", type=int, help="dice seed for every new rally, and the secrets of new league rounds "
                                             "(reproducible sessions)")
     p.add_argument("--out", type=Path, help="folder where board images and result cards are written")

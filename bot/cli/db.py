@@ -37,7 +37,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from bot.cli import Subparsers
+from bot.cli import Subparsers, add_db_option
 from bot.paths import default_db
 from bot.store.connection import is_postgres_url, redact
 
@@ -49,10 +49,7 @@ def register(subparsers: Subparsers) -> None:
     """Add `db` and its actions to the `python -m bot` parser."""
     parser = subparsers.add_parser("db", help="database tools: migrate, backup, check, copy, stats, ratings, careers")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db", default=None, metavar="DB",
-        help="SQLite file or postgresql:// URL (default: RALLYBOT_DB, DATABASE_URL or data/rallybot.sqlite3)",
-    )
+    add_db_option(common)
     actions = parser.add_subparsers(dest="db_action", metavar="ACTION")
     migrate = actions.add_parser(
         "migrate", parents=[common], help="create or upgrade the database; print its schema version"
@@ -102,9 +99,9 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _plainly(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """The command, with the errors of a setting or a server it cannot reach told in one line
-    (exit 1) instead of a traceback: a `DATABASE_URL` that is not a PostgreSQL URL, a server that
-    refuses the connection or the login."""
+    """The command, with the errors of a setting, of the store or of a server it cannot reach told
+    in one line (exit 1) instead of a traceback: a `DATABASE_URL` that is not a PostgreSQL URL, a
+    schema too new, a server that refuses the connection or the login."""
 
     def run(args: argparse.Namespace) -> int:
         try:
@@ -116,6 +113,11 @@ def _plainly(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             print(f"cannot reach the database: {exc}", file=sys.stderr)
             return 1
         except Exception as exc:
+            from bot.store import StoreError  # here: the parser is built without importing the store
+
+            if isinstance(exc, StoreError):  # a database the store refuses (schema too new...)
+                print(exc, file=sys.stderr)
+                return 1
             if type(exc).__module__.startswith("asyncpg"):  # PostgreSQL refused (login, database name...)
                 print(f"PostgreSQL refused: {exc}", file=sys.stderr)
                 return 1
@@ -143,8 +145,7 @@ def _existing(path: Path | str) -> bool:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from bot.store import Store, StoreError
-    from bot.store.legacy_actions import UntranslatableAction
+    from bot.store import Store
 
     path = _db_path(args)
 
@@ -152,11 +153,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         async with Store.open(path) as store:
             return await store.schema_version()
 
-    try:
-        version = asyncio.run(run())
-    except (StoreError, UntranslatableAction) as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    version = asyncio.run(run())
     print(f"{_shown(path)}: schema version {version}")
     return 0
 
@@ -175,11 +172,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         finally:
             await db.close()
 
-    try:
-        size = asyncio.run(run())
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    size = asyncio.run(run())
     print(f"{args.path}: {size} bytes")
     return 0
 
@@ -192,7 +185,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise
         print(NO_REPLAY, file=sys.stderr)
         return 2
-    from bot.store import Store, StoreError
+    from bot.store import Store
 
     path = _db_path(args)
     if not _existing(path):
@@ -203,18 +196,14 @@ def cmd_check(args: argparse.Namespace) -> int:
             return await store.check(replay_snapshot, log_problem, changed_only=not args.all,
                                      workers=os.cpu_count() or 1)
 
-    try:
-        report = asyncio.run(run())
-    except StoreError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    report = asyncio.run(run())
     return _print_report(report)
 
 
 def cmd_careers(args: argparse.Namespace) -> int:
     from bot.services.careers import CareerService
     from bot.services.work import RallyWork
-    from bot.store import Store, StoreError
+    from bot.store import Store
 
     path = _db_path(args)
     if not _existing(path):
@@ -224,11 +213,7 @@ def cmd_careers(args: argparse.Namespace) -> int:
         async with Store.open(path) as store:
             return await CareerService(RallyWork(store)).rebuild()
 
-    try:
-        rows = asyncio.run(run())
-    except StoreError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    rows = asyncio.run(run())
     print(f"{_shown(path)}: {rows} career rows written again from the logs")
     return 0
 
@@ -247,7 +232,7 @@ def _print_report(report) -> int:
 
 def cmd_copy(args: argparse.Namespace) -> int:
     from bot.services.replay import log_problem, replay_snapshot
-    from bot.store import Store, StoreError
+    from bot.store import Store
     from bot.store.copy import copy_rows, count_rows
 
     source = _db_path(args)
@@ -269,11 +254,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
             report = await dst.check(replay_snapshot, log_problem)
             return copied, counts, report
 
-    try:
-        copied, counts, report = asyncio.run(run())
-    except StoreError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    copied, counts, report = asyncio.run(run())
     differ = [t for t, n in copied.rows.items() if counts.get(t) != n]
     if differ:
         print(f"row counts differ after the copy: {', '.join(differ)}", file=sys.stderr)
@@ -285,7 +266,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
 def cmd_ratings(args: argparse.Namespace) -> int:
     """Print `games`/`drivers` rated; with `--rebuild`, recompute every rating first."""
     from bot.services.ratings import rebuild_tx
-    from bot.store import Store, StoreError
+    from bot.store import Store
     from bot.store.ratings import counts_tx
 
     path = _db_path(args)
@@ -297,11 +278,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
             replayed = await store.db.write(rebuild_tx) if args.rebuild else None
             return replayed, await store.db.read(counts_tx)
 
-    try:
-        replayed, (games, drivers) = asyncio.run(run())
-    except StoreError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    replayed, (games, drivers) = asyncio.run(run())
     if replayed is not None:
         print(f"{_shown(path)}: ratings rebuilt from {replayed} results")
     print(f"{_shown(path)}: ratings of {games} games, {drivers} drivers")
@@ -317,7 +294,7 @@ def _age(stamp: str | None, now: datetime) -> str:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, shards_from
-    from bot.store import Store, StoreError
+    from bot.store import Store
     from bot.store.clock import from_text, utc_now
     from bot.store.shards import STALE_S, shard_loads
 
@@ -359,10 +336,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 lines.append(f"{shard:<6} {load.owed_posts:>10} {_age(load.oldest_post, now):>12} "
                              f"{load.due_jobs:>9} {_age(load.oldest_due, now):>9} {load.later_jobs:>11}")
 
-    try:
-        asyncio.run(run())
-    except StoreError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    asyncio.run(run())
     print("\n".join(lines))
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.cli import Subparsers
+from bot.cli import Subparsers, add_db_option
 
 
 def register(subparsers: Subparsers) -> None:
@@ -15,8 +15,7 @@ def register(subparsers: Subparsers) -> None:
                               description="Serve the web page from the database, read-only, at a low CPU priority. "
                                           "Prints `web page: http://HOST:PORT/` once it listens; stops on SIGTERM "
                                           "or Ctrl-C.")
-    p.add_argument("--db", help="SQLite file or postgresql:// URL (default: RALLYBOT_DB, DATABASE_URL or "
-                                "data/rallybot.sqlite3); the file must exist")
+    add_db_option(p, "; the file must exist")
     p.add_argument("--port", type=int, default=8080, help="TCP port (0: any free one; default 8080)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0: every "
                                                        "interface)")

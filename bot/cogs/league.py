@@ -15,7 +15,8 @@ takes the league named, else the one of this channel, else the server's only one
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -25,7 +26,6 @@ from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, s
 from bot.i18n import t
 from bot.services.league_time import zone_names
 from bot.services.leagues import Member
-from bot.services.reply import Actor, Place, Reply
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
 from bot.views.host import Host
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 OFFICIAL = "official"
 RoundNumber = app_commands.Range[int, 1, 10_000]
+T = TypeVar("T")
 Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
@@ -115,6 +116,19 @@ class LeagueChoices(commands.Cog):
 league_choices = LeagueChoices.league_choices  # called by discord.py with the cog the command is bound to
 
 
+def league_round(**describe: str) -> Callable[[T], T]:
+    """The options of a command on a round of a league: `number` shown as `round`, `league`
+    autocompleted, both described (unless `describe` says otherwise) with the other options."""
+
+    def options(command: T) -> T:
+        command = app_commands.autocomplete(league=league_choices)(command)
+        command = app_commands.rename(number="round")(command)
+        return app_commands.describe(**{"number": t("discord.opt.round"), "league": t("discord.opt.league"),
+                                        **describe})(command)
+
+    return options
+
+
 @app_commands.guild_only()
 class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_description=t("discord.cmd.league")):
     rounds = app_commands.Group(name="round", description=t("discord.cmd.league_round"))
@@ -132,31 +146,23 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                      ruleset: str | None = None, modules: str = "",
                      dice: Literal["personal", "shared"] = "personal",
                      language: Literal["en", "fr", "de"] | None = None, game: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.create(place, actor, name, timezone,
-                                                    channel_id=channel.id if channel is not None else None,
-                                                    points=points, drop=drop, ruleset=ruleset, modules=modules,
-                                                    dice=dice, language=language, game=game)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.create(place, actor, name, timezone,
+                                       channel_id=channel.id if channel is not None else None,
+                                       points=points, drop=drop, ruleset=ruleset, modules=modules,
+                                       dice=dice, language=language, game=game))
 
     @app_commands.command(name="join", description=t("discord.cmd.league_join"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.join(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.leagues.join(place, actor, league))
 
     @app_commands.command(name="leave", description=t("discord.cmd.league_leave"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.leave(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.leagues.leave(place, actor, league))
 
     @app_commands.command(name="organisers", description=t("discord.cmd.league_organisers"))
     @app_commands.describe(role=t("discord.opt.organiser_role"), add=t("discord.opt.organiser_add"),
@@ -165,29 +171,23 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None,
                          add: discord.User | None = None, remove: discord.User | None = None,
                          league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
-                                                        add=member(add), remove=member(remove))
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.organisers(place, actor, role.id if role is not None else None, league,
+                                           add=member(add), remove=member(remove)))
 
     @app_commands.command(name="web", description=t("discord.cmd.league_web"))
     @app_commands.describe(visibility=t("discord.opt.web_visibility"), league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def web(self, interaction: discord.Interaction, visibility: Literal["public", "private"],
                   league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.web(place, actor, visibility, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.web(place, actor, visibility, league))
 
     @app_commands.command(name="settings", description=t("discord.cmd.league_settings"))
     @app_commands.describe(world_name=t("discord.opt.world_name"))
     async def settings(self, interaction: discord.Interaction, world_name: Literal["on", "off"]) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.world_name(place, actor, world_name)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.world_name(place, actor, world_name))
 
     @rounds.command(name="add", description=t("discord.cmd.league_round_add"))
     @app_commands.describe(stage=t("discord.opt.round_stage"), opens=t("discord.opt.opens"),
@@ -200,99 +200,67 @@ class LeagueCog(LeagueChoices, commands.GroupCog, group_name="league", group_des
                         hour: app_commands.Range[int, 0, 23] | None = None,
                         rounds: app_commands.Range[int, 1, 26] = 1, power_stage: bool = False,
                         assistance: str = "all", league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
-                                                      hour=hour, rounds=rounds, power_stage=power_stage,
-                                                      assistance=assistance, league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_add(place, actor, stage, opens=opens, closes=closes, day=day,
+                                         hour=hour, rounds=rounds, power_stage=power_stage,
+                                         assistance=assistance, league=league))
 
     @rounds.command(name="list", description=t("discord.cmd.league_round_list"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def round_list(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_list(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_list(place, actor, league))
 
     @rounds.command(name="cancel", description=t("discord.cmd.league_round_cancel"))
-    @app_commands.describe(number=t("discord.opt.round"), reason=t("discord.opt.reason"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(reason=t("discord.opt.reason"))
     async def round_cancel(self, interaction: discord.Interaction, number: RoundNumber, reason: str,
                            league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_cancel(place, actor, number, reason, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_cancel(place, actor, number, reason, league))
 
     @app_commands.command(name="penalty", description=t("discord.cmd.league_penalty"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
-                           reason=t("discord.opt.reason"), number=t("discord.opt.penalty_round"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.penalty_seconds"),
+                  reason=t("discord.opt.reason"), number=t("discord.opt.penalty_round"))
     async def penalty(self, interaction: discord.Interaction, driver: discord.User,
                       seconds: app_commands.Range[int, 1, 3600], reason: str, number: RoundNumber | None = None,
                       league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
-                                                        round_number=number, league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.penalty(place, actor, driver.id, driver.display_name, seconds, reason,
+                                           round_number=number, league=league))
 
     @app_commands.command(name="disqualify", description=t("discord.cmd.league_disqualify"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
-                           reason=t("discord.opt.reason"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"))
     async def disqualify(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber,
                          reason: str, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.disqualify(place, actor, driver.id, driver.display_name, number, reason,
-                                                           league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.disqualify(place, actor, driver.id, driver.display_name, number, reason,
+                                              league=league))
 
     @app_commands.command(name="standings", description=t("discord.cmd.league_standings"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.standings(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.standings(place, actor, league))
 
     @app_commands.command(name="results", description=t("discord.cmd.league_results"))
-    @app_commands.describe(number=t("discord.opt.round"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round()
     async def results(self, interaction: discord.Interaction, number: RoundNumber,
                       league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.results(place, actor, number, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.results(place, actor, number, league))
 
     @app_commands.command(name="export", description=t("discord.cmd.league_export"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def export(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.exports.export(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.champs.exports.export(place, actor, league))
 
     @app_commands.command(name="calendar", description=t("discord.cmd.league_calendar"))
     @app_commands.describe(league=t("discord.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def calendar(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.exports.calendar(place, actor, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.exports.calendar(place, actor, league))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -13,7 +13,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
@@ -29,10 +28,8 @@ class NotifyCog(commands.GroupCog, group_name="notify", group_description=t("dis
         super().__init__()
 
     async def _set(self, interaction: discord.Interaction, what: str, value: str) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.notify.set(place, actor, what, value)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.bot.rallies.notify.set(place, actor, what, value))
 
     @app_commands.command(name="dm", description=t("discord.cmd.notify_dm"))
     @app_commands.describe(value=t("discord.opt.notify_value"))

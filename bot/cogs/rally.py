@@ -90,19 +90,14 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     @app_commands.command(name="kick", description=t("discord.cmd.rally_kick"))
     @app_commands.describe(driver=t("discord.opt.driver"))
     async def kick(self, interaction: discord.Interaction, driver: discord.User) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.kick(place, actor, driver.id, driver.display_name)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.bot.rallies.kick(place, actor, driver.id, driver.display_name))
 
     @app_commands.command(name="results", description=t("discord.cmd.rally_results"))
     @app_commands.describe(rally=t("discord.opt.rally"))
     async def results(self, interaction: discord.Interaction,
                       rally: RallyNumber | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.results(place, actor, rally)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.bot.rallies.results(place, actor, rally))
 
     @app_commands.command(name="history", description=t("discord.cmd.rally_history"))
     async def history(self, interaction: discord.Interaction) -> None:
@@ -112,26 +107,19 @@ class RallyCog(commands.GroupCog, group_name="rally", group_description=t("disco
     @app_commands.describe(count=t("discord.opt.ai_count"), style=t("discord.opt.ai_style"))
     async def add_ai(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 3] = 1,
                      style: Literal["careful", "balanced", "bold"] = "balanced") -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.add_ai(place, actor, count, style)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.bot.rallies.add_ai(place, actor, count, style))
 
     @app_commands.command(name="remove-ai", description=t("discord.cmd.rally_remove_ai"))
     @app_commands.describe(name=t("discord.opt.ai_name"))
     async def remove_ai(self, interaction: discord.Interaction, name: str = "") -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.remove_ai(place, actor, name)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.bot.rallies.remove_ai(place, actor, name))
 
     @app_commands.command(name="web", description=t("discord.cmd.rally_web"))
     @app_commands.describe(visibility=t("discord.opt.rally_web_visibility"))
     async def web(self, interaction: discord.Interaction, visibility: Literal["public", "private"]) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.channel_web.set(place, actor, visibility)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.bot.rallies.channel_web.set(place, actor, visibility))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import game_choices
 from bot.i18n import t
-from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
@@ -28,10 +27,8 @@ class RatingsCog(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     async def ratings(self, interaction: discord.Interaction, game: str | None = None,
                       scope: Literal["server", "world"] = "server") -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.ratings.ratings(place, actor, game, scope)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.bot.rallies.ratings.ratings(place, actor, game, scope))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot.cogs.option_types import RallyNumber
 from bot.i18n import t
-from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
@@ -26,10 +25,7 @@ class ReplayCog(commands.Cog):
     @app_commands.describe(rally=t("discord.opt.replay_rally"))
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, rally: RallyNumber) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.bot.rallies.replay(place, actor, rally)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.bot.rallies.replay(place, actor, rally))
 
 
 async def setup(bot: RallyBot) -> None:

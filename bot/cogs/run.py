@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.league import LeagueChoices, RoundNumber, league_choices
+from bot.cogs.league import LeagueChoices, RoundNumber, league_round
 from bot.cogs.permissions import require_thread_permissions
 from bot.engine.core.errors import RallyError
 from bot.i18n import t
@@ -73,10 +73,7 @@ async def start_in_thread(interaction: discord.Interaction, channel_id: int, nam
 @app_commands.guild_only()
 class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_description=t("discord.cmd.run")):
     @app_commands.command(name="start", description=t("discord.cmd.run_start"))
-    @app_commands.describe(league=t("discord.opt.league"), number=t("discord.opt.run_round"),
-                           ghost=t("discord.opt.ghost"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(number=t("discord.opt.run_round"), ghost=t("discord.opt.ghost"))
     async def start(self, interaction: discord.Interaction, league: str | None = None,
                     number: RoundNumber | None = None, ghost: Ghost | None = None) -> None:
         async def call(place: Place, actor: Actor) -> Reply:
@@ -95,17 +92,13 @@ class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_descripti
         await run_command(self.bot, interaction, call)
 
     @app_commands.command(name="replay", description=t("discord.cmd.run_replay"))
-    @app_commands.describe(driver=t("discord.opt.replay_driver"), number=t("discord.opt.replay_round"),
-                           turn=t("discord.opt.replay_turn"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.replay_driver"), number=t("discord.opt.replay_round"),
+                  turn=t("discord.opt.replay_turn"))
     async def replay(self, interaction: discord.Interaction, driver: discord.User,
                      number: RoundNumber | None = None, turn: app_commands.Range[int, 1, 10_000] | None = None,
                      league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.replay(place, actor, driver.id, league=league, round_number=number, turn=turn)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.replay(place, actor, driver.id, league=league, round_number=number, turn=turn))
 
 
 class VerifyCog(commands.Cog):

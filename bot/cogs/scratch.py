@@ -42,10 +42,7 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
     @app_commands.autocomplete(game=solo_game_choices)
     async def ranking(self, interaction: discord.Interaction, game: str | None = None,
                       week: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.scratch.ranking(place, actor, week, game)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.scratch.ranking(place, actor, week, game))
 
     @app_commands.command(name="run", description=t("discord.cmd.scratch_run"))
     @app_commands.describe(game=t("discord.opt.scratch_game"), ghost=t("discord.opt.ghost"))
@@ -69,10 +66,7 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
     @app_commands.describe(game=t("discord.opt.scratch_game"))
     @app_commands.autocomplete(game=solo_game_choices)
     async def me(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.scratch.me(place, actor, game)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor: self.scratch.me(place, actor, game))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -16,9 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.league import LeagueChoices, RoundNumber, league_choices
+from bot.cogs.league import LeagueChoices, RoundNumber, league_choices, league_round
 from bot.i18n import t
-from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
@@ -29,53 +28,36 @@ if TYPE_CHECKING:
 class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_description=t("discord.cmd.steward")):
     async def _correct(self, interaction: discord.Interaction, action: str, driver: discord.User, number: int,
                        reason: str, seconds: int | None, league: str | None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.stewarding.steward(place, actor, action, driver.id, driver.display_name, number,
-                                                        reason, seconds, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.stewarding.steward(place, actor, action, driver.id, driver.display_name, number,
+                                           reason, seconds, league))
 
     @app_commands.command(name="withdraw", description=t("discord.cmd.steward_withdraw"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
-                           reason=t("discord.opt.reason"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"))
     async def withdraw(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber, reason: str,
                        league: str | None = None) -> None:
         await self._correct(interaction, "withdraw", driver, number, reason, None, league)
 
     @app_commands.command(name="change", description=t("discord.cmd.steward_change"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
-                           seconds=t("discord.opt.new_penalty"), reason=t("discord.opt.reason"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), seconds=t("discord.opt.new_penalty"),
+                  reason=t("discord.opt.reason"))
     async def change(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber,
                      seconds: app_commands.Range[int, 1, 3600], reason: str, league: str | None = None) -> None:
         await self._correct(interaction, "change", driver, number, reason, seconds, league)
 
     @app_commands.command(name="lift-dsq", description=t("discord.cmd.steward_lift"))
-    @app_commands.describe(driver=t("discord.opt.league_driver"), number=t("discord.opt.round"),
-                           reason=t("discord.opt.reason"), league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"))
     async def lift(self, interaction: discord.Interaction, driver: discord.User, number: RoundNumber, reason: str,
                    league: str | None = None) -> None:
         await self._correct(interaction, "lift-dsq", driver, number, reason, None, league)
 
     @app_commands.command(name="move", description=t("discord.cmd.steward_move"))
-    @app_commands.describe(number=t("discord.opt.round"), reason=t("discord.opt.reason"),
-                           opens=t("discord.opt.opens"), closes=t("discord.opt.closes"),
-                           league=t("discord.opt.league"))
-    @app_commands.rename(number="round")
-    @app_commands.autocomplete(league=league_choices)
+    @league_round(reason=t("discord.opt.reason"), opens=t("discord.opt.opens"), closes=t("discord.opt.closes"))
     async def move(self, interaction: discord.Interaction, number: RoundNumber, reason: str, opens: str | None = None,
                    closes: str | None = None, league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.rounds.round_move(place, actor, number, reason, opens=opens, closes=closes,
-                                                       league=league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.rounds.round_move(place, actor, number, reason, opens=opens, closes=closes,
+                                          league=league))
 
     @app_commands.command(name="kick", description=t("discord.cmd.steward_kick"))
     @app_commands.describe(driver=t("discord.opt.league_driver"), reason=t("discord.opt.reason"),
@@ -83,10 +65,8 @@ class StewardCog(LeagueChoices, commands.GroupCog, group_name="steward", group_d
     @app_commands.autocomplete(league=league_choices)
     async def kick(self, interaction: discord.Interaction, driver: discord.User, reason: str,
                    league: str | None = None) -> None:
-        async def call(place: Place, actor: Actor) -> Reply:
-            return await self.champs.leagues.kick(place, actor, driver.id, driver.display_name, reason, league)
-
-        await run_command(self.bot, interaction, call)
+        await run_command(self.bot, interaction, lambda place, actor:
+            self.champs.leagues.kick(place, actor, driver.id, driver.display_name, reason, league))
 
 
 async def setup(bot: RallyBot) -> None:

@@ -82,10 +82,8 @@ class TurnCog(DiceChoices):
 
     def shortcut(self, name: str) -> Callable[[discord.Interaction, dict[str, object]], Any]:
         async def call_verb(interaction: discord.Interaction, given: dict[str, object]) -> None:
-            async def call(place: Place, actor: Actor) -> Reply:
-                return await self.bot.rallies.verb(place, actor, name, given)
-
-            await run_command(self.bot, interaction, call)
+            await run_command(self.bot, interaction, lambda place, actor:
+                self.bot.rallies.verb(place, actor, name, given))
 
         return call_verb
 
@@ -103,10 +101,8 @@ class TurnCog(DiceChoices):
         @app_commands.describe(driver=t("discord.opt.hand_driver"))
         @app_commands.guild_only()
         async def hand(interaction: discord.Interaction, driver: discord.User | None = None) -> None:
-            async def call(place: Place, actor: Actor) -> Reply:
-                return await self.bot.rallies.hand(place, actor, driver.id if driver is not None else None)
-
-            await run_command(self.bot, interaction, call)
+            await run_command(self.bot, interaction, lambda place, actor:
+                self.bot.rallies.hand(place, actor, driver.id if driver is not None else None))
 
         return app_commands.Command(name="hand", description=t("discord.cmd.hand"), callback=hand)
 

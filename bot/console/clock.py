@@ -8,7 +8,6 @@ dice and round secrets (never on Discord).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -17,6 +16,7 @@ from bot.console.errors import ConsoleError
 from bot.i18n import t
 from bot.services import RallyService
 from bot.services.deadlines import plain_time
+from bot.services.deal_keys import numbered_deal_keys
 from bot.services.league_rounds import new_seed
 from bot.store import Store
 from bot.store.clock import utc_now
@@ -76,14 +76,7 @@ def seeded_round_secrets(seed: int, rounds_before: int = 0) -> Callable[[], str]
     database gets SHA-256 of `seed/n` (256 bits, as a real secret), n going on from the
     `rounds_before` it already holds, so a session on an older database never publishes a secret
     again. Never used by the bot on Discord."""
-    count = rounds_before
-
-    def secret() -> str:
-        nonlocal count
-        count += 1
-        return hashlib.sha256(f"{seed}/{count}".encode()).hexdigest()
-
-    return secret
+    return numbered_deal_keys(str(seed), rounds_before)  # the same numbering as a session's deal keys
 
 
 def console_service(store: Store, seed: int | None = None, dice_script: dict | None = None,

@@ -14,9 +14,7 @@ and cancelled by `bot/services/rounds.py`; penalties and disqualifications are g
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from bot import games
 from bot.engine.core.dice import DICE_MODES
@@ -25,11 +23,12 @@ from bot.services.errors import ServiceError
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import language as inputs_language
 from bot.services.league_points import DEFAULT_POINTS
-from bot.services.league_rounds import RoundLocks, league_post_tx
+from bot.services.league_rounds import league_post_tx
 from bot.services.league_time import zone
+from bot.services.league_work import LeagueWork
 from bot.services.official_runs import link_rounds_tx, rounds_locked
 from bot.services.reply import Actor, Place, Reply
-from bot.services.work import Post, RallyWork, post_tx
+from bot.services.work import Post, post_tx
 from bot.store.connection import Tx
 from bot.store.league_names import name_key
 from bot.store.leagues import (
@@ -74,15 +73,8 @@ class Member:
     bot: bool = False
 
 
-class LeagueService:
-    """The commands on a league itself and its members. `clock` is the bot's time (the console moves
-    it with `/clock`)."""
-
-    def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime]) -> None:
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
+class LeagueService(LeagueWork):
+    """The commands on a league itself and its members."""
 
     # -- finding leagues and organisers ----------------------------------------------------------
 

@@ -36,6 +36,7 @@ from bot.services.league_rounds import (
     specials_text,
 )
 from bot.services.league_time import Shift, hour_of, is_relative, moment, shifts, stored_zone, weekday, weekly, window
+from bot.services.league_work import LeagueWork
 from bot.services.leagues import MAX_REASON, LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import cancel_round
@@ -70,18 +71,15 @@ def overlap_lines(rounds: list[Round], added: list[Round]) -> list[str]:
     return lines
 
 
-class RoundService:
+class RoundService(LeagueWork):
     """The round commands of a league's organisers (the league found and its organiser checked by
     `leagues`). `seed_source` makes each round's secret seed (tests fix it)."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime], leagues: LeagueService,
                  seed_source: Callable[[], str] = new_seed,
                  when: Callable[[datetime], str] = discord_time) -> None:
+        super().__init__(work, locks, clock)
         self.when = when
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
         self.leagues = leagues
         self.seed_source = seed_source
 

@@ -45,6 +45,7 @@ from bot.services.league_rounds import (
     local,
     round_title,
 )
+from bot.services.league_work import LeagueWork
 from bot.services.official_runs import NOT_CLOSED, link_rounds_tx, rounds_locked, stands_refusal_tx
 from bot.services.replay import replay_states
 from bot.services.reply import Actor, Place, Reply
@@ -83,16 +84,13 @@ def runnable(rnd: Round, now: datetime) -> bool:
     return from_text(rnd.opens_at) <= now < from_text(rnd.closes_at)
 
 
-class RunService:
+class RunService(LeagueWork):
     """`check` (before the cog creates the thread), `start` (in it), the end hook, `replay`."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime],
                  when: Callable[[datetime], str] = discord_time) -> None:
+        super().__init__(work, locks, clock)
         self.when = when
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
         work.end_hooks.append(self.on_rally_end)
 
     async def check(self, rnd: Round, league: League | None, actor: Actor, ghost: object = None,

@@ -15,6 +15,7 @@ from bot.services.corrections import correct
 from bot.services.errors import ServiceError
 from bot.services.inputs import display_name, number, shown
 from bot.services.league_rounds import RoundLocks
+from bot.services.league_work import LeagueWork
 from bot.services.leagues import LeagueService, steward_reason
 from bot.services.reply import Actor, Place, Reply
 from bot.services.round_close import judge
@@ -27,16 +28,13 @@ MAX_PENALTY_S = 3600
 STEWARD_ACTIONS = {"withdraw": "penalty_withdraw", "change": "penalty_change", "lift-dsq": "dsq_lift"}
 
 
-class StewardingService:
+class StewardingService(LeagueWork):
     """`/league penalty` and `/league disqualify`: the league found and its organiser checked by
     `leagues`, the round by `rounds`."""
 
     def __init__(self, work: RallyWork, locks: RoundLocks, clock: Callable[[], datetime], leagues: LeagueService,
                  rounds: RoundService) -> None:
-        self.work = work
-        self.store = work.store
-        self.locks = locks
-        self.clock = clock
+        super().__init__(work, locks, clock)
         self.leagues = leagues
         self.rounds = rounds
 

@@ -21,7 +21,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -84,7 +84,22 @@ class _NoSavepoint:
         return None
 
 
-class Tx(ABC):
+class _Queries(ABC):
+    """What a transaction and a database both answer: `fetch_all`, and `fetch_one` on top of it."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of a query."""
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row of a query, or None (the statement still runs to its end)."""
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class Tx(_Queries):
     """The statements of one open transaction. Methods are coroutines so that a body reads the
     same on every backend."""
 
@@ -102,11 +117,6 @@ class Tx(ABC):
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a query (or of an `… RETURNING` statement)."""
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        """The first row of a query, or None (the statement still runs to its end)."""
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
 
     @abstractmethod
     async def user_version(self) -> int:
@@ -148,9 +158,28 @@ class Tx(ABC):
 
 
 Body = Callable[[Tx], Awaitable[T]]
+P = ParamSpec("P")
 
 
-class Database(ABC):
+class Repository(Protocol):
+    """A repository: methods over the database it was built with."""
+
+    _db: Database
+
+
+def in_write(body: Callable[Concatenate[Tx, P], Awaitable[T]]) -> Callable[Concatenate[Repository, P], Awaitable[T]]:
+    """The repository method that runs `body(tx, ...)` in a write transaction of its own: the
+    method and the in-transaction function keep one signature and one docstring."""
+
+    async def method(self: Repository, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._db.write(lambda tx: body(tx, *args, **kwargs))
+
+    method.__doc__ = body.__doc__
+    method.__name__ = method.__qualname__ = body.__name__.removesuffix("_tx")
+    return method
+
+
+class Database(_Queries):
     """An open database: transactions and reads; what every repository is built on."""
 
     dialect: ClassVar[str]
@@ -172,10 +201,6 @@ class Database(ABC):
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of one query (one statement sees one consistent state)."""
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
 
     @abstractmethod
     async def user_version(self) -> int: ...

@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from functools import partial
 
 from bot.store.clock import now_text
-from bot.store.connection import Database, Tx, constraint_kind
+from bot.store.connection import Database, Tx, constraint_kind, in_write
 from bot.store.errors import ChannelBusy, NotFound
 from bot.store.rows import ACTIVE_STATUSES, RALLY_COLUMNS, RALLY_STATUSES, Rally
 from bot.store.versioning import advance
@@ -53,7 +52,8 @@ async def create_tx(
     deal_sha256: str | None = None,
 ) -> Rally:
     """Inside `tx`: a new rally of `game` in the lobby at version 0; `ChannelBusy` if the channel has an
-    active one. `secret`: the key of its hidden deal (kept, never shown), `deal_sha256` its commitment."""
+    active one. `modules` is any JSON value (the engine's rule modules, e.g. `{"weather": true}`);
+    `secret`: the key of its hidden deal (kept, never shown), `deal_sha256` its commitment."""
     _validate_new(max_drivers, seed, turn_deadline_s)
     for name, text in (("secret", secret), ("deal_sha256", deal_sha256)):
         if text is not None and SECRET_TEXT.fullmatch(text) is None:
@@ -111,31 +111,7 @@ class Rallies:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def create(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        stage: str,
-        ruleset: str,
-        seed: int,
-        max_drivers: int = 4,
-        modules: object = None,
-        turn_deadline_s: int | None = None,
-        snapshot_json: str | None = None,
-        game: str = "rallyman",
-        secret: str | None = None,
-        deal_sha256: str | None = None,
-    ) -> Rally:
-        """A new rally in the lobby at version 0; `ChannelBusy` if the channel has an active one.
-
-        `modules` is any JSON value (the engine's rule modules, e.g. `{"weather": true}`).
-        """
-        return await self._db.write(partial(
-            create_tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, stage=stage, ruleset=ruleset,
-            seed=seed, max_drivers=max_drivers, modules=modules, turn_deadline_s=turn_deadline_s,
-            snapshot_json=snapshot_json, game=game, secret=secret, deal_sha256=deal_sha256))
+    create = in_write(create_tx)
 
     async def find(self, rally_id: int) -> Rally | None:
         row = await self._db.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))

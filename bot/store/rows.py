@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Self
 
 from bot.store.clock import millis_text
 
@@ -34,6 +34,12 @@ OUTBOX_COLUMNS = (
 
 class _Record:
     __slots__ = ()
+
+    @classmethod
+    def from_row(cls, row: Any) -> Self:
+        """The record of a row read with its table's `*_COLUMNS`, in that order (records whose
+        columns need parsing override this)."""
+        return cls(*tuple(row))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)  # type: ignore[call-overload]
@@ -88,10 +94,6 @@ class Driver(_Record):
     missed_turns: int
     status: str
 
-    @classmethod
-    def from_row(cls, row: Any) -> Driver:
-        return cls(*tuple(row))
-
 
 @dataclass(frozen=True, slots=True)
 class Action(_Record):
@@ -120,10 +122,6 @@ class Message(_Record):
     message_id: int
     created_at: str
 
-    @classmethod
-    def from_row(cls, row: Any) -> Message:
-        return cls(*tuple(row))
-
 
 @dataclass(frozen=True, slots=True)
 class Job(_Record):
@@ -140,10 +138,6 @@ class Job(_Record):
     created_at: str
     rally_id: int | None = None
     guild_id: int | None = None  # the server it belongs to; None: a world job (see `Shards`)
-
-    @classmethod
-    def from_row(cls, row: Any) -> Job:
-        return cls(*tuple(row))
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,10 @@ class Store:
         self.jobs = Jobs(db)
         self.outbox = Outbox(db)
         self.shard_processes = ShardRegistry(db)
+        #: the two versioned writes of play, at hand: an action + snapshot + version bump (+ status)
+        #: in one transaction (`Actions.append`), and a lifecycle change (start...: `Rallies.set_snapshot`)
+        self.append_action = self.actions.append
+        self.set_snapshot = self.rallies.set_snapshot
 
     @staticmethod
     def open(
@@ -77,33 +81,6 @@ class Store:
 
     async def schema_version(self) -> int:
         return await self.db.user_version()
-
-    async def append_action(
-        self,
-        rally_id: int,
-        expected_version: int,
-        actor: int | None,
-        action: str,
-        snapshot_json: str,
-        status: str | None = None,
-    ) -> int:
-        """Action + snapshot + version bump (+ status) in one transaction; see `Actions.append`."""
-        return await self.actions.append(rally_id, expected_version, actor, action, snapshot_json, status)
-
-    async def set_snapshot(
-        self,
-        rally_id: int,
-        expected_version: int,
-        snapshot_json: str,
-        status: str | None = None,
-        *,
-        actor: int | None = None,
-        action: str | None = None,
-    ) -> int:
-        """A versioned lifecycle change (start...); see `Rallies.set_snapshot`."""
-        return await self.rallies.set_snapshot(
-            rally_id, expected_version, snapshot_json, status, actor=actor, action=action
-        )
 
     async def backup(self, path: str | os.PathLike[str]) -> int:
         """Online backup to `path` while the store stays usable; returns the file size in bytes."""

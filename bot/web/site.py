@@ -188,10 +188,7 @@ class Site:
     async def league(self, request: web.Request) -> web.Response:
         lang = self.language(request)
         league_id = int(request.match_info["id"])
-        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
-            lambda tx: league_version_tx(tx, league_id)))
-        if not version or version[0] != 1:
-            raise web.HTTPNotFound()
+        version = await self._league_version(league_id)
 
         async def build() -> bytes:
             data = await league_page(self.store, league_id)
@@ -201,6 +198,14 @@ class Site:
                              now=local_now(self.options.clock(), data.zone))
 
         return await self.cached(request, ("league", league_id, lang), version, HTML, build)
+
+    async def _league_version(self, league_id: int) -> tuple[object, ...]:
+        """The version of a public league's pages (what their cache keys on); not found otherwise."""
+        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
+            lambda tx: league_version_tx(tx, league_id)))
+        if not version or version[0] != 1:
+            raise web.HTTPNotFound()
+        return version
 
     async def _round_version(self, round_id: int) -> tuple[object, ...]:
         async def read(tx: Tx) -> tuple[object, ...]:
@@ -268,10 +273,7 @@ class Site:
         """`/league/N/standings.png`: the standings picture the league's channel is posted (a link's preview)."""
         lang = self.language(request)
         league_id = int(request.match_info["id"])
-        version = await self.versions.get(("league", league_id), lambda: self.store.db.read(
-            lambda tx: league_version_tx(tx, league_id)))
-        if not version or version[0] != 1:
-            raise web.HTTPNotFound()
+        version = await self._league_version(league_id)
 
         async def build() -> bytes:
             spec = await self.store.db.read(lambda tx: standings_picture_tx(tx, league_id))

@@ -163,13 +163,7 @@ class _Fields:
         value = self._get(name, required)
         if value is _ABSENT:
             return None
-        if not isinstance(value, str):
-            raise CodecError(f"{name}: expected a string, got {_kind(value)}")
-        if allowed is not None and value not in allowed:
-            raise CodecError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
-        if allowed is None and not value.strip():
-            raise CodecError(f"{name}: empty")
-        return value
+        return _checked_text(name, value, allowed)
 
     def texts(self, name: str, allowed: tuple[str, ...] | None, required: bool = True) -> tuple[str, ...]:
         value = self._get(name, required)
@@ -179,14 +173,7 @@ class _Fields:
             raise CodecError(f"{name}: expected a list, got {_kind(value)}")
         if not value:
             raise CodecError(f"{name}: empty")
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                raise CodecError(f"{name}[{i}]: expected a string, got {_kind(item)}")
-            if allowed is not None and item not in allowed:
-                raise CodecError(f"{name}[{i}]: {item!r} is not one of {', '.join(allowed)}")
-            if allowed is None and not item.strip():
-                raise CodecError(f"{name}[{i}]: empty")
-        return tuple(value)
+        return tuple(_checked_text(f"{name}[{i}]", item, allowed) for i, item in enumerate(value))
 
     def flag(self, name: str) -> bool:
         value = self._get(name, False)
@@ -214,6 +201,18 @@ class _Fields:
         extra = sorted(set(self.d) - self.read)
         if extra:
             raise CodecError(f"{extra[0]}: unknown field for type {self.d['type']!r}")
+
+
+def _checked_text(label: str, value: Any, allowed: tuple[str, ...] | None) -> str:
+    """`value` if it is a string among `allowed` (any non-blank one when None); else `CodecError`
+    naming `label` (the field, or the field and the index of a list's item)."""
+    if not isinstance(value, str):
+        raise CodecError(f"{label}: expected a string, got {_kind(value)}")
+    if allowed is not None and value not in allowed:
+        raise CodecError(f"{label}: {value!r} is not one of {', '.join(allowed)}")
+    if allowed is None and not value.strip():
+        raise CodecError(f"{label}: empty")
+    return value
 
 
 def _kind(value: Any) -> str:

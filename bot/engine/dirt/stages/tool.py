@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.engine.core.errors import StageError
 from bot.engine.core.stage_text import read_stage_file
+from bot.engine.core.stage_tool import expand, load_each, print_table
 from bot.engine.dirt.library import DIRT_STAGES, jumps, shortcuts, slides
 from bot.engine.dirt.stages import catalogue
 from bot.engine.dirt.stages.generator import LENGTHS, generate
@@ -53,45 +53,21 @@ NUMERIC = {2, 4, 5, 6, 7, 8}
 
 def cmd_list(_: argparse.Namespace) -> int:
     """One row per shipped stage; a stage that does not load is reported and makes the exit 1."""
-    rows = [HEADER]
-    failed = 0
-    for name in DIRT_STAGES.names():
-        try:
-            stage = catalogue.load_stage(name)
-            facts = DIRT_STAGES.facts(name)
-        except StageError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            failed += 1
-            continue
-        rows.append((name, stage.title, str(facts.length), facts.length_class, str(facts.corners),
-                     str(slides(stage)), str(shortcuts(stage)), str(jumps(stage)), str(facts.difficulty)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-    for row in rows:
-        cells = [cell.rjust(w) if i in NUMERIC else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
-        print("  ".join(cells).rstrip())
+    loaded, failed = load_each(DIRT_STAGES.names(), lambda name: (catalogue.load_stage(name), DIRT_STAGES.facts(name)),
+                               "error: {}")
+    rows = [HEADER] + [(name, stage.title, str(facts.length), facts.length_class, str(facts.corners),
+                        str(slides(stage)), str(shortcuts(stage)), str(jumps(stage)), str(facts.difficulty))
+                       for name, (stage, facts) in loaded]
+    print_table(rows, NUMERIC)
     return 1 if failed else 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every file given (folders: their .stage files); report each one."""
-    failed = 0
-    for path in expand(args.paths):
-        try:
-            stage = parse_stage(_read(path), str(path), path.stem)
-        except StageError as exc:
-            print(exc, file=sys.stderr)
-            failed += 1
-            continue
+    loaded, failed = load_each(expand(args.paths), lambda path: parse_stage(_read(path), str(path), path.stem))
+    for _, stage in loaded:
         print(f"ok {stage.name} ({len(stage.tiles)} tiles)")
     return 1 if failed else 0
-
-
-def expand(paths: list[Path]) -> list[Path]:
-    """The files given, a folder standing for its `.stage` files."""
-    out: list[Path] = []
-    for path in paths:
-        out.extend(sorted(path.glob("*.stage")) if path.is_dir() else [path])
-    return out
 
 
 def _read(path: Path) -> str:

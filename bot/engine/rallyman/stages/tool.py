@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from bot.engine.core.errors import StageError
 from bot.engine.core.stage_text import FinishNote, StartNote, read_stage_file
+from bot.engine.core.stage_tool import expand, load_each, print_table
 from bot.engine.rallyman.stages.build import build_stage
 from bot.engine.rallyman.stages.format import PointNote, SplitNote, ZoneNote
 from bot.engine.rallyman.stages.loader import (
@@ -62,24 +63,14 @@ def register(subparsers: Any) -> None:
 
 def cmd_list(_: argparse.Namespace) -> int:
     """One row per shipped stage; a stage that does not load is reported and makes the exit 1."""
+    loaded, failed = load_each(stage_names(), load_stage, "error: {}")
     rows = [("name", "title", "spaces", "zones", "snow", "corners", "bumps", "shortcuts", "splits")]
-    failed = 0
-    for name in stage_names():
-        try:
-            stage = load_stage(name)
-        except StageError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            failed += 1
-            continue
+    for name, stage in loaded:
         c = stage.counts()
         rows.append((name, stage.title, str(stage.length), " ".join(stage.zone_order),
                      " ".join(z for z in stage.zone_order if z in stage.snow_zones) or "-",
                      str(c["corners"]), str(c["bumps"]), str(c["shortcuts"]), str(c["splits"])))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    numeric = {2, 5, 6, 7, 8}
-    for row in rows:
-        cells = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
-        print("  ".join(cells).rstrip())
+    print_table(rows, {2, 5, 6, 7, 8})
     return 1 if failed else 0
 
 
@@ -87,18 +78,10 @@ def cmd_list(_: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every file given (folders: their .stage and .zone files); report each one."""
-    paths = _expand(args.paths)
-    zone_paths = [p for p in paths if p.suffix == ".zone"]
-    failed = 0
+    paths = expand(args.paths, ("*.zone", "*.stage"))
+    zone_files, failed = load_each([p for p in paths if p.suffix == ".zone"], _read_zone_length)
     given: dict[str, ZoneFile] = {}
-    for path in zone_paths:
-        try:
-            zone_file = _read_zone(path)
-            spaces = _zone_length(zone_file)
-        except StageError as exc:
-            print(exc, file=sys.stderr)
-            failed += 1
-            continue
+    for _, (zone_file, spaces) in zone_files:
         given[zone_file.zone.letter] = zone_file
         print(f"ok zone {zone_file.zone.letter} {zone_file.zone.name} ({spaces} spaces)")
     stage_paths = [p for p in paths if p.suffix != ".zone"]
@@ -108,29 +91,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(message, file=sys.stderr)
         failed += len(broken)
         zones.update(given)
-        for path in stage_paths:
-            try:
-                stage = load_stage_file(path, zones)
-            except StageError as exc:
-                print(exc, file=sys.stderr)
-                failed += 1
-                continue
+        stages, refused = load_each(stage_paths, lambda path: load_stage_file(path, zones))
+        failed += refused
+        for _, stage in stages:
             print(f"ok {stage.name} ({stage.length} spaces)")
     return 1 if failed else 0
 
 
-def _expand(paths: list[Path]) -> list[Path]:
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            out.extend(sorted(path.glob("*.zone")) + sorted(path.glob("*.stage")))
-        else:
-            out.append(path)
-    return out
-
-
 def _read_zone(path: Path) -> ZoneFile:
     return parse_zone(read_stage_file(path), str(path))
+
+
+def _read_zone_length(path: Path) -> tuple[ZoneFile, int]:
+    zone_file = _read_zone(path)
+    return zone_file, _zone_length(zone_file)
 
 
 def _shipped_zones(exclude: set[str]) -> tuple[dict[str, ZoneFile], list[str]]:

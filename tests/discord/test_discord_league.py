@@ -218,7 +218,8 @@ async def test_a_non_organiser_cannot_add_a_round_and_an_organiser_role_can(h):
     before = await rounds(h)
     calls = await h.command(BOB, "league", "round add", stage="pinewood-sprint", opens="+3d", closes="+5d")
     (text,) = private_answers(calls)
-    assert text == "Only the organisers of Club can do that (Manage Server, the organisers' role, or named by `/league organisers add:`)."
+    assert text == ("Only the organisers of Club can do that (Manage Server, the organisers' role, or named by "
+                    "`/league organisers add:`).")
     assert channel_posts(calls) == [] and await rounds(h) == before  # nothing scheduled
 
     calls = await h.command(BOB, "league", "penalty", seconds=30, reason="no", special=(user_option("driver", ALICE),))

@@ -1,4 +1,4 @@
-"""The registry: the one place that lists the games the bot runs (DESIGN §9, issue 23).
+"""The registry: the one place that lists the games the bot runs (DESIGN §9).
 
 Everything outside a game's own folders (`bot/engine/<game>/`, `bot/render/<game>/`) reaches a
 game through `get(game_id)` and the `Game` protocol (bot.engine.core.game), never by importing it.
@@ -21,7 +21,7 @@ from bot.engine.roadrally.protocol import ROADRALLY
 if TYPE_CHECKING:  # a painter is imported on first use only (Pillow)
     from bot.render.painter import Painter
 
-#: the game a rally, league or command without one is played in (every one before issue 23)
+#: the game a rally, league or command without one is played in (every one before)
 DEFAULT_GAME = "rallyman"
 
 _GAMES: dict[str, Game[Any, Any, Any, Any]] = {RALLYMAN.id: RALLYMAN, DIRT.id: DIRT, ROADRALLY.id: ROADRALLY}

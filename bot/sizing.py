@@ -1,4 +1,4 @@
-"""How many render workers the bot starts and how much its picture caches may hold (issue 28).
+"""How many render workers the bot starts and how much its picture caches may hold.
 
 The bot runs on small hosts (a 512 MB dyno, a cheap VPS): going over the memory it may use gets
 it killed mid-rally. `plan()` turns the host into a `RenderPlan`:

@@ -1,5 +1,5 @@
 """Drawing a picture spec (bot.services.images): the renderer, the spec's conversions, and what a
-render worker process runs (issue 28).
+render worker process runs.
 
 A spec (`{"kind": "board", "game": id, "view": ...}` and the others, see bot.services.images) is
 drawn by `draw` with a `Renderer`: the bot's `PillowRenderer` hands it to the game's pictures
@@ -123,7 +123,7 @@ def _drawn(played: Game[Any, Any, Any, Any]) -> Pictures[Any]:
 
 
 def current(spec: dict[str, Any]) -> dict[str, Any]:
-    """A board or results spec in the view form: one stored with the whole state (before issue 23)
+    """A board or results spec in the view form: one stored with the whole state (by older versions)
     is converted, through its game's spectator view, as `board_spec` / `results_spec` would build it."""
     if "state" not in spec or spec.get("kind") not in ("board", "results"):
         return spec
@@ -249,7 +249,7 @@ def _worker_init(cache_folder: str | None, started: Any, cache_mb: int = sizing.
     Last, every object made so far (the modules, fonts, catalogues: ~45,000 objects, there for the
     worker's life) is moved out of the garbage collector's reach (`gc.freeze`): a full collection
     then scans only what drawing made since, instead of pausing a board now and then for ~15 ms
-    (measured on a stage's first board, issue 28)."""
+    (measured on a stage's first board)."""
     import gc
     import signal
 

@@ -3,7 +3,7 @@
 The `bench` package sits at the top of the checkout, next to `bot/`; `python -m` puts the
 current directory on sys.path, and the checkout root is added too so it works from anywhere.
 `bench league` takes its sizes (`--runs`, `--results`, `--jobs`) for a smaller, quicker run.
-`bench store` and `bench live` take `--backend postgresql` (issue 13): the same figures on a
+`bench store` and `bench live` take `--backend postgresql`: the same figures on a
 PostgreSQL database, `--url` (an existing empty one) or else a fresh one on a throwaway server
 started from the checkout's `tests/pg_server.py` and stopped at the end; DATABASE_URL and
 RALLYBOT_DB are never used, since a bench writes its own rallies. `bench live --processes N` runs
@@ -13,9 +13,9 @@ its own shard; `--rallies N` (default 10,000) sizes it and `--seconds` shortens 
 classic's (`bench/engine_dirt.py`, `bench/render_dirt.py`); `bench render --game roadrally` Road Rally
 USA's board and results card (`bench/render_roadrally.py`): a game's bench is found by its file's
 name, `bench/<engine|render>_<game>.py`.
-`bench web` (issue 26) storms the spectators' site with `--clients` readers (default 200) for
+`bench web` storms the spectators' site with `--clients` readers (default 200) for
 `--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
-`bench replay` (issue 27 §6) draws the animated replay of a 3-special rally of 4 AI cars in one
+`bench replay` draws the animated replay of a 3-special rally of 4 AI cars in one
 render worker (`bench/replay.py`).
 `bench gateway` feeds the real bot a shard's READY and GUILD_CREATEs and a busy minute of the
 `guilds` intent's events (`bench/gateway.py`); `--servers N` (default 2,500) sizes the shard.

@@ -9,7 +9,7 @@
   rally, and the database's own integrity check) with the rules engine, on every core, compares
   the result with the stored snapshot, and checks every logged action is in the log's canonical
   form; exit 1 and one line per mismatch if anything differs;
-- `careers --rebuild` writes every driver's career stats (issue 27) again from the logs of the
+- `careers --rebuild` writes every driver's career stats again from the logs of the
   ended rallies (`CareerService.rebuild`: the same rows the end of each rally wrote) and prints
   how many;
 - `copy --to TARGET` copies every row into another, empty database (SQLite → PostgreSQL to move

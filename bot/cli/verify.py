@@ -1,4 +1,4 @@
-"""`python -m bot verify FILE.json`: replay result cards with the engine alone (issue 11).
+"""`python -m bot verify FILE.json`: replay result cards with the engine alone.
 
     python -m bot verify round-3-cards.json [--seed-sha256 HASH] [--round-sha256 HASH]
 

@@ -6,7 +6,7 @@ Each input line is `name: /command options`, e.g. `alice: /rally create stage:pi
 `[channel]` for everybody in the main channel, `[only alice]` for a private (ephemeral) reply or a
 DM, `[#run-alice-r1]` for a post in a driver's run (on Discord: the private thread the bot makes).
 
-Championships (issue 11): `/league …`, `/run …`, `/scratch …`, `/verify` call the league services.
+Championships: `/league …`, `/run …`, `/scratch …`, `/verify` call the league services.
 The console owns the clock (`ConsoleClock`, bot/console/clock.py): `/clock +3d` moves it forward and runs every job that
 falls due on the way at its own time (round opens, reminders, closes, turn deadlines), so a season
 can be tried offline in minutes; `/clock +30h offline` jumps as if the bot had been down, so each

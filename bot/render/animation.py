@@ -1,6 +1,6 @@
 """Animated replays: a rally's boards, one per turn, encoded together as one animated WebP.
 
-Why animated WebP and not APNG (issue 27 §6: "the one with the better size for the same frames"),
+Why animated WebP and not APNG ("the one with the better size for the same frames"),
 measured on a 3-special classic rally of 4 AI cars (135 frames of 800 px, one palette for all):
 lossless WebP (method 1, no key frame but the first) 828 KiB, APNG (the same palette, unchanged
 pixels transparent, zlib 3) 1716 KiB, lossy WebP (q 75) 3031 KiB with blurred text; APNG with a

@@ -6,7 +6,7 @@ longer evicts the others by count, and 50 stages do not keep 50 layers). Each re
 process has its own caches (they are module globals): the bounds are per process.
 
 Every `ByteLRU` made with a `share` is registered (`caches()`): `set_budget(total)` gives each its
-share of `total` bytes, so one number (the render plan's cache budget of a process, issue 28:
+share of `total` bytes, so one number (the render plan's cache budget of a process,
 `bot.services.render_plan`) bounds them all; a cache made without a share keeps its own limit.
 The shares below are the default limits' proportions (the static layers are most of it: a
 board's first draw of a stage costs a whole layer, ~50–250 ms, a strip or a text a few ms).

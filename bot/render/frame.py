@@ -28,7 +28,7 @@ BBox = tuple[float, float, float, float]
 class Outline:
     """The points of a stage's outline, their bounding box at each rotation computed once: a
     layout asks for the same boxes several times (the fitted map, the camera's strip, their
-    frames: 28 boxes of ~2,400 points, ~15 ms of a stage's first board, issue 28)."""
+    frames: 28 boxes of ~2,400 points, ~15 ms of a stage's first board)."""
 
     def __init__(self, points: Iterable[Pt]) -> None:
         self.points = tuple(points)

@@ -1,4 +1,4 @@
-"""A ghost car (issue 27 §5), the same for every game's board: a translucent car body, outlined
+"""A ghost car, the same for every game's board: a translucent car body, outlined
 so it reads on any road, with a small label ("ghost", in the reader's words) beside it.
 
 The body is drawn on its own transparent layer at 4× and alpha-composited onto the board, so the

@@ -1,4 +1,4 @@
-"""One titled ranking table for every league image (issue 11): round results, season standings,
+"""One titled ranking table for every league image: round results, season standings,
 world scratch ranking.
 
 The caller says what the table holds (`TableView`: title, column heads with their alignment and
@@ -13,7 +13,7 @@ a message (`Msg`, `Listed`: the view keeps it as one); it is shown in the image'
   is drawn clipped to its cell, so a hostile name (1,000 characters, a tower of combining accents)
   never spills into a neighbour.
 
-Free text is not cut on one line (issue 22): a row's `detail` (why a driver is out: a steward's
+Free text is not cut on one line: a row's `detail` (why a driver is out: a steward's
 reason for a DSQ, up to 200 characters) and the footer `note` (the ranking rule) wrap onto up to
 MAX_LINES lines, the row or footer growing to hold them; only what is longer still ends in "…".
 A row's `struck` cells (a dropped round of the standings) are drawn with a line through them.

@@ -3,7 +3,7 @@
 Discord cogs and the offline console call the same services and get the same `Reply`.
 
 `RallyService` (every service together) is imported on first use (PEP 562 `__getattr__`): a process
-that needs one service module, such as the web page's (bot/web/), does not import them all (issue 28).
+that needs one service module, such as the web page's (bot/web/), does not import them all.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -1,4 +1,4 @@
-"""Achievements as data (`data/careers/achievements.json`, issue 27 §4): a closed set of condition
+"""Achievements as data (`data/careers/achievements.json`): a closed set of condition
 kinds the code evaluates from a driver's career stats and the facts of the rally just finished.
 
 Kinds (each validated: unknown kinds, stats, games or bounds are refused naming the file, the

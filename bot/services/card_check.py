@@ -1,4 +1,4 @@
-"""Verifying result cards: replay a closed round's runs with the engine alone (issue 11).
+"""Verifying result cards: replay a closed round's runs with the engine alone.
 
 A result card (`bot/services/cards.py`) claims that a driver, with the round's seed, on stages of
 known text, took these actions and got this time. `verify_card` checks it without the store or

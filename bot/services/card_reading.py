@@ -1,7 +1,7 @@
-"""Reading a result card, strictly (issue 11): a card is hostile input, so every field is checked
+"""Reading a result card, strictly: a card is hostile input, so every field is checked
 for its type, its size and its form before anything uses it, and the first problem is the card's
 reason to be rejected (`Rejected`, a catalogue text). `read_card` gives a `Card` whose fields are
-safe to use: the game it names (issue 24: omitted = classic), its labels, its dice and its claim.
+safe to use: the game it names (omitted = classic), its labels, its dice and its claim.
 
 What a card claims is checked elsewhere (bot/services/card_check.py): its labels against what was
 published, its seed and stages, and its replay.

@@ -7,7 +7,7 @@ never the words typed), and the claimed outcome. `python -m bot verify` replays 
 engine alone (`bot/services/card_check.py`): a card whose seed, stage, driver or any action was
 altered diverges or is refused.
 
-Version 2 binds the labels a card shows (issue 21): the round's header (`round_header`: league id
+Version 2 binds the labels a card shows: the round's header (`round_header`: league id
 and name, round number, week, stages and their digests, assistance, ruleset, modules, dice mode,
 seed hash) and its results (`results_of`: each finished driver's id, name and times) hash to the
 round's digest (`round_digest`), carried by every card and by the cards file, which also holds the
@@ -45,7 +45,7 @@ OLD_VERSIONS = (1,)  # still read: their replay verifies, their labels are as wr
 #: The round's fields every card repeats and `round_header` holds (version 1 lacks `league_id`).
 HEADER_FIELDS = ("league_id", "league", "round", "week", "specials", "assistance", "stage_sha256", "ruleset",
                  "modules", "dice", "seed_sha256")
-#: The header's fields written only when they say something (issue 24): `game` for a round of any
+#: The header's fields written only when they say something: `game` for a round of any
 #: game but classic (omitted: classic, so every card written before still verifies) and
 #: `provisional: true` for a ruleset its game calls provisional. The digest binds them like the rest.
 OPTIONAL_HEADER_FIELDS = ("game", "provisional")

@@ -1,4 +1,4 @@
-"""Careers (issue 27 §3–4): each driver's stats per game across servers, achievements, `/driver`.
+"""Careers: each driver's stats per game across servers, achievements, `/driver`.
 
 **When stats are written.** A `RallyWork.end_hook`: in the very transaction that finishes a
 rally (or abandons a run: a DNF), its log is replayed once (`replay.replay_checked`) and the game's
@@ -456,7 +456,7 @@ class CareerService:
             raise ServiceError("career.no_history", name=name)
 
         # the driver's own card (a private answer to them alone) shows all of it; another's, what this
-        # server may see (issue 27 §1)
+        # server may see
         viewer = None if user_id == actor.user_id else place.guild_id
 
         async def read(tx: Tx) -> tuple[list[CareerResult], list[Any], str, int | None, list[float]]:

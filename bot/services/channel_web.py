@@ -1,5 +1,5 @@
 """`/rally web public|private`: show a channel's rallies on the spectators' web page without a
-league (issue 26 §3: a channel the bot was not asked to publish answers 404), or hide them again.
+league (a channel the bot was not asked to publish answers 404), or hide them again.
 
 Only a member who may manage the channel (Manage Channels) or the server (Manage Server) chooses:
 the page shows every rally played there, to anyone. The choice is one row of `web_channels`

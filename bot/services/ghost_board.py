@@ -1,4 +1,4 @@
-"""A run's ghost on its boards (issue 27 §5): the gap measured at the same place on the road, like
+"""A run's ghost on its boards: the gap measured at the same place on the road, like
 a split at a checkpoint, and the ghost drawn where it was at the driver's time, so that the two
 always agree.
 

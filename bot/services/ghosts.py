@@ -1,4 +1,4 @@
-"""Choosing a run's ghost car (issue 27 §5): `/run start ghost:best|leader`, `/scratch run ghost:…`.
+"""Choosing a run's ghost car: `/run start ghost:best|leader`, `/scratch run ghost:…`.
 
 A driver starting a solo run may race the ghost of
 - **their personal best** on that stage: their best finished run of the game on the same course

@@ -8,8 +8,8 @@ text never waits for the drawing. When a drawing fails the post goes without its
 
 A board or results spec is built from the game's spectator view (`view(state, None)`, then the
 game's `board` / `results`): it holds what the picture shows and nothing else, never the state (a
-game with hidden hands must not leak them through an outbox row, DESIGN §9). A spec stored before
-issue 23 (`"state": <snapshot JSON>`, a post still undelivered at the upgrade) is converted to the
+game with hidden hands must not leak them through an outbox row, DESIGN §9). A spec stored by older
+versions (`"state": <snapshot JSON>`, a post still undelivered at the upgrade) is converted to the
 view form when it is drawn (`current`).
 
 Where pictures are drawn: never on the event loop. `draw_async` with the bot's `PillowRenderer`
@@ -17,7 +17,7 @@ sends the spec (plain JSON, so it pickles) to a pool of worker processes (`start
 on first use, or at boot with `asyncio.to_thread(start_pool)`; `shutdown_pool` stops them, and
 runs at exit), so a burst of turn ends is drawn on every core instead of queueing behind one
 thread. How many, and how much their caches hold, is the render plan (`render_plan()`,
-`configure()`: bot/sizing.py, issue 28): from the CPUs and the memory the bot may use, or the
+`configure()`: bot/sizing.py): from the CPUs and the memory the bot may use, or the
 settings `RALLYBOT_RENDER_WORKERS` and `RALLYBOT_MEMORY_MB`. Each worker keeps its own caches
 (static layers, strips, text, table rows), all bounded together by the plan's cache budget
 (`apply_budget`); the static layers are also kept on disk (bot.render.disk_cache), shared by
@@ -26,7 +26,7 @@ draws in the bot's render thread (`RENDER_THREAD`), its caches bounded the same 
 other renderer (a test's stand-in), and the Pillow renderer when the pool cannot start or a
 worker died (logged). Drawing a spec (`draw`, `PillowRenderer`, `current`, `localized` ...) and
 the workers' entry points live in bot.spec_drawing, re-exported here: a worker imports that module
-and never the services (6 MB less in each worker, issue 28).
+and never the services (6 MB less in each worker).
 
 Warming: `warm(stage)` draws a stage's static layer in a worker, in the background, when a rally
 or league round using it is created, so its first board costs an overlay and not a whole layer
@@ -39,7 +39,7 @@ outbox row's `lang`, the rally's or the league's). A picture's words (a board's 
 results card's title …) are kept as message-key JSON and shown in that language when it is drawn
 (`localized`); a table keeps its texts' message keys (`texts`) beside the plain table.
 
-A **replay** (issue 27 §6) is a reference: `{"kind": "replay", "rally_id": N, "version": V, "game": id}`
+A **replay** is a reference: `{"kind": "replay", "rally_id": N, "version": V, "game": id}`
 (`replay_spec`), never its frames. `draw_async(renderer, spec, lang, store=...)` reads the rally's
 log from the store (`bot.services.replay.read_log`, up to version V), sends it as ONE job to a
 render worker, which plays it again, takes the spectators' board after each turn (`turn_boards`),
@@ -112,7 +112,7 @@ class ThreadRenderer(PillowRenderer):
     """The Pillow renderer drawing in this process's render thread (`RENDER_THREAD`), never in
     worker processes: the web page's own process (bot/web/process.py) draws its few pictures so,
     reading and filling the same on-disk layer cache as the bot's workers, instead of starting a
-    second pool (memory, issue 28). `draw_async` sends only the exact `PillowRenderer` to the pool."""
+    second pool (memory). `draw_async` sends only the exact `PillowRenderer` to the pool."""
 
 
 def board_spec(state: Any, game: str | None = None) -> dict[str, Any] | None:

@@ -92,7 +92,7 @@ STANDINGS_HEAD = ("rank", "driver", "driver_id", "points")
 STANDINGS_TAIL = ("wins", "counted", "dropped", "time_s")
 RESULTS_COLUMNS = ("round_number", "stage", "position", "driver", "driver_id", "time_s", "time", "gap_s", "gap",
                    "status", "reason", "penalty_s", "penalty_reason", "points", "bonus")
-#: A table game's league (issue 25: scored in VP, ranked within each table): its score instead of times.
+#: A table game's league (scored in VP, ranked within each table): its score instead of times.
 TABLE_STANDINGS_TAIL = ("wins", "counted", "dropped", "vp")
 TABLE_RESULTS_COLUMNS = ("round_number", "stage", "position", "driver", "driver_id", "vp", "status", "reason",
                          "penalty_vp", "penalty_reason", "points")

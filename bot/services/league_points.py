@@ -1,7 +1,7 @@
 """The arithmetic of a championship, pure: a round's classification with points, and the season
 standings. No database and no Discord: the league services feed rows in and store rows out.
 
-Round (issue 11): finishers by score with penalties (equal totals share a position and its
+Round: finishers by score with penalties (equal totals share a position and its
 points); disqualified and DNF drivers score nothing; the power stage gives 5-4-3-2-1 bonus points
 for the fastest times on the round's last special among the classified drivers. Season: each
 driver's round scores (points + bonus), only the best N counted when the league drops rounds;
@@ -105,7 +105,7 @@ def classify_round(entries: list[Entry], penalties: dict[int, int], disqualified
 def classify_tables(entries: list[Entry], penalties: dict[int, int], disqualified: dict[int, str],
                     points: tuple[int, ...] | list[int] = DEFAULT_POINTS, kind: ResultKind = SECONDS
                     ) -> list[Classified]:
-    """The classification of a closed round of table games (issue 25 item 5): each finished seat's
+    """The classification of a closed round of table games: each finished seat's
     position is its finishing position in its own table (the game's outcome: the score the game's
     way, equal scores sharing a rank), its points those of that position in the league's table;
     in display order by position, then score, then name; then DNF, then DSQ (as `classify_round`).
@@ -181,7 +181,7 @@ def standings(scores: list[RoundScore], best_rounds: int | None = None, kind: Re
     """The season table: points of the best `best_rounds` rounds (all when None), ranked by
     points, then more wins, more 2nd places …, then the better total score of the game's result
     `kind` (classic: the lower total time); equal on all: shared. `score_first` (a table game's
-    league, issue 25: "VP as the tie-break"): the better total score breaks a tie on points
+    league: "VP as the tie-break"): the better total score breaks a tie on points
     first, then the wins and places."""
     by_driver: dict[int, list[RoundScore]] = {}
     for score in scores:

@@ -1,5 +1,5 @@
-"""The week's official stage of a game is one attempt per driver wherever it counts (issue 21;
-one world scratch per game since issue 24).
+"""The week's official stage of a game is one attempt per driver wherever it counts (one
+world scratch per game).
 
 A driver's official run of an ISO week in a game is their one row of `runs` with that game and
 week (unique index `runs_official`), whichever command started it: `/scratch run [game]` (that

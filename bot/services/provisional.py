@@ -1,4 +1,4 @@
-""""provisional rules" beside every result of a provisional ruleset (issue 24 item 6, RULES B13).
+""""provisional rules" beside every result of a provisional ruleset (RULES B13).
 
 A game says which of its rulesets are provisional (`Game.library.provisional`: DIRT's house defaults until
 its missing pages are known); every place the services show a result or a card (a rally's end

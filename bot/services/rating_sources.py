@@ -1,4 +1,4 @@
-"""Where ratings come from (issue 27 §2): the ranking of people each stored result gives, read
+"""Where ratings come from: the ranking of people each stored result gives, read
 the same way when the result is applied and when `db ratings --rebuild` replays it.
 
 - a **live rally** (`rally`, its id): the finished rally's classification (`Game.rules.standing` of its

@@ -1,4 +1,4 @@
-"""Ratings per game (issue 27 §2): OpenSkill, applied in the transaction of the result they come
+"""Ratings per game: OpenSkill, applied in the transaction of the result they come
 from, recomputable from the stored results in the stored order.
 
 - **Model**: `openskill.models.BradleyTerryPart`. A world week or a league round can rank a

@@ -1,5 +1,5 @@
 """`/ratings [game] [scope]`: a game's top drivers by rating, in this server or in the world
-(issue 27 §1–2), posted in the channel like `/scratch ranking`: a few lines and a table image.
+, posted in the channel like `/scratch ranking`: a few lines and a table image.
 
 **One driver across servers, nothing leaked.** A rating is one per Discord user and game,
 whatever server they drove on. The server's list names only drivers who drove that game on this

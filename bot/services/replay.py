@@ -12,7 +12,7 @@ says from which entry on the replay is known to differ (`Drift`). What reads a l
 rally (careers, the web pages) reads it through `replay_checked`: the replay up to the drift, the
 standings from the snapshot, never an error page.
 
-Animated replays (issue 27 §6) start here too: `read_log` reads a rally's log as the replay needs
+Animated replays start here too: `read_log` reads a rally's log as the replay needs
 it, `turn_views` gives the spectators' view after each turn (one frame each, see there) and
 `turn_boards` the board data of those views (what `bot.services.images` draws as a "replay").
 """

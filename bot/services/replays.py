@@ -1,4 +1,4 @@
-"""Animated replays (issue 27 §6): posted once when a rally or a run finishes, and `/replay rally:N`.
+"""Animated replays: posted once when a rally or a run finishes, and `/replay rally:N`.
 
 The post holds a reference to the replay (`images.replay_spec`: rally id and the version of its
 finish), never its frames: the outbox sender draws it like any other picture (`draw_async` with

@@ -215,7 +215,7 @@ STANDINGS_ROUNDS = MAX_COLUMNS - 4
 def league_standings(league: League, scores: list[RoundScore]) -> list[Standing]:
     """The season's standings of `league`, the one ranking its card, its export and its web page
     show: the game's own direction of scores, a table game's points tie broken by its score (VP)
-    first (issue 25)."""
+    first."""
     return standings(scores, league.best_rounds, games.get(league.game).rules.result,
                      score_first=is_table_game(league.game))
 
@@ -225,7 +225,7 @@ def standings_table(league: League, scores: list[RoundScore], numbers: dict[int,
     """The season card: one column per closed round (`numbers`: round id → its number; the latest
     STANDINGS_ROUNDS when there are more) with each driver's points there, a dropped round struck
     through, the total and the wins; the footer says which rounds count and how ties are broken."""
-    tables = is_table_game(league.game)  # issue 25: a table game's points tie broken by the score (VP) first
+    tables = is_table_game(league.game)  # a table game's points tie broken by the score (VP) first
     table = league_standings(league, scores)
     played = sorted({s.round_id for s in scores}, key=lambda r: (numbers.get(r, 0), r))
     shown_rounds = played[-(STANDINGS_ROUNDS - 1 if tables else STANDINGS_ROUNDS):]
@@ -315,7 +315,7 @@ async def _classify_tx(tx: Tx, rnd: Round, league: League) -> tuple[list[Classif
     runs = await counted_runs_tx(tx, rnd.id)
     judged_ = judged(await log_of_round_tx(tx, rnd.id))
     kind = games.get(rnd.game).rules.result
-    if is_table_game(rnd.game):  # issue 25: points by the finishing position in each table
+    if is_table_game(rnd.game):  # points by the finishing position in each table
         classified = classify_tables(entries_of(runs, tables=True), judged_.penalties, judged_.disqualified,
                                      league.points, kind)
     else:

@@ -1,4 +1,4 @@
-"""`/rules [game] [ruleset]`: a game's rules summary as the bot plays them (issue 24 item 6 D).
+"""`/rules [game] [ruleset]`: a game's rules summary as the bot plays them.
 
 The lines are the game's (`Game.library.summary(ruleset)`: message keys, shown in the reader's language);
 this module picks the game (none: classic) and the ruleset (none: the game's default, its first),

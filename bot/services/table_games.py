@@ -1,4 +1,4 @@
-"""League rounds of a table game (a game without solo runs: Road Rally USA, issue 25 item 5).
+"""League rounds of a table game (a game without solo runs: Road Rally USA).
 
 A round of such a league is not one attempt per driver but a set of table games among the
 league's entrants (its members when the round opens):

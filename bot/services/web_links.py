@@ -1,4 +1,4 @@
-"""The addresses of the spectators' web page (bot/web/, issue 26), and the one line a league's
+"""The addresses of the spectators' web page (bot/web/), and the one line a league's
 results and standings posts add to link there.
 
 The paths are written here once: the web routes (bot/web/routes.py) and the posts use the same

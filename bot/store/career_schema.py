@@ -1,4 +1,4 @@
-"""The careers' tables (issue 27 §3–4, one migration): written in SQLite's dialect, PostgreSQL's
+"""The careers' tables (one migration): written in SQLite's dialect, PostgreSQL's
 text made by `bot.store.pg_schema` like every step.
 
 - `career_results`: one row per human driver of each finished rally (and each abandoned run: a

@@ -1,7 +1,7 @@
-"""Careers' SQL (issue 27 §3–4): each human driver's result of each finished rally, and the
+"""Careers' SQL: each human driver's result of each finished rally, and the
 achievements earned (tables: bot/store/career_schema.py).
 
-**What a server may see** (issue 27 §1): `visible` is the one filter every read of another
+**What a server may see**: `visible` is the one filter every read of another
 driver's card goes through. A row is shown to a server when it was driven there, or is already
 public: a world scratch run (an official run: the world ranking shows it), a run of a closed
 round of a public league (`/league web public`, as the web page shows it), or a rally played in a

@@ -1,4 +1,4 @@
-"""Migration step 11 (issue 23): the store by game.
+"""Migration step 11: the store by game.
 
 - a `game` column (`'rallyman'` for every row written before) on rallies, leagues, rounds and
   runs: a world scratch entry is a run of a world round (`rounds.league_id` NULL), so it has it too;

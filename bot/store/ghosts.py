@@ -1,4 +1,4 @@
-"""The runs a ghost car may be drawn from (issue 27 §5): a driver's personal best on a stage, and
+"""The runs a ghost car may be drawn from: a driver's personal best on a stage, and
 the leader of the runs already public to this server's drivers.
 
 A run's stage is its round's `specials` (one special, or a course of several: the same course),

@@ -1,4 +1,4 @@
-"""In-process asyncio locks by key, each kept only while it is held or awaited (issue 28).
+"""In-process asyncio locks by key, each kept only while it is held or awaited.
 
 The databases' `locked(scope, key)` queue a process's own writers of a rally or a channel here
 (SQLite: the only lock; PostgreSQL: before taking a connection). A lock per key ever locked would

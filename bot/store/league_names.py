@@ -1,4 +1,4 @@
-"""League names are unique in a server whatever their case or Unicode form (issue 21).
+"""League names are unique in a server whatever their case or Unicode form.
 
 "Cup", "cup" and "ＣＵＰ" are one name: a name's key is its NFKC normalisation casefolded
 (`name_key`), kept in `leagues.name_key` under a unique index per server, so a league is found

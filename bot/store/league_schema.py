@@ -1,4 +1,4 @@
-"""The championship tables (issue 11): leagues, their members, rounds, runs, results, the log of
+"""The championship tables: leagues, their members, rounds, runs, results, the log of
 organiser actions and the result cards of closed rounds. Applied as one migration step.
 
 A run is a rally of one driver (`runs.rally_id`): its action log and snapshot live in the rally
@@ -116,7 +116,7 @@ SCHEMA_LEAGUES: tuple[str, ...] = (
     )""",
 )
 
-# Step 8 (issue 21): the week's official stage is one attempt per driver wherever it counts. A run
+# Step 8: the week's official stage is one attempt per driver wherever it counts. A run
 # (driven in the world round or in one league's official round) also answers every other league
 # round on that week's official stage of a league its driver is in: one row per (round, driver),
 # so a round counts at most one run of each driver (its own `runs` rows have the same key).

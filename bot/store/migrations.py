@@ -251,12 +251,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "games: a game column, results as score + unit, seats bounded by the game", games_and_scores),
     Migration(12, "a world scratch per game: world rounds and official runs unique by game and week",
               WORLD_BY_GAME),
-    # The spectators' web page (issue 26): a league is shown there only after its organisers chose
+    # The spectators' web page: a league is shown there only after its organisers chose
     # `/league web public`; every league starts private.
     Migration(13, "leagues shown on the web page by choice", (
         "ALTER TABLE leagues ADD COLUMN web_public INTEGER NOT NULL DEFAULT 0 CHECK (web_public IN (0, 1))",
     )),
-    # A channel's rallies shown on the web page without a league (`/rally web public`, issue 26):
+    # A channel's rallies shown on the web page without a league (`/rally web public`):
     # one row per published channel (who chose it, when); a channel's rallies listed by id.
     Migration(14, "channels whose rallies are shown on the web page", (
         """CREATE TABLE web_channels (
@@ -268,10 +268,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX rallies_by_channel ON rallies (guild_id, channel_id, id)",
     )),
-    # Careers (issue 27 §2): OpenSkill ratings per game and driver, the results applied in order,
+    # Careers: OpenSkill ratings per game and driver, the results applied in order,
     # each driver's rating after each (`bot/store/rating_schema.py`).
     Migration(15, "ratings per game and driver, their events in order and history", SCHEMA_RATINGS),
-    # Careers (issue 27 §3–4): one row per human driver of each finished rally (its counters from
+    # Careers: one row per human driver of each finished rally (its counters from
     # the log, its result), and the achievements earned, each once (bot/store/careers.py).
     Migration(16, "careers: results of each driver's rallies, achievements", SCHEMA_CAREERS),
     # Hidden information (RULES C10.8): a rally's hidden deal comes from a secret key of its own

@@ -1,7 +1,7 @@
 """The PostgreSQL backend (asyncpg): a connection pool, transactions, and the locks several bot
 processes share.
 
-Why it is shaped like this (issue 13, DESIGN §3):
+Why it is shaped like this (DESIGN §3):
 - one pool per process (`RALLYBOT_DB_POOL` connections, default 8): hosts that offer PostgreSQL
   count connections, and a command holds one only while it talks to the database;
 - the repositories' SQL is shared with SQLite: `?` placeholders are numbered here (`$1`, `$2`…;

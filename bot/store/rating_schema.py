@@ -1,4 +1,4 @@
-"""The careers' rating tables (issue 27 §2), one migration step.
+"""The careers' rating tables, one migration step.
 
 - `ratings`: a driver's current OpenSkill rating per game (mu, sigma, the ordinal mu − 3σ the
   lists sort by, its change at the latest event for the trend arrow, how many events rated them

@@ -1,4 +1,4 @@
-"""Ratings per game and driver (issue 27 §2): the current rating, the results applied in order,
+"""Ratings per game and driver: the current rating, the results applied in order,
 and each driver's rating after each (`bot/store/rating_schema.py`).
 
 Every function is a transaction step: the ratings service applies a result in the transaction

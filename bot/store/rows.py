@@ -65,7 +65,7 @@ class Rally(_Record):
     created_at: str
     updated_at: str
     paused_at: str | None = None  # the bot cannot post in the channel: no AI turns, no deadlines
-    game: str = "rallyman"  # the game it is played in (`bot.games`; every rally before issue 23: classic)
+    game: str = "rallyman"  # the game it is played in (`bot.games`; every rally before: classic)
     #: the key of its hidden deal (64 hex digits, `bot.engine.core.secret_dice`), never shown;
     #: None for a rally made before deals had their own key (its deal comes from `seed`)
     secret: str | None = None

@@ -4,7 +4,7 @@ on the thread that runs the bot's transactions.
 Why: SQLite checkpoints automatically when a commit leaves the WAL above 1,000 pages, and it does
 so inside that commit, on the store's one database thread (`SqliteDatabase`): the commit then
 waits for the copy and its fsync, and so does every command queued behind it. Measured by
-`bench web` (issue 26) as stalls of 40–180 ms hitting every rally at once every few seconds, with
+`bench web` as stalls of 40–180 ms hitting every rally at once every few seconds, with
 or without page views: they alone set the command path's p99. So the store's connection turns
 automatic checkpoints off (`wal_autocheckpoint = 0`) and, after a write that leaves the WAL file
 above `limit` bytes, this class runs a PASSIVE checkpoint on its own connection and thread. The

@@ -1,4 +1,4 @@
-"""What the spectators' web page (bot/web/, issue 26) reads and the one flag it depends on.
+"""What the spectators' web page (bot/web/) reads and the one flag it depends on.
 
 A league is shown on the web page only after its organisers chose so (`/league web public`,
 `leagues.web_public`, migration 13); `set_league_web_tx` writes that choice, everything else

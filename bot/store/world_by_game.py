@@ -1,4 +1,4 @@
-"""Migration step 12 (issue 24 item 6): a world scratch per game.
+"""Migration step 12: a world scratch per game.
 
 Until step 11 there was one world round per ISO week (classic's); each game with solo runs now has
 its own, on its own official stage. The unique indexes that said "one world round per week" and

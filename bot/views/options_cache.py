@@ -2,8 +2,8 @@
 
 The outbox sender remembers each turn prompt it delivers (or forgets the channel's when a post
 closes the turn); `/roll`'s autocomplete (bot/cogs/autocomplete.py) reads it, so it answers
-within Discord's 3 s without a database read. It keeps the last `CHANNELS` channels (issue 28:
-never more, however many channels play); a channel forgotten is unknown, and its autocomplete
+within Discord's 3 s without a database read. It keeps the last `CHANNELS` channels (never
+more, however many channels play); a channel forgotten is unknown, and its autocomplete
 asks the service, as after a restart.
 """
 

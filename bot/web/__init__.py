@@ -1,4 +1,4 @@
-"""The spectators' web page (issue 26, DESIGN §10): a small read-only site on the bot's
+"""The spectators' web page (DESIGN §10): a small read-only site on the bot's
 database, in the reader's language.
 
     app = create_app(store, WebOptions(...), renderer=renderer)   # an aiohttp web.Application

@@ -36,7 +36,7 @@ def matches(if_none_match: str | None, etag: str) -> bool:
 
 class Lru(Generic[K, V]):
     """A small least-recently-used map of at most `size` entries and, when `max_bytes` is given,
-    at most that many bytes as `weigh` counts them (issue 28: a page of a league with a thousand
+    at most that many bytes as `weigh` counts them (a page of a league with a thousand
     runs is far larger than a rally's; the newest entry is always kept, even alone over it)."""
 
     def __init__(self, size: int, max_bytes: int | None = None, weigh: Callable[[V], int] | None = None) -> None:

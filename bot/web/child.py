@@ -17,7 +17,7 @@ this log) and a pid to signal.
 Its pictures: a bot that gives `draw` (its own `images.draw_async` with its renderer) lends the
 child its render workers through a socket pair made at each start (bot/web/draw_link.py: the
 child's end passed with `pass_fds`, `--draw-fd N`; this end served by a `DrawLender`), so the
-child never draws (issue 28: a drawing process costs about 70 MB). Without `draw` it draws itself.
+child never draws (a drawing process costs about 70 MB). Without `draw` it draws itself.
 
 What the child is given: the database in its environment (`RALLYBOT_DB`: a PostgreSQL URL's
 password never shows in the process list), the bot's render cache folder (`RALLYBOT_CACHE`),
@@ -118,7 +118,7 @@ class WebChild:
 
         env = dict(os.environ)
         env["RALLYBOT_DB"] = str(self.target)
-        env.setdefault("MALLOC_ARENA_MAX", "2")  # glibc: a few threads, not an arena of freed memory each (issue 28)
+        env.setdefault("MALLOC_ARENA_MAX", "2")  # glibc: a few threads, not an arena of freed memory each
         cache = cache_dir()
         env["RALLYBOT_CACHE"] = str(cache) if cache is not None else OFF
         checkout = str(Path(__file__).resolve().parents[2])  # the folder holding the `bot` package

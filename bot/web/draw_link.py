@@ -1,4 +1,4 @@
-"""The web page's pictures drawn by the bot's render workers, over a socket pair (issue 28).
+"""The web page's pictures drawn by the bot's render workers, over a socket pair.
 
 Drawing a board costs a process about 70 MB (Pillow's frames, a stage's layers, fonts); the web
 page's process drawing its own pictures cost the bot as much as a second render worker. So the bot

@@ -1,4 +1,4 @@
-"""The league page's chart of the standings over the rounds (issue 26 §1 "league"): one line per
+"""The league page's chart of the standings over the rounds: one line per
 driver of the top `TOP`, its points in the standings after each closed round, drawn by the server
 as an inline SVG (templates/league.html: no script, nothing the strict CSP refuses; every name is
 text of the template, so escaped).

@@ -61,7 +61,7 @@ class LeaguePage:
     rounds: list[RoundRow]
     zone: str
     rule: str  # which rounds count
-    ties: str = ""  # how ties are broken (a table game: by VP, issue 25)
+    ties: str = ""  # how ties are broken (a table game: by VP)
     vp: bool = False  # a table game: the total VP, the first tie-break, has its column
     chart: Chart | None = None  # the standings over the closed rounds (None: none closed yet)
     chart_top: int = TOP  # how many drivers the chart draws at most
@@ -107,7 +107,7 @@ async def league_page_tx(tx: Tx, league_id: int) -> LeaguePage | None:
     if league is None:
         return None
     results = await results_of_league_tx(tx, league.id)
-    table = league_standings(league, scores_of(results))  # a table game's ties: by VP (issue 25)
+    table = league_standings(league, scores_of(results))  # a table game's ties: by VP
     dnfs: dict[int, int] = {}
     dsqs: dict[int, int] = {}
     penalties: dict[int, int] = {}

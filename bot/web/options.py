@@ -11,8 +11,8 @@ from bot.store.clock import utc_now
 
 #: the web page's own process (bot/web/process.py) reuses a page's data version this long (seconds)
 CHILD_VERSION_TTL = 0.5
-#: the web page's own process keeps this many MB of pages, pictures and replayed rallies (issue 28:
-#: the bot's memory plan counts its process with these caches full, `bot.sizing.WEB_MB`)
+#: the web page's own process keeps this many MB of pages, pictures and replayed rallies (the
+#: bot's memory plan counts its process with these caches full, `bot.sizing.WEB_MB`)
 CHILD_PAGES_MB, CHILD_IMAGES_MB, CHILD_REPLAYS_MB = 8, 8, 4
 #: where a reverse proxy's own requests come from: this host (the README's set-up: the proxy
 #: passes to 127.0.0.1); `WebOptions.proxies` names others
@@ -42,7 +42,7 @@ class WebOptions:
     rows: int = 50
     pages: int = 512  # pages kept in the page cache
     images: int = 64  # pictures kept in the image cache
-    pages_mb: int = 16  # and at most this many MB of pages (issue 28: bounded in bytes too)
+    pages_mb: int = 16  # and at most this many MB of pages (bounded in bytes too)
     images_mb: int = 16  # and of pictures
     replays_mb: int = 16  # and of ended rallies' replayed turns (`bot.web.site.replay_bytes`)
     live_poll: float = 1.0  # seconds between two reads of a watched rally's version (one poller a rally)

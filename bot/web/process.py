@@ -1,4 +1,4 @@
-"""The web page's own process (issue 26, "Fast"): `python -m bot web` serves the site from a
+"""The web page's own process ("Fast"): `python -m bot web` serves the site from a
 read-only store, at a low CPU priority, away from the bot's event loop and database thread.
 
     python -m bot web [--db TARGET] [--port 8080] [--host 127.0.0.1] [--proxy] [--nice 10]
@@ -15,7 +15,7 @@ alone too: a site on another host reading the bot's PostgreSQL database. What it
   `default_transaction_read_only`; never migrating: a schema other than this code's is refused);
 - has its pictures drawn by the bot's render workers when the bot lends them (`--draw-fd`: one
   end of a socket pair, bot/web/draw_link.py): it then never draws and never imports the drawing
-  code (70 MB less, issue 28); alone, it draws them in a thread of its own (`ThreadRenderer`),
+  code (70 MB less); alone, it draws them in a thread of its own (`ThreadRenderer`),
   reading and filling the on-disk layer cache (`RALLYBOT_CACHE`), never a pool of render workers;
 - keeps its caches of pages, pictures and replays within `CHILD_PAGES_MB`, `CHILD_IMAGES_MB` and
   `CHILD_REPLAYS_MB` (20 MB in all: `bot.sizing.WEB_MB` counts them full);
@@ -119,7 +119,7 @@ async def serve(target: Target, port: int, host: str, *, forwarded: bool = False
                 print(f"error: the web page cannot use the drawing link --draw-fd {draw_fd}: {exc}", file=sys.stderr)
                 return START_FAILED
         else:
-            apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller (issue 28)
+            apply_budget(PICTURE_CACHE_MB)  # its picture caches bounded like a worker's, smaller
         options = child_caches(WebOptions(forwarded=forwarded, version_ttl=CHILD_VERSION_TTL,
                                           public_url=public_address()))
         if budget is not None:

@@ -1,4 +1,4 @@
-"""A finished rally, turn by turn (`GET /rally/N/replay?turn=K`, issue 26): the board as it stood
+"""A finished rally, turn by turn (`GET /rally/N/replay?turn=K`): the board as it stood
 after turn K, what that turn told, a slider and links to the first, previous, next and last turns,
 and play/pause (`&play=1`: the page moves on to the next turn by itself, `PACE` seconds a turn,
 with a plain refresh: no script needed). The last turn names the rally's winner.

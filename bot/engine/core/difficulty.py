@@ -1,4 +1,4 @@
-"""How hard a stage is, 1 to 5 stars, and how long: one formula for every game (issue 24 item 7).
+"""How hard a stage is, 1 to 5 stars, and how long: one formula for every game.
 
 The inputs are counts every game's stage library can give (`StageFacts`): its corners, how many
 of them are *tight* (the slowest line of the corner allows gear 2 or less: classic's interior

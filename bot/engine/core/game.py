@@ -300,7 +300,7 @@ GHOST = "ghost"
 
 @dataclass(frozen=True)
 class GhostMark:
-    """Where a seat stands, as a ghost car would be drawn from it (issue 27 §5): `place` is what
+    """Where a seat stands, as a ghost car would be drawn from it: `place` is what
     the game's board draws a car at (JSON: classic's space id on its stage, DIRT's hex space; a
     finished car's place is the game's finish mark), `time` the seat's time so far in seconds as
     the board shows it (over the whole rally: the finished specials' times plus the current

@@ -1,4 +1,4 @@
-"""The official stage of each ISO week (issue 11, world scratch ranking): generated from the week
+"""The official stage of each ISO week (world scratch ranking): generated from the week
 alone, so every bot process on every server names the same stage with no shared state.
 
 `official_stage("2026-W48")` is a generated stage `gen-SEED-LENGTH` (see stage_catalogue): SEED and

@@ -1,4 +1,4 @@
-"""Career counters an action's events add, per seat (`Game.career.tally`, issue 27 §3).
+"""Career counters an action's events add, per seat (`Game.career.tally`).
 
 A game tells, from the events of one action, what each seat did that a career counts: the keys
 are a closed set so that the services, the store and the career card read them without knowing

@@ -1,4 +1,4 @@
-"""The DIRT AI: legal, sensible driving (issue 24 item 4) — it brakes for corners, keeps off the
+"""The DIRT AI: legal, sensible driving — it brakes for corners, keeps off the
 damage bag's shortcuts and stops before its luck runs out.
 
 Speed caps: the highest gear a car may enter each space in and still meet every limit ahead when
@@ -11,7 +11,7 @@ preferring normal spaces to slides and shortcuts; it stops when no safe step is 
 next die's exact chance of a loss of control (B13.1) is above its risk. A turn not begun always
 rolls (B7: at least one space), the safest step first.
 
-Speed (issue 24): the best roll is remembered on the few plain values it depends on (`_best_known`:
+Speed: the best roll is remembered on the few plain values it depends on (`_best_known`:
 the stage's name, the car's space and lane, the other cars near, the dice key), never on a state;
 the risk test is cached on its numbers.
 """
@@ -128,7 +128,7 @@ MEMO_SIZE = 20_000  # about 10 MB at most
 
 
 def _best_known(state: DirtState, seat: str) -> tuple[Roll, bool, int] | None:
-    """`_best`, remembered on what it depends on (issue 24, speed): the stage, the car's space
+    """`_best`, remembered on what it depends on (speed): the stage, the car's space
     and lane, the other cars on the spaces a step could reach or be blocked by (`tables.near`) and
     the dice (`dice_key`). With "−1" tokens in play (they change targets and caps) it is worked
     out each time. The dice key, the steps and the other cars' places come from the state's probe
@@ -169,7 +169,7 @@ def _best(state: DirtState, seat: str, steps: tuple[Step, ...], reach: Reach) ->
     The rolls are met in `roll_targets`' order (steps first, then the words) and ranked: safe (in a
     gear within the cap of its target) first, then onto a normal space, then the highest gear when
     safe (the lowest when not), the highest cap, the fewest brake dice. Worked out without making
-    the list of rolls (issue 24, speed)."""
+    the list of rolls (speed)."""
     targets = reach.targets()
     if not targets:
         return None

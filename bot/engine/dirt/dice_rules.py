@@ -73,7 +73,7 @@ class DiceTurn:
 
 @lru_cache(maxsize=64)
 def known_step(die: str, brakes: int) -> Step:
-    """`Step(die, brakes)`, one object per value (issue 24, speed): the engine makes every step it
+    """`Step(die, brakes)`, one object per value (speed): the engine makes every step it
     offers through here, so that looking one up among the steps allowed finds the same object
     (an identity check) before comparing fields. Both arguments always given: the cache tells
     `(die,)` from `(die, 0)`."""

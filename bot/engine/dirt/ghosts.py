@@ -1,4 +1,4 @@
-"""DIRT's ghost marks (issue 27 §5): where each car stands and its time so far, as a ghost car of a
+"""DIRT's ghost marks: where each car stands and its time so far, as a ghost car of a
 later run would be drawn from it. Only what spectators see (the board's space and time).
 
 Pure, like every engine module.

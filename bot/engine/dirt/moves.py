@@ -182,7 +182,7 @@ def _dice_left(ruleset: str, leading: bool, coast: int, brake: int, minus_one: i
 
 def steps_now(state: DirtState, seat: str) -> tuple[Step, ...]:
     """`allowed_steps(dice_turn(...), dice_left_of(...))`: the steps the dice rules allow `seat`
-    now, cached on the few numbers they depend on (`dice_key`; issue 24, speed)."""
+    now, cached on the few numbers they depend on (`dice_key`, for speed)."""
     return steps_of(dice_key(state, seat))
 
 
@@ -200,7 +200,7 @@ def dice_key(state: DirtState, seat: str) -> tuple:
 
 
 def steps_of(key: tuple) -> tuple[Step, ...]:
-    """The steps allowed for a `dice_key`, remembered by the key itself (issue 24, speed: one dict
+    """The steps allowed for a `dice_key`, remembered by the key itself (speed: one dict
     lookup, where a cache on the key's nine parts rebuilds and hashes a tuple of them)."""
     try:
         return _STEPS[key]

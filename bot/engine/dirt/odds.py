@@ -1,4 +1,4 @@
-"""Exact odds of losing control before rolling (RULES B13.1, issue 24 item 3).
+"""Exact odds of losing control before rolling (RULES B13.1).
 
 A DIRT car loses control when the ⚠ shown this turn reach the limit of its dashboard column
 (B13.1). Every die shows ⚠ independently with the chance its ⚠ faces give (gear + brake dice each

@@ -1,4 +1,4 @@
-"""DIRT's official stage of each ISO week (issue 24 item 6: a world scratch per game): a generated
+"""DIRT's official stage of each ISO week (a world scratch per game): a generated
 stage `gen-SEED-TILES` named from the week alone, so every bot process names the same stage with
 no shared state, as classic's (`bot.engine.core.official`) but from its own hash input, so the two
 games' weeks never follow each other.

@@ -1,4 +1,4 @@
-"""The data of DIRT's pictures, as an outbox row keeps it (issue 23: what is shown comes from a view).
+"""The data of DIRT's pictures, as an outbox row keeps it (what is shown comes from a view).
 
 `board_data` fills the renderer's `BoardView` (bot.engine.dirt.view) from a state: every car with
 its space, gear, pose (drift on a corner's outside line, turned across on a slide), stage time so far

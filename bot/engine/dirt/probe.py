@@ -1,5 +1,5 @@
 """What the engine worked out for the seat to act, kept on the state for the next question
-(issue 24, third pass: the legal-roll work of the AI's choice, `apply`'s check and the end-of-turn
+(third pass: the legal-roll work of the AI's choice, `apply`'s check and the end-of-turn
 check done once per step instead of three times).
 
 When a step leaves the driver's turn running, `roll_step`'s end-of-turn check has just worked out,
@@ -37,8 +37,8 @@ class Probe:
         self.noted, self.rolled, self.gear = noted, len(noted), key[1]
 
     def renew(self, key: tuple, steps: tuple[Step, ...], noted: list[tuple[str, bool, int]]) -> None:
-        """The same seat's probe after its next step, its `Reach` moved along with the car (issue
-        24, speed: kept, not made anew, for the step after)."""
+        """The same seat's probe after its next step, its `Reach` moved along with the car
+        (for speed: kept, not made anew, for the step after)."""
         self.key, self.steps, self.noted, self.rolled, self.gear = key, steps, noted, len(noted), key[1]
 
 

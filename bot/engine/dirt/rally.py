@@ -1,7 +1,7 @@
 """A DIRT rally as a pure function of its actions (RULES Part B with the B13 defaults): the public
 API the `Game` protocol wrapper, the board and the AI use.
 
-`apply(state, seat, action)` plays the action on the state it is given (issue 24, third pass: no
+`apply(state, seat, action)` plays the action on the state it is given (third pass: no
 copy per action, as python-chess pushes a move onto its board and OpenSpiel's `apply_action`
 changes its state) and returns that state with the events, or raises `NotAllowed` with a `dirt.*`
 message and the state exactly as it was: every refusal comes before the first change. A caller

@@ -1,4 +1,4 @@
-"""Where a DIRT car can go next, from compiled per-stage tables (issue 24, "Speed", second pass).
+"""Where a DIRT car can go next, from compiled per-stage tables ("Speed", second pass).
 
 The rules are those of `moves` (B7–B11, B13.5, B13.8.3–B13.8.6); this module answers the same
 questions — the target a direction word names, whether it is free, where a jump lands — from

@@ -1,4 +1,4 @@
-"""`/rules` for Rallyman: DIRT: its rules summary as message keys (issue 24 item 6 D).
+"""`/rules` for Rallyman: DIRT: its rules summary as message keys.
 
 DIRT's rulebook is known only in part (RULES Part B), so its ruleset fills each gap with a labelled
 house default (B13). The summary says so first ("provisional rules" when the ruleset file says it

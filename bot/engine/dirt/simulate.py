@@ -1,5 +1,5 @@
-"""`python -m bot simulate --game dirt`: a whole DIRT rally driven by the AI, as plain data (issue 24
-item 4): per stage each driver's time, damage tokens and outcome; the rally's classification; and
+"""`python -m bot simulate --game dirt`: a whole DIRT rally driven by the AI, as plain data: per
+stage each driver's time, damage tokens and outcome; the rally's classification; and
 how the AI drove (turns, losses of control by the gear of the die that lost it, DNFs). The same
 arguments always give the same rally (seeded dice in the state)."""
 

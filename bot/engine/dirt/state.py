@@ -1,7 +1,7 @@
 """The state of a DIRT rally (RULES B2–B13): the cars, the stage being driven, the round and the
 turn in progress, the damage-token bag and the "−1" tokens on tiles.
 
-Plain data, changed in place by the rally's `apply` (issue 24, third pass: no copy per action, as
+Plain data, changed in place by the rally's `apply` (third pass: no copy per action, as
 python-chess pushes moves onto one board and OpenSpiel's `apply_action` changes its state): a caller
 that needs the state as it was `clone`s it first (the `Game` adapter does, once per command).
 Written to a deterministic JSON-safe dict; the loaded stage and ruleset are not serialised: they

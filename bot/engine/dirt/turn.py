@@ -3,7 +3,7 @@ pushing one's luck, or a time attack; a loss of control, a finish or a knock-out
 
 `check_roll` refuses an illegal step without touching anything; `roll_step` checks first, then
 rolls its dice and moves the car. Both work on the state they are given, which the rally's `apply`
-changes in place (issue 24, third pass): every refusal comes before the first change (a time
+changes in place (third pass): every refusal comes before the first change (a time
 attack is first played whole on a clone with clean dice, so its real run refuses nothing).
 """
 
@@ -68,7 +68,7 @@ def _checked(state: DirtState, seat: str, action: Roll) -> tuple[int, Reach, tup
 
 
 def _allows(steps: tuple[Step, ...], step: Step) -> bool:
-    """`step in steps`, by identity first (issue 24, speed): the steps allowed and the AI's rolls
+    """`step in steps`, by identity first (speed): the steps allowed and the AI's rolls
     are one object per value (`known_step`), so the common lookup never calls the dataclass's
     `__eq__` on the steps before it; a step made elsewhere is compared by value."""
     for known in steps:
@@ -343,7 +343,7 @@ def _key_after(key: tuple, gear: int, dice: tuple[str, ...]) -> tuple:
 def _roll_dice(state: DirtState, rules: DirtRuleset, dice: tuple[str, ...], target: int) -> int:
     """Roll a step's dice onto `target` (each noted in the turn's dice); the ⚠ they show that
     count (none while SISU cancels them, A22). Each die as `dice.roll` rolls it, its stream and
-    faces looked up here (issue 24, speed: one call fewer per die)."""
+    faces looked up here (speed: one call fewer per die)."""
     shown = 0
     source, faces, hazard_faces, noted = state.dice, rules.faces, rules.hazard_faces, state.turn_dice
     counts = not state.sisu_active

@@ -64,7 +64,7 @@ class DieView(BaseModel):
 
 
 class GhostView(BaseModel):
-    """A ghost car (issue 27 §5): the space a stored run held at the same turn, drawn translucent
+    """A ghost car: the space a stored run held at the same turn, drawn translucent
     under the real cars, with its label ("ghost") in the reader's words."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

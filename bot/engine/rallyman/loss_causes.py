@@ -9,7 +9,7 @@ the words each cause is announced with.
 - `snow_turn_hazards`: the same with the option `snow_threshold_scope: turn`, where every ⚠ of the
   turn counts once the car has taken one on snow (AMB-8).
 
-Each cause has its own words (issue 21: two ⚠ on snow were announced as "three ⚠"); the ⚠ counts
+Each cause has its own words (two ⚠ on snow were announced as "three ⚠"); the ⚠ counts
 in them are the ruleset's limits, given with the event (`limit`).
 """
 

@@ -4,7 +4,7 @@ A car leaves a special retired (by its driver or the host, or left behind when i
 RULES A3) or knocked out (A12.5): 3+ gears too fast into a corner (A8.6), a third flat (A9.4), its
 last black die lost (A12.5, also after a finish crash with no assistance to come, A15.3/AMB-22).
 `OutReason` is the closed set the engine may set (mypy checks every assignment), and each reason
-has its own word (issue 21: a reason without one froze rallies of several specials).
+has its own word (a reason without one froze rallies of several specials).
 """
 
 from __future__ import annotations

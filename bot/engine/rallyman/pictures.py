@@ -1,4 +1,4 @@
-"""The data of classic's pictures, as an outbox row keeps it (issue 23: what is shown comes from a view).
+"""The data of classic's pictures, as an outbox row keeps it (what is shown comes from a view).
 
 A post's board or results image is drawn when the post is delivered, in its reader's language. The
 row keeps the picture's data, never the state: `board_data` / `results_data` give the renderer's

@@ -49,7 +49,7 @@ def play_rally(stages: list[str], drivers: int = 4, seed: int = 0, assistance: l
 class LocTally:
     """How often AI drivers lose control: turns begun, and losses of control (A11, and A15.3 on
     the finish line) by the gear of the triggering die, fed the events of every action applied.
-    What `simulate` prints so the AI's boldness can be read and tested (issue 21)."""
+    What `simulate` prints so the AI's boldness can be read and tested."""
 
     turns: int = 0
     by_gear: dict[int, int] = field(default_factory=dict)

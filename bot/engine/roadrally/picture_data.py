@@ -1,4 +1,4 @@
-"""The data of Road Rally USA's pictures as an outbox row keeps it, validated (issue 25).
+"""The data of Road Rally USA's pictures as an outbox row keeps it, validated.
 
 `BoardData` is the public part of a spectator's `RRView` (RULES C10.8) with the road by its course
 name and each seat's shown name: no hand, no stage card, no answer, no deck order can be in it,

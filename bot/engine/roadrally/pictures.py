@@ -1,4 +1,4 @@
-"""The data of Road Rally USA's pictures, as an outbox row keeps it (issue 25: what is shown comes
+"""The data of Road Rally USA's pictures, as an outbox row keeps it (what is shown comes
 from a view, never from the state).
 
 - `board_data(view, names)`: the public part of the view (RULES C10.8) and each seat's shown name,

@@ -1,5 +1,5 @@
 """`python -m bot simulate --game roadrally`: a whole Road Rally USA game played by AI seats, as
-plain JSON-able data for a designer checking a preset's balance (issue 25).
+plain JSON-able data for a designer checking a preset's balance.
 
 The seats are the bot's AI seats ("-1", "-2", …: negative ids). Each decides from its own seat's
 view only (`view(state, seat)` → `ai.choose`, RULES C10.8), and every seat in `to_act` is asked

@@ -92,7 +92,7 @@ class RRState:
 
     def clone(self) -> RRState:
         """A full copy: every seat and container copied, nothing shared but the frozen preset and
-        road. Written out slot by slot (about twice as quick as calling the constructors, issue 25)."""
+        road. Written out slot by slot (about twice as quick as calling the constructors)."""
         _new = object.__new__
         c = _new(RRState)
         c.preset, c.sprint, c.road, c.dice = self.preset, self.sprint, self.road, self.dice.clone()

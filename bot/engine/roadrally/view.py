@@ -6,7 +6,7 @@ sees only the public part. Nothing else of the state is copied, so nothing secre
 
 The three records are NamedTuples, immutable like frozen dataclasses but several times as quick to
 build (a frozen dataclass sets each field through `object.__setattr__`): a view is built for every
-AI decision, and building it was most of one (issue 25). Read them by field name; `_asdict()` gives
+AI decision, and building it was most of one. Read them by field name; `_asdict()` gives
 a record's fields as a dict. `view` builds the public seats and the view itself from tuples in
 field order (`_record`); tests/roadrally/test_rr_speed_paths.py holds it to the plain reading,
 record types and field counts included."""
@@ -75,7 +75,7 @@ def _asked(state: RRState) -> frozenset[str]:
 
 
 #: a record built from a tuple of its fields in field order, without the Python `__new__` that
-#: NamedTuple writes (it only binds the arguments): five public seats in every view (issue 25)
+#: NamedTuple writes (it only binds the arguments): five public seats in every view
 _record = tuple.__new__
 
 

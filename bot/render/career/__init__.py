@@ -1,4 +1,4 @@
-"""The `/driver` career card (issue 27 §3): `render_career(card, options)` → PNG bytes, pure Pillow."""
+"""The `/driver` career card: `render_career(card, options)` → PNG bytes, pure Pillow."""
 
 from bot.render.career.card import CareerCard, card_image, render_career
 

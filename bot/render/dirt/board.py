@@ -122,7 +122,7 @@ def draw_overview(canvas: Image.Image, stage: DirtStage, view: BoardView, layout
     d.line([(0, top), (canvas.width, top)], fill=P.BLACK, width=2)
 
 
-#: the overview strips without cars, by stage and layout (RGB, ~1 MB each: bounded in bytes, issue 28)
+#: the overview strips without cars, by stage and layout (RGB, ~1 MB each: bounded in bytes)
 _bases: ByteLRU[Image.Image] = ByteLRU(16 * 1024 * 1024, "dirt_overview_strips", share=16)
 
 

@@ -6,7 +6,7 @@ cue) and a dark badge with its gear; it lies along the track, turned 45° when i
 outside line and across the track (90°) on a slide half (B8, B9). A die is a small square in its
 kind's colour (B1: black gear die with its number, white coast, orange leader, red brake with the
 letter the reader's language gives it), on its space, or beside the road when a car stands there; a
-⚠ face is shown on the die itself ("5⚠") in a thick red frame. A ghost car (issue 27 §5) is drawn
+⚠ face is shown on the die itself ("5⚠") in a thick red frame. A ghost car is drawn
 translucent under the cars, moved aside off a space a real car holds, its label last.
 """
 

@@ -158,7 +158,7 @@ def _draw_strip(stage: Stage, frame: Frame, size: tuple[int, int], snow: frozens
 
 def _round_line(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
     """A polyline with round caps and joints: a disc at each point (which holds the pie and gap
-    line `joint="curve"` would draw there: the same pixels without them, issue 28)."""
+    line `joint="curve"` would draw there: the same pixels without them)."""
     d.line(pts, fill=colour, width=width)
     r = width / 2
     for x, y in pts:

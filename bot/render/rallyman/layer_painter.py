@@ -116,7 +116,7 @@ class Painter:
         """Whether a shape within the box (x0, y0, x1, y1) grown by `margin` (pixels of `img`) may
         touch `img`: always, when the whole layer is drawn. A shape wholly off a part leaves every
         pixel of it as it was, so skipping it keeps the part's pixels those of the whole layer
-        (and a window drawn first costs what it shows, not the whole stage: issue 28)."""
+        (and a window drawn first costs what it shows, not the whole stage)."""
         return not self.part or (x1 + margin >= 0 and y1 + margin >= 0 and x0 - margin <= self.img.width
                                  and y0 - margin <= self.img.height)
 

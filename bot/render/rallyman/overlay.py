@@ -1,7 +1,7 @@
 """The moving part of a board, drawn on a copy of the static layer after every turn.
 
-Order matters for legibility: dirt markers and the path line first, then a ghost car (issue 27
-§5: translucent, under the real cars, moved off a space a real car holds), cars on top (the active car
+Order matters for legibility: dirt markers and the path line first, then a ghost car
+(translucent, under the real cars, moved off a space a real car holds), cars on top (the active car
 last, with its halo; a spun car with its spin mark), then the dice of the turn just played placed
 beside the cars rather than under them, and last the ghost's label.
 """

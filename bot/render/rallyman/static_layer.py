@@ -135,7 +135,7 @@ def _draw_and_keep(stage: Stage, layout: MapLayout, snow: frozenset[str], option
 
 
 #: bytes of supersampled canvas a layer is drawn on at a time (`draw_layer`): a long stage's whole
-#: canvas took ~64 MB at once, the peak of a render worker's memory (issue 28); 8 MB: +10 MB at the
+#: canvas took ~64 MB at once, the peak of a render worker's memory; 8 MB: +10 MB at the
 #: peak for the longest stage, drawn in ~2.3× the time of one canvas (in the background)
 BAND_BYTES = 8 * 1024 * 1024
 

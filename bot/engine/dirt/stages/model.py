@@ -55,7 +55,7 @@ class DirtSpace(BaseModel):
     @cached_property
     def word(self) -> str:
         """The direction word that names this space as a target (B7–B10); worked out once, as a
-        stage never changes (issue 24, speed)."""
+        stage never changes (speed)."""
         if self.kind is SpaceKind.SLIDE:
             return "slide"
         if self.kind is SpaceKind.SHORTCUT:
@@ -209,7 +209,7 @@ class DirtStage(BaseModel):
 
     @cached_property
     def tables(self) -> StageTables:
-        """The stage's graph as plain tuples for the engine's quick paths (issue 24, speed),
+        """The stage's graph as plain tuples for the engine's quick paths (speed),
         worked out once per stage."""
         return compile_stage(self)
 

@@ -1,4 +1,4 @@
-"""The burst of `bench live` (issue 14): 200 rallies end their turn at the same moment.
+"""The burst of `bench live`: 200 rallies end their turn at the same moment.
 
 Each rally is one `stop` away from the end of its driver's turn; all 200 `/stop` commands arrive
 at once and go through the services (lock, engine, one commit each with the turn post it owes),

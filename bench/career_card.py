@@ -1,4 +1,4 @@
-"""`bench render`'s career card figures (issue 27): the `/driver` card drawn warm, as a render worker
+"""`bench render`'s career card figures: the `/driver` card drawn warm, as a render worker
 draws it from its spec (`images.draw`: the texts put in the reader's language, the card model
 checked, the picture drawn and its palette PNG encoded), against the plain palette PNG encode of
 the same frame, the same-run baseline; medians over RUNS cards, each a little different (another

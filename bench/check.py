@@ -1,4 +1,4 @@
-"""`db check` benchmark (issue 14): 10,000 finished rallies, checked in full and when nothing changed.
+"""`db check` benchmark: 10,000 finished rallies, checked in full and when nothing changed.
 
 The database is built the way the bot fills it: a few real rallies are played to their end by
 four AI drivers through the services (log, drivers, snapshot), then their rows are copied under

@@ -16,7 +16,7 @@ The stage's compiled move tables and the AI's memory of its choices live as long
 as in a running bot: `stages_per_s` is the steady state after WARM_STAGES other stages (other
 seeds) filled them, and `stages_per_s_cold` the first 20 stages of the process, both empty.
 Goals: ≥ 500 stages/s on the median stage, one AI action ≤ 4 clones, ≤ 100 µs per odds call
-(issue 3 asked ≥ 200 stages/s and < 1000 µs).
+(the goals: ≥ 200 stages/s and < 1000 µs).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def _clone_us(stage: str, seeds: range) -> float:
 
 def _clone_hot_us(stage: str, n: int = 2000) -> float:
     """For information: one mid-stage state cloned `n` times in a row (hot in every cache), the
-    baseline printed before issue 14's last round."""
+    baseline printed before's last round."""
     state = new_game(stage, ai_seats(4), seed=3)
     for _ in range(40):
         if state.turn is None:

@@ -1,4 +1,4 @@
-"""DIRT engine benchmark (`python -m bot bench engine --game dirt`, issue 24): whole stages driven by
+"""DIRT engine benchmark (`python -m bot bench engine --game dirt`): whole stages driven by
 4 AI drivers, one AI action against a state clone, and the exact odds.
 
 Prints one JSON line with classic's keys: stages_per_s on the shipped DIRT stage of median length
@@ -8,7 +8,7 @@ actions met, timed at the same moments), actions_per_clone (goal ≤ 4), odds_us
 that the roll the AI picks loses control, as `/odds` and the AI work it out; goal ≤ 100). Medians
 over repeats (2 noisy cores). Goal: ≥ 500 stages/s.
 
-What makes an action quick (issue 24, "Speed"; every outcome byte-identical, checked by
+What makes an action quick ("Speed"; every outcome byte-identical, checked by
 tests/dirt/test_dirt_speed_paths.py, tests/dirt/test_dirt_reach.py and tests/dirt/test_dirt_probe.py
 and the `simulate` hashes). Third pass: `apply` plays on the state it is given (as python-chess
 pushes a move onto its board and OpenSpiel's `apply_action` changes its state; every refusal comes

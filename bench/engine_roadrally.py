@@ -1,4 +1,4 @@
-"""Road Rally USA engine benchmark (`python -m bot bench engine --game roadrally`, issue 25): whole
+"""Road Rally USA engine benchmark (`python -m bot bench engine --game roadrally`): whole
 5-seat AI games on `rr-standard`, one AI decision as the services make it, and a seat's view.
 
 Prints one JSON line: games_per_s (whole games of 5 AI seats on rr-standard, each on its seeded

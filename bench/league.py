@@ -1,4 +1,4 @@
-"""Championship benchmark (issue 11): a round's close, `/scratch`, and the scheduler tick, at scale.
+"""Championship benchmark: a round's close, `/scratch`, and the scheduler tick, at scale.
 
 Everything runs on one temporary SQLite file through the real `Store` and services, with a fake
 clock:
@@ -13,7 +13,7 @@ clock:
   `RUNS - 1` times in one transaction with other driver ids and varied times (a bench fixture:
   the bot never writes rows this way). The reminders are run first, untimed; then the clock moves
   past the close and one `run_due()` is timed. One measurement (a round closes once).
-- `rating_ms` (issue 27): inside that same close, the rating update of the round's `RUNS`
+- `rating_ms`: inside that same close, the rating update of the round's `RUNS`
   drivers (`bot/services/ratings.py` `rate_closed_round_tx`, the call `close_round` makes in its
   transaction: the ranking read from the stored results, the OpenSkill update, the ratings and
   history rows), timed around that call on the close's own path (so it is part of `close_ms`);
@@ -29,7 +29,7 @@ clock:
 - `select_ms`, the baseline of the same run: `SELECT id FROM runs WHERE id = ?` for one row
   through the same store (`store.db.fetch_one`), median of `SELECTS` calls.
 
-Goals (issue 11): close ≤ 2000 ms, scratch ≤ 20 ms, tick ≤ 10 ms; (issue 27) rating ≤ 0.2 × close.
+Goals: close ≤ 2000 ms, scratch ≤ 20 ms, tick ≤ 10 ms; rating ≤ 0.2 × close.
 `python -m bot bench league [--runs N] [--results N] [--jobs N]` prints one JSON line.
 """
 

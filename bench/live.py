@@ -1,4 +1,4 @@
-"""Benchmark of the live command path at scale (issue 9): many running rallies, a steady command rate.
+"""Benchmark of the live command path at scale: many running rallies, a steady command rate.
 
 What is timed is the path a player's `/roll` or `/stop` takes in the bot, Discord excepted:
 the service call (the rally's lock, the re-read, the engine, the one transaction of action +
@@ -22,7 +22,7 @@ choice for the driver whose turn it is, on rallies taken in a shuffled order.
   and migrating the store, building the services, the start-up clock check over every running
   rally). Goal ≤ 5 s.
 - `delivered_p99_ms`: from arrival to the post marked delivered by the sender (extra figure).
-- The burst (issue 14, `bench/burst.py`): 200 rallies end their turn at the same moment, the
+- The burst (`bench/burst.py`): 200 rallies end their turn at the same moment, the
   real sender drawing the boards with the real renderer, Discord faked with 50 ms per call:
   `ping_p99_ms` (the next driver's ping handed to Discord), `board_p99_ms` (the board on that
   post; goal ≤ 1000 ms) and `text_only_p99_ms`, the same burst drawing nothing, measured in the

@@ -1,4 +1,4 @@
-"""Memory benchmark (issue 28): the whole bot at RALLIES rallies over three games and STAGES stages.
+"""Memory benchmark: the whole bot at RALLIES rallies over three games and STAGES stages.
 
 One bot process, as the bot holds it: a temporary SQLite store, the real services, the render
 worker pool (`images.start_pool`, sized as the bot sizes it: `RALLYBOT_RENDER_WORKERS` /

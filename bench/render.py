@@ -30,7 +30,7 @@ drivers, one per turn end):
   the speedup of plain CPU work (a Python loop, no images) over as many processes at that moment,
   and load_average: on a machine shared with other work the ceiling is below `workers`.
 
-The `/driver` career card (issue 27, bench/career_card.py), in this process too: card_ms (a spec drawn
+The `/driver` career card (bench/career_card.py), in this process too: card_ms (a spec drawn
 warm to its PNG, as a worker does), card_encode_ms (the palette PNG of the same frame: the same-run
 baseline), card_over_encode (goal ≤ 1.3), card_kib.
 
@@ -203,7 +203,7 @@ def run(runs: int = RUNS) -> dict:
     record: dict[str, Any] = {"bench": "render"}
     with tempfile.TemporaryDirectory() as folder, own_cache_env(folder):  # never the bot's own cache folder
         record.update(_in_process(stage, runs))
-        record.update(career_card(runs))  # the `/driver` card (issue 27): card_over_encode
+        record.update(career_card(runs))  # the `/driver` card: card_over_encode
     with own_cache_env():  # each part of it sets a folder of its own (`_start`)
         record.update(asyncio.run(_through_workers(stage.name)))
     record.update({"stage": stage.name, "runs": runs, "boards": BOARDS})

@@ -1,4 +1,4 @@
-"""Benchmark of an animated replay (issue 27 §6): `python -m bot bench replay`.
+"""Benchmark of an animated replay: `python -m bot bench replay`.
 
 A classic rally of 3 specials (SPECIALS) driven by 4 AI drivers with a fixed seed
 (`bot.services.replay.ai_log`), its replay drawn as the outbox sender draws one: the log sent as one

@@ -1,10 +1,10 @@
-"""Store benchmark (issue 4): how fast is one committed game action, against plain SQLite?
+"""Store benchmark: how fast is one committed game action, against plain SQLite?
 
 Measured in the same run, on the same disk, with the same connection settings
 (`bot.store.sqlite.connect`: WAL, synchronous=NORMAL, foreign_keys, busy_timeout,
 isolation_level=None):
 
-- `raw_commit_per_s`, the baseline, like with like (issue 14): a plain `sqlite3` connection with
+- `raw_commit_per_s`, the baseline, like with like: a plain `sqlite3` connection with
   the same settings owned by one thread, as the store's, each commit ONE call on that thread
   running `BEGIN IMMEDIATE`, an INSERT of one row holding the action text and the same ~4 KB
   snapshot, `COMMIT`; nothing else. (`aiosqlite_commit_per_s`, for information: plain aiosqlite
@@ -17,7 +17,7 @@ isolation_level=None):
 - `service_p50_ms` / `service_p99_ms`: latency of a whole service turn (load → engine → store →
   render) with `rallies` rallies played at once (bench/service_latency.py).
 
-`--backend postgresql` (issue 13) measures the same figures on PostgreSQL, plus `"backend"`:
+`--backend postgresql` measures the same figures on PostgreSQL, plus `"backend"`:
 
 - `raw_commit_per_s`, the baseline: plain asyncpg on one connection, `INSERT` of one row holding
   the action text and the same ~4 KB snapshot inside `async with conn.transaction()` (BEGIN,

@@ -1,4 +1,4 @@
-"""Benchmark of the spectators' site (issue 26, "Speed"): a storm of page loads beside the bot.
+"""Benchmark of the spectators' site ("Speed"): a storm of page loads beside the bot.
 
 The site as the bot runs it: the bench's process holds what the bot holds (a store on a
 temporary SQLite file, the real services, the command path), and the site runs in its own child

@@ -1,4 +1,4 @@
-"""`/driver` in the console (issue 27 §3): `alice: /driver`, `alice: /driver bob`, the card written
+"""`/driver` in the console: `alice: /driver`, `alice: /driver bob`, the card written
 to `--out`, a clear private answer for a driver without history."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The console as a newcomer uses it, session after session on one database (issue 22 item 6): the
+"""The console as a newcomer uses it, session after session on one database: the
 README's multi-stage example works as written, `--out` never overwrites earlier images, the clock
 never goes back, `--seed` never gives a new round a secret already published, and every command
 the README lists exists."""
@@ -86,7 +86,7 @@ def test_a_reader_language_without_a_catalogue_is_refused_not_a_crash(tmp_path):
 
 
 def test_a_game_command_with_an_option_it_has_not_is_refused_and_plays_nothing(tmp_path):
-    """Issue 23 item 4: the console reads a game's commands from the same table as Discord, so
+    """The console reads a game's commands from the same table as Discord, so
     `/roll 1 turbo:yes` is refused by name (it was played, the option ignored) and `/act` plays any
     move as typed; the refused lines change nothing (the next `/roll 1` is the turn's first die)."""
     session = ("alice: /rally create stage:pinewood-sprint drivers:1\nalice: /rally join\nalice: /rally start\n"

@@ -55,7 +55,7 @@ def test_bad_arguments_get_a_specific_error_and_exit_2(capsys, args, says):
 
 
 def test_the_ai_s_losses_of_control_per_100_turns_lie_in_a_sensible_band(capsys):
-    """Issue 21: the timeout AI used to never roll on at two ⚠ (0.02 losses of control per 100
+    """The timeout AI used to never roll on at two ⚠ (0.02 losses of control per 100
     turns). `simulate` now prints, under "ai", the turns begun and the losses of control in total
     and by gear, with their rates per 100 turns; over a fixed set of rallies the total must lie in
     a sensible band. From the rules: a die at two ⚠ loses control 1 time in 6 (gears 1-3, white)

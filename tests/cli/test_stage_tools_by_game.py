@@ -1,4 +1,4 @@
-"""`python -m bot stage … [--game GAME]` (issue 24 item 1, tools): one command for every game's
+"""`python -m bot stage … [--game GAME]` (tools): one command for every game's
 stage tools, picked by `--game` (bot/cli/stage.py), DIRT's in bot/engine/dirt/stages/tool.py."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`python -m bot verify FILE.json` (issue 11): a round's cards replayed with the engine alone.
+"""`python -m bot verify FILE.json`: a round's cards replayed with the engine alone.
 
 Run as a user runs it, in a subprocess on a file; exit 0 when every card is genuine, 1 when a
 card is rejected (or the file holds no cards), 2 when the file cannot be read.

@@ -1,4 +1,4 @@
-"""The DIRT AI (issue 24 item 4): over 200 simulated stages it never crashes, never plays an illegal
+"""The DIRT AI: over 200 simulated stages it never crashes, never plays an illegal
 move, finishes, and beats a random legal player on median time; `simulate --game dirt` reports it."""
 
 from __future__ import annotations

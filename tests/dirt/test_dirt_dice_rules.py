@@ -1,5 +1,5 @@
 """Which dice a DIRT car may use now, and a specific refusal naming what is allowed for each
-illegal one (RULES B6.2–B6.6, B13.4; issue 24 "Bad input")."""
+illegal one (RULES B6.2–B6.6, B13.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DIRT everywhere classic is (issue 24 item 6): a rally of two stages in the console on both
+"""DIRT everywhere classic is: a rally of two stages in the console on both
 backends against an AI driver, through the real command tree with its buttons and `/act`, and a
 league round on a DIRT stage (solo runs, close, standings) — all through the `Game` protocol."""
 

@@ -1,5 +1,5 @@
 """Exact odds of losing control before rolling, for the next die and a planned group, given the ⚠
-already shown this turn (RULES B13.1; issue 24 item 3). Expected values are computed by hand."""
+already shown this turn (RULES B13.1). Expected values are computed by hand."""
 
 from __future__ import annotations
 

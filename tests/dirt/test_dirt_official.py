@@ -1,4 +1,4 @@
-"""DIRT's official stage of the week (issue 24 item 6): named from the week alone, and a stage the
+"""DIRT's official stage of the week: named from the week alone, and a stage the
 DIRT catalogue loads, week after week."""
 
 from __future__ import annotations

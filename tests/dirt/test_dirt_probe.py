@@ -1,4 +1,4 @@
-"""The state's probe (issue 24, third pass): what the end-of-turn check worked out, kept for the next
+"""The state's probe (third pass): what the end-of-turn check worked out, kept for the next
 question about the seat to act, is exactly what that question would work out from scratch; any
 change drops it, and a state changed by hand is answered from scratch."""
 

@@ -1,4 +1,4 @@
-"""DIRT behind the `Game` protocol (issue 24 item 6, DESIGN §9): storage, the log's codec, commands,
+"""DIRT behind the `Game` protocol (DESIGN §9): storage, the log's codec, commands,
 what is shown, pictures' data, odds, outcome — and refusals that change nothing."""
 
 from __future__ import annotations

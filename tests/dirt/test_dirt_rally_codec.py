@@ -1,5 +1,5 @@
 """DIRT's words and logs: tolerant parsing, canonical labels, strict log entries, and the state as
-JSON-safe data (issue 24 item 2)."""
+JSON-safe data."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_the_state_round_trips_through_json_and_plays_on_identically():
 
 
 def test_apply_plays_on_the_state_it_is_given_and_a_clone_keeps_the_one_before():
-    """Issue 24, third pass: `apply` changes the state it is given and returns that very state (no
+    """`apply` changes the state it is given and returns that very state (no
     copy per action); a clone taken before is the state as it was, shares nothing with it, and
     plays on to the same state and events."""
     s = start("t-straight", faces=[True] * 3, draws=["coast"])

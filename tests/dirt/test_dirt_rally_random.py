@@ -1,4 +1,4 @@
-"""Random play on the shipped DIRT stages (issue 24 item 2): any action, legal or not, either applies
+"""Random play on the shipped DIRT stages: any action, legal or not, either applies
 or is refused with the state unchanged (an applied one changes the state given, as a clone of it
 does); a random legal player always reaches the end (no dead state)."""
 

@@ -1,4 +1,4 @@
-"""The compiled stage tables and `reach.Reach` (issue 24, "Speed", second pass) say what the plain
+"""The compiled stage tables and `reach.Reach` ("Speed", second pass) say what the plain
 rules of `moves` say: on every state of AI-driven rallies, each direction word's target, each
 space's freedom and each jump's landing; the tables are the stage's graph read once; and a draw
 (B10 shortcut "−1" token, B13.3 damage token) on a clone never changes the state it came from."""

@@ -1,4 +1,4 @@
-"""The README's DIRT session runs as written (issue 24, "done when"): a newcomer pastes it into the
+"""The README's DIRT session runs as written ("done when"): a newcomer pastes it into the
 console and plays a rally of two stages against the AI, with a board image after every turn and a
 classification card after each stage, nothing refused."""
 

@@ -1,4 +1,4 @@
-"""`/rules` for DIRT (issue 24 item 6 D, RULES B13): a "provisional rules" header, then one line
+"""`/rules` for DIRT (RULES B13): a "provisional rules" header, then one line
 per B13 default naming its OPEN ids, every number read from the ruleset file."""
 
 from __future__ import annotations

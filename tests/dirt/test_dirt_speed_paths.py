@@ -1,4 +1,4 @@
-"""The quick paths of DIRT's engine and AI (issue 24, "Speed") give exactly what the plain rules
+"""The quick paths of DIRT's engine and AI ("Speed") give exactly what the plain rules
 give: on the states of AI-driven rallies, the AI's choice equals the choice worked out the plain
 way (every legal action, each target named by `moves.choose`, the exact odds), the legal rolls'
 targets are `check_roll`'s, `can_roll` is "some roll is legal", the cached dice steps are
@@ -23,7 +23,7 @@ from bot.engine.dirt.turn import can_roll, check_roll, legal_rolls, roll_targets
 
 
 def plain_choice(state: DirtState, seat: str, risk: float = ai.RISK) -> Action:
-    """The AI's choice as first written (before issue 24's speed work): from `legal_actions`."""
+    """The AI's choice as first written (before the speed work): from `legal_actions`."""
     legal = engine.legal_actions(state, seat)
     car = state.cars[seat]
     if any(isinstance(a, Spare) for a in legal) and car.tokens.get("coast", 0) and not state.turn_dice:
@@ -93,7 +93,7 @@ def test_the_stage_tables_are_its_graph():
 
 
 def test_the_game_adapter_never_changes_the_state_it_is_given_even_across_a_stage_end():
-    """The engine's `apply` plays on its state (issue 24, third pass); `Dirt.apply`, the services'
+    """The engine's `apply` plays on its state (third pass); `Dirt.apply`, the services'
     path, keeps the `Game` contract on its own copy: the state given stays as it was, shares
     nothing with the one returned, and the engine on a clone gives the same state and events."""
     from bot.engine.dirt.protocol import DIRT

@@ -1,4 +1,4 @@
-"""`/act` and the shortcuts built from the games' verb tables (issue 23 item 4), through the REAL
+"""`/act` and the shortcuts built from the games' verb tables, through the REAL
 command tree from raw interaction payloads: `/act` plays any move as typed, its autocomplete
 offers the asking seat's legal actions, a move that is none gets the game's own refusal privately
 and changes nothing; a registered game's command reaches the tree and the help with no code

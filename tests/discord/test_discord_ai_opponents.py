@@ -1,4 +1,4 @@
-"""A newcomer alone against two AI drivers, through the real command tree (issue 22 item 1):
+"""A newcomer alone against two AI drivers, through the real command tree:
 `/rally add-ai` in the lobby, then each AI turn is driven by the scheduler a short pause after its
 prompt reached the channel, with no ping and no buttons; the person's own turns are typed."""
 

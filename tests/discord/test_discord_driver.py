@@ -1,4 +1,4 @@
-"""`/driver [user] [game]` through Discord (issue 27 §3): a private answer with the career card
+"""`/driver [user] [game]` through Discord: a private answer with the career card
 attached, another member's card by the user option, and a clear private refusal for a member
 without history, nothing posted in the channel."""
 

@@ -60,7 +60,7 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
                 commands += 1
             assert private_answers(calls) == []  # no refusal
             post, *after = channel_posts(calls)  # the finish: the results, the achievements, the replay
-            if after:  # issue 27: careers' achievements (if any), then the rally's animated replay
+            if after:  # careers' achievements (if any), then the rally's animated replay
                 assert after[-1].content.startswith(f"🎬 The replay of rally #{rally.id}")
                 assert all("earns an achievement" in a.content for a in after[:-1])
             mentioned = post.body["allowed_mentions"].get("users", [])
@@ -74,7 +74,7 @@ async def test_two_drivers_play_a_rally_to_the_results_through_discord(tmp_path)
         assert "**Results — Pinewood Sprint**" in post.content and post.files == ["results.png"]
         text, replay = [c for c in calls if c.method == "POST" and c.via == "http" and c.error is None
                         and "earns an achievement" not in c.content]
-        assert replay.content.startswith(f"🎬 The replay of rally #{rally.id}")  # issue 27: after the results
+        assert replay.content.startswith(f"🎬 The replay of rally #{rally.id}")  # after the results
         assert text.files == []  # text first: the results picture was added to that message by an edit
         assert [e.files for e in attachment_edits(calls, post)] == [["results.png"]]
         assert clicks > 5 and commands > 5 and pings > 5

@@ -1,4 +1,4 @@
-"""`/run start ghost:` through the simulated Discord (issue 27 §5): a ghost that cannot be had is a
+"""`/run start ghost:` through the simulated Discord: a ghost that cannot be had is a
 private answer before any thread is made, and nothing is written; the option's choices are
 `best`, `leader`, `off`, localised; a ghost that can be had races the run in its thread."""
 

@@ -1,4 +1,4 @@
-"""`/help` grouped, one line per command (issue 22 item 6): the help's table names every command of
+"""`/help` grouped, one line per command: the help's table names every command of
 the live tree once and nothing else; each language's answer fits Discord's embed limits and shows
 the command names the reader's Discord shows."""
 

@@ -1,4 +1,4 @@
-"""Every word in the reader's language (issue 12), through the real command tree: a private answer
+"""Every word in the reader's language, through the real command tree: a private answer
 in the reader's own Discord language, a channel post in the rally's language (chosen at creation,
 else the server's), the buttons too."""
 

@@ -354,7 +354,7 @@ async def test_scratch_run_plays_the_official_stage_in_a_private_thread_and_rank
 
 
 async def test_after_a_scratch_run_run_start_in_the_official_league_round_says_which_result_stands(h):
-    """Issue 21 (a), through the command tree: the world scratch run first, then `/run start` in
+    """Through the command tree: the world scratch run first, then `/run start` in
     the league's round on the official stage: refused privately, naming the run that stands and
     its time, no thread made; the round's close lists that time with its points."""
     assert private_answers(await h.command(MOD, "league", "create", name="Club", timezone="UTC",

@@ -1,4 +1,4 @@
-"""What organisers type in Discord (issue 21 items 6, 7, 8), through the REAL command tree.
+"""What organisers type in Discord, through the REAL command tree.
 
 A league name differing only by case is taken and found; a reason hiding a bidi override is
 refused privately, naming the character's code point, with nothing posted; mentions in a posted

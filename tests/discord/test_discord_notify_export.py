@@ -1,4 +1,4 @@
-"""Issue 22 item 7 through the REAL command tree (fakes.py): `/notify dm on` brings a driver's turn
+"""Notifications and exports through the REAL command tree (fakes.py): `/notify dm on` brings a driver's turn
 by DM on top of the channel ping, a driver whose DMs are closed (403, 50007) still gets the
 channel ping and is not charged (their clock starts with the channel prompt); `/league export`
 answers an organiser privately with two CSV files and refuses anybody else, changing nothing;

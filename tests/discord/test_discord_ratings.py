@@ -1,4 +1,4 @@
-"""`/ratings` (issue 27 §2) through the real command tree with the fakes: a refusal is private, in
+"""`/ratings` through the real command tree with the fakes: a refusal is private, in
 the reader's language, and changes nothing; once two drivers are rated the list is posted in the
 channel by the outbox sender, like `/scratch ranking`."""
 

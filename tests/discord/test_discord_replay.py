@@ -1,4 +1,4 @@
-"""`/replay` through the real command tree (issue 27 §6): a rally finished in the channel posts its
+"""`/replay` through the real command tree: a rally finished in the channel posts its
 replay once, with the picture added to that message (`replay.webp`); `/replay rally:N` posts it again
 in the channel; an unknown or foreign rally is answered privately and nothing is posted."""
 

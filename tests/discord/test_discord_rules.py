@@ -1,4 +1,4 @@
-"""`/rules [game] [ruleset]` (issue 24 item 6 D) through the real command tree with the fakes: the
+"""`/rules [game] [ruleset]` through the real command tree with the fakes: the
 game's rules summary privately, in the reader's language; an unknown game or ruleset refused by
 name; a text longer than a Discord message sent as several, none over 2,000 characters. The
 console answers the same command from the same service."""

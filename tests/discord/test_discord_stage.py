@@ -1,4 +1,4 @@
-"""`/stage list [game]` and `/stage show name [game]` through the real command tree (issue 24 item 7):
+"""`/stage list [game]` and `/stage show name [game]` through the real command tree:
 private answers with every shipped stage's length, zones and difficulty, one stage's preview; an
 unknown game or stage is refused with a specific message, and nothing is posted in the channel."""
 

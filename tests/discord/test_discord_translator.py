@@ -1,4 +1,4 @@
-"""Slash commands localised for French and German clients (issue 12): the bot installs the
+"""Slash commands localised for French and German clients: the bot installs the
 catalogue's translator (bot/views/translator.py) and what it syncs carries, for every command,
 group and option, a French and a German name Discord accepts and the catalogue's description,
 and localised choice names; where the catalogue has no translation Discord falls back to English.

@@ -1,4 +1,4 @@
-"""Issue 28: the render pool and its caches sized to the host (bot/sizing.py) from the CPUs, the
+"""The render pool and its caches sized to the host (bot/sizing.py) from the CPUs, the
 cgroup's memory limit and the settings `RALLYBOT_RENDER_WORKERS` (old name `RALLYBOT_RENDER_PROCESSES`)
 and `RALLYBOT_MEMORY_MB`; impossible settings refused at start-up naming the setting and the
 smallest value that works (exit 2, no traceback, nothing written); the README's settings for a
@@ -66,7 +66,7 @@ def test_the_cgroup_limit_is_read_when_there_is_one(tmp_path):
 
 def test_the_settings_and_the_old_name():
     assert Settings.from_env({"RALLYBOT_RENDER_WORKERS": "0"}).render_workers == 0
-    assert Settings.from_env({"RALLYBOT_RENDER_PROCESSES": "3"}).render_workers == 3  # the name before issue 28
+    assert Settings.from_env({"RALLYBOT_RENDER_PROCESSES": "3"}).render_workers == 3  # the name before
     both = Settings.from_env({"RALLYBOT_RENDER_WORKERS": "1", "RALLYBOT_RENDER_PROCESSES": "3"})
     assert both.render_workers == 1
     settings = Settings.from_env({"RALLYBOT_MEMORY_MB": " 400 "})

@@ -246,7 +246,7 @@ def asphalt_on(faces, gear_at: tuple[int, int] | None = None, **kw):
 
 
 def test_A20_3_AMB_8_asphalt_tires_lose_control_at_two_hazards_on_snow_spaces():
-    """Issue 21: the cause is the snow limit (2 ⚠ on snow with asphalt tires), not the general 3 ⚠."""
+    """The cause is the snow limit (2 ⚠ on snow with asphalt tires), not the general 3 ⚠."""
     state, events = act(asphalt_on([True, True]), "1 2 3")
     loss = event(events, "loss_of_control")
     assert (loss.params["cause"], loss.params["limit"]) == ("snow_hazards", 2)
@@ -269,7 +269,7 @@ def test_A20_3_AMB_8_option_turn_scope_counts_every_hazard_once_on_snow():
     state = asphalt_on([True, True], gear_at=(1, 1), ruleset=rules_with(snow_threshold_scope="turn"))
     state, events = act(state, "2 3")
     loss = event(events, "loss_of_control")
-    assert (loss.params["cause"], loss.params["limit"]) == ("snow_turn_hazards", 2)  # its own cause (issue 21)
+    assert (loss.params["cause"], loss.params["limit"]) == ("snow_turn_hazards", 2)  # its own cause
 
 
 def test_A20_3_snow_tires_on_snow_keep_the_normal_limit_of_three():
@@ -358,7 +358,7 @@ def test_A2_A20_A21_a_three_special_rally_with_weather_and_splits_is_driven_and_
     ("surface", [True, True, True], (1, 1), "2 3 4", "3 ⚠ this turn"),
 ])
 def test_A20_3_AMB_8_each_loss_of_control_trigger_is_announced_in_its_own_words(scope, faces, gear_at, dice, said):
-    """Issue 21: the narration of the loss of control names what triggered it, in every language:
+    """The narration of the loss of control names what triggered it, in every language:
     2 ⚠ on snow with asphalt tires (A20.3), the `turn` option's count (AMB-8), the general 3 ⚠
     (A11.1). Before, all three read "three ⚠"."""
     from bot.engine.rallyman.narrate import narrate
@@ -378,7 +378,7 @@ def test_A20_3_AMB_8_each_loss_of_control_trigger_is_announced_in_its_own_words(
 def test_A19_2_AMB_7_AMB_8_after_a_hazard_on_snow_a_die_onto_asphalt_may_be_placed_in_turn_scope(scope, placed):
     """AMB-7 with AMB-8: a die may be placed when one more ⚠ would lose control. With the option
     `snow_threshold_scope: turn`, after one ⚠ on snow one more ⚠ anywhere does, so the next die may
-    be placed even onto cleared asphalt (issue 21: it was refused as "too early", though the turn
+    be placed even onto cleared asphalt (it was refused as "too early", though the turn
     itself would lose control there); counting ⚠ by space, it may not."""
     rules = rules_with(snow_threshold_scope=scope, spend_seconds_anytime=False)
     state = asphalt_on([True], gear_at=(1, 1), ruleset=rules, modules={"seconds": True})

@@ -170,7 +170,7 @@ def test_A8_a_line_chosen_ahead_that_no_die_can_take_does_not_stop_the_ai():
     assert tried > 100
 
 
-# -- rolling on at two ⚠: the exact odds weighed against the seconds at stake (issue 21) ----------
+# -- rolling on at two ⚠: the exact odds weighed against the seconds at stake ----------
 
 def _at_two_hazards(gear: int):
     """Car d1 in `gear` on a long dry straight, both white dice used this turn, each showing ⚠:

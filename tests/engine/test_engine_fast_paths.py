@@ -22,7 +22,7 @@ elsewhere and first on `sys.path`, `play_case` run for every case). They must ne
 to make this test pass: a difference is a change of behaviour (replayed snapshots, result cards
 and AI choices would no longer match). Regenerate only for a deliberate rules change, and say so.
 
-Deliberate changes since, each checked to be the only change (issue 21):
+Deliberate changes since, each checked to be the only change:
 - item 10, the AI weighs the exact odds of a loss of control against the seconds at stake
   (`ai.worth_the_risk`, so it may roll on at two ⚠). The AI drives every case, so every digest
   moved; the engine with the old `bot/engine/rallyman/ai.py` alone put back gave the old reference exactly.
@@ -107,8 +107,7 @@ HOUSE = {"spun_car_blocks_corner": True, "overspeed_reference": "space", "bump_b
          "spend_seconds_anytime": True}
 
 
-#: the shipped stages the reference was computed on (issue 24 item 7 added more stages: they are driven
-#: by the other engine tests; the cases here stay the reference's, which must never be regenerated)
+#: the shipped stages the reference was computed on
 REFERENCE_STAGES = ("black-moor", "frozen-lakes", "grand-marathon", "greystone-col", "hollowell-winter",
                     "millbrook-lakes", "pinewood-sprint", "quarry-switchbacks", "ridge-and-moor")
 

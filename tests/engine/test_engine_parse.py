@@ -150,7 +150,7 @@ def test_A8_a_single_die_line_word_that_reaches_no_corner_is_refused_with_a_hint
 
 
 def test_french_and_german_words_are_read_whatever_the_readers_language():
-    """Issue 12 / RULES D1: `gaz`, `blanc`, `weiß` (white die), `arrêt`, `stopp` (stop),
+    """RULES D1: `gaz`, `blanc`, `weiß` (white die), `arrêt`, `stopp` (stop),
     `intérieur`, `corde`, `dérapage`, `Ideallinie`, `Abkürzung`, `Driften` (lines)."""
     from bot.engine.rallyman.actions import Roll
     from bot.engine.rallyman.parse import parse

@@ -57,7 +57,7 @@ def _bot_imports(path: Path) -> set[str]:
 
 
 def test_the_engine_never_imports_the_message_catalogue_even_through_another_module():
-    """Issue 12: below the boundary, texts are message keys (`bot.engine.core.text.Msg`); the engine
+    """Below the boundary, texts are message keys (`bot.engine.core.text.Msg`); the engine
     reaches nothing that imports `bot.i18n`, following every `bot.*` import it makes."""
     seen: set[str] = set()
     todo = [m.name for m in pkgutil.walk_packages(bot.engine.__path__, "bot.engine.")]

@@ -105,7 +105,7 @@ def test_A12_damage_says_die_or_dice():
 
 def test_A12_1_a_terrain_of_no_damage_is_told_as_such_not_as_zero_dice_lost():
     """Grass takes no black die (A12.1): "goes into the grass without damage", never "0 black dice
-    lost", in every language (issue 22: read as a player)."""
+    lost", in every language (read as a player)."""
     from bot.engine.core.events import Event
     from bot.engine.rallyman.narrate import event_line
     from bot.i18n import languages, render

@@ -1,4 +1,4 @@
-"""Issue 23 item 1: Rallyman classic behind the `Game` protocol (bot/engine/core/game.py), and the
+"""Rallyman classic behind the `Game` protocol (bot/engine/core/game.py), and the
 properties every game owes the bot (GAME-API-NOTES §3.4–§3.6), checked on classic.
 
 - every legal action encodes to one canonical text that decodes back to it, and applies;

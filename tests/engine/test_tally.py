@@ -1,4 +1,4 @@
-"""`Game.career.tally` (issue 27 §3): every game's career counters over a whole game its AI plays, read
+"""`Game.career.tally`: every game's career counters over a whole game its AI plays, read
 only through the protocol; the keys are the closed set of `bot.engine.core.tally`."""
 
 from __future__ import annotations

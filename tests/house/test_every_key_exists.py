@@ -1,4 +1,4 @@
-"""Issue 21: every message key the code can build exists in English, French and German.
+"""Every message key the code can build exists in English, French and German.
 
 A key missing from the catalogue fails where the text is made, so a post owed by a move cannot be
 written and the move is never committed (a knock-out froze rallies of several specials: it was
@@ -225,7 +225,7 @@ def test_every_key_a_listed_place_can_build_exists_in_every_language():
 
 
 def test_each_out_reason_and_loss_cause_has_its_own_words():
-    """The closed mappings cover the engine's declared sets exactly, one key each (issue 21)."""
+    """The closed mappings cover the engine's declared sets exactly, one key each."""
     assert set(OUT_REASON_WORDS) == set(OUT_REASONS)
     assert set(LOSS_CAUSE_WORDS) == set(LOSS_CAUSES)
     assert len(set(OUT_REASON_WORDS.values())) == len(OUT_REASONS)

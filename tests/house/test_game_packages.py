@@ -1,4 +1,4 @@
-"""Issue 23 item 2: a game's packages are its own. Nothing outside `bot/engine/<game>/`,
+"""A game's packages are its own. Nothing outside `bot/engine/<game>/`,
 `bot/render/<game>/` and the registry (`bot/games.py`) imports a game package; everything else
 reaches a game through `bot.games.get` and the `Game` protocol (bot/engine/core/game.py).
 
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 #: every game's packages: the engine's and the renderer's sub-packages but the core (a new game's
 #: folder is held to the rule the day it appears); `render/career/` is no game's: the `/driver` card of
-#: every game's drivers (issue 27)
+#: every game's drivers
 NOT_GAMES = ("core", "career")
 GAME_PACKAGES = tuple(f"bot.{layer}.{d.name}" for layer in ("engine", "render") for d in sorted((BOT / layer).iterdir())
                       if d.is_dir() and (d / "__init__.py").exists() and d.name not in NOT_GAMES)

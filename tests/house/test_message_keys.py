@@ -1,4 +1,4 @@
-"""Texts are message keys until shown (issue 12): `Msg` and `Listed` keep their keys through
+"""Texts are message keys until shown: `Msg` and `Listed` keep their keys through
 JSON and the cache, and read in each language at the boundary."""
 
 from __future__ import annotations

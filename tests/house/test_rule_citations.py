@@ -1,5 +1,5 @@
 """Replies cite the article of the reader's rulebook edition (RULES.md A0), never the
-specification's ids (issue 12 "Rule citations a player can use")."""
+specification's ids."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SQL lives only in `bot/store/` (DESIGN §2, issue 23 item 6): no string literal anywhere else in
+"""SQL lives only in `bot/store/` (DESIGN §2): no string literal anywhere else in
 `bot/` reads as a statement, so the services, console and cogs reach the database through the store's
 functions and a second backend needs no change outside it."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: no user-visible sentence is written in the code; texts live in the catalogue
+"""No user-visible sentence is written in the code; texts live in the catalogue
 (data/i18n/<lang>/), so every reader gets their language. The scan reads every module that
 speaks to users (engine, services, cogs, views, render, the console) and flags each string
 literal of two or more words that is not a message key, a docstring, SQL, a log or developer

@@ -1,4 +1,4 @@
-"""Result cards name their game, and results of a provisional ruleset say so (issue 24 item 6, B and
+"""Result cards name their game, and results of a provisional ruleset say so (B and
 C), with the toy game (tests/toy_game) on both backends: a toy round's cards carry `game` (and
 `provisional: true` under its provisional ruleset), bound by the round's digest; they verify by
 replaying the toy; an edited game or flag is refused naming the field; an unknown game is refused

@@ -1,4 +1,4 @@
-"""The championship arithmetic (issue 11): a round's classification with penalties, DSQ, DNF,
+"""The championship arithmetic: a round's classification with penalties, DSQ, DNF,
 points and the power stage; the season standings with the best-N drop and the tie-breaks."""
 
 from __future__ import annotations

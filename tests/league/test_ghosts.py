@@ -1,4 +1,4 @@
-"""Ghost cars in solo runs (issue 27 §5, bot/services/ghosts.py, bot/services/ghost_board.py).
+"""Ghost cars in solo runs (bot/services/ghosts.py, bot/services/ghost_board.py).
 
 Through the real services on both backends: a league of classic (or DIRT) rounds on one stage,
 runs driven by each game's AI as a driver types. A run started with `ghost:best` races the

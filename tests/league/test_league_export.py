@@ -1,4 +1,4 @@
-"""What league tools give organisers (issue 22 item 7): `/league export` (the standings and every
+"""What league tools give organisers: `/league export` (the standings and every
 round's results as CSV), `/league calendar` (the rounds as .ics, stable across exports), and the
 round-closing reminder by DM for drivers who asked for DMs (`/notify dm on`)."""
 

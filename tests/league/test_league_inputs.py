@@ -1,4 +1,4 @@
-"""What organisers type, as users found it (issue 21 items 6, 7, 8), through the real services.
+"""What organisers type, as users found it, through the real services.
 
 League names are one name whatever their case (6); every free text refuses invisible, control and
 bidi characters without echoing them, and what is posted never pings (7); time zones are

@@ -1,4 +1,4 @@
-"""Organiser rights and hostile input: every refusal is specific and changes nothing (issue 11)."""
+"""Organiser rights and hostile input: every refusal is specific and changes nothing."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ async def test_a_league_post_the_bot_may_not_make_waits_and_goes_when_the_permis
 
 
 async def test_a_league_of_a_game_this_bot_does_not_have_is_refused_naming_the_games(service, store, champs):
-    """A stored league whose game no longer exists (issue 23): its standings are refused with the
+    """A stored league whose game no longer exists: its standings are refused with the
     games there are, and nothing is written (no post owed)."""
     await store.db.write(lambda tx: tx.execute("UPDATE leagues SET game = 'gone'"))
     await refused(store, lambda: champs.standings(LEAGUE_CHANNEL, ORGANISER),

@@ -1,5 +1,5 @@
 """A season driven by a fake clock: open → reminders → runs → close → standings, four weekly rounds
-(issue 11 "Tests"), plus downtime, daylight saving and the one-attempt rule."""
+plus downtime, daylight saving and the one-attempt rule."""
 
 from __future__ import annotations
 

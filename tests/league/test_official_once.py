@@ -1,4 +1,4 @@
-"""The week's official stage is one attempt per driver wherever it counts (issue 21 item 3): the
+"""The week's official stage is one attempt per driver wherever it counts: the
 one run, started by `/scratch run` or by `/run start` in a league round on the official stage, is
 the driver's world scratch entry and their result in every league round on that stage of a league
 they are in (see `bot/services/official_runs.py` for each order of events, (a) to (e))."""

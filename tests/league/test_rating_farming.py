@@ -1,4 +1,4 @@
-"""Ratings a host cannot farm (issue 27 §2), on both backends: a rally abandoned once running is
+"""Ratings a host cannot farm, on both backends: a rally abandoned once running is
 rated as it stood, the host who abandoned it last, so abandoning every rally one is losing is
 never better than playing them out; a driver the host kicks out of a running rally is not rated
 in it (no DNF to hand a rival) and the host who kicked ranks last, so kicking the rival one is

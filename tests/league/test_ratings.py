@@ -1,4 +1,4 @@
-"""Careers, ratings (issue 27 §1–2), on both backends: OpenSkill ratings per game, applied in the
+"""Careers, ratings, on both backends: OpenSkill ratings per game, applied in the
 transaction of the result they come from (a finished live rally, a league round's close, a world
 week's close), recomputable from the stored results (`db ratings --rebuild` gives identical
 values), and `/ratings` per server or world without naming another server's private drivers.

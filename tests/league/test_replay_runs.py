@@ -1,4 +1,4 @@
-"""`/replay` of a championship run (issue 27 §6): its finish owes the run's own thread its replay
+"""`/replay` of a championship run: its finish owes the run's own thread its replay
 once; anybody of the league's server may ask for it once the round is closed; while the round is
 open it is refused wherever it is asked (DESIGN §6), and another server never sees a run of a
 league of this one; a world scratch run is public once its week is closed. Refusals change nothing."""

@@ -1,5 +1,5 @@
 """`/run replay` (bot/services/runs.py, championships.replay): the board a driver's run showed after
-a turn, as anybody may look at it once the round closed (issue 21 item 5).
+a turn, as anybody may look at it once the round closed.
 
 Through the real services: a league, a round opened and closed by its jobs, runs driven by the AI
 as a driver types. The replay's text and its board (the image spec the renderer draws) name the

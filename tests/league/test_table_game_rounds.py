@@ -1,4 +1,4 @@
-"""Leagues of Road Rally USA (issue 25 item 5), on both backends: a round of a game without solo
+"""Leagues of Road Rally USA, on both backends: a round of a game without solo
 runs is a set of table games among the league's entrants, grouped 3–5 by the bot at the opening
 from the round's secret seed, each in its own thread; league points by the finishing position in
 the table (`Game.rules.outcome`), VP as the tie-break of the standings, sorted the game's way (higher

@@ -1,4 +1,4 @@
-"""Verifiable results (issue 11, "Fair dice and verifiable results"): `bot/services/card_check.py`.
+"""Verifiable results ("Fair dice and verifiable results"): `bot/services/card_check.py`.
 
 The cards are made by the real services: a league, a round opened by its job, runs driven to the
 finish, the round closed by its job, the cards file read from the store. The verifier then
@@ -142,7 +142,7 @@ def file_of(cards: list[dict[str, Any]], closed: ClosedRound) -> str:
 
 
 def old_card(card: dict[str, Any]) -> dict[str, Any]:
-    """A version 1 card (before issue 21: no league id, no round digest)."""
+    """A version 1 card (the first format: no league id, no round digest)."""
     return {k: (1 if k == "version" else v) for k, v in card.items() if k not in ("league_id", "round_sha256")}
 
 

@@ -1,4 +1,4 @@
-"""A result card binds every label it shows (issue 21 item 4, `bot/services/card_check.py`).
+"""A result card binds every label it shows (`bot/services/card_check.py`).
 
 A genuine card whose league, round number, week, assistance, driver name... was edited used to
 verify as "genuine" with the edited labels. Now each card is checked against what was published

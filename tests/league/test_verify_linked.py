@@ -1,4 +1,4 @@
-"""A linked card binds every label it shows too (issue 21 items 3 and 4 together).
+"""A linked card binds every label it shows too.
 
 The week's official run counts in every league round on that official stage (item 3): at such a
 round's close its cards file carries the card of the round D that drove the run (D's seed and

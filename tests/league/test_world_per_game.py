@@ -1,4 +1,4 @@
-"""A world scratch per game (issue 24 item 6), on both backends: each game with solo runs has its
+"""A world scratch per game, on both backends: each game with solo runs has its
 own world round a week on its own official stage, its own ranking and its own jobs; a driver's
 one attempt a week is one per game, and a league round on the official stage of a league of game
 G is G's official run only (it never locks its driver out of game H, nor counts there)."""

@@ -1,4 +1,4 @@
-"""The world scratch ranking (issue 11): one official run per driver and week across servers, the
+"""The world scratch ranking: one official run per driver and week across servers, the
 ranking with the top and the asker's neighbourhood, hidden server names, the weekly jobs."""
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ async def test_equal_times_share_their_rank_in_the_top_and_in_the_neighbourhood(
 
 
 async def test_the_closing_post_ranks_ties_as_the_ranking_does(service, store, clock, deadlines, posts):
-    """Issue 21 item 9: one ranking rule everywhere (RULES OPEN-5, A17: equal times share a rank,
+    """One ranking rule everywhere (RULES OPEN-5, A17: equal times share a rank,
     "1, 1, 3"). The weekly closing post used to number its lines 1, 2, 3 while `/scratch` showed
     1, 1, 3; both now come from `ranking.shared_ranks`. Times: a tie at the top, a lone driver, a
     tie of three in the middle and a last one."""

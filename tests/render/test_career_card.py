@@ -1,4 +1,4 @@
-"""The `/driver` career card (issue 27 §3): drawn from its spec in each language at a phone's width,
+"""The `/driver` career card: drawn from its spec in each language at a phone's width,
 not blank, its sparkline only when there is a trend, long words fitted, empty lists said so."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The first board of a stage a worker never drew (issue 28): cheaper, with the very same pixels.
+"""The first board of a stage a worker never drew: cheaper, with the very same pixels.
 
 A window drawn first skips the shapes wholly off it; zone tints and the overview strip draw no
 joint pies (the disc at each point holds them); a layout turns its outline once per rotation; a

@@ -1,4 +1,4 @@
-"""DIRT's pictures (issue 24 item 5): the board after a turn, the stage preview, the results card,
+"""DIRT's pictures: the board after a turn, the stage preview, the results card,
 the view models they are drawn from, and the words they print (RULES B13: "provisional rules" on
 every picture, in the reader's language)."""
 

@@ -1,4 +1,4 @@
-"""Board and results images drawn from a spec built from the spectators' view (issue 23 item 5) are
+"""Board and results images drawn from a spec built from the spectators' view are
 the pictures the bot drew before from the whole state, pixel for pixel, in every language; and a
 spec stored the old way (the whole snapshot: a post still owed at the upgrade) still delivers the
 same picture, converted at delivery."""
@@ -70,7 +70,7 @@ STATES = _states()
 
 
 def old_results_of(state: GameState, lang: str) -> ResultsView:
-    """The results card the bot drew before issue 23 (bot.services.images.results_of then): the
+    """The results card the bot drew before (bot.services.images.results_of then): the
     oracle the view spec must match."""
     view = results_view(state)
     course = state.course

@@ -1,4 +1,4 @@
-"""Issue 28: every picture cache of a drawing process is bounded in bytes, by one budget, however
+"""Every picture cache of a drawing process is bounded in bytes, by one budget, however
 many stages it meets (1,000 distinct ones here), and a process drawing in the bot's thread (0
 workers) bounds its caches the same way."""
 

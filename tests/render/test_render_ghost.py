@@ -1,4 +1,4 @@
-"""The ghost car on a board (issue 27 §5, bot/render/ghost.py): translucent (alpha-composited over
+"""The ghost car on a board (bot/render/ghost.py): translucent (alpha-composited over
 the road), outlined, labelled in the reader's language, and never hiding the real car — on
 classic's board and on DIRT's."""
 

@@ -1,5 +1,5 @@
 """The images speak the rally's (or the league's) language and every text fits, in every language
-(issue 12).
+.
 
 - Words: the board's table heads, round, status line and gear words, the map's START / FINISH /
   split labels, the preview's figures and terrains, the results' heads and special numbers, and the
@@ -177,7 +177,7 @@ def test_a_rally_results_image_numbers_its_specials_the_language_s_way(lang):
     state, _ = play_rally(RALLY[:2], drivers=3, seed=3)
     view = results_of(state, lang)
     assert view.columns == (said(lang, "render.special", n=1), said(lang, "render.special", n=2))
-    # the last special's card is the rally classification (issue 22), an earlier one "SS1 — … — Results"
+    # the last special's card is the rally classification, an earlier one "SS1 — … — Results"
     assert view.title == said(lang, "render.rally_classification")
     texts = {t.what: t.text for t in results_texts(view, RenderOptions(lang=lang))}
     assert texts["head total"] == said(lang, "render.total") and texts["head gap"] == said(lang, "render.gap")

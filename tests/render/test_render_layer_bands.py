@@ -1,4 +1,4 @@
-"""Issue 28: a stage's whole static layer is drawn in bands of bounded canvas, not on one canvas of
+"""A stage's whole static layer is drawn in bands of bounded canvas, not on one canvas of
 the whole stage (a long stage's took ~64 MB at once, a render worker's peak), with the very pixels
 one canvas gives, its labels placed once over the whole layer."""
 

@@ -1,4 +1,4 @@
-"""The league cards say what they are (issue 22 item 3): the round card names its stage, a DNF or
+"""The league cards say what they are: the round card names its stage, a DNF or
 DSQ reason is drawn whole (wrapped under the driver, never cut with "…"), and the standings card
 has one column per round with the dropped rounds struck through and the ranking rule in its footer,
 in the reader's language."""

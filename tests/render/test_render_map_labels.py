@@ -1,4 +1,4 @@
-"""Nothing clipped at the map's edge (issue 22 item 4): a label of the map (START, FINISH, SPLIT,
+"""Nothing clipped at the map's edge: a label of the map (START, FINISH, SPLIT,
 a zone's name) that a camera window's edge cuts is drawn again whole inside the window, and no
 label lies over the START or FINISH label, on every shipped stage's preview and boards, in every
 language."""

@@ -1,4 +1,4 @@
-"""Names as the board draws them (issue 22 item 1): an AI driver's 🤖, or any emoji of a Discord
+"""Names as the board draws them: an AI driver's 🤖, or any emoji of a Discord
 name, is no box on the board and no initial on the car; letters of every language stay."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a spectator on a phone reads at a glance (issue 22, items 3 and 4): a driver keeps one colour
+"""What a spectator on a phone reads at a glance (items 3 and 4): a driver keeps one colour
 for the whole rally, a spun car is marked, neutral is "N", the white die shows the letter the
 reader types, a rally's board says which special it is ("SS2/3"), tires are shown with the weather
 module, and the rally's last card says it is the rally classification, with its winner, each

@@ -1,4 +1,4 @@
-"""The league table image (issue 11): one titled ranking table for round results, season standings
+"""The league table image: one titled ranking table for round results, season standings
 and the world scratch ranking. Texts stay in their cells whatever the names, the asker's row stands
 out, DNF rows are grey, skipped ranks show a "⋯" row, and the image travels as an outbox spec."""
 

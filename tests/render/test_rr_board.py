@@ -1,4 +1,4 @@
-"""Road Rally USA's pictures (issue 25 item 4): the board drawn from the spectators' view only
+"""Road Rally USA's pictures: the board drawn from the spectators' view only
 (RULES C10.8), the course preview, and their words in EN/FR/DE."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Road Rally USA's pictures as outbox data (issue 25): `board_data` / `results_data` built from a
+"""Road Rally USA's pictures as outbox data: `board_data` / `results_data` built from a
 view only (RULES C10.8), its pictures facet making the painter's arguments again, the results card
 (C8) in EN/FR/DE, and nothing secret in the data or the PNGs."""
 

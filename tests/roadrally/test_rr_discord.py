@@ -1,4 +1,4 @@
-"""Road Rally USA through the real command tree (issue 25 item 3): the turn message offers only the
+"""Road Rally USA through the real command tree: the turn message offers only the
 "My hand" button; `/hand` and that button answer privately with the seat's cards and a select menu
 of its moves; a pick plays it; someone else's hand, a spectator's and a bad play are refused
 privately, changing nothing."""

@@ -1,4 +1,4 @@
-"""A league of Road Rally USA on Discord (issue 25 item 5), through the real command tree and the
+"""A league of Road Rally USA on Discord, through the real command tree and the
 scheduler: the round's opening makes one private thread per table in the league's channel, with
 the table's drivers added to it, and posts which table plays where; each table's first prompt is
 posted in its thread, asking for `/hand`, with no card in it."""

@@ -1,4 +1,4 @@
-"""The guard test of issue 25: whole Road Rally USA games of 3, 4 and 5 seats (people and AI
+"""The guard test: whole Road Rally USA games of 3, 4 and 5 seats (people and AI
 seats) played through the real services and the console, every output scanned for hidden
 information (RULES C10.8).
 

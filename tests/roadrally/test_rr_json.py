@@ -1,4 +1,4 @@
-"""Road Rally USA's state as canonical JSON (issue 25, RULES C2-C10): whole AI games of 3, 4 and 5
+"""Road Rally USA's state as canonical JSON (RULES C2-C10): whole AI games of 3, 4 and 5
 seats on real courses survive `RRState.to_dict` / `RRState.from_dict` after every action, a game
 continued from the saved state ends as the original, and the encoded action log replayed from the
 start state reaches the same final state. Another schema, or another road, is refused."""

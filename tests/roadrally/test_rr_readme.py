@@ -1,4 +1,4 @@
-"""The README's Road Rally USA session runs as written (issue 25, "done when"): a newcomer pastes it
+"""The README's Road Rally USA session runs as written ("done when"): a newcomer pastes it
 into the console and plays a 3-player game against two AI seats to the end, sees their own hand
 privately, a board image after the turns and the classification card, nothing refused."""
 

@@ -1,4 +1,4 @@
-"""Bad input in a live Road Rally USA game, through the services (issue 25, "Bad input"): each is
+"""Bad input in a live Road Rally USA game, through the services ("Bad input"): each is
 a specific private refusal, changes nothing (the snapshot, the version and the outbox are the same
 after it) and reveals nothing (no other seat's card in the answer). The engine's own refusals that
 a live game rarely reaches (an empty hand, more than five cards at a General Store) are tested on

@@ -1,4 +1,4 @@
-"""`simulate` (issue 25): a whole Road Rally USA game of AI seats as a JSON-able report. Its fields
+"""`simulate`: a whole Road Rally USA game of AI seats as a JSON-able report. Its fields
 add up (RULES C8: VP tiles + 2 per stage tile + 2 per checkpoint), the same arguments give the same
 report, 3 to 5 seats and the sprint (C9) play to the end, bad arguments are refused with the
 engine's errors; and the AI beats seats playing random legal actions clearly more often than chance."""

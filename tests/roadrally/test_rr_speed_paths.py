@@ -1,4 +1,4 @@
-"""The quick paths of issue 25 change nothing: `RRState.clone`, written out slot by slot, copies
+"""The quick paths change nothing: `RRState.clone`, written out slot by slot, copies
 every field and shares no mutable container; the AI's play, which sums its colours as it groups
 them, chooses what the plain reading of its rule chooses (ai.py: the colour that goes furthest,
 fewer cards on a tie, greens with a short hand); the view, whose records are built from tuples in
@@ -73,7 +73,7 @@ def test_a_clone_changed_leaves_the_original_unchanged():
 
 
 def _plain_play(v: RRView) -> Play:
-    """ai.py's play rule read plainly (its code before issue 25's speed work), with the General
+    """ai.py's play rule read plainly (its code before's speed work), with the General
     Store's turn that draws more (C10.5)."""
     me = v.me
     assert me is not None
@@ -104,7 +104,7 @@ def test_the_ai_plays_what_its_rule_says():
 
 
 def _plain_view(state: RRState, seat: str | None) -> RRView:
-    """view.py read plainly (its code before issue 25's speed work), records built by keyword."""
+    """view.py read plainly (its code before's speed work), records built by keyword."""
     deck = deck_of(state)
 
     def cards(ids: list[int]) -> tuple[tuple[int, str, int], ...]:

@@ -89,7 +89,7 @@ def test_the_mechanic_shows_the_top_cards_to_that_seat_only():
 
 
 def test_the_ai_decides_the_same_when_other_seats_hands_are_scrambled():
-    """Issue 25: the AI decides from its own seat's view only."""
+    """The AI decides from its own seat's view only."""
     rng = random.Random(3)
     for k, st in enumerate(_games()):
         if k % 2:

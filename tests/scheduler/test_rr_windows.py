@@ -1,4 +1,4 @@
-"""A Road Rally USA stage window under the clock (RULES C10.8, C10.2; issue 25 item 3): every seat
+"""A Road Rally USA stage window under the clock (RULES C10.8, C10.2): every seat
 is asked at once and waited for together, so the channel never learns who holds the card:
 - the window's prompt pings every person alike; an answer posts nothing while others think;
 - the reminder names nobody and pings everyone asked; the deadline closes the window for all

@@ -1,4 +1,4 @@
-"""Achievements as data (issue 27 §4): the shipped file is valid and has at least 12, every name and
+"""Achievements as data: the shipped file is valid and has at least 12, every name and
 description exists in EN, FR and DE with the same placeholders, a bad file is refused naming the
 file, the field and the reason, and each condition kind holds exactly when it should."""
 

@@ -1,4 +1,4 @@
-"""AI opponents (issue 22 item 1): `/rally add-ai` seats 🤖 drivers in the lobby, who drive their
+"""AI opponents: `/rally add-ai` seats 🤖 drivers in the lobby, who drive their
 own turns a short pause after their prompt reached the channel; refusals change nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Finished rallies stay readable (issue 22 item 2): `/rally results [rally]` posts a finished
+"""Finished rallies stay readable: `/rally results [rally]` posts a finished
 rally's classification and last board again, `/rally history` lists the channel's finished rallies,
 and `/rally status` after the finish points to them; refusals are specific and change nothing."""
 

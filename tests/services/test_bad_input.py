@@ -65,7 +65,7 @@ def test_random_command_lines_never_crash_and_refusals_change_nothing(commands):
     ("deadline_hours", "-3", "`deadline_hours` must be a number from 1 to 168, not `-3`"),
 ])
 async def test_console_numbers_are_parsed_strictly_and_a_refusal_creates_nothing(store, option, value, needle):
-    """Issue 9 fault 8: `drivers:abc` used to give the generic error and `inf`/`1e309`/`nan` raised."""
+    """`drivers:abc` used to give the generic error and `inf`/`1e309`/`nan` raised."""
     service = RallyService(store, seed_source=lambda: 3)
     out = io.StringIO()
     console = Console(service, out=out)
@@ -78,7 +78,7 @@ async def test_console_numbers_are_parsed_strictly_and_a_refusal_creates_nothing
 @pytest.mark.parametrize("stage", ["../../etc/passwd", "/etc/passwd", "..", "x" * 300, "pinewood-sprint/../x",
                                    "C:\\stages\\x"])
 async def test_a_stage_name_is_looked_up_in_the_catalogue_never_as_a_path(service, store, stage):
-    """Issue 9 fault 7: paths and long names are refused by name, and the channel stays free."""
+    """Paths and long names are refused by name, and the channel stays free."""
     with pytest.raises(RallyError) as refused:
         await service.create(HERE, ALICE, stage)
     text = str(refused.value)
@@ -88,7 +88,7 @@ async def test_a_stage_name_is_looked_up_in_the_catalogue_never_as_a_path(servic
 
 
 async def test_a_command_from_a_direct_message_is_refused_by_the_service(service, store):
-    """Issue 9 fault 10: guild id 0 (a DM) never creates a rally."""
+    """Guild id 0 (a DM) never creates a rally."""
     with pytest.raises(RallyError, match="not in a direct message"):
         await service.create(Place(0, 5), ALICE, "pinewood-sprint")
     assert await store.rallies.list_by_status(("lobby", "running")) == []

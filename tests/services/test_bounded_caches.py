@@ -1,4 +1,4 @@
-"""Issue 28: nothing the bot process keeps in memory grows without bound with rallies, channels,
+"""Nothing the bot process keeps in memory grows without bound with rallies, channels,
 stages or web clients: the unit of work's states, the turn prompts of the autocomplete, the
 store's per-rally locks (on both backends), the web page's caches (in bytes) and its per-client
 request budgets, and every `functools` cache of the bot (a bound each)."""

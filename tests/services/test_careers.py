@@ -1,4 +1,4 @@
-"""Careers (issue 27 §3–4) through the services, on both backends: stats written in the
+"""Careers through the services, on both backends: stats written in the
 transaction that ends a rally (numbers checked against the game's own record), achievements earned
 and announced once, `/driver`'s card and its refusals, what another server may see, the rebuild."""
 
@@ -303,7 +303,7 @@ async def test_another_servers_private_rallies_stay_out_of_the_card_until_public
 
 async def test_the_card_shows_the_ratings_stores_rating_and_trend_only_where_a_list_may_name_the_driver(
         service, store, clock):
-    """The card's rating is the one `/ratings` shows (issue 27 §2), its trend the shown rating after
+    """The card's rating is the one `/ratings` shows, its trend the shown rating after
     each rated rally; seen from a server the driver never drove in (and not in a world ranking), no
     rating: it may come from a private league elsewhere."""
     assert await store.db.read(lambda tx: career_rating(tx, "rallyman", ALICE.user_id)) == (None, [])

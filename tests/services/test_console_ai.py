@@ -1,4 +1,4 @@
-"""The console's first hour (issue 22 item 1): a newcomer alone plays a rally of two specials
+"""The console's first hour: a newcomer alone plays a rally of two specials
 against two AI drivers, who drive at once in the console; `/autopilot` stays on, turn after turn,
 until `/autopilot off`."""
 

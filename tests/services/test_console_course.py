@@ -53,7 +53,7 @@ async def test_three_specials_three_drivers_in_the_console_to_the_rally_classifi
     assert "Rally classification — 3 specials" in text
     final = [line for line in text.split("Rally classification — 3 specials")[1].strip().splitlines()
              if "earns an achievement" not in line]  # the careers' post follows the classification
-    assert final[-1] == "[channel] 🎬 The replay of rally #1, turn by turn:"  # then its replay (issue 27)
+    assert final[-1] == "[channel] 🎬 The replay of rally #1, turn by turn:"  # then its replay
     final = final[:-1]
     assert len(final) == 3 and final[0].startswith("[channel] 1. ")  # one line per driver, the winner first
     finished = (await store.rallies.list_by_status(("finished",)))[0]

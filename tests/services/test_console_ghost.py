@@ -1,4 +1,4 @@
-"""Ghost cars in the console (issue 27 §5): `/run start ghost:leader` is refused while the only
+"""Ghost cars in the console: `/run start ghost:leader` is refused while the only
 runs on the stage are in an open round, then races the closed round's leader, its gap said after
 each turn; the same option as Discord's (`ghost:best|leader|off`)."""
 

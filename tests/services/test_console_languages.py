@@ -1,5 +1,5 @@
 """A whole rally in the console in French and one in German, compared with reference transcripts
-(issue 12): the channel reads the rally's language; a reader who writes `bob@de:` reads their
+: the channel reads the rally's language; a reader who writes `bob@de:` reads their
 private answers in their own; typed die words of either language are understood."""
 
 from __future__ import annotations

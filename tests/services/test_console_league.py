@@ -1,4 +1,4 @@
-"""Championships in the offline console (issue 11 "Console"): a whole season played through
+"""Championships in the offline console: a whole season played through
 `run_console` with the console's own clock, read as a user reads it.
 
 The console owns the bot's clock (`--now`, `/clock +7d`): jobs that fall due while the clock moves
@@ -150,7 +150,7 @@ async def test_a_season_of_four_weekly_rounds_in_the_console_reads_as_on_discord
     assert "[channel] 🏳️ carol did not finish Sunday Cup — round 2." in text
     assert "[only carol] You already have your run of this round" in text
     assert "[#run-dave-r3] The round closed before this run finished: it is a DNF." in text
-    # a DNF's reason on its own line under the row (issue 22: reasons wrap, never cut)
+    # a DNF's reason on its own line under the row (reasons wrap, never cut)
     assert re.search(r"^\[channel\] +— +dave +DNF +0\n\[channel\] +not finished at the close$", text, re.M)
     assert re.search(r"^\[channel\] +— +carol +DNF +0\n\[channel\] +abandoned$", text, re.M)
     # The penalty on closed round 2 puts its winner behind the runner-up, in the reposted results.

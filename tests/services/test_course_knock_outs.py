@@ -1,4 +1,4 @@
-"""Issue 21.1: a knock-out in a rally of several specials never freezes it (RULES A2, A8.6, A9.4,
+"""A knock-out in a rally of several specials never freezes it (RULES A2, A8.6, A9.4,
 A12.5, A15.3, A16, A17).
 
 Whole rallies of two or three specials, with and without assistance, are played in the console

@@ -1,4 +1,4 @@
-"""A rally is created in a game (issue 23 item 3): the game's id is stored on the rally, an unknown
+"""A rally is created in a game: the game's id is stored on the rally, an unknown
 id is refused naming the games there are, and the seats a rally may take are its game's, not the
 schema's (classic keeps its 1 to 4, with the same refusal as ever). Both backends."""
 

@@ -1,4 +1,4 @@
-"""The options of `/rally create` as users type them (issue 21 item 11: `bot/services/inputs.py`).
+"""The options of `/rally create` as users type them (`bot/services/inputs.py`).
 
 Each test is a complaint a user could have made: "a course of five specials was accepted",
 "`assistance:none` still helped me", "`order:random` kept the join order", "`deadline_hours:1.5`

@@ -1,4 +1,4 @@
-"""No English left in French or German (issue 22 item 5): a whole rally of two specials with every
+"""No English left in French or German: a whole rally of two specials with every
 Rules+ module and AI opponents, and a league season with its reminders, close, results, standings,
 export and calendar, played in the console in FR and in DE; no line may carry a text of the
 English catalogue that the reader's catalogue says otherwise."""

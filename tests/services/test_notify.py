@@ -1,4 +1,4 @@
-"""`/notify dm|next` (issue 22 item 7): a driver's turn by DM, a heads-up when the driver before
+"""`/notify dm|next`: a driver's turn by DM, a heads-up when the driver before
 them starts, and a league round's closing by DM; the channel ping always stays, and a DM that
 Discord refuses (closed DMs) never starts a clock nor counts a missed turn."""
 

@@ -1,4 +1,4 @@
-"""What is shown comes from a view (issue 23 item 5): an outbox row keeps what its post needs, built
+"""What is shown comes from a view: an outbox row keeps what its post needs, built
 from the game's spectator view, never the state (DESIGN §9: the guard Road Rally USA relies on).
 
 The guard is written against the `Game` protocol only, for every game of the registry: each row's

@@ -1,4 +1,4 @@
-"""Two bot processes on one PostgreSQL database (issue 13): the per-rally lock, the claims of jobs
+"""Two bot processes on one PostgreSQL database: the per-rally lock, the claims of jobs
 and the version check are database guarantees, so two processes behave as one.
 
 The processes are real (`tests/services/pg_worker.py`, started with the same interpreter): each

@@ -1,4 +1,4 @@
-"""Animated replays through the services (issue 27 §6): owed once at a rally's finish, the post holds
+"""Animated replays through the services: owed once at a rally's finish, the post holds
 a reference and is drawn from the store's log at delivery, kept on disk (a second drawing draws
 nothing), and `/replay rally:N` (service and console) with its refusals, nothing changed by them."""
 
@@ -123,7 +123,7 @@ async def test_the_console_answers_replay_with_the_animation_as_a_file(store, tm
 
 
 def test_the_replays_kept_on_disk_are_bounded_the_oldest_going_first(tmp_path):
-    """Issue 28: a small host's disk is not filled by finished rallies' replays (~0.7 MB each)."""
+    """A small host's disk is not filled by finished rallies' replays (~0.7 MB each)."""
     import os
 
     folder = tmp_path / "replays"

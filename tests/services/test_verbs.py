@@ -1,4 +1,4 @@
-"""Issue 23 item 4, "commands written once": a game's commands (`/roll`, `/stop`, `/odds` …) reach
+"""Commands written once: a game's commands (`/roll`, `/stop`, `/odds` …) reach
 the service through one entry point, `verb(place, actor, name, options)`, fed by the game's own
 verb table (`Game.commands.verbs`), and `/act` takes any move as typed. Bad input: an unknown command or
 option, a yes/no that is not one, a move that is no legal action — each a clear refusal that

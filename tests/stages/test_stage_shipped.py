@@ -41,7 +41,7 @@ def _backward(stage) -> set[int]:
 
 
 def test_there_are_enough_zones_and_stages(zones, shipped):
-    """Issue 24 item 7: at least 20 shipped stages that drive over at least 12 zones."""
+    """At least 20 shipped stages that drive over at least 12 zones."""
     assert len(zones) >= 12
     assert len(shipped) >= 20
     assert len({letter for stage in shipped.values() for letter in stage.zone_order}) >= 12

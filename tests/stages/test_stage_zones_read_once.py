@@ -1,5 +1,5 @@
 """A shipped stage is built from the zones read once per process (a render worker's first board
-of a stage read every zone file again: ~10 ms, issue 28)."""
+of a stage read every zone file again: ~10 ms)."""
 
 from __future__ import annotations
 

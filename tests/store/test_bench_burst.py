@@ -1,4 +1,4 @@
-"""The burst of `bench live` (issue 14) at a tiny size: it runs end to end and its figures make sense."""
+"""The burst of `bench live` at a tiny size: it runs end to end and its figures make sense."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ async def test_postgresql_columns_are_bigint_or_text_in_byte_order_and_ids_are_i
             "SELECT table_name, column_name, data_type, collation_name, is_identity FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND table_name != ?", (SCHEMA_TABLE,))
     assert {r["table_name"] for r in rows} == set(TABLE_NAMES)
-    # REAL (the ratings' mu and sigma, issue 27) is DOUBLE PRECISION: SQLite's REAL is the same 8-byte float
+    # REAL (the ratings' mu and sigma) is DOUBLE PRECISION: SQLite's REAL is the same 8-byte float
     assert {r["data_type"] for r in rows} == {"bigint", "text", "double precision"}
     for r in rows:
         where = f"{r['table_name']}.{r['column_name']}"

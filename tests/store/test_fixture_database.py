@@ -1,7 +1,7 @@
 """A database written by an earlier version (`tests/fixtures/rallybot-v10.sqlite3`, made by
 `python -m tests.fixtures.build_fixture_db` with schema 10) opens with this version: every action log
 replays to its stored snapshot (`db check --all`), and the standings, the world rankings and every
-finished rally's classification read exactly as they did (issue 23 item 3: the guard of the
+finished rally's classification read exactly as they did (the guard of the
 migration to games)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Migration 11 (issue 23 item 3), on both backends: every rally, league, round and run is in a
+"""Migration 11, on both backends: every rally, league, round and run is in a
 game (classic for every row written before), results are a score with its unit (the seconds they
 were, unit 's'), and the seats a rally takes are bounded by its game, not by the schema."""
 

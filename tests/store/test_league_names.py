@@ -1,4 +1,4 @@
-"""Migration 8: league names unique whatever their case, on both backends (issue 21 item 6).
+"""Migration 8: league names unique whatever their case, on both backends.
 
 Before it, "Cup" and "cup" could both be created in one server but only the first was ever found
 by name. The migration keeps the first created as it is, renames each later one "Cup (2)"…, tells

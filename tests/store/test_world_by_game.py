@@ -1,4 +1,4 @@
-"""Migration 12 (issue 24 item 6), on both backends: world rounds are unique by (game, week) and
+"""Migration 12, on both backends: world rounds are unique by (game, week) and
 official runs by (game, week, driver); the rows written before are classic's and keep their week."""
 
 from __future__ import annotations

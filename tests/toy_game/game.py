@@ -1,4 +1,4 @@
-"""Dice Dash: a toy push-your-luck race, registered in tests only (issue 23 item 7).
+"""Dice Dash: a toy push-your-luck race, registered in tests only.
 
 Each seat in turn rolls a six-sided die as often as it likes, adding the faces to the turn's
 pot, then `bank`s the pot as points; a 1 loses the pot and ends the turn. After `rounds` rounds

@@ -1,4 +1,4 @@
-"""Issue 23 item 7: a new game needs no change outside its own folders. The test-only toy game
+"""A new game needs no change outside its own folders. The test-only toy game
 (Dice Dash, tests/toy_game/game.py), registered here only, is played through the real services
 and store on both backends, in the console, through the real command tree from raw payloads, and
 in a league round with its close, standings and points sorted the toy's way (higher is better).

@@ -1,4 +1,4 @@
-"""Issue 23 item 7, first part: the toy game keeps the protocol's promises on its own, and the
+"""The toy game keeps the protocol's promises on its own, and the
 registry takes it (and its texts) in and out without a change anywhere else."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`python -m bot bench web` (issue 26, bench/web.py) run tiny: 2 readers for 1 s a storm. It checks
+"""`python -m bot bench web` (bench/web.py) run tiny: 2 readers for 1 s a storm. It checks
 the JSON line's figures and the command line's options, never the timings (those are the bench's)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A channel published without a league (`/rally web public|private`, issue 26 §3), on both
+"""A channel published without a league (`/rally web public|private`), on both
 backends: its rallies' pages answer 200 while it is public and 404 again once private; the rally
 page lists the channel's rallies instead of a league; the home page lists the published
 channels' rallies; a member without Manage Channels or Manage Server is refused with nothing

@@ -1,4 +1,4 @@
-"""The league page's chart of the standings over the rounds (issue 26 §1 "league"), on both
+"""The league page's chart of the standings over the rounds, on both
 backends: one line per driver of the top 8 with the standings' points after each closed round,
 the last point of each line the driver's total in the table; names escaped; axes in the
 reader's language; a sentence instead before the first round closes."""

@@ -1,4 +1,4 @@
-"""Issue 28: the web page's pictures are drawn by the bot's render workers, lent over a socket pair
+"""The web page's pictures are drawn by the bot's render workers, lent over a socket pair
 (bot/web/draw_link.py), so the page's process never draws. The lender draws only the spectators'
 pictures (boards, previews), one at a time, answers `busy` past its queue, and a closed or
 malformed link is a 503 for the reader, never a hang; the bot's child really is served by it."""

@@ -1,4 +1,4 @@
-"""Issue 26 step 1: every route of the spectators' web page on a league built through the real
+"""Every route of the spectators' web page on a league built through the real
 services, on both backends: status codes, the strict headers, ETag and 304, escaping, languages,
 public and private leagues, the cards to download and verify."""
 

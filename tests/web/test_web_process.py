@@ -1,4 +1,4 @@
-"""The web page in its own process (issue 26, "Fast"; bot/web/process.py, bot/web/child.py): the
+"""The web page in its own process ("Fast"; bot/web/process.py, bot/web/child.py): the
 child starts and serves the pages from the bot's database, 404 for a private league, reads through
 a store the database keeps from writing, is started again when killed, stops with the bot, and a
 bad port (out of range, taken) is a clear error that leaves the bot running without its page."""

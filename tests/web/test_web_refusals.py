@@ -1,5 +1,5 @@
 """Bad input on the web page: each a proper status, nothing changed, no traceback in the logs
-(issue 26 "Bad input"): unknown and malformed ids, huge query strings, unknown filters and
+(bad input): unknown and malformed ids, huge query strings, unknown filters and
 languages, methods other than GET and HEAD, too many requests from one client."""
 
 from __future__ import annotations

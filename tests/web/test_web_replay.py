@@ -1,4 +1,4 @@
-"""A finished rally, turn by turn (`/rally/N/replay?turn=K`, issue 26 §1): one turn per frame of
+"""A finished rally, turn by turn (`/rally/N/replay?turn=K`): one turn per frame of
 its animated replay (a driver's several actions are one turn), every line of the rally page's
 story told once, in order, with the board from the spectators' view, plain links, a slider and
 play/pause between the turns, the winner on the last turn; only for a public rally that has

@@ -1,4 +1,4 @@
-"""A public league of a table game on the web page (issues 25 and 26): its standings show the
+"""A public league of a table game on the web page: its standings show the
 total VP their ties are broken by and say so; its round shows VP and offers no result card."""
 
 from __future__ import annotations

@@ -58,11 +58,19 @@ def draw_ghost(canvas: Image.Image, centre: Pt, degrees: float, length: float, w
     return x, y, x + layer.width, y + layer.height
 
 
+def inside(canvas: Image.Image, at: Pt, w: float, h: float, margin: float) -> Pt:
+    """`at`, the centre of a w×h label, moved the least so the whole label is on the canvas (a
+    ghost near the picture's edge keeps its label readable, not cut by the edge)."""
+    x = min(max(at[0], w / 2 + margin), canvas.width - w / 2 - margin)
+    y = min(max(at[1], h / 2 + margin), canvas.height - h / 2 - margin)
+    return x, y
+
+
 def label_ghost(canvas: Image.Image, centre: Pt, size: float, label: str, cars: list[Pt],
                 options: RenderOptions) -> tuple[float, float, float, float] | None:
     """The ghost's label (drawn after the real cars, so no car covers it), beside the ghost on the
-    side away from the nearest real car (`cars`: their centres), above it when none is near;
-    `size` is the car's length in pixels. Returns the label's box."""
+    side away from the nearest real car (`cars`: their centres), above it when none is near, and
+    always whole on the canvas; `size` is the car's length in pixels. Returns the label's box."""
     if not label:
         return None
     f = font(max(options.px(BOARD_FONT_PX), BOARD_FONT_PX), bold=True)
@@ -73,5 +81,5 @@ def label_ghost(canvas: Image.Image, centre: Pt, size: float, label: str, cars: 
         dist = math.dist(near, centre)
         dx, dy = (centre[0] - near[0]) / dist, (centre[1] - near[1]) / dist
     reach = size * 0.6 + abs(dx) * w / 2 + abs(dy) * h / 2 + options.px(4)
-    at = (centre[0] + dx * reach, centre[1] + dy * reach)
+    at = inside(canvas, (centre[0] + dx * reach, centre[1] + dy * reach), w, h, options.px(4))
     return pill(ImageDraw.Draw(canvas), at, label, f, LABEL_BG, LABEL_INK, options.px(5), OUTLINE[:3], 1)

@@ -94,3 +94,21 @@ def test_the_dirt_ghost_is_translucent_and_never_hides_the_real_car():
     shared = dirt_image(stage, dirt_view(stage, mine, mine), options)
     assert colour_count(shared, car_at, 14, car_colour(0)) == colour_count(plain, car_at, 14, car_colour(0))
     assert shared.tobytes() != plain.tobytes()
+
+
+@pytest.mark.parametrize("centre", [(1070, 120), (5, 400), (540, 3), (1075, 790), (540, 400)])
+def test_the_ghosts_label_is_whole_on_the_picture_wherever_the_ghost_stands(centre):
+    """A ghost at the picture's edge (at the start line of a stage drawn to its edge) keeps its
+    whole label on the picture, the nearest place to where it would go; in the middle it is where
+    it always was (above the ghost)."""
+    from PIL import Image
+
+    from bot.render.ghost import label_ghost
+
+    canvas = Image.new("RGB", (1080, 800), "white")
+    box = label_ghost(canvas, centre, 60, "ghost (leader)", [], RenderOptions())
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert 0 <= x0 and x1 <= canvas.width and 0 <= y0 and y1 <= canvas.height, box
+    if centre == (540, 400):
+        assert (x0 + x1) / 2 == pytest.approx(540) and y1 < 400  # above the ghost, unmoved

@@ -2,7 +2,8 @@
 the 40-unit courses (std-1, std-8 and std-12) are drawn about 26 px a space at 1080 px wide,
 smaller than a stage tile's chip (its number at least PHONE_TEXT_PX tall on a phone). No chip
 overlaps another (a chip whose space is covered goes beside the road, tied to it by a leader),
-every chip stays in the picture, and the board stays at most 1.6 widths tall."""
+every chip stays in the picture, and the board stays at most 1.6 widths tall; the finish's
+numbered marks, wider than a space too, never overlap either."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from bot.engine.roadrally.view import view
 from bot.render.fonts import BOARD_FONT_PX
 from bot.render.options import RenderOptions
-from bot.render.roadrally.board import board_image, map_layout
-from bot.render.roadrally.course import stage_chips
+from bot.render.roadrally.board import board_image, finish_marks, map_layout
+from bot.render.roadrally.course import MARK_STEP, mark_radius, stage_chips
 from bot.render.roadrally.sample import ai_game
 
 COURSES = ("std-1", "std-8", "std-12")
@@ -37,3 +38,23 @@ def test_no_stage_chip_overlaps_another_on_a_long_course(course):
     assert image.height <= 1.6 * image.width
     assert all(c.radius <= c.at[0] <= image.width - c.radius and c.radius <= c.at[1] <= lay.height - c.radius
                for c in chips)
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_the_finish_marks_never_overlap_and_stay_on_the_map(course):
+    """The final space's numbered marks ("1 2 3 4 5", C8) at ~26 px a space: each mark is wider
+    than a space, so they spread across the road, apart, and slide along it to stay on the course."""
+    game = ai_game(course, 5, 60)
+    shown = view(game, None)
+    options = RenderOptions()
+    lay = map_layout(game.road, shown, options)
+    radius, size = mark_radius(lay, options)
+    assert size >= options.px(BOARD_FONT_PX) and 2 * radius > MARK_STEP * lay.ppu  # the case in question
+    marks = [lay.point(x, y) for x, y in finish_marks(game.road, lay, options, len(shown.seats))]
+    assert len(marks) == len(shown.seats) == 5
+    gap = min(math.hypot(a[0] - b[0], a[1] - b[1]) for i, a in enumerate(marks) for b in marks[i + 1:])
+    assert gap >= 2 * radius, f"marks {gap:.1f} px apart, {2 * radius:.1f} px wide"
+    image = board_image(game.road, shown, options)
+    assert image.height <= 1.6 * image.width
+    assert all(radius <= x <= image.width - radius and lay.top - 0.5 <= y - radius and y + radius <= lay.height + 0.5
+               for x, y in marks)

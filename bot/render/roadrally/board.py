@@ -21,7 +21,7 @@ from bot.render.header import draw_header
 from bot.render.options import RenderOptions
 from bot.render.painter import Header, board_canvas
 from bot.render.roadrally.cars import CarSpot, car_spots, chip_radius, draw_cars, initials
-from bot.render.roadrally.course import GROUND, draw_course
+from bot.render.roadrally.course import GROUND, draw_course, final_marks, mark_line
 from bot.render.roadrally.layout import CourseLayout, course_layout
 from bot.render.roadrally.legend import draw_legend, legend_height
 from bot.render.roadrally.panel import draw_panel, panel_height
@@ -70,11 +70,16 @@ def on_course(view: RRView) -> list[tuple[str, int, int, int | None]]:
     return [(s.id, s.pos, s.place or 99, s.mark) for s in view.seats if not s.retired]
 
 
+def finish_marks(road: Road, lay: CourseLayout, options: RenderOptions, seats: int) -> list[tuple[float, float]]:
+    """The course points of the final space's numbered marks, one per seat, as drawn."""
+    return final_marks(road, seats, *mark_line(road, lay, options, seats))
+
+
 def chips(road: Road, view: RRView, options: RenderOptions) -> tuple[list[CarSpot], float]:
     """The cars' chips on the board (`car_spots`) and their radius, as drawn (for the tests)."""
     lay = map_layout(road, view, options)
     radius = chip_radius(lay.ppu, chip_size(lay, options))
-    return car_spots(road, lay, on_course(view), radius, len(view.seats)), radius
+    return car_spots(road, lay, on_course(view), radius, finish_marks(road, lay, options, len(view.seats))), radius
 
 
 def board_image(road: Road, view: RRView, options: RenderOptions,
@@ -91,7 +96,7 @@ def board_image(road: Road, view: RRView, options: RenderOptions,
     def paint_map(img: Image.Image) -> None:
         draw_course(img, road, lay, options, view.stage_tiles, view.checkpoint_tiles, len(view.seats))
         draw_cars(img, road, lay, on_course(view), colours, labels, view.current, chip_size(lay, options),
-                  len(view.seats))
+                  finish_marks(road, lay, options, len(view.seats)))
 
     def paint_panel(img: Image.Image, top: int) -> None:
         draw_panel(img, top, view, shown, colours, labels, options)

@@ -17,7 +17,7 @@ from bot.render import palette as P
 from bot.render.ai_mark import draw_ai_mark, driven_by_ai
 from bot.render.drawing import draw_text, drawable
 from bot.render.fonts import font
-from bot.render.roadrally.course import final_marks, heading
+from bot.render.roadrally.course import heading
 from bot.render.roadrally.layout import BORDER, CourseLayout
 
 
@@ -57,12 +57,12 @@ class CarSpot:
 
 
 def car_spots(road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]], radius: float,
-              seats: int) -> list[CarSpot]:
+              marks: list[tuple[float, float]]) -> list[CarSpot]:
     """Each car's chip: on its finish mark once finished, on its space when alone there and clear
     of the chips placed before (the leaders'); else (cars sharing a space, or a chip larger than a
     space meeting the one ahead) in a row beside the road tied to the space (the earliest arrival
-    ahead), on the side where the row meets the fewest chips and hides the least road."""
-    marks = final_marks(road, seats)
+    ahead), on the side where the row meets the fewest chips and hides the least road. `marks`:
+    the course points of the final space's numbered marks (`board.finish_marks`)."""
     spaces: dict[int, list[tuple[int, str]]] = {}
     out: list[CarSpot] = []
     for seat, pos, place, mark in cars:
@@ -125,13 +125,13 @@ def _meets(a: tuple[float, float], b: tuple[float, float], radius: float) -> boo
 
 def draw_cars(img: Image.Image, road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]],
               colours: Mapping[str, P.RGB], labels: Mapping[str, str], current: str | None, size: int,
-              seats: int) -> list[CarSpot]:
-    """`cars`: (seat, space, race place, finish mark) of every car still in the game; `seats`: the
-    game's seat count (the final space's marks). The chips as drawn (`car_spots`)."""
+              marks: list[tuple[float, float]]) -> list[CarSpot]:
+    """`cars`: (seat, space, race place, finish mark) of every car still in the game; `marks`: the
+    course points of the final space's numbered marks, one per seat. The chips as drawn (`car_spots`)."""
     d = ImageDraw.Draw(img)
     ppu = lay.ppu
     radius = chip_radius(ppu, size)
-    spots = car_spots(road, lay, cars, radius, seats)
+    spots = car_spots(road, lay, cars, radius, marks)
     ties: dict[tuple[float, float], list[CarSpot]] = {}
     for spot in spots:
         if spot.tie is not None:

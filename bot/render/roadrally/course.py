@@ -74,27 +74,61 @@ def heading(road: Road, index: int) -> tuple[float, float]:
     return dx / n, dy / n
 
 
-#: the distance between two numbered marks of the final space, in spaces
+#: the distance between two numbered marks of the final space, in spaces, on a course laid large
 MARK_STEP = 0.9
+#: the free ring round a numbered mark, in pixels at 1080 px wide (two marks never touch)
+MARK_GAP = 4
 
 
-def final_marks(road: Road, marks: int) -> list[tuple[float, float]]:
-    """The course points (in units) of the final space's numbered marks 1..`marks`: a line across
-    the road on the final space, mark 1 first (C8: cars are placed on the marks in arrival order)."""
-    f = road.spaces[road.final]
+def mark_radius(lay: CourseLayout, options: RenderOptions) -> tuple[float, int]:
+    """A numbered mark's radius and its number's font size (the number at least BOARD_FONT_PX)."""
+    size = max(options.px(BOARD_FONT_PX), round(lay.ppu * 0.4))
+    return max(lay.ppu * 0.3, size * 0.62), size
+
+
+def mark_line(road: Road, lay: CourseLayout, options: RenderOptions, marks: int) -> tuple[float, float]:
+    """(step, shift) of the final space's numbered marks, in spaces: MARK_STEP apart, or more where
+    a mark is wider than that (a course laid small, ~26 px a space: the marks spread across the
+    road, apart); the line slid across the road by `shift` where it would leave the course's
+    tiles (a final space on the course's edge)."""
+    radius, _ = mark_radius(lay, options)
+    step = max(MARK_STEP, (2 * radius + options.px(MARK_GAP)) / lay.ppu)
+    (px, py), keep = _across(road), radius / lay.ppu
+    lo, hi = -math.inf, math.inf
+    for x, y in final_marks(road, marks, step):
+        for c, a, first, size in ((x, px, lay.origin[0], lay.units[0]), (y, py, lay.origin[1], lay.units[1])):
+            if abs(a) > 1e-9:  # first + keep <= c + shift * a <= first + size - keep
+                ends = ((first + keep - c) / a, (first + size - keep - c) / a)
+                lo, hi = max(lo, min(ends)), min(hi, max(ends))
+    shift = (lo + hi) / 2 if lo > hi else min(max(0.0, lo), hi)
+    return step, shift
+
+
+def _across(road: Road) -> tuple[float, float]:
+    """The unit vector across the road on the final space (the marks' line)."""
     dx, dy = heading(road, road.final)
-    px, py = -dy, dx
-    return [(f.x + 0.5 + px * (m - (marks - 1) / 2) * MARK_STEP, f.y + 0.5 + py * (m - (marks - 1) / 2) * MARK_STEP)
-            for m in range(marks)]
+    return -dy, dx
 
 
-def final_area(road: Road, marks: int) -> tuple[float, float, float, float]:
+def final_marks(road: Road, marks: int, step: float = MARK_STEP, shift: float = 0.0) -> list[tuple[float, float]]:
+    """The course points (in units) of the final space's numbered marks 1..`marks`, `step` spaces
+    apart: a line across the road on the final space (slid `shift` spaces across it), mark 1
+    first (C8: cars are placed on the marks in arrival order)."""
+    f = road.spaces[road.final]
+    px, py = _across(road)
+    return [(f.x + 0.5 + px * ((m - (marks - 1) / 2) * step + shift),
+             f.y + 0.5 + py * ((m - (marks - 1) / 2) * step + shift)) for m in range(marks)]
+
+
+def final_area(road: Road, marks: int, step: float = MARK_STEP,
+               shift: float = 0.0) -> tuple[float, float, float, float]:
     """The final space drawn large: its square, widened across the road to hold every mark."""
     f = road.spaces[road.final]
-    dx, dy = heading(road, road.final)
-    half = max(0.5, (marks * MARK_STEP) / 2)
-    across_x, across_y = abs(dy) * (half - 0.5), abs(dx) * (half - 0.5)
-    return f.x - across_x, f.y - across_y, f.x + 1 + across_x, f.y + 1 + across_y
+    px, py = _across(road)
+    half = max(0.5, (marks * step) / 2)
+    across_x, across_y = abs(px) * (half - 0.5), abs(py) * (half - 0.5)
+    return (f.x - across_x + px * shift, f.y - across_y + py * shift,
+            f.x + 1 + across_x + px * shift, f.y + 1 + across_y + py * shift)
 
 
 def draw_course(img: Image.Image, road: Road, lay: CourseLayout, options: RenderOptions,
@@ -211,7 +245,8 @@ def _arrow(d: ImageDraw.ImageDraw, lay: CourseLayout, a: RoadSpace, b: RoadSpace
 def _final(d: ImageDraw.ImageDraw, road: Road, lay: CourseLayout, options: RenderOptions, marks: int,
            edge: int) -> None:
     """The final space, checkered, with its numbered marks."""
-    x0, y0, x1, y1 = lay.box(*final_area(road, marks))
+    step, shift = mark_line(road, lay, options, marks)
+    x0, y0, x1, y1 = lay.box(*final_area(road, marks, step, shift))
     cells_x = max(2, round((x1 - x0) / (lay.ppu / 4)))
     cells_y = max(2, round((y1 - y0) / (lay.ppu / 4)))
     cw, ch = (x1 - x0) / cells_x, (y1 - y0) / cells_y
@@ -220,9 +255,9 @@ def _final(d: ImageDraw.ImageDraw, road: Road, lay: CourseLayout, options: Rende
             d.rectangle((x0 + i * cw, y0 + j * ch, x0 + (i + 1) * cw, y0 + (j + 1) * ch),
                         fill=FINISH_CHECKS[(i + j) % 2])
     d.rectangle((x0, y0, x1, y1), outline=P.FINISH_YELLOW, width=max(2, edge * 2))
-    f = font(max(options.px(BOARD_FONT_PX), round(lay.ppu * 0.4)), True)
-    r = max(lay.ppu * 0.3, f.size * 0.62)
-    for m, (x, y) in enumerate(final_marks(road, marks), 1):
+    r, size = mark_radius(lay, options)
+    f = font(size, True)
+    for m, (x, y) in enumerate(final_marks(road, marks, step, shift), 1):
         cx, cy = lay.point(x, y)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=P.FINISH_YELLOW, outline=P.BLACK)
         draw_text(d, (cx, cy), str(m), f, P.BLACK, "mm")

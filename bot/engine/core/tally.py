@@ -21,7 +21,8 @@ Pure, like every engine module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+from bot.engine.core.events import Event
 
 #: the counters every game may give, besides `gear.<n>`
 FIXED_KEYS = ("turns", "losses", "stages", "top", "crossed")
@@ -75,7 +76,7 @@ def favourite_gear(counters: Mapping[str, int]) -> int | None:
     return best[1] if best is not None else None
 
 
-def gear_tally(events: Sequence[Any], *, turn: str, lost: str, ends: tuple[str, ...], finish: str,
+def gear_tally(events: Sequence[Event], *, turn: str, lost: str, ends: tuple[str, ...], finish: str,
                top: int) -> Counters:
     """The counters of a game of gears (classic, DIRT) from its events' kinds: `turn` begins a
     turn (and gives the seat every fact of the game, 0 included), `lost` is a loss of control,

@@ -264,11 +264,12 @@ async def _announce_placed_tx(tx: Tx, league_id: int | None, placed: Sequence[tu
                               now: datetime) -> None:
     """The achievements the placed rows earn, recorded and announced (see `place_round_tx`). A
     place adds only wins and podiums to a career (the rest was counted at the run's end): the
-    podium's rows alone are read again, so a week of thousands of runs costs a few reads."""
+    top three's rows alone are read again (a win or a podium: first places tied with nobody
+    behind are wins, not podiums), so a week of thousands of runs costs a few reads."""
     names = {uid: name for _, uid, name in placed}
     ours = {(rally, uid) for rally, uid, _ in placed}
     rows = [r for r in await top_three_tx(tx, sorted({rally for rally, _ in ours}))
-            if (r.rally_id, r.user_id) in ours and podium(r)]
+            if (r.rally_id, r.user_id) in ours and (won(r) or podium(r))]
     league = await league_tx(tx, league_id) if league_id is not None else None
     if league is not None:
         lines = await earned_lines_tx(tx, rows, names, shipped(), now)

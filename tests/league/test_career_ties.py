@@ -26,6 +26,7 @@ from tests.league.league_helpers import (
 )
 
 PODIUM = "first_podium"
+FIRST_WIN = "first_win"
 
 
 async def tied_round(service, clock, deadlines, posts, times, stopped=()):
@@ -54,8 +55,12 @@ async def only_row(store, user_id) -> CareerResult:
     return row
 
 
+async def earned(store, user_id) -> set[str]:
+    return {e.achievement for e in await store.db.read(lambda tx: earned_tx(tx, user_id))}
+
+
 async def has_podium_achievement(store, user_id) -> bool:
-    return PODIUM in {e.achievement for e in await store.db.read(lambda tx: earned_tx(tx, user_id))}
+    return PODIUM in await earned(store, user_id)
 
 
 async def rows_of(store):
@@ -75,6 +80,11 @@ async def test_two_drivers_tied_first_of_two_are_ahead_of_nobody(service, store,
         assert (row.status, row.place, row.seats, row.behind, row.gap) == ("finished", 1, 2, 0, 0)
         assert not podium(row) and stats_of([row])["podiums"] == 0
         assert not await has_podium_achievement(store, uid)
+        # a dead heat for first is still a win for both (A17: tied totals share the place), and
+        # its achievement is announced at the close like any other win
+        assert won(row) and FIRST_WIN in await earned(store, uid)
+    told = [line for rows in posts.by_channel.values() for lines, _, _, _ in rows for line in lines]
+    assert sum("First win" in line for line in told) == 2, "both tied winners' win announced at the close"
     await same_after_rebuild(service)
 
 

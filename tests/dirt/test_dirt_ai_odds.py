@@ -54,3 +54,29 @@ def test_B13_3_the_quick_hazard_odds_answer_as_the_exact_odds_wherever_the_ai_us
         gear = ai.GEARS.get(roll.step.die, state.cars[seat].gear)
         quick += not ai._more_than_hazards(state, seat, gear, target)
     assert quick > 100
+
+
+def test_B13_1_loss_above_answers_as_the_exact_odds_compared_and_plays_fewer_ways():
+    """`move_odds.loss_above` (the AI's early-stopping question) is `loss_chance(...) > risk` at
+    every threshold, a chance of exactly the threshold included, and a certain loss is settled by
+    fewer plays than `chances` makes."""
+    from bot.engine.core import exact_odds
+    from bot.engine.dirt.move_odds import _lost, _play, loss_above
+
+    fewer = checked = 0
+    for state, seat, roll, _, _ in _mid_turn_choices():
+        chance = loss_chance(state, seat, roll)
+        for risk in (0.0, 0.05, ai.RISK, 0.5, 0.99, chance):
+            assert loss_above(state, seat, roll, risk) == (chance > risk), (roll, chance, risk)
+            checked += 1
+        if chance == 1:
+            plays = []
+            counting = _play(seat, roll)
+
+            def play(twin, counting=counting, plays=plays):
+                plays.append(1)
+                return counting(twin)
+
+            exact_odds.above(state, play, _lost(seat), ai.RISK)
+            fewer += len(plays) < exact_odds.chances(state, _play(seat, roll), _lost(seat)).ways
+    assert checked > 500 and fewer > 5

@@ -130,6 +130,24 @@ def chances(state: State, play: Callable[[State], Any], lost: Callable[[State, A
     return Chances(total, ways)
 
 
+def above(state: State, play: Callable[[State], Any], lost: Callable[[State, Any], bool],
+          threshold: float | Fraction) -> bool:
+    """Whether the chance that `play` ends so that `lost` holds is above `threshold`: exactly
+    `chances(...).lost > threshold`, stopping as soon as the ways seen settle it (the lost weight
+    already above it, or too little weight left to reach it). A certain loss is settled by its
+    first play, with clean dice, where `chances` plays every way (the AI asks this at each step)."""
+    lost_weight, left = Fraction(0), Fraction(1)
+    for twin, result, weight in _leaves(state, play):
+        left -= weight
+        if lost(twin, result):
+            lost_weight += weight
+            if lost_weight > threshold:
+                return True
+        elif lost_weight + left <= threshold:
+            return False
+    return lost_weight > threshold
+
+
 def certain(state: State, play: Callable[[State], Any], lost: Callable[[State, Any], bool]) -> bool:
     """Whether `play` ends so that `lost` holds whatever the dice show: `chances(...).certain`,
     stopping at the first way it does not (usually the first play, with clean dice)."""

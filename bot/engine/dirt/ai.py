@@ -24,7 +24,7 @@ from functools import lru_cache
 from bot.engine.dirt import rally as engine
 from bot.engine.dirt.actions import Action, Roll, Spare, Stop
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.move_odds import loss_chance
+from bot.engine.dirt.move_odds import loss_above
 from bot.engine.dirt.moves import dice_key, steps_of
 from bot.engine.dirt.odds import next_die_odds
 from bot.engine.dirt.probe import probe_of
@@ -89,8 +89,8 @@ def choose(state: DirtState, seat: str, risk: float = RISK) -> Action:
 
 def _too_risky(state: DirtState, seat: str, roll: Roll, target: int, risk: float) -> bool:
     """Whether the chance that `roll` (onto space `target`) loses control is above `risk`, that
-    chance as `/odds` tells it (`move_odds.loss_chance`: the move played with every draw). Where
-    the ⚠ limit is the only way to lose control (`_more_than_hazards`), the ⚠ odds
+    chance as `/odds` tells it (`move_odds.loss_above`: the move played with the draws that
+    settle it). Where the ⚠ limit is the only way to lose control (`_more_than_hazards`), the ⚠ odds
     (`odds.next_die_odds`, cached) are that same number; where other ways add to it (no SISU to
     cancel a loss), ⚠ odds already above `risk` say "too risky" too. Only the rest plays the move:
     several times quicker (bench/engine_dirt.py)."""
@@ -100,7 +100,7 @@ def _too_risky(state: DirtState, seat: str, roll: Roll, target: int, risk: float
         return hazards > risk
     if hazards > risk and not _sisu(state, seat):
         return True
-    return loss_chance(state, seat, roll) > risk
+    return loss_above(state, seat, roll, risk)
 
 
 def _sisu(state: DirtState, seat: str) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from bot.engine.core.events import Event
-from bot.engine.core.exact_odds import certain, chances
+from bot.engine.core.exact_odds import above, certain, chances
 from bot.engine.dirt import rally
 from bot.engine.dirt.actions import Action
 from bot.engine.dirt.state import DirtState
@@ -42,6 +42,12 @@ def loss_chance(state: DirtState, seat: str, action: Action) -> Fraction:
     """The exact chance that `seat` playing `action` now loses control or is knocked out; a move
     not allowed now is refused (`NotAllowed`, as `/roll` would refuse it). `state` never changes."""
     return chances(state, _play(seat, action), _lost(seat)).lost
+
+
+def loss_above(state: DirtState, seat: str, action: Action, risk: float) -> bool:
+    """Whether `loss_chance(state, seat, action) > risk`, the plays stopped once that is settled
+    (the AI's question at each step: a certain loss needs one play, not every draw)."""
+    return above(state, _play(seat, action), _lost(seat), risk)
 
 
 def certain_losses(state: DirtState, seat: str, actions: Iterable[Action]) -> list[Action]:

@@ -18,8 +18,8 @@ first board of the stage with an empty disk cache, timed from the request to the
 - cold_full_ms: the same board drawing the whole layer first (a worker without `worker_init`);
 - cold_disk_ms: the board in a new worker whose layer is on disk (a restart after warming).
 
-DIRT is not yet in the game registry (`bot.games`), so the board is sent to the worker directly,
-not through `bot.services.images.draw_async` (the pickling of a view and a PNG is the same).
+The board is sent to the worker directly, not through `bot.services.images.draw_async`, so the
+figures are the drawing's alone (the pickling of a view and a PNG is the same either way).
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from bot import games
 from bot.render.career import CareerCard, card_image
 from bot.render.encode import quantize
 from bot.render.options import DEFAULT_OPTIONS
-from bot.services.achievements import shipped
-from bot.services.careers import card_data
+from bot.services.career.achievements import shipped
+from bot.services.career.careers import card_data
 from bot.services.images import PillowRenderer, draw, localized
 from bot.store.careers import CareerResult, Earned
 

@@ -86,7 +86,7 @@ async def _fill(store: Any, rallies: int) -> int:
 
 
 async def _measure(path: Path, rallies: int) -> dict[str, Any]:
-    from bot.services.replay import log_problem, replay_snapshot
+    from bot.services.play.replay import log_problem, replay_snapshot
     from bot.store import Store
 
     workers = os.cpu_count() or 1

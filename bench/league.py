@@ -4,7 +4,7 @@ Everything runs on one temporary SQLite file through the real `Store` and servic
 clock:
 
 - `close_ms`: the `league.close` job of a round of `RUNS` finished runs, timed as the scheduler
-  runs it (`DeadlineService.run_due()`, routed to `bot/services/round_close.py` `close_round`):
+  runs it (`DeadlineService.run_due()`, routed to `bot/services/league/round_close.py` `close_round`):
   classification with gaps and points, the `round_results` rows, the cards file (every run's
   whole action log read), the season standings and the two outbox rows, in one transaction. The
   league and the round are made through the services (`/league create`, `join`, `round add`
@@ -14,7 +14,7 @@ clock:
   the bot never writes rows this way). The reminders are run first, untimed; then the clock moves
   past the close and one `run_due()` is timed. One measurement (a round closes once).
 - `rating_ms`: inside that same close, the rating update of the round's `RUNS`
-  drivers (`bot/services/ratings.py` `rate_closed_round_tx`, the call `close_round` makes in its
+  drivers (`bot/services/career/ratings.py` `rate_closed_round_tx`, the call `close_round` makes in its
   transaction: the ranking read from the stored results, the OpenSkill update, the ratings and
   history rows), timed around that call on the close's own path (so it is part of `close_ms`);
   `rated` says how many drivers it rated. Goal: `rating_ms` ≤ 0.2 × `close_ms` (same run).
@@ -54,8 +54,8 @@ from typing import Any
 from bot.engine.core.official import week_of
 from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService, round_close
-from bot.services.deadlines import DeadlineService
-from bot.services.world_round import ensure_week_tx
+from bot.services.play.deadlines import DeadlineService
+from bot.services.world.rounds import ensure_week_tx
 from bot.store import Store
 from bot.store.clock import from_text, to_text
 from bot.store.connection import Tx

@@ -216,7 +216,7 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     from bot.engine.rallyman.ai import choose_action
     from bot.engine.rallyman.protocol import RALLYMAN
     from bot.services import Actor, Place, RallyService
-    from bot.services.deadlines import DeadlineService
+    from bot.services.play.deadlines import DeadlineService
     from bot.store import Store
     from bot.views.options_cache import OptionsCache
     from bot.views.sender import OutboxSender
@@ -333,7 +333,7 @@ import asyncio, sys, time
 sys.path.insert(0, {root!r})
 async def main():
     from bot.services import RallyService
-    from bot.services.deadlines import DeadlineService
+    from bot.services.play.deadlines import DeadlineService
     from bot.store import Store
     from bot.store.shards import Shards
     import bot.client  # the bot's own imports (discord.py, cogs, views)

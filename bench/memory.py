@@ -173,7 +173,7 @@ async def _league(service: Any, store: Any, clock: Any, runs: int) -> dict[str, 
     """A league with a closed round of `LEAGUE_RUNS` rated runs (bench league's close)."""
     from bench import league
     from bot.services import Place
-    from bot.services.deadlines import DeadlineService
+    from bot.services.play.deadlines import DeadlineService
 
     deadlines = DeadlineService(service.work, clock=clock)
     close = await league._close(store, service, deadlines, clock, runs, seed=11)

@@ -1,7 +1,7 @@
 """Benchmark of an animated replay: `python -m bot bench replay`.
 
 A classic rally of 3 specials (SPECIALS) driven by 4 AI drivers with a fixed seed
-(`bot.services.replay.ai_log`), its replay drawn as the outbox sender draws one: the log sent as one
+(`bot.services.play.replay.ai_log`), its replay drawn as the outbox sender draws one: the log sent as one
 job to ONE render worker process (`images.start_pool(1)`: one core), which plays it again, draws
 the spectators' board after each turn and encodes the animated WebP. The workers start first and
 the disk cache is a new empty folder, so:
@@ -32,7 +32,7 @@ from bot.render.encode import to_png
 from bot.render.options import DEFAULT_OPTIONS
 from bot.services import images
 from bot.services.images import PillowRenderer, draw_async, localized
-from bot.services.replay import ai_log, turn_boards
+from bot.services.play.replay import ai_log, turn_boards
 
 SPECIALS = ["pinewood-sprint", "black-moor", "greystone-col"]
 DRIVERS = 4

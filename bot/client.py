@@ -69,7 +69,6 @@ from bot.config import Settings
 from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
-from bot.services.deadlines import DeadlineService
 from bot.services.images import (
     PillowRenderer,
     Renderer,
@@ -79,6 +78,7 @@ from bot.services.images import (
     shutdown_pool,
     start_pool,
 )
+from bot.services.play.deadlines import DeadlineService
 from bot.store import Store
 from bot.store.clock import utc_now
 from bot.store.shards import HEARTBEAT_S

@@ -210,10 +210,10 @@ def draw(renderer: Renderer, spec: dict[str, Any], lang: str = DEFAULT_LANG) -> 
 
 def _draw_replay(renderer: Renderer, spec: dict[str, Any], lang: str) -> bytes:
     """An animated replay from the log `draw_async` read into the spec: one frame per turn, from the
-    spectators' views, and an end frame naming a finished rally's winner (bot.services.replay
+    spectators' views, and an end frame naming a finished rally's winner (bot.services.play.replay
     `replay_frames`, imported here, on a worker's first replay only: a worker that never draws one
     never loads the services package)."""
-    from bot.services.replay import replay_frames
+    from bot.services.play.replay import replay_frames
 
     job = spec.get("log")
     if not isinstance(job, dict):

@@ -37,7 +37,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
         "tests/dirt/test_dirt_damage_bag.py", "tests/dirt/test_dirt_bag_reload.py",
         "tests/dirt/test_dirt_rally_damage.py")),
     "guard": ("bot/web/guard.py", ("tests/web/test_web_guard.py", "tests/web/test_web_refusals.py")),
-    "windows": ("bot/services/windows.py", (
+    "windows": ("bot/services/play/windows.py", (
         "tests/scheduler/test_rr_windows.py", "tests/services/test_window_close.py")),
     "rr_play": ("bot/engine/roadrally/play.py", (
         "tests/roadrally/test_rr_setup.py", "tests/roadrally/test_rr_turn.py", "tests/roadrally/test_rr_stages.py",

@@ -21,7 +21,7 @@
   queue; `--shard-count N` (default: the running processes', else SHARD_COUNT, else one line);
 - `ratings` prints how many games and drivers have ratings; `--rebuild` first recomputes every
   rating from the stored results (finished rallies, closed rounds and world weeks), replayed in
-  the order they were applied (`bot/services/ratings.py`), in one transaction.
+  the order they were applied (`bot/services/career/ratings.py`), in one transaction.
 
 `--db` picks the database: an SQLite file or a `postgresql://` URL; default `RALLYBOT_DB`, else
 `DATABASE_URL`, else `data/rallybot.sqlite3`.
@@ -41,8 +41,8 @@ from bot.cli import Subparsers, add_db_option
 from bot.paths import default_db
 from bot.store.connection import is_postgres_url, redact
 
-REPLAY_MODULE = "bot.services.replay"
-NO_REPLAY = "db check needs the rules engine (bot.services.replay), not available yet"
+REPLAY_MODULE = "bot.services.play.replay"
+NO_REPLAY = "db check needs the rules engine (bot.services.play.replay), not available yet"
 
 
 def register(subparsers: Subparsers) -> None:
@@ -179,7 +179,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
-        from bot.services.replay import log_problem, replay_snapshot
+        from bot.services.play.replay import log_problem, replay_snapshot
     except ImportError as exc:
         if exc.name != REPLAY_MODULE:
             raise
@@ -201,7 +201,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_careers(args: argparse.Namespace) -> int:
-    from bot.services.careers import CareerService
+    from bot.services.career.careers import CareerService
     from bot.services.work import RallyWork
     from bot.store import Store
 
@@ -231,7 +231,7 @@ def _print_report(report) -> int:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
-    from bot.services.replay import log_problem, replay_snapshot
+    from bot.services.play.replay import log_problem, replay_snapshot
     from bot.store import Store
     from bot.store.copy import copy_rows, count_rows
 
@@ -265,7 +265,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
 
 def cmd_ratings(args: argparse.Namespace) -> int:
     """Print `games`/`drivers` rated; with `--rebuild`, recompute every rating first."""
-    from bot.services.ratings import rebuild_tx
+    from bot.services.career.ratings import rebuild_tx
     from bot.store import Store
     from bot.store.ratings import counts_tx
 

@@ -38,7 +38,7 @@ def _say(text: str, stream: TextIO) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from bot.i18n import t
-    from bot.services.card_check import MAX_BYTES, verify_bytes
+    from bot.services.world.card_check import MAX_BYTES, verify_bytes
 
     try:
         with open(args.file, "rb") as f:

@@ -1,5 +1,5 @@
 """`/driver [user] [game]`: a driver's career card, privately, thin
-(`bot/services/careers.py` does the work). No user: the asker's own card; no game: the game of
+(`bot/services/career/careers.py` does the work). No user: the asker's own card; no game: the game of
 their latest rally this server may see. The card is drawn in the render workers in the reader's
 Discord language."""
 

@@ -1,7 +1,7 @@
 """`/league …`: championships for organisers and drivers, thin.
 
-Each command maps its options to one call of a league service (`bot.services.leagues`,
-`bot.services.rounds` or `bot.services.stewarding`, reached as `rallies.championships.leagues`,
+Each command maps its options to one call of a league service (`bot.services.league.leagues`,
+`bot.services.league.rounds` or `bot.services.league.stewarding`, reached as `rallies.championships.leagues`,
 `.rounds` or `.stewarding`) through `run_command`, like `/rally`. Who may do what (Manage
 Server, or the league's organiser role: the member's roles travel in `Actor.roles`) is checked by
 the service at run time: Discord ignores `default_permissions` on subcommands, and an organiser
@@ -24,8 +24,8 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import LOOKUP_TIMEOUT_S, MAX_CHOICES, game_choices, stage_choices
 from bot.i18n import t
-from bot.services.league_time import zone_names
-from bot.services.leagues import Member
+from bot.services.league.leagues import Member
+from bot.services.league.timing import zone_names
 from bot.store.league_names import name_key
 from bot.store.leagues import leagues_of_guild_tx
 from bot.views.host import Host
@@ -33,7 +33,7 @@ from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.league_services import Championships
+    from bot.services.league.championships import Championships
 
 OFFICIAL = "official"
 RoundNumber = app_commands.Range[int, 1, 10_000]

@@ -1,5 +1,5 @@
 """`/ratings [game] [scope]`: a game's top drivers by rating in this server or the world, thin
-(`bot/services/ratings_list.py`)."""
+(`bot/services/career/ratings_list.py`)."""
 
 from __future__ import annotations
 

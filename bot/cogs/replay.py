@@ -1,5 +1,5 @@
 """`/replay rally:N`: a finished rally's or run's animated replay, posted in the channel, thin
-(`bot/services/replays.py` decides who may see which; refusals are private)."""
+(`bot/services/play/replays.py` decides who may see which; refusals are private)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ The driver is told privately where the thread is; the prompt itself is delivered
 
 `/verify file:` reads an attached card or cards file (at most 8 MiB, checked before it is
 downloaded); the service checks that its seed hash is one this bot published and its round is
-that round's, then replays it with the engine alone (`bot/services/verify_published.py`, the replays in
+that round's, then replays it with the engine alone (`bot/services/world/verify.py`, the replays in
 a worker thread: a round's cards may be many); the report is private.
 """
 

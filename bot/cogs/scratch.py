@@ -24,7 +24,7 @@ from bot.views.interaction_io import run_command
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
-    from bot.services.scratch import ScratchService
+    from bot.services.world.scratch import ScratchService
 
 
 @app_commands.guild_only()

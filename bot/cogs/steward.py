@@ -2,8 +2,8 @@
 
 `withdraw`, `change` (a driver's latest penalty in a round), `lift-dsq` (their disqualification),
 `move` (a round's open and close) and `kick` (a driver out of the league), each with a reason
-kept in the league log and shown in the league's channel (`bot.services.stewarding`,
-`bot.services.rounds`, `bot.services.leagues`). A command of its own rather than more `/league`
+kept in the league log and shown in the league's channel (`bot.services.league.stewarding`,
+`bot.services.league.rounds`, `bot.services.league.leagues`). A command of its own rather than more `/league`
 subcommands: Discord bounds the size of one command, and `/league` is near it. Who may do it is
 checked by the service (Manage Server, or the league's organiser role), as for `/league penalty`.
 """

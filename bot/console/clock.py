@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from bot.console.errors import ConsoleError
 from bot.i18n import t
 from bot.services import RallyService
-from bot.services.deadlines import plain_time
-from bot.services.deal_keys import numbered_deal_keys
-from bot.services.league_rounds import new_seed
+from bot.services.league.round_kit import new_seed
+from bot.services.play.deadlines import plain_time
+from bot.services.play.deal_keys import numbered_deal_keys
 from bot.store import Store
 from bot.store.clock import utc_now
 

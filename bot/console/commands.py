@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.services import Actor, Place, RallyService, Reply
 from bot.services.help_text import help_lines
 from bot.services.images import Renderer
-from bot.services.leagues import Member
+from bot.services.league.leagues import Member
 from bot.services.rules import rules_reply
 from bot.services.stage_library import stage_list, stage_show
 
@@ -245,7 +245,7 @@ class Commands:
         if not path:
             raise ConsoleError(t("console.need_option", command="/verify", option="file:PATH"))
         try:
-            from bot.services.card_check import MAX_BYTES, verify_bytes
+            from bot.services.world.card_check import MAX_BYTES, verify_bytes
         except ImportError:
             raise ConsoleError(t("console.verify_missing")) from None
         try:

@@ -15,7 +15,7 @@ from bot.console.lines import Command, yes
 from bot.console.printer import Printer, Say
 from bot.i18n import t
 from bot.services import RallyService, Reply
-from bot.services.deadlines import DeadlineService, plain_time
+from bot.services.play.deadlines import DeadlineService, plain_time
 from bot.store.clock import from_text, to_text
 
 MAX_JOB_STEPS = 10_000  # moments the clock stops at in one `/clock` (jobs falling due on the way)

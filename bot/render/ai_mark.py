@@ -3,7 +3,7 @@
 not a word or an emoji: the same in every language, and the shipped font has no 🤖 (a name's 🤖 is
 dropped when drawn, bot.render.drawing `drawable`), so without it an AI car looked like anyone's.
 
-An AI seat has a negative id (people's ids are positive Discord snowflakes, bot.services.ai_drivers).
+An AI seat has a negative id (people's ids are positive Discord snowflakes, bot.services.play.ai_drivers).
 """
 
 from __future__ import annotations

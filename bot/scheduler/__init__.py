@@ -1,4 +1,4 @@
-"""The deadline scheduler: one loop claims due jobs (bot/services/deadlines.py runs them)."""
+"""The deadline scheduler: one loop claims due jobs (bot/services/play/deadlines.py runs them)."""
 
 from bot.scheduler.loop import SchedulerLoop
 

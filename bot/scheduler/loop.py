@@ -3,7 +3,7 @@
 The jobs are in the database (`jobs` table), so nothing is lost by a restart: the first tick
 after start-up (once the gateway is ready, in the background) starts a clock for any running
 rally that has none, then claims every overdue job once and runs it late, with a note (see
-bot/services/deadlines.py). A tick never raises (a `tasks.loop` stops on an unhandled error):
+bot/services/play/deadlines.py). A tick never raises (a `tasks.loop` stops on an unhandled error):
 failures are logged and the job is retried by the service.
 
 The loop is given what it uses of the bot (`Host`: wait for the gateway, the deadline service),
@@ -17,7 +17,7 @@ from typing import Protocol
 
 from discord.ext import tasks
 
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 
 log = logging.getLogger(__name__)
 

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 from bot.services.reply import Actor, Place, Reply, TurnPrompt
 
 if TYPE_CHECKING:
-    from bot.services.rallies import RallyService
+    from bot.services.play.rallies import RallyService
 
 __all__ = ["Actor", "Place", "RallyService", "Reply", "TurnPrompt"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "RallyService":
-        from bot.services.rallies import RallyService
+        from bot.services.play.rallies import RallyService
 
         return RallyService
     raise AttributeError(name)  # not a user's text: Python's own lookup error

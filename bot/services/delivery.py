@@ -39,7 +39,7 @@ from typing import Any
 from bot.engine.core.log import Status, lifecycle_text
 from bot.engine.core.text import from_json, msg
 from bot.games import DEFAULT_GAME
-from bot.services.deadlines import start_turn_tx
+from bot.services.play.deadlines import start_turn_tx
 from bot.services.reply import TurnPrompt
 from bot.services.work import DEADLINE_KINDS, KIND_DEADLINE, Change, Logged, Post, RallyWork, game_of
 from bot.store import Message, OutboxRow, Rally

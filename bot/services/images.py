@@ -41,7 +41,7 @@ results card's title …) are kept as message-key JSON and shown in that languag
 
 A **replay** is a reference: `{"kind": "replay", "rally_id": N, "version": V, "game": id}`
 (`replay_spec`), never its frames. `draw_async(renderer, spec, lang, store=...)` reads the rally's
-log from the store (`bot.services.replay.read_log`, up to version V), sends it as ONE job to a
+log from the store (`bot.services.play.replay.read_log`, up to version V), sends it as ONE job to a
 render worker, which plays it again, takes the spectators' board after each turn (`turn_boards`),
 draws every frame and encodes the animation (`Renderer.animation`: an animated WebP, see
 bot/render/animation.py), and keeps the result on disk (`replay_path`: the render cache folder's
@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 from bot import games, sizing
 from bot.engine.core.text import to_json
 from bot.i18n import DEFAULT_LANG
-from bot.services.replay import read_log
+from bot.services.play.replay import read_log
 from bot.spec_drawing import PillowRenderer as PillowRenderer
 from bot.spec_drawing import Renderer as Renderer
 from bot.spec_drawing import _draw_in_worker, _ping, _warm_in_worker, _worker_init

@@ -27,7 +27,7 @@ from typing import Any
 from bot.engine.core.game import Game
 from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
-from bot.services.league_rounds import league_post_tx
+from bot.services.league.round_kit import league_post_tx
 from bot.services.reply import Actor, Place, Reply
 from bot.services.work import Change, Post, RallyWork, State, game_of, language_of_rally, post_tx
 from bot.store import Rally

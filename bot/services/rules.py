@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot import games
 from bot.engine.core.text import msg
 from bot.services.errors import ServiceError
-from bot.services.provisional import provisional_lines
+from bot.services.play.provisional import provisional_lines
 from bot.services.reply import Reply
 
 

@@ -31,9 +31,9 @@ from typing import Any
 from bot import games
 from bot.engine.core.game import Game
 from bot.engine.core.text import to_json
-from bot.services.deal_keys import new_deal_key
 from bot.services.errors import ServiceError
-from bot.services.provisional import with_provisional_mark
+from bot.services.play.deal_keys import new_deal_key
+from bot.services.play.provisional import with_provisional_mark
 from bot.services.reply import Place, TurnPrompt
 from bot.store import Job, Rally, Store
 from bot.store.clock import utc_now
@@ -47,7 +47,7 @@ from bot.store.versioning import advance
 CACHE_SIZE = 256
 KIND_REMIND = "turn.remind"
 KIND_DEADLINE = "turn.deadline"
-KIND_AI = "turn.ai"  # an AI seat drives its turn (bot/services/ai_drivers.py)
+KIND_AI = "turn.ai"  # an AI seat drives its turn (bot/services/play/ai_drivers.py)
 DEADLINE_KINDS = (KIND_REMIND, KIND_DEADLINE, KIND_AI)
 AI_PAUSE = timedelta(seconds=4)  # on Discord an AI seat drives this long after its prompt is shown
 
@@ -160,7 +160,7 @@ class RallyWork:
         #: Called inside every change's transaction after its posts: the extra posts they owe
         #: (DMs of turn prompts, `bot.services.notify.turn_dms_tx`); returns their outbox ids.
         self.post_hooks: list[PostHook] = []
-        #: The key of each new rally's hidden deal (bot/services/deal_keys.py): secure randomness
+        #: The key of each new rally's hidden deal (bot/services/play/deal_keys.py): secure randomness
         #: on Discord, numbered keys in reproducible sessions and tests.
         self.deal_keys: Callable[[], str] = new_deal_key
         #: The spectators' web page's address (`RALLYBOT_PUBLIC_URL`, bot/web/): posts of a public

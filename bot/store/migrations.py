@@ -300,7 +300,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
     )),
     # Stewarding corrections: a penalty withdrawn or changed, a disqualification lifted, each a row
-    # of the league log (who, when, why) naming the entry it corrects (`bot/services/stewarding.py`).
+    # of the league log (who, when, why) naming the entry it corrects (`bot/services/league/stewarding.py`).
     Migration(20, "league log corrections name the entry they correct", (
         "ALTER TABLE league_log ADD COLUMN corrects INTEGER",
         "CREATE INDEX league_log_by_league ON league_log (league_id, id)",

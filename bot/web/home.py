@@ -11,8 +11,8 @@ from typing import Any
 
 from bot import games
 from bot.engine.core.game import Game
-from bot.services.scratch import world_top_ranked_tx
-from bot.services.world_round import score_text
+from bot.services.world.rounds import score_text
+from bot.services.world.scratch import world_top_ranked_tx
 from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.guild_settings import hidden_world_names_tx

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.round_close import league_standings, scores_of
+from bot.services.league.round_close import league_standings, scores_of
 from bot.store.leagues import League, Result, Round
 
 TOP = 8  # the drivers the chart draws (the table lists everyone)

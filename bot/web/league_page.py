@@ -11,12 +11,12 @@ from typing import Any
 
 from bot.engine.core.text import msg
 from bot.services.images import table_spec
-from bot.services.league_points import Standing
-from bot.services.league_rounds import specials_text
-from bot.services.league_time import stored_zone
-from bot.services.provisional import any_provisional
-from bot.services.round_close import league_standings, scores_of, standings_rule, standings_table
-from bot.services.table_games import is_table_game
+from bot.services.league.points import Standing
+from bot.services.league.round_close import league_standings, scores_of, standings_rule, standings_table
+from bot.services.league.round_kit import specials_text
+from bot.services.league.table_games import is_table_game
+from bot.services.league.timing import stored_zone
+from bot.services.play.provisional import any_provisional
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.connection import Tx

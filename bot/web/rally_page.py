@@ -23,7 +23,7 @@ from typing import Any
 
 from bot import games
 from bot.services.images import board_spec
-from bot.services.replay import Replayed, replay_checked
+from bot.services.play.replay import Replayed, replay_checked
 from bot.store import Rally, Store
 from bot.store.connection import Tx
 from bot.store.rallies import find_tx

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
-from bot.services.cards import carded
-from bot.services.league_points import Classified
-from bot.services.league_rounds import round_title, specials_text
-from bot.services.round_close import reason_text, stored_classification
-from bot.services.table_games import is_table_game
-from bot.services.world_round import score_text
+from bot.services.league.points import Classified
+from bot.services.league.round_close import reason_text, stored_classification
+from bot.services.league.round_kit import round_title, specials_text
+from bot.services.league.table_games import is_table_game
+from bot.services.world.cards import carded
+from bot.services.world.rounds import score_text
 from bot.store import Store
 from bot.store.connection import Tx
 from bot.store.leagues import League, Round, cards_tx, counted_runs_tx, results_of_round_tx, round_tx
@@ -83,7 +83,7 @@ async def round_page_tx(tx: Tx, round_id: int) -> RoundPage | None:
     game = games.get(rnd.game)
     runs = await counted_runs_tx(tx, rnd.id)
     closed = rnd.status == "closed"
-    # a table round publishes no cards (a card replays one driver alone: bot/services/round_close.py)
+    # a table round publishes no cards (a card replays one driver alone: bot/services/league/round_close.py)
     cards = {r.id for r in carded(rnd, runs)} if closed and not is_table_game(rnd.game) else set()
     rows = []
     for run in sorted(runs, key=lambda r: (r.status != "finished", game.rules.result.key(r.score),

@@ -27,7 +27,7 @@ from bot.engine.core.errors import RallyError
 from bot.engine.core.official import parse_week, week_of
 from bot.i18n import render, t
 from bot.services.images import Renderer, draw_async, preview_spec
-from bot.services.league_export import calendar_ics, file_stem, standings_csv
+from bot.services.league.export import calendar_ics, file_stem, standings_csv
 from bot.services.web_links import league_path, rally_path, round_path
 from bot.store import Rally, Store
 from bot.store.connection import Tx

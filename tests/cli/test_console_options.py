@@ -66,7 +66,7 @@ def test_a_leagues_times_are_written_in_its_zone_and_other_times_in_utc():
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from bot.services.deadlines import plain_time
+    from bot.services.play.deadlines import plain_time
     moment = datetime(2026, 11, 23, 19, 0, tzinfo=UTC)
     assert plain_time(moment) == "2026-11-23 19:00 UTC"
     assert plain_time(moment.astimezone(ZoneInfo("Europe/Paris"))) == "2026-11-23 20:00 Europe/Paris"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.card_reading import MAX_BYTES
+from bot.services.world.card_reading import MAX_BYTES
 from tests.league.league_helpers import ALICE, BOB
 from tests.league.test_verify import ClosedRound, close_round, in_a_thread
 

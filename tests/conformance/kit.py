@@ -17,7 +17,7 @@ What is checked (the names are the figures' keys):
   is byte-identical to the state played straight through (a restart, a new console, a cache drop);
 - `log_replay` (once per playthrough, at its end): the log as the bot stores it (the start entry,
   then each action's canonical text and actor), replayed by the bot's own replay
-  (`bot.services.replay.iter_steps`, what `db check`, careers and the web pages read), gives the
+  (`bot.services.play.replay.iter_steps`, what `db check`, careers and the web pages read), gives the
   stored snapshot after every action.
 
 **Adding a property** (the extension point): write a function of one `Step` (the state before and
@@ -44,7 +44,7 @@ from typing import Any
 from bot.engine.core.errors import RallyError
 from bot.engine.core.game import Game, is_finished, log_problem
 from bot.engine.core.log import Start
-from bot.services.replay import iter_steps
+from bot.services.play.replay import iter_steps
 
 #: a text no game's grammar reads as an action
 GIBBERISH = "zz%% quux 999 ⟂"
@@ -58,7 +58,7 @@ class Config:
     options: Mapping[str, Any]
 
     def row(self, game: Game[Any, Any, Any, Any], seed: int) -> dict[str, Any]:
-        """The rally row the bot's replay reads (bot.services.replay.setup_options)."""
+        """The rally row the bot's replay reads (bot.services.play.replay.setup_options)."""
         return {"game": game.id, "seed": seed, "stage": self.options.get("stage"),
                 "ruleset": self.options.get("ruleset"), "modules": self.options.get("modules"),
                 "drivers": [{"user_id": s, "display_name": n} for s, n in self.seats]}

@@ -12,8 +12,8 @@ from bot import games
 from bot.console import PLACE, Console, run_console, user_id
 from bot.console.clock import console_service
 from bot.services import RallyService
-from bot.services.card_check import verify_text
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
+from bot.services.world.card_check import verify_text
 from bot.store.leagues import cards_tx
 from tests.discord.fakes import Harness, buttons_of, channel_posts, click_payload, private_answers
 

@@ -8,7 +8,7 @@ import io
 from bot.console import PLACE, Console, user_id
 from bot.engine.core.text import from_json
 from bot.services import RallyService
-from bot.services.provisional import marks_in
+from bot.services.play.provisional import marks_in
 from tests.dirt.test_dirt_end_to_end import drive_to_the_end
 
 

@@ -19,8 +19,8 @@ import pytest
 
 from bot import games
 from bot.services.inputs import MAX_DISPLAY_NAME, MAX_SPECIALS
-from bot.services.league_time import MAX_WEEKLY_ROUNDS
-from bot.services.leagues import MAX_LEAGUE_NAME, MAX_REASON
+from bot.services.league.leagues import MAX_LEAGUE_NAME, MAX_REASON
+from bot.services.league.timing import MAX_WEEKLY_ROUNDS
 from bot.store.leagues import leagues_of_guild_tx, members_tx, rounds_of_league_tx
 from bot.views.outgoing import MAX_CONTENT
 from tests.discord.fakes import GUILD, Harness, buttons_of, channel_posts, http_error, private_answers

@@ -20,7 +20,7 @@ from bot.engine.rallyman.actions import Roll, Stop
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.turn import format_time as label_time
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.services.reply import Actor, Place
 from bot.services.work import Post, post_tx
 from bot.store.leagues import cards_tx, leagues_of_guild_tx, put_cards_tx, rounds_of_league_tx, run_of_tx
@@ -165,7 +165,7 @@ async def test_a_round_is_run_in_private_threads_and_closes_with_results_cards_a
     h.clock.advance(days=2, minutes=1)
     closing = await tick(h)
     results, standings, *earned = channel_posts(closing)
-    # the close also announces the achievements the round's places earn (one post: bot/services/achievements.py)
+    # the close also announces the achievements the round's places earn (one post: bot/services/career/achievements.py)
     winner = results.content.split("\n1. ", 1)[1].split(" — ", 1)[0]
     lines = [line for p in earned for line in p.content.splitlines()]
     assert lines and all(line.startswith("🏆 ") for line in lines)

@@ -10,7 +10,7 @@ from datetime import timedelta
 from bot.engine.rallyman.action_codec import Status
 from bot.engine.rallyman.actions import Roll, Stop
 from bot.i18n import t
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from tests.discord.fakes import (
     CHANNEL,
     GUILD,

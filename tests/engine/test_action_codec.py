@@ -35,7 +35,7 @@ from bot.engine.rallyman.actions import (
     Tires,
 )
 from bot.engine.rallyman.parse import parse
-from bot.services.replay import log_problem
+from bot.services.play.replay import log_problem
 from tests.engine.action_strategies import entries
 
 

@@ -14,7 +14,7 @@ from bot.engine.rallyman.actions import Stop
 from bot.engine.rallyman.game import legal_actions
 from bot.engine.rallyman.narrate import event_line
 from bot.engine.rallyman.status_text import car_line
-from bot.services.turns import turn_post
+from bot.services.play.turns import turn_post
 from bot.services.work import Change
 
 

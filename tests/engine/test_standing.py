@@ -1,5 +1,5 @@
 """`Game.rules.standing` of every game (bot/engine/core/game.py): where each seat stands at any moment,
-what a rally abandoned while running is rated by (bot/services/rating_sources.py). Driven by each
+what a rally abandoned while running is rated by (bot/services/career/rating_sources.py). Driven by each
 game's own AI: every seat has a place at every step, a retired seat is out, and once finished the
 standing orders the seats as the outcome does."""
 

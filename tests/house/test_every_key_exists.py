@@ -32,10 +32,13 @@ from bot.engine.rallyman.out_reasons import OUT_REASON_WORDS, OUT_REASONS
 from bot.engine.rallyman.stages.model import Terrain
 from bot.engine.rallyman.state import Pose
 from bot.i18n import catalogue
-from bot.services import careers, league_export, league_time, notify
-from bot.services.achievements import keys_of, load_achievements
-from bot.services.ratings_list import SCOPES as RATING_SCOPES
-from bot.services.round_close import LEAGUE_REASON_WORDS
+from bot.services import notify
+from bot.services.career import careers
+from bot.services.career.achievements import keys_of, load_achievements
+from bot.services.career.ratings_list import SCOPES as RATING_SCOPES
+from bot.services.league import export as league_export
+from bot.services.league import timing as league_time
+from bot.services.league.round_close import LEAGUE_REASON_WORDS
 
 ROOT = Path(bot.__file__).resolve().parent
 LANGS = ("en", "fr", "de")
@@ -49,12 +52,12 @@ PLURAL = ("one", "other")
 
 #: Strings that look like keys and are not: job kinds, file names, a store error's class default.
 NOT_KEYS = {
-    "services/league_rounds.py": {"league.open", "league.remind", "league.close"},  # job kinds
+    "services/league/round_kit.py": {"league.open", "league.remind", "league.close"},  # job kinds
     "services/work.py": {"turn.remind", "turn.deadline", "turn.ai"},  # job kinds
-    "services/world_round.py": {"scratch.open", "scratch.close"},  # job kinds
+    "services/world/rounds.py": {"scratch.open", "scratch.close"},  # job kinds
     "services/images.py": {"board.png", "career.png", "replay.webp"},
-    "services/scratch.py": {"scratch.png"},
-    "services/ratings_list.py": {"ratings.png"},
+    "services/world/scratch.py": {"scratch.png"},
+    "services/career/ratings_list.py": {"ratings.png"},
     "web/site.py": {"error.html", "league.html", "rally.html", "replay.html"},  # the web page's template files
     "web/static.py": {"replay.js"},  # the replay page's script file
     # class defaults: each raise names its own key
@@ -105,30 +108,33 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
     ("render/rallyman/preview.py", "'terrain.' + terrain.value"):
         lambda: keys("render.terrain.{}", [t.value for t in Terrain]),
     ("render/words.py", "f'{key}.{plural_form(n, lang)}'"): None,  # bases checked with `counted`
-    ("services/league_jobs.py", "f'league.dice_{rnd.dice}'"): lambda: keys("league.dice_{}", DICE_MODES),
-    ("services/leagues.py", "f'league.dice_{mode}'"): lambda: keys("league.dice_{}", DICE_MODES),
-    ("services/leagues.py", "'league.world_name_' + text"): lambda: keys("league.world_name_{}", ("on", "off")),
-    ("services/rounds.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
-    ("services/round_close.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
-    ("services/rounds.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
-    ("services/league_export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
-    ("services/league_export.py", "f'export.col_{key}'"): lambda: keys(
+    ("services/league/jobs.py", "f'league.dice_{rnd.dice}'"): lambda: keys("league.dice_{}", DICE_MODES),
+    ("services/league/leagues.py", "f'league.dice_{mode}'"): lambda: keys("league.dice_{}", DICE_MODES),
+    ("services/league/leagues.py", "'league.world_name_' + text"): lambda: keys("league.world_name_{}", ("on", "off")),
+    ("services/league/rounds.py", "f'league.status_{r.status}'"): lambda: _round_statuses(),
+    ("services/league/round_close.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/league/rounds.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/league/export.py", "f'league.status_{rnd.status}'"): lambda: _round_statuses(),
+    ("services/league/export.py", "f'export.col_{key}'"): lambda: keys(
         "export.col_{}", league_export.STANDINGS_HEAD + league_export.STANDINGS_TAIL + league_export.RESULTS_COLUMNS),
-    ("services/league_time.py", "f'day.{code}'"): lambda: keys("day.{}", league_time.DAYS),
+    ("services/league/timing.py", "f'day.{code}'"): lambda: keys("day.{}", league_time.DAYS),
     ("services/notify.py", "f'notify.{kind}_{text}'"): lambda: {f"notify.{kind}_{value}" for kind in notify.WHAT
                                                                for value in ("on", "off")},
     ("engine/rallyman/narrate.py", "f'event.{event.kind}'"): lambda: keys("event.{}", _event_kinds()),
-    ("services/round_close.py", "'league.results_sub.' + plural(count)"): lambda: keys("league.results_sub.{}", PLURAL),
-    ("services/round_close.py", "'league.standings_sub.' + plural(count)"):
+    ("services/league/round_close.py", "'league.results_sub.' + plural(count)"):
+        lambda: keys("league.results_sub.{}", PLURAL),
+    ("services/league/round_close.py", "'league.standings_sub.' + plural(count)"):
         lambda: keys("league.standings_sub.{}", PLURAL),
-    ("services/round_close.py", "'league.rule_best.' + plural(league.best_rounds)"):
+    ("services/league/round_close.py", "'league.rule_best.' + plural(league.best_rounds)"):
         lambda: keys("league.rule_best.{}", PLURAL),
-    ("services/scratch.py", "'scratch.ranking_head.' + plural(count)"): lambda: keys("scratch.ranking_head.{}", PLURAL),
-    ("services/scratch.py", "'scratch.subtitle.' + plural(count)"): lambda: keys("scratch.subtitle.{}", PLURAL),
-    ("services/ratings_list.py", "f'ratings.head_{scope}.{plural(count)}'"):
+    ("services/world/scratch.py", "'scratch.ranking_head.' + plural(count)"):
+        lambda: keys("scratch.ranking_head.{}", PLURAL),
+    ("services/world/scratch.py", "'scratch.subtitle.' + plural(count)"): lambda: keys("scratch.subtitle.{}", PLURAL),
+    ("services/career/ratings_list.py", "f'ratings.head_{scope}.{plural(count)}'"):
         lambda: {f"ratings.head_{s}.{p}" for s in RATING_SCOPES for p in PLURAL},
-    ("services/ratings_list.py", "f'ratings.title_{scope}'"): lambda: keys("ratings.title_{}", RATING_SCOPES),
-    ("services/ratings_list.py", "f'ratings.subtitle.{plural(count)}'"): lambda: keys("ratings.subtitle.{}", PLURAL),
+    ("services/career/ratings_list.py", "f'ratings.title_{scope}'"): lambda: keys("ratings.title_{}", RATING_SCOPES),
+    ("services/career/ratings_list.py", "f'ratings.subtitle.{plural(count)}'"):
+        lambda: keys("ratings.subtitle.{}", PLURAL),
     ("engine/rallyman/status_text.py", "'status.black_lost.' + ('one' if car.lost_black == 1 else 'other')"):
         lambda: keys("status.black_lost.{}", PLURAL),
     ("engine/rallyman/status_text.py", "'status.flats.' + ('one' if car.flats == 1 else 'other')"):
@@ -137,11 +143,11 @@ BUILT: dict[tuple[str, str], Callable[[], set[str]] | None] = {
         lambda: keys("status.markers.{}", PLURAL),
     ("views/translator.py", "f'name.{english}'"): None,  # Discord's translator: a missing name is left as it is
     ("views/translator.py", "f'choice.{value}'"): None,
-    ("services/achievements.py", "f'career.ach_{achievement_id}'"):
+    ("services/career/achievements.py", "f'career.ach_{achievement_id}'"):
         lambda: {keys_of(a.id)[0] for a in load_achievements()},
-    ("services/achievements.py", "f'career.ach_{achievement_id}_about'"):
+    ("services/career/achievements.py", "f'career.ach_{achievement_id}_about'"):
         lambda: {keys_of(a.id)[1] for a in load_achievements()},
-    ("services/careers.py", "f'career.head_{key}'"): lambda: keys("career.head_{}", careers.CARD_HEADS),
+    ("services/career/careers.py", "f'career.head_{key}'"): lambda: keys("career.head_{}", careers.CARD_HEADS),
 }
 
 

@@ -64,7 +64,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "engine/core/game.py": ("not in canonical form",),
     # where a diverged rally's replay parts from its snapshot: for operators' logs (a page says it
     # with its own catalogue key, web.rally_drift)
-    "services/replay.py": ("the replay refuses it", "every entry replays but"),
+    "services/play/replay.py": ("the replay refuses it", "every entry replays but"),
 }
 
 

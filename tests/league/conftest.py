@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.services import RallyService
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 from tests.discord.fakes import FakeClock
 
 # A Sunday noon UTC: the weekly rounds below open on Mondays.

@@ -6,7 +6,7 @@ import itertools
 
 from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 from bot.store.clock import from_text
 from tests.league.conftest import deliver
 

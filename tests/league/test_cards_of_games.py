@@ -18,7 +18,7 @@ from bot import games
 from bot.console import PLACE, Console
 from bot.i18n import render
 from bot.services import RallyService
-from bot.services.card_check import verify_card, verify_text
+from bot.services.world.card_check import verify_card, verify_text
 from bot.store.leagues import cards_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, start_run

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.services.careers import behind_of, podium, stats_of, won
+from bot.services.career.careers import behind_of, podium, stats_of, won
 from bot.store.careers import CareerResult, earned_tx, results_tx
 from bot.store.clock import from_text
 from bot.store.leagues import rounds_of_league_tx

@@ -3,7 +3,7 @@ points and the power stage; the season standings with the best-N drop and the ti
 
 from __future__ import annotations
 
-from bot.services.league_points import DEFAULT_POINTS, Entry, RoundScore, classify_round, standings
+from bot.services.league.points import DEFAULT_POINTS, Entry, RoundScore, classify_round, standings
 
 
 def test_a_round_ranks_by_time_plus_penalty_with_shared_positions_and_points():

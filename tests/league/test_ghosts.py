@@ -1,4 +1,4 @@
-"""Ghost cars in solo runs (bot/services/ghosts.py, bot/services/ghost_board.py).
+"""Ghost cars in solo runs (bot/services/league/ghosts.py, bot/services/league/ghost_board.py).
 
 Through the real services on both backends: a league of classic (or DIRT) rounds on one stage,
 runs driven by each game's AI as a driver types. A run started with `ghost:best` races the
@@ -22,9 +22,9 @@ from bot.engine.rallyman.stages.model import FINISH
 from bot.engine.rallyman.view import BoardView
 from bot.services import Actor, Place, RallyService
 from bot.services.errors import ServiceError
-from bot.services.ghost_board import MINUS, ghost_after, ghost_at, signed, time_at
-from bot.services.replay import replay_states
-from bot.services.runs import turn_boards
+from bot.services.league.ghost_board import MINUS, ghost_after, ghost_at, signed, time_at
+from bot.services.league.runs import turn_boards
+from bot.services.play.replay import replay_states
 from bot.store.clock import from_text
 from bot.store.leagues import rounds_of_league_tx, run_of_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, DAVE, LEAGUE_CHANNEL, ORGANISER, new_thread

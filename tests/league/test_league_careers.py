@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.services.careers import place_round_tx, podium, stats_of, won
+from bot.services.career.careers import place_round_tx, podium, stats_of, won
 from bot.store.careers import earned_tx, results_tx
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_round_tx, rounds_of_league_tx

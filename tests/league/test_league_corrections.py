@@ -9,11 +9,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.careers import CareerService
-from bot.services.ratings import rebuild_tx
-from bot.services.round_close import _classify_tx, result_rows
-from bot.services.verify_published import verify_upload
+from bot.services.career.careers import CareerService
+from bot.services.career.ratings import rebuild_tx
+from bot.services.league.round_close import _classify_tx, result_rows
 from bot.services.work import RallyWork
+from bot.services.world.verify import verify_upload
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, league_tx, results_of_round_tx, round_tx, rounds_of_league_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run, until

@@ -12,9 +12,9 @@ import pytest
 from icalendar import Calendar
 
 from bot.engine.core.errors import RallyError
-from bot.services.league_export import results_csv, round_uid, safe_cell, seconds_text, standings_csv
-from bot.services.league_points import standings
-from bot.services.round_close import scores_of
+from bot.services.league.export import results_csv, round_uid, safe_cell, seconds_text, standings_csv
+from bot.services.league.points import standings
+from bot.services.league.round_close import scores_of
 from bot.store.clock import from_text
 from bot.store.leagues import League, Result, Round, results_of_league_tx, rounds_of_league_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run, until

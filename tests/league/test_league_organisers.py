@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.services.errors import ServiceError
-from bot.services.leagues import Member
+from bot.services.league.leagues import Member
 from bot.store.leagues import league_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER
 from tests.league.test_league_refusals import everything

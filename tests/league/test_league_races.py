@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from bot.engine.rallyman.ai import choose_action
 from bot.services import Place
-from bot.services.replay import replay_snapshot
+from bot.services.play.replay import replay_snapshot
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_round_tx, rounds_of_league_tx, runs_of_round_tx
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, drive, new_thread, start_run

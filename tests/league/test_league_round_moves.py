@@ -102,7 +102,7 @@ async def test_bad_moves_are_refused_and_change_nothing(service, cup, who, numbe
 
 
 async def until_open(service):
-    from bot.services.deadlines import DeadlineService
+    from bot.services.play.deadlines import DeadlineService
     await DeadlineService(service.work, clock=service.championships.clock).run_due()
 
 

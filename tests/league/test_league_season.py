@@ -67,7 +67,7 @@ async def test_a_season_of_four_weekly_rounds_opens_reminds_closes_and_ranks_on_
     results = await service.store.db.read(lambda tx: results_of_league_tx(tx, 1))
     assert len(results) == 10
     # the standings of the season: best 3 of 4 rounds, points + power-stage bonus
-    from bot.services.league_points import RoundScore, standings
+    from bot.services.league.points import RoundScore, standings
 
     table = standings([RoundScore(r.round_id, r.user_id, r.display_name, r.position, r.time_s, r.points, r.bonus)
                        for r in results], 3)

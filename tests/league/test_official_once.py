@@ -1,7 +1,7 @@
 """The week's official stage is one attempt per driver wherever it counts: the
 one run, started by `/scratch run` or by `/run start` in a league round on the official stage, is
 the driver's world scratch entry and their result in every league round on that stage of a league
-they are in (see `bot/services/official_runs.py` for each order of events, (a) to (e))."""
+they are in (see `bot/services/league/official_runs.py` for each order of events, (a) to (e))."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.engine.core.errors import RallyError
 from bot.engine.core.official import week_bounds, week_of
 from bot.engine.core.scores import format_time
 from bot.services import Actor, Place
-from bot.services.card_check import verify_text
+from bot.services.world.card_check import verify_text
 from bot.store.clock import from_text
 from bot.store.leagues import cards_tx, official_run_tx, results_of_league_tx, results_of_round_tx, rounds_of_league_tx
 from tests.league.conftest import deliver

@@ -14,8 +14,8 @@ from datetime import timedelta
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.rating_sources import placed
-from bot.services.ratings import display_rating, rebuild_tx
+from bot.services.career.rating_sources import placed
+from bot.services.career.ratings import display_rating, rebuild_tx
 from bot.store.ratings import all_history_tx, all_ratings_tx, events_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, CAROL, DAVE, LEAGUE_CHANNEL

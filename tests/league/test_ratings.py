@@ -20,11 +20,11 @@ from bot.console import Console
 from bot.engine.core.official import week_bounds, week_of
 from bot.engine.rallyman.ai import choose_action
 from bot.services import Actor, Place, RallyService
-from bot.services.ai_drivers import is_ai
+from bot.services.career.rating_sources import placed
+from bot.services.career.ratings import display_rating, rebuild_tx
 from bot.services.errors import ServiceError
-from bot.services.rating_sources import placed
-from bot.services.ratings import display_rating, rebuild_tx
-from bot.services.round_close import close_round
+from bot.services.league.round_close import close_round
+from bot.services.play.ai_drivers import is_ai
 from bot.services.work import AI_PAUSE
 from bot.store.clock import from_text
 from bot.store.leagues import results_of_round_tx, rounds_of_league_tx
@@ -116,7 +116,7 @@ def test_ai_seats_stay_in_as_fixed_opponents_and_the_out_tie_last():
 def test_an_ai_opponent_is_always_at_the_starting_rating_and_never_rated():
     """Beating the AI twice moves a person twice as a beaten newcomer would, each time from the
     same AI: its rating is never stored nor changed."""
-    from bot.services.ratings import MODEL, rate_matches
+    from bot.services.career.ratings import MODEL, rate_matches
 
     won = placed([(11, "Ann", (1,)), (-1, "🤖 Ada", (2,))])
     first, history = rate_matches("rallyman", {}, [won], 1, "t")

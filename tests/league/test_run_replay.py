@@ -1,4 +1,4 @@
-"""`/run replay` (bot/services/runs.py, championships.replay): the board a driver's run showed after
+"""`/run replay` (bot/services/league/runs.py, championships.replay): the board a driver's run showed after
 a turn, as anybody may look at it once the round closed.
 
 Through the real services: a league, a round opened and closed by its jobs, runs driven by the AI

@@ -19,11 +19,11 @@ from bot.engine.core.secret_dice import commitment
 from bot.i18n import render
 from bot.services import Actor, Place
 from bot.services.errors import ServiceError
-from bot.services.league_points import DEFAULT_POINTS, RoundScore
-from bot.services.replay import read_log, replay_snapshot
-from bot.services.round_close import standings_table
-from bot.services.table_games import finish_tables_tx, table_seed
-from bot.services.table_groups import group_tables, table_sizes
+from bot.services.league.points import DEFAULT_POINTS, RoundScore
+from bot.services.league.round_close import standings_table
+from bot.services.league.table_games import finish_tables_tx, table_seed
+from bot.services.league.table_groups import group_tables, table_sizes
+from bot.services.play.replay import read_log, replay_snapshot
 from bot.store.clock import from_text
 from bot.store.leagues import league_tx, results_of_round_tx, round_tx, rounds_of_league_tx, runs_of_rally_tx
 from tests.league.conftest import deliver
@@ -275,7 +275,7 @@ async def test_in_the_console_a_table_gets_its_own_channel_and_the_close_plays_i
 
 def test_points_go_by_the_position_in_each_table_with_shared_ranks_penalties_dnf_and_dsq():
     from bot.engine.core.game import POINTS
-    from bot.services.league_points import Entry, classify_tables
+    from bot.services.league.points import Entry, classify_tables
 
     entries = [Entry(1, "a", "finished", 12, table=1), Entry(2, "b", "finished", 15, table=1),
                Entry(3, "c", "finished", 12, table=1), Entry(4, "d", "dnf", None, reason="retired", table=1),
@@ -292,7 +292,7 @@ def test_points_go_by_the_position_in_each_table_with_shared_ranks_penalties_dnf
 
 def test_the_standings_of_a_table_game_break_a_tie_on_points_by_vp_before_wins():
     from bot.engine.core.game import POINTS
-    from bot.services.league_points import standings
+    from bot.services.league.points import standings
 
     rows = [RoundScore(1, 1, "a", 1, 10, 25, 0), RoundScore(2, 1, "a", 3, 4, 15, 0),  # 40 pts, 1 win, 14 VP
             RoundScore(1, 2, "b", 2, 13, 18, 0), RoundScore(2, 2, "b", 2, 12, 18, 0),  # 36 pts

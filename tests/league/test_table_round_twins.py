@@ -33,10 +33,10 @@ from bot import games
 from bot.engine.core.secret_dice import commitment
 from bot.engine.roadrally.protocol import Table
 from bot.services import RallyService
-from bot.services.deadlines import DeadlineService
-from bot.services.deal_keys import new_deal_key
-from bot.services.league_export import calendar_ics, results_csv, standings_csv
-from bot.services.table_games import table_seed
+from bot.services.league.export import calendar_ics, results_csv, standings_csv
+from bot.services.league.table_games import table_seed
+from bot.services.play.deadlines import DeadlineService
+from bot.services.play.deal_keys import new_deal_key
 from bot.store import Store
 from bot.store.clock import from_text
 from bot.store.leagues import league_tx, log_of_round_tx, results_of_league_tx, round_tx, rounds_of_league_tx
@@ -161,7 +161,7 @@ async def league_round(path, commands: list[tuple[int, int, str]] | None) -> Rou
                 assert got.status == 200, path
                 shown[path], shown[f"{path}-headers"] = await got.read(), headers_of(got)
             for path in (f"/round/{rnd.id}/cards.json", f"/round/{rnd.id}/card/{SEATED[0].user_id}.json"):
-                got = await client.get(path)  # a table round publishes no cards (bot/services/round_close.py)
+                got = await client.get(path)  # a table round publishes no cards (bot/services/league/round_close.py)
                 shown[path] = [got.status, await got.text()]
         logs = []
         for number, rally in enumerate(rallies, 1):

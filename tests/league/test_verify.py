@@ -1,4 +1,4 @@
-"""Verifiable results ("Fair dice and verifiable results"): `bot/services/card_check.py`.
+"""Verifiable results ("Fair dice and verifiable results"): `bot/services/world/card_check.py`.
 
 The cards are made by the real services: a league, a round opened by its job, runs driven to the
 finish, the round closed by its job, the cards file read from the store. The verifier then
@@ -22,11 +22,11 @@ import pytest
 
 from bot.engine.core.dice import StreamDice, stream_keys
 from bot.services import RallyService
-from bot.services.card_check import card_modules, verify_bytes, verify_card, verify_text
-from bot.services.card_reading import MAX_ACTIONS, MAX_BYTES, read_card
-from bot.services.cards import run_modules
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 from bot.services.reply import Actor
+from bot.services.world.card_check import card_modules, verify_bytes, verify_card, verify_text
+from bot.services.world.card_reading import MAX_ACTIONS, MAX_BYTES, read_card
+from bot.services.world.cards import run_modules
 from bot.store import Store
 from bot.store.leagues import cards_tx, round_tx, run_of_tx
 from tests.league.league_helpers import ALICE, BOB, CAROL, LEAGUE_CHANNEL, ORGANISER, drive, start_run

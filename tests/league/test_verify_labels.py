@@ -1,4 +1,4 @@
-"""A result card binds every label it shows (`bot/services/card_check.py`).
+"""A result card binds every label it shows (`bot/services/world/card_check.py`).
 
 A genuine card whose league, round number, week, assistance, driver name... was edited used to
 verify as "genuine" with the edited labels. Now each card is checked against what was published
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.services.card_check import verify_card, verify_text
+from bot.services.world.card_check import verify_card, verify_text
 from tests.league.league_helpers import ALICE, BOB, CAROL
 from tests.league.test_verify import ClosedRound, close_round, file_of, in_a_thread
 

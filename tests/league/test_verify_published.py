@@ -1,4 +1,4 @@
-"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/verify_published.py):
+"""`/verify` in the bot anchors cards to the seed hashes it published (bot/services/world/verify.py):
 a seed changed together with its hash is refused even where the replay alone would agree; every
 label of a card is the stored round's (the field that differs is named) and the names shown are
 the stored results', never a card's; and whatever is uploaded gets a report, never an exception."""
@@ -85,7 +85,7 @@ async def test_a_relabelled_card_is_refused_naming_the_label_that_differs_from_t
 async def test_a_file_relabelled_throughout_is_refused_against_the_stored_round(service, deadlines, clock):
     """A forger who edits the league in the file's header, every card and the digest: the file is
     consistent, but the bot knows which league it published."""
-    from bot.services.cards import round_digest
+    from bot.services.world.cards import round_digest
     cards = await closed_cards(service, deadlines, clock)
     cards["round"]["league"] = "Grand Prix Cup"
     cards["round_sha256"] = round_digest(cards["round"], cards["results"])
@@ -159,7 +159,7 @@ async def test_an_upload_that_is_not_cards_gets_the_reason_and_changes_nothing(s
 
 
 async def test_an_unpublished_seed_hash_is_a_report_that_is_not_ok(service, deadlines, clock):
-    from bot.services.verify_published import verify_upload
+    from bot.services.world.verify import verify_upload
     cards = await closed_cards(service, deadlines, clock)
     forged = "cd" * 32
     for card in cards["cards"]:

@@ -13,7 +13,7 @@ from bot import games
 from bot.engine.core.errors import RallyError
 from bot.engine.core.official import official_stage, week_bounds, week_of
 from bot.services import Place
-from bot.services.world_round import week_of_ref, week_ref
+from bot.services.world.rounds import week_of_ref, week_ref
 from bot.store.leagues import world_round_tx
 from tests.league.conftest import deliver
 from tests.league.league_helpers import ALICE, BOB, LEAGUE_CHANNEL, ORGANISER, dash, drive, new_thread, start_run

@@ -12,8 +12,8 @@ from bot import games
 from bot.i18n import t
 from bot.render.career import CareerCard, card_image
 from bot.render.career.card import ACCENT, HEADER_H, W
-from bot.services.achievements import shipped
-from bot.services.careers import card_data
+from bot.services.career.achievements import shipped
+from bot.services.career.careers import card_data
 from bot.services.images import PillowRenderer, draw, localized
 from bot.store.careers import CareerResult, Earned
 

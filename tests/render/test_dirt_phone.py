@@ -25,7 +25,7 @@ from bot.render.options import RenderOptions
 
 STAGES = ("birch-ridge", "red-quarry")
 LANGS = ("en", "fr", "de")
-AI = "-4"  # an AI seat's id (negative: bot.services.ai_drivers)
+AI = "-4"  # an AI seat's id (negative: bot.services.play.ai_drivers)
 
 
 def mid_stage(stage, ai: bool = True) -> BoardView:

@@ -27,7 +27,7 @@ from bot.render.rallyman.sample import sample_view
 
 STAGES = ("black-moor", "pinewood-sprint")  # a camera view and a whole stage fitted
 LANGS = ("en", "fr", "de")
-AI = "-3"  # an AI seat's id (negative: bot.services.ai_drivers)
+AI = "-3"  # an AI seat's id (negative: bot.services.play.ai_drivers)
 
 
 def phone_view(stage, ai: bool = True) -> BoardView:

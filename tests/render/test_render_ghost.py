@@ -22,7 +22,7 @@ from bot.render.ghost import FILL
 from bot.render.options import RenderOptions
 from bot.render.palette import car_colour
 from bot.render.rallyman.board import board_image, space_pixel
-from bot.services.ghost_board import LABELS
+from bot.services.league.ghost_board import LABELS
 
 LANGS = ("en", "fr", "de")
 

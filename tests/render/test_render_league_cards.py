@@ -17,9 +17,9 @@ from bot.render.fonts import font
 from bot.render.options import RenderOptions
 from bot.render.table import CELL_PAD, MAX_LINES, ROW_H, layout, table_image, wrap
 from bot.services.images import table_spec, table_view
-from bot.services.league_points import Classified, RoundScore
-from bot.services.league_rounds import specials_text
-from bot.services.round_close import Judged, results_table, standings_table
+from bot.services.league.points import Classified, RoundScore
+from bot.services.league.round_close import Judged, results_table, standings_table
+from bot.services.league.round_kit import specials_text
 from bot.store.leagues import League
 
 LANGS = ("en", "fr", "de")

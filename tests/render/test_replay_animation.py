@@ -16,7 +16,7 @@ from bot.engine.core.game import is_finished
 from bot.render.animation import END_FRAME_MS, FRAME_MS, LAST_FRAME_MS, WIDTH, durations, encode, end_frame
 from bot.render.options import RenderOptions
 from bot.services.images import PillowRenderer, draw, localized, pictures_of
-from bot.services.replay import ai_log, iter_steps, replay_frames, turn_boards, turn_views
+from bot.services.play.replay import ai_log, iter_steps, replay_frames, turn_boards, turn_views
 
 
 def replay_of(row: dict, actions: list[dict], lang: str = "en") -> Image.Image:

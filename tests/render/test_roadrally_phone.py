@@ -24,7 +24,7 @@ from bot.render.roadrally.layout import tile_blocks
 
 #: a course of each shape: tall (turned), wide, square, a sprint, the base course
 COURSES = ("std-7", "std-12", "std-1", "std-10", "sprint-3", "base")
-SEATS = ("-1", "2", "3", "-4", "5")  # two AI seats (negative ids: bot.services.ai_drivers)
+SEATS = ("-1", "2", "3", "-4", "5")  # two AI seats (negative ids: bot.services.play.ai_drivers)
 NAMES = {"-1": "🤖 Ada", "2": "Sébastien_Morel", "3": "Jürgen_Kraus", "-4": "🤖 Björn", "5": "Zoë_Brand"}
 LANGS = ("en", "fr", "de")
 

@@ -31,7 +31,7 @@ from bot.engine.roadrally.state import RRState
 from bot.engine.roadrally.words import cards_text
 from bot.i18n import render
 from bot.services import RallyService
-from bot.services.replay import replay_snapshot
+from bot.services.play.replay import replay_snapshot
 
 RR = games.get("roadrally")
 LANGS = ("en", "fr", "de")

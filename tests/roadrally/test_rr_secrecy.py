@@ -31,7 +31,7 @@ from bot.engine.roadrally.rules import Table
 from bot.engine.roadrally.view import view
 from bot.i18n import render
 from bot.services import Actor, Place, RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 
 RR = games.get("roadrally")
 HERE = Place(guild_id=10, channel_id=20)

@@ -13,8 +13,8 @@ import itertools
 import pytest
 
 from bot.services import Actor, Place, RallyService, Reply
-from bot.services.deadlines import DeadlineService
 from bot.services.delivery import Failure, Outgoing
+from bot.services.play.deadlines import DeadlineService
 from tests.discord.fakes import FakeClock
 
 HERE = Place(guild_id=10, channel_id=20)

@@ -10,8 +10,8 @@ from datetime import timedelta
 
 from bot.engine.rallyman.action_codec import log_text
 from bot.engine.rallyman.actions import Timeout
-from bot.services.deadlines import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND
 from bot.services.delivery import Failure
+from bot.services.play.deadlines import DEADLINE_KINDS, KIND_DEADLINE, KIND_REMIND
 from bot.store.clock import from_text
 from tests.scheduler.conftest import ALICE, BOB, CAROL, HERE, HOURS, THERE, deliver, start_rally, text_of
 from tests.services.conftest import snapshot_of

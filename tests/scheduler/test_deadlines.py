@@ -11,9 +11,9 @@ from bot.engine.rallyman.action_codec import from_text as entry_of
 from bot.engine.rallyman.action_codec import log_text
 from bot.engine.rallyman.actions import Retire, Roll, Stop, Timeout
 from bot.services import RallyService
-from bot.services.deadlines import KIND_DEADLINE, KIND_REMIND, DeadlineService, job_ref
 from bot.services.delivery import Failure
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.deadlines import KIND_DEADLINE, KIND_REMIND, DeadlineService, job_ref
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.clock import from_text
 from tests.scheduler.conftest import BOB, HERE, HOURS, deliver, start_rally, text_of

@@ -19,8 +19,8 @@ from bot import games
 from bot.engine.core.text import Msg
 from bot.i18n import render
 from bot.services import Actor, RallyService
-from bot.services.deadlines import DeadlineService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.deadlines import DeadlineService
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store.web import rally_version_tx
 from bot.store.window_answers import answers_tx
 from tests.scheduler.conftest import ALICE, BOB, CAROL, HERE, HOURS, deliver

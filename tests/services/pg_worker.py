@@ -27,7 +27,7 @@ from bot.engine.core.errors import RallyError
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import Actor, Place, RallyService
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 from bot.store import Job, Store
 
 GUILD = 10

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.services import RallyService
-from bot.services.deadlines import DeadlineService
+from bot.services.play.deadlines import DeadlineService
 from bot.store import Job, Store
 from bot.store.clock import utc_now
 from bot.store.shards import ShardConflict, Shards

@@ -11,8 +11,8 @@ import pytest
 
 from bot.engine.core.errors import DataError
 from bot.i18n import catalogue
-from bot.services.achievements import RallyFacts, Totals, keys_of, load_achievements, met, shipped
-from bot.services.careers import CARD_HEADS
+from bot.services.career.achievements import RallyFacts, Totals, keys_of, load_achievements, met, shipped
+from bot.services.career.careers import CARD_HEADS
 
 LANGS = ("en", "fr", "de")
 

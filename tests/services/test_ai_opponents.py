@@ -10,8 +10,8 @@ import pytest
 from bot.engine.core.errors import RallyError
 from bot.engine.rallyman.ai import choose_action
 from bot.services import RallyService
-from bot.services.ai_drivers import AI_STYLES, is_ai, risk_of
-from bot.services.deadlines import DeadlineService
+from bot.services.play.ai_drivers import AI_STYLES, is_ai, risk_of
+from bot.services.play.deadlines import DeadlineService
 from bot.services.work import AI_PAUSE, KIND_AI, KIND_DEADLINE
 from tests.services.conftest import ALICE, BOB, HERE, MOD, snapshot_of
 

@@ -17,9 +17,9 @@ from bot.i18n import ELISION, catalogue, render
 from bot.render.table import TableView
 from bot.services import alt_text
 from bot.services.alt_text import MAX_CHARS, cut_words, describe, fit, replay_about
-from bot.services.ghost_board import with_ghost
 from bot.services.images import board_spec, preview_spec, replay_spec, results_spec, table_spec
-from bot.services.replay import ai_log, setup_options, turn_views
+from bot.services.league.ghost_board import with_ghost
+from bot.services.play.replay import ai_log, setup_options, turn_views
 
 LANGS = ("en", "fr", "de")
 LONG = "Ä" + "x" * 98 + "Z"  # a 100-character name (the longest a driver's shown name is)
@@ -153,7 +153,7 @@ def test_a_replay_names_its_rally_its_stage_its_last_round_and_winner(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_career_card_gives_rating_and_figures(lang):
-    from bot.services.careers import CARD_HEADS
+    from bot.services.career.careers import CARD_HEADS
 
     labels = {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS}
     card = {"name": "Alice", "game": to_json(msg(games.get("rallyman").library.name)), "rating": 1523, "trend": [],
@@ -214,7 +214,7 @@ def _big_table() -> dict:
 
 
 def _big_career() -> dict:
-    from bot.services.careers import CARD_HEADS
+    from bot.services.career.careers import CARD_HEADS
 
     labels = {key: to_json(msg(f"career.head_{key}")) for key in CARD_HEADS}
     return {"kind": "career", "card": {"name": LONG, "game": "Rallyman", "rating": 1999, "labels": labels,

@@ -14,11 +14,11 @@ from bot import games
 from bot.engine.core.game import UnknownGame
 from bot.engine.core.text import from_json, msg
 from bot.services import Actor, Place, RallyService
-from bot.services.careers import career_rating, stats_of
-from bot.services.deadlines import DeadlineService
+from bot.services.career.careers import career_rating, stats_of
+from bot.services.career.ratings import display_rating
 from bot.services.errors import ServiceError
 from bot.services.images import PillowRenderer
-from bot.services.ratings import display_rating
+from bot.services.play.deadlines import DeadlineService
 from bot.services.work import AI_PAUSE
 from bot.store.careers import earned_tx, results_tx
 from bot.store.web import set_league_web_tx
@@ -386,7 +386,7 @@ async def test_a_rally_of_several_specials_gives_a_personal_best_on_each(service
     crossed = [(stage, t) for stage, t in zip(("pinewood-sprint", "black-moor"), mine.times) if t is not None]
     assert row.stage is None and row.specials == tuple(crossed) and crossed  # the game's own times, each special
     assert stats_of([row])["bests"] == dict(crossed)
-    from bot.services.careers import card_data
+    from bot.services.career.careers import card_data
 
     card = card_data("Alice", games.get("rallyman"), [row], [], (), None, [])
     assert len(card["bests"]) == len(crossed)
@@ -395,7 +395,7 @@ async def test_a_rally_of_several_specials_gives_a_personal_best_on_each(service
 def test_a_podium_is_a_top_three_place_ahead_of_a_car_ai_seats_counting_as_cars():
     """Decided: Alice third of three (two AI cars) is last, not on the podium — the rule the
     podium achievement states ("ahead of at least one car"); third of four is."""
-    from bot.services.careers import podium
+    from bot.services.career.careers import podium
     from bot.store.careers import CareerResult
 
     def third_of(seats):
@@ -407,7 +407,7 @@ def test_a_podium_is_a_top_three_place_ahead_of_a_car_ai_seats_counting_as_cars(
 
 async def test_a_road_rally_card_shows_only_its_statistics_and_finisher_only_for_a_finish(service, store, clock):
     from bot.i18n import render
-    from bot.services.careers import card_data, finished
+    from bot.services.career.careers import card_data, finished
 
     await live_rally(service, HERE, None, BOB, ALICE, CAROL, game="roadrally")
     rally = await store.rallies.get(await play_to_end(service, HERE, clock))
@@ -428,7 +428,7 @@ async def test_a_road_rally_card_shows_only_its_statistics_and_finisher_only_for
 
 def test_the_card_writes_numbers_plurals_and_names_the_readers_way():
     from bot.i18n import render, t
-    from bot.services.careers import card_data
+    from bot.services.career.careers import card_data
     from bot.store.careers import CareerResult
 
     row = CareerResult(1, ALICE.user_id, "rallyman", 10, "pinewood-sprint", 2, "finished", 2, 310, "s", 15, False,

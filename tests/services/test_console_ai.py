@@ -10,7 +10,7 @@ from bot.console import PLACE, Console
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 
 
 async def console_with_robots(store, stages="pinewood-sprint, black-moor"):

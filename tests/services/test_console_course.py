@@ -13,7 +13,7 @@ from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 
 STAGES = ["pinewood-sprint", "gen-5-20", "black-moor"]
 NAMES = ("ada", "bea", "cy")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.console import PLACE, run_console, user_id
 from bot.console.clock import console_service, seeded_round_secrets
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from tests.docs_text import section
 
 ROOT = Path(__file__).resolve().parents[2]

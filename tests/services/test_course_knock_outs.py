@@ -32,7 +32,7 @@ from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 from bot.engine.rallyman.state import GameState
 from bot.i18n import languages, render
 from bot.services import RallyService
-from bot.services.round_close import reason_text
+from bot.services.league.round_close import reason_text
 from bot.store import Store
 
 NAMES = ("ada", "bea", "cy")

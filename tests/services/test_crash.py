@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

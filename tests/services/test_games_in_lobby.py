@@ -70,7 +70,7 @@ async def test_seats_beyond_the_games_are_refused_and_nothing_is_created(service
 async def test_db_check_replays_a_rally_in_the_game_of_its_row(service, store):
     """`db check` asks the registry for the row's game: classic replays to its snapshot; a row
     naming a game this bot does not have is reported, naming the games, and left as it was."""
-    from bot.services.replay import log_problem, replay_snapshot
+    from bot.services.play.replay import log_problem, replay_snapshot
     from tests.services.conftest import running_rally
 
     await running_rally(service)

@@ -1,4 +1,4 @@
-"""The ghost on a run's boards, pure part (bot/services/ghost_board.py): which mark is "the same
+"""The ghost on a run's boards, pure part (bot/services/league/ghost_board.py): which mark is "the same
 turn", what a board spec gains (the place and a label, nothing else), the gap's sign, the keys."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from bot.engine.core.game import is_finished
 from bot.engine.rallyman.ghosts import share_of
 from bot.i18n import catalogue
 from bot.services.errors import ServiceError
-from bot.services.ghost_board import (
+from bot.services.images import board_spec
+from bot.services.league.ghost_board import (
     GAPS,
     LABELS,
     RACING,
@@ -25,9 +26,8 @@ from bot.services.ghost_board import (
     time_at,
     with_ghost,
 )
-from bot.services.ghosts import ghost_choice
-from bot.services.images import board_spec
-from bot.services.replay import ai_log, replay_states
+from bot.services.league.ghosts import ghost_choice
+from bot.services.play.replay import ai_log, replay_states
 
 TRACK = [[[0, 1], -1, 0], [[0, 2], 4, 10], [[0, 3], 9, 20], [[0, 3, 0], -2, 26]]
 

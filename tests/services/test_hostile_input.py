@@ -31,7 +31,7 @@ from bot.engine.rallyman.ruleset import ruleset_names
 from bot.engine.rallyman.stages.loader import stage_names
 from bot.i18n import t
 from bot.services import Actor, RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.services.reply import Reply
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, snapshot_of

@@ -113,7 +113,7 @@ async def test_abandon_frees_the_channel(service, store):
 async def test_A3_a_random_start_order_is_drawn_from_the_rally_seed_logged_and_replayed(store):
     """RULES A3: SS1's start order is the host's (the join order) or random; random is drawn from
     the rally's seed, so it is reproducible, and logged with the start, so the log replays it."""
-    from bot.services.replay import log_problem, replay_snapshot
+    from bot.services.play.replay import log_problem, replay_snapshot
 
     orders = set()
     for seed in range(6):

@@ -21,7 +21,7 @@ from bot import games
 from bot.console import PLACE, Console
 from bot.engine.core.game import Game
 from bot.services import RallyService
-from bot.services.replay import replay_states
+from bot.services.play.replay import replay_states
 from bot.store import Store
 
 #: the keys of an outbox row's own envelope (bot.services.work.Post.body), of a message's JSON

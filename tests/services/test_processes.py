@@ -22,7 +22,7 @@ from pathlib import Path
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.protocol import RALLYMAN
 from bot.services import Actor, Place, RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -31,7 +31,7 @@ from bot.engine.rallyman.action_codec import Entry, Start, Status, from_text
 from bot.engine.rallyman.actions import Retire, Roll
 from bot.i18n import t
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, CAROL, HERE, snapshot_of
 

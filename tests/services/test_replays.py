@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.services import Place, images
 from bot.services.alt_text import replay_about
 from bot.services.images import PillowRenderer, draw_async, replay_spec
-from bot.services.replay import read_log, turn_boards
+from bot.services.play.replay import read_log, turn_boards
 from tests.services.test_archive import owed, played
 
 

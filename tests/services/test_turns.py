@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine.core.errors import RallyError
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 from tests.services.conftest import ALICE, BOB, HERE, running_rally, snapshot_of
 

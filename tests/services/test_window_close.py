@@ -1,4 +1,4 @@
-"""`bot/services/windows.py` on its own: which seats a window asks together, and how answers
+"""`bot/services/play/windows.py` on its own: which seats a window asks together, and how answers
 close it (RULES C10.8): every answer logged in the seats' order with the events they make, an
 answer the state no longer takes left out without dropping the answers after it; the deadline's
 closing action logged by the rally after the answers, and a close that ends the game marked
@@ -12,7 +12,7 @@ from typing import Any
 from bot import games
 from bot.engine.core.game import is_finished
 from bot.engine.roadrally.rules import Table
-from bot.services.windows import asked_together, close, with_answers
+from bot.services.play.windows import asked_together, close, with_answers
 
 RR = games.get("roadrally")
 KEY = "ab" * 32

@@ -1,5 +1,5 @@
 """Shipped stage texts are frozen once released: a result card names the SHA-256 of the text its
-run was driven on (bot/services/cards.py), and must verify in every later version of the bot. A
+run was driven on (bot/services/world/cards.py), and must verify in every later version of the bot. A
 changed stage gets a new name; this test fails when a shipped file is edited in place."""
 
 from __future__ import annotations

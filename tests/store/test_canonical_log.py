@@ -31,7 +31,7 @@ from bot.engine.rallyman.actions import (
 )
 from bot.engine.rallyman.game import Seat, apply, legal_actions
 from bot.engine.rallyman.rules import start_state
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.services.work import snapshot_json
 from bot.store import Store
 from bot.store.legacy_actions import UntranslatableAction

@@ -14,7 +14,7 @@ from store_helpers import log_snapshot, new_rally
 from bot.__main__ import main
 from bot.engine.rallyman.action_codec import log_text
 from bot.engine.rallyman.actions import Roll, Stop
-from bot.services.replay import log_problem
+from bot.services.play.replay import log_problem
 from bot.store import Store
 from bot.store.migrations import latest_version
 
@@ -23,10 +23,10 @@ ROLL, STOP = log_text(Roll(("3",))), log_text(Stop())
 
 def _fake_replay_module(monkeypatch):
     """A replay whose 'state' is the list of logged texts; the real check of canonical texts."""
-    module = types.ModuleType("bot.services.replay")
+    module = types.ModuleType("bot.services.play.replay")
     module.replay_snapshot = lambda rally_row, actions: json.dumps([a["action"] for a in actions]) if actions else None
     module.log_problem = log_problem
-    monkeypatch.setitem(sys.modules, "bot.services.replay", module)
+    monkeypatch.setitem(sys.modules, "bot.services.play.replay", module)
 
 
 async def _filled(path) -> int:
@@ -69,9 +69,9 @@ def test_backup_of_a_missing_database_is_refused_without_creating_it(tmp_path, c
 
 
 def test_check_without_the_rules_engine_exits_2(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "bot.services.replay", None)  # import fails as if not written
+    monkeypatch.setitem(sys.modules, "bot.services.play.replay", None)  # import fails as if not written
     assert main(["db", "check", "--db", str(tmp_path / "db.sqlite3")]) == 2
-    assert "db check needs the rules engine (bot.services.replay), not available yet" in capsys.readouterr().err
+    assert "db check needs the rules engine (bot.services.play.replay), not available yet" in capsys.readouterr().err
 
 
 def test_check_ok_and_mismatch(tmp_path, monkeypatch, capsys):

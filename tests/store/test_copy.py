@@ -15,8 +15,8 @@ import pytest
 from store_helpers import dump_every_table, new_rally
 
 from bot.services import Actor, Place, RallyService
-from bot.services.deadlines import DeadlineService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.deadlines import DeadlineService
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 from bot.store.copy import TABLES, TargetNotEmpty, copy_rows, count_rows
 from bot.store.shards import Shards

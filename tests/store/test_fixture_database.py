@@ -11,7 +11,7 @@ import shutil
 from datetime import timedelta
 
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store import Store
 from tests.discord.fakes import FakeClock
 from tests.fixtures.build_fixture_db import EXPECTED, FIXTURE, START, shown

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from bot.console import PLACE, Console, run_console, user_id
 from bot.console.clock import console_service
 from bot.services import RallyService
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.play.replay import log_problem, replay_snapshot
 from tests.discord.fakes import Harness, channel_posts, private_answers
 
 NAMES = ("ann", "ben")

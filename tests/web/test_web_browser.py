@@ -24,8 +24,8 @@ from aiohttp.test_utils import TestServer
 
 from bot.console import PLACE
 from bot.i18n import render, t
-from bot.services.card_check import verify_bytes
 from bot.services.images import PillowRenderer
+from bot.services.world.card_check import verify_bytes
 from bot.store.clock import from_text
 from bot.web import create_app
 from bot.web.app import SITE

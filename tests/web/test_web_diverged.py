@@ -20,8 +20,8 @@ from bot.engine.core.log import Start
 from bot.engine.dirt.protocol import DIRT
 from bot.engine.dirt.state import DirtState
 from bot.services import Actor, Place
-from bot.services.careers import career_rows
-from bot.services.replay import log_problem, replay_snapshot
+from bot.services.career.careers import career_rows
+from bot.services.play.replay import log_problem, replay_snapshot
 from bot.store.web import set_channel_web_tx
 from tests.web.test_web_rally import page_text
 
@@ -88,7 +88,7 @@ async def test_careers_of_a_diverged_rally_are_its_stored_results(store, monkeyp
         rally = await store.rallies.get(await played_before_the_fix(store, monkeypatch, channel, seed))
         drivers = [d.as_dict() for d in await store.drivers.list(rally.id)]
         actions = [a.as_dict() for a in await store.actions.list(rally.id)]
-        with caplog.at_level(logging.WARNING, logger="bot.services.careers"):
+        with caplog.at_level(logging.WARNING, logger="bot.services.career.careers"):
             rows = career_rows(rally, drivers, actions)
         outcome = DIRT.rules.outcome(DIRT.rules.from_json(rally.snapshot))
         assert outcome is not None

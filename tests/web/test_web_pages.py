@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 
-from bot.services.card_check import verify_bytes
+from bot.services.world.card_check import verify_bytes
 from tests.league.league_helpers import ALICE, LEAGUE_CHANNEL, ORGANISER
 from tests.web.web_helpers import SCRIPT, season
 

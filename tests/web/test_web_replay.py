@@ -13,7 +13,7 @@ from html import unescape
 from bot import games
 from bot.console import PLACE
 from bot.i18n import render, t
-from bot.services.replay import read_log, turn_views
+from bot.services.play.replay import read_log, turn_views
 from bot.web.rally_page import public_rally, rally_page
 from tests.web.live_helpers import running_public_rally
 from tests.web.test_web_rally import LANGS, PublicGuard, assert_no_secret, page_text, plain

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from bot.services.leagues import Member
+from bot.services.league.leagues import Member
 from bot.store.clock import from_text
 from bot.store.leagues import rounds_of_league_tx
 from tests.league.conftest import Posts, deliver

@@ -15,7 +15,7 @@ pass them back). `bot.games` lists the games; each assembles its facets in its `
   game's `result` kind (seconds, lower is better; or victory points, higher is better), ranked by
   the game because only it knows its tie-breaks, None while it runs (`is_finished`); `standing` —
   where each seat stands at any moment (a rally abandoned while running is rated as it stood,
-  `bot/services/rating_sources.py`): a key per seat, smaller is better, None for a seat out; once
+  `bot/services/career/rating_sources.py`): a key per seat, smaller is better, None for a seat out; once
   finished it orders the seats as `outcome` does (`outcome_standing`); `view(state, seat | None)`
   (what that seat, or a spectator, may see: hidden information never leaves the game except
   through a seat's own view), `progress` and `midturn` from a view;

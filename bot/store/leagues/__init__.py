@@ -10,7 +10,7 @@ world round a week (`world_round_tx`, unique by game and week since migration 12
 
 The runs that count in a round are those driven in it and those that answer it (`run_answers`):
 a driver's one official run of a week also counts in every league round on that week's official
-stage of a league they are in (`link_answers_tx`, see `bot/services/official_runs.py`). Every
+stage of a league they are in (`link_answers_tx`, see `bot/services/league/official_runs.py`). Every
 reader of a round's runs below reads both (`runs.COUNTED`).
 
 The store is split by what each file holds: `rows` (the rows and columns), `members` (leagues and

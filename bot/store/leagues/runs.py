@@ -1,7 +1,7 @@
 """Championship runs: start, finish, find, and the runs that count in a round: those driven in it
 and those that answer it (`run_answers`: a driver's one official run of a week also counts in
 every league round on that week's official stage of a league they are in, `link_answers_tx`, see
-`bot/services/official_runs.py`). Every reader of a round's runs here reads both (`COUNTED`)."""
+`bot/services/league/official_runs.py`). Every reader of a round's runs here reads both (`COUNTED`)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Careers: a driver's stats, achievements and ratings across servers."""

@@ -1,0 +1,1 @@
+"""Leagues: members, rounds, runs, ghosts, closing and judging rounds, exports."""

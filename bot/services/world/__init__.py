@@ -1,0 +1,1 @@
+"""The world scratch ranking and the result cards anybody can verify."""

@@ -108,6 +108,10 @@ async def test_two_processes_on_one_rally_at_the_same_moment_exactly_one_wins_ea
             move = await next_move(pg_url, 20)
             if move is None:
                 break
+            if move["die"] == "W":  # two white dice a turn (A6.3.6): a second copy that arrives
+                a.send({"op": "act", "channel": 20, **move})  # after the first commits is legal, so it
+                assert a.read()["ok"]  # proves nothing about the race: played once, by one process
+                continue
             a.send({"op": "act", "channel": 20, **move})  # the same command, to both, at once
             b.send({"op": "act", "channel": 20, **move})
             results = [a.read(), b.read()]

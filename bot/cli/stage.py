@@ -11,7 +11,7 @@ tool and hands it the rest of the command line, parsed by the tool's own parser:
   classic's; each game's tool checks its own files and the exit code is the worst of them.
 
 So `python -m bot stage list --game dirt`, `python -m bot stage generate --game dirt --seed 3
---tiles 14` and `python -m bot stage validate data/stages/*.stage data/dirt/stages/*.stage` all work.
+--tiles 14` and `python -m bot stage validate data/rallyman/stages/*.stage data/dirt/stages/*.stage` all work.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ async def prepare(db: Path, rallies: int = BURST) -> None:
     """`rallies` running rallies of two drivers, each with one die rolled in its current turn, so
     `/stop` ends the turn; everything they owe is delivered."""
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
     from bot.services import Actor, Place, RallyService
     from bot.store import Store
 

@@ -39,7 +39,7 @@ STAGE = "pinewood-sprint"
 
 async def _play(store: Any, channel: int, seed: int) -> None:
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
     from bot.services import Actor, Place, RallyService
 
     service = RallyService(store, seed_source=lambda: seed)

@@ -214,7 +214,7 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     """
     from bot.engine.core.errors import RallyError
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
     from bot.services import Actor, Place, RallyService
     from bot.services.play.deadlines import DeadlineService
     from bot.store import Store

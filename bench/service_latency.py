@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.services.images import Renderer, default_renderer, draw_async
 from bot.store import Store

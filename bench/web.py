@@ -182,7 +182,7 @@ async def _command(service: Any, place: Any, drivers: list[Any]) -> float | None
     """The AI's next command in the rally at `place`, through the services (a new rally when the
     last one ended, untimed); its latency in ms."""
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
 
     rally = await service.store.rallies.get_active_in_channel(place.guild_id, place.channel_id)
     if rally is None or rally.status != "running":

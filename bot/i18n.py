@@ -112,7 +112,7 @@ def _entries(path: Path, source: str) -> dict[str, str]:
 
 
 def _shown_path(path: Path) -> str:
-    """A game's text file as the checkout names it (`bot/engine/dirt/text/fr.json`)."""
+    """A game's text file as the checkout names it (`bot/engine/<game>/text/fr.json`)."""
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 

@@ -1,17 +1,18 @@
 """`python -m bot stage ACTION … [--game GAME]`: the stage tools of every game, one command.
 
-Each game keeps its own stage tool in its own folder (classic's `bot/engine/rallyman/stages/tool.py`,
-DIRT's `bot/engine/dirt/stages/tool.py`), named by the registry as `bot.games.TOOLS["stage:GAME"]`
-(this module never imports a game: tests/house/test_game_packages.py). This one only picks the
-tool and hands it the rest of the command line, parsed by the tool's own parser:
+Each game keeps its own stage tool in its own folder (`bot/engine/<game>/stages/tool.py`: classic's
+and DIRT's), found by the registry as `bot.games.TOOLS["stage:GAME"]` (this module never imports
+a game: tests/house/test_game_packages.py). This one only picks the tool and hands it the rest of
+the command line, parsed by the tool's own parser:
 
 - `--game GAME` (anywhere after `stage`) picks the game; without it, classic (`rallyman`);
-- `validate PATH…` without `--game` tells the games apart by folder: a file or folder with a
-  `dirt` folder in its path (e.g. `data/dirt/stages/mill-ford.stage`) is DIRT's, anything else
-  classic's; each game's tool checks its own files and the exit code is the worst of them.
+- `validate PATH…` without `--game` tells the games apart by folder: a file or folder under a
+  folder named after a game with a stage tool (its data folder, e.g. `data/dirt/stages/mill-ford.stage`)
+  is that game's (the nearest such folder wins), anything else the default game's; each game's
+  tool checks its own files and the exit code is the worst of them.
 
 So `python -m bot stage list --game dirt`, `python -m bot stage generate --game dirt --seed 3
---tiles 14` and `python -m bot stage validate data/stages/*.stage data/dirt/stages/*.stage` all work.
+--tiles 14` and `python -m bot stage validate data/rallyman/stages/*.stage data/dirt/stages/*.stage` all work.
 """
 
 from __future__ import annotations
@@ -73,16 +74,17 @@ def call(game: str, rest: list[str]) -> int:
     return int(parsed.func(parsed) or 0)
 
 
-def is_dirt_path(path: str) -> bool:
-    """A path with a `dirt` folder in it holds DIRT stages."""
-    return "dirt" in Path(path).parts[:-1] or (Path(path).is_dir() and Path(path).name == "dirt")
+def game_of_path(path: str) -> str:
+    """The game whose stage files `path` holds: the nearest folder of it (the path itself, when a
+    folder) named after a game with a stage tool; else the default game."""
+    folders = Path(path).parts if Path(path).is_dir() else Path(path).parts[:-1]
+    return next((name for name in reversed(folders) if name in tool_games()), DEFAULT_GAME)
 
 
 def validate_by_folder(paths: list[str]) -> int:
     """`validate` with files of several games: each game's tool checks its own; the worst exit."""
     options = [p for p in paths if p.startswith("-")]
     files = [p for p in paths if not p.startswith("-")]
-    groups = {DEFAULT_GAME: [p for p in files if not is_dirt_path(p)], "dirt": [p for p in files if is_dirt_path(p)]}
-    codes = [call(game, ["validate", *options, *group]) for game, group in groups.items()
-             if group and game in tool_games()]
+    groups = {game: [p for p in files if game_of_path(p) == game] for game in tool_games()}
+    codes = [call(game, ["validate", *options, *group]) for game, group in groups.items() if group]
     return max(codes, default=0)

@@ -84,7 +84,7 @@ def test_the_ai_s_losses_of_control_per_100_turns_lie_in_a_sensible_band(capsys)
 
 
 def test_a_classic_ruleset_is_the_one_played(capsys):
-    """`--ruleset` reaches classic's engine: the consecutive-gears ruleset (data/rulesets) drives
+    """`--ruleset` reaches classic's engine: the consecutive-gears ruleset (data/rallyman/rulesets) drives
     another rally from the same seed, and the report names the ruleset it played."""
     base = ("--stages", "pinewood-sprint", "--drivers", "4", "--seed", "1")
     _, classic, _ = run(capsys, *base)

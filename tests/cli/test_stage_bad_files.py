@@ -23,14 +23,14 @@ def library(tmp_path, monkeypatch):
     """A copy of the shipped stages and zones (both games) with one Latin-1 stage file in each
     game's folder, as the data folder (`RALLYBOT_DATA`)."""
     data = tmp_path / "data"
-    for part in ("stages", "zones", "dirt/stages"):
+    for part in ("rallyman/stages", "rallyman/zones", "dirt/stages"):
         shutil.copytree(data_dir() / part, data / part)
-    for folder in (data_dir(), data_dir() / "dirt"):  # everything else as shipped (the catalogues …)
+    for folder in (data_dir(), data_dir() / "rallyman", data_dir() / "dirt"):  # the rest as shipped (catalogues …)
         for entry in folder.iterdir():
             mirror = data / entry.relative_to(data_dir())
             if not mirror.exists() and entry.name not in ("cache",):
                 mirror.symlink_to(entry)
-    (data / "stages" / "cafe-corner.stage").write_bytes(BAD)
+    (data / "rallyman" / "stages" / "cafe-corner.stage").write_bytes(BAD)
     (data / "dirt" / "stages" / "cafe-corner.stage").write_bytes(BAD)
     monkeypatch.setenv("RALLYBOT_DATA", str(data))
     return data
@@ -47,7 +47,7 @@ def test_a_file_that_is_not_utf8_is_refused_naming_the_file_the_line_and_the_byt
     assert "cannot read the file" in str(missing.value)
 
 
-@pytest.mark.parametrize("folder", ["stages", "dirt/stages"])
+@pytest.mark.parametrize("folder", ["rallyman/stages", "dirt/stages"])
 def test_stage_validate_reports_the_bad_file_and_checks_the_others(library, capsys, folder):
     good = sorted((library / folder).glob("*.stage"))[0]
     bad = library / folder / "cafe-corner.stage"

@@ -47,7 +47,7 @@ def test_an_unknown_game_is_refused_naming_the_games(capsys):
 
 
 def test_validate_tells_the_games_apart_by_folder(capsys):
-    classic = data_dir() / "stages" / "pinewood-sprint.stage"
+    classic = data_dir() / "rallyman" / "stages" / "pinewood-sprint.stage"
     dirt = data_dir() / "dirt" / "stages" / "mill-ford.stage"
     assert main(["stage", "validate", str(classic), str(dirt)]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -9,7 +9,7 @@ import json
 
 from bot.engine.core.game import is_finished
 from bot.engine.dirt.damage import draw
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.ruleset import DAMAGE_TOKENS
 
 SEATS = [("11", "Ann"), ("22", "Ben"), ("-3", "Bot")]

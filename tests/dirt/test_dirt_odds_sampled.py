@@ -21,7 +21,7 @@ from bot.engine.core.dice import SeededDice
 from bot.engine.dirt import ai, rally
 from bot.engine.dirt.library import DIRT_STAGES
 from bot.engine.dirt.move_odds import LOST, certain_losses, loss_chance
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.rally import DirtState, Roll
 from bot.i18n import render
 from tests.dirt.rally_kit import put, start

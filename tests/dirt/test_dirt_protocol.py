@@ -13,7 +13,7 @@ from bot.engine.core.game import Game, StateVersionError, is_finished, log_probl
 from bot.engine.core.log import Start, Status
 from bot.engine.dirt.actions import Retire, Roll, Stop, Timeout
 from bot.engine.dirt.dice_rules import Step
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.rules import RollStop
 from bot.engine.dirt.view import BoardView, ResultsView
 from bot.i18n import render

@@ -4,7 +4,7 @@ dice a step may use, directions, occupancy, corners and slides; each refusal lea
 from __future__ import annotations
 
 from bot.engine.dirt import course, rally
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.rally import Roll, Spare, Step, Stop
 from bot.i18n import render
 from tests.dirt.rally_kit import go, kinds, put, refused, space, start

@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine.core.game import is_finished
 from bot.engine.dirt.parse import shown
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.rules import RollStop
 from bot.i18n import render
 

@@ -96,7 +96,7 @@ def test_the_game_adapter_never_changes_the_state_it_is_given_even_across_a_stag
     """The engine's `apply` plays on its state (third pass); `Dirt.apply`, the services'
     path, keeps the `Game` contract on its own copy: the state given stays as it was, shares
     nothing with the one returned, and the engine on a clone gives the same state and events."""
-    from bot.engine.dirt.protocol import DIRT
+    from bot.engine.dirt.protocol import GAME as DIRT
 
     ends = 0
     for state, seat in rally_states(["birch-ridge", "mill-ford"], 11, drivers=3):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine.rallyman.actions import Roll, Spare, Stop
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services.play.ai_drivers import is_ai
 from bot.services.work import AI_PAUSE
 from tests.discord.fakes import CHANNEL, GUILD, Harness, buttons_of, channel_posts, private_answers

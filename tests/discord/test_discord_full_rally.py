@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.engine.rallyman.actions import Roll, Spare, Stop
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services.play.replay import log_problem, replay_snapshot
 from tests.discord.fakes import (
     CHANNEL,

@@ -18,7 +18,7 @@ import pytest
 
 from bot.engine.rallyman.actions import Roll, Stop
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.engine.rallyman.turn import format_time as label_time
 from bot.services.play.replay import log_problem, replay_snapshot
 from bot.services.reply import Actor, Place

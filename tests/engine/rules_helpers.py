@@ -1,7 +1,7 @@
 """Helpers for the rules tests: tiny stages written inline, scripted dice, one-line actions.
 
 Stages are written in the stage text format and built by the real loader, so every test drives
-the same space graph the bot drives. Zone A (data/zones/A.zone) is used throughout; its legend is
+the same space graph the bot drives. Zone A (data/rallyman/zones/A.zone) is used throughout; its legend is
 read from the zone file by `damage_of`, never hard-coded in a test.
 
 A few tests put a car on a given space in a given gear with `put_car` instead of driving there

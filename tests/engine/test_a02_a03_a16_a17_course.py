@@ -168,7 +168,7 @@ def test_A2_AMB_22_a_rally_nobody_can_go_on_with_ends_after_the_special_driven_a
     time counts, is the results shown, then the rally classification with the driver out."""
     from bot.engine.rallyman.actions import Retire
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
     from bot.i18n import render
 
     state = new_game("pinewood-sprint", ai_seats(2), seed=4, course=course_of(COURSE, [False, True, True]))

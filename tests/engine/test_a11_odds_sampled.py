@@ -19,7 +19,7 @@ from bot.engine.rallyman.actions import Roll
 from bot.engine.rallyman.ai import choose_action
 from bot.engine.rallyman.game import apply, legal_actions, new_game
 from bot.engine.rallyman.odds import odds
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.engine.rallyman.simulate import ai_seats
 from bot.engine.rallyman.state import GameState
 

@@ -17,7 +17,7 @@ NAMES = stage_names()
 
 
 def test_there_are_stages_to_render():
-    assert NAMES, "data/stages/ holds no stage"
+    assert NAMES, "data/rallyman/stages/ holds no stage"
 
 
 @pytest.mark.parametrize("name", NAMES)

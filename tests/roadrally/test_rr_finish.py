@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.roadrally.actions import Choose, Play, Retire, StageAnswer
 from bot.engine.roadrally.play import apply, final_vp, legal_actions, ranking, to_act
-from bot.engine.roadrally.protocol import ROADRALLY as RR
+from bot.engine.roadrally.protocol import GAME as RR
 from bot.engine.roadrally.rules import Table
 from tests.roadrally.helpers import G1, R3, R4, Y2, Y3, arrange, game
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.errors import NotAllowed
-from bot.engine.roadrally.protocol import ROADRALLY as RR
+from bot.engine.roadrally.protocol import GAME as RR
 
 SEATS = (("a", "A"), ("b", "B"), ("c", "C"))
 

@@ -7,7 +7,7 @@ import asyncio
 import sys
 
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.store import Store
 

@@ -25,7 +25,7 @@ from datetime import datetime
 
 from bot.engine.core.errors import RallyError
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services import Actor, Place, RallyService
 from bot.services.play.deadlines import DeadlineService
 from bot.store import Job, Store

@@ -8,7 +8,7 @@ import io
 
 from bot.console import PLACE, Console
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.services import RallyService
 from bot.services.play.replay import log_problem, replay_snapshot
 

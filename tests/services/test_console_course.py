@@ -10,7 +10,7 @@ import pytest
 
 from bot.console import PLACE, Console, user_id
 from bot.engine.rallyman.ai import choose_action
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.engine.rallyman.stages.catalogue import load_stage
 from bot.services import RallyService
 from bot.services.play.replay import log_problem, replay_snapshot

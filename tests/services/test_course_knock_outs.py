@@ -27,7 +27,7 @@ from bot.engine.rallyman.game import legal_actions
 from bot.engine.rallyman.moves.by_die import die_moves
 from bot.engine.rallyman.moves.model import KO, LOC
 from bot.engine.rallyman.out_reasons import OUT_REASONS, out_reason_word
-from bot.engine.rallyman.protocol import RALLYMAN
+from bot.engine.rallyman.protocol import GAME as RALLYMAN
 from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 from bot.engine.rallyman.state import GameState
 from bot.i18n import languages, render

@@ -42,7 +42,7 @@ DISCORD_MESSAGE_LIMIT = 2000  # what one answer to a command can hold
 TOO_LONG = re.compile(r"^`(\w+)` is too long \((\d+) characters")
 
 PATHS = ["../../x", "/etc/passwd", "C:\\x", "..\\..\\windows\\win.ini", "pinewood-sprint/../../etc/passwd",
-         "./pinewood-sprint", "pinewood-sprint.stage", "data/stages/pinewood-sprint.stage", "~/.ssh/id_rsa",
+         "./pinewood-sprint", "pinewood-sprint.stage", "data/rallyman/stages/pinewood-sprint.stage", "~/.ssh/id_rsa",
          "file:///etc/passwd", "\\\\server\\share", "pinewood-sprint\x00", "PINEWOOD-SPRINT", " pinewood-sprint ",
          "classic-en/../../x", "/dev/zero", "NUL", "con", "%2e%2e%2fx", "${HOME}", "`rm -rf /`",
          "'; DROP TABLE rallies; --"]

@@ -89,7 +89,7 @@ async def test_a_stale_button_is_refused(service, store):
 async def _play_to_the_end(service: RallyService, limit: int = 2000) -> str:
     """Drive the running rally with the engine's AI through the services; the last reply text."""
     from bot.engine.rallyman.ai import choose_action
-    from bot.engine.rallyman.protocol import RALLYMAN
+    from bot.engine.rallyman.protocol import GAME as RALLYMAN
 
     text = ""
     for _ in range(limit):

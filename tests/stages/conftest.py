@@ -10,13 +10,13 @@ from bot.engine.rallyman.stages.model import FINISH, SpaceKind
 
 @pytest.fixture(scope="session")
 def zones():
-    """The zone files of data/zones/, by letter."""
+    """The zone files of data/rallyman/zones/, by letter."""
     return load_zones()
 
 
 @pytest.fixture(scope="session")
 def shipped():
-    """Every stage of data/stages/, by name."""
+    """Every stage of data/rallyman/stages/, by name."""
     return {name: load_stage(name) for name in stage_names()}
 
 

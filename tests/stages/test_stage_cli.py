@@ -27,7 +27,7 @@ def test_list_shows_every_stage_with_its_figures(capsys, shipped):
 def test_validate_a_good_stage_says_ok_with_its_length(capsys, tmp_path, shipped):
     name = next(iter(shipped))
     path = tmp_path / f"{name}.stage"
-    shutil.copy(data_dir() / "stages" / f"{name}.stage", path)
+    shutil.copy(data_dir() / "rallyman" / "stages" / f"{name}.stage", path)
     assert main(["stage", "validate", str(path)]) == 0
     assert capsys.readouterr().out.strip() == f"ok {name} ({shipped[name].length} spaces)"
 
@@ -51,9 +51,10 @@ def test_validate_reports_every_file_given(capsys, tmp_path):
 
 
 def test_validate_checks_zone_files_and_folders(capsys):
-    assert main(["stage", "validate", str(data_dir() / "zones"), str(data_dir() / "stages")]) == 0
+    classic = data_dir() / "rallyman"
+    assert main(["stage", "validate", str(classic / "zones"), str(classic / "stages")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    zone_count = len(list((data_dir() / "zones").glob("*.zone")))
+    zone_count = len(list((classic / "zones").glob("*.zone")))
     assert all(line.startswith("ok ") for line in lines)
     assert sum(line.startswith("ok zone ") for line in lines) == zone_count
     assert len(lines) == zone_count + len(stage_paths())

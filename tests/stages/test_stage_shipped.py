@@ -47,7 +47,7 @@ def test_there_are_enough_zones_and_stages(zones, shipped):
     assert len({letter for stage in shipped.values() for letter in stage.zone_order}) >= 12
 
 
-@pytest.mark.parametrize("letter", sorted(p.stem for p in (data_dir() / "zones").glob("*.zone")))
+@pytest.mark.parametrize("letter", sorted(p.stem for p in (data_dir() / "rallyman" / "zones").glob("*.zone")))
 def test_A12_1_every_zone_has_a_dry_and_a_snow_legend_for_all_terrains(zones, letter):
     zone = zones[letter].zone
     assert set(zone.legend_dry) == set(Terrain)

@@ -17,7 +17,7 @@ import pytest
 import bot.engine.dirt.damage as damage
 from bot.engine.core.game import is_finished
 from bot.engine.core.log import Start
-from bot.engine.dirt.protocol import DIRT
+from bot.engine.dirt.protocol import GAME as DIRT
 from bot.engine.dirt.state import DirtState
 from bot.services import Actor, Place
 from bot.services.career.careers import career_rows

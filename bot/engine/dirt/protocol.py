@@ -16,8 +16,8 @@ from bot.engine.dirt.pictures import PICTURES
 from bot.engine.dirt.rules import RULES, DirtView, RollStop
 from bot.engine.dirt.state import DirtState
 
-DIRT: Game[DirtState, Action | RollStop, DirtView, Event] = Game(
+GAME: Game[DirtState, Action | RollStop, DirtView, Event] = Game(
     rules=RULES, commands=COMMANDS, narrator=NARRATOR, library=LIBRARY, coach=COACH, pictures=PICTURES, odds=ODDS,
     career=CAREER, ghosts=GHOSTS)
 
-__all__ = ["DIRT"]
+__all__ = ["GAME"]

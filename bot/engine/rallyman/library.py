@@ -30,7 +30,7 @@ MEDIUM_FROM, LONG_FROM = 30, 60
 
 
 class ClassicStages:
-    """Classic's stages: the shipped `.stage` files of data/stages and the generated `gen-…` ones.
+    """Classic's stages: the shipped `.stage` files of data/rallyman/stages and the generated `gen-…` ones.
 
     Facts: the length in spaces by the shortest line, the zones in route order, tight corners
     (interior note 1–2, A8.1) and hazards (bumps, A10, and shortcuts, A8.4) for the difficulty."""

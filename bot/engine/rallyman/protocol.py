@@ -16,8 +16,8 @@ from bot.engine.rallyman.pictures import PICTURES
 from bot.engine.rallyman.rules import RULES, RallymanView
 from bot.engine.rallyman.state import GameState
 
-RALLYMAN: Game[GameState, Action, RallymanView, Event] = Game(
+GAME: Game[GameState, Action, RallymanView, Event] = Game(
     rules=RULES, commands=COMMANDS, narrator=NARRATOR, library=LIBRARY, coach=COACH, pictures=PICTURES, odds=ODDS,
     career=CAREER, ghosts=GHOSTS)
 
-__all__ = ["RALLYMAN"]
+__all__ = ["GAME"]

@@ -1,4 +1,4 @@
-"""Rulesets: every number and every OPEN/AMB default of RULES.md, loaded from data/rulesets/.
+"""Rulesets: every number and every OPEN/AMB default of RULES.md, loaded from data/rallyman/rulesets/.
 
 The engine reads these settings instead of constants, so a rulebook edition's rules (classic,
 classic-consecutive, classic-sisu) or a house rule is a data file. Validation errors name the
@@ -161,14 +161,14 @@ DEFAULT_RULESET = "classic"
 
 @lru_cache(maxsize=16)
 def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
-    """A shipped ruleset by name (data/rulesets/<name>.json), or by its former name."""
+    """A shipped ruleset by name (data/rallyman/rulesets/<name>.json), or by its former name."""
     name = RENAMED.get(name, name)
-    path = data_dir() / "rulesets" / f"{name}.json"
+    path = data_dir() / "rallyman" / "rulesets" / f"{name}.json"
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in path.parent.glob("*.json")))
-        raise DataError(f"data/rulesets/{name}.json", "name", f"no ruleset named '{name}' (known: {known})")
-    return parse_ruleset(path.read_text(encoding="utf-8"), f"data/rulesets/{name}.json")
+        raise DataError(f"data/rallyman/rulesets/{name}.json", "name", f"no ruleset named '{name}' (known: {known})")
+    return parse_ruleset(path.read_text(encoding="utf-8"), f"data/rallyman/rulesets/{name}.json")
 
 
 def ruleset_names() -> list[str]:
-    return sorted(p.stem for p in (data_dir() / "rulesets").glob("*.json"))
+    return sorted(p.stem for p in (data_dir() / "rallyman" / "rulesets").glob("*.json"))

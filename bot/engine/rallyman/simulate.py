@@ -114,7 +114,7 @@ def simulate(stages: list[str], drivers: int, seed: int, assistance: list[bool],
     driver's time, second markers, damage, flats and outcome (A2, A3, A16); the reclassification
     after each special and the rally classification (A17); under "ai", how often the AI lost
     control. The same arguments always give the same rally; `ruleset` is one of
-    `data/rulesets/` (an unknown one refused before anything is played)."""
+    `data/rallyman/rulesets/` (an unknown one refused before anything is played)."""
     from bot.engine.rallyman.course import Course
     from bot.engine.rallyman.rally_classification import rally_classification
     from bot.engine.rallyman.stages.catalogue import load_stage

@@ -16,8 +16,8 @@ from bot.engine.roadrally.narrator import NARRATOR
 from bot.engine.roadrally.pictures import PICTURES
 from bot.engine.roadrally.rules import RULES, Table, TableView
 
-ROADRALLY: Game[Table, Action, TableView, RoadEvent] = Game(
+GAME: Game[Table, Action, TableView, RoadEvent] = Game(
     rules=RULES, commands=COMMANDS, narrator=NARRATOR, library=LIBRARY, coach=COACH, pictures=PICTURES,
     hidden=HIDDEN, career=CAREER)
 
-__all__ = ["ROADRALLY"]
+__all__ = ["GAME"]

@@ -18,7 +18,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("render", help="draw a stage preview or a board after K AI turns to a PNG",
                               description="Draw the preview of a stage, or (with --turns) the board after K "
                                           "turns played by the AI, and write it as PNG.")
-    p.add_argument("--stage", required=True, help="stage name (file stem in data/stages/)")
+    p.add_argument("--stage", required=True, help="stage name (file stem in data/rallyman/stages/)")
     p.add_argument("--seed", type=int, default=1, help="dice seed for --turns (default 1)")
     p.add_argument("--turns", type=int, default=None, help="play this many AI turns and draw the board")
     p.add_argument("--width", type=int, default=1080, help="image width in pixels (default 1080)")

@@ -103,7 +103,7 @@ class _Builder:
     def _need_zone(self, note: Note) -> str:
         if self.zone is None:
             raise StageError(self.source, note.line, "road before any zone",
-                             "put a line `zone A` (a zone from data/zones/) before the first section")
+                             "put a line `zone A` (a zone from data/rallyman/zones/) before the first section")
         return self.zone
 
     # -- notes ---------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def build_stage(name: str, title: str, notes: list[Note], zones: dict[str, Zone]
         if isinstance(note, ZoneNote):
             if note.letter not in zones:
                 raise StageError(source, note.line, f"zone {note.letter} is not defined",
-                                 f"known zones: {', '.join(sorted(zones)) or 'none'} (data/zones/)")
+                                 f"known zones: {', '.join(sorted(zones)) or 'none'} (data/rallyman/zones/)")
             b.zone = note.letter
             if note.letter not in b.zone_order:
                 b.zone_order.append(note.letter)

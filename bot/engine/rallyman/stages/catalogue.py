@@ -54,7 +54,7 @@ def stage_text(name: str) -> str:
     generated = generated_name(name)
     if generated is None:
         load_shipped_stage(name)  # refuses an unknown name (never a path)
-        return read_stage_file(data_dir() / "stages" / f"{name}.stage")
+        return read_stage_file(data_dir() / "rallyman" / "stages" / f"{name}.stage")
     seed, length = generated
     return generate(seed, length, generator_zones(shipped_zones()))
 

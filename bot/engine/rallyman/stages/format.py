@@ -1,4 +1,4 @@
-"""Reading the stage text format: pace notes an organiser can type (see data/stages/README.md).
+"""Reading the stage text format: pace notes an organiser can type (see data/rallyman/stages/README.md).
 
 This module only turns text into typed notes with their line numbers; `stage_build` turns notes
 into the space graph. Every error names the file, the line and what would be valid.

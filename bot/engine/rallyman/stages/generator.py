@@ -61,7 +61,7 @@ def generate(seed: int, length: int = 30, zones: dict[str, ZoneFile] | None = No
         raise ValueError(f"length {length}: a generated stage has {MIN_LENGTH} to {MAX_LENGTH} spaces")
     zones = zones if zones is not None else generator_zones(load_zones())
     if not zones:
-        raise ValueError("no zones to build on: add zone files to data/zones/")
+        raise ValueError("no zones to build on: add zone files to data/rallyman/zones/")
     return _Generator(random.Random(seed), seed, length, zones).run()
 
 

@@ -139,7 +139,7 @@ def _route_notes(route: str, line: int, source: str, zones: dict[str, ZoneFile])
                              "a segment stays on one zone; join zones with /, e.g. A1-A4 / B2-B3")
         if z1 not in zones:
             raise StageError(source, line, f"zone {z1} is not defined",
-                             f"known zones: {', '.join(sorted(zones)) or 'none'} (data/zones/)")
+                             f"known zones: {', '.join(sorted(zones)) or 'none'} (data/rallyman/zones/)")
         notes.append(ZoneNote(line, f"zone {z1}", z1))
         notes.extend(zones[z1].between(a, b, line, source))
     notes.append(FinishNote(line, "finish"))
@@ -156,7 +156,7 @@ def _drop_trailing_split(notes: list[Note]) -> None:
 # -- the shipped data --------------------------------------------------------------------------
 
 def load_zones(folder: Path | None = None) -> dict[str, ZoneFile]:
-    folder = folder or data_dir() / "zones"
+    folder = folder or data_dir() / "rallyman" / "zones"
     zones: dict[str, ZoneFile] = {}
     for path in sorted(folder.glob("*.zone")):
         zf = parse_zone(read_stage_file(path, _rel(path)), _rel(path))
@@ -168,7 +168,7 @@ def load_zones(folder: Path | None = None) -> dict[str, ZoneFile]:
 
 
 def stage_paths(folder: Path | None = None) -> list[Path]:
-    return sorted((folder or data_dir() / "stages").glob("*.stage"))
+    return sorted((folder or data_dir() / "rallyman" / "stages").glob("*.stage"))
 
 
 def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Stage:
@@ -178,11 +178,11 @@ def load_stage_file(path: Path, zones: dict[str, ZoneFile] | None = None) -> Sta
 
 @lru_cache(maxsize=64)
 def load_stage(name: str) -> Stage:
-    """A shipped stage by name (file stem in data/stages/); cached, stages never change. The name
+    """A shipped stage by name (file stem in data/rallyman/stages/); cached, stages never change. The name
     is looked up among the shipped stages, never used as a path (`../x`, `/etc/x` are unknown).
     Generated stages too: `bot.engine.rallyman.stages.catalogue.load_stage`. The zones are read
     once (`shipped_zones`): a render worker's first board of a stage read them all again (~10 ms)."""
-    path = data_dir() / "stages" / f"{name}.stage"
+    path = data_dir() / "rallyman" / "stages" / f"{name}.stage"
     if name not in stage_names() or not path.exists():
         known = ", ".join(p.stem for p in stage_paths())
         raise StageError(name, None, f"no stage named '{name}'", f"known stages: {known}")
@@ -191,7 +191,7 @@ def load_stage(name: str) -> Stage:
 
 @lru_cache(maxsize=1)
 def shipped_zones() -> dict[str, ZoneFile]:
-    """The zones shipped in data/zones/ (read once)."""
+    """The zones shipped in data/rallyman/zones/ (read once)."""
     return _shipped_zones()
 
 

@@ -1,6 +1,6 @@
 """`python -m bot stage list|validate|show|generate`: the stage tools for organisers.
 
-- `list` prints a table of the shipped stages (data/stages/): length, zones, weather, counts;
+- `list` prints a table of the shipped stages (data/rallyman/stages/): length, zones, weather, counts;
 - `validate PATH...` checks stage (.stage) and zone (.zone) files and prints `ok NAME (N spaces)`
   or the error (`file:line: reason — hint`) for each; exit 1 if any is invalid. Stage files are
   checked against the shipped zones, replaced by any zone file given on the same command line;
@@ -108,10 +108,10 @@ def _read_zone_length(path: Path) -> tuple[ZoneFile, int]:
 
 
 def _shipped_zones(exclude: set[str]) -> tuple[dict[str, ZoneFile], list[str]]:
-    """The zones of data/zones/, one by one so a broken zone does not hide the others."""
+    """The zones of data/rallyman/zones/, one by one so a broken zone does not hide the others."""
     zones: dict[str, ZoneFile] = {}
     broken: list[str] = []
-    for path in sorted((data_dir() / "zones").glob("*.zone")):
+    for path in sorted((data_dir() / "rallyman" / "zones").glob("*.zone")):
         try:
             zone_file = _read_zone(path)
         except StageError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from bot.engine.core.game import ResultKind
 from bot.store.connection import Tx, constraint_kind
@@ -91,8 +91,32 @@ class Round:
         return cls(**d)
 
 
+class _AsStored:
+    """A row whose fields are its table's columns as they are stored: `from_row` takes them as they come."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_row(cls, row: Any) -> Self:
+        return cls(**dict(row))
+
+
+class _Scored(_AsStored):
+    """A run's or a result's row: its `score` in its `score_unit` (seconds "s", or victory points)."""
+
+    __slots__ = ()
+    score: int | None
+    score_unit: str
+
+    @property
+    def time_s(self) -> int | None:
+        """The result as a time in seconds (None if not finished or not classified, or not a game
+        of seconds)."""
+        return self.score if self.score_unit == "s" else None
+
+
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(_Scored):
     id: int
     round_id: int
     user_id: int
@@ -111,18 +135,9 @@ class Run:
     game: str = "rallyman"
     score_unit: str = "s"
 
-    @classmethod
-    def from_row(cls, row: Any) -> Run:
-        return cls(**dict(row))
-
-    @property
-    def time_s(self) -> int | None:
-        """The result as a time in seconds (None if not finished, or not a game of seconds)."""
-        return self.score if self.score_unit == "s" else None
-
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class Result(_Scored):
     round_id: int
     league_id: int
     user_id: int
@@ -136,18 +151,9 @@ class Result:
     bonus: int
     score_unit: str = "s"
 
-    @classmethod
-    def from_row(cls, row: Any) -> Result:
-        return cls(**dict(row))
-
-    @property
-    def time_s(self) -> int | None:
-        """The result as a time in seconds (None if not classified, or not a game of seconds)."""
-        return self.score if self.score_unit == "s" else None
-
 
 @dataclass(frozen=True, slots=True)
-class LogEntry:
+class LogEntry(_AsStored):
     id: int
     league_id: int
     round_id: int | None
@@ -162,10 +168,6 @@ class LogEntry:
     #: interval); None for other entries and for moves logged before the log kept them
     moved_from: str | None = None
     moved_to: str | None = None
-
-    @classmethod
-    def from_row(cls, row: Any) -> LogEntry:
-        return cls(**dict(row))
 
 
 async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Duplicate) -> Any:

@@ -45,13 +45,13 @@ def print_table(rows: Sequence[Sequence[str]], numeric: Collection[int]) -> None
         print("  ".join(cells).rstrip())
 
 
-def print_generated(generate: Callable[[], str]) -> int:
+def print_generated(generate: Callable[[], str], command: str) -> int:
     """`stage generate`: print the text `generate` makes (exit 0); an argument it refuses
-    (`ValueError`) is told on stderr, exit 2."""
+    (`ValueError`) is told on stderr after the `command`'s name, exit 2."""
     try:
         text = generate()
     except ValueError as exc:
-        print(f"stage generate: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
     return 0

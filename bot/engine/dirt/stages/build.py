@@ -10,6 +10,7 @@ after. The checks that need the whole graph are in `validate`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from bot.engine.core.errors import StageError
 from bot.engine.core.stage_text import FinishNote, StartNote
@@ -43,7 +44,13 @@ class _Graph:
                      for s, f, o in zip(self.spaces, self.forward, self.overlaps, strict=True))
 
 
-def _at(xyh: tuple[float, float, float]) -> dict[str, float]:
+class _Pose(TypedDict):
+    x: float
+    y: float
+    heading: float
+
+
+def _at(xyh: tuple[float, float, float]) -> _Pose:
     """A space's position fields from a point and heading, rounded as a stage keeps them."""
     return {"x": round(xyh[0], 4), "y": round(xyh[1], 4), "heading": round(xyh[2], 2)}
 

@@ -73,4 +73,4 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Print the text of the DIRT stage generated from `--seed` and `--tiles` (same seed, same text)."""
-    return print_generated(lambda: generate(args.seed, args.tiles))
+    return print_generated(lambda: generate(args.seed, args.tiles), "stage generate")

@@ -236,7 +236,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from bot.engine.rallyman.stages.generator import generate
 
     try:
-        return print_generated(lambda: generate(args.seed, args.length))
+        return print_generated(lambda: generate(args.seed, args.length), "stage generate")
     except StageError as exc:
         print(f"stage generate: the shipped zones do not load: {exc}", file=sys.stderr)
         return 1

@@ -30,7 +30,12 @@ class StaleVersion(StoreError):
     key = "store.stale_version"
 
     def __init__(self, rally_id: int, expected: int, current: int) -> None:
-        super().__init__("store.stale_version", rally_id=rally_id, expected=expected, current=current)
+        super().__init__(
+            "store.stale_version",
+            rally_id=rally_id,
+            expected=expected,
+            current=current,
+        )
         self.rally_id = rally_id
         self.expected = expected
         self.current = current

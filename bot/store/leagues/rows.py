@@ -4,11 +4,12 @@ organiser log), their columns, and the helpers every league store file shares.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from bot.engine.core.game import ResultKind
-from bot.store.connection import Tx, constraint_kind
+from bot.store.connection import Params, Row, Tx, constraint_kind
 from bot.store.errors import StoreError
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
@@ -170,9 +171,25 @@ class LogEntry(_AsStored):
     moved_to: str | None = None
 
 
-async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Duplicate) -> Any:
-    """The row of an `INSERT … RETURNING` a unique rule may refuse: refused, `refusal` is raised
-    (the transaction still usable: `tx.attempt`); any other failure as it is."""
+R = TypeVar("R")
+
+
+async def one_row(tx: Tx, make: Callable[[Row], R], sql: str, params: Params = ()) -> R | None:
+    """The record `make` makes of the row `sql` reads; None when it reads none."""
+    row = await tx.fetch_one(sql, params)
+    return make(row) if row else None
+
+
+async def all_rows(tx: Tx, make: Callable[[Row], R], sql: str, params: Params = ()) -> list[R]:
+    """The records `make` makes of the rows `sql` reads, in its order."""
+    return [make(row) for row in await tx.fetch_all(sql, params)]
+
+
+async def insert_once(tx: Tx, make: Callable[[Row], R], sql: str, params: tuple[object, ...],
+                      refusal: Duplicate) -> R:
+    """The record `make` makes of the row of an `INSERT … RETURNING` a unique rule may refuse:
+    refused, `refusal` is raised (the transaction still usable: `tx.attempt`); any other failure
+    as it is."""
     try:
         async with tx.attempt():
             row = await tx.fetch_one(sql, params)
@@ -181,7 +198,7 @@ async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Dup
             raise
         raise refusal from None
     assert row is not None
-    return row
+    return make(row)
 
 
 def as_json(value: object) -> str:

@@ -81,7 +81,8 @@ class Earned:
 
 
 async def rally_log_tx(tx: Tx, rally_id: int) -> tuple[Rally, list[Driver], list[Action]] | None:
-    """A rally, its drivers and its action log (what a career replays); None if it is gone."""
+    """A rally, its drivers and its action log (what a career replays, and what the consistency
+    check replays); None if it is gone."""
     row = await tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
     if row is None:
         return None

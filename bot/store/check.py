@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bot.store.careers import rally_log_tx
 from bot.store.clock import now_text
 from bot.store.connection import Database, Tx
-from bot.store.rows import ACTION_COLUMNS, DRIVER_COLUMNS, RALLY_COLUMNS, Action, Driver, Rally
+from bot.store.rows import Action
 
 Replay = Callable[[dict[str, Any], list[dict[str, Any]]], str | None]
 LogProblem = Callable[[str, str | None], str | None]
@@ -138,15 +139,6 @@ def _log_entries(rally_id: int, actions: list[Action], log_problem: LogProblem, 
     return found
 
 
-async def _load(tx: Tx, rally_id: int) -> tuple[Any, list[Any], list[Any]] | None:
-    row = await tx.fetch_one(f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id = ?", (rally_id,))
-    if row is None:
-        return None
-    drivers = await tx.fetch_all(f"SELECT {DRIVER_COLUMNS} FROM drivers WHERE rally_id = ? ORDER BY seat", (rally_id,))
-    log = await tx.fetch_all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE rally_id = ? ORDER BY seq", (rally_id,))
-    return row, drivers, log
-
-
 def snapshot_sha(snapshot: str | None) -> str:
     """What a check mark remembers of a snapshot."""
     return hashlib.sha256((snapshot or "").encode("utf-8")).hexdigest()
@@ -194,15 +186,14 @@ def _verify_batch(jobs: list[_Job], replay: Replay, log_problem: LogProblem | No
 async def _job(db: Database, rally_id: int) -> _Job | None:
     # One read transaction per rally: its row, drivers and log are one consistent state even
     # while the bot keeps writing.
-    found = await db.read(partial(_load, rally_id=rally_id))
+    found = await db.read(partial(rally_log_tx, rally_id=rally_id))
     if found is None:
         return None  # deleted meanwhile
-    row, drivers, log = found
-    rally = Rally.from_row(row)
+    rally, drivers, log = found
     rally_row = rally.as_dict()
     del rally_row["snapshot"]
-    rally_row["drivers"] = [Driver.from_row(d).as_dict() for d in drivers]
-    return _Job(rally.id, rally.version, rally_row, [Action.from_row(r).as_dict() for r in log], rally.snapshot)
+    rally_row["drivers"] = [d.as_dict() for d in drivers]
+    return _Job(rally.id, rally.version, rally_row, [a.as_dict() for a in log], rally.snapshot)
 
 
 async def _to_check(db: Database, changed_only: bool, report: CheckReport) -> list[int]:

@@ -189,6 +189,13 @@ class Database(_Queries):
     @abstractmethod
     def closed(self) -> bool: ...
 
+    def _opened(self, handle: T | None) -> T:
+        """The backend's `handle` (its pool, its connection) while the store is open; once it is
+        closed, an error naming the store."""
+        if handle is None:
+            raise RuntimeError(f"the store {self.path} is closed")
+        return handle
+
     @abstractmethod
     async def write(self, body: Body[T]) -> T:
         """Run `await body(tx)` in one write transaction; returns its result. A refused or failed

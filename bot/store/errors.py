@@ -85,35 +85,24 @@ class WrongStatus(StoreError):
     key = "store.wrong_status"
 
 
-class SchemaTooNew(StoreError):
+class SchemaMismatch(StoreError):
+    """The database's schema version (`found`) is not the one this code runs on (`known`)."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(self.key, path=path, found=found, known=known)
+        self.found = found
+        self.known = known
+
+
+class SchemaTooNew(SchemaMismatch):
     """The database was written by a newer rallybot; this code refuses to touch it."""
 
     kind = "schema_too_new"
     key = "store.schema_too_new"
 
-    def __init__(self, path: str, found: int, known: int) -> None:
-        super().__init__(
-            "store.schema_too_new",
-            path=path,
-            found=found,
-            known=known,
-        )
-        self.found = found
-        self.known = known
 
-
-class SchemaTooOld(StoreError):
+class SchemaTooOld(SchemaMismatch):
     """The database needs migrating and the caller asked not to migrate (read-only tools)."""
 
     kind = "schema_too_old"
     key = "store.schema_too_old"
-
-    def __init__(self, path: str, found: int, known: int) -> None:
-        super().__init__(
-            "store.schema_too_old",
-            path=path,
-            found=found,
-            known=known,
-        )
-        self.found = found
-        self.known = known

@@ -11,11 +11,12 @@ happens inside the transaction of the action that causes it (the `*_tx` function
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from bot.store.clock import from_text, now_text, to_text, utc_now
 from bot.store.connection import Database, Tx
 from bot.store.errors import NotFound
+from bot.store.leases import claim_leased
 from bot.store.rows import JOB_COLUMNS, Job
 from bot.store.shards import Shards
 
@@ -100,21 +101,13 @@ class Jobs:
     ) -> list[Job]:
         """Take up to `limit` due, unclaimed (or lease-expired) jobs of this process's `shards`,
         oldest due first; counts an attempt. Two processes claiming at once get different jobs."""
-        moment = now or utc_now()
-        now_s = to_text(moment)
-        until = to_text(moment + timedelta(seconds=lease_s))
         ours = (shards or Shards.everything()).where("guild_id")
-
-        async def claim(tx: Tx) -> list:
-            return await tx.fetch_all(
-                "UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
-                "SELECT id FROM jobs WHERE done_at IS NULL AND due_at <= ? "
-                f"AND (locked_until IS NULL OR locked_until <= ?) AND {ours} ORDER BY due_at, id LIMIT ?"
-                f"{tx.skip_locked('jobs')}) RETURNING {JOB_COLUMNS}",
-                (until, now_s, now_s, limit),
-            )
-
-        rows = await self._db.write(claim)
+        rows = await claim_leased(
+            self._db, "jobs",
+            lambda tx: "SELECT id FROM jobs WHERE done_at IS NULL AND due_at <= ? "
+                       f"AND (locked_until IS NULL OR locked_until <= ?) AND {ours} ORDER BY due_at, id LIMIT ?"
+                       f"{tx.skip_locked('jobs')}",
+            JOB_COLUMNS, now, lease_s, limit)
         return sorted((Job.from_row(r) for r in rows), key=lambda j: (j.due_at, j.id))
 
     async def _finish(self, job_id: int, sql: str, params: tuple[object, ...]) -> None:

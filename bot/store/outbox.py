@@ -12,11 +12,12 @@ A lease that runs out (the process died mid-send) makes the row claimable again.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from bot.store.clock import to_text, utc_now
 from bot.store.connection import Database, Tx
+from bot.store.leases import claim_leased
 from bot.store.rows import OUTBOX_COLUMNS, OutboxRow
 from bot.store.shards import Shards
 
@@ -91,21 +92,14 @@ class Outbox:
         due; counts an attempt. Two processes claiming at once get different rows; `o.done_at IS
         NULL` is checked on the row itself too, so a head another process finished meanwhile is
         not taken again (PostgreSQL re-checks a locked row's own conditions, not the subquery's)."""
-        moment = now or utc_now()
-        now_s, until = to_text(moment), to_text(moment + timedelta(seconds=lease_s))
         ours = (shards or Shards.everything()).where("o.guild_id")
-
-        async def claim(tx: Tx) -> list[Any]:
-            return await tx.fetch_all(
-                "UPDATE outbox SET locked_until = ?, attempts = attempts + 1 WHERE id IN ("
-                "SELECT o.id FROM outbox o WHERE o.id IN "
-                "(SELECT MIN(id) FROM outbox WHERE done_at IS NULL GROUP BY lane) AND o.done_at IS NULL "
-                f"AND o.due_at <= ? AND (o.locked_until IS NULL OR o.locked_until <= ?) AND {ours} "
-                f"ORDER BY o.id LIMIT ?{tx.skip_locked('o')}) RETURNING {OUTBOX_COLUMNS}",
-                (until, now_s, now_s, limit),
-            )
-
-        rows = await self._db.write(claim)
+        rows = await claim_leased(
+            self._db, "outbox",
+            lambda tx: "SELECT o.id FROM outbox o WHERE o.id IN "
+                       "(SELECT MIN(id) FROM outbox WHERE done_at IS NULL GROUP BY lane) AND o.done_at IS NULL "
+                       f"AND o.due_at <= ? AND (o.locked_until IS NULL OR o.locked_until <= ?) AND {ours} "
+                       f"ORDER BY o.id LIMIT ?{tx.skip_locked('o')}",
+            OUTBOX_COLUMNS, now, lease_s, limit)
         return sorted((OutboxRow.from_row(r) for r in rows), key=lambda r: r.id)
 
     async def retry(self, row_id: int, not_before: datetime, error: str) -> None:

@@ -231,9 +231,7 @@ class PgDatabase(Database):
         return self._pool is None
 
     def _require(self) -> asyncpg.Pool:
-        if self._pool is None:
-            raise RuntimeError(f"the store {self.path} is closed")
-        return self._pool
+        return self._opened(self._pool)
 
     def _held(self) -> _Held | None:
         """The lock transaction of the running task on this database, if it holds one."""

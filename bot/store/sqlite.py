@@ -255,9 +255,7 @@ class SqliteDatabase(Database):
         return self._conn is None
 
     def _require(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise RuntimeError(f"the store {self.path} is closed")
-        return self._conn
+        return self._opened(self._conn)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)

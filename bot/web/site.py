@@ -186,18 +186,26 @@ class Site:
         return await self.cached(request, ("home", game_id, week, lang), version, HTML, build)
 
     async def league(self, request: web.Request) -> web.Response:
+        return await self._numbered_page(request, "league", self._league_version, league_page, "league.html",
+                                         lambda data: {"now": local_now(self.options.clock(), data.zone)})
+
+    async def _numbered_page(self, request: web.Request, kind: str,
+                             version_of: Callable[[int], Awaitable[tuple[object, ...]]],
+                             page_of: Callable[[Store, int], Awaitable[Any]], template: str,
+                             extra: Callable[[Any], dict[str, Any]] = lambda data: {}) -> web.Response:
+        """The page of the league or round numbered in the path: 404 when it is not public
+        (`version_of` refuses it) or gone when read (`page_of` finds none), cached by its version."""
         lang = self.language(request)
-        league_id = int(request.match_info["id"])
-        version = await self._league_version(league_id)
+        number = int(request.match_info["id"])
+        version = await version_of(number)
 
         async def build() -> bytes:
-            data = await league_page(self.store, league_id)
+            data = await page_of(self.store, number)
             if data is None:
                 raise web.HTTPNotFound()
-            return self.html(request, lang, "league.html", page=data,
-                             now=local_now(self.options.clock(), data.zone))
+            return self.html(request, lang, template, page=data, **extra(data))
 
-        return await self.cached(request, ("league", league_id, lang), version, HTML, build)
+        return await self.cached(request, (kind, number, lang), version, HTML, build)
 
     async def _league_version(self, league_id: int) -> tuple[object, ...]:
         """The version of a public league's pages (what their cache keys on); not found otherwise."""
@@ -219,17 +227,7 @@ class Site:
         return version
 
     async def round(self, request: web.Request) -> web.Response:
-        lang = self.language(request)
-        round_id = int(request.match_info["id"])
-        version = await self._round_version(round_id)
-
-        async def build() -> bytes:
-            data = await round_page(self.store, round_id)
-            if data is None:
-                raise web.HTTPNotFound()
-            return self.html(request, lang, "round.html", page=data)
-
-        return await self.cached(request, ("round", round_id, lang), version, HTML, build)
+        return await self._numbered_page(request, "round", self._round_version, round_page, "round.html")
 
     async def cards(self, request: web.Request) -> web.Response:
         round_id = int(request.match_info["id"])

@@ -1,6 +1,6 @@
 """What every game's stage tool (`python -m bot stage … --game G`) does the same way: load each
-stage or file in turn, telling each one that does not load on stderr without stopping, and print
-the `list` table with its numeric columns right-aligned."""
+stage or file in turn, telling each one that does not load on stderr without stopping, print
+the `list` table with its numeric columns right-aligned, and print a generated stage's text."""
 
 from __future__ import annotations
 
@@ -43,3 +43,15 @@ def print_table(rows: Sequence[Sequence[str]], numeric: Collection[int]) -> None
     for row in rows:
         cells = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
         print("  ".join(cells).rstrip())
+
+
+def print_generated(generate: Callable[[], str], command: str) -> int:
+    """`stage generate`: print the text `generate` makes (exit 0); an argument it refuses
+    (`ValueError`) is told on stderr after the `command`'s name, exit 2."""
+    try:
+        text = generate()
+    except ValueError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0

@@ -368,26 +368,15 @@ def drive(state: GameState, order: Order, faces: list[bool], events: list[Event]
 
 # -- `order best` ------------------------------------------------------------------------------------
 
-class _Probe:
-    """Dice for a probe drive: faces are given by the order, the loss-of-control event is fixed."""
+class _Probe(CleanDice):
+    """Dice for a probe drive: clean dice (faces are given by the order), with the loss-of-control
+    event fixed."""
 
     def __init__(self, event: str) -> None:
         self.event = event
 
-    def roll(self, die: str, faces: int, hazard_faces: int) -> bool:
-        return False
-
     def pick(self, kind: str, weights: dict[Name, int]) -> Name:
         return next((name for name in weights if name == self.event), next(iter(weights)))
-
-    def shuffle(self, items: list[str]) -> list[str]:
-        return list(items)
-
-    def clone(self) -> _Probe:
-        return self
-
-    def common(self) -> _Probe:
-        return self
 
     def to_dict(self) -> dict:
         raise TypeError("the dice of a probe drive are never saved")

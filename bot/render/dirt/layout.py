@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from bot.engine.dirt.stages.model import DirtStage
+from bot.render.board_layout import BoardLayout
 from bot.render.dirt.shapes import stage_shapes
 from bot.render.frame import Frame, bbox, best_rotation
 from bot.render.options import RenderOptions
@@ -29,22 +30,8 @@ OVERVIEW_H = 260
 
 
 @dataclass(frozen=True)
-class DirtLayout:
-    mode: str                           # "fit" or "camera"
-    frame: Frame                        # stage units → static-layer pixels
-    static_size: tuple[int, int]
-    header_h: int
-    map_size: tuple[int, int]           # the window of the static layer shown
-    overview: Frame | None = None
-    overview_size: tuple[int, int] | None = None
-
-    @property
-    def map_top(self) -> int:
-        return self.header_h
-
-    @property
-    def body_bottom(self) -> int:
-        return self.header_h + self.map_size[1] + (self.overview_size[1] if self.overview_size else 0)
+class DirtLayout(BoardLayout):
+    """A DIRT board's layout: the shared record, nothing of its own."""
 
 
 _CACHE: dict[tuple, DirtLayout] = {}

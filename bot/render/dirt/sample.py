@@ -10,22 +10,7 @@ from __future__ import annotations
 
 from bot.engine.dirt.stages.model import DirtStage, SpaceKind
 from bot.engine.dirt.view import BoardView, CarView, DieView
-
-
-def _back(stage: DirtStage, space: int, steps: int) -> list[int]:
-    """The spaces a car drove through to reach `space` in `steps` dice (oldest first)."""
-    prev: dict[int, list[int]] = {}
-    for s in stage.spaces:
-        if s.kind is SpaceKind.NORMAL:
-            for n in s.forward:
-                prev.setdefault(n, []).append(s.id)
-    path = [space]
-    for _ in range(steps - 1):
-        options = prev.get(path[0], [])
-        if not options:
-            break
-        path.insert(0, options[0])
-    return path
+from bot.render.sample_path import path_back
 
 
 def sample_view(stage: DirtStage, round_no: int = 7) -> BoardView:
@@ -39,7 +24,7 @@ def sample_view(stage: DirtStage, round_no: int = 7) -> BoardView:
     straight = [s for s in normal if s.corner is None and s.front < drift.rear - 0.7
                 and (slide is None or abs(s.front - slide.front) > 0.5)]
     behind = max(straight, key=lambda s: s.front, default=normal[0])
-    path = _back(stage, drift.id, 3)
+    path = path_back(((s.id, s.forward) for s in stage.spaces if s.kind is SpaceKind.NORMAL), drift.id, 3)
     dice = [DieView(die=face, hazard=i == 1, space=sp) for i, (face, sp) in enumerate(zip(("5", "coast", "4"), path))]
     cars = [
         CarView(seat="d1", name="Sébastien Morel", colour=0, space=drift.id, gear=4, pose="drift", status="racing",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -30,6 +29,7 @@ from bot.render.dirt.shapes import Pt, stage_shapes
 from bot.render.drawing import dashed, outlined_polygon, text_scale
 from bot.render.encode import quantize
 from bot.render.frame import Frame
+from bot.render.layer_cache import LayerStats, kept_layer
 from bot.render.options import RenderOptions
 
 CACHE_BYTES = 48 * 1024 * 1024  # the default: the render plan sets its share of the budget (bot/sizing.py)
@@ -37,15 +37,6 @@ CACHE_BYTES = 48 * 1024 * 1024  # the default: the render plan sets its share of
 WINDOW_FIRST = False
 #: this package's modules that draw a layer: their source is part of the disk cache's file name
 CODE = ("static_layer.py", "shapes.py", "colours.py", "layout.py", "marks.py")  # labels.py: drawn over it
-
-
-@dataclass
-class LayerStats:
-    hits: int = 0
-    misses: int = 0
-    disk_hits: int = 0
-    drawn: int = 0
-    windows: int = 0
 
 
 stats = LayerStats()
@@ -56,7 +47,7 @@ _code: str | None = None
 def cache_clear() -> None:
     """Forget every layer kept in memory (not on disk) and zero the counters."""
     _cache.clear()
-    stats.hits = stats.misses = stats.disk_hits = stats.drawn = stats.windows = 0
+    stats.reset()
 
 
 def _code_hash() -> str:
@@ -84,18 +75,8 @@ def _name(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> str:
 
 def cached_layer(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> Image.Image | None:
     """The layer from memory, else from disk (then kept in memory), else None."""
-    key = _key(stage, layout, options)
-    img = _cache.get(key)
-    if img is not None:
-        stats.hits += 1
-        return img
-    stats.misses += 1
-    img = disk_cache.load(_name(stage, layout, options))
-    if img is None or img.size != layout.static_size:
-        return None
-    stats.disk_hits += 1
-    _cache.put(key, img, image_bytes(img))
-    return img
+    return kept_layer(_cache, stats, _key(stage, layout, options), lambda: _name(stage, layout, options),
+                      layout.static_size)
 
 
 def static_layer(stage: DirtStage, layout: DirtLayout, options: RenderOptions) -> Image.Image:

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from bot.engine.rallyman.stages.model import Stage
+from bot.render.board_layout import BoardLayout
 from bot.render.frame import Frame, Outline, bbox, best_rotation
 from bot.render.options import RenderOptions
 from bot.render.rallyman.geometry import stage_fingerprint, stage_shapes
@@ -30,34 +31,10 @@ MAX_STATIC_SIDE = 7000
 
 
 @dataclass(frozen=True)
-class MapLayout:
-    mode: str                            # "fit" or "camera"
-    frame: Frame                         # space units → static-layer pixels
-    static_size: tuple[int, int]         # size of the static layer image
-    header_h: int
-    map_size: tuple[int, int]            # window of the static layer shown in the image
-    overview: Frame | None = None        # space units → overview-strip pixels
-    overview_size: tuple[int, int] | None = None
+class MapLayout(BoardLayout):
+    """A classic board's layout: the shared record, and whether the map is drawn in detail."""
+
     detail: bool = True                  # notes and labels drawn
-
-    @property
-    def map_top(self) -> int:
-        return self.header_h
-
-    @property
-    def overview_top(self) -> int:
-        return self.header_h + self.map_size[1]
-
-    def strip(self) -> tuple[Frame, tuple[int, int]]:
-        """The overview strip's frame and size: every camera layout has one, a fit layout none."""
-        if self.overview is None or self.overview_size is None:
-            raise AssertionError(f"a {self.mode} layout has no overview strip")
-        return self.overview, self.overview_size
-
-    @property
-    def body_bottom(self) -> int:
-        """y just below the map (and the overview strip, if any)."""
-        return self.overview_top + (self.overview_size[1] if self.overview_size else 0)
 
 
 _CACHE: dict[tuple, MapLayout] = {}

@@ -9,27 +9,7 @@ from __future__ import annotations
 
 from bot.engine.rallyman.stages.model import SpaceKind, Stage
 from bot.engine.rallyman.view import BoardView, CarView, PathStep
-
-
-def predecessors(stage: Stage) -> dict[int, list[int]]:
-    prev: dict[int, list[int]] = {}
-    for s in stage.spaces:
-        for n in s.next:
-            if n >= 0:
-                prev.setdefault(n, []).append(s.id)
-    return prev
-
-
-def _back(stage: Stage, space: int, steps: int) -> list[int]:
-    """The spaces a car drove through to reach `space` in `steps` dice (oldest first)."""
-    prev = predecessors(stage)
-    path = [space]
-    for _ in range(steps - 1):
-        options = prev.get(path[0], [])
-        if not options:
-            break
-        path.insert(0, options[0])
-    return path
+from bot.render.sample_path import path_back
 
 
 def sample_view(stage: Stage) -> BoardView:
@@ -43,7 +23,7 @@ def sample_view(stage: Stage) -> BoardView:
     behind = min((s for s in stage.spaces if s.kind is SpaceKind.STRAIGHT and s.progress < shared.progress - 1.5),
                  key=lambda s: abs(s.progress - (shared.progress - 4)), default=shared)
     lead = skid or stage.spaces[min(len(stage.spaces) - 1, shared.id + 2)]
-    path = _back(stage, lead.id, 3)
+    path = path_back(((s.id, s.next) for s in stage.spaces), lead.id, 3)
     faces = ["3", "4", "W"]
     steps = tuple(PathStep(space=sp, die=faces[i % 3], hazard=(i == 1)) for i, sp in enumerate(path))
     cars = (

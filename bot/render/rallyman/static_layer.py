@@ -20,7 +20,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -31,6 +30,7 @@ from bot.render import palette as P
 from bot.render.cache import ByteLRU, image_bytes
 from bot.render.drawing import text_scale
 from bot.render.frame import Frame
+from bot.render.layer_cache import LayerStats, kept_layer
 from bot.render.options import RenderOptions
 from bot.render.rallyman.geometry import stage_fingerprint
 from bot.render.rallyman.layer_painter import MapLabel, Painter
@@ -43,20 +43,8 @@ from bot.render.words import labels
 CACHE_BYTES = 64 * 1024 * 1024
 
 
-@dataclass
-class CacheStats:
-    """Counters of the static-layer cache, for tests and logs: `hits` and `misses` are the
-    memory cache's; a miss is then read from disk (`disk_hits`) or drawn (`drawn`)."""
-
-    hits: int = 0
-    misses: int = 0
-    disk_hits: int = 0
-    drawn: int = 0
-    windows: int = 0  # boards whose window was drawn alone (WINDOW_FIRST)
-
-
 _cache: ByteLRU[Image.Image] = ByteLRU(CACHE_BYTES, "classic_static_layers", share=64)
-stats = CacheStats()
+stats = LayerStats()
 
 
 def cache_clear() -> None:
@@ -64,7 +52,7 @@ def cache_clear() -> None:
     _cache.clear()
     _palettes.clear()
     _labels.clear()
-    stats.hits = stats.misses = stats.disk_hits = stats.drawn = stats.windows = 0
+    stats.reset()
 
 
 def release_memory() -> None:
@@ -100,20 +88,14 @@ def _name(stage: Stage, layout: MapLayout, snow: frozenset[str], options: Render
 def cached_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image | None:
     """The static layer from memory, else from disk (then kept in memory), else None."""
     key = _key(stage, layout, snow, options)
-    img = _cache.get(key)
-    if img is not None:
-        stats.hits += 1
-        return img
-    stats.misses += 1
-    img = disk_cache.load(_name(stage, layout, snow, options))
-    if img is None or img.size != layout.static_size:
-        return None
-    stats.disk_hits += 1
-    _cache.put(key, img, image_bytes(img))
-    kept = _labels_of(img.info.get(disk_cache.LABELS_CHUNK))
-    if kept is not None:  # what the painter placed, kept with the layer: no second placement
-        _keep_labels(key, kept)
-    return img
+
+    def labels_kept(img: Image.Image) -> None:
+        kept = _labels_of(img.info.get(disk_cache.LABELS_CHUNK))
+        if kept is not None:  # what the painter placed, kept with the layer: no second placement
+            _keep_labels(key, kept)
+
+    return kept_layer(_cache, stats, key, lambda: _name(stage, layout, snow, options), layout.static_size,
+                      labels_kept)
 
 
 def static_layer(stage: Stage, layout: MapLayout, snow: frozenset[str], options: RenderOptions) -> Image.Image:

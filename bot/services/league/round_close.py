@@ -21,6 +21,7 @@ round in `counts_for`; the round's SHA-256 in the results post binds that round'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -157,49 +158,50 @@ def results_table(title: str, stage: str, classified: list[Classified], judged_:
     driver; a DNF or DSQ row gives its reason in full under the name (wrapped, never cut). A
     table game's round (`game`) shows each driver's table and score (VP) instead of times."""
     if is_table_game(game):
-        return _tables_table(title, stage, classified, seed, provisional, game)
+        kind = games.get(game).rules.result
+
+        def table_cells(c: Classified, out: str | None) -> tuple[str, str, str, str]:
+            table = str(c.table) if c.table is not None else ""
+            if out is not None:
+                return (table, out, "", "0")
+            return (table, format_score(kind, c.score or 0), f"-{c.penalty_s}" if c.penalty_s else "", str(c.points))
+
+        return _round_card(title, stage, classified, seed, provisional, table_cells,
+                           (Column(label=msg("league.col_table"), align="c", weight=1.5),
+                            Column(label=msg("league.col_vp"), align="r", weight=2)))
+    return _round_card(title, stage, classified, seed, provisional, _time_cells,
+                       (Column(label=msg("league.col_time"), align="r", weight=2),
+                        Column(label=msg("league.col_gap"), align="r", weight=2)))
+
+
+def _time_cells(c: Classified, out: str | None) -> tuple[str, str, str, str]:
+    """A game of times' cells after the driver: time, gap, penalty, points (with the power-stage
+    bonus); an out driver's `out` word stands in the time."""
+    if out is not None:
+        return (out, "", "", "0")
+    points = str(c.points) + (f" +{c.bonus}" if c.bonus else "")
+    return (format_time(c.time_s or 0), f"+{format_time(c.gap_s or 0)}",
+            f"+{c.penalty_s} s" if c.penalty_s else "", points)
+
+
+def _round_card(title: str, stage: str, classified: list[Classified], seed: str | None,
+                provisional: list[str] | None, cells: Callable[[Classified, str | None], tuple[str, str, str, str]],
+                middle: tuple[Column, Column]) -> TableView:
+    """What every round card shares: position and driver first, the game's two `middle` columns,
+    penalty and points last; a DNF or DSQ row muted with its reason under the name (`cells` get
+    its word); the seed note and the count under the title."""
     columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
                Column(label=msg("league.col_driver"), weight=5),
-               Column(label=msg("league.col_time"), align="r", weight=2),
-               Column(label=msg("league.col_gap"), align="r", weight=2),
+               *middle,
                Column(label=msg("league.col_penalty"), align="r", weight=2),
                Column(label=msg("league.col_points"), align="r", weight=2))
     rows = []
     for c in classified[:TABLE_ROWS]:
         if c.status == "classified":
-            points = str(c.points) + (f" +{c.bonus}" if c.bonus else "")
-            rows.append(TableRow(cells=(str(c.position), plain(c.name), format_time(c.time_s or 0),
-                                        f"+{format_time(c.gap_s or 0)}", f"+{c.penalty_s} s" if c.penalty_s else "",
-                                        points)))
+            rows.append(TableRow(cells=(str(c.position), plain(c.name), *cells(c, None))))
         else:
             label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
-            rows.append(TableRow(cells=("—", plain(c.name), label, "", "", "0"), detail=plain(reason_text(c.reason)),
-                                 muted=True))
-    note = msg("league.seed_note", seed=seed[:16]) if seed else ""
-    count = len(classified)
-    sub = Listed([stage, msg("league.results_sub." + plural(count), n=count), *(provisional or [])], how="dot")
-    return TableView(title=title, subtitle=sub, columns=columns, rows=tuple(rows), note=note)
-
-
-def _tables_table(title: str, stage: str, classified: list[Classified], seed: str | None,
-                  provisional: list[str] | None, game: str | None) -> TableView:
-    """The round card of a table game: position in the table, driver, table, score, points."""
-    kind = games.get(game).rules.result
-    columns = (Column(label=msg("league.col_pos"), align="c", weight=1),
-               Column(label=msg("league.col_driver"), weight=5),
-               Column(label=msg("league.col_table"), align="c", weight=1.5),
-               Column(label=msg("league.col_vp"), align="r", weight=2),
-               Column(label=msg("league.col_penalty"), align="r", weight=2),
-               Column(label=msg("league.col_points"), align="r", weight=2))
-    rows = []
-    for c in classified[:TABLE_ROWS]:
-        table = str(c.table) if c.table is not None else ""
-        if c.status == "classified":
-            rows.append(TableRow(cells=(str(c.position), plain(c.name), table, format_score(kind, c.score or 0),
-                                        f"-{c.penalty_s}" if c.penalty_s else "", str(c.points))))
-        else:
-            label = msg("league.dsq") if c.status == "dsq" else msg("league.dnf")
-            rows.append(TableRow(cells=("—", plain(c.name), table, label, "", "0"),
+            rows.append(TableRow(cells=("—", plain(c.name), *cells(c, label)),
                                  detail=plain(reason_text(c.reason)), muted=True))
     note = msg("league.seed_note", seed=seed[:16]) if seed else ""
     count = len(classified)

@@ -13,37 +13,37 @@ from bot.store.leagues.rows import (
     LEAGUE_COLUMNS,
     Duplicate,
     League,
+    all_rows,
     as_json,
     insert_once,
+    one_row,
 )
 
 
 async def create_league_tx(tx: Tx, *, guild_id: int, name: str, channel_id: int, timezone: str, points: list[int],
                            best_rounds: int | None, ruleset: str, modules: dict[str, Any], dice: str,
                            created_by: int, now: datetime, language: str = "en", game: str = "rallyman") -> League:
-    row = await insert_once(
-        tx, "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
+    return await insert_once(
+        tx, League.from_row,
+        "INSERT INTO leagues (guild_id, name, name_key, channel_id, timezone, points, best_rounds, ruleset, "
         "modules, dice, language, created_by, created_at, game, organisers) "
         f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {LEAGUE_COLUMNS}",
         (guild_id, name, name_key(name), channel_id, timezone, as_json(points), best_rounds, ruleset,
          as_json(modules), dice, language, created_by, to_text(now), game, as_json([created_by])),
         Duplicate("league.name_taken", name=name))
-    return League.from_row(row)
 
 
 async def league_tx(tx: Tx, league_id: int) -> League | None:
-    row = await tx.fetch_one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
-    return League.from_row(row) if row else None
+    return await one_row(tx, League.from_row, f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
 
 
 async def leagues_of_guild_tx(tx: Tx, guild_id: int) -> list[League]:
-    rows = await tx.fetch_all(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY id", (guild_id,))
-    return [League.from_row(r) for r in rows]
+    return await all_rows(tx, League.from_row,
+                          f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY id", (guild_id,))
 
 
 async def all_leagues_tx(tx: Tx) -> list[League]:
-    rows = await tx.fetch_all(f"SELECT {LEAGUE_COLUMNS} FROM leagues ORDER BY id")
-    return [League.from_row(r) for r in rows]
+    return await all_rows(tx, League.from_row, f"SELECT {LEAGUE_COLUMNS} FROM leagues ORDER BY id")
 
 
 async def set_organiser_role_tx(tx: Tx, league_id: int, role_id: int | None) -> None:

@@ -12,6 +12,7 @@ from bot.store.leagues.rows import (
     RESULT_COLUMNS,
     LogEntry,
     Result,
+    all_rows,
 )
 
 
@@ -59,15 +60,15 @@ async def logs_of_round_tx(tx: Tx, round_id: int) -> dict[int, list[str]]:
 
 
 async def results_of_round_tx(tx: Tx, round_id: int) -> list[Result]:
-    rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM round_results WHERE round_id = ? "
-                              "ORDER BY position IS NULL, position, display_name", (round_id,))
-    return [Result.from_row(r) for r in rows]
+    return await all_rows(tx, Result.from_row,
+                          f"SELECT {RESULT_COLUMNS} FROM round_results WHERE round_id = ? "
+                          "ORDER BY position IS NULL, position, display_name", (round_id,))
 
 
 async def results_of_league_tx(tx: Tx, league_id: int) -> list[Result]:
     """Every result of the league's closed rounds (one indexed scan): the standings' input."""
-    rows = await tx.fetch_all(f"SELECT {RESULT_COLUMNS} FROM round_results WHERE league_id = ?", (league_id,))
-    return [Result.from_row(r) for r in rows]
+    return await all_rows(tx, Result.from_row,
+                          f"SELECT {RESULT_COLUMNS} FROM round_results WHERE league_id = ?", (league_id,))
 
 
 async def log_tx(tx: Tx, *, league_id: int, actor_id: int, action: str, now: datetime, round_id: int | None = None,
@@ -83,15 +84,15 @@ async def log_tx(tx: Tx, *, league_id: int, actor_id: int, action: str, now: dat
 
 
 async def log_of_round_tx(tx: Tx, round_id: int) -> list[LogEntry]:
-    rows = await tx.fetch_all(f"SELECT {LOG_COLUMNS} FROM league_log WHERE round_id = ? ORDER BY id", (round_id,))
-    return [LogEntry.from_row(r) for r in rows]
+    return await all_rows(tx, LogEntry.from_row,
+                          f"SELECT {LOG_COLUMNS} FROM league_log WHERE round_id = ? ORDER BY id", (round_id,))
 
 
 async def moves_of_league_tx(tx: Tx, league_id: int) -> list[LogEntry]:
     """Every move of the league's rounds, oldest first (what its web page tells of them)."""
-    rows = await tx.fetch_all(f"SELECT {LOG_COLUMNS} FROM league_log WHERE league_id = ? AND action = 'round_move' "
-                              "ORDER BY id", (league_id,))
-    return [LogEntry.from_row(r) for r in rows]
+    return await all_rows(tx, LogEntry.from_row,
+                          f"SELECT {LOG_COLUMNS} FROM league_log WHERE league_id = ? AND action = 'round_move' "
+                          "ORDER BY id", (league_id,))
 
 
 async def put_cards_tx(tx: Tx, round_id: int, body: str) -> None:

@@ -13,8 +13,10 @@ from bot.store.leagues.rows import (
     ROUND_COLUMNS,
     Duplicate,
     Round,
+    all_rows,
     as_json,
     insert_once,
+    one_row,
 )
 
 
@@ -28,26 +30,25 @@ async def add_round_tx(tx: Tx, *, league_id: int | None, specials: list[str], as
             await tx.lock("league", league_id)  # two processes adding rounds at once number them in turn
         row = await tx.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE league_id = ?", (league_id,))
         number = int(row[0]) if row else 1
-    row = await insert_once(
-        tx, "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
+    return await insert_once(
+        tx, Round.from_row,
+        "INSERT INTO rounds (league_id, number, specials, assistance, power_stage, week, opens_at, closes_at, "
         "seed, seed_hash, dice, ruleset, modules, created_by, created_at, game) "
         f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ROUND_COLUMNS}",
         (league_id, number, as_json(specials), as_json(assistance), int(power_stage), week, to_text(opens_at),
          to_text(closes_at), seed, seed_hash, dice, ruleset, as_json(modules), created_by, to_text(now), game),
         Duplicate("scratch.week_exists", week=week))
-    return Round.from_row(row)
 
 
 async def round_tx(tx: Tx, round_id: int) -> Round | None:
-    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
-    return Round.from_row(row) if row else None
+    return await one_row(tx, Round.from_row, f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
 
 
 async def rounds_of_seed_hash_tx(tx: Tx, seed_hash: str) -> list[Round]:
     """The rounds whose seed hash (published at their opening) is `seed_hash`: one, or the week's
     official rounds (the world round and the leagues' rounds on it share its seed)."""
-    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ? ORDER BY id", (seed_hash,))
-    return [Round.from_row(row) for row in rows]
+    return await all_rows(tx, Round.from_row,
+                          f"SELECT {ROUND_COLUMNS} FROM rounds WHERE seed_hash = ? ORDER BY id", (seed_hash,))
 
 
 async def round_count_tx(tx: Tx) -> int:
@@ -58,15 +59,15 @@ async def round_count_tx(tx: Tx) -> int:
 
 
 async def rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
-    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
-    return [Round.from_row(r) for r in rows]
+    return await all_rows(tx, Round.from_row,
+                          f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? ORDER BY number", (league_id,))
 
 
 async def world_round_tx(tx: Tx, week: str, game: str = CLASSIC) -> Round | None:
     """The world round of `game` in the ISO week (one per game and week), if made yet."""
-    row = await tx.fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND game = ? AND week = ?",
-                             (game, week))
-    return Round.from_row(row) if row else None
+    return await one_row(tx, Round.from_row,
+                         f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id IS NULL AND game = ? AND week = ?",
+                         (game, week))
 
 
 async def move_round_tx(tx: Tx, round_id: int, opens_at: datetime, closes_at: datetime) -> bool:

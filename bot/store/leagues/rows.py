@@ -4,11 +4,12 @@ organiser log), their columns, and the helpers every league store file shares.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self, TypeVar
 
 from bot.engine.core.game import ResultKind
-from bot.store.connection import Tx, constraint_kind
+from bot.store.connection import Params, Row, Tx, constraint_kind
 from bot.store.errors import StoreError
 
 LEAGUE_COLUMNS = ("id, guild_id, name, channel_id, timezone, points, best_rounds, ruleset, modules, dice, "
@@ -91,8 +92,32 @@ class Round:
         return cls(**d)
 
 
+class _AsStored:
+    """A row whose fields are its table's columns as they are stored: `from_row` takes them as they come."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_row(cls, row: Any) -> Self:
+        return cls(**dict(row))
+
+
+class _Scored(_AsStored):
+    """A run's or a result's row: its `score` in its `score_unit` (seconds "s", or victory points)."""
+
+    __slots__ = ()
+    score: int | None
+    score_unit: str
+
+    @property
+    def time_s(self) -> int | None:
+        """The result as a time in seconds (None if not finished or not classified, or not a game
+        of seconds)."""
+        return self.score if self.score_unit == "s" else None
+
+
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(_Scored):
     id: int
     round_id: int
     user_id: int
@@ -111,18 +136,9 @@ class Run:
     game: str = "rallyman"
     score_unit: str = "s"
 
-    @classmethod
-    def from_row(cls, row: Any) -> Run:
-        return cls(**dict(row))
-
-    @property
-    def time_s(self) -> int | None:
-        """The result as a time in seconds (None if not finished, or not a game of seconds)."""
-        return self.score if self.score_unit == "s" else None
-
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class Result(_Scored):
     round_id: int
     league_id: int
     user_id: int
@@ -136,18 +152,9 @@ class Result:
     bonus: int
     score_unit: str = "s"
 
-    @classmethod
-    def from_row(cls, row: Any) -> Result:
-        return cls(**dict(row))
-
-    @property
-    def time_s(self) -> int | None:
-        """The result as a time in seconds (None if not classified, or not a game of seconds)."""
-        return self.score if self.score_unit == "s" else None
-
 
 @dataclass(frozen=True, slots=True)
-class LogEntry:
+class LogEntry(_AsStored):
     id: int
     league_id: int
     round_id: int | None
@@ -163,14 +170,26 @@ class LogEntry:
     moved_from: str | None = None
     moved_to: str | None = None
 
-    @classmethod
-    def from_row(cls, row: Any) -> LogEntry:
-        return cls(**dict(row))
+
+R = TypeVar("R")
 
 
-async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Duplicate) -> Any:
-    """The row of an `INSERT … RETURNING` a unique rule may refuse: refused, `refusal` is raised
-    (the transaction still usable: `tx.attempt`); any other failure as it is."""
+async def one_row(tx: Tx, make: Callable[[Row], R], sql: str, params: Params = ()) -> R | None:
+    """The record `make` makes of the row `sql` reads; None when it reads none."""
+    row = await tx.fetch_one(sql, params)
+    return make(row) if row else None
+
+
+async def all_rows(tx: Tx, make: Callable[[Row], R], sql: str, params: Params = ()) -> list[R]:
+    """The records `make` makes of the rows `sql` reads, in its order."""
+    return [make(row) for row in await tx.fetch_all(sql, params)]
+
+
+async def insert_once(tx: Tx, make: Callable[[Row], R], sql: str, params: tuple[object, ...],
+                      refusal: Duplicate) -> R:
+    """The record `make` makes of the row of an `INSERT … RETURNING` a unique rule may refuse:
+    refused, `refusal` is raised (the transaction still usable: `tx.attempt`); any other failure
+    as it is."""
     try:
         async with tx.attempt():
             row = await tx.fetch_one(sql, params)
@@ -179,7 +198,7 @@ async def insert_once(tx: Tx, sql: str, params: tuple[object, ...], refusal: Dup
             raise
         raise refusal from None
     assert row is not None
-    return row
+    return make(row)
 
 
 def as_json(value: object) -> str:

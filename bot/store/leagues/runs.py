@@ -17,46 +17,47 @@ from bot.store.leagues.rows import (
     Duplicate,
     Round,
     Run,
+    all_rows,
     insert_once,
+    one_row,
     score_key,
 )
 
 
 async def start_run_tx(tx: Tx, *, round_id: int, user_id: int, display_name: str, guild_id: int, guild_name: str,
                        rally_id: int, thread_id: int, week: str | None, now: datetime) -> Run:
-    row = await insert_once(
-        tx, "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
+    return await insert_once(
+        tx, Run.from_row,
+        "INSERT INTO runs (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, "
         "started_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT game FROM rounds WHERE id = ?)) "
         f"RETURNING {RUN_COLUMNS}",  # a run is driven in its round's game
         (round_id, user_id, display_name, guild_id, guild_name, rally_id, thread_id, week, to_text(now), round_id),
         Duplicate("run.already_ran"))
-    return Run.from_row(row)
 
 
 async def run_of_rally_tx(tx: Tx, rally_id: int) -> Run | None:
-    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ?", (rally_id,))
-    return Run.from_row(row) if row else None
+    return await one_row(tx, Run.from_row, f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ?", (rally_id,))
 
 
 async def runs_of_rally_tx(tx: Tx, rally_id: int) -> list[Run]:
     """Every run played in a rally: one for a solo run, one per seat for a table game's table."""
-    rows = await tx.fetch_all(f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ? ORDER BY id", (rally_id,))
-    return [Run.from_row(r) for r in rows]
+    return await all_rows(tx, Run.from_row,
+                          f"SELECT {RUN_COLUMNS} FROM runs WHERE rally_id = ? ORDER BY id", (rally_id,))
 
 
 async def run_of_tx(tx: Tx, round_id: int, user_id: int) -> Run | None:
     """The driver's run that counts in the round: driven in it, or answering it."""
-    row = await tx.fetch_one(
+    return await one_row(
+        tx, Run.from_row,
         f"SELECT {RUN_COLUMNS} FROM runs WHERE user_id = ? AND (round_id = ? OR id IN "
         "(SELECT run_id FROM run_answers WHERE round_id = ? AND user_id = ?))", (user_id, round_id, round_id, user_id))
-    return Run.from_row(row) if row else None
 
 
 async def official_run_tx(tx: Tx, week: str, user_id: int, game: str = CLASSIC) -> Run | None:
     """The driver's one official run of `game` in the week (one per game: `runs_official`)."""
-    row = await tx.fetch_one(f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND user_id = ?",
-                             (game, week, user_id))
-    return Run.from_row(row) if row else None
+    return await one_row(tx, Run.from_row,
+                         f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND user_id = ?",
+                         (game, week, user_id))
 
 
 async def finish_run_tx(tx: Tx, run_id: int, *, status: str, score: int | None, unit: str, power_s: int | None,
@@ -71,8 +72,8 @@ async def finish_run_tx(tx: Tx, run_id: int, *, status: str, score: int | None, 
 
 async def runs_of_round_tx(tx: Tx, round_id: int) -> list[Run]:
     """The runs driven in the round (its own rallies: what its close or cancel ends)."""
-    rows = await tx.fetch_all(f"SELECT {RUN_COLUMNS} FROM runs WHERE round_id = ? ORDER BY id", (round_id,))
-    return [Run.from_row(r) for r in rows]
+    return await all_rows(tx, Run.from_row,
+                          f"SELECT {RUN_COLUMNS} FROM runs WHERE round_id = ? ORDER BY id", (round_id,))
 
 
 # The runs that count in round ? (bound twice): driven in it, or answering it.
@@ -81,8 +82,8 @@ COUNTED = "(round_id = ? OR id IN (SELECT run_id FROM run_answers WHERE round_id
 
 async def counted_runs_tx(tx: Tx, round_id: int) -> list[Run]:
     """Every run that counts in the round (its results, cards and penalties read these)."""
-    rows = await tx.fetch_all(f"SELECT {RUN_COLUMNS} FROM runs WHERE {COUNTED} ORDER BY id", (round_id, round_id))
-    return [Run.from_row(r) for r in rows]
+    return await all_rows(tx, Run.from_row,
+                          f"SELECT {RUN_COLUMNS} FROM runs WHERE {COUNTED} ORDER BY id", (round_id, round_id))
 
 
 async def faster_runs_tx(tx: Tx, round_id: int, score: int, kind: ResultKind) -> int:
@@ -129,22 +130,22 @@ async def link_answers_tx(tx: Tx, rnd: Round) -> int:
 async def official_rounds_of_driver_tx(tx: Tx, week: str, user_id: int, game: str = CLASSIC) -> list[Round]:
     """The not yet closed league rounds of `game`'s official stage of the week in the leagues the
     driver is in (the rounds a new official run of theirs in that game answers)."""
-    rows = await tx.fetch_all(
+    return await all_rows(
+        tx, Round.from_row,
         f"SELECT {ROUND_COLUMNS} FROM rounds WHERE game = ? AND week = ? AND status IN ('scheduled', 'open') "
         "AND league_id IN (SELECT league_id FROM league_members WHERE user_id = ?) ORDER BY id", (game, week, user_id))
-    return [Round.from_row(r) for r in rows]
 
 
 async def official_rounds_of_league_tx(tx: Tx, league_id: int) -> list[Round]:
     """The league's not yet closed rounds on an official stage (what a new member's runs answer)."""
-    rows = await tx.fetch_all(
+    return await all_rows(
+        tx, Round.from_row,
         f"SELECT {ROUND_COLUMNS} FROM rounds WHERE league_id = ? AND week IS NOT NULL "
         "AND status IN ('scheduled', 'open') ORDER BY id", (league_id,))
-    return [Round.from_row(r) for r in rows]
 
 
 async def rounds_answered_tx(tx: Tx, run_id: int) -> list[Round]:
     """The rounds a run answers (driven elsewhere, counted there), by id."""
-    rows = await tx.fetch_all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id IN "
-                              "(SELECT round_id FROM run_answers WHERE run_id = ?) ORDER BY id", (run_id,))
-    return [Round.from_row(r) for r in rows]
+    return await all_rows(tx, Round.from_row,
+                          f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id IN "
+                          "(SELECT round_id FROM run_answers WHERE run_id = ?) ORDER BY id", (run_id,))

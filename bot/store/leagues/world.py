@@ -9,6 +9,7 @@ from bot.store.leagues.rows import (
     CLASSIC,
     RUN_COLUMNS,
     Run,
+    all_rows,
     score_key,
 )
 
@@ -16,10 +17,10 @@ from bot.store.leagues.rows import (
 async def world_top_tx(tx: Tx, week: str, limit: int, kind: ResultKind, game: str = CLASSIC) -> list[Run]:
     """The week's best finished runs of `game`, the better way of its result `kind` (ties: first run first)."""
     key, _ = score_key(kind)
-    rows = await tx.fetch_all(
+    return await all_rows(
+        tx, Run.from_row,
         f"SELECT {RUN_COLUMNS} FROM runs WHERE game = ? AND week = ? AND status = 'finished' ORDER BY {key}, id "
         "LIMIT ?", (game, week, limit))
-    return [Run.from_row(r) for r in rows]
 
 
 async def world_rank_tx(tx: Tx, week: str, score: int, kind: ResultKind, game: str = CLASSIC) -> int:
@@ -61,7 +62,7 @@ async def world_count_tx(tx: Tx, week: str, game: str = CLASSIC) -> int:
 
 async def official_history_tx(tx: Tx, user_id: int, limit: int = 10, game: str = CLASSIC) -> list[Run]:
     """The driver's official runs of `game`, latest week first."""
-    rows = await tx.fetch_all(
+    return await all_rows(
+        tx, Run.from_row,
         f"SELECT {RUN_COLUMNS} FROM runs WHERE user_id = ? AND game = ? AND week IS NOT NULL ORDER BY week DESC "
         "LIMIT ?", (user_id, game, limit))
-    return [Run.from_row(r) for r in rows]

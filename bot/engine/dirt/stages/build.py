@@ -10,6 +10,7 @@ after. The checks that need the whole graph are in `validate`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from bot.engine.core.errors import StageError
 from bot.engine.core.stage_text import FinishNote, StartNote
@@ -21,21 +22,37 @@ EPS = 1e-9
 
 
 @dataclass
-class _Space:
-    tile: int
-    line: int
-    kind: SpaceKind
-    lanes: tuple[int, ...]
-    row: int
-    rear: float
-    front: float
-    corner: int | None = None
-    inside: bool | None = None
-    limit: int | None = None
-    jump: int | None = None
-    forward: list[int] = field(default_factory=list)
-    overlaps: list[int] = field(default_factory=list)
-    xyh: tuple[float, float, float] = (0.0, 0.0, 0.0)
+class _Graph:
+    """The spaces laid so far, each as it will stay but for its links, and the links, which grow
+    as the shortcuts and slides are laid: `forward[i]` and `overlaps[i]` are space i's."""
+
+    spaces: list[DirtSpace] = field(default_factory=list)
+    forward: list[list[int]] = field(default_factory=list)
+    overlaps: list[list[int]] = field(default_factory=list)
+
+    def add(self, space: DirtSpace, forward: list[int] | None = None, overlaps: list[int] | None = None) -> None:
+        """Lay `space` (its id the next one) with these first links."""
+        assert space.id == len(self.spaces)
+        self.spaces.append(space)
+        self.forward.append(forward if forward is not None else [])
+        self.overlaps.append(overlaps if overlaps is not None else [])
+
+    def linked(self) -> tuple[DirtSpace, ...]:
+        """The spaces with their links, as the stage keeps them."""
+        return tuple(DirtSpace(**s.model_dump(exclude={"forward", "overlaps"}), forward=tuple(f),
+                               overlaps=tuple(sorted(o)))
+                     for s, f, o in zip(self.spaces, self.forward, self.overlaps, strict=True))
+
+
+class _Pose(TypedDict):
+    x: float
+    y: float
+    heading: float
+
+
+def _at(xyh: tuple[float, float, float]) -> _Pose:
+    """A space's position fields from a point and heading, rounded as a stage keeps them."""
+    return {"x": round(xyh[0], 4), "y": round(xyh[1], 4), "heading": round(xyh[2], 2)}
 
 
 def lane_counts(note: TileNote) -> tuple[int, int]:
@@ -50,10 +67,11 @@ def build_stage(parsed: ParsedStage, name: str) -> DirtStage:
     source = parsed.source
     tiles, start, finish = _tiles_and_lines(parsed)
     placed = _place(tiles, source)
-    spaces = _normal_spaces(tiles, placed)
-    _link_forward(spaces)
-    _add_shortcuts(tiles, placed, spaces, source)
-    _add_slides(tiles, placed, spaces, source)
+    graph = _normal_spaces(tiles, placed)
+    _link_forward(graph)
+    _add_shortcuts(tiles, placed, graph, source)
+    _add_slides(tiles, placed, graph, source)
+    spaces = graph.spaces
     title = parsed.header.get("title", (name.replace("-", " ").title(), 0))[0]
     grid = sorted((i for i, s in enumerate(spaces) if s.kind is SpaceKind.NORMAL and s.front <= start + EPS),
                   key=lambda i: (-spaces[i].front, spaces[i].lanes))
@@ -62,11 +80,7 @@ def build_stage(parsed: ParsedStage, name: str) -> DirtStage:
         tiles=tuple(DirtTile(index=i, line=n.line, kind=n.kind, sharp=n.sharp, narrow=n.narrow, cell=p.cell,
                              heading=p.heading, exit=p.exit, inside=n.inside, outside=n.outside, shortcut=n.shortcut)
                     for i, (n, p) in enumerate(zip(tiles, placed, strict=True))),
-        spaces=tuple(DirtSpace(id=i, tile=s.tile, line=s.line, kind=s.kind, lanes=s.lanes, row=s.row, rear=s.rear,
-                               front=s.front, corner=s.corner, inside=s.inside, limit=s.limit, jump=s.jump,
-                               forward=tuple(s.forward), overlaps=tuple(sorted(s.overlaps)),
-                               x=round(s.xyh[0], 4), y=round(s.xyh[1], 4), heading=round(s.xyh[2], 2))
-                     for i, s in enumerate(spaces)),
+        spaces=graph.linked(),
         start_line=float(start), finish_line=float(finish), grid=tuple(grid))
 
 
@@ -117,8 +131,8 @@ def _place(tiles: list[TileNote], source: str) -> list[geometry.Placed]:
     return placed
 
 
-def _normal_spaces(tiles: list[TileNote], placed: list[geometry.Placed]) -> list[_Space]:
-    spaces: list[_Space] = []
+def _normal_spaces(tiles: list[TileNote], placed: list[geometry.Placed]) -> _Graph:
+    graph = _Graph()
     for index, (note, tile) in enumerate(zip(tiles, placed, strict=True)):
         counts = lane_counts(note)
         corner = index if note.kind != "straight" else None
@@ -129,31 +143,33 @@ def _normal_spaces(tiles: list[TileNote], placed: list[geometry.Placed]) -> list
                 inside = (lane == inner_lane) if corner is not None else None
                 limit = note.limit if corner is None else (note.inside if inside else note.outside)
                 offset = 0.0 if note.narrow else (-1 if lane == 0 else 1) * geometry.LANE_OFFSET
-                spaces.append(_Space(
-                    tile=index, line=note.line, kind=SpaceKind.NORMAL, lanes=lanes, row=row,
+                graph.add(DirtSpace(
+                    id=len(graph.spaces), tile=index, line=note.line, kind=SpaceKind.NORMAL, lanes=lanes, row=row,
                     rear=index + row / count, front=index + (row + 1) / count, corner=corner, inside=inside,
                     limit=limit, jump=note.jump if row == count - 1 else None,
-                    xyh=geometry.lane_point(tile, (row + 0.5) / count, offset)))
-    return spaces
+                    **_at(geometry.lane_point(tile, (row + 0.5) / count, offset))))
+    return graph
 
 
-def _link_forward(spaces: list[_Space]) -> None:
+def _link_forward(graph: _Graph) -> None:
     """B7: straight on or diagonal, the front edge further along; inside a corner, no lane change."""
+    spaces = graph.spaces
     ordered = sorted(range(len(spaces)), key=lambda i: spaces[i].front)
-    for s in spaces:
+    for s, forward in zip(spaces, graph.forward, strict=True):
         for lane in (0, 1):
             for j in ordered:
                 t = spaces[j]
                 if lane in t.lanes and t.front > s.front + EPS:
                     same_corner = s.corner is not None and t.corner == s.corner
                     if not same_corner or set(t.lanes) & set(s.lanes):
-                        if j not in s.forward:
-                            s.forward.append(j)
+                        if j not in forward:
+                            forward.append(j)
                     break
 
 
-def _add_shortcuts(tiles: list[TileNote], placed: list[geometry.Placed], spaces: list[_Space], source: str) -> None:
+def _add_shortcuts(tiles: list[TileNote], placed: list[geometry.Placed], graph: _Graph, source: str) -> None:
     """B10: entered from the tile before the corner, left to the tile after; never from a corner space."""
+    spaces = graph.spaces
     for index, note in enumerate(tiles):
         if note.shortcut is None:
             continue
@@ -162,18 +178,19 @@ def _add_shortcuts(tiles: list[TileNote], placed: list[geometry.Placed], spaces:
             raise StageError(source, note.line, "the shortcut cannot be entered: the tile before it is a corner",
                              "a shortcut is entered from a non-corner space (B10): put a straight before it")
         new = len(spaces)
-        spaces.append(_Space(tile=index, line=note.line, kind=SpaceKind.SHORTCUT, lanes=(), row=0, rear=index,
-                             front=index + 1, limit=note.shortcut, xyh=geometry.shortcut_point(placed[index])))
-        for s in spaces[:new]:
-            if s.tile == index - 1 and any(spaces[j].tile == index for j in s.forward):
-                s.forward.append(new)
+        graph.add(DirtSpace(id=new, tile=index, line=note.line, kind=SpaceKind.SHORTCUT, lanes=(), row=0, rear=index,
+                            front=index + 1, limit=note.shortcut, **_at(geometry.shortcut_point(placed[index]))))
+        for s, forward in zip(spaces[:new], graph.forward, strict=False):
+            if s.tile == index - 1 and any(spaces[j].tile == index for j in forward):
+                forward.append(new)
         after = tiles[index + 1] if index + 1 < len(tiles) else None
         if after is not None and after.kind == "straight":
-            spaces[new].forward = [j for j, t in enumerate(spaces[:new]) if t.tile == index + 1 and t.row == 0]
+            graph.forward[new] = [j for j, t in enumerate(spaces[:new]) if t.tile == index + 1 and t.row == 0]
 
 
-def _add_slides(tiles: list[TileNote], placed: list[geometry.Placed], spaces: list[_Space], source: str) -> None:
+def _add_slides(tiles: list[TileNote], placed: list[geometry.Placed], graph: _Graph, source: str) -> None:
     """B9, B13.8.3: two halves spanning the track, each overlapping the normal spaces of their row."""
+    spaces = graph.spaces
     for index, note in enumerate(tiles):
         if note.slide_row is None:
             continue
@@ -187,15 +204,15 @@ def _add_slides(tiles: list[TileNote], placed: list[geometry.Placed], spaces: li
         rear, front = spaces[row[0]].rear, spaces[row[0]].front
         mid = (rear + front) / 2
         first, second = len(spaces), len(spaces) + 1
-        onward = sorted({k for j in row for k in spaces[j].forward})
+        onward = sorted({k for j in row for k in graph.forward[j]})
         for k, (a, b) in enumerate(((rear, mid), (mid, front))):
             x, y, h = geometry.lane_point(placed[index], (note.slide_row + (k + 0.5) / 2) / STRAIGHT_ROWS, 0.0)
-            spaces.append(_Space(tile=index, line=note.line, kind=SpaceKind.SLIDE, lanes=(0, 1), row=note.slide_row,
-                                 rear=a, front=b, limit=note.limit, overlaps=list(row),
-                                 forward=[second] if k == 0 else onward,
-                                 xyh=(x, y, geometry.slide_heading(h))))
+            graph.add(DirtSpace(id=len(spaces), tile=index, line=note.line, kind=SpaceKind.SLIDE, lanes=(0, 1),
+                                row=note.slide_row, rear=a, front=b, limit=note.limit,
+                                **_at((x, y, geometry.slide_heading(h)))),
+                      forward=[second] if k == 0 else onward, overlaps=list(row))
         for j in row:
-            spaces[j].overlaps.extend((first, second))
-        for s in spaces[:first]:
-            if any(j in s.forward for j in row):
-                s.forward.append(first)
+            graph.overlaps[j].extend((first, second))
+        for forward in graph.forward[:first]:
+            if any(j in forward for j in row):
+                forward.append(first)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.core.errors import StageError
-from bot.engine.core.stage_text import HEADER, WHOLE, FinishNote, Note, StartNote
+from bot.engine.core.stage_text import WHOLE, FinishNote, Note, StartNote, stage_lines
 
 HEADER_FIELDS = frozenset({"title", "surface"})
 SURFACES = ("gravel",)
@@ -79,23 +79,14 @@ def parse_text(text: str, source: str) -> ParsedStage:
     """Header fields and notes of a stage file; every error names the file, the line and the reason."""
     header: dict[str, tuple[str, int]] = {}
     notes: list[Note] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+    for number, key, value in stage_lines(text, source, HEADER_FIELDS):
+        if key is None:
+            notes.append(_parse_note(value, number, source))
             continue
-        field = HEADER.match(line.lower()) if not notes else None
-        if field:
-            key = field.group(1)
-            if key not in HEADER_FIELDS:
-                raise StageError(source, number, f"unknown field '{key}'",
-                                 f"fields here are: {', '.join(sorted(HEADER_FIELDS))}")
-            value = line.split(":", 1)[1].strip()
-            if key == "surface" and value.lower() not in SURFACES:
-                raise StageError(source, number, f"surface '{value}' has no rule yet",
-                                 "DIRT stages are gravel for now (B6.1, B13.6)")
-            header[key] = (value, number)
-            continue
-        notes.append(_parse_note(line, number, source))
+        if key == "surface" and value.lower() not in SURFACES:
+            raise StageError(source, number, f"surface '{value}' has no rule yet",
+                             "DIRT stages are gravel for now (B6.1, B13.6)")
+        header[key] = (value, number)
     return ParsedStage(source, header, tuple(notes))
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core.stage_text import read_stage_file
-from bot.engine.core.stage_tool import expand, load_each, print_table
+from bot.engine.core.stage_tool import expand, load_each, print_generated, print_table
 from bot.engine.dirt.library import DIRT_STAGES, jumps, shortcuts, slides
 from bot.engine.dirt.stages import catalogue
 from bot.engine.dirt.stages.generator import LENGTHS, generate
@@ -64,22 +64,13 @@ def cmd_list(_: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every file given (folders: their .stage files); report each one."""
-    loaded, failed = load_each(expand(args.paths), lambda path: parse_stage(_read(path), str(path), path.stem))
+    loaded, failed = load_each(expand(args.paths),
+                               lambda path: parse_stage(read_stage_file(path), str(path), path.stem))
     for _, stage in loaded:
         print(f"ok {stage.name} ({len(stage.tiles)} tiles)")
     return 1 if failed else 0
 
 
-def _read(path: Path) -> str:
-    return read_stage_file(path)
-
-
 def cmd_generate(args: argparse.Namespace) -> int:
     """Print the text of the DIRT stage generated from `--seed` and `--tiles` (same seed, same text)."""
-    try:
-        text = generate(args.seed, args.tiles)
-    except ValueError as exc:
-        print(f"stage generate: {exc}", file=sys.stderr)
-        return 2
-    sys.stdout.write(text)
-    return 0
+    return print_generated(lambda: generate(args.seed, args.tiles), "stage generate")

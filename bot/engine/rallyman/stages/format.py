@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.engine.core.errors import StageError
-from bot.engine.core.stage_text import HEADER, WHOLE, FinishNote, Note, StartNote
+from bot.engine.core.stage_text import WHOLE, FinishNote, Note, StartNote, stage_lines
 from bot.engine.rallyman.stages.model import Terrain
 
 TERRAINS = ", ".join(t.value for t in Terrain)
@@ -95,21 +95,11 @@ def parse_text(text: str, source: str, header_keys: frozenset[str]) -> ParsedFil
     """Split a file into header fields and notes; terrain not written is inherited (pace-note style)."""
     parsed = ParsedFile(source=source)
     sides = Sides((Terrain.GRASS,), (Terrain.GRASS,))
-    in_notes = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+    for number, key, value in stage_lines(text, source, header_keys):
+        if key is not None:
+            parsed.header[key] = (value, number)
             continue
-        header = HEADER.match(line.lower()) if not in_notes else None
-        if header:
-            key = header.group(1)
-            if key not in header_keys:
-                raise StageError(source, number, f"unknown field '{key}'",
-                                 f"fields here are: {', '.join(sorted(header_keys))}")
-            parsed.header[key] = (line.split(":", 1)[1].strip(), number)
-            continue
-        in_notes = True
-        note, sides = _parse_note(line, number, source, sides)
+        note, sides = _parse_note(value, number, source, sides)
         parsed.notes.append(note)
     return parsed
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from bot.engine.core.errors import StageError
 from bot.engine.core.stage_text import FinishNote, StartNote, read_stage_file
-from bot.engine.core.stage_tool import expand, load_each, print_table
+from bot.engine.core.stage_tool import expand, load_each, print_generated, print_table
 from bot.engine.rallyman.stages.build import build_stage
 from bot.engine.rallyman.stages.format import PointNote, SplitNote, ZoneNote
 from bot.engine.rallyman.stages.loader import (
@@ -236,12 +236,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from bot.engine.rallyman.stages.generator import generate
 
     try:
-        text = generate(args.seed, args.length)
-    except ValueError as exc:
-        print(f"stage generate: {exc}", file=sys.stderr)
-        return 2
+        return print_generated(lambda: generate(args.seed, args.length), "stage generate")
     except StageError as exc:
         print(f"stage generate: the shipped zones do not load: {exc}", file=sys.stderr)
         return 1
-    sys.stdout.write(text)
-    return 0

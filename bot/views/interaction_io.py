@@ -23,6 +23,10 @@ sent once more as a private followup; a saved command whose answer fails gets th
 says it was saved (above); when that fails too, nothing can reach the user there, and the
 channel post, owed by the outbox, is the answer.
 
+The command or click runs with the actor's roles not known (the bot keeps no server's roles);
+when a league's organiser role could decide, the service says so (`RolesNeeded`, before writing
+anything), and `acting` learns them from Discord (bot/views/member_roles.py) and runs it again.
+
 `send_error` is the one place an exception raised before a commit becomes what the user sees:
 the library's own errors (used outside a guild, out-of-date command...) map to catalogue texts,
 and everything goes through `bot.services.errors.error_reply`.

@@ -1,32 +1,38 @@
 """Gateway benchmark: what a shard of SERVERS servers costs the bot in memory and CPU.
 
 The real `RallyBot` (its settings for shard 0 of SHARD_COUNT, its intents, its caches, every cog
-loaded by `setup_hook` on a temporary SQLite store) is fed, as discord.py's gateway would feed it
-(`bot._connection.parse_*`, the same entry points), no socket opened:
+loaded by `setup_hook` on a temporary SQLite store) is fed what Discord's gateway sends a bot with
+its intents, as discord.py's gateway would feed it (`bot._connection.parse_*`, the same entry
+points), no socket opened:
 
-1. a shard's READY (the servers as unavailable stubs) and one GUILD_CREATE per server, of a
-   typical server's shape (`guild_create`: 30 channels with their permission overwrites, 25 roles,
-   3 active threads, the bot's own member and two members in voice with their voice states, 40
-   emojis, 3 stickers, a scheduled event), each payload built, parsed and dropped in turn;
-2. a minute of the events Discord sends a bot with the `guilds` intent (and interactions, which
-   need none) at a busy rate: EVENTS_PER_SERVER_MIN per server, a mix (`MIX`) of channel, role,
-   thread and guild updates, thread creates, deletes and list syncs, thread member updates and
-   interactions (button clicks on other messages: their parsing and dispatch, not a command's
-   work, which `bench service_latency` measures).
+1. a shard's READY (the servers as unavailable stubs); with the `guilds` intent only, one
+   GUILD_CREATE per server after it, of a typical server's shape (`guild_create`: 30 channels with
+   their permission overwrites, 25 roles, 3 active threads, the bot's own member and two members
+   in voice with their voice states, 40 emojis, 3 stickers, a scheduled event), each payload built,
+   parsed and dropped in turn. The bot asks for no intent (bot/client.py `gateway_intents`), so
+   Discord sends it no GUILD_CREATE: READY's stub is all a server is to it;
+2. a minute of the events Discord sends at a busy rate, EVENTS_PER_SERVER_MIN per server: with no
+   intent, interactions alone (`INTERACTIONS_ONLY`: nothing else is sent); with `guilds`, a mix
+   (`MIX`) of channel, role, thread and guild updates, thread creates, deletes and list syncs,
+   thread member updates and interactions. The interactions are button clicks on other messages:
+   their parsing and dispatch, not a command's work, which `bench service_latency` measures (what
+   a command then asks of Discord for lack of a cache, a member's roles or the server's name, is
+   counted by tests/discord, not here).
 
 Printed (one JSON line):
 - intents: the value the bot identifies with, and subscribed: the intents it names (the events of
   every other intent — messages, typing, reactions, members, presences, voice, emojis… — are not
   sent at all: they cost nothing);
-- baseline_mb: the bot's process (VmRSS) with every cog loaded and 0 servers, rss_mb after the
-  GUILD_CREATEs (gc run), mb_per_1000_servers: the difference per 1,000 servers (memory:
-  "VmRSS delta", same run); goal ≤ 30;
-- guild_create_s: the CPU time of parsing READY and the GUILD_CREATEs; ready_s: from READY to
-  `on_ready` (wall clock: discord.py waits `guild_ready_timeout`, 2 s, after the last server);
+- baseline_mb: the bot's process (VmRSS) with every cog loaded and 0 servers, rss_mb once the
+  shard is ready (gc run), mb_per_1000_servers: the difference per 1,000 servers (memory:
+  "VmRSS delta", same run); goal ≤ 30; rss_after_minute_mb and mb_per_1000_servers_after_minute:
+  the same after the busy minute (a server whose member clicked keeps the bot's own member);
+- guild_create_s: the CPU time of parsing READY (and the GUILD_CREATEs, if any); ready_s: from
+  READY to `on_ready` (wall clock: discord.py waits `guild_ready_timeout`, 2 s, for servers);
 - events, cpu_ms_per_1000_events: the CPU time (process_time, no sleeping) of parsing the
   minute's events and running what they dispatched; by_kind: the same per event kind;
-- holders: what a server holds, by discord.py class (tracemalloc over TRACED more servers, KB per
-  server), so a regression names its cause;
+- holders: what a server holds, by source file (tracemalloc over TRACED more servers, each
+  arriving as above and clicked once, KB per server), so a regression names its cause;
 - requests: what the bot sent Discord meanwhile (none expected: the bot answers only commands).
 """
 
@@ -55,10 +61,12 @@ VOICE = 2  # members in a voice channel when the bot connects
 EVENTS_PER_SERVER_MIN = 2  # a busy minute: two events per server
 TRACED = 100
 APP_ID = 4242
-#: the minute's events: kind → share
+#: the minute's events with the `guilds` intent: kind → share
 MIX = {"CHANNEL_UPDATE": 0.2, "GUILD_ROLE_UPDATE": 0.1, "GUILD_UPDATE": 0.05, "THREAD_CREATE": 0.1,
        "THREAD_UPDATE": 0.1, "THREAD_DELETE": 0.05, "THREAD_LIST_SYNC": 0.05, "THREAD_MEMBER_UPDATE": 0.05,
        "CHANNEL_CREATE": 0.02, "CHANNEL_DELETE": 0.02, "GUILD_ROLE_CREATE": 0.01, "INTERACTION_CREATE": 0.25}
+#: the minute's events with no intent: interactions alone (Discord sends nothing else)
+INTERACTIONS_ONLY = {"INTERACTION_CREATE": 1.0}
 STAMP = "2026-05-01T12:00:00+00:00"
 _ids = itertools.count(1_300_000_000_000_000_000)
 
@@ -77,6 +85,12 @@ def rss_mb() -> float:
 def server_id(k: int) -> int:
     """The k-th server of shard 0 of SHARD_COUNT (Discord's rule: `(id >> 22) % count`)."""
     return ((1_180_000_000_000 + k * SHARD_COUNT) << 22) | (k % 4096)
+
+
+def mix_for(intents: Any) -> dict[str, float]:
+    """The minute's events Discord sends a bot with `intents`: `MIX` with `guilds`, else only
+    interactions (which need no intent)."""
+    return MIX if intents.guilds else INTERACTIONS_ONLY
 
 
 def user(user_id: int, name: str, bot: bool = False) -> dict:
@@ -271,9 +285,10 @@ async def bind(bot: Any) -> None:
 
 
 async def connect(bot: Any, servers: int) -> float:
-    """What the gateway gives a shard at start: READY (the servers as unavailable stubs), then a
-    GUILD_CREATE per server, each built, parsed and dropped in turn; waits for `on_ready` and
-    returns the CPU seconds of the parsing. `bot` is bound to the loop first (`bind`)."""
+    """What the gateway gives a shard at start: READY (the servers as unavailable stubs), then,
+    with the `guilds` intent only, a GUILD_CREATE per server, each built, parsed and dropped in
+    turn; waits for `on_ready` and returns the CPU seconds of the parsing. `bot` is bound to the
+    loop first (`bind`)."""
     state = bot._connection
     state.shard_ids = bot.shard_ids  # what `launch_shards` sets before the shards connect
     cpu0 = time.process_time()
@@ -281,8 +296,9 @@ async def connect(bot: Any, servers: int) -> float:
                        "session_id": "bench", "resume_gateway_url": "wss://gateway.invalid", "shard": [0, SHARD_COUNT],
                        "guilds": [{"id": str(server_id(k)), "unavailable": True} for k in range(servers)],
                        "application": {"id": str(APP_ID), "flags": 0}})
-    for k in range(servers):
-        state.parse_guild_create(guild_create(k))
+    if bot.intents.guilds:  # else Discord sends no GUILD_CREATE: READY's stubs are all the bot has
+        for k in range(servers):
+            state.parse_guild_create(guild_create(k))
     spent = time.process_time() - cpu0
     await asyncio.wait_for(bot.wait_until_ready(), timeout=60 + servers / 100)
     if len(bot.guilds) != servers:
@@ -308,8 +324,9 @@ async def _measure(servers: int, minute_events: int, folder: Path) -> dict[str, 
         loaded = rss_mb()
 
         rng = random.Random(7)
-        kinds = list(MIX)
-        plan = rng.choices(kinds, weights=[MIX[kind] for kind in kinds], k=minute_events)
+        mix = mix_for(intents)
+        kinds = list(mix)
+        plan = rng.choices(kinds, weights=[mix[kind] for kind in kinds], k=minute_events)
         payloads = [(kind, event(kind, rng.randrange(servers), rng)) for kind in plan]
         cost: dict[str, float] = dict.fromkeys(kinds, 0.0)
         handlers = {kind: getattr(state, f"parse_{kind.lower()}") for kind in kinds}
@@ -322,11 +339,19 @@ async def _measure(servers: int, minute_events: int, folder: Path) -> dict[str, 
         await _drain()
         events_cpu = time.process_time() - cpu0
         counts = Counter(plan)
+        del payloads
+        gc.collect()
+        after_minute = rss_mb()
 
         tracemalloc.start()
         before = tracemalloc.take_snapshot()
-        for k in range(servers, servers + TRACED):
-            state.parse_guild_create(guild_create(k))
+        for k in range(servers, servers + TRACED):  # a server's arrival, then a click of one of its members
+            state._add_guild_from_data({"id": str(server_id(k)), "unavailable": True})  # as READY does
+            if intents.guilds:
+                state.parse_guild_create(guild_create(k))
+            state.parse_interaction_create(click(server_id(k), server_id(k) + 1 + ROLES + 4))
+        await _drain()
+        gc.collect()
         after = tracemalloc.take_snapshot()
         tracemalloc.stop()
         holders = _holders(after.compare_to(before, "filename"))
@@ -335,6 +360,8 @@ async def _measure(servers: int, minute_events: int, folder: Path) -> dict[str, 
             "subscribed": sorted(name for name, on in intents if on),
             "memory": "VmRSS delta", "baseline_mb": round(baseline, 1), "rss_mb": round(loaded, 1),
             "mb_per_1000_servers": round((loaded - baseline) * 1000 / max(servers, 1), 1),
+            "rss_after_minute_mb": round(after_minute, 1),
+            "mb_per_1000_servers_after_minute": round((after_minute - baseline) * 1000 / max(servers, 1), 1),
             "guild_create_s": round(guild_create_s, 2), "ready_s": round(ready_s, 2),
             "guild_ready_timeout_s": state.guild_ready_timeout,
             "events": minute_events, "events_per_s": round(minute_events / 60, 1),

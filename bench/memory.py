@@ -5,9 +5,10 @@ worker pool (`images.start_pool`, sized as the bot sizes it: `RALLYBOT_RENDER_WO
 `RALLYBOT_MEMORY_MB`, see `bot.services.render_plan`) with a temporary disk cache folder, and the
 spectators' web page. Built through the services, in this order:
 
-- with `servers` (`--servers N`, default 0): the bot's gateway cache holding N servers first, as
-  `bench gateway` builds it (the real `RallyBot`'s discord.py state: READY, then a GUILD_CREATE of
-  a typical server's shape each), counted in the bot's RSS (`servers_mb`: what it added);
+- with `servers` (`--servers N`, default 0): the bot knowing N servers first, as `bench gateway`
+  builds it (the real `RallyBot`'s discord.py state: READY, and a GUILD_CREATE of a typical
+  server's shape each only for a bot with the `guilds` intent, which this bot does not ask for),
+  counted in the bot's RSS (`servers_mb`: what it added);
 
 - careers and leagues: a public league with a closed round of LEAGUE_RUNS finished runs, rated at its
   close (the ratings, `bench league`'s `_close`: one genuine run driven by the AI, copied);
@@ -261,8 +262,8 @@ async def _web(store: Any, renderer: Any, urls_of: Any, clients: int, seconds: f
 
 
 async def _servers(servers: int, folder: Path) -> tuple[Any, float]:
-    """The bot's gateway cache holding `servers` servers (`bench gateway`'s shard, READY and a
-    GUILD_CREATE each) in this process, and the MB it added; (None, 0) for none."""
+    """The bot knowing `servers` servers (`bench gateway`'s shard: READY, and what the bot's
+    intents add: none) in this process, and the MB it added; (None, 0) for none."""
     if not servers:
         return None, 0.0
     from bench.gateway import bind, connect, shard_bot

@@ -31,15 +31,21 @@ With `RALLYBOT_WEB_PORT` set, the spectators' web page (bot/web/) listens there 
 in a child process of its own (bot/web/child.py: read-only on the same database, at a lower CPU
 priority, restarted with a backoff if it dies, stopped first at close), so a storm of page views
 never delays a command; a page that cannot start (port taken) is one error line and the bot goes on.
-The gateway is asked only for what the bot reads (`gateway_intents`), so Discord does not send
-every server's messages, typing and voice events to be thrown away:
-- `guilds` alone: the servers with their channels, threads and roles. Commands and clicks come
-  as interactions, which need no intent; a member's role ids are resolved through their guild's
-  roles (`interaction_io.role_ids`: a league's organiser role), the cached channel is where a run's
-  or a table's private thread is made (`threads.py`, else fetched), and the guild's name is read
-  for a run. No privileged intent (message content, members, presences), no messages, reactions,
-  typing, voice, invites, emojis or moderation events: the bot has no prefix command and no event
-  listener (the mention prefix of `commands.Bot` is never used).
+The gateway is asked for no intent at all (`gateway_intents`): Discord sends no server's
+channels, roles or threads, nor its messages, typing or voice, so a server costs the process only
+READY's stub of it (`python -m bot bench gateway`; docs/hosting.md). Commands and clicks come as
+interactions, which need no intent and carry what the bot reads: the member, their permissions
+(Manage Server, Manage Channels), the channel, the server's language. What a server's cache gave
+before is asked of Discord when needed, with discord.py's public calls:
+- a league's organiser role: the member's roles are learnt only when a role could decide
+  (bot/views/member_roles.py: two requests, kept 5 minutes);
+- the server's name on a run (the world scratch): fetched once and kept in the server's settings
+  (bot/views/server_names.py, refreshed daily);
+- the channel a run's or a table's private thread is made in: the interaction's own, else fetched
+  (bot/views/threads.py).
+No privileged intent (message content, members, presences); no event listener (the mention
+prefix of `commands.Bot` is never used: no message arrives). The other cache options at their
+smallest too (they matter little with no intent):
 - `max_messages=None`: no message cache; posts are sent and edited by id (the outbox keeps the ids),
   never looked up among cached messages.
 - `member_cache_flags` none and `chunk_guilds_at_startup=False`: the member an interaction names
@@ -85,6 +91,7 @@ from bot.store.shards import HEARTBEAT_S
 from bot.views.discord_errors import FAILURES, SyncFailed, describe, refused_fields
 from bot.views.hand_menu import picked_by
 from bot.views.interaction_io import run_click, send_error
+from bot.views.member_roles import MemberRoles
 from bot.views.options_cache import OptionsCache
 from bot.views.publish import show_time
 from bot.views.sender import OutboxSender
@@ -102,10 +109,8 @@ EXTENSIONS = ("bot.cogs.rally", "bot.cogs.turn", "bot.cogs.help", "bot.cogs.leag
 
 
 def gateway_intents() -> discord.Intents:
-    """The gateway events the bot asks for: `guilds` only (see the module docstring)."""
-    intents = discord.Intents.none()
-    intents.guilds = True
-    return intents
+    """The gateway events the bot asks for: none (see the module docstring); interactions come anyway."""
+    return discord.Intents.none()
 
 
 class RallyTree(app_commands.CommandTree):
@@ -138,6 +143,7 @@ class RallyBot(commands.AutoShardedBot):
         self.extension_names = extensions
         self.extension_errors: dict[str, str] = {}
         self.options_cache = OptionsCache()
+        self.member_roles = MemberRoles()  # learnt when a league's organiser role decides
         self.scheduler = SchedulerLoop(self)
         self.turn_button = clicked_by(partial(run_click, self))  # the class a posted turn button's clicks find
         self.pick_menu = picked_by(partial(run_click, self))  # a private hand's select menu: a pick is a click

@@ -20,7 +20,7 @@
                     is its old name)
     RALLYBOT_MEMORY_MB  the memory the whole bot may use, in MB (unset: 80 % of the container's
                     limit, else 300): sizes the render pool and its caches (bot/sizing.py)
-    RALLYBOT_SERVERS  the Discord servers this process serves, counted in that budget (40 MB a
+    RALLYBOT_SERVERS  the Discord servers this process serves, counted in that budget (4 MB a
                     1,000; unset: 1,000 a shard of SHARD_IDS, else none counted)
 
 `.env` at the top of the checkout (or the file named by RALLYBOT_DOTENV) holds `KEY=value`

@@ -6,7 +6,7 @@ it killed mid-rally. `plan()` turns the host into a `RenderPlan`:
 - the memory budget: `RALLYBOT_MEMORY_MB` when set, else 80 % of the cgroup's `memory.max` (a
   container's limit; the rest is headroom for bursts), else `DEFAULT_MEMORY_MB`;
 - what the budget holds besides the pictures: the bot process (`BOT_MB`), the Discord servers it
-  keeps in memory (`SERVER_KB` each: `servers_mb`; `RALLYBOT_SERVERS`, else 1,000 a shard of its
+  knows (`SERVER_KB` each: `servers_mb`; `RALLYBOT_SERVERS`, else 1,000 a shard of its
   `SHARD_IDS`, else none counted) and, when the web page is on (`RALLYBOT_WEB_PORT`), its process
   (`WEB_MB`: it draws nothing, the workers draw for it);
 - the render workers: `RALLYBOT_RENDER_WORKERS` when set (`RALLYBOT_RENDER_PROCESSES`, its old
@@ -40,10 +40,11 @@ WEB_MB = 90
 #: drawing takes up to 40 more while it lasts (a Road Rally board, a DIRT preview: the frame, the
 #: palette's octree; measured per picture in a worker's process)
 WORKER_MB = 115
-#: a Discord server in the bot's gateway cache (discord.py keeps its channels, their permission
-#: overwrites, roles and threads: the `guilds` intent): `bench gateway` measures 36-38 MB a 1,000
-#: servers of 30 channels and 25 roles (VmRSS; tracemalloc: 36 KB a server)
-SERVER_KB = 40
+#: a Discord server in the bot process: with no gateway intent discord.py keeps only READY's stub
+#: of it, and the bot's own member once one of its members clicked: `bench gateway` measures 1.5 MB
+#: a 1,000 servers once ready, 2.6-3.1 after a busy minute of clicks (VmRSS; tracemalloc: ~2 KB a
+#: server). (With the `guilds` intent, its channels and roles: 36-38 MB a 1,000.)
+SERVER_KB = 4
 SERVERS_PER_SHARD = 1000  # Discord's recommended shard count puts about this many servers on a shard
 THREAD_MB = 65  # drawing in the bot process (0 workers): the render modules, fonts, a picture's drawing
 MIN_CACHE_MB = 8  # the least a drawing process's caches may have: a board's layer (≤ 2 MB) and strips

@@ -36,6 +36,16 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "/users/@me/channels": ("post",),
     "/applications/{application_id}/commands": ("get", "put"),
     "/applications/{application_id}/guilds/{guild_id}/commands": ("get", "put"),
+    "/guilds/{guild_id}": ("get",),
+    "/guilds/{guild_id}/members/{user_id}": ("get",),
+}
+
+#: operations whose success answer (200) is kept too: the fakes build these answers (what the bot
+#: reads of a server, a member, a channel) and the referee judges them as Discord's own
+ANSWERED: dict[str, tuple[str, ...]] = {
+    "/channels/{channel_id}": ("get",),
+    "/guilds/{guild_id}": ("get",),
+    "/guilds/{guild_id}/members/{user_id}": ("get",),
 }
 
 #: schemas the referee reads beside the operations': the locales Discord accepts as localisation keys
@@ -59,8 +69,10 @@ def _refs(node: Any) -> set[str]:
     return found
 
 
-def subset(spec: dict[str, Any], operations: dict[str, tuple[str, ...]] = OPERATIONS) -> dict[str, Any]:
-    """The spec with only `operations` (without their responses) and the schemas they need.
+def subset(spec: dict[str, Any], operations: dict[str, tuple[str, ...]] = OPERATIONS,
+           answered: dict[str, tuple[str, ...]] = ANSWERED) -> dict[str, Any]:
+    """The spec with only `operations` (without their responses, but the 200 answer of those in
+    `answered`) and the schemas they need.
 
     A missing path or method is an error: the bot calls it, so a spec without it is not one the
     tests can referee with."""
@@ -74,6 +86,9 @@ def subset(spec: dict[str, Any], operations: dict[str, tuple[str, ...]] = OPERAT
                 missing.append(f"{method.upper()} {path}")
                 continue
             kept[method] = {k: v for k, v in item[method].items() if k != "responses"}
+            if method in answered.get(path, ()):
+                kept[method]["responses"] = {"200": {k: v for k, v in item[method]["responses"]["200"].items()
+                                                     if k == "content"}}
         paths[path] = kept
     if missing:
         raise KeyError("the spec lacks operations the bot uses: " + ", ".join(missing))

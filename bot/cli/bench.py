@@ -17,9 +17,9 @@ name, `bench/<engine|render>_<game>.py`.
 `--seconds` per storm (default 20) beside the bot's command path (`bench/web.py`).
 `bench replay` draws the animated replay of a 3-special rally of 4 AI cars in one
 render worker (`bench/replay.py`).
-`bench gateway` feeds the real bot a shard's READY and GUILD_CREATEs and a busy minute of the
-`guilds` intent's events (`bench/gateway.py`); `--servers N` (default 2,500) sizes the shard.
-`bench memory --servers N` holds N servers in the bot's gateway cache as well (default 0).
+`bench gateway` feeds the real bot what Discord sends it for a shard (READY, and with no intent
+nothing but a busy minute of interactions: `bench/gateway.py`); `--servers N` (default 2,500)
+sizes the shard. `bench memory --servers N` holds N servers in the bot as well (default 0).
 """
 
 from __future__ import annotations

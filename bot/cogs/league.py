@@ -3,8 +3,9 @@
 Each command maps its options to one call of a league service (`bot.services.league.leagues`,
 `bot.services.league.rounds` or `bot.services.league.stewarding`, reached as `rallies.championships.leagues`,
 `.rounds` or `.stewarding`) through `run_command`, like `/rally`. Who may do what (Manage
-Server, or the league's organiser role: the member's roles travel in `Actor.roles`) is checked by
-the service at run time: Discord ignores `default_permissions` on subcommands, and an organiser
+Server, or the league's organiser role: the member's roles travel in `Actor.roles`, learnt from
+Discord only when the role could decide, `interaction_io.acting`) is checked by the service at
+run time: Discord ignores `default_permissions` on subcommands, and an organiser
 by role has no Discord permission to show for it. `league` is optional everywhere: the service
 takes the league named, else the one of this channel, else the server's only one.
 

@@ -35,6 +35,7 @@ from bot.services.errors import ServiceError
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
 from bot.views.outgoing import MAX_CONTENT
+from bot.views.server_names import server_name
 from bot.views.threads import delete_thread, open_private_thread
 
 if TYPE_CHECKING:
@@ -43,11 +44,6 @@ if TYPE_CHECKING:
 MAX_CARDS_BYTES = 8 * 1024 * 1024
 #: `ghost:` of a run's start: race the ghost of your personal best or of a closed round's leader
 Ghost = Literal["best", "leader", "off"]
-
-
-def server_name(interaction: discord.Interaction) -> str:
-    """The server's name for the world ranking ("" when the guild is not cached: shown as —)."""
-    return getattr(interaction.guild, "name", None) or ""
 
 
 def thread_ready(reply: Reply, thread: discord.Thread) -> Reply:
@@ -81,7 +77,7 @@ class RunCog(LeagueChoices, commands.GroupCog, group_name="run", group_descripti
             if found.channel_id == place.channel_id:
                 require_thread_permissions(interaction.app_permissions, found.channel_id)
             name = t("discord.run_thread_name", name=actor.name, league=found.name, number=rnd.number)
-            guild_name = server_name(interaction)
+            guild_name = await server_name(self.bot, interaction)
 
             async def begin(thread_id: int) -> Reply:
                 return await self.champs.start_run(place, actor, rnd, found, thread_id=thread_id,

@@ -17,10 +17,11 @@ from discord.ext import commands
 
 from bot.cogs.autocomplete import solo_game_choices
 from bot.cogs.permissions import require_thread_permissions
-from bot.cogs.run import Ghost, server_name, start_in_thread
+from bot.cogs.run import Ghost, start_in_thread
 from bot.i18n import t
 from bot.services.reply import Actor, Place, Reply
 from bot.views.interaction_io import run_command
+from bot.views.server_names import server_name
 
 if TYPE_CHECKING:
     from bot.client import RallyBot
@@ -52,7 +53,7 @@ class ScratchCog(commands.GroupCog, group_name="scratch", group_description=t("d
             require_thread_permissions(interaction.app_permissions, place.channel_id)
             rnd = await self.scratch.check_run(place, actor, game, ghost)
             name = t("discord.scratch_thread_name", name=actor.name, week=rnd.week or "?")
-            guild_name = server_name(interaction)
+            guild_name = await server_name(self.bot, interaction)
 
             async def begin(thread_id: int) -> Reply:
                 return await self.scratch.start_run(place, actor, thread_id=thread_id, guild_name=guild_name,

@@ -21,6 +21,15 @@ class ServiceError(RallyError):
         self.params = params
 
 
+class RolesNeeded(ServiceError):
+    """An organiser check that only the actor's roles can decide, and they are not known
+    (`Actor.roles` None): the caller learns them and asks again (nothing was written before the
+    check). Left unanswered, it is the refusal that says the roles could not be checked."""
+
+    def __init__(self) -> None:
+        super().__init__("league.roles_unknown")
+
+
 def error_reply(exc: BaseException) -> Reply:
     """A refusal (any `RallyError`) as its own text, privately; anything else is logged and
     answered with a short generic message, never a traceback. Only for errors raised before a

@@ -15,7 +15,9 @@ class Actor:
     user_id: int
     name: str
     can_manage: bool = False
-    roles: tuple[int, ...] = ()  # the member's role ids (league organisers may be a role)
+    #: the member's role ids (league organisers may be a role); None: not known yet (Discord's layer
+    #: learns them only when a role could decide: `RolesNeeded`)
+    roles: tuple[int, ...] | None = ()
     can_manage_channels: bool = False
 
 

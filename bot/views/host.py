@@ -3,7 +3,7 @@
 A cog receives the bot in its constructor, a turn button's click and a command's answer receive
 it as an argument: none of them reads it from `interaction.client`, and none imports
 `bot.client` (which imports them: an import cycle, type-only imports included). `RallyBot` is
-a `Host`; a test may pass anything with these five members.
+a `Host`; a test may pass anything with these six members.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Protocol
 from bot.services import RallyService
 from bot.store import Store
 from bot.views.hand_menu import PickMenu
+from bot.views.member_roles import MemberRoles
 from bot.views.options_cache import OptionsCache
 from bot.views.sender import OutboxSender
 
@@ -20,7 +21,8 @@ from bot.views.sender import OutboxSender
 class Host(Protocol):
     """The services (`rallies`, and `store` for the autocompletes' short reads), the outbox
     sender (woken once a command's posts are saved), the turn prompts posted last, and the class
-    of the select menu its private answers carry (`pick_menu`: registered, so picks reach it)."""
+    of the select menu its private answers carry (`pick_menu`: registered, so picks reach it), and
+    the members' roles learnt from Discord when a league's organiser role decides (`member_roles`)."""
 
     @property
     def rallies(self) -> RallyService: ...
@@ -36,3 +38,6 @@ class Host(Protocol):
 
     @property
     def pick_menu(self) -> type[PickMenu]: ...
+
+    @property
+    def member_roles(self) -> MemberRoles: ...

@@ -23,6 +23,10 @@ sent once more as a private followup; a saved command whose answer fails gets th
 says it was saved (above); when that fails too, nothing can reach the user there, and the
 channel post, owed by the outbox, is the answer.
 
+The command or click runs with the actor's roles not known (the bot keeps no server's roles);
+when a league's organiser role could decide, the service says so (`RolesNeeded`, before writing
+anything), and `acting` learns them from Discord (bot/views/member_roles.py) and runs it again.
+
 `send_error` is the one place an exception raised before a commit becomes what the user sees:
 the library's own errors (used outside a guild, out-of-date command...) map to catalogue texts,
 and everything goes through `bot.services.errors.error_reply`.
@@ -33,12 +37,13 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import discord
 from discord import app_commands
 
 from bot.i18n import language_of, localize_commands, render, t
-from bot.services.errors import ServiceError, error_reply
+from bot.services.errors import RolesNeeded, ServiceError, error_reply
 from bot.services.inputs import display_name
 from bot.services.reply import Actor, Place, Reply
 from bot.views.discord_errors import FAILURES, describe
@@ -71,22 +76,27 @@ def shown(interaction: discord.Interaction, lines: list[str]) -> str:
 
 def actor_of(interaction: discord.Interaction) -> Actor:
     """The user; `can_manage` is their Manage Server permission, `can_manage_channels` their Manage
-    Channels permission in the channel, and `roles` their role ids (the services' organiser
-    checks: a league's organiser role)."""
+    Channels permission in the channel (both computed by Discord, in the interaction's payload).
+    `roles` (a league's organiser role) is None, "not known": the bot keeps no server's roles (no
+    gateway intent), so they are learnt only when a role could decide (`acting`)."""
     user = interaction.user
     name = getattr(user, "display_name", None) or user.name
     return Actor(user.id, display_name(name), can_manage=bool(interaction.permissions.manage_guild),
-                 roles=role_ids(user), can_manage_channels=bool(interaction.permissions.manage_channels))
+                 roles=None if isinstance(user, discord.Member) else (),
+                 can_manage_channels=bool(interaction.permissions.manage_channels))
 
 
-def role_ids(user: discord.User | discord.Member) -> tuple[int, ...]:
-    """The member's role ids (none outside a server). `Member.roles` resolves the ids the
-    interaction sent through the guild's roles, which the gateway gives a bot with the guilds
-    intent (the one intent the bot asks for, not a privileged one); in a guild the bot does not
-    know yet, the roles are unknown and only Manage Server counts until the guild is ready."""
-    if not isinstance(user, discord.Member):
-        return ()
-    return tuple(role.id for role in user.roles if not role.is_default())
+async def acting(host: Host, interaction: discord.Interaction, call: Call) -> Reply:
+    """`call(place, actor)`; when its organiser check needs the actor's roles (`RolesNeeded`:
+    raised before anything was written), they are learnt (`host.member_roles`: kept briefly, see
+    bot/views/member_roles.py) and the call is made again with them. A failed fetch raises
+    `RolesNeeded` itself: the refusal that says the roles could not be checked."""
+    place, actor = place_of(interaction), actor_of(interaction)
+    try:
+        return await call(place, actor)
+    except RolesNeeded:
+        roles = await host.member_roles.of(interaction.client, place.guild_id, actor.user_id)
+    return await call(place, replace(actor, roles=roles))
 
 
 def as_rally_error(exc: BaseException) -> BaseException:
@@ -126,7 +136,7 @@ async def run_command(host: Host, interaction: discord.Interaction, call: Call) 
     if not await acknowledged(interaction, ephemeral=True, thinking=True):
         return
     try:
-        reply = await call(place_of(interaction), actor_of(interaction))
+        reply = await acting(host, interaction, call)
     except Exception as exc:  # errors are answered in one place
         await send_error(interaction, exc)
         return
@@ -142,7 +152,8 @@ async def run_click(host: Host, interaction: discord.Interaction, rally_id: int,
     if not await acknowledged(interaction):
         return
     try:
-        reply = await host.rallies.press(place_of(interaction), actor_of(interaction), rally_id, version, action)
+        reply = await acting(host, interaction, lambda place, actor: host.rallies.press(place, actor, rally_id,
+                                                                                       version, action))
     except Exception as exc:  # errors are answered in one place
         await send_error(interaction, exc)
         return

@@ -29,8 +29,9 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week without a message before Disco
 async def open_private_thread(interaction: discord.Interaction, channel_id: int, name: str) -> discord.Thread:
     """A new private thread in `channel_id` named `name`, with the interaction's user in it.
 
-    The channel is the interaction's own when it is the one asked for, else the cached one, else
-    fetched. Refusals become `ServiceError`s (shown privately): 403 → the permissions to ask for,
+    The channel is the interaction's own when it is the one asked for (its payload has it), else
+    the cached one, else fetched (`GET /channels/{id}`: the bot asks for no gateway intent, so no
+    server's channels are cached). Refusals become `ServiceError`s (shown privately): 403 → the permissions to ask for,
     404 → the channel is gone. If the user cannot be added, the thread is deleted again."""
     channel = await _text_channel(interaction, channel_id)
     thread = await _private_thread(channel, channel_id, name)

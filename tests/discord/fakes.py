@@ -13,9 +13,12 @@ paths, each faked at its narrowest point:
   it was sent as Discord would (an edit changes only what it lists, keeps the message's id, and
   keeps or uploads the attachments its `attachments` list names), and it also answers what
   private run threads need (fetching a channel, creating a thread in it, adding a member,
-  deleting a thread) and a command sync;
+  deleting a thread), a command sync, and the reads of what the bot keeps no cache of (it asks
+  for no gateway intent, so no GUILD_CREATE is fed): the guild with its roles, its name, a member
+  with their roles (the roles the member's last interaction carried), a channel;
 - every request is judged by Discord's API spec and documented limits (tests/discord/referee.py):
-  one Discord would refuse raises at the request and fails the test at its teardown;
+  one Discord would refuse raises at the request and fails the test at its teardown; the answers
+  to those reads are judged by the spec's answer schemas too;
 - attachments a command receives are read from Discord's CDN (`bot.http.get_from_cdn`): the
   harness serves them from `Harness.cdn` (url → bytes).
 """
@@ -125,11 +128,11 @@ def _body(payload: Any, multipart: Any) -> Any:
 
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict:
     return {"id": str(user_id), "username": name.lower(), "discriminator": "0", "avatar": None,
-            "global_name": name, "bot": bot}
+            "global_name": name, "bot": bot, "public_flags": 0, "flags": 0, "primary_guild": None}
 
 
 def text_channel_payload(channel_id: int, name: str = "rally") -> dict:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0, "flags": 0,
             "permission_overwrites": [], "nsfw": False, "parent_id": None}
 
 
@@ -137,7 +140,8 @@ def thread_payload(thread_id: int, parent_id: int = CHANNEL, name: str = "run", 
                    owner_id: int = APP_ID) -> dict:
     """A thread as Discord describes it (12: private, 11: public)."""
     return {"id": str(thread_id), "type": 12 if private else 11, "guild_id": str(GUILD), "parent_id": str(parent_id),
-            "owner_id": str(owner_id), "name": name, "message_count": 0, "member_count": 1,
+            "owner_id": str(owner_id), "name": name, "message_count": 0, "member_count": 1, "flags": 0,
+            "total_message_sent": 0,
             "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "invitable": not private,
                                 "archive_timestamp": "2026-05-01T12:00:00+00:00", "locked": False}}
 
@@ -258,6 +262,8 @@ class RecordingHTTP:
         self.threads: dict[int, dict] = {}  # threads created and not deleted: id → payload
         self.hooks: list[list[Any]] = []  # [path fragment, coroutine function, times left]
         self.messages: dict[int, dict] = {}  # the channel messages posted, as Discord shows them now
+        self.members: dict[int, tuple[int, ...]] = {}  # the test guild's members seen, and their roles
+        self.guild_name = "Club"  # the test guild's name, as `GET /guilds/{id}` answers
 
     def before(self, path: str, action: Any, times: int = 1) -> None:
         """Await `action()` when the next matching request arrives, before it is answered: what
@@ -295,6 +301,14 @@ class RecordingHTTP:
             call.reply = thread
         elif route.method == "GET" and route.path == "/channels/{channel_id}":
             call.reply = self.threads.get(route.channel_id) or text_channel_payload(route.channel_id)
+        elif route.method == "GET" and route.path == "/guilds/{guild_id}":
+            call.reply = guild_payload({r for roles in self.members.values() for r in roles}, self.guild_name)
+        elif route.method == "GET" and route.path.startswith("/guilds/{guild_id}/members/"):  # discord.py: {member_id}
+            user_id = int(route.url.rsplit("/", 1)[1])
+            if user_id not in self.members:
+                call.error = answered(http_error(404, 10007, message="Unknown Member"), route)
+                raise call.error
+            call.reply = member_payload(user_id, self.members[user_id])
         elif route.method == "DELETE" and route.path == "/channels/{channel_id}":
             self.threads.pop(route.channel_id, None)
         elif route.method == "POST" and route.path == "/channels/{channel_id}/messages":
@@ -315,6 +329,7 @@ class RecordingHTTP:
         elif route.method in ("POST", "PATCH"):
             channel = route.channel_id or CHANNEL
             call.reply = message_payload(next(_ids), call.body, channel_id=channel)
+        referee.check_answer(route.method, route.url, call.reply)
         return call.reply
 
 
@@ -377,18 +392,32 @@ def user_option(name: str, user: tuple[int, str]) -> tuple[dict, dict]:
 
 def role_payload(role_id: int, name: str = "organisers") -> dict:
     return {"id": str(role_id), "name": name, "color": 0, "hoist": False, "position": 0 if role_id == GUILD else 1,
-            "permissions": "0", "managed": False, "mentionable": True, "flags": 0}
+            "permissions": "0", "managed": False, "mentionable": True, "flags": 0, "icon": None, "unicode_emoji": None,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}}
 
 
-def guild_payload() -> dict:
-    """The test guild as GUILD_CREATE sends it to a bot with the guilds intent: its roles (the
-    @everyone role has the guild's id); no members (no members intent), and channels left out so
-    an interaction's channel comes from its own payload."""
-    return {"id": str(GUILD), "name": "Club", "owner_id": "1", "roles": [role_payload(GUILD, "@everyone")],
-            "channels": [], "threads": [], "members": [], "emojis": [], "stickers": [], "features": [],
-            "member_count": 3, "large": False, "unavailable": False, "joined_at": "2025-01-01T00:00:00+00:00",
-            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US", "system_channel_flags": 0}
+def guild_payload(roles: set[int] | frozenset[int] = frozenset(), name: str = "Club") -> dict:
+    """The test guild as `GET /guilds/{id}` answers it (what `Client.fetch_guild` reads): its roles,
+    the @everyone role (the guild's id) and `roles`; no channels nor members (that answer has none)."""
+    return {"id": str(GUILD), "name": name, "owner_id": "1",
+            "roles": [role_payload(GUILD, "@everyone")] + [role_payload(r) for r in sorted(roles)],
+            "emojis": [], "stickers": [], "features": [], "icon": None, "description": None, "home_header": None,
+            "splash": None, "discovery_splash": None, "banner": None, "application_id": None, "region": "deprecated",
+            "afk_channel_id": None, "afk_timeout": 300, "system_channel_id": None, "system_channel_flags": 0,
+            "widget_enabled": False, "widget_channel_id": None, "verification_level": 0,
+            "default_message_notifications": 0, "mfa_level": 0, "explicit_content_filter": 0, "max_presences": None,
+            "max_members": 500000, "max_stage_video_channel_users": 50, "max_video_channel_users": 25,
+            "vanity_url_code": None, "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "en-US",
+            "rules_channel_id": None, "safety_alerts_channel_id": None, "public_updates_channel_id": None,
+            "premium_progress_bar_enabled": False, "nsfw": False, "nsfw_level": 0, "incidents_data": None}
+
+
+def member_payload(user_id: int, roles: tuple[int, ...] = ()) -> dict:
+    """A member as `GET /guilds/{id}/members/{user_id}` answers it (what `Guild.fetch_member` reads)."""
+    return {"user": user_payload(user_id, f"user{user_id}"), "roles": [str(r) for r in roles], "nick": None,
+            "avatar": None, "banner": None, "communication_disabled_until": None, "flags": 0,
+            "joined_at": "2025-01-01T00:00:00+00:00", "pending": False, "premium_since": None, "mute": False,
+            "deaf": False}
 
 
 def role_option(name: str, role_id: int) -> tuple[dict, dict]:
@@ -496,7 +525,8 @@ class Harness:
         state = self.bot._connection  # what login() learns from Discord: who the bot is
         state.user = discord.ClientUser(state=state, data=user_payload(APP_ID, "rallybot", bot=True))
         state.application_id = APP_ID
-        state.parse_guild_create(guild_payload())  # what the gateway sends next: the guild, its roles
+        # no GUILD_CREATE: the bot asks for no gateway intent (bot/client.py), so Discord sends none;
+        # the guild is known only from each interaction's payload (and READY's stub, fed by nobody here)
         await self.bot.setup_hook()
         return self
 
@@ -511,12 +541,10 @@ class Harness:
         """Feed one interaction to the gateway handler; wait for everything it started, then (with
         `deliver`) let the outbox sender deliver what is owed, as its running loop would."""
         before = len(self.sent)
-        state = self.bot._connection
-        guild = state._get_guild(GUILD)
-        for role_id in payload.get("member", {}).get("roles", ()):  # a member's role exists in the guild first
-            if guild is not None and guild.get_role(int(role_id)) is None:
-                state.parse_guild_role_create({"guild_id": str(GUILD), "role": role_payload(int(role_id))})
-        state.parse_interaction_create(payload)
+        member = payload.get("member")
+        if member is not None:  # the member, as Discord would answer a fetch of them: these roles
+            self.http.members[int(member["user"]["id"])] = tuple(int(r) for r in member.get("roles", ()))
+        self.bot._connection.parse_interaction_create(payload)
         await self.settle()
         if deliver:
             await self.bot.sender.flush()

@@ -15,7 +15,10 @@ refuse. This module does, from two sources that are not ours:
 
 `judge(...)` says what is wrong with one request (an empty list: nothing); `check(...)` is what
 the fakes call: it counts the request for the session's summary, keeps what is wrong for the
-test's teardown (the bot may swallow the exception) and raises `RefereeViolation`.
+test's teardown (the bot may swallow the exception) and raises `RefereeViolation`. The fakes'
+answers to the reads the bot learns from (a server with its roles, a member, a channel: the bot
+keeps none of them, having no gateway intent) are judged the same way against the spec's answer
+schema (`judge_answer`, `check_answer`).
 
 What had to be adapted in the spec, and why:
 - `SnowflakeType` is a decimal string in the spec; discord.py sends some ids as JSON integers
@@ -90,6 +93,7 @@ class Operation:
     path: str
     schema: dict | None  # the JSON request body's schema; None: the operation takes no body
     multipart: bool  # whether it accepts files
+    answer: dict | None = None  # the success answer's schema, for the reads the fakes answer (else None)
 
 
 @cache
@@ -184,8 +188,9 @@ def _operations() -> list[tuple[re.Pattern[str], Operation]]:
             content = (op.get("requestBody") or {}).get("content", {})
             schema = content.get("application/json", {}).get("schema")
             pattern = re.compile("^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(path)) + "$")
+            answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
             out.append((pattern, Operation(op["operationId"], method.upper(), path, schema,
-                                           "multipart/form-data" in content)))
+                                           "multipart/form-data" in content, answer.get("schema"))))
     out.sort(key=lambda item: item[1].path.count("{"))
     return out
 
@@ -225,6 +230,30 @@ def check(method: str, path: str, body: Any = None, files: Sequence[tuple[str, b
         LEDGER.violations.extend(problems)
         LEDGER.total_violations += len(problems)
         raise RefereeViolation("Discord would refuse this request:\n" + "\n".join(problems))
+
+
+def judge_answer(method: str, path: str, answer: Any) -> list[str]:
+    """What is wrong with a fake's answer to a read whose answer the spec keeps (a server, a member,
+    a channel: `ANSWERED` in tools/discord_spec_subset.py): what the bot reads must be what
+    Discord's own answer can be. Any other operation: nothing to judge."""
+    op = operation(method, path)
+    if op is None or op.answer is None:
+        return []
+    errors = list(_validator(op.answer).iter_errors(answer))
+    if not errors:
+        return []
+    worst = _describe(_explained(min(errors, key=_outermost)))
+    return [f"the answer to {op.method} {op.path} ({op.operation_id}): {worst}"]
+
+
+def check_answer(method: str, path: str, answer: Any) -> None:
+    """`judge_answer` for the fakes: kept for the test's teardown, and raised (a fake that answers
+    what Discord could not is a broken test, not a bot's fault, but fails all the same)."""
+    problems = judge_answer(method, path, answer)
+    if problems:
+        LEDGER.violations.extend(problems)
+        LEDGER.total_violations += len(problems)
+        raise RefereeViolation("Discord could not answer this:\n" + "\n".join(problems))
 
 
 def forgive() -> list[str]:

@@ -1,6 +1,6 @@
-"""bench/gateway.py: the real bot fed a shard's READY, GUILD_CREATEs and a minute of the `guilds`
-intent's events (smoke test on a tiny shard; no timing assertions), and `--servers` on the command
-line."""
+"""bench/gateway.py: the real bot fed a shard's READY and a minute of what Discord sends a bot with
+no intent, interactions alone (smoke test on a tiny shard; no timing assertions); the GUILD_CREATE
+a bot with the `guilds` intent would get; and `--servers` on the command line."""
 
 from __future__ import annotations
 
@@ -9,21 +9,24 @@ import argparse
 import discord
 import pytest
 
-from bench.gateway import MIX, guild_create, run, server_id
+from bench.gateway import INTERACTIONS_ONLY, MIX, guild_create, mix_for, run, server_id
 from bot.cli.bench import _options
 from bot.client import gateway_intents
 
 
 def test_a_tiny_shard_gives_every_figure_and_the_bot_sends_nothing():
     record = run(servers=12)
-    assert record["servers"] == 12 and record["intents"] == gateway_intents().value
-    assert record["subscribed"] == ["guilds"]  # no message, member, presence, voice, emoji... events
+    assert record["servers"] == 12 and record["intents"] == gateway_intents().value == 0
+    assert record["subscribed"] == []  # no server, message, member, presence, voice, emoji... events
     assert record["memory"] == "VmRSS delta" and record["rss_mb"] >= record["baseline_mb"] > 0
+    assert record["rss_after_minute_mb"] > 0 and "mb_per_1000_servers_after_minute" in record
     assert record["events"] == 24 and record["cpu_ms_per_1000_events"] > 0
-    assert set(record["by_kind_us"]) <= set(MIX)
+    assert set(record["by_kind_us"]) == {"INTERACTION_CREATE"}  # all Discord sends a bot with no intent
     assert record["ready_s"] >= record["guild_ready_timeout_s"]  # discord.py waits after the last server
     assert record["requests"] == []
-    assert record["cached"] == {"emojis": 0, "stickers": 0, "members_per_server": 1.0, "messages": 0}
+    cached = record["cached"]
+    assert (cached["emojis"], cached["stickers"], cached["messages"]) == (0, 0, 0)
+    assert 0 < cached["members_per_server"] <= 1.0  # the bot's own, in a server one of whose members clicked
     assert any(name.startswith("discord/") for name in record["holders_kb_per_server"])
 
 
@@ -54,5 +57,7 @@ def test_servers_on_the_command_line(given, expected):
     assert found == expected if isinstance(expected, dict) else expected in found
 
 
-def test_the_intents_are_the_guilds_one_only():
-    assert gateway_intents() == discord.Intents(guilds=True)
+def test_the_bot_asks_for_no_intent_and_the_bench_feeds_what_each_intent_gets():
+    assert gateway_intents() == discord.Intents.none()
+    assert mix_for(gateway_intents()) == INTERACTIONS_ONLY
+    assert mix_for(discord.Intents(guilds=True)) == MIX and "GUILD_ROLE_UPDATE" in MIX

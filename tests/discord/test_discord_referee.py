@@ -13,7 +13,14 @@ import pytest
 from discord.http import handle_message_parameters
 
 from tests.discord import command_rules, referee
-from tests.discord.fakes import CHANNEL, Harness
+from tests.discord.fakes import (
+    CHANNEL,
+    Harness,
+    guild_payload,
+    member_payload,
+    text_channel_payload,
+    thread_payload,
+)
 
 MESSAGES = "/channels/{channel_id}/messages"
 EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -310,3 +317,19 @@ def _six_rows() -> discord.ui.View:
 
     view.to_components = to_components  # type: ignore[method-assign]
     return view
+
+
+def test_the_fakes_answers_to_the_reads_are_judged_by_the_spec():
+    """What the bot reads of a server, a member, a channel (it keeps no cache of them) is what
+    Discord's answer can be: the fakes' answers pass, a planted gap is named, other operations'
+    answers are not judged (the spec subset keeps no answer schema for them)."""
+    assert referee.judge_answer("GET", "/guilds/10", guild_payload({55})) == []
+    assert referee.judge_answer("GET", "/guilds/10/members/7", member_payload(7, (55,))) == []
+    assert referee.judge_answer("GET", f"/channels/{CHANNEL}", text_channel_payload(CHANNEL)) == []
+    assert referee.judge_answer("GET", "/channels/31", thread_payload(31)) == []
+    no_roles = {k: v for k, v in guild_payload().items() if k != "roles"}
+    (problem,) = referee.judge_answer("GET", "/guilds/10", no_roles)
+    assert "get_guild" in problem and "'roles' is a required property" in problem
+    (problem,) = referee.judge_answer("GET", "/guilds/10/members/7", {**member_payload(7), "roles": [{"id": "5"}]})
+    assert "get_guild_member" in problem
+    assert referee.judge_answer("POST", f"/channels/{CHANNEL}/messages", {"anything": 1}) == []

@@ -158,14 +158,15 @@ async def test_the_readme_settings_for_a_512_mb_host_start_the_bot_with_their_po
 
 def test_the_servers_held_are_counted_in_the_plan():
     assert sizing.servers_mb(0) == 0 and sizing.servers_mb(1) == 1  # rounded up
-    assert sizing.servers_mb(2500) == 2500 * sizing.SERVER_KB // 1000 == 100
-    assert minimum_mb(0, servers=2500) == minimum_mb(0) + 100
-    assert minimum_mb(2, web=True, servers=1000) == minimum_mb(2, web=True) + 40
-    # 2,500 servers leave 100 MB less for the pictures: no worker fits in 300 MB, caches shrink
+    assert sizing.servers_mb(2500) == 2500 * sizing.SERVER_KB // 1000 == 10
+    assert minimum_mb(0, servers=2500) == minimum_mb(0) + 10
+    assert minimum_mb(2, web=True, servers=1000) == minimum_mb(2, web=True) + 4
     assert plan(cores=2) == RenderPlan(1, 64, 300, "default")
-    held = plan(cores=2, servers=2500)
-    assert held == RenderPlan(0, 25, 300, "default", servers=2500)
-    assert held.line().endswith("(default, 2,500 servers counted)")
+    assert plan(cores=2, servers=2500) == RenderPlan(1, 64, 300, "default", servers=2500)  # a shard's: room left
+    # 25,000 servers (ten full shards in one process) leave 100 MB less: no worker fits in 300 MB, caches shrink
+    held = plan(cores=2, servers=25000)
+    assert held == RenderPlan(0, 25, 300, "default", servers=25000)
+    assert held.line().endswith("(default, 25,000 servers counted)")
     assert plan(memory_mb=minimum_mb(1, servers=2500), workers=1, cores=2, servers=2500).cache_mb == sizing.MIN_CACHE_MB
 
 
@@ -183,7 +184,8 @@ def test_the_servers_come_from_the_setting_else_from_the_shards():
     ({"RALLYBOT_SERVERS": "2500", "RALLYBOT_MEMORY_MB": str(minimum_mb(0))},
      f"RALLYBOT_MEMORY_MB={minimum_mb(0)} is too small to draw a board with 2,500 Discord servers: "
      f"the smallest value that works is {minimum_mb(0, servers=2500)}"),
-    ({"SHARD_COUNT": "8", "SHARD_IDS": "0-3", "RALLYBOT_MEMORY_MB": "300", "RALLYBOT_RENDER_WORKERS": "1"},
+    ({"SHARD_COUNT": "8", "SHARD_IDS": "0-3", "RALLYBOT_MEMORY_MB": str(minimum_mb(1) + 10),
+      "RALLYBOT_RENDER_WORKERS": "1"},
      f"too small for 1 render worker with 4,000 Discord servers: the smallest value that works is "
      f"{minimum_mb(1, servers=4000)}"),
 ])

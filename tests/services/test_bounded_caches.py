@@ -1,7 +1,8 @@
 """Nothing the bot process keeps in memory grows without bound with rallies, channels,
 stages or web clients: the unit of work's states, the turn prompts of the autocomplete, the
-store's per-rally locks (on both backends), the web page's caches (in bytes) and its per-client
-request budgets, and every `functools` cache of the bot (a bound each)."""
+store's per-rally locks (on both backends), the members' roles learnt from Discord (a bound and a
+time limit), the web page's caches (in bytes) and its per-client request budgets, and every
+`functools` cache of the bot (a bound each)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import bot
 from bot.services import Actor, Place
 from bot.services.work import CACHE_SIZE
 from bot.store.key_locks import KeyLocks
+from bot.views.member_roles import MAX_KEPT, TTL_S, MemberRoles
 from bot.views.options_cache import CHANNELS, OptionsCache
 from bot.web.cache import Lru, body_bytes
 from bot.web.guard import CLIENTS, Budget
@@ -39,6 +41,16 @@ def test_the_prompts_of_many_channels_keep_the_last_ones():
     prompts.remember(1000, None)
     assert prompts.known(900) and not prompts.known(901)
     assert len(OptionsCache()) == 0 and OptionsCache().size == CHANNELS
+
+
+def test_the_roles_of_many_members_keep_the_last_ones_five_minutes():
+    now = [0.0]
+    roles = MemberRoles(clock=lambda: now[0])
+    for user in range(MAX_KEPT + 500):
+        roles.keep(10, user, (55,))
+    assert len(roles) == MAX_KEPT and roles.known(10, 0) is None and roles.known(10, MAX_KEPT + 499) == (55,)
+    now[0] = TTL_S  # 5 minutes on: a role taken away meanwhile no longer counts
+    assert roles.known(10, MAX_KEPT + 499) is None and len(roles) == MAX_KEPT - 1  # forgotten as it is read
 
 
 async def test_key_locks_hold_only_the_keys_in_use():

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bot import games
 from bot.engine.core.dice import DICE_MODES
 from bot.engine.core.text import msg
-from bot.services.errors import ServiceError
+from bot.services.errors import RolesNeeded, ServiceError
 from bot.services.inputs import MAX_NAME, display_name, number, rules_plus, ruleset_name, snowflake, text_option
 from bot.services.inputs import language as inputs_language
 from bot.services.league.official_runs import link_rounds_tx, rounds_locked
@@ -101,8 +101,15 @@ class LeagueService(LeagueWork):
 
     @staticmethod
     def is_organiser(league: League, actor: Actor) -> bool:
-        return (actor.can_manage or actor.user_id in league.organisers
-                or (league.organiser_role is not None and league.organiser_role in actor.roles))
+        """Manage Server, named by the league, or holding its organiser role. Raises `RolesNeeded`
+        when only that role can decide and the actor's roles are not known (`Actor.roles` None)."""
+        if actor.can_manage or actor.user_id in league.organisers:
+            return True
+        if league.organiser_role is None:
+            return False
+        if actor.roles is None:
+            raise RolesNeeded()
+        return league.organiser_role in actor.roles
 
     def require_organiser(self, league: League, actor: Actor) -> None:
         if not self.is_organiser(league, actor):
@@ -227,7 +234,8 @@ class LeagueService(LeagueWork):
         if place.guild_id <= 0:
             raise ServiceError("discord.guild_only")
         leagues = await self.store.db.read(lambda tx: leagues_of_guild_tx(tx, place.guild_id))
-        if not actor.can_manage and not any(self.is_organiser(lg, actor) for lg in leagues):
+        named = actor.can_manage or any(actor.user_id in lg.organisers for lg in leagues)  # no roles needed
+        if not named and not any(self.is_organiser(lg, actor) for lg in leagues):
             raise ServiceError("league.not_organiser_here")
         text = str(show).strip().lower() if show is not None else ""
         if text not in ("on", "off"):

@@ -33,6 +33,7 @@ from bot.render.options import RenderOptions
 from bot.render.rallyman.cars import car_size
 from bot.render.rallyman.geometry import StageShapes, add, stage_fingerprint, stage_shapes, unit
 from bot.render.rallyman.layout import MAP_PAD, MapLayout, crop_origin
+from bot.render.rallyman.overlay import dirt_tags, path_points
 from bot.render.rallyman.placement import Placed
 from bot.render.rallyman.static_layer import MapLabel, label_boxes
 
@@ -119,58 +120,84 @@ def camera_window(stage: Stage, view: BoardView | None, placed: list[Placed], sn
                   options: RenderOptions, layout: MapLayout) -> tuple[MapLayout, tuple[int, int]]:
     """The layout of this board (the stage's, its window maybe cut lower) and the window's
     top-left corner in the static layer (see the module's docstring): on each axis the window
-    holds the cars near the followed one and the road ahead of it when they fit, else it starts at
-    those cars and looks the way the road goes; a car its edge would cut is taken in whole when it
-    fits; and the window is cut to the height of what it shows in its columns (the road near the
-    followed car, the cars, the map labels) when that is less than CAMERA_H."""
+    holds the cars near the followed one and the road ahead of it when they fit, else it is
+    centred a little ahead of the followed car with little behind the rearmost car near it
+    (`_anchor`); it
+    is slid so its edges cut no car and as few labels as may be (`_take_cars_in`); and it is cut
+    to the height of what it shows in its columns (the road near the followed car, the cars, the
+    map labels) when that is less than CAMERA_H."""
     if layout.mode != "camera":
         return layout, (0, 0)
     target = followed(stage, view, placed) if view is not None else None
-    if target is None:
+    if view is None or target is None:
         return layout, crop_origin(layout, layout.frame.px(focus_point(stage, view, placed)))
     ww, wh = layout.map_size
     pad = options.px(MAP_PAD)
-    cars = car_boxes(layout, placed, options)
-    keep = cars[placed.index(target)]
+    r = CAR_REACH * car_size(layout.frame.ppu, options.scale)[0]
+    keep = car_boxes(layout, placed, options)[placed.index(target)]
+    # the cars, the dice of the turn (each near its space) and the dirty corners' tags: none is cut
+    cars = (car_boxes(layout, placed, options)
+            + [(x - r, y - r, x + r, y + r) for x, y in (layout.frame.px(at) for _, at in path_points(stage, view))]
+            + [tag.box for tag in dirt_tags(stage, view, layout.frame, options)])
     here = min(_progress(stage, target.car.space), max(s.progress for s in stage.spaces))
     reach = ww / layout.frame.ppu  # spaces along the road as far as the window is wide
     road = [(s.progress, b) for s, b in zip(stage.spaces, road_boxes(stage, layout)) if abs(s.progress - here) <= reach]
     ahead = [b for progress, b in road if progress >= here]
     labels = [label.box for label in label_boxes(stage, layout, snow, options)]
-    # the labels about the followed car (START over the grid...) are held in the window as the cars are
-    held = [b for b in labels if b[2] > keep[0] - ww / 2 and b[0] < keep[2] + ww / 2
-            and b[3] > keep[1] - wh / 2 and b[1] < keep[3] + wh / 2]
-    near = cars + held
-    ox = _take_cars_in(0, _anchor(0, keep, near, ahead, ww, pad), ww, cars, labels, keep, held)
+    # the labels about the cars (START over the grid...) are held in the window as the cars are
+    around = [(c[0] - r, c[1] - r, c[2] + r, c[3] + r) for c in cars]
+    spread = (min(c[0] for c in around), min(c[1] for c in around), max(c[2] for c in around),
+              max(c[3] for c in around))
+    held = [b for b in labels if _meet(b, spread) and any(_meet(b, c) for c in around)]
+    focus = crop_origin(layout, layout.frame.px(focus_point(stage, view, placed)))
+    # the rows the window may show, its place across them not chosen yet
+    ox = _take_cars_in(0, _anchor(0, keep, cars, held, ahead, ww, pad, focus[0]), ww, *_in_band(
+        1, keep[3] - wh, keep[1] + wh, cars, labels, held), keep)
     seen = [b for b in (*(b for _, b in road), *cars, *labels) if b[2] > ox and b[0] < ox + ww]
     top, bottom = min(b[1] for b in seen) - pad, max(b[3] for b in seen) + pad
     h = max(math.ceil(bottom - top), options.px(MIN_WINDOW_H))
     if h < wh:
         return replace(layout, map_size=(ww, h)), (ox, round((top + bottom - h) / 2))
-    return layout, (ox, _take_cars_in(1, _anchor(1, keep, near, ahead, wh, pad), wh, cars, labels, keep, held))
+    in_view = [b for b in ahead if b[2] > ox and b[0] < ox + ww]  # the road ahead in the window's columns
+    return layout, (ox, _take_cars_in(1, _anchor(1, keep, cars, held, in_view, wh, pad, focus[1]), wh, *_in_band(
+        0, ox, ox + ww, cars, labels, held), keep))
 
 
-def _anchor(axis: int, keep: Box, cars: list[Box], ahead: list[Box], win: int, pad: int) -> int:
-    """The window's start on one axis (0: x, 1: y): the boxes `cars` (the cars and the labels
-    about them) within half a window of the followed car's box `keep` and the road `ahead` centred
-    when they fit in `win`; else the window starts at those boxes on the side the road leaves from."""
+def _in_band(axis: int, lo: float, hi: float, cars: list[Box], labels: list[Box],
+             held: list[Box]) -> tuple[list[Box], list[Box], list[Box]]:
+    """The boxes of each group that reach between `lo` and `hi` on `axis` (the window's extent
+    across the axis its place is being chosen on: a box beyond it is no matter to that edge)."""
+    def band(group: list[Box]) -> list[Box]:
+        return [c for c in group if c[axis + 2] > lo and c[axis] < hi]
+    return band(cars), band(labels), band(held)
+
+
+def _anchor(axis: int, keep: Box, cars: list[Box], held: list[Box], ahead: list[Box], win: int, pad: int,
+            focus: int) -> int:
+    """The window's start on one axis (0: x, 1: y). The cars (their dice and dirt tags) within half
+    a window of the followed car's box `keep`, the labels `held` with them and the road `ahead`
+    centred when they fit in `win`; else `focus`, the window centred a little ahead of the
+    followed car (as `focus_point`), moved so it shows no more than a margin behind the rearmost
+    of those cars (where it would show road already driven, or nothing behind a start's grid)."""
     a, b = axis, axis + 2
     near = [c for c in cars if c[b] >= keep[a] - win / 2 and c[a] <= keep[b] + win / 2]
-    lo, hi = min(c[a] for c in near + ahead) - pad, max(c[b] for c in near + ahead) + pad
+    boxes = near + [c for c in held if c[b] >= keep[a] - win / 2 and c[a] <= keep[b] + win / 2] + ahead
+    lo, hi = min(c[a] for c in boxes) - pad, max(c[b] for c in boxes) + pad
     if hi - lo <= win:
         return round((lo + hi - win) / 2)
     way = sum(c[a] + c[b] for c in ahead) / (2 * len(ahead)) - (keep[a] + keep[b]) / 2 if ahead else 0.0
     if way >= 0:
-        return math.floor(min(c[a] for c in near) - pad)
-    return math.ceil(max(c[b] for c in near) + pad - win)
+        return max(focus, math.floor(min(c[a] for c in near) - pad))
+    return min(focus, math.ceil(max(c[b] for c in near) + pad - win))
 
 
-def _take_cars_in(axis: int, start: int, win: int, cars: list[Box], labels: list[Box], keep: Box,
-                  held: list[Box]) -> int:
-    """The window's start on one axis, within a quarter window of `start`: the one whose edges
-    across it cut the fewest cars and labels that, pushed inside (`window_labels`), would lie over
-    another label; then the fewest labels cut or, of those about the followed car (`held`), left
-    out; then the nearest `start`; with `keep` (the followed car's box) inside."""
+def _take_cars_in(axis: int, start: int, win: int, cars: list[Box], labels: list[Box], held: list[Box],
+                  keep: Box) -> int:
+    """The window's start on one axis, with `keep` (the followed car's box) inside: the nearest
+    `start` whose edges across it cut the fewest cars (and dice, dirt tags) and labels that,
+    pushed inside (`window_labels`), would lie over another label or a car; then, within a
+    quarter window of it and no worse, the one cutting the fewest labels and leaving out the
+    fewest of those about the cars (`held`)."""
     a, b = axis, axis + 2
     low, high = math.ceil(keep[b]) - win, math.floor(keep[a])  # the followed car inside
 
@@ -182,14 +209,24 @@ def _take_cars_in(axis: int, start: int, win: int, cars: list[Box], labels: list
         for c in cut(p, labels):
             shift = p - c[a] if c[a] < p else p + win - c[b]
             moved = (c[0] + shift, c[1], c[2] + shift, c[3]) if axis == 0 else (c[0], c[1] + shift, c[2], c[3] + shift)
-            count += any(o is not c and _meet(moved, o) for o in labels)
+            count += any(o is not c and _meet(moved, o) for o in (*labels, *cars))
         return count
+    harms: dict[int, int] = {}
+
+    def harm(p: int) -> int:
+        if p not in harms:
+            harms[p] = len(cut(p, cars)) + hiding(p)
+        return harms[p]
+
+    def untidy(p: int) -> int:
+        return len(cut(p, labels)) + sum(1 for c in held if c[b] <= p or c[a] >= p + win)
+    if harm(start) == 0 and untidy(start) == 0:
+        return start  # nothing cut, nothing left out: the usual case
     edges = {start} | {e for c in (*cars, *labels) for e in (math.floor(c[a]), math.ceil(c[b]),
                                                                math.floor(c[a]) - win, math.ceil(c[b]) - win)}
-    return min((p for p in edges if (low <= p <= high and abs(p - start) <= win / 4) or p == start),
-               key=lambda p: (len(cut(p, cars)) + hiding(p),
-                              len(cut(p, labels)) + sum(1 for c in held if c[b] <= p or c[a] >= p + win),
-                              abs(p - start)))
+    allowed = [p for p in edges if low <= p <= high] or [start]
+    best = min(allowed, key=lambda p: (harm(p), abs(p - start)))  # the fewest cars cut, nearest `start`
+    return min((p for p in allowed if abs(p - best) <= win / 4), key=lambda p: (harm(p), untidy(p), abs(p - best)))
 
 
 def _meet(u: Box, v: Box) -> bool:

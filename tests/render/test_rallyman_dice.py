@@ -14,11 +14,10 @@ from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.engine.rallyman.stages.model import FINISH, START
 from bot.engine.rallyman.view import BoardView, PathStep
 from bot.render.options import RenderOptions
-from bot.render.rallyman.board import map_frame, snow_of, window_origin
+from bot.render.rallyman.board import board_window, map_frame, snow_of
 from bot.render.rallyman.camera import window_labels
 from bot.render.rallyman.cars import car_size
 from bot.render.rallyman.die_spots import car_corners, die_half, die_spots, on_road, square_meets
-from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.overlay import path_points
 from bot.render.rallyman.placement import place_cars
 from bot.render.rallyman.sample import sample_view
@@ -46,9 +45,9 @@ def test_every_die_is_on_the_road_clear_of_cars_and_dice(name, kind):
     stage = load_stage(name)
     view = sample_view(stage) if kind == "mid-stage" else finishing_view(stage)
     options = RenderOptions()
-    layout = board_layout(stage, options)
     placed = place_cars(stage, view)
-    frame = map_frame(layout, window_origin(stage, layout, view, placed))
+    layout, origin = board_window(stage, view, options, placed)
+    frame = map_frame(layout, origin)
     spots = die_spots(stage, frame, path_points(stage, view), placed, options)
     assert len(spots) == len(view.path)
     half = die_half(frame, options)
@@ -87,9 +86,8 @@ def test_six_cars_at_the_start_or_past_the_finish_leave_its_label_clear(name, wh
     stage = load_stage(name)
     view = on_the_line(stage, where)
     options = RenderOptions()
-    layout = board_layout(stage, options)
     placed = place_cars(stage, view)
-    origin = window_origin(stage, layout, view, placed)
+    layout, origin = board_window(stage, view, options, placed)
     frame = map_frame(layout, origin)
     text = word("start" if where == START else "finish_line", options.lang)
     with nothing_kept(tmp_path):  # placed again, not read from a cache drawn before

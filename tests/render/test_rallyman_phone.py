@@ -15,11 +15,10 @@ from bot.engine.rallyman.stages.loader import load_stage
 from bot.engine.rallyman.stages.model import SpaceKind
 from bot.engine.rallyman.view import BoardView
 from bot.render.options import RenderOptions
-from bot.render.rallyman.board import board_image, board_labels, map_frame, window_origin
+from bot.render.rallyman.board import board_image, board_labels, board_window, map_frame
 from bot.render.rallyman.cars import car_size
 from bot.render.rallyman.die_spots import die_size, die_spots
 from bot.render.rallyman.geometry import stage_shapes
-from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.overlay import path_points
 from bot.render.rallyman.panel import COL, DICE_ROW_H, ROW_H, TABLE_HEAD_H, road_order
 from bot.render.rallyman.placement import place_cars
@@ -59,9 +58,9 @@ def test_two_cars_on_one_space_never_hide_each_other(name):
     stage = load_stage(name)
     view = phone_view(stage)
     options = RenderOptions()
-    layout = board_layout(stage, options)
     placed = place_cars(stage, view)
-    frame = map_frame(layout, window_origin(stage, layout, view, placed))
+    layout, origin = board_window(stage, view, options, placed)
+    frame = map_frame(layout, origin)
     spaces = [p.car.space for p in placed]
     shared = [p for p in placed if spaces.count(p.car.space) > 1]
     assert len(shared) == 2
@@ -75,9 +74,9 @@ def test_a_die_of_the_turn_never_covers_a_speed_limit(name):
     stage = load_stage(name)
     view = phone_view(stage)
     options = RenderOptions()
-    layout = board_layout(stage, options)
     placed = place_cars(stage, view)
-    frame = map_frame(layout, window_origin(stage, layout, view, placed))
+    layout, origin = board_window(stage, view, options, placed)
+    frame = map_frame(layout, origin)
     spots = die_spots(stage, frame, path_points(stage, view), placed, options)
     assert len(spots) == len(view.path)
     half = die_size(frame, options) / 2
@@ -94,9 +93,9 @@ def test_an_ai_car_is_marked_on_the_map_and_in_the_table(name):
     options = RenderOptions()
     ai, person = (board_image(stage, phone_view(stage, flag), options) for flag in (True, False))
     view = phone_view(stage)
-    layout = board_layout(stage, options)
     placed = place_cars(stage, view)
-    frame = map_frame(layout, window_origin(stage, layout, view, placed))
+    layout, origin = board_window(stage, view, options, placed)
+    frame = map_frame(layout, origin)
     car = next(p for p in placed if p.car.driver_id == AI)
     at, reach = frame.px(car.at), car_size(frame.ppu, options.scale)[0]
     assert marks_near(ai, at, reach) > marks_near(person, at, reach)

@@ -13,7 +13,8 @@ from bot.engine.rallyman.simulate import board_after_turns
 from bot.engine.rallyman.stages.loader import load_stage, stage_names
 from bot.render import palette as P
 from bot.render.options import RenderOptions
-from bot.render.rallyman.board import board_image, board_labels, map_window
+from bot.render.rallyman import board as board_module
+from bot.render.rallyman.board import board_image, board_labels, board_window, map_window
 from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.static_layer import label_boxes
 from bot.render.words import word
@@ -43,17 +44,30 @@ def test_every_label_of_every_board_and_preview_lies_whole_inside_the_map(name, 
         x0, y0, x1, y1 = label.box
         assert -0.5 <= x0 and -0.5 <= y0 and x1 <= preview.static_size[0] + 0.5 and y1 <= preview.static_size[1] + 0.5
     assert_clear_of_start_and_finish(labels, lang)
-    wx0, wy0, wx1, wy1 = map_window(board_layout(stage, options))
     for turns in TURNS:
-        seen = board_labels(stage, board_after_turns(stage, seed=1, turns=turns), options)
+        view = board_after_turns(stage, seed=1, turns=turns)
+        wx0, wy0, wx1, wy1 = map_window(board_window(stage, view, options)[0])
+        seen = board_labels(stage, view, options)
         for label in seen:
             x0, y0, x1, y1 = label.box
             assert wx0 - 0.5 <= x0 and wy0 - 0.5 <= y0 and x1 <= wx1 + 0.5 and y1 <= wy1 + 0.5, (turns, label)
         assert_clear_of_start_and_finish(seen, lang)
 
 
-def test_a_split_label_the_window_cuts_is_drawn_whole_against_its_edge():
-    stage = load_stage("ironside-climb")  # at the start, the window's right edge cuts SPLIT
+def cutting_window(monkeypatch, stage, text: str) -> None:
+    """Every board of `stage` drawn through a camera window whose right edge cuts the label `text`
+    through its middle (the camera keeps labels whole where it can: this puts the edge there)."""
+    options = RenderOptions()
+    layout = board_layout(stage, options)
+    box = next(label.box for label in label_boxes(stage, layout, frozenset(stage.snow_zones), options)
+               if label.text == text)
+    origin = (round((box[0] + box[2]) / 2) - layout.map_size[0], round(box[1]) - 100)
+    monkeypatch.setattr(board_module, "camera_window", lambda *args: (layout, origin))
+
+
+def test_a_split_label_the_window_cuts_is_drawn_whole_against_its_edge(monkeypatch):
+    stage = load_stage("ironside-climb")
+    cutting_window(monkeypatch, stage, "SPLIT")
     view = board_after_turns(stage, seed=1, turns=0)
     split = next(label for label in board_labels(stage, view) if label.text == "SPLIT")
     window = map_window(board_layout(stage, RenderOptions()))
@@ -65,10 +79,11 @@ def test_a_split_label_the_window_cuts_is_drawn_whole_against_its_edge():
     assert min(purple) < split.box[0] + 10  # and begins where the whole pill begins
 
 
-def test_a_shortcut_tag_the_window_cuts_is_drawn_whole_against_its_edge():
-    """The issue's "K4": at the start of Frozen Lakes the window's right edge cuts the K4 tag of the
-    second corner's shortcut; it is drawn again whole, flush with the edge, in its own font."""
+def test_a_shortcut_tag_the_window_cuts_is_drawn_whole_against_its_edge(monkeypatch):
+    """The issue's "K4" (the window's right edge cut the K4 tag of Frozen Lakes' second corner's
+    shortcut): it is drawn again whole, flush with the edge, in its own font."""
     stage = load_stage("frozen-lakes")
+    cutting_window(monkeypatch, stage, "K4")
     view = board_after_turns(stage, seed=1, turns=0)
     tag = next(label for label in board_labels(stage, view) if label.text == "K4")
     window = map_window(board_layout(stage, RenderOptions()))

@@ -21,10 +21,9 @@ from bot.engine.rallyman.view import ResultRow, ResultsView
 from bot.i18n import catalogue, render, t
 from bot.render import palette as P
 from bot.render.options import RenderOptions
-from bot.render.rallyman.board import board_texts, map_frame, window_origin
+from bot.render.rallyman.board import board_texts, board_window, map_frame
 from bot.render.rallyman.cars import car_size
 from bot.render.rallyman.dice import die_badge
-from bot.render.rallyman.layout import board_layout
 from bot.render.rallyman.overlay import spin_mark_at
 from bot.render.rallyman.placement import place_cars
 from bot.render.rallyman.results import WINNER_MARK, results_texts
@@ -119,9 +118,9 @@ def test_a_spun_car_carries_a_spin_mark():
     spun = board(st, car("al", 0, 6, gear=0, pose="spun"))
     normal = board(st, car("al", 0, 6, gear=0))
     options = RenderOptions()
-    layout = board_layout(st, options)
     placed = place_cars(st, spun)
-    frame = map_frame(layout, window_origin(st, layout, spun, placed))
+    layout, origin = board_window(st, spun, options, placed)
+    frame = map_frame(layout, origin)
     mark = spin_mark_at(frame.px(placed[0].at), car_size(frame.ppu, options.scale)[0])
     centre = (round(mark[0]), round(mark[1]))
     with_mark = colour_count(decode(render_board(st, spun, options)), centre, 8, P.HAZARD_RED, tol=30)

@@ -3,7 +3,9 @@ the 40-unit courses (std-1, std-8 and std-12) are drawn about 26 px a space at 1
 smaller than a stage tile's chip (its number at least PHONE_TEXT_PX tall on a phone). No chip
 overlaps another (a chip whose space is covered goes beside the road, tied to it by a leader),
 every chip stays in the picture, and the board stays at most 1.6 widths tall; the finish's
-numbered marks, wider than a space too, never overlap either."""
+numbered marks, wider than a space too, never overlap either; and a finished car's chip, wider
+than a mark, lies on no mark nor its number, nor on another chip, its leader to its mark crossing
+no other mark."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 from bot.engine.roadrally.view import view
 from bot.render.fonts import BOARD_FONT_PX
 from bot.render.options import RenderOptions
-from bot.render.roadrally.board import board_image, finish_marks, map_layout
+from bot.render.roadrally.board import board_image, chips, finish_marks, map_layout
+from bot.render.roadrally.cars import segment_distance
 from bot.render.roadrally.course import MARK_STEP, mark_radius, stage_chips
 from bot.render.roadrally.sample import ai_game
 
@@ -58,3 +61,43 @@ def test_the_finish_marks_never_overlap_and_stay_on_the_map(course):
     assert image.height <= 1.6 * image.width
     assert all(radius <= x <= image.width - radius and lay.top - 0.5 <= y - radius and y + radius <= lay.height + 0.5
                for x, y in marks)
+
+
+def finished(game, everyone: bool):
+    """The spectators' view of `game` played to its end; with `everyone`, every car finished, on
+    marks 1..5 in seat order (the crowded case: five chips beside five marks)."""
+    shown = view(game, None)
+    if not everyone:
+        return shown
+    seats = tuple(s._replace(pos=game.road.final, mark=i) for i, s in enumerate(shown.seats, 1))
+    return shown._replace(seats=seats)
+
+
+@pytest.mark.parametrize("everyone", (False, True), ids=("played-out", "all-finished"))
+@pytest.mark.parametrize("course", COURSES)
+def test_a_finished_cars_chip_lies_on_no_finish_mark_nor_another_chip(course, everyone):
+    game = ai_game(course, 5, 5000)
+    assert game.phase == "over"
+    shown = finished(game, everyone)
+    options = RenderOptions()
+    lay = map_layout(game.road, shown, options)
+    mark_r, _ = mark_radius(lay, options)
+    marks = [lay.point(x, y) for x, y in finish_marks(game.road, lay, options, len(shown.seats))]
+    spots, radius = chips(game.road, shown, options)
+    done = {s.id: s.mark for s in shown.seats if s.mark is not None}
+    assert len(done) == (5 if everyone else len(done)) >= 1
+    assert radius > mark_r  # the case in question: a chip wider than a mark
+    ends = [spot for spot in spots if spot.seat in done]
+    assert len(ends) == len(done)
+    on_marks = [(spot.seat, n) for spot in ends for n, m in enumerate(marks, 1)
+                if math.hypot(spot.at[0] - m[0], spot.at[1] - m[1]) < radius + mark_r]
+    assert not on_marks, f"chips over marks: {on_marks}"
+    crowded = [(a.seat, b.seat) for a in ends for b in spots
+               if a is not b and math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) < 2 * radius]
+    assert not crowded
+    for spot in ends:
+        assert spot.tie == marks[done[spot.seat] - 1]  # tied to its own mark
+        assert all(segment_distance(m, spot.tie, spot.at) >= mark_r for m in marks if m != spot.tie)
+    image = board_image(game.road, shown, options)
+    assert all(radius <= x <= image.width - radius and radius <= y <= lay.height - radius for x, y in
+               (spot.at for spot in ends))

@@ -17,8 +17,8 @@ from bot.render.frame import Frame
 from bot.render.header import header_texts
 from bot.render.options import DEFAULT_OPTIONS, RenderOptions
 from bot.render.painter import Header, board_canvas, paste_window
-from bot.render.rallyman.camera import draw_overview, draw_window_labels, focus_point, window_labels
-from bot.render.rallyman.layout import MapLayout, board_layout, crop_origin
+from bot.render.rallyman.camera import camera_window, draw_overview, draw_window_labels, window_labels
+from bot.render.rallyman.layout import MapLayout, board_layout
 from bot.render.rallyman.overlay import DirtTag, dirt_tags, draw_overlay
 from bot.render.rallyman.panel import draw_table, panel_height, table_texts
 from bot.render.rallyman.placement import Placed, place_cars, world_position
@@ -31,11 +31,14 @@ def snow_of(stage: Stage, view: BoardView | None) -> frozenset[str]:
     return frozenset(stage.snow_zones) | (view.snow_zones if view is not None else frozenset())
 
 
-def window_origin(stage: Stage, layout: MapLayout, view: BoardView | None, placed: list[Placed]) -> tuple[int, int]:
-    """Top-left of the visible window in the static layer (0, 0 unless it is a camera view)."""
-    if layout.mode != "camera":
-        return 0, 0
-    return crop_origin(layout, layout.frame.px(focus_point(stage, view, placed)))
+def board_window(stage: Stage, view: BoardView | None, options: RenderOptions,
+                 placed: list[Placed] | None = None) -> tuple[MapLayout, tuple[int, int]]:
+    """The layout of this board (a camera window may be cut lower than the stage's: see
+    bot.render.rallyman.camera) and the top-left of its window in the static layer ((0, 0) unless
+    it is a camera view)."""
+    if placed is None:
+        placed = place_cars(stage, view) if view is not None else []
+    return camera_window(stage, view, placed, snow_of(stage, view), options, board_layout(stage, options))
 
 
 def map_frame(layout: MapLayout, origin: tuple[int, int]) -> Frame:
@@ -46,10 +49,9 @@ def map_frame(layout: MapLayout, origin: tuple[int, int]) -> Frame:
 def board_image(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> Image.Image:
     """The board after a turn, as a Pillow image (RGB)."""
     options = options or DEFAULT_OPTIONS
-    layout = board_layout(stage, options)
     snow = snow_of(stage, view)
     placed = place_cars(stage, view)
-    origin = window_origin(stage, layout, view, placed)
+    layout, origin = board_window(stage, view, options, placed)
 
     def paint_map(canvas: Image.Image) -> None:
         paste_window(canvas, layout.map_top, layout.map_size, layout.static_size, origin, P.PAPER,
@@ -70,7 +72,7 @@ def board_texts(stage: Stage, view: BoardView, options: RenderOptions | None = N
     """The header's and the table's texts of the board image, each with its cell (for the tests:
     the drawing draws these very boxes)."""
     options = options or DEFAULT_OPTIONS
-    layout = board_layout(stage, options)
+    layout, _ = board_window(stage, view, options)
     return (header_texts(view.title, view.round, view.status, options.width, layout.header_h, options,
                          (view.special, view.specials), BOARD_FONT_PX)
             + table_texts(stage, view, layout.body_bottom, options))
@@ -80,8 +82,7 @@ def board_labels(stage: Stage, view: BoardView, options: RenderOptions | None = 
     """The map labels seen in the board image, in its pixels (for the tests: a label the camera
     window cuts is among them, moved inside the window, as drawn)."""
     options = options or DEFAULT_OPTIONS
-    layout = board_layout(stage, options)
-    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    layout, origin = board_window(stage, view, options)
     return [label for label, _ in window_labels(stage, layout, snow_of(stage, view), options, origin)]
 
 
@@ -93,8 +94,7 @@ def map_window(layout: MapLayout) -> tuple[float, float, float, float]:
 def dirt_boxes(stage: Stage, view: BoardView, options: RenderOptions | None = None) -> list[DirtTag]:
     """The dirt tags of the board image, in image pixels (for the tests)."""
     options = options or DEFAULT_OPTIONS
-    layout = board_layout(stage, options)
-    origin = window_origin(stage, layout, view, place_cars(stage, view))
+    layout, origin = board_window(stage, view, options)
     return dirt_tags(stage, view, map_frame(layout, origin), options, map_window(layout))
 
 
@@ -118,8 +118,6 @@ def space_pixel(stage: Stage, space_id: int, options: RenderOptions | None = Non
     window is the one of a board with no cars.
     """
     options = options or DEFAULT_OPTIONS
-    layout = board_layout(stage, options)
-    placed = place_cars(stage, view) if view is not None else []
-    origin = window_origin(stage, layout, view, placed)
+    layout, origin = board_window(stage, view, options)
     x, y = map_frame(layout, origin).px(world_position(stage, space_id))
     return round(x), round(y)

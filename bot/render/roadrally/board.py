@@ -21,7 +21,7 @@ from bot.render.header import draw_header
 from bot.render.options import RenderOptions
 from bot.render.painter import Header, board_canvas
 from bot.render.roadrally.cars import CarSpot, car_spots, chip_radius, draw_cars, initials
-from bot.render.roadrally.course import GROUND, draw_course, final_marks, mark_line
+from bot.render.roadrally.course import GROUND, draw_course, final_marks, mark_line, mark_radius
 from bot.render.roadrally.layout import CourseLayout, course_layout
 from bot.render.roadrally.legend import draw_legend, legend_height
 from bot.render.roadrally.panel import draw_panel, panel_height
@@ -79,7 +79,8 @@ def chips(road: Road, view: RRView, options: RenderOptions) -> tuple[list[CarSpo
     """The cars' chips on the board (`car_spots`) and their radius, as drawn (for the tests)."""
     lay = map_layout(road, view, options)
     radius = chip_radius(lay.ppu, chip_size(lay, options))
-    return car_spots(road, lay, on_course(view), radius, finish_marks(road, lay, options, len(view.seats))), radius
+    return car_spots(road, lay, on_course(view), radius, finish_marks(road, lay, options, len(view.seats)),
+                     mark_radius(lay, options)[0]), radius
 
 
 def board_image(road: Road, view: RRView, options: RenderOptions,
@@ -96,7 +97,7 @@ def board_image(road: Road, view: RRView, options: RenderOptions,
     def paint_map(img: Image.Image) -> None:
         draw_course(img, road, lay, options, view.stage_tiles, view.checkpoint_tiles, len(view.seats))
         draw_cars(img, road, lay, on_course(view), colours, labels, view.current, chip_size(lay, options),
-                  finish_marks(road, lay, options, len(view.seats)))
+                  finish_marks(road, lay, options, len(view.seats)), mark_radius(lay, options)[0])
 
     def paint_panel(img: Image.Image, top: int) -> None:
         draw_panel(img, top, view, shown, colours, labels, options)

@@ -1,8 +1,10 @@
 """The cars on the course (RULES C4, C8): one colour per seat (the shared Okabe–Ito colours) with
 the driver's initials. A car alone on a space sits on it. Several cars on one space are drawn side
 by side beside the road, in arrival order along the road's direction, the earlier arrival ahead
-(C4: it is ahead in the race), with a bracket to their space. A finished car sits on its numbered
-mark of the final space (C8). Retired cars are not drawn (the panel lists them)."""
+(C4: it is ahead in the race), with a bracket to their space. The finished cars (C8) are drawn in a
+row beside the final space's numbered marks, in the marks' order, each tied to its mark by a short
+leader from the mark's rim: a chip is wider than a mark on a course laid small, and on its mark it
+hid that mark's number and its neighbours'. Retired cars are not drawn (the panel lists them)."""
 
 from __future__ import annotations
 
@@ -49,27 +51,30 @@ def chip(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, col
 @dataclass(frozen=True)
 class CarSpot:
     """Where a car's chip is drawn (pixels) and, for a car sharing its space, the space's centre
-    its row beside the road is tied to (None: alone on its space, or on a finish mark)."""
+    its row beside the road is tied to, or a finished car's mark (None: alone on its space)."""
 
     seat: str
     at: tuple[float, float]
     tie: tuple[float, float] | None = None
+    rim: float = 0.0  # a finished car's leader starts this far from `tie` (its mark's centre)
 
 
 def car_spots(road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]], radius: float,
-              marks: list[tuple[float, float]]) -> list[CarSpot]:
-    """Each car's chip: on its finish mark once finished, on its space when alone there and clear
-    of the chips placed before (the leaders'); else (cars sharing a space, or a chip larger than a
-    space meeting the one ahead) in a row beside the road tied to the space (the earliest arrival
-    ahead), on the side where the row meets the fewest chips and hides the least road. `marks`:
-    the course points of the final space's numbered marks (`board.finish_marks`)."""
+              marks: list[tuple[float, float]], mark_radius: float) -> list[CarSpot]:
+    """Each car's chip: a finished car's beside the finish marks (`finished_row`); a car on its
+    space when alone there and clear of the chips placed before (the leaders'); else (cars sharing
+    a space, or a chip larger than a space meeting the one ahead) in a row beside the road tied to
+    the space (the earliest arrival ahead), on the side where the row meets the fewest chips and
+    hides the least road. `marks`: the course points of the final space's numbered marks
+    (`board.finish_marks`), each `mark_radius` px."""
     spaces: dict[int, list[tuple[int, str]]] = {}
-    out: list[CarSpot] = []
+    finished: list[tuple[int, str]] = []
     for seat, pos, place, mark in cars:
         if mark is not None and 1 <= mark <= len(marks):
-            out.append(CarSpot(seat, lay.point(*marks[mark - 1])))
+            finished.append((mark, seat))
         else:
             spaces.setdefault(pos, []).append((place, seat))
+    out = finished_row(road, lay, sorted(finished), radius, marks, mark_radius)
     road_cells = {(s.x, s.y) for s in road.spaces}
     # the leader's space first: a car alone stays on its space unless an earlier chip is there
     for pos, here in sorted(spaces.items(), key=lambda item: min(item[1])):
@@ -95,6 +100,53 @@ def car_spots(road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int
                         best, best_key = row, key
         out += best
     return out
+
+
+#: the free ring between a finished car's chip and a finish mark, in units of the chip's radius
+MARK_CLEAR = 0.25
+
+
+def finished_row(road: Road, lay: CourseLayout, finished: list[tuple[int, str]], radius: float,
+                 marks: list[tuple[float, float]], mark_radius: float) -> list[CarSpot]:
+    """The chips of the finished cars (mark, seat), in mark order, in a row parallel to the line of
+    the finish marks, beside it along the road (past the finish first, else before it), slid
+    along the line where the map's edge would cut it: where no chip meets a mark (nor its number,
+    inside it) and every chip is on the map. Each is tied to its mark (`CarSpot.rim`)."""
+    if not finished:
+        return []
+    points = [lay.point(*m) for m in marks]
+    ux, uy = heading(road, road.final)
+    dx, dy = lay.direction(ux, uy)  # along the road, as drawn
+    nx, ny = lay.direction(-uy, ux)  # across it: the marks' line, mark 1 first
+    ours = [points[m - 1] for m, _ in finished]
+    cx, cy = sum(p[0] for p in ours) / len(ours), sum(p[1] for p in ours) / len(ours)
+    step = radius * 2.05
+    clear = radius * (1 + MARK_CLEAR) + mark_radius
+    half = (len(finished) - 1) / 2
+    best: list[CarSpot] = []
+    best_key: tuple[int, int, float, float, int] | None = None
+    for away in (1.0, 1.5, 2.0, 3.0):
+        for along in (1, -1):
+            for slide in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 3.0, -3.0):
+                bx = cx + dx * along * away * clear + nx * slide * step
+                by = cy + dy * along * away * clear + ny * slide * step
+                row = [CarSpot(seat, (bx + nx * (j - half) * step, by + ny * (j - half) * step), points[m - 1],
+                               mark_radius) for j, (m, seat) in enumerate(finished)]
+                key = (sum(not _on_map(lay, a.at, radius) for a in row),
+                       sum(math.hypot(a.at[0] - p[0], a.at[1] - p[1]) < clear for a in row for p in points)
+                       + sum(segment_distance(p, a.tie, a.at) < mark_radius for a in row if a.tie is not None
+                             for p in points if p != a.tie),  # a leader over another mark
+                       away, abs(slide), 0 if along == 1 else 1)
+                if best_key is None or key < best_key:
+                    best, best_key = row, key
+    return best
+
+
+def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The distance from point `p` to the segment a–b."""
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * vx + (p[1] - a[1]) * vy) / ((vx * vx + vy * vy) or 1.0)))
+    return math.hypot(p[0] - a[0] - t * vx, p[1] - a[1] - t * vy)
 
 
 def _row(lay: CourseLayout, s, here: list[tuple[int, str]], ux: float, uy: float, side: int,
@@ -125,22 +177,29 @@ def _meets(a: tuple[float, float], b: tuple[float, float], radius: float) -> boo
 
 def draw_cars(img: Image.Image, road: Road, lay: CourseLayout, cars: list[tuple[str, int, int, int | None]],
               colours: Mapping[str, P.RGB], labels: Mapping[str, str], current: str | None, size: int,
-              marks: list[tuple[float, float]]) -> list[CarSpot]:
+              marks: list[tuple[float, float]], mark_radius: float) -> list[CarSpot]:
     """`cars`: (seat, space, race place, finish mark) of every car still in the game; `marks`: the
-    course points of the final space's numbered marks, one per seat. The chips as drawn (`car_spots`)."""
+    course points of the final space's numbered marks, one per seat, each `mark_radius` px. The
+    chips as drawn (`car_spots`)."""
     d = ImageDraw.Draw(img)
     ppu = lay.ppu
     radius = chip_radius(ppu, size)
-    spots = car_spots(road, lay, cars, radius, marks)
+    spots = car_spots(road, lay, cars, radius, marks, mark_radius)
     ties: dict[tuple[float, float], list[CarSpot]] = {}
     for spot in spots:
         if spot.tie is not None:
             ties.setdefault(spot.tie, []).append(spot)
-    for (cx, cy), row in ties.items():  # a row's link to the space its cars share
+    width = max(3, round(ppu / 10))
+    for (cx, cy), row in ties.items():  # a row's link to the space its cars share, or a finished car's to its mark
         first, last = row[0].at, row[-1].at
         mid = ((first[0] + last[0]) / 2, (first[1] + last[1]) / 2)
-        d.line((cx, cy, *mid), fill=P.BLACK, width=max(3, round(ppu / 10)))
-        d.line((first, last), fill=P.BLACK, width=max(3, round(ppu / 10)))
+        if row[0].rim:  # from the mark's rim: its number stays clear
+            gap = math.hypot(mid[0] - cx, mid[1] - cy) or 1.0
+            k = (row[0].rim + width) / gap
+            d.line((cx + (mid[0] - cx) * k, cy + (mid[1] - cy) * k, *mid), fill=P.BLACK, width=width)
+            continue
+        d.line((cx, cy, *mid), fill=P.BLACK, width=width)
+        d.line((first, last), fill=P.BLACK, width=width)
         d.ellipse((cx - ppu * 0.16, cy - ppu * 0.16, cx + ppu * 0.16, cy + ppu * 0.16), fill=P.BLACK)
     for spot in reversed(spots):  # in a row, the earliest arrival drawn last
         chip(d, spot.at, radius, colours[spot.seat], labels[spot.seat], size, spot.seat == current,

@@ -2,7 +2,7 @@
 
 The bot asks the gateway for no intent (bot/client.py `gateway_intents`), so discord.py keeps no
 server's roles, and `Member.roles` (which resolves the role ids an interaction sends through the
-cached roles) is empty. The organiser check (bot/services/leagues.py `is_organiser`) is given
+cached roles) is empty. The organiser check (bot/services/league/leagues.py `is_organiser`) is given
 `Actor.roles` None ("not known") and raises `RolesNeeded` only when a role could decide: a command
 that needs organiser rights, by someone without Manage Server who is not a named organiser, in a
 league with an organiser role. Then, and only then, the view layer learns the roles here, with

@@ -12,7 +12,7 @@ import pytest
 
 from bot.services import Actor
 from bot.services.errors import RolesNeeded, ServiceError
-from bot.services.leagues import LeagueService
+from bot.services.league.leagues import LeagueService
 from tests.league.league_helpers import LEAGUE_CHANNEL, ORGANISER
 from tests.league.test_league_refusals import champs, everything
 

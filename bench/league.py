@@ -53,7 +53,8 @@ from typing import Any
 
 from bot.engine.core.official import week_of
 from bot.engine.rallyman.ai import choose_action
-from bot.services import Actor, Place, RallyService, round_close
+from bot.services import Actor, Place, RallyService
+from bot.services.league import round_close
 from bot.services.play.deadlines import DeadlineService
 from bot.services.world.rounds import ensure_week_tx
 from bot.store import Store

@@ -17,7 +17,7 @@ from bot.engine.rallyman.view import PathStep
 from bot.render.frame import Frame
 from bot.render.options import RenderOptions
 from bot.render.rallyman.cars import car_size
-from bot.render.rallyman.geometry import add, left_of, stage_shapes, unit
+from bot.render.rallyman.geometry import add, left_of, stage_fingerprint, stage_shapes, unit
 from bot.render.rallyman.placement import Placed
 
 Pt = tuple[float, float]
@@ -70,15 +70,49 @@ def inside(point: Pt, polygon: list[Pt]) -> bool:
     return hit
 
 
-def on_road(stage: Stage, frame: Frame, point: Pt) -> bool:
-    """Whether an image point is inside a space of the stage's road."""
-    return any(inside(point, frame.poly(sh.polygon)) for sh in stage_shapes(stage).spaces)
+class Road:
+    """The stage's spaces as image polygons, made once per board and filed by the cells of a
+    coarse grid their bounding boxes cover: a point is tried only against the few spaces of its
+    cell (a board tries a few hundred spots; each against every space's polygon, converted anew,
+    cost more than the rest of the board)."""
+
+    CELL = 64.0  # px
+
+    def __init__(self, stage: Stage, frame: Frame) -> None:
+        self.cells: dict[tuple[int, int], list[list[Pt]]] = {}
+        for sh in stage_shapes(stage).spaces:
+            poly = frame.poly(sh.polygon)
+            xs, ys = [x for x, _ in poly], [y for _, y in poly]
+            for cx in range(math.floor(min(xs) / self.CELL), math.floor(max(xs) / self.CELL) + 1):
+                for cy in range(math.floor(min(ys) / self.CELL), math.floor(max(ys) / self.CELL) + 1):
+                    self.cells.setdefault((cx, cy), []).append(poly)
+
+    def holds(self, point: Pt) -> bool:
+        """Whether an image point is inside a space of the stage's road."""
+        cell = (math.floor(point[0] / self.CELL), math.floor(point[1] / self.CELL))
+        return any(inside(point, poly) for poly in self.cells.get(cell, ()))
+
+
+_ROADS: dict[tuple, Road] = {}
+
+
+def road_of(stage: Stage, frame: Frame) -> Road:
+    """The stage's `Road` in `frame`, kept for the next board of the same window (a spectator's
+    board between two turns that did not move the camera, a replay's frames); a few dozen kept."""
+    key = (stage_fingerprint(stage), frame)
+    road = _ROADS.get(key)
+    if road is None:
+        if len(_ROADS) >= 32:
+            _ROADS.clear()
+        road = _ROADS[key] = Road(stage, frame)
+    return road
 
 
 def die_spots(stage: Stage, frame: Frame, steps: list[tuple[PathStep, Pt]], placed: list[Placed],
               options: RenderOptions) -> list[tuple[PathStep, Pt]]:
     """Where each die of the path is drawn (image pixels), see the module's docstring."""
     shapes = stage_shapes(stage)
+    road = road_of(stage, frame)
     half = die_half(frame, options)
     cars = [car_corners(frame, p, options) for p in placed]
     limits = [frame.px(shapes.shape(s.id).centre) for s in stage.spaces
@@ -113,9 +147,25 @@ def die_spots(stage: Stage, frame: Frame, steps: list[tuple[PathStep, Pt]], plac
         left, right = (sh.edge_left, sh.edge_right) if sh is not None else (0.5, 0.5)
         sides = (0.0, *(sgn * max(0.0, edge - half / frame.ppu) * f for sgn, edge in ((1, left), (-1, right))
                         for f in (1.0, 0.5)))
-        spots = [frame.px(add(add(world, d, k), n, side)) for k in ALONG for side in sides]
-        spots = [s for s in spots if on_road(stage, frame, s)] or [frame.px(world)]
-        at = next((s for tests in tiers for s in spots if all(t(s) for t in tests)), None) or max(spots, key=room)
+        candidates = [frame.px(add(add(world, d, k), n, side)) for k in ALONG for side in sides]
+        known: dict[int, bool] = {}  # whether candidate i is on the road, asked only when it is tried
+
+        def on(i: int, candidates: list[Pt] = candidates, known: dict[int, bool] = known) -> bool:
+            if i not in known:
+                known[i] = road.holds(candidates[i])
+            return known[i]
+
+        at = next((s for tests in tiers for i, s in enumerate(candidates) if on(i) and all(t(s) for t in tests)),
+                  None)
+        if at is None:  # no spot on the road clear enough: as before, among the road's spots
+            spots = [s for i, s in enumerate(candidates) if on(i)] or [frame.px(world)]
+            at = next((s for tests in tiers for s in spots if all(t(s) for t in tests)), None) or max(spots, key=room)
         taken.append(at)
         out.append((step, at))
     return out[::-1]
+
+
+def on_road(stage: Stage, frame: Frame, point: Pt) -> bool:
+    """Whether an image point is inside a space of the stage's road (one question: `Road` keeps
+    the polygons for many)."""
+    return Road(stage, frame).holds(point)

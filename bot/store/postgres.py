@@ -3,7 +3,11 @@ processes share.
 
 Why it is shaped like this (DESIGN §3):
 - one pool per process (`RALLYBOT_DB_POOL` connections, default 8): hosts that offer PostgreSQL
-  count connections, and a command holds one only while it talks to the database;
+  count connections, and a command holds one only while it talks to the database; the bot's pool
+  opens them all when the store opens (the web page's read-only pool one), so no command waits
+  for a new connection (a server process forked, authenticated, its caches cold): with pools
+  opened on demand, N shard processes restarted under traffic opened N × 8 at once and their
+  first commands waited for them (`bench live --processes 4`);
 - the repositories' SQL is shared with SQLite: `?` placeholders are numbered here (`$1`, `$2`…;
   outside quotes), the schema's DDL is translated by `bot/store/pg_schema.py`, times and JSON stay
   TEXT (the exact bytes SQLite keeps, so `db copy` and `db check` compare equal) with the "C"
@@ -222,7 +226,8 @@ class PgDatabase(Database):
         settings = {"application_name": "rallybot-web" if read_only else "rallybot"}
         if read_only:
             settings["default_transaction_read_only"] = "on"
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=count, reset=_nothing_to_reset,
+        warm = 1 if read_only else count  # every connection now, at once (see the module docstring)
+        pool = await asyncpg.create_pool(url, min_size=warm, max_size=count, reset=_nothing_to_reset,
                                          server_settings=settings)
         return cls(url, pool, read_only)
 

@@ -3,7 +3,8 @@
     DISCORD_TOKEN   the bot token (Discord developer portal → your application → Bot)
     RALLYBOT_DB     the database: an SQLite file (default data/rallybot.sqlite3) or a postgresql:// URL
     DATABASE_URL    a postgresql:// URL (Heroku-style hosts set it): used when RALLYBOT_DB is not set
-    RALLYBOT_DB_POOL  PostgreSQL connections per process (default 8)
+    RALLYBOT_DB_POOL  PostgreSQL connections per process (default 8), all opened at start
+                    (RALLYBOT_DB_POOL_OPEN: how many of them, the others when needed)
     SHARD_COUNT     Discord shards in all (several processes share the bot); SHARD_IDS: this
                     process's shards (`0,1` or `0-3`; default all of them)
     DEV_GUILD_ID    a test server: commands are synced there instantly instead of globally

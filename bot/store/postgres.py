@@ -3,7 +3,11 @@ processes share.
 
 Why it is shaped like this (DESIGN §3):
 - one pool per process (`RALLYBOT_DB_POOL` connections, default 8): hosts that offer PostgreSQL
-  count connections, and a command holds one only while it talks to the database;
+  count connections, and a command holds one only while it talks to the database; the bot's pool
+  opens them all when the store opens (the web page's read-only pool one), so no command waits
+  for a new connection (a server process forked, authenticated, its caches cold): with pools
+  opened on demand, N shard processes restarted under traffic opened N × 8 at once and their
+  first commands waited for them (`bench live --processes 4`);
 - the repositories' SQL is shared with SQLite: `?` placeholders are numbered here (`$1`, `$2`…;
   outside quotes), the schema's DDL is translated by `bot/store/pg_schema.py`, times and JSON stay
   TEXT (the exact bytes SQLite keeps, so `db copy` and `db check` compare equal) with the "C"
@@ -191,14 +195,26 @@ async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
     return None
 
 
+def _count_setting(name: str, default: int) -> int:
+    """The environment's `name`, a whole number from 1 to 100; `default` when it is not set."""
+    raw = os.environ.get(name, "")
+    if not raw:
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= 100:
+        raise ValueError(f"{name} must be a whole number from 1 to 100, got {raw!r}")
+    return int(raw)
+
+
 def pool_size() -> int:
     """Connections per process: `RALLYBOT_DB_POOL` (1…100), else 8."""
-    raw = os.environ.get("RALLYBOT_DB_POOL", "")
-    if not raw:
-        return POOL_SIZE
-    if not raw.isdigit() or not 1 <= int(raw) <= 100:
-        raise ValueError(f"RALLYBOT_DB_POOL must be a whole number from 1 to 100, got {raw!r}")
-    return int(raw)
+    return _count_setting("RALLYBOT_DB_POOL", POOL_SIZE)
+
+
+def opened_at_start(size: int) -> int:
+    """How many of the bot's `size` connections open with the store: all of them (see the module
+    docstring), or `RALLYBOT_DB_POOL_OPEN` when set (at most `size`; the tests open one, their
+    stores serve a few statements each)."""
+    return min(size, _count_setting("RALLYBOT_DB_POOL_OPEN", size))
 
 
 class PgDatabase(Database):
@@ -222,7 +238,8 @@ class PgDatabase(Database):
         settings = {"application_name": "rallybot-web" if read_only else "rallybot"}
         if read_only:
             settings["default_transaction_read_only"] = "on"
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=count, reset=_nothing_to_reset,
+        warm = 1 if read_only else opened_at_start(count)
+        pool = await asyncpg.create_pool(url, min_size=warm, max_size=count, reset=_nothing_to_reset,
                                          server_settings=settings)
         return cls(url, pool, read_only)
 

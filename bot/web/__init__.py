@@ -26,8 +26,24 @@ thread of its own in the web page's process).
 
 from __future__ import annotations
 
-from bot.web.app import create_app
-from bot.web.options import WebOptions
-from bot.web.server import WebServer
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.web.app import create_app
+    from bot.web.options import WebOptions
+    from bot.web.server import WebServer
+
+__all__ = ["WebOptions", "WebServer", "create_app"]
+
+# Loaded on first use: the bot process imports `bot.web.child` (which starts the page's own
+# process) and must not pay for aiohttp.web, jinja2 and the pages, which only that child serves.
+_LAZY = {"create_app": "bot.web.app", "WebOptions": "bot.web.options", "WebServer": "bot.web.server"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["WebOptions", "WebServer", "create_app"]

@@ -28,8 +28,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-
-from icalendar import Alarm, Calendar, Event
+from typing import TYPE_CHECKING
 
 from bot import games
 from bot.engine.core.text import msg
@@ -51,6 +50,9 @@ from bot.store.leagues import (
     results_of_league_tx,
     rounds_of_league_tx,
 )
+
+if TYPE_CHECKING:  # imported where a calendar is made: a rare command, kept out of the bot's start-up
+    from icalendar import Event
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 STATUS = {"classified": "finished", "dnf": "dnf", "dsq": "dsq"}
@@ -182,6 +184,8 @@ def round_uid(league: League, rnd: Round, what: str) -> str:
 
 
 def _event(league: League, rnd: Round, what: str, at: datetime, now: datetime, lang: str) -> Event:
+    from icalendar import Event
+
     event = Event()
     event.add("uid", round_uid(league, rnd, what))
     event.add("dtstamp", now)
@@ -199,6 +203,8 @@ def _event(league: League, rnd: Round, what: str, at: datetime, now: datetime, l
 def calendar_ics(league: League, rounds: list[Round], now: datetime) -> bytes:
     """The league's rounds as an iCalendar file: each round's opening and its close as two short
     events (times in UTC, the league's zone noted), the close with a reminder a day before."""
+    from icalendar import Alarm, Calendar
+
     lang = league_language(league)
     cal = Calendar()
     cal.add("prodid", PRODID)

@@ -12,15 +12,18 @@ measured by `bench render`).
 The database holds `RALLIES` running rallies (two drivers each, a turn clock each: two pending
 jobs per rally) made by cloning one rally that was created, joined and started through the
 services. Commands arrive open-loop at `RATE` per second for `SECONDS` seconds, each the AI's
-choice for the driver whose turn it is, on rallies taken in a shuffled order.
+choice for the driver whose turn it is, on rallies taken in a shuffled order: at its time the
+driver (the AI) reads the rally and decides, and the command arrives once its text is known (the
+driver's read and thinking are not the bot's work, so not timed). Each process first warms as the
+bot does before its gateway connects (`RallyBot.warm`: the messages, its running rallies' stages).
 
 - `text_p50_ms`, `text_p99_ms`: from a command's arrival to its outbox row committed (ready to
   send), at `RALLIES` rallies. Goal: p99 ≤ 50 ms.
 - `text_p99_ms_1k`: the same p99 at 1,000 rallies, measured in the same run (the baseline);
   goal `text_p99_ms / text_p99_ms_1k` ≤ 1.5.
 - `startup_s`: a new process from its start to ready on the large database (imports, opening
-  and migrating the store, building the services, the start-up clock check over every running
-  rally). Goal ≤ 5 s.
+  and migrating the store, building the services, warming, the start-up clock check over every
+  running rally). Goal ≤ 5 s.
 - `delivered_p99_ms`: from arrival to the post marked delivered by the sender (extra figure).
 - The burst (`bench/burst.py`): 200 rallies end their turn at the same moment, the
   real sender drawing the boards with the real renderer, Discord faked with 50 ms per call:
@@ -255,15 +258,16 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
             await deadlines.run_due()
             await asyncio.sleep(1)
 
-    async def one(rally_id: int, started: float) -> None:
-        rally = await store.rallies.get(rally_id)
-        if rally.status != "running":
+    async def one(rally_id: int) -> None:
+        rally = await store.rallies.get(rally_id)  # the driver (the AI here) reads the board and decides:
+        if rally.status != "running":  # not the bot's work, so not timed
             return
         state = service.work.state_of(rally)
         assert state.active is not None
         actor = actors[int(state.active.id)]
+        move = RALLYMAN.commands.label(choose_action(state))
+        started = time.perf_counter()  # the command arrives
         try:
-            move = RALLYMAN.commands.label(choose_action(state))
             reply = await service.act(Place(rally.guild_id, rally.channel_id), actor, move)
         except RallyError as exc:
             if not count_refusals:
@@ -273,6 +277,7 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
         text.append((time.perf_counter() - started) * 1000)
         posted.append((started, reply.outbox))
 
+    await warm(service)  # as the bot does before its gateway connects
     ticker = asyncio.create_task(ticks())
     tasks = []
     began = await start() if start is not None else time.perf_counter()
@@ -284,7 +289,7 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
             continue  # another process's server
         due = began + n / rate
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        tasks.append(asyncio.create_task(one(rally_id, time.perf_counter())))
+        tasks.append(asyncio.create_task(one(rally_id)))
     await asyncio.gather(*tasks)
     cpu_s = time.process_time() - cpu0
     for _ in range(200):  # let the sender finish what it owes
@@ -299,6 +304,16 @@ async def _load(db: Path | str, rallies: int, rate: int, seconds: float, *, shar
     await store.close()
     return {"text": text, "refused": len(refused), "posted": [(t, ids[-1]) for t, ids in posted if ids],
             "delivered": list(delivered_at.items()), "rss_mb": peak_rss_mb(), "cpu_s": cpu_s}
+
+
+async def warm(service: Any) -> None:
+    """What `RallyBot.warm` does before the bot takes commands: every language's messages, the
+    stages of the process's most played running rallies."""
+    from bot.i18n import catalogue, languages
+
+    for lang in languages():
+        catalogue(lang)
+    await service.work.warm()
 
 
 def peak_rss_mb() -> float:
@@ -340,6 +355,8 @@ async def main():
     store = await Store.open({db!r})
     service = RallyService(store)
     service.work.shards = Shards({count}, {ids!r})
+    from bench.live import warm
+    await warm(service)
     await DeadlineService(service.work).resync()
     print("ready", flush=True)
     await store.close()

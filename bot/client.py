@@ -72,6 +72,7 @@ from discord.ext import commands
 
 from bot.cogs.tree_info import sent_payload, tree_hash
 from bot.config import Settings
+from bot.i18n import catalogue, languages
 from bot.scheduler import SchedulerLoop
 from bot.services import RallyService
 from bot.services.command_sync import CommandSyncState
@@ -183,6 +184,7 @@ class RallyBot(commands.AutoShardedBot):
         await self.open_services()
         if self.start_loops:  # refused (ShardConflict) before anything starts, a post or a job claimed
             await self.claim_shards()
+            await self.warm()
         if isinstance(self.renderer, PillowRenderer):  # the render workers start in the background
             plan = self.settings.render_plan()  # sized to the host (bot/sizing.py), said once
             configure(plan)
@@ -210,6 +212,16 @@ class RallyBot(commands.AutoShardedBot):
                                     buttons=self.turn_button)
         self._rallies.work.on_commit = self._sender.wake
         self._rallies.work.public_url = self.settings.public_url
+
+    async def warm(self) -> int:
+        """Before the gateway connects (no command yet): every language's messages, and the stages
+        and move tables of this process's most played running rallies (`RallyWork.warm`), so the
+        first commands after a start or a restart cost what the others do. Returns the rallies warmed."""
+        for lang in languages():
+            catalogue(lang)
+        warmed = await self.rallies.work.warm()
+        log.info("warmed %d running rallies' stages and %d languages", warmed, len(languages()))
+        return warmed
 
     async def claim_shards(self) -> None:
         """Record this process's shards in the database (refused with `ShardConflict` when they

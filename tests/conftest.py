@@ -31,6 +31,25 @@ def _discord_referee():
         pytest.fail("Discord would refuse requests this test made:\n" + "\n".join(found), pytrace=False)
 
 
+def pytest_sessionfinish(session):
+    """Run by each worker of a parallel run (pytest-xdist): its referee figures go to the
+    controller, which prints the run's total."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["referee"] = {"requests": referee.LEDGER.requests, "operations": dict(referee.LEDGER.operations),
+                             "violations": referee.LEDGER.total_violations}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller of a parallel run adds up what each worker's referee judged."""
+    figures = getattr(node, "workeroutput", {}).get("referee")
+    if figures:
+        referee.LEDGER.requests += figures["requests"]
+        referee.LEDGER.operations.update(figures["operations"])
+        referee.LEDGER.total_violations += figures["violations"]
+
+
 def pytest_terminal_summary(terminalreporter):
     """The referee's figures for the run: requests judged, by operation."""
     if referee.LEDGER.requests:

@@ -21,6 +21,7 @@ their lines as messages (`bot.engine.core.text`) with the language everybody rea
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -44,7 +45,10 @@ from bot.store.outbox import enqueue_tx
 from bot.store.shards import Shards
 from bot.store.versioning import advance
 
+log = logging.getLogger(__name__)
+
 CACHE_SIZE = 256
+WARM_KINDS = 16  # a starting process warms this many of its most played (game, stage, ruleset)
 KIND_REMIND = "turn.remind"
 KIND_DEADLINE = "turn.deadline"
 KIND_AI = "turn.ai"  # an AI seat drives its turn (bot/services/play/ai_drivers.py)
@@ -210,6 +214,26 @@ class RallyWork:
         else:
             self._cache.move_to_end(key)
         return state
+
+    async def warm(self, most: int = WARM_KINDS) -> int:
+        """Before the process serves anyone: decode one running rally of each of its shards' `most`
+        most played (game, stage, ruleset) and list the legal actions of the seats it waits for.
+        A process's first command on a stage otherwise pays for parsing the stage and building
+        its move tables (20-50 ms, ten times a command), and after a restart every process's
+        first commands come at once. Returns how many rallies were decoded; a rally that cannot
+        be is left to its first command (which then says why)."""
+        warmed = 0
+        for rally in await self.store.rallies.one_per_kind(self.shards.where("guild_id"), most):
+            try:
+                state = self.state_of(rally)
+                game = game_of(rally)
+                for seat in sorted(game.rules.to_act(state)):
+                    game.rules.legal_actions(state, seat)
+            except Exception as exc:  # a warm-up never stops a start: the first command says what is wrong
+                log.warning("could not warm rally %s (%s): %s: %s", rally.id, rally.stage, type(exc).__name__, exc)
+                continue
+            warmed += 1
+        return warmed
 
     def remember(self, rally_id: int, version: int, state: State) -> None:
         self._cache[(rally_id, version)] = state

@@ -205,6 +205,17 @@ class Database(_Queries):
     async def read(self, body: Body[T]) -> T:
         """Run `await body(tx)` inside one read transaction: several queries that see one state."""
 
+    async def write_one(self, body: Body[T]) -> T:
+        """`write` for a body of exactly ONE statement (a claim's `UPDATE … RETURNING`): atomic by
+        itself, so PostgreSQL sends it alone outside a lock (one round trip, not BEGIN, the
+        statement and COMMIT); elsewhere, and under a lock, it is `write`."""
+        return await self.write(body)
+
+    async def read_one(self, body: Body[T]) -> T:
+        """`read` for a body of exactly ONE query: one statement sees one consistent state by
+        itself, so PostgreSQL runs it without a transaction around it; elsewhere it is `read`."""
+        return await self.read(body)
+
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of one query (one statement sees one consistent state)."""

@@ -159,7 +159,7 @@ class Jobs:
 
     async def for_rally(self, rally_id: int, kinds: Iterable[str]) -> list[Job]:
         """The rally's pending jobs of these kinds (indexed by rally and kind)."""
-        return await self._db.read(lambda tx: pending_for_rally_tx(tx, rally_id, kinds))
+        return await self._db.read_one(lambda tx: pending_for_rally_tx(tx, rally_id, kinds))
 
     async def pending(self, kind: str | None = None) -> list[Job]:
         """Jobs not done yet, by due time (tools and tests; the services ask `for_rally`)."""

@@ -27,4 +27,4 @@ async def claim_leased(db: Database, table: str, due: Callable[[Tx], str], colum
             (until, now_s, now_s, limit),
         )
 
-    return await db.write(claim)
+    return await db.write_one(claim)  # one statement: its own transaction

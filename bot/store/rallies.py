@@ -177,6 +177,18 @@ class Rallies:
         )
         return [int(r[0]) for r in rows]
 
+    async def one_per_kind(self, where: str, most: int) -> list[Rally]:
+        """One running rally (the oldest) of each of the `most` most played (game, stage, ruleset)
+        among the running rallies that match `where` (an SQL condition on `guild_id` made by
+        `Shards.where`: only validated integers, no parameters): what a starting process warms."""
+        rows = await self._db.fetch_all(
+            f"SELECT {RALLY_COLUMNS} FROM rallies WHERE id IN (SELECT MIN(id) FROM rallies "
+            f"WHERE status = 'running' AND {where} GROUP BY game, stage, ruleset "
+            "ORDER BY COUNT(*) DESC, MIN(id) LIMIT ?) ORDER BY id",
+            (int(most),),
+        )
+        return [Rally.from_row(r) for r in rows]
+
     async def ids(self) -> list[int]:
         """Every rally id, in order (for the consistency check)."""
         return [int(r[0]) for r in await self._db.fetch_all("SELECT id FROM rallies ORDER BY id")]

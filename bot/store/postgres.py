@@ -332,7 +332,12 @@ class PgDatabase(Database):
                 # BEGIN and the lock in one round trip (a simple query of two statements: the two
                 # numbers are ints made by `lock_key`, nothing else is written into it); the
                 # transaction is this block's, ended by `_finish`, savepoints inside it by `savepoint`.
-                await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(code[0])}, {int(code[1])})")
+                try:
+                    await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(code[0])}, {int(code[1])})")
+                except BaseException:  # cancelled while it waited for the lock, or refused: nothing to keep
+                    with suppress(Exception):
+                        await conn.execute("ROLLBACK")
+                    raise
                 held = _Held(self, conn, asyncio.current_task())
                 token = _HELD.set(held)
                 try:

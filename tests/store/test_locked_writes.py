@@ -138,3 +138,36 @@ async def test_postgresql_a_second_store_waits_for_the_lock_until_the_first_bloc
     finally:
         await other.close()
     assert order == ["first done", "second in"]
+
+
+async def test_postgresql_a_task_cancelled_while_it_waits_for_the_lock_leaves_nothing_open(store, db_target):
+    if store.db.dialect != POSTGRESQL:
+        pytest.skip("two pools on one server")
+    from bot.store import Store
+
+    rally = await new_rally(store)
+    other = await Store.open(db_target)
+    try:
+        entered = []
+
+        async def wait_for_it():
+            async with other.db.locked("rally", rally.id):
+                entered.append(True)
+
+        async with store.db.locked("rally", rally.id):
+            waiting = asyncio.create_task(wait_for_it())
+            await asyncio.sleep(0.3)  # it waits on the server for the lock this block holds
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+        assert entered == []
+        async with asyncio.timeout(5):  # the other store takes the lock at once, on any of its connections
+            async with other.db.locked("rally", rally.id):
+                await other.db.write(_put(rally.id, "a", 1))
+        rows = await store.db.fetch_all(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND state LIKE 'idle in transaction%'")
+        assert rows[0][0] == 0
+        assert await _messages(store, rally.id) == [("a", 1)]
+    finally:
+        await other.close()

@@ -105,4 +105,3 @@ async def store(db_target):
     another store (tests/cogs) defines its own."""
     async for opened in _opened(db_target):
         yield opened
-

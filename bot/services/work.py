@@ -223,7 +223,12 @@ class RallyWork:
         first commands come at once. Returns how many rallies were decoded; a rally that cannot
         be is left to its first command (which then says why)."""
         warmed = 0
-        for rally in await self.store.rallies.one_per_kind(self.shards.where("guild_id"), most):
+        try:
+            rallies = await self.store.rallies.one_per_kind(self.shards.where("guild_id"), most)
+        except Exception as exc:  # a row that cannot be read (its JSON columns): the commands will say so
+            log.warning("could not read the running rallies to warm: %s: %s", type(exc).__name__, exc)
+            return 0
+        for rally in rallies:
             try:
                 state = self.state_of(rally)
                 game = game_of(rally)

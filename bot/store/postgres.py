@@ -19,8 +19,12 @@ Why it is shaped like this (DESIGN §3):
   which releases the lock. Nothing waits for Discord inside it (the outbox sends after), and a
   process killed with -9 loses its connection, so the server ends the transaction and the lock;
 - what was written under a lock stays written when the block ends with an error, as on SQLite
-  where each `write` commits by itself; `after_commit` callbacks (waking the outbox sender) run
-  once the lock's transaction committed, so a sender in another task sees the rows;
+  where each `write` commits by itself (a failing `write` rolls back to its own savepoint); but a
+  statement that fails outside a write (a read) aborts the whole transaction, which PostgreSQL
+  then rolls back at its end: the block then raises rather than report a commit (SQLite would
+  have kept the writes: no code under a lock goes on after a failed read). `after_commit`
+  callbacks (waking the outbox sender) run once the lock's transaction committed, so a sender in
+  another task sees the rows;
 - reads outside a lock see one snapshot (`REPEATABLE READ`, read only); writes are `READ
   COMMITTED`, the version check (`UPDATE … WHERE version = ?`) and unique keys refuse the loser
   of a race, and claims of due jobs and owed posts use `FOR UPDATE SKIP LOCKED`;
@@ -347,18 +351,24 @@ class PgDatabase(Database):
                     await self._finish(conn)  # what was written stands (see the module docstring)
                     raise
                 _HELD.reset(token)
-                await self._finish(conn)
+                if not await self._finish(conn):
+                    raise RuntimeError(
+                        f"the transaction of the lock ({scope}, {key}) had failed (a statement under it failed outside "
+                        "a write): PostgreSQL rolled it back at its end, nothing written under the lock was kept")
             for callback in held.after:
                 callback()
 
     @staticmethod
-    async def _finish(conn: asyncpg.Connection) -> None:
+    async def _finish(conn: asyncpg.Connection) -> bool:
+        """COMMIT the lock's transaction; False when PostgreSQL rolled it back instead (its answer to
+        COMMIT in a transaction a failed statement aborted: no error, the tag says ROLLBACK)."""
         try:
-            await conn.execute("COMMIT")
+            status = await conn.execute("COMMIT")
         except BaseException:
             with suppress(Exception):
                 await conn.execute("ROLLBACK")
             raise
+        return status != "ROLLBACK"
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         held = self._held()

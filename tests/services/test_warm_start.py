@@ -88,3 +88,12 @@ async def test_the_bot_warms_its_messages_and_its_shards_rallies(store, rallies,
         bot.rallies.work.state_of(rallies["other shard"])
     finally:
         bot.forget_store()  # the fixture closes it; the bot never connected, so nothing else to stop
+
+
+async def test_a_row_that_cannot_be_read_leaves_the_warm_up_to_the_commands(store, rallies, caplog):
+    broken = rallies["black moor"]
+    await store.db.write(lambda tx: tx.execute("UPDATE rallies SET modules = ? WHERE id = ?", ("not json", broken.id)))
+    fresh = RallyService(store, seed_source=lambda: 42)
+    with caplog.at_level(logging.WARNING, logger="bot.services.work"):
+        assert await fresh.work.warm() == 0  # the start goes on
+    assert "could not read the running rallies to warm: JSONDecodeError" in caplog.text

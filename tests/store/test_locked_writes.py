@@ -171,3 +171,30 @@ async def test_postgresql_a_task_cancelled_while_it_waits_for_the_lock_leaves_no
         assert await _messages(store, rally.id) == [("a", 1)]
     finally:
         await other.close()
+
+
+async def test_a_lock_whose_transaction_failed_never_reports_a_commit(store):
+    """A failed read under the lock, caught by the caller: SQLite keeps the earlier write; on
+    PostgreSQL the failed statement aborted the transaction, which COMMIT then rolls back without
+    an error, so the block's end raises and the after-commit callbacks (the sender's wake-up) never
+    run for rows that do not exist."""
+    rally = await new_rally(store)
+    seen = []
+
+    async def block():
+        async with store.db.locked("rally", rally.id):
+            await store.db.write(_put(rally.id, "a", 1))
+            store.db.after_commit(lambda: seen.append("committed"))
+            with pytest.raises(Exception):  # noqa: B017 - each backend has its own class for it
+                await store.db.read_one(lambda tx: tx.fetch_all("SELECT * FROM no_such_table"))
+
+    if store.db.dialect == POSTGRESQL:
+        with pytest.raises(RuntimeError, match="rolled it back at its end, nothing written under the lock was kept"):
+            await block()
+        assert seen == [] and await _messages(store, rally.id) == []
+    else:
+        await block()
+        assert seen == ["committed"] and await _messages(store, rally.id) == [("a", 1)]
+    async with store.db.locked("rally", rally.id):  # the lock and the connection are usable again
+        await store.db.write(_put(rally.id, "b", 2))
+    assert ("b", 2) in await _messages(store, rally.id)

@@ -11,8 +11,19 @@ import asyncio
 
 import pytest
 
+from bot.store import Store
 from bot.store.connection import POSTGRESQL
 from tests.store.store_helpers import dump_every_table, new_rally
+
+
+@pytest.fixture
+async def pg_store(pg_url):
+    """The store on PostgreSQL only: what its sessions and locks show between two processes."""
+    opened = await Store.open(pg_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 async def _messages(store, rally_id):
@@ -93,9 +104,8 @@ async def test_write_one_and_read_one_under_a_lock_are_in_its_transaction(store)
     assert await _messages(store, rally.id) == [("a", 1)]
 
 
-async def test_postgresql_leaves_no_transaction_open_after_a_lock(store):
-    if store.db.dialect != POSTGRESQL:
-        pytest.skip("PostgreSQL's own sessions")
+async def test_postgresql_leaves_no_transaction_open_after_a_lock(pg_store):
+    store = pg_store
     rally = await new_rally(store)
     async with store.db.locked("rally", rally.id):
         await store.db.write(_put(rally.id, "a", 1))
@@ -110,11 +120,8 @@ async def test_postgresql_leaves_no_transaction_open_after_a_lock(store):
     assert rows[0][0] == 0
 
 
-async def test_postgresql_a_second_store_waits_for_the_lock_until_the_first_block_ends(store, db_target):
-    if store.db.dialect != POSTGRESQL:
-        pytest.skip("two pools on one server")
-    from bot.store import Store
-
+async def test_postgresql_a_second_store_waits_for_the_lock_until_the_first_block_ends(pg_store, pg_url):
+    store, db_target = pg_store, pg_url
     rally = await new_rally(store)
     other = await Store.open(db_target)
     order = []
@@ -140,11 +147,8 @@ async def test_postgresql_a_second_store_waits_for_the_lock_until_the_first_bloc
     assert order == ["first done", "second in"]
 
 
-async def test_postgresql_a_task_cancelled_while_it_waits_for_the_lock_leaves_nothing_open(store, db_target):
-    if store.db.dialect != POSTGRESQL:
-        pytest.skip("two pools on one server")
-    from bot.store import Store
-
+async def test_postgresql_a_task_cancelled_while_it_waits_for_the_lock_leaves_nothing_open(pg_store, pg_url):
+    store, db_target = pg_store, pg_url
     rally = await new_rally(store)
     other = await Store.open(db_target)
     try:
@@ -198,3 +202,38 @@ async def test_a_lock_whose_transaction_failed_never_reports_a_commit(store):
     async with store.db.locked("rally", rally.id):  # the lock and the connection are usable again
         await store.db.write(_put(rally.id, "b", 2))
     assert ("b", 2) in await _messages(store, rally.id)
+
+
+async def test_the_first_write_under_a_lock_refused_leaves_the_lock_whole_for_the_next_ones(store):
+    """Refused writes first and in between: each rolls back alone, the lock's transaction goes on."""
+    rally = await new_rally(store)
+    await store.db.write(_put(rally.id, "a", 1))
+    async with store.db.locked("rally", rally.id):
+        with pytest.raises(Exception):  # noqa: B017 - the same key again
+            await store.db.write(_put(rally.id, "a", 2))
+        await store.db.write(_put(rally.id, "b", 3))
+        with pytest.raises(Exception):  # noqa: B017
+            await store.db.write(_put(rally.id, "b", 4))
+        await store.db.write(_put(rally.id, "c", 5))
+    assert await _messages(store, rally.id) == [("a", 1), ("b", 3), ("c", 5)]
+
+
+async def test_postgresql_a_lock_taken_inside_another_is_never_rolled_back_by_a_refused_write(pg_store, pg_url):
+    """A refused write under two locks rolls back only itself: never to a point before the second
+    lock was taken (that would release it while its block still runs). Another process's store
+    still waits for the second lock."""
+    store, db_target = pg_store, pg_url
+    rally = await new_rally(store)
+    await store.db.write(_put(rally.id, "a", 1))
+    other = await Store.open(db_target)
+    try:
+        async with store.db.locked("rally", rally.id), store.db.locked("round", 77):
+            with pytest.raises(Exception):  # noqa: B017 - the same key again
+                await store.db.write(_put(rally.id, "a", 2))
+            with pytest.raises(TimeoutError):  # the round's lock is still this block's
+                async with asyncio.timeout(0.5), other.db.locked("round", 77):
+                    pass
+            await store.db.write(_put(rally.id, "b", 3))
+    finally:
+        await other.close()
+    assert await _messages(store, rally.id) == [("a", 1), ("b", 3)]

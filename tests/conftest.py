@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from pg_server import PgServer
 
@@ -54,6 +56,17 @@ def pytest_terminal_summary(terminalreporter):
     """The referee's figures for the run: requests judged, by operation."""
     if referee.LEDGER.requests:
         terminalreporter.write_line(referee.summary())
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_render_pool_left():
+    """A test file that started the render workers (a drawing through `draw_async`) stops them at
+    its end: the next file, on whichever worker of a parallel run, starts without them, as it
+    would in a run of its own."""
+    yield
+    images = sys.modules.get("bot.services.images")
+    if images is not None:
+        images.shutdown_pool()
 
 
 @pytest.fixture(scope="session")

@@ -49,6 +49,7 @@ async def test_the_finish_owes_one_replay_post_a_reference_to_the_log_at_its_las
 async def test_a_replay_is_drawn_from_the_stored_log_then_read_from_the_disk(store, monkeypatch):
     await played(store)
     (rally,) = await store.rallies.list_by_status(("finished",))
+    images.shutdown_pool()  # workers an earlier test of this file may have started
     monkeypatch.setattr(images, "_pool_failed", True)  # drawn in this process: its drawings can be counted
     drawn: list[int] = []
     real = PillowRenderer.animation
